@@ -1,0 +1,5 @@
+import sys
+
+from zonkcam.cli import main
+
+sys.exit(main())

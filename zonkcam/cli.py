@@ -1,0 +1,48 @@
+"""The `zonkcam` command: a thin dispatcher over zonkcam/commands/<name>.py."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+from zonkcam import __version__
+from zonkcam.errors import UserError
+from zonkcam.game.errors import RulesError, TableError
+
+# Each module adds its own sub-command(s); the file name is the command name.
+COMMAND_MODULES: tuple[str, ...] = (
+    # engine commands (score, replay, play, games, rules) are added as they land
+)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="zonkcam",
+        description="Dice-table companion: reads dice, keeps score for Zonk.",
+    )
+    parser.add_argument("--version", action="version", version=f"zonkcam {__version__}")
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name in COMMAND_MODULES:
+        importlib.import_module(name).register(subparsers)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "func", None):
+        parser.print_help()
+        return 2
+    try:
+        return int(args.func(args) or 0)
+    except (UserError, RulesError, TableError) as exc:
+        print(f"zonkcam {args.command}: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print(file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,1 @@
+"""One module per `zonkcam` sub-command; each exposes ``register(subparsers)``."""
