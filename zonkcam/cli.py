@@ -13,6 +13,10 @@ from zonkcam.game.errors import RulesError, TableError
 # Each module adds its own sub-command(s); the file name is the command name.
 COMMAND_MODULES: tuple[str, ...] = (
     # engine commands (score, replay, play, games, rules) are added as they land
+    "zonkcam.commands.read",
+    "zonkcam.commands.eval",
+    "zonkcam.commands.bench",
+    "zonkcam.commands.train",
 )
 
 

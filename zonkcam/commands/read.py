@@ -1,0 +1,5 @@
+import argparse
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    pass
