@@ -23,7 +23,7 @@ def white_balance_gains(image: np.ndarray) -> np.ndarray:
     px = small.reshape(-1, 3).astype(np.float32)
     lum = px.mean(axis=1)
     # ignore clipped highlights and deep shadows
-    keep = (lum > 20) & (px.max(axis=1) < 250)
+    keep = (lum > 20) & (px.min(axis=1) < 250)
     if keep.sum() < 50:
         return np.ones(3, np.float32)
     px, lum = px[keep], lum[keep]
@@ -31,9 +31,13 @@ def white_balance_gains(image: np.ndarray) -> np.ndarray:
     # (strongly coloured mats and dice are left out, so they do not pull the estimate)
     sat = (px.max(axis=1) - px.min(axis=1)) / (px.max(axis=1) + 1e-3)
     grey = sat < 0.4
-    if grey.sum() < 0.02 * len(px) or grey.sum() < 30:
+    if grey.sum() < 30:
         return np.ones(3, np.float32)
-    ref = px[grey].mean(axis=0) + 1e-3
+    # the brightest near-neutral things (white dice, a white tray, paper) are the best
+    # reference; a dull mat that the light happens to make neutral is not
+    cand, cl = px[grey], lum[grey]
+    top = np.argsort(-cl)[: max(30, len(cl) // 70)]
+    ref = cand[top].mean(axis=0) + 1e-3
     gains = ref.mean() / ref
     return np.clip(1 + 0.9 * (gains - 1), 0.7, 1.45).astype(np.float32)
 
