@@ -34,9 +34,14 @@ def bench_frames(width: int, height: int, n_dice: int, frames: int, seed: int) -
     rng = np.random.default_rng([seed, width, n_dice])
     out = []
     for _ in range(frames):
-        scene = synth.random_scene(rng, width, height, n_dice=n_dice,
-                                   die_px=float(rng.uniform(0.06, 0.1)) * max(width, height),
-                                   tilt_deg=float(rng.uniform(0, 25)))
+        scene = synth.random_scene(
+            rng,
+            width,
+            height,
+            n_dice=n_dice,
+            die_px=float(rng.uniform(0.06, 0.1)) * max(width, height),
+            tilt_deg=float(rng.uniform(0, 25)),
+        )
         out.append(synth.render(scene, rng))
     return out
 
@@ -59,10 +64,16 @@ def run(args: argparse.Namespace) -> int:
                 dice = read_dice(f.image, model)
                 ms.append((time.perf_counter() - t0) * 1000)
                 right += int(sorted(d.value for d in dice) == sorted(d.value for d in f.dice))
-            rows.append({"size": f"{w}x{h}", "dice": n, "frames": len(frames),
-                         "ms_median": round(float(np.median(ms)), 2),
-                         "ms_p95": round(float(np.percentile(ms, 95)), 2),
-                         "frames_read_right": round(right / len(frames), 3)})
+            rows.append(
+                {
+                    "size": f"{w}x{h}",
+                    "dice": n,
+                    "frames": len(frames),
+                    "ms_median": round(float(np.median(ms)), 2),
+                    "ms_p95": round(float(np.percentile(ms, 95)), 2),
+                    "frames_read_right": round(right / len(frames), 3),
+                }
+            )
     rss_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     result = {"threads": args.threads, "rows": rows, "peak_rss_mb": round(rss_mb, 1)}
     if args.json:
@@ -70,7 +81,9 @@ def run(args: argparse.Namespace) -> int:
         return 0
     print(f"threads={args.threads}  (ms per frame, decode excluded)")
     for r in rows:
-        print(f"{r['size']:>10} {r['dice']} dice: median {r['ms_median']:6.2f} ms  "
-              f"p95 {r['ms_p95']:6.2f} ms  frames read right {r['frames_read_right']:.2f}")
+        print(
+            f"{r['size']:>10} {r['dice']} dice: median {r['ms_median']:6.2f} ms  "
+            f"p95 {r['ms_p95']:6.2f} ms  frames read right {r['frames_read_right']:.2f}"
+        )
     print(f"peak RSS {rss_mb:.0f} MB (this process, rendering included)")
     return 0

@@ -19,12 +19,24 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     p.add_argument("images", nargs="+", metavar="IMAGE")
     p.add_argument("--json", action="store_true", help="one JSON object per line per image")
-    p.add_argument("--annotate", type=Path, metavar="DIR",
-                   help="write each image with boxes and values drawn into DIR")
-    p.add_argument("--threads", type=int, default=None,
-                   help="onnxruntime threads (default 1, or $ZONKCAM_THREADS)")
-    p.add_argument("--model-dir", type=Path, default=None,
-                   help="directory holding dice_detector.onnx and dice_values.onnx")
+    p.add_argument(
+        "--annotate",
+        type=Path,
+        metavar="DIR",
+        help="write each image with boxes and values drawn into DIR",
+    )
+    p.add_argument(
+        "--threads",
+        type=int,
+        default=None,
+        help="onnxruntime threads (default 1, or $ZONKCAM_THREADS)",
+    )
+    p.add_argument(
+        "--model-dir",
+        type=Path,
+        default=None,
+        help="directory holding dice_detector.onnx and dice_values.onnx",
+    )
     p.set_defaults(func=run)
 
 
@@ -50,8 +62,16 @@ def annotate(image, dice):  # noqa: ANN001, ANN201
         x0, y0, x1, y1 = (round(v) for v in d.bbox)
         cv2.rectangle(out, (x0, y0), (x1, y1), (0, 0, 255), t)
         label = f"{d.value} {d.color}"
-        cv2.putText(out, label, (x0, max(0, y0 - 4 * t)), cv2.FONT_HERSHEY_SIMPLEX,
-                    0.45 * t, (0, 0, 255), t, cv2.LINE_AA)
+        cv2.putText(
+            out,
+            label,
+            (x0, max(0, y0 - 4 * t)),
+            cv2.FONT_HERSHEY_SIMPLEX,
+            0.45 * t,
+            (0, 0, 255),
+            t,
+            cv2.LINE_AA,
+        )
     return out
 
 
@@ -75,8 +95,12 @@ def run(args: argparse.Namespace) -> int:
             dice = read_dice(img, model)
             ms = (time.perf_counter() - t0) * 1000
             rec["dice"] = [
-                {"value": d.value, "confidence": d.confidence, "bbox": list(d.bbox),
-                 "color": d.color}
+                {
+                    "value": d.value,
+                    "confidence": d.confidence,
+                    "bbox": list(d.bbox),
+                    "color": d.color,
+                }
                 for d in dice
             ]
             rec["ms"] = round(ms, 2)
@@ -96,7 +120,11 @@ def run(args: argparse.Namespace) -> int:
         else:
             values = " ".join(str(d["value"]) for d in rec["dice"]) or "-"
             colors = ", ".join(d["color"] for d in rec["dice"])
-            print(f"{name}: {len(rec['dice'])} dice: {values}"
-                  + (f" ({colors})" if colors else "") + f"  [{rec['ms']:.1f} ms]", flush=True)
+            print(
+                f"{name}: {len(rec['dice'])} dice: {values}"
+                + (f" ({colors})" if colors else "")
+                + f"  [{rec['ms']:.1f} ms]",
+                flush=True,
+            )
     sys.stdout.flush()
     return 0

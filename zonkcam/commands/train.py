@@ -19,11 +19,18 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="Rebuild the two ONNX dice models from rendered tables plus the "
         "training groups of a labelled photo set (labels.jsonl format).",
     )
-    p.add_argument("--data", type=Path, default=DEFAULT_DATA,
-                   help=f"labelled photos (default {DEFAULT_DATA}); 'none' = rendered only")
-    p.add_argument("--out", type=Path, default=Path("runs/train"),
-                   help="where the .onnx files go (default runs/train; copy them to "
-                   "zonkcam/models/ to ship)")
+    p.add_argument(
+        "--data",
+        type=Path,
+        default=DEFAULT_DATA,
+        help=f"labelled photos (default {DEFAULT_DATA}); 'none' = rendered only",
+    )
+    p.add_argument(
+        "--out",
+        type=Path,
+        default=Path("runs/train"),
+        help="where the .onnx files go (default runs/train; copy them to zonkcam/models/ to ship)",
+    )
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--threads", type=int, default=2)
     p.add_argument("--det-steps", type=int, default=None)
@@ -37,8 +44,9 @@ def run(args: argparse.Namespace) -> int:
     try:
         from zonkcam.vision.training import TrainConfig, train
     except ImportError as exc:
-        raise UserError(f"training needs the 'train' extra ({exc}); "
-                        "pip install -e '.[train]'") from exc
+        raise UserError(
+            f"training needs the 'train' extra ({exc}); pip install -e '.[train]'"
+        ) from exc
     data = None if str(args.data) == "none" else args.data
     if data is not None and not (data / "labels.jsonl").is_file():
         raise UserError(f"{data}: no labels.jsonl (use --data DIR, or --data none)")
@@ -52,8 +60,9 @@ def run(args: argparse.Namespace) -> int:
             logf.write(line + "\n")
             logf.flush()
 
-    cfg = TrainConfig(out_dir=args.out, data_dir=data, seed=args.seed, threads=args.threads,
-                      log=log)
+    cfg = TrainConfig(
+        out_dir=args.out, data_dir=data, seed=args.seed, threads=args.threads, log=log
+    )
     for name in ("det_steps", "cls_steps", "synth_scenes"):
         if getattr(args, name) is not None:
             setattr(cfg, name, getattr(args, name))

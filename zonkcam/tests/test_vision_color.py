@@ -13,14 +13,20 @@ def test_detroit_colours_under_warm_and_cool_light(body, warmth, mat):
     rng = np.random.default_rng(0)
     mats = {"white": (235, 235, 235), "wood": (80, 130, 180), "felt": (90, 90, 90)}
     dice = tuple(
-        synth.DieSpec(value=v, color=body, x_mm=x, y_mm=y,
-                      pip_color="white" if body != "white" else "black")
-        for v, (x, y) in zip((1, 3, 5, 6), [(-30, -20), (30, -20), (-30, 20), (30, 20)],
-                             strict=True)
+        synth.DieSpec(
+            value=v, color=body, x_mm=x, y_mm=y, pip_color="white" if body != "white" else "black"
+        )
+        for v, (x, y) in zip(
+            (1, 3, 5, 6), [(-30, -20), (30, -20), (-30, 20), (30, 20)], strict=True
+        )
     )
-    scene = synth.Scene(dice=dice, camera=synth.Camera(640, 480, tilt_deg=20),
-                        mat=synth.Mat(mat, mats[mat]), light=synth.Light(warmth=warmth),
-                        noise=3.0)
+    scene = synth.Scene(
+        dice=dice,
+        camera=synth.Camera(640, 480, tilt_deg=20),
+        mat=synth.Mat(mat, mats[mat]),
+        light=synth.Light(warmth=warmth),
+        noise=3.0,
+    )
     out = synth.render(scene, rng)
     gains = color.white_balance_gains(out.image)
     names = [color.die_color(out.image, d.bbox, gains) for d in out.dice]
@@ -29,8 +35,14 @@ def test_detroit_colours_under_warm_and_cool_light(body, warmth, mat):
 
 @pytest.mark.parametrize(
     ("bgr", "name"),
-    [((240, 240, 240), "white"), ((20, 20, 20), "black"), ((30, 30, 200), "red"),
-     ((40, 170, 40), "green"), ((200, 90, 20), "blue"), ((40, 210, 235), "yellow")],
+    [
+        ((240, 240, 240), "white"),
+        ((20, 20, 20), "black"),
+        ((30, 30, 200), "red"),
+        ((40, 170, 40), "green"),
+        ((200, 90, 20), "blue"),
+        ((40, 210, 235), "yellow"),
+    ],
 )
 def test_name_color(bgr, name):
     assert color.name_color(bgr) == name

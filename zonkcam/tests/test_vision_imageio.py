@@ -42,7 +42,7 @@ def test_truncated_jpeg(tmp_path):
 
 
 def test_sixteen_bit_and_grey_pngs_become_bgr8(tmp_path):
-    grey16 = (np.arange(40 * 50, dtype=np.uint16).reshape(40, 50) * 30)
+    grey16 = np.arange(40 * 50, dtype=np.uint16).reshape(40, 50) * 30
     cv2.imwrite(str(tmp_path / "g16.png"), grey16)
     img = load_image(tmp_path / "g16.png")
     assert img.shape == (40, 50, 3) and img.dtype == np.uint8

@@ -1,7 +1,8 @@
 """Name a die's body colour from pixels (no learning).
 
 The light's colour is removed first with a grey-pixel estimate taken from the whole
-frame (the near-neutral pixels' mean colour; robust to warm and cool lamps), then the die body is separated from its pips
+frame (the mean colour of its brightest near-neutral pixels; robust to warm and cool
+lamps), then the die body is separated from its pips
 (the pips are the minority of the face, whether darker or lighter) and its median
 hue, saturation and value are named.
 """
@@ -11,8 +12,18 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-COLOR_NAMES = ("white", "black", "grey", "red", "orange", "yellow", "green", "blue",
-               "purple", "pink")
+COLOR_NAMES = (
+    "white",
+    "black",
+    "grey",
+    "red",
+    "orange",
+    "yellow",
+    "green",
+    "blue",
+    "purple",
+    "pink",
+)
 
 
 def white_balance_gains(image: np.ndarray) -> np.ndarray:
@@ -48,8 +59,9 @@ def _body_pixels(crop: np.ndarray) -> np.ndarray:
     if len(centre) < 4:
         return crop.reshape(-1, 3)
     lum = centre.astype(np.float32).mean(axis=1)
-    thr, _ = cv2.threshold(lum.astype(np.uint8).reshape(-1, 1), 0, 255,
-                           cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    thr, _ = cv2.threshold(
+        lum.astype(np.uint8).reshape(-1, 1), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU
+    )
     bright = lum > thr
     if abs(float(lum[bright].mean() if bright.any() else 0) - float(lum.mean())) < 8:
         return centre

@@ -72,9 +72,7 @@ def crop_die(
         region = cv2.resize(region, (rw, rh), interpolation=cv2.INTER_AREA)
     else:
         fx = fy = 1.0
-    m = np.array(
-        [[sx / fx, 0, -(x0 - cx0) * sx], [0, sy / fy, -(y0 - cy0) * sy]], np.float64
-    )
+    m = np.array([[sx / fx, 0, -(x0 - cx0) * sx], [0, sy / fy, -(y0 - cy0) * sy]], np.float64)
     return cv2.warpAffine(
         region, m, (size, size), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
     )

@@ -69,7 +69,8 @@ class DWBlock(nn.Module):
 
 
 class Detector(nn.Module):
-    """Input N x 3 x 320 x 320 BGR 0-255; output N x 5 x 80 x 80 (heat logit, log w, log h, dx, dy)."""
+    """Input N x 3 x 320 x 320 BGR 0-255; output N x 5 x 80 x 80
+    (heat logit, log w, log h, dx, dy)."""
 
     def __init__(self) -> None:
         super().__init__()
@@ -180,7 +181,11 @@ def _jitter(box: np.ndarray, rng: np.random.Generator, amount: float = 0.1) -> n
 
 
 def _negative_crops(
-    img: np.ndarray, boxes: np.ndarray, rng: np.random.Generator, n_random: int, n_part: int,
+    img: np.ndarray,
+    boxes: np.ndarray,
+    rng: np.random.Generator,
+    n_random: int,
+    n_part: int,
     n_sub: int,
 ) -> list[np.ndarray]:
     h, w = img.shape[:2]
@@ -211,17 +216,19 @@ def _negative_crops(
         b = boxes[rng.integers(0, len(boxes))]
         bw, bh = b[2] - b[0], b[3] - b[1]
         f = rng.uniform(0.25, 0.45)
-        cx, cy = rng.uniform(b[0] + bw * 0.25, b[2] - bw * 0.25), rng.uniform(
-            b[1] + bh * 0.25, b[3] - bh * 0.25
+        cx, cy = (
+            rng.uniform(b[0] + bw * 0.25, b[2] - bw * 0.25),
+            rng.uniform(b[1] + bh * 0.25, b[3] - bh * 0.25),
         )
-        out.append(crop_die(img, (cx - f * bw / 2, cy - f * bh / 2, cx + f * bw / 2,
-                                  cy + f * bh / 2)))
+        out.append(
+            crop_die(img, (cx - f * bw / 2, cy - f * bh / 2, cx + f * bw / 2, cy + f * bh / 2))
+        )
     return out
 
 
-def build_data(cfg: TrainConfig, rng: np.random.Generator) -> tuple[
-    list[DetItem], np.ndarray, np.ndarray, np.ndarray, np.ndarray
-]:
+def build_data(
+    cfg: TrainConfig, rng: np.random.Generator
+) -> tuple[list[DetItem], np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Detector pool, classifier crops (X, y), and validation crops (Xv, yv)."""
     det: list[DetItem] = []
     xs: list[np.ndarray] = []
@@ -295,7 +302,9 @@ def _color_jitter(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return img
 
 
-def det_sample(item: DetItem, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def det_sample(
+    item: DetItem, rng: np.random.Generator
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """One augmented 320 x 320 training image with its boxes (input px) and size flags."""
     img, boxes = item.image, item.boxes
     h, w = img.shape[:2]
@@ -306,10 +315,16 @@ def det_sample(item: DetItem, rng: np.random.Generator) -> tuple[np.ndarray, np.
     nw, nh = max(1, round(w * sx)), max(1, round(h * sy))
     interp = cv2.INTER_AREA if sx < 1 else cv2.INTER_LINEAR
     small = cv2.resize(img, (nw, nh), interpolation=interp)
-    ox = int(rng.integers(0, DET_SIZE - nw + 1)) if nw <= DET_SIZE else -int(
-        rng.integers(0, nw - DET_SIZE + 1))
-    oy = int(rng.integers(0, DET_SIZE - nh + 1)) if nh <= DET_SIZE else -int(
-        rng.integers(0, nh - DET_SIZE + 1))
+    ox = (
+        int(rng.integers(0, DET_SIZE - nw + 1))
+        if nw <= DET_SIZE
+        else -int(rng.integers(0, nw - DET_SIZE + 1))
+    )
+    oy = (
+        int(rng.integers(0, DET_SIZE - nh + 1))
+        if nh <= DET_SIZE
+        else -int(rng.integers(0, nh - DET_SIZE + 1))
+    )
     if rng.random() < 0.5:  # the reader's letterbox is top-left anchored
         ox, oy = min(ox, 0), min(oy, 0)
     canvas = np.full((DET_SIZE, DET_SIZE, 3), PAD_VALUE, np.uint8)
@@ -365,7 +380,8 @@ def det_loss(out: torch.Tensor, heat, reg, m_off, m_size) -> tuple[torch.Tensor,
     l_heat = (pos_l + neg_l) / npos
     l_off = (torch.abs(out[:, 3:5] - reg[:, 0:2]) * m_off[:, None]).sum() / npos
     l_size = (torch.abs(out[:, 1:3] - reg[:, 2:4]) * m_size[:, None]).sum() / m_size.sum().clamp(
-        min=1.0)
+        min=1.0
+    )
     total = l_heat + l_off + l_size
     return total, {"heat": l_heat.item(), "off": l_off.item(), "size": l_size.item()}
 
@@ -437,8 +453,11 @@ def _cls_batch(x: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         r = rng.random()
         if r < 0.25:  # a small die: lose resolution
             s = int(rng.integers(14, 34))
-            im = cv2.resize(cv2.resize(im, (s, s), interpolation=cv2.INTER_AREA),
-                            (CROP_SIZE, CROP_SIZE), interpolation=cv2.INTER_LINEAR)
+            im = cv2.resize(
+                cv2.resize(im, (s, s), interpolation=cv2.INTER_AREA),
+                (CROP_SIZE, CROP_SIZE),
+                interpolation=cv2.INTER_LINEAR,
+            )
         elif r < 0.4:
             im = cv2.GaussianBlur(im, (0, 0), rng.uniform(0.4, 1.3))
         out[i] = im
@@ -449,7 +468,11 @@ def _cls_batch(x: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 
 
 def train_values(
-    cfg: TrainConfig, x: np.ndarray, y: np.ndarray, xv: np.ndarray, yv: np.ndarray,
+    cfg: TrainConfig,
+    x: np.ndarray,
+    y: np.ndarray,
+    xv: np.ndarray,
+    yv: np.ndarray,
     rng: np.random.Generator,
 ) -> ValueNet:
     net = ValueNet().to(memory_format=torch.channels_last)
@@ -495,14 +518,23 @@ def export(det: Detector, val: ValueNet, out_dir: Path) -> tuple[Path, Path]:
     val = val.to(memory_format=torch.contiguous_format)
     with torch.no_grad():
         torch.onnx.export(
-            DetectorExport(det).eval(), (torch.zeros(1, 3, DET_SIZE, DET_SIZE),), str(det_path),
-            input_names=["image"], output_names=["peaks", "geometry"], opset_version=17,
+            DetectorExport(det).eval(),
+            (torch.zeros(1, 3, DET_SIZE, DET_SIZE),),
+            str(det_path),
+            input_names=["image"],
+            output_names=["peaks", "geometry"],
+            opset_version=17,
             dynamo=False,
         )
         torch.onnx.export(
-            ValueNetExport(val).eval(), (torch.zeros(1, 3, CROP_SIZE, CROP_SIZE),),
-            str(val_path), input_names=["crops"], output_names=["probs"], opset_version=17,
-            dynamic_axes={"crops": {0: "n"}, "probs": {0: "n"}}, dynamo=False,
+            ValueNetExport(val).eval(),
+            (torch.zeros(1, 3, CROP_SIZE, CROP_SIZE),),
+            str(val_path),
+            input_names=["crops"],
+            output_names=["probs"],
+            opset_version=17,
+            dynamic_axes={"crops": {0: "n"}, "probs": {0: "n"}},
+            dynamo=False,
         )
     return det_path, val_path
 
