@@ -351,7 +351,7 @@ def _zonk(s: GameState, *, newbie: bool = False, dice: int = 0, note: str = "") 
     marks = [note] if note else []
     if newbie:
         marks.append("newbie")
-    elif dice >= 5:
+    elif dice >= 5 and rules.bees:  # the all-johnnys sheet marks zonks with 5 or 6 dice
         marks.append(f"{dice} dice")
     p.sheet.append("Z" + (f" ({', '.join(marks)})" if marks else "")
                    + (f" (+{bees})" if bees else ""))
@@ -484,7 +484,7 @@ def _expecting(s: GameState) -> str:
     match s.phase:
         case Phase.ROLL:
             may_bank = " or bank" if t.bank_ok else ""
-            return f"{who} must roll {t.dice_to_roll} dice next{may_bank}"
+            return f"{who} must roll {t.dice_to_roll} {'die' if t.dice_to_roll == 1 else 'dice'} next{may_bank}"
         case Phase.DECIDE:
             return f"{who} must keep scoring dice from the roll (or bank)"
         case Phase.PAIR:

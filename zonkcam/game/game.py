@@ -7,6 +7,7 @@ the rest, so any game can be replayed from its events alone.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable
 
 from zonkcam.game import actions as A
@@ -27,24 +28,30 @@ class Game:
 
     def play(self, action: A.Action) -> GameState:
         """Accept ``action`` or raise TableError leaving the game unchanged."""
-        if isinstance(action, A.Undo):
-            return self.undo()
-        self.state = apply(self.state, action)
-        self.events.append(action)
-        return self.state
+        state = self.preview(action)
+        self.accept(action, state)
+        return state
 
     def undo(self) -> GameState:
+        return self.play(A.Undo())
+
+    def preview(self, action: A.Action) -> GameState:
+        """The state ``action`` would lead to; raises TableError if it is refused.
+
+        Nothing changes until :meth:`accept` (the event log writes in between)."""
+        if not isinstance(action, A.Undo):
+            return apply(self.state, action)
         if not self.events:
             raise TurnError("nothing to undo")
-        undone = self.events.pop()
-        self.state = replay(self.rules, self.events)
-        self.state.log.append(f"UNDO: {A.action_to_json(undone)}")
-        return self.state
+        state = replay(self.rules, self.events[:-1])
+        state.log.append(f"UNDO: {json.dumps(A.action_to_json(self.events[-1]))}")
+        state.banners.append("UNDO")
+        return state
 
-    def check(self, action: A.Action) -> None:
-        """Raise TableError if ``action`` would be refused; changes nothing."""
+    def accept(self, action: A.Action, state: GameState) -> None:
+        """Record ``action`` with the state :meth:`preview` returned for it."""
         if isinstance(action, A.Undo):
-            if not self.events:
-                raise TurnError("nothing to undo")
+            self.events.pop()
         else:
-            apply(self.state, action)
+            self.events.append(action)
+        self.state = state
