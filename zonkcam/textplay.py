@@ -6,6 +6,7 @@ current state; ``TextScorekeeper`` runs the prompt loop over a :class:`Scorekeep
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable
 
@@ -154,7 +155,7 @@ class TextScorekeeper:
     """The prompt loop: read a line, play it, print what happened."""
 
     def __init__(self, keeper: Scorekeeper, read: Callable[[str], str] = input,
-                 write: Callable[[str], None] = print) -> None:
+                 write: Callable[[str], None] = functools.partial(print, flush=True)) -> None:
         self.keeper, self.read, self.write = keeper, read, write
 
     def run(self) -> None:

@@ -176,6 +176,8 @@ def _combos(rules: RuleSet, counts: Counts, full_roll: bool, carried: frozenset[
             out.append(Combo("colour pairs", counts, p.colour_pairs))
         if p.full_house and n_rolled == rules.dice:
             for three, two in itertools.permutations(FACES, 2):
+                if counts[three - 1] < 3 or counts[two - 1] < 2:
+                    continue
                 c = [0] * 6
                 c[three - 1], c[two - 1] = 3, 2
                 out.append(Combo(f"full house {three}s over {two}s", tuple(c), p.full_house))
@@ -189,7 +191,7 @@ def _combos(rules: RuleSet, counts: Counts, full_roll: bool, carried: frozenset[
             f"{set_aside_points})", counts, rules.straight_completion - set_aside_points))
     for face in FACES:
         triple = p.three_ones if face == 1 else p.three_of_a_kind * face
-        if not triple:
+        if not triple or counts[face - 1] < 3:
             continue
         if p.extra_die:
             for n in (6, 5, 4):
