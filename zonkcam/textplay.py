@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 import re
+import sys
 from collections.abc import Callable
 
 from zonkcam.game import actions as A
@@ -157,6 +158,7 @@ class TextScorekeeper:
     def __init__(self, keeper: Scorekeeper, read: Callable[[str], str] = input,
                  write: Callable[[str], None] = functools.partial(print, flush=True)) -> None:
         self.keeper, self.read, self.write = keeper, read, write
+        self.prompt = "> " if sys.stdin.isatty() else ""
 
     def run(self) -> None:
         state = self.keeper.state
@@ -164,7 +166,7 @@ class TextScorekeeper:
         self.write(status_line(state))
         while True:
             try:
-                line = self.read("> ")
+                line = self.read(self.prompt)
             except EOFError:
                 break
             if not line.strip():
