@@ -152,11 +152,14 @@ def board_text(state: GameState) -> str:
     return "\n".join(lines)
 
 
+_print_now = functools.partial(print, flush=True)
+
+
 class TextScorekeeper:
     """The prompt loop: read a line, play it, print what happened."""
 
     def __init__(self, keeper: Scorekeeper, read: Callable[[str], str] = input,
-                 write: Callable[[str], None] = functools.partial(print, flush=True)) -> None:
+                 write: Callable[[str], None] = _print_now) -> None:
         self.keeper, self.read, self.write = keeper, read, write
         self.prompt = "> " if sys.stdin.isatty() else ""
 

@@ -484,7 +484,8 @@ def _expecting(s: GameState) -> str:
     match s.phase:
         case Phase.ROLL:
             may_bank = " or bank" if t.bank_ok else ""
-            return f"{who} must roll {t.dice_to_roll} {'die' if t.dice_to_roll == 1 else 'dice'} next{may_bank}"
+            dice = "1 die" if t.dice_to_roll == 1 else f"{t.dice_to_roll} dice"
+            return f"{who} must roll {dice} next{may_bank}"
         case Phase.DECIDE:
             return f"{who} must keep scoring dice from the roll (or bank)"
         case Phase.PAIR:

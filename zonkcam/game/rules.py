@@ -245,14 +245,16 @@ def rules_from_dict(data: dict[str, Any], *, where: str = "rules") -> RuleSet:
         base = RuleSet(name="custom")
     else:
         if base_name not in PRESETS:
-            raise RulesError(f"{where}: base must be one of {', '.join(PRESETS)}, not {base_name!r}")
+            raise RulesError(
+                f"{where}: base must be one of {', '.join(PRESETS)}, not {base_name!r}")
         base = PRESETS[base_name]
     top = _fields(RuleSet)
     top.pop("points")
     top.pop("drinking")
     changes = _read_table(data, top, where, extra=("points", "drinking", "base"))
     points_changes = _read_table(data.get("points", {}), _fields(Points), f"{where} [points]")
-    drink_changes = _read_table(data.get("drinking", {}), _fields(DrinkRules), f"{where} [drinking]")
+    drink_changes = _read_table(data.get("drinking", {}), _fields(DrinkRules),
+                                f"{where} [drinking]")
     if "name" not in changes:
         changes["name"] = base.name if base_name is None else f"{base_name} (custom)"
     try:

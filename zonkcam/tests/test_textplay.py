@@ -6,11 +6,11 @@ import pytest
 
 from zonkcam.game import actions as A
 from zonkcam.game.dice import parse_dice
+from zonkcam.game.errors import TableError
 from zonkcam.game.game import Game
 from zonkcam.game.rules import PRESETS
 from zonkcam.scorekeeper import Scorekeeper
 from zonkcam.store import EventLog
-from zonkcam.game.errors import TableError
 from zonkcam.textplay import TextScorekeeper, parse_line
 
 
