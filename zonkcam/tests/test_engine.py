@@ -810,3 +810,56 @@ def test_undo_restores_the_previous_state():
 def test_new_game_is_in_setup():
     state = new_game(CLASSIC)
     assert state.phase is Phase.SETUP and state.players == [] and not state.finished
+
+
+@pytest.mark.xfail(reason="BUG: with zonk names only zonk names are shown (RULES.md drinking), "
+                          "but the GAME OVER log line and GameOverError name the real winner",
+                   strict=True)
+def test_drinking_game_over_shows_only_zonk_names():
+    rules = dataclasses.replace(DRINKING, target=1000)
+    game = play(rules, [{"players": ["Ann", "Bob"]},
+                        {"zonk_name": "Scooby", "player": "Ann", "by": "Bob"},
+                        {"zonk_name": "Shaggy", "player": "Bob", "by": "Ann"},
+                        {"roll": [1, 1, 1, 2, 3]}, {"bank": True}])
+    assert game.state.finished
+    shown = game.state.log[game.state.log.index("Ann names Bob 'Shaggy'") + 1:]
+    assert any("Scooby" in line for line in shown)
+    assert not any("Ann" in line for line in shown)
+    with pytest.raises(GameOverError) as info:
+        game.play(act({"roll": [1, 2, 3, 4, 5]}))
+    assert "Ann" not in str(info.value)
+
+
+# -- the JSON Lines form -------------------------------------------------------------------
+
+@pytest.mark.parametrize(
+    "obj",
+    [
+        {"players": ["Nathan", "Chris"]}, {"roll": [1, 2, 4, 6, 6]},
+        {"roll": ["2r", "2r", "3w", "3w", "4g", "4g"]}, {"keep": [1, 5]}, {"bank": True},
+        {"reroll": True}, {"pass": True}, {"go_for_1000": True}, {"piggyback": True},
+        {"penalty": "spaced", "player": "Ann"}, {"penalty": "sloppy"}, {"land": "left"},
+        {"land": "choose", "player": "Bob"}, {"join": "Dee"}, {"leave": "Dee"},
+        {"zonk_name": "Scooby", "player": "Ann", "by": "Bob"}, {"undo": True},
+    ],
+)
+def test_json_lines_round_trip(obj):
+    assert A.action_to_json(A.action_from_json(obj)) == obj
+
+
+def test_json_lines_parse_to_the_right_actions():
+    assert A.action_from_json({"keep": [5, 1]}) == A.Keep((1, 5))
+    assert A.action_from_json({"bank": True}) == A.Bank()
+    assert A.action_from_json({"land": "social"}) == A.Land("social")
+    assert A.action_from_json({"zonk_name": "Z", "player": "P", "by": "B"}) == A.ZonkName(
+        "P", "Z", "B")
+
+
+@pytest.mark.parametrize(
+    "obj",
+    [{}, [], {"bank": False}, {"roll": 12345}, {"penalty": "rude"}, {"land": "up"},
+     {"fly": True}, {"bank": True, "keep": [1]}, {"join": ""}],
+)
+def test_json_lines_errors_are_table_errors(obj):
+    with pytest.raises(TableError):
+        A.action_from_json(obj)
