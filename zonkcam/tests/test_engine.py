@@ -259,6 +259,28 @@ def test_classic_final_round_tie():
     assert game.state.winners == ["A", "B"] and game.state.winner is None
 
 
+def test_dice_from_earlier_rolls_never_combine():
+    # two 1s set aside, then a third 1: 100 more, not three 1s
+    game = play(CLASSIC, [{"players": ["A", "B"]}, {"roll": [1, 1, 2, 3, 4]}, {"keep": [1, 1]},
+                          {"roll": [1, 2, 3]}, {"keep": [1]}])
+    assert game.state.turn.total == 300
+    game = play(CHICAGO, [{"players": ["A", "B"]}, {"roll": [5, 2, 3, 4, 4]}, {"keep": [5]},
+                          {"roll": [5, 5, 2, 3]}])
+    refused(game, {"keep": [5, 5, 2]}, IllegalKeepError)
+    game.play(act({"keep": [5, 5]}))
+    assert game.state.turn.total == 150
+
+
+@pytest.mark.parametrize("name", ["chicago", "detroit", "drinking"])
+def test_instant_end_at_the_target(name):
+    rules = dataclasses.replace(PRESETS[name], target=1000)
+    game = play(rules, [{"players": ["A", "B", "C"]}] + zonk_turn(rules)
+                + [{"roll": [1, 1, 1, 2, 3] + ([4] if rules.dice == 6 else [])}, {"bank": True}])
+    assert game.state.finished and game.state.winners == ["B"]
+    assert who(game, "C").turns == 0  # nobody else gets another turn
+    refused(game, {"roll": ZONK[rules.dice]}, GameOverError)
+
+
 # -- illegal actions: the specific error, state unchanged ----------------------------------
 
 def test_keeping_a_non_scoring_die_is_refused():
@@ -469,6 +491,18 @@ def test_johnnys_newbie_as_third_zonk_gives_two_bees():
     bank_1000 = [{"roll": [1, 1, 1, 2, 3, 4]}, {"bank": True}]
     game = play(JOHNNYS, [{"players": ["A"]}] + bank_1000 + _late_zonk() * 2 + newbie)
     assert who(game, "A").bees == 1 + 2
+
+
+def test_johnnys_scoresheet_marks_big_zonks():
+    game = play(JOHNNYS, [{"players": ["A"]}] + _late_zonk())  # a zonk with five dice
+    assert who(game, "A").sheet[-1].startswith("Z") and "5" in who(game, "A").sheet[-1]
+    play(JOHNNYS, [{"roll": [1, 5, 2, 2, 3, 4]}, {"keep": [1, 5]},
+                   {"roll": [2, 2, 3, 4]}], game)  # four dice: a plain zonk
+    assert who(game, "A").sheet[-1] == "Z"
+    play(JOHNNYS, [{"roll": [1, 1, 1, 5, 5, 5]}, {"keep": [1, 1, 1, 5, 5, 5]},
+                   {"roll": [2, 2, 3, 4, 6, 6]}], game)  # six dice after hot dice: no newbie
+    assert who(game, "A").bees == 0  # no newbie B; the third zonk closes an unearned frame
+    assert "6" in who(game, "A").sheet[-1]
 
 
 def test_johnnys_21_turns_then_most_bees_wins():
