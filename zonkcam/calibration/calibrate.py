@@ -8,9 +8,12 @@ the camera has moved since (from whichever markers are visible).
 
 from __future__ import annotations
 
+import base64
+import binascii
+import dataclasses
 import json
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +26,7 @@ from zonkcam.errors import UserError
 CORNER_NAMES = ("top-left", "top-right", "bottom-right", "bottom-left")
 MAX_EDGE_WIDTH_PX = 4.5
 """Marker edges blurrier than this (px from dark to light) mean the camera is out of focus."""
+REFERENCE_PX_PER_MM = 1.0
 MOVED_PX = 6.0
 """Markers this far from where calibration saw them mean the camera (or mat) moved."""
 
@@ -43,6 +47,9 @@ class Calibration:
     reprojection_px: float
     edge_width_px: float
     created: float = 0.0
+    reference: np.ndarray | None = field(default=None, compare=False, repr=False)
+    """The empty mat seen from above (BGR, REFERENCE_PX_PER_MM), to tell dice and hands
+    from the printed mat."""
 
     def mat_to_image(self, pts_mm: np.ndarray) -> np.ndarray:
         pts = np.asarray(pts_mm, np.float64).reshape(-1, 1, 2)
@@ -59,7 +66,19 @@ class Calibration:
         a = self.mat_to_image(np.vstack([c, c + [10, 0], c + [0, 10]]))
         return float((np.linalg.norm(a[1] - a[0]) + np.linalg.norm(a[2] - a[0])) / 20)
 
+    def top_down(self, image: np.ndarray, px_per_mm: float = 1.0) -> np.ndarray:
+        """The mat cut out of a camera image and straightened: (H*px, W*px) BGR."""
+        g = self.geometry
+        scale = np.diag([px_per_mm, px_per_mm, 1.0])
+        m = scale @ np.linalg.inv(self.homography)
+        size = (int(round(g.width_mm * px_per_mm)), int(round(g.height_mm * px_per_mm)))
+        return cv2.warpPerspective(image, m, size, flags=cv2.INTER_AREA)
+
     def to_dict(self) -> dict[str, Any]:
+        reference = None
+        if self.reference is not None:
+            ok, png = cv2.imencode(".png", self.reference)
+            reference = base64.b64encode(png.tobytes()).decode() if ok else None
         return {
             "format": "zonkcam-calibration-1",
             "created": self.created,
@@ -69,6 +88,7 @@ class Calibration:
             "reprojection_px": self.reprojection_px,
             "edge_width_px": self.edge_width_px,
             "geometry": self.geometry.to_dict(),
+            "reference_png": reference,
         }
 
     def save(self, path: str | Path) -> None:
@@ -101,9 +121,16 @@ def load_calibration(path: str | Path) -> Calibration:
         corners = {int(k): np.array(v, np.float64).reshape(4, 2)
                    for k, v in data["marker_corners"].items()}
         geometry = geometry_from_dict(data["geometry"], f"{path} geometry")
+        reference = None
+        if data.get("reference_png"):
+            buf = np.frombuffer(base64.b64decode(data["reference_png"]), np.uint8)
+            reference = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+            if reference is None:
+                raise ValueError("its reference image is damaged")
         return Calibration(geometry, h, size, corners, float(data["reprojection_px"]),
-                           float(data["edge_width_px"]), float(data.get("created", 0)))
-    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+                           float(data["edge_width_px"]), float(data.get("created", 0)),
+                           reference)
+    except (KeyError, TypeError, ValueError, AttributeError, binascii.Error) as exc:
         raise CalibrationError(f"calibration file {path} is not usable ({exc}); {hint}") from None
 
 
@@ -149,7 +176,8 @@ def calibrate(image: np.ndarray, geo: MatGeometry) -> Calibration:
     if width > MAX_EDGE_WIDTH_PX:
         raise CalibrationError(f"the image is out of focus (marker edges {width:.1f} px wide, "
                                f"want under {MAX_EDGE_WIDTH_PX}): focus the camera lens")
-    return Calibration(geo, homography, (w, h), found, err, width, cal.created)
+    cal = Calibration(geo, homography, (w, h), found, err, width, cal.created)
+    return dataclasses.replace(cal, reference=cal.top_down(image, REFERENCE_PX_PER_MM))
 
 
 def edge_width(image: np.ndarray, markers: dict[int, np.ndarray]) -> float:

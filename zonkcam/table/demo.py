@@ -27,6 +27,8 @@ from zonkcam.vision import synth
 
 DEMO_COLOURS = ("white", "white", "red", "red", "green", "green")
 SKIN = (120, 160, 215)  # BGR
+COCKED_TILT_DEG = 38.0
+"""How far a cocked die leans (on another die, or the mat's raised edge)."""
 
 
 @dataclass(frozen=True)
@@ -54,6 +56,8 @@ class DemoTruth:
     """A hand is over the mat."""
     throw: int
     """How many throws have begun."""
+    boxes: tuple[tuple[float, float, float, float], ...] = ()
+    """Each die's box in the frame (x0, y0, x1, y1), in the order of ``dice``."""
 
     @property
     def rolled(self) -> tuple[DemoDie, ...]:
@@ -76,7 +80,7 @@ class DemoTable:
                  rest_frames: int = 20) -> None:
         self.geometry = load_geometry(geometry) if isinstance(geometry, str) else geometry
         self.name, self.fps = "demo table", fps
-        self.rng = np.random.default_rng(seed)
+        self.seed, self.rng = seed, np.random.default_rng(seed)
         self.autoplay, self.n_dice = autoplay, dice
         self.colours = tuple(colours or (DEMO_COLOURS if dice == 6 else ("white",) * dice))
         self.noise, self.tumble_frames, self.rest_frames = noise, tumble_frames, rest_frames
@@ -110,7 +114,9 @@ class DemoTable:
                 self._script.popleft()
         index = self._index
         self._index += 1
-        return Frame(self.render(), index, index / self.fps, self.truth())
+        image, boxes = self._render()
+        truth = dataclasses.replace(self.truth(), boxes=boxes)
+        return Frame(image, index, index / self.fps, truth)
 
     def close(self) -> None:
         pass
@@ -125,6 +131,9 @@ class DemoTable:
                          self.hand is not None, self.throws)
 
     def render(self) -> np.ndarray:
+        return self._render()[0]
+
+    def _render(self) -> tuple[np.ndarray, tuple[tuple[float, float, float, float], ...]]:
         specs = []
         for p in self.poses:
             d = p.die
@@ -132,12 +141,19 @@ class DemoTable:
             specs.append(synth.DieSpec(d.value, d.color, sx, sy, d.yaw_deg,
                                        size_mm=self.geometry.die_mm,
                                        pip_color="white" if d.color in ("red", "green") else
-                                       "black", tilt_deg=28.0 if d.cocked else 0.0))
-        scene = dataclasses.replace(self._scene, dice=tuple(specs), noise=self.noise)
-        image = synth.render(scene, self.rng).image
+                                       "black", tilt_deg=COCKED_TILT_DEG if d.cocked else 0.0))
+        # The same seed every frame: dice at rest render identically (side faces and glare
+        # are random in the renderer); the sensor noise below is what changes.
+        scene = dataclasses.replace(self._scene, dice=tuple(specs))
+        rendered = synth.render(scene, np.random.default_rng(self.seed))
+        image = rendered.image
+        if self.noise > 0:
+            noise = np.empty(image.shape, np.float32)
+            cv2.randn(noise, 0.0, self.noise)
+            image = np.clip(image + noise, 0, 255).astype(np.uint8)
         if self.hand is not None:
             self._draw_hand(image, *self.hand)
-        return image
+        return image, tuple(t.bbox for t in rendered.dice)
 
     # -- scripting -------------------------------------------------------------------------
 
@@ -178,7 +194,7 @@ class DemoTable:
         self.poses = [p for p in self.poses if p.die.zone == "keep"]
         self.throws += 1
         g, rng = self.geometry, self.rng
-        targets = self._targets(len(values), onto, off_mat)
+        targets = self._targets(len(values), onto, off_mat, cocked)
         frames = int(rng.integers(*self.tumble_frames))
         starts = [(g.rolling_area.x + g.rolling_area.w * rng.uniform(0.3, 0.7),
                    g.rolling_area.y + g.rolling_area.h + 40.0) for _ in values]
@@ -194,15 +210,19 @@ class DemoTable:
                 x = x0 + (x1 - x0) * f
                 y = y0 + (y1 - y0) * f - 25 * math.sin(math.pi * f)
                 value = values[i] if last or k > frames - 3 else int(rng.integers(1, 7))
+                yaw = yaws[i] + spins[i] * (1 - f)
+                if last and i in cocked and i > 0:
+                    dx, dy = targets[i - 1][0] - x, targets[i - 1][1] - y
+                    yaw = math.degrees(math.atan2(-dy, dx)) + 90  # world y is up the mat
                 p.die = dataclasses.replace(
                     p.die, value=value, x_mm=x, y_mm=y,
-                    yaw_deg=yaws[i] + spins[i] * (1 - f), zone=targets[i][2],
+                    yaw_deg=yaw, zone=targets[i][2],
                     touching=targets[i][3], cocked=last and i in cocked)
                 p.moving = not last
             yield
         yield from self._rest(self.rest_frames)
 
-    def _targets(self, n: int, onto: dict[int, str], off_mat: set[int]
+    def _targets(self, n: int, onto: dict[int, str], off_mat: set[int], cocked: set[int]
                  ) -> list[tuple[float, float, str, tuple[str, ...]]]:
         """Resting places: apart from each other, clear of board images unless asked."""
         g, rng, die = self.geometry, self.rng, self.geometry.die_mm
@@ -231,6 +251,14 @@ class DemoTable:
                     if any(b.rect.contains(x, y) or _near_rect(b.rect, x, y, die * 1.1)
                            for b in g.board_images):
                         continue
+                if i in cocked and out:  # leaning against the die thrown before it
+                    px, py = out[-1][:2]
+                    angle = rng.uniform(0, 2 * math.pi)
+                    x, y = px + die * 1.15 * math.cos(angle), py + die * 1.15 * math.sin(angle)
+                    if area.contains(x, y) and all(math.hypot(x - tx, y - ty) > die * 2.0
+                                                   for tx, ty in taken[:-1]):
+                        break
+                    continue
                 if all(math.hypot(x - tx, y - ty) > die * 2.0 for tx, ty in taken):
                     break
             taken.append((x, y))
