@@ -897,3 +897,17 @@ def test_json_lines_parse_to_the_right_actions():
 def test_json_lines_errors_are_table_errors(obj):
     with pytest.raises(TableError):
         A.action_from_json(obj)
+
+
+def test_game_preview_changes_nothing_until_accepted():
+    game = play(CLASSIC, [{"players": ["A", "B"]}, {"roll": [1, 2, 3, 4, 6]}])
+    before = game.state.to_json()
+    keep = act({"keep": [1]})
+    after = game.preview(keep)  # legal: the state it would lead to, nothing played
+    assert after.turn.total == 100
+    assert game.state.to_json() == before and len(game.events) == 2
+    with pytest.raises(IllegalKeepError):
+        game.preview(act({"keep": [6]}))
+    assert game.state.to_json() == before
+    game.accept(keep, after)
+    assert game.state.turn.total == 100 and game.events[-1] == keep
