@@ -8,6 +8,7 @@ picamera2 imports and a camera answers, and otherwise the demo table.
 
 from __future__ import annotations
 
+import sys
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -22,7 +23,7 @@ from zonkcam.errors import UserError
 IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".bmp", ".webp", ".tif", ".tiff"}
 
 
-class CameraError(Exception):
+class CameraError(UserError):
     """The camera is gone or will not start."""
 
 
@@ -176,13 +177,16 @@ def picamera2_available() -> bool:
 
 def open_source(spec: str, *, size: tuple[int, int] = (1280, 960), seed: int = 0,
                 **demo: Any) -> FrameSource:
-    """``auto``, ``pi``, ``demo``, ``usb[:N]``, a video file or an image folder."""
+    """``auto``, ``pi``, ``demo``, ``usb[:N]``, a video file or an image folder.
+
+    ``auto`` takes the Pi camera where picamera2 imports and a camera starts, and
+    otherwise the demo table (``demo`` keywords go to :class:`DemoTable`)."""
     if spec == "auto":
         if picamera2_available():
             try:
                 return PiCameraSource(size)
-            except CameraError:
-                pass
+            except CameraError as exc:
+                print(f"zonkcam: {exc}; using the demo table", file=sys.stderr)
         spec = "demo"
     if spec == "demo":
         from zonkcam.table.demo import DemoTable  # noqa: PLC0415 - pulls in the renderer
