@@ -98,6 +98,7 @@ class VideoSource:
     def __init__(self, target: int | str, size: tuple[int, int] | None = None) -> None:
         self.target = target
         self.name = f"USB camera {target}" if isinstance(target, int) else f"video {target}"
+        cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_ERROR)  # we say it ourselves
         self._cap = cv2.VideoCapture(target)
         if not self._cap.isOpened():
             raise CameraError(f"cannot open {self.name}")
