@@ -13,7 +13,6 @@ from zonkcam.game.game import Game
 from zonkcam.game.rules import PRESETS, load_rules, rules_from_dict, rules_to_toml
 from zonkcam.game.scoring import score_roll
 
-
 # -- presets match RULES.md ---------------------------------------------------------------
 
 def test_the_five_tables():
