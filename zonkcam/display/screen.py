@@ -241,10 +241,16 @@ class Screen:
         self.text(surface, str(view.turn_total), round(h * 0.20),
                   (label.right + pad * 2, rect.y + pad), color=ACCENT, background=PANEL,
                   width=round(rect.w * 0.5))
+        right = rect.right - pad
         if view.dice_to_roll and not view.finished:
-            word = "DIE" if view.dice_to_roll == 1 else "DICE"
-            self.text(surface, f"{view.dice_to_roll} {word}", round(h * 0.08),
-                      (rect.right - pad, rect.y + pad), background=PANEL, anchor="topright")
+            n = view.dice_after_keep
+            r = self.text(surface, f"{n} {'DIE' if n == 1 else 'DICE'}", round(h * 0.08),
+                          (right, rect.y + pad), background=PANEL, anchor="topright")
+            keep = view.selected_keep
+            if keep is not None:
+                self.text(surface, f"keep +{keep.points}", round(h * 0.06),
+                          (right, r.bottom + pad // 2), color=ACCENT, background=PANEL,
+                          anchor="topright")
         prompt_size = round(h * 0.05)
         bottom = rect.bottom - pad
         if view.message:
@@ -288,30 +294,40 @@ class Screen:
         self._panel(surface, rect)
         if not view.board:
             return
-        row_h = min(round(h * 0.085), (rect.h - 2 * pad) // len(view.board))
+        row_h = min(round(h * 0.14), (rect.h - 2 * pad) // len(view.board))
         for n, player in enumerate(view.board):
             row = pygame.Rect(rect.x + pad, rect.y + pad + n * row_h, rect.w - 2 * pad, row_h)
-            self._player_row(surface, row, player)
+            self._player_row(surface, row, player, two_lines=row_h >= h * 0.1)
 
-    def _player_row(self, surface: pygame.Surface, row: pygame.Rect, p: PlayerRow) -> None:
+    def _player_row(self, surface: pygame.Surface, row: pygame.Rect, p: PlayerRow,
+                    two_lines: bool) -> None:
+        """Name and score; the badges (B's, zonks, drinks, ...) under them where there is
+        room, else squeezed between them."""
         bg = PANEL
+        bar = max(3, row.h // 10)
         if p.current or p.winner:
-            pygame.draw.rect(surface, ACCENT, (row.x, row.y + 2, max(3, row.h // 8), row.h - 4))
-        size = round(row.h * 0.9)
+            pygame.draw.rect(surface, ACCENT, (row.x, row.y + 2, bar, row.h - 4))
+        line = pygame.Rect(row.x, row.y, row.w, round(row.h * 0.62) if two_lines else row.h)
+        size = round(line.h * 0.95)
         score_colour = DIM if p.on_board is False or p.left else (ACCENT if p.winner else TEXT)
-        score = self.text(surface, f"{p.score:,}", size, (row.right, row.centery),
+        score = self.text(surface, f"{p.score:,}", size, (line.right, line.centery),
                           color=score_colour, background=bg, anchor="midright")
+        name_x = row.x + bar + 6
+        name_end = score.left - 8
         badges = player_badges(p)
-        x = score.left - 8
-        if badges:
-            badge = self.text(surface, badges, round(size * 0.6), (x, row.centery),
-                              color=WARN if (p.spaced or p.drinks) else DIM, background=bg,
-                              anchor="midright", width=round(row.w * 0.35))
-            x = badge.left - 8
-        name_x = row.x + max(3, row.h // 8) + 6
-        self.text(surface, p.name, round(size * 0.8), (name_x, row.centery),
+        badge_colour = WARN if (p.spaced or p.drinks) else DIM
+        if badges and two_lines:
+            self.text(surface, badges, round((row.h - line.h) * 0.9),
+                      (name_x, line.bottom), color=badge_colour, background=bg,
+                      width=row.right - name_x)
+        elif badges:
+            badge = self.text(surface, badges, round(size * 0.6), (name_end, line.centery),
+                              color=badge_colour, background=bg, anchor="midright",
+                              width=round(row.w * 0.4))
+            name_end = badge.left - 8
+        self.text(surface, p.name, round(size * 0.85), (name_x, line.centery),
                   color=DIM if p.left else (ACCENT if p.current or p.winner else TEXT),
-                  background=bg, anchor="midleft", width=max(10, x - name_x))
+                  background=bg, anchor="midleft", width=max(10, name_end - name_x))
 
     def draw_banner(self, surface: pygame.Surface, banner: ShownBanner,
                     rect: pygame.Rect | None = None) -> pygame.Rect:
@@ -339,16 +355,16 @@ def player_badges(p: PlayerRow) -> str:
     """The small marks after a player's name: B's, zonks, drinks, hand-outs, rules, ..."""
     marks = []
     if p.bees is not None:
-        marks.append(f"B{p.bees}")
-    marks.append(f"Z{p.zonks}")
+        marks.append(f"B {p.bees}")
+    marks.append(f"zonks {p.zonks}")
     if p.drinks:
-        marks.append(f"drink {p.drinks}")
+        marks.append(f"drinks {p.drinks}")
     if p.handouts:
         marks.append(f"hand out {p.handouts}")
     if p.rules:
-        marks.append(f"rule {p.rules}")
+        marks.append(f"rules {p.rules}")
     if p.on_board is False:
-        marks.append("not on")
+        marks.append("not on board")
     if p.spaced:
         marks.append("SPACED")
     if p.left:

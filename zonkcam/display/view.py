@@ -110,6 +110,9 @@ class ScreenView:
     """What the current player does next, in a few words."""
     turn_total: int
     dice_to_roll: int
+    """Dice to throw next; while a roll is on the table, the dice that were thrown."""
+    table_dice: int = 5
+    """How many dice the table plays with."""
     keeps: tuple[KeepRow, ...] = ()
     board: tuple[PlayerRow, ...] = ()
     final_round: bool = False
@@ -126,6 +129,14 @@ class ScreenView:
     @property
     def selected_keep(self) -> KeepRow | None:
         return next((k for k in self.keeps if k.selected), None)
+
+    @property
+    def dice_after_keep(self) -> int:
+        """Dice left to roll on after the selected keep (all of them again on hot dice)."""
+        keep = self.selected_keep
+        if keep is None:
+            return self.dice_to_roll
+        return self.dice_to_roll - len(keep.dice) or self.table_dice
 
     @property
     def unsure_dice(self) -> tuple[int, ...]:
@@ -181,6 +192,7 @@ def view_for(
         prompt=prompt_for(state),
         turn_total=turn.total,
         dice_to_roll=turn.dice_to_roll,
+        table_dice=rules.dice,
         keeps=keeps,
         board=board,
         final_round=state.final_round_by is not None and not state.finished,
