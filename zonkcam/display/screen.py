@@ -314,6 +314,11 @@ class Screen:
                           color=score_colour, background=bg, anchor="midright")
         name_x = row.x + bar + 6
         name_end = score.left - 8
+        if p.bees is not None:  # B's win the game where the table has them: show them big
+            bees = self.text(surface, f"{p.bees} B", round(size * 0.85),
+                             (name_end - 8, line.centery), color=ACCENT, background=bg,
+                             anchor="midright")
+            name_end = bees.left - 8
         badges = player_badges(p)
         badge_colour = WARN if (p.spaced or p.drinks) else DIM
         if badges and two_lines:
@@ -352,10 +357,8 @@ class Screen:
 
 
 def player_badges(p: PlayerRow) -> str:
-    """The small marks after a player's name: B's, zonks, drinks, hand-outs, rules, ..."""
+    """The small marks beside a player's name: zonks, drinks, hand-outs, rules, ..."""
     marks = []
-    if p.bees is not None:
-        marks.append(f"B {p.bees}")
     marks.append(f"zonks {p.zonks}")
     if p.drinks:
         marks.append(f"drinks {p.drinks}")

@@ -274,3 +274,29 @@ def test_banner_over_the_game_screen(out):
     assert find_text(surface, screen, "Bob zonks")
     plain, _ = render(dataclasses.replace(view, banner=None))
     assert share_of(plain, layout_for(SMALL).banner, view.banner.background) == 0
+
+
+def test_bees_are_shown_big_where_the_table_has_them():
+    scene = scenes.all_johnnys()
+    surface, screen = render(view_for(scene.state, scene.observation))
+    assert find_text(surface, screen, "1 B")
+    assert find_text(surface, screen, "0 B")
+    classic, classic_screen = render(view_for(scenes.zonk().state))
+    assert not any(d.text.endswith(" B") for d in classic_screen.texts)
+
+
+def test_screenshots_script(tmp_path):
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[2] / "scripts" / "screenshots.py"
+    spec = importlib.util.spec_from_file_location("screenshots", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert module.main(["--out", str(tmp_path)]) == 0
+    written = sorted(p.name for p in tmp_path.glob("*.png"))
+    assert written == sorted([f"{name}.png" for name in module.SHOTS]
+                             + ["setup-rules.png", "setup-zonk-names.png"])
+    for png in tmp_path.glob("*.png"):
+        assert png.stat().st_size < 300_000, png.name
+    assert pygame.image.load(str(tmp_path / "roll-1920x1080.png")).get_size() == BIG
