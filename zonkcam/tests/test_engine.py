@@ -259,6 +259,28 @@ def test_classic_final_round_tie():
     assert game.state.winners == ["A", "B"] and game.state.winner is None
 
 
+def test_dice_from_earlier_rolls_never_combine():
+    # two 1s set aside, then a third 1: 100 more, not three 1s
+    game = play(CLASSIC, [{"players": ["A", "B"]}, {"roll": [1, 1, 2, 3, 4]}, {"keep": [1, 1]},
+                          {"roll": [1, 2, 3]}, {"keep": [1]}])
+    assert game.state.turn.total == 300
+    game = play(CHICAGO, [{"players": ["A", "B"]}, {"roll": [5, 2, 3, 4, 4]}, {"keep": [5]},
+                          {"roll": [5, 5, 2, 3]}])
+    refused(game, {"keep": [5, 5, 2]}, IllegalKeepError)
+    game.play(act({"keep": [5, 5]}))
+    assert game.state.turn.total == 150
+
+
+@pytest.mark.parametrize("name", ["chicago", "detroit", "drinking"])
+def test_instant_end_at_the_target(name):
+    rules = dataclasses.replace(PRESETS[name], target=1000)
+    game = play(rules, [{"players": ["A", "B", "C"]}] + zonk_turn(rules)
+                + [{"roll": [1, 1, 1, 2, 3] + ([4] if rules.dice == 6 else [])}, {"bank": True}])
+    assert game.state.finished and game.state.winners == ["B"]
+    assert who(game, "C").turns == 0  # nobody else gets another turn
+    refused(game, {"roll": ZONK[rules.dice]}, GameOverError)
+
+
 # -- illegal actions: the specific error, state unchanged ----------------------------------
 
 def test_keeping_a_non_scoring_die_is_refused():
@@ -469,6 +491,18 @@ def test_johnnys_newbie_as_third_zonk_gives_two_bees():
     bank_1000 = [{"roll": [1, 1, 1, 2, 3, 4]}, {"bank": True}]
     game = play(JOHNNYS, [{"players": ["A"]}] + bank_1000 + _late_zonk() * 2 + newbie)
     assert who(game, "A").bees == 1 + 2
+
+
+def test_johnnys_scoresheet_marks_big_zonks():
+    game = play(JOHNNYS, [{"players": ["A"]}] + _late_zonk())  # a zonk with five dice
+    assert who(game, "A").sheet[-1].startswith("Z") and "5" in who(game, "A").sheet[-1]
+    play(JOHNNYS, [{"roll": [1, 5, 2, 2, 3, 4]}, {"keep": [1, 5]},
+                   {"roll": [2, 2, 3, 4]}], game)  # four dice: a plain zonk
+    assert who(game, "A").sheet[-1] == "Z"
+    play(JOHNNYS, [{"roll": [1, 1, 1, 5, 5, 5]}, {"keep": [1, 1, 1, 5, 5, 5]},
+                   {"roll": [2, 2, 3, 4, 6, 6]}], game)  # six dice after hot dice: no newbie
+    assert who(game, "A").bees == 0  # no newbie B; the third zonk closes an unearned frame
+    assert "6" in who(game, "A").sheet[-1]
 
 
 def test_johnnys_21_turns_then_most_bees_wins():
@@ -810,3 +844,70 @@ def test_undo_restores_the_previous_state():
 def test_new_game_is_in_setup():
     state = new_game(CLASSIC)
     assert state.phase is Phase.SETUP and state.players == [] and not state.finished
+
+
+@pytest.mark.xfail(reason="BUG: with zonk names only zonk names are shown (RULES.md drinking), "
+                          "but the GAME OVER log line and GameOverError name the real winner",
+                   strict=True)
+def test_drinking_game_over_shows_only_zonk_names():
+    rules = dataclasses.replace(DRINKING, target=1000)
+    game = play(rules, [{"players": ["Ann", "Bob"]},
+                        {"zonk_name": "Scooby", "player": "Ann", "by": "Bob"},
+                        {"zonk_name": "Shaggy", "player": "Bob", "by": "Ann"},
+                        {"roll": [1, 1, 1, 2, 3]}, {"bank": True}])
+    assert game.state.finished
+    shown = game.state.log[game.state.log.index("Ann names Bob 'Shaggy'") + 1:]
+    assert any("Scooby" in line for line in shown)
+    assert not any("Ann" in line for line in shown)
+    with pytest.raises(GameOverError) as info:
+        game.play(act({"roll": [1, 2, 3, 4, 5]}))
+    assert "Ann" not in str(info.value)
+
+
+# -- the JSON Lines form -------------------------------------------------------------------
+
+@pytest.mark.parametrize(
+    "obj",
+    [
+        {"players": ["Nathan", "Chris"]}, {"roll": [1, 2, 4, 6, 6]},
+        {"roll": ["2r", "2r", "3w", "3w", "4g", "4g"]}, {"keep": [1, 5]}, {"bank": True},
+        {"reroll": True}, {"pass": True}, {"go_for_1000": True}, {"piggyback": True},
+        {"penalty": "spaced", "player": "Ann"}, {"penalty": "sloppy"}, {"land": "left"},
+        {"land": "choose", "player": "Bob"}, {"join": "Dee"}, {"leave": "Dee"},
+        {"zonk_name": "Scooby", "player": "Ann", "by": "Bob"}, {"undo": True},
+    ],
+)
+def test_json_lines_round_trip(obj):
+    assert A.action_to_json(A.action_from_json(obj)) == obj
+
+
+def test_json_lines_parse_to_the_right_actions():
+    assert A.action_from_json({"keep": [5, 1]}) == A.Keep((1, 5))
+    assert A.action_from_json({"bank": True}) == A.Bank()
+    assert A.action_from_json({"land": "social"}) == A.Land("social")
+    assert A.action_from_json({"zonk_name": "Z", "player": "P", "by": "B"}) == A.ZonkName(
+        "P", "Z", "B")
+
+
+@pytest.mark.parametrize(
+    "obj",
+    [{}, [], {"bank": False}, {"roll": 12345}, {"penalty": "rude"}, {"land": "up"},
+     {"fly": True}, {"bank": True, "keep": [1]}, {"join": ""}],
+)
+def test_json_lines_errors_are_table_errors(obj):
+    with pytest.raises(TableError):
+        A.action_from_json(obj)
+
+
+def test_game_preview_changes_nothing_until_accepted():
+    game = play(CLASSIC, [{"players": ["A", "B"]}, {"roll": [1, 2, 3, 4, 6]}])
+    before = game.state.to_json()
+    keep = act({"keep": [1]})
+    after = game.preview(keep)  # legal: the state it would lead to, nothing played
+    assert after.turn.total == 100
+    assert game.state.to_json() == before and len(game.events) == 2
+    with pytest.raises(IllegalKeepError):
+        game.preview(act({"keep": [6]}))
+    assert game.state.to_json() == before
+    game.accept(keep, after)
+    assert game.state.turn.total == 100 and game.events[-1] == keep

@@ -1,0 +1,99 @@
+"""Name a die's body colour from pixels (no learning).
+
+The light's colour is removed first with a grey-pixel estimate taken from the whole
+frame (the near-neutral pixels' mean colour; robust to warm and cool lamps), then the die body is separated from its pips
+(the pips are the minority of the face, whether darker or lighter) and its median
+hue, saturation and value are named.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+COLOR_NAMES = ("white", "black", "grey", "red", "orange", "yellow", "green", "blue",
+               "purple", "pink")
+
+
+def white_balance_gains(image: np.ndarray) -> np.ndarray:
+    """Per-channel (B, G, R) gains that make the frame's bright-ish average neutral."""
+    small = image
+    if image.shape[0] * image.shape[1] > 160 * 120:
+        small = cv2.resize(image, (160, 120), interpolation=cv2.INTER_AREA)
+    px = small.reshape(-1, 3).astype(np.float32)
+    lum = px.mean(axis=1)
+    # ignore clipped highlights and deep shadows
+    keep = (lum > 20) & (px.max(axis=1) < 250)
+    if keep.sum() < 50:
+        return np.ones(3, np.float32)
+    px, lum = px[keep], lum[keep]
+    # grey-pixel estimate: the light's colour is the mean colour of near-neutral pixels
+    # (strongly coloured mats and dice are left out, so they do not pull the estimate)
+    sat = (px.max(axis=1) - px.min(axis=1)) / (px.max(axis=1) + 1e-3)
+    grey = sat < 0.4
+    if grey.sum() < 0.02 * len(px) or grey.sum() < 30:
+        return np.ones(3, np.float32)
+    ref = px[grey].mean(axis=0) + 1e-3
+    gains = ref.mean() / ref
+    return np.clip(1 + 0.9 * (gains - 1), 0.7, 1.45).astype(np.float32)
+
+
+def _body_pixels(crop: np.ndarray) -> np.ndarray:
+    h, w = crop.shape[:2]
+    centre = crop[h // 5 : h - h // 5, w // 5 : w - w // 5].reshape(-1, 3)
+    if len(centre) < 4:
+        return crop.reshape(-1, 3)
+    lum = centre.astype(np.float32).mean(axis=1)
+    thr, _ = cv2.threshold(lum.astype(np.uint8).reshape(-1, 1), 0, 255,
+                           cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    bright = lum > thr
+    if abs(float(lum[bright].mean() if bright.any() else 0) - float(lum.mean())) < 8:
+        return centre
+    # the body is the larger side of the split; pips are few
+    body = bright if bright.mean() >= 0.5 else ~bright
+    return centre[body]
+
+
+def name_color(bgr: tuple[float, float, float] | np.ndarray) -> str:
+    """The name of one BGR colour (already white-balanced)."""
+    px = np.clip(np.asarray(bgr, np.float32).reshape(1, 1, 3), 0, 255).astype(np.uint8)
+    hue, sat, val = (int(v) for v in cv2.cvtColor(px, cv2.COLOR_BGR2HSV_FULL)[0, 0])
+    # hue in 0-255 (FULL): red 0, yellow ~43, green ~85, cyan ~128, blue ~170, magenta ~213
+    if val < 55 or (val < 90 and sat < 110):
+        return "black"
+    if sat < 60 or (sat < 85 and val > 150):
+        return "white" if val > 85 else "grey"
+    h = hue * 360 / 256
+    if h < 14 or h >= 342:
+        return "pink" if (sat < 140 and val > 170) else "red"
+    if h < 40:
+        return "orange"
+    if h < 76:
+        return "yellow"
+    if h < 170:
+        return "green"
+    if h < 255:
+        return "blue"
+    if h < 300:
+        return "purple"
+    return "pink"
+
+
+def die_color(
+    image: np.ndarray, bbox: tuple[float, float, float, float], gains: np.ndarray | None = None
+) -> str:
+    """Body colour name of the die in `bbox` of a BGR image."""
+    x0, y0, x1, y1 = (float(v) for v in bbox)
+    h, w = image.shape[:2]
+    # the upward face sits in the upper-middle of the box in oblique views; use the middle
+    ix0, iy0 = max(0, int(x0)), max(0, int(y0))
+    ix1, iy1 = min(w, int(np.ceil(x1))), min(h, int(np.ceil(y1)))
+    if ix1 - ix0 < 2 or iy1 - iy0 < 2:
+        return "unknown"
+    crop = image[iy0:iy1, ix0:ix1]
+    if crop.shape[0] * crop.shape[1] > 64 * 64:
+        crop = cv2.resize(crop, (64, 64), interpolation=cv2.INTER_AREA)
+    body = _body_pixels(crop).astype(np.float32)
+    if gains is not None:
+        body = body * gains
+    return name_color(np.median(body, axis=0))

@@ -1,0 +1,572 @@
+"""Renderer of dice-table images with truth for free (training, tests, demo table).
+
+A scene is a list of `DieSpec` (value, colour, position on the mat in mm, yaw) seen
+by a pinhole `Camera` over a `Mat`, lit by a `Light`. `render(scene, rng)` draws it
+and returns the image (BGR uint8) plus one `DieTruth` per die (value, colour, box
+around the whole visible die). Dice are true 3-D cubes (opposite faces sum to 7),
+so oblique views show side faces; everything else (shadows, glare, blur, noise,
+JPEG) is 2-D image work. Pure numpy/OpenCV, seeded by the caller's Generator.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+# Body colours (BGR) by name; the name is the colour truth.
+DIE_COLORS: dict[str, tuple[int, int, int]] = {
+    "white": (236, 238, 240),
+    "black": (30, 30, 32),
+    "red": (40, 30, 200),
+    "green": (70, 160, 40),
+    "blue": (190, 90, 30),
+    "yellow": (40, 210, 235),
+    "orange": (30, 120, 240),
+    "purple": (140, 50, 110),
+    "pink": (170, 120, 240),
+}
+PIP_COLORS: dict[str, tuple[int, int, int]] = {
+    "black": (20, 20, 20),
+    "white": (245, 245, 245),
+    "red": (30, 30, 190),
+    "gold": (60, 170, 215),
+    "blue": (150, 60, 20),
+}
+MATS = ("felt", "wood", "white", "cloth", "board", "desk")
+PIP_STYLES = ("round", "small", "square", "big1", "logo1")
+
+# Pip centres on a unit face (u, v in [0, 1]).
+_PIPS: dict[int, tuple[tuple[float, float], ...]] = {
+    1: ((0.5, 0.5),),
+    2: ((0.27, 0.27), (0.73, 0.73)),
+    3: ((0.25, 0.25), (0.5, 0.5), (0.75, 0.75)),
+    4: ((0.27, 0.27), (0.73, 0.27), (0.27, 0.73), (0.73, 0.73)),
+    5: ((0.25, 0.25), (0.75, 0.25), (0.5, 0.5), (0.25, 0.75), (0.75, 0.75)),
+    6: ((0.27, 0.24), (0.73, 0.24), (0.27, 0.5), (0.73, 0.5), (0.27, 0.76), (0.73, 0.76)),
+}
+_TEX = 96  # face texture size in px
+
+
+@dataclass(frozen=True)
+class DieSpec:
+    """One die on the mat."""
+
+    value: int
+    """Upward face, 1-6."""
+    color: str = "white"
+    """Body colour name (a key of DIE_COLORS)."""
+    x_mm: float = 0.0
+    """Position of the die's centre on the mat, mm from the mat centre (x right)."""
+    y_mm: float = 0.0
+    """Position, mm (y away from the camera)."""
+    yaw_deg: float = 0.0
+    size_mm: float = 16.0
+    pip_color: str = "black"
+    pip_style: str = "round"
+    translucent: bool = False
+    marbled: bool = False
+    stacked: bool = False
+    """Resting on top of another die (one die height up)."""
+    tilt_deg: float = 0.0
+    """Cocked: tipped about its own x axis, resting on an edge (0 = flat)."""
+
+
+@dataclass(frozen=True)
+class Camera:
+    width: int = 640
+    height: int = 480
+    tilt_deg: float = 0.0
+    """0 = straight down; larger = more oblique."""
+    distance_mm: float = 400.0
+    focal_px: float = 700.0
+
+    def _pose(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        t = math.radians(self.tilt_deg)
+        s, c = math.sin(t), math.cos(t)
+        centre = np.array([0.0, -self.distance_mm * s, self.distance_mm * c])
+        fwd = np.array([0.0, s, -c])
+        right = np.array([1.0, 0.0, 0.0])
+        down = np.cross(fwd, right)
+        return centre, right, down, fwd
+
+    def project(self, pts: np.ndarray) -> np.ndarray:
+        """World points (N, 3) in mm -> pixel coordinates (N, 2)."""
+        centre, right, down, fwd = self._pose()
+        p = np.asarray(pts, dtype=np.float64) - centre
+        z = np.maximum(p @ fwd, 1e-3)
+        u = self.width / 2 + self.focal_px * (p @ right) / z
+        v = self.height / 2 + self.focal_px * (p @ down) / z
+        return np.stack([u, v], axis=1)
+
+    def pixel_to_mat(self, u: float, v: float) -> tuple[float, float]:
+        """The mat point (x_mm, y_mm) seen at pixel (u, v)."""
+        centre, right, down, fwd = self._pose()
+        ray = fwd + right * (u - self.width / 2) / self.focal_px
+        ray = ray + down * (v - self.height / 2) / self.focal_px
+        k = -centre[2] / ray[2]
+        hit = centre + k * ray
+        return float(hit[0]), float(hit[1])
+
+    @property
+    def position(self) -> np.ndarray:
+        return self._pose()[0]
+
+
+@dataclass(frozen=True)
+class Light:
+    azimuth_deg: float = 30.0
+    elevation_deg: float = 60.0
+    warmth: float = 0.0
+    """-1 = cool (blueish) ... 0 = neutral ... +1 = warm (tungsten)."""
+    brightness: float = 1.0
+    glare: float = 0.0
+    """0 = none ... 1 = strong specular spot on the top faces."""
+
+
+@dataclass(frozen=True)
+class Mat:
+    kind: str = "felt"
+    color: tuple[int, int, int] = (60, 110, 40)
+    """Base colour (BGR)."""
+    image: np.ndarray | None = field(default=None, compare=False, repr=False)
+    """A printed play mat (BGR) lying centred on the table, or None."""
+    size_mm: tuple[float, float] = (0.0, 0.0)
+    """The printed mat's width and height in mm (its image's top edge is the far side)."""
+
+
+@dataclass(frozen=True)
+class Scene:
+    dice: tuple[DieSpec, ...]
+    camera: Camera = field(default_factory=Camera)
+    mat: Mat = field(default_factory=Mat)
+    light: Light = field(default_factory=Light)
+    blur: float = 0.0
+    """Gaussian blur sigma in px."""
+    noise: float = 0.0
+    """Gaussian noise sigma in grey levels."""
+    jpeg_quality: int = 0
+    """0 = no JPEG round trip."""
+    distractors: int = 0
+    """Pip-like dots and round objects on the mat (negatives)."""
+    background: np.ndarray | None = field(default=None, compare=False, repr=False)
+    """A ready table image (float32 BGR, from `render_background`) to draw the dice on;
+    saves re-rendering the table for every frame of a video."""
+
+
+@dataclass(frozen=True)
+class DieTruth:
+    value: int
+    color: str
+    bbox: tuple[float, float, float, float]
+    """Whole visible die, pixels (x0, y0, x1, y1)."""
+    top_bbox: tuple[float, float, float, float]
+    """The upward face only."""
+
+
+@dataclass(frozen=True)
+class Rendered:
+    image: np.ndarray
+    dice: tuple[DieTruth, ...]
+
+
+# ---------------------------------------------------------------- textures
+
+
+def _smooth_noise(rng: np.random.Generator, h: int, w: int, scale: int) -> np.ndarray:
+    small = rng.random((max(2, h // scale + 2), max(2, w // scale + 2))).astype(np.float32)
+    return cv2.resize(small, (w, h), interpolation=cv2.INTER_CUBIC)
+
+
+def _mat_image(mat: Mat, h: int, w: int, rng: np.random.Generator) -> np.ndarray:
+    base = np.array(mat.color, np.float32)
+    img = np.empty((h, w, 3), np.float32)
+    img[:] = base
+    if mat.kind == "felt":
+        img += rng.normal(0, 6, (h, w, 1)).astype(np.float32)
+    elif mat.kind == "wood":
+        yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+        warp = _smooth_noise(rng, h, w, 60) * 40
+        period = rng.uniform(6, 25)
+        ang = rng.uniform(0, math.pi)
+        coord = xx * math.cos(ang) + yy * math.sin(ang) + warp
+        grain = 0.5 + 0.5 * np.sin(coord / period * 2 * math.pi)
+        img *= (0.75 + 0.3 * grain)[..., None]
+        img += rng.normal(0, 4, (h, w, 1)).astype(np.float32)
+    elif mat.kind == "white":
+        img[:] = rng.uniform(200, 250)
+        img += _smooth_noise(rng, h, w, 200)[..., None] * 20 - 10
+        img += rng.normal(0, 3, (h, w, 1)).astype(np.float32)
+    elif mat.kind == "cloth":
+        yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+        f = rng.uniform(1.0, 3.0)
+        weave = np.sin(xx * f) * np.sin(yy * f)
+        folds = _smooth_noise(rng, h, w, 120)
+        img *= (0.75 + 0.35 * folds + 0.05 * weave)[..., None]
+        img += rng.normal(0, 5, (h, w, 1)).astype(np.float32)
+    elif mat.kind in ("board", "desk"):
+        img = img.astype(np.uint8)
+        for _ in range(int(rng.integers(4, 14))):
+            col = rng.uniform(20, 245, 3)
+            kind = rng.integers(0, 4)
+            cx, cy = int(rng.integers(0, w)), int(rng.integers(0, h))
+            r = int(rng.uniform(0.05, 0.35) * max(h, w))
+            if kind == 0:
+                pts = [
+                    (cx + r * math.cos(a + k * math.pi / 3), cy + r * math.sin(a + k * math.pi / 3))
+                    for k in range(6)
+                    for a in [0.0]
+                ]
+                cv2.fillConvexPoly(img, np.array(pts, np.int32), col.tolist())
+            elif kind == 1:
+                cv2.rectangle(img, (cx, cy), (cx + r, cy + r // 2), col.tolist(), -1)
+            elif kind == 2:
+                cv2.circle(img, (cx, cy), r // 2, col.tolist(), -1)
+            else:
+                x2, y2 = int(rng.integers(0, w)), int(rng.integers(0, h))
+                cv2.line(img, (cx, cy), (x2, y2), col.tolist(), int(rng.integers(1, 8)))
+        if mat.kind == "board":
+            for _ in range(int(rng.integers(0, 6))):
+                org = (int(rng.integers(0, w)), int(rng.integers(0, h)))
+                cv2.putText(img, str(int(rng.integers(2, 13))), org, cv2.FONT_HERSHEY_SIMPLEX,
+                            rng.uniform(0.5, 2.0), rng.uniform(0, 255, 3).tolist(), 2)
+        img = img.astype(np.float32)
+        img += rng.normal(0, 4, (h, w, 1)).astype(np.float32)
+    # gentle light fall-off
+    img *= (0.8 + 0.35 * _smooth_noise(rng, h, w, max(h, w) // 2))[..., None]
+    return img
+
+
+def render_background(scene: Scene, rng: np.random.Generator) -> np.ndarray:
+    """The table (and printed mat, if any) as the camera sees it, without dice: float32."""
+    img = _mat_image(scene.mat, scene.camera.height, scene.camera.width, rng)
+    if scene.mat.image is not None:
+        img = _lay_printed_mat(img, scene.mat, scene.camera)
+    return img
+
+
+def _lay_printed_mat(table: np.ndarray, mat: Mat, cam: Camera) -> np.ndarray:
+    """The printed mat seen by ``cam``, lying flat and centred, over the table texture."""
+    assert mat.image is not None
+    mh, mw = mat.image.shape[:2]
+    wmm, hmm = mat.size_mm
+    world = np.array([[-wmm / 2, hmm / 2, 0], [wmm / 2, hmm / 2, 0],
+                      [wmm / 2, -hmm / 2, 0], [-wmm / 2, -hmm / 2, 0]])
+    src = np.array([[0, 0], [mw, 0], [mw, mh], [0, mh]], np.float32)
+    m = cv2.getPerspectiveTransform(src, cam.project(world).astype(np.float32))
+    size = (table.shape[1], table.shape[0])
+    printed = cv2.warpPerspective(mat.image.astype(np.float32), m, size, flags=cv2.INTER_AREA)
+    cover = cv2.warpPerspective(np.ones((mh, mw), np.float32), m, size, flags=cv2.INTER_LINEAR)
+    return table * (1 - cover[..., None]) + printed * cover[..., None]
+
+
+def _face_texture(
+    value: int,
+    body: np.ndarray,
+    pip: np.ndarray,
+    style: str,
+    marble: np.ndarray | None,
+    rng: np.random.Generator,
+) -> np.ndarray:
+    t = _TEX
+    tex = np.empty((t, t, 3), np.float32)
+    tex[:] = body
+    if marble is not None:
+        n = _smooth_noise(rng, t, t, 12)
+        veins = np.clip(1 - np.abs(n - 0.5) * 8, 0, 1)[..., None]
+        tex = tex * (1 - veins) + marble * veins
+    # slightly darker rounded edge
+    edge = np.ones((t, t), np.float32)
+    cv2.rectangle(edge, (4, 4), (t - 5, t - 5), 0.0, -1)
+    edge = cv2.GaussianBlur(edge, (0, 0), 3)
+    tex *= (1 - 0.18 * edge)[..., None]
+    radius = {"round": 0.095, "small": 0.075, "square": 0.09, "big1": 0.095, "logo1": 0.095}[style]
+    radius *= rng.uniform(0.85, 1.15)
+    pips = _PIPS[value]
+    rot = int(rng.integers(0, 4))
+    for u, v in pips:
+        for _ in range(rot):
+            u, v = 1 - v, u
+        c = (int(u * t * 16), int(v * t * 16))
+        r = radius * t
+        col = pip.tolist()
+        if value == 1 and style == "big1":
+            cv2.circle(tex, c, int(r * 2.0 * 16), (40, 40, 190), -1, cv2.LINE_AA, 4)
+        elif value == 1 and style == "logo1":
+            cv2.circle(tex, c, int(r * 2.6 * 16), col, max(2, int(r * 0.5)), cv2.LINE_AA, 4)
+            cv2.circle(tex, c, int(r * 1.1 * 16), col, -1, cv2.LINE_AA, 4)
+        elif style == "square":
+            h = r * 0.9
+            cv2.rectangle(tex, (int(c[0] / 16 - h), int(c[1] / 16 - h)),
+                          (int(c[0] / 16 + h), int(c[1] / 16 + h)), col, -1)
+        else:
+            # a pip is a shallow dimple: darker rim, painted centre
+            cv2.circle(tex, c, int(r * 16), col, -1, cv2.LINE_AA, 4)
+    return tex
+
+
+# ---------------------------------------------------------------- geometry
+
+_FACES = (  # (axis index, sign) for +z, -z, +x, -x, +y, -y
+    (2, 1), (2, -1), (0, 1), (0, -1), (1, 1), (1, -1),
+)
+
+
+def _side_values(value: int, rng: np.random.Generator) -> list[int]:
+    rest = [v for v in (1, 2, 3, 4, 5, 6) if v not in (value, 7 - value)]
+    a = int(rng.choice(rest))
+    b = int(rng.choice([v for v in rest if v not in (a, 7 - a)]))
+    return [value, 7 - value, a, 7 - a, b, 7 - b]
+
+
+def _die_geometry(d: DieSpec) -> tuple[np.ndarray, list[np.ndarray], list[np.ndarray]]:
+    h = d.size_mm / 2
+    th = math.radians(d.yaw_deg)
+    ex = np.array([math.cos(th), math.sin(th), 0.0])
+    ey = np.array([-math.sin(th), math.cos(th), 0.0])
+    ez = np.array([0.0, 0.0, 1.0])
+    lift = h
+    if d.tilt_deg:
+        t = math.radians(d.tilt_deg)
+        ey, ez = ey * math.cos(t) + ez * math.sin(t), ez * math.cos(t) - ey * math.sin(t)
+        lift = h * (math.cos(t) + abs(math.sin(t)))
+    axes = (ex, ey, ez)
+    centre = np.array([d.x_mm, d.y_mm, lift + (2 * h if d.stacked else 0.0)])
+    quads, normals = [], []
+    for ax, sign in _FACES:
+        n = axes[ax] * sign
+        a1, a2 = [axes[i] for i in range(3) if i != ax]
+        fc = centre + n * h
+        quads.append(np.array([fc - a1 * h - a2 * h, fc + a1 * h - a2 * h,
+                               fc + a1 * h + a2 * h, fc - a1 * h + a2 * h]))
+        normals.append(n)
+    return centre, quads, normals
+
+
+def _bbox(pts: np.ndarray) -> tuple[float, float, float, float]:
+    return (float(pts[:, 0].min()), float(pts[:, 1].min()),
+            float(pts[:, 0].max()), float(pts[:, 1].max()))
+
+
+# ---------------------------------------------------------------- render
+
+
+def render(scene: Scene, rng: np.random.Generator) -> Rendered:
+    """Draw `scene`; returns the BGR image and per-die truth (in scene.dice order)."""
+    cam = scene.camera
+    h, w = cam.height, cam.width
+    if scene.background is not None:
+        img = scene.background.astype(np.float32, copy=True)
+    else:
+        img = render_background(scene, rng)
+    light = scene.light
+    az, el = math.radians(light.azimuth_deg), math.radians(light.elevation_deg)
+    ldir = np.array([math.cos(el) * math.cos(az), math.cos(el) * math.sin(az), math.sin(el)])
+    campos = cam.position
+
+    # distractors: dots and discs on the mat
+    for _ in range(scene.distractors):
+        c = (int(rng.integers(0, w)), int(rng.integers(0, h)))
+        r = int(rng.integers(2, max(3, min(h, w) // 25)))
+        cv2.circle(img, c, r, rng.uniform(0, 255, 3).tolist(), -1, cv2.LINE_AA)
+
+    geo = [_die_geometry(d) for d in scene.dice]
+    # shadows first (all dice), then dice far-to-near
+    shadow = np.zeros((h, w), np.float32)
+    shift = -ldir[:2] / max(ldir[2], 0.3)
+    for d, (centre, quads, _) in zip(scene.dice, geo, strict=True):
+        base = quads[1] + np.append(shift * d.size_mm * 0.6, 0.0)
+        poly = np.concatenate([cam.project(quads[1]), cam.project(base)])
+        hull = cv2.convexHull(poly.astype(np.float32)).astype(np.int32)
+        cv2.fillConvexPoly(shadow, hull, 1.0, cv2.LINE_AA)
+    if scene.dice:
+        k = max(1.0, 0.01 * max(h, w))
+        shadow = cv2.GaussianBlur(shadow, (0, 0), k)
+        img *= (1 - 0.45 * shadow)[..., None]
+
+    depth = [float(np.linalg.norm(g[0] - campos)) for g in geo]
+    order = sorted(range(len(scene.dice)), key=lambda i: -depth[i])
+    truths: list[DieTruth | None] = [None] * len(scene.dice)
+    for i in order:
+        d = scene.dice[i]
+        centre, quads, normals = geo[i]
+        body = np.array(DIE_COLORS[d.color], np.float32)
+        pip = np.array(PIP_COLORS[d.pip_color], np.float32)
+        marble = None
+        if d.marbled:
+            marble = np.clip(body * rng.uniform(0.3, 1.6) + rng.uniform(-60, 60, 3), 0, 255)
+        values = _side_values(d.value, rng)
+        pts_all = []
+        top_box = None
+        for fi, (quad, n) in enumerate(zip(quads, normals, strict=True)):
+            fc = quad.mean(axis=0)
+            if float(n @ (campos - fc)) <= 0:
+                continue
+            proj = cam.project(quad)
+            pts_all.append(proj)
+            shade = 0.45 + 0.55 * max(0.0, float(n @ ldir))
+            tex = _face_texture(values[fi], body, pip, d.pip_style, marble, rng) * shade
+            if fi == 0 and light.glare > 0:
+                gx, gy = rng.uniform(0.2, 0.8, 2) * _TEX
+                yy, xx = np.mgrid[0:_TEX, 0:_TEX]
+                g = np.exp(-((xx - gx) ** 2 + (yy - gy) ** 2) / (2 * (_TEX * 0.15) ** 2))
+                tex += (light.glare * 255 * g)[..., None].astype(np.float32)
+            x0, y0, x1, y1 = _bbox(proj)
+            ix0, iy0 = max(0, int(x0) - 1), max(0, int(y0) - 1)
+            ix1, iy1 = min(w, int(math.ceil(x1)) + 2), min(h, int(math.ceil(y1)) + 2)
+            if ix1 <= ix0 or iy1 <= iy0:
+                continue
+            src = np.array([[0, 0], [_TEX, 0], [_TEX, _TEX], [0, _TEX]], np.float32)
+            dst = (proj - [ix0, iy0]).astype(np.float32)
+            m = cv2.getPerspectiveTransform(src, dst)
+            size = (ix1 - ix0, iy1 - iy0)
+            warped = cv2.warpPerspective(tex, m, size, flags=cv2.INTER_LINEAR)
+            mask = np.zeros((_TEX, _TEX), np.float32)
+            cv2.rectangle(mask, (1, 1), (_TEX - 2, _TEX - 2), 1.0, -1)
+            a = cv2.warpPerspective(mask, m, size, flags=cv2.INTER_LINEAR)[..., None]
+            if d.translucent:
+                a = a * 0.7
+            roi = img[iy0:iy1, ix0:ix1]
+            roi[:] = roi * (1 - a) + warped * a
+            if fi == 0:
+                top_box = _bbox(proj)
+        pts = np.concatenate(pts_all) if pts_all else cam.project(quads[0])
+        truths[i] = DieTruth(d.value, d.color, _bbox(pts), top_box or _bbox(pts))
+
+    # colour of the light
+    wt = light.warmth
+    gains = np.array([1 - 0.25 * wt, 1 - 0.05 * abs(wt), 1 + 0.2 * wt], np.float32)
+    img = img * gains * light.brightness
+    if scene.blur > 0:
+        img = cv2.GaussianBlur(img, (0, 0), scene.blur)
+    if scene.noise > 0:
+        img = img + rng.normal(0, scene.noise, img.shape).astype(np.float32)
+    out = np.clip(img, 0, 255).astype(np.uint8)
+    if scene.jpeg_quality:
+        ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(scene.jpeg_quality)])
+        out = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+    return Rendered(out, tuple(t for t in truths if t is not None))
+
+
+# ---------------------------------------------------------------- random scenes
+
+
+def random_die(rng: np.random.Generator, **fixed: object) -> DieSpec:
+    """A die of random value, colour and pip style (keywords override)."""
+    color = str(rng.choice(list(DIE_COLORS)))
+    dark = color in ("black", "blue", "purple", "red", "green")
+    if dark:
+        pip = str(rng.choice(["white", "white", "white", "gold", "black"]))
+        if color == "black":
+            pip = str(rng.choice(["white", "gold", "red"]))
+    else:
+        pip = str(rng.choice(["black", "black", "black", "red", "blue"]))
+    spec = dict(
+        value=int(rng.integers(1, 7)),
+        color=color,
+        yaw_deg=float(rng.uniform(0, 90)),
+        size_mm=float(rng.uniform(12, 22)),
+        pip_color=pip,
+        pip_style=str(rng.choice(PIP_STYLES, p=[0.55, 0.15, 0.1, 0.1, 0.1])),
+        translucent=bool(rng.random() < 0.1),
+        marbled=bool(rng.random() < 0.1),
+    )
+    spec.update(fixed)
+    return DieSpec(**spec)  # type: ignore[arg-type]
+
+
+def random_mat(rng: np.random.Generator) -> Mat:
+    kind = str(rng.choice(MATS))
+    if kind == "white":
+        col = (235, 235, 235)
+    elif kind == "wood":
+        col = tuple(float(c) for c in rng.uniform([40, 80, 120], [110, 160, 210]))
+    else:
+        col = tuple(float(c) for c in rng.uniform(15, 235, 3))
+    return Mat(kind, col)  # type: ignore[arg-type]
+
+
+def random_scene(
+    rng: np.random.Generator,
+    width: int = 640,
+    height: int = 480,
+    n_dice: int | None = None,
+    die_px: float | None = None,
+    tilt_deg: float | None = None,
+    stack_prob: float = 0.0,
+) -> Scene:
+    """A random table: 0-40 dice, random mat, light, camera and degradations."""
+    if n_dice is None:
+        n_dice = int(rng.choice([0, 1, 2, 3, 4, 5, 6, 6, 8, 10, 15, 25]))
+    if die_px is None:
+        die_px = float(rng.uniform(0.035, 0.2) * max(width, height))
+        if n_dice > 10:
+            die_px = min(die_px, 0.09 * max(width, height))
+    tilt = float(rng.uniform(0, 50) if tilt_deg is None else tilt_deg)
+    focal = float(rng.uniform(0.7, 1.4) * max(width, height))
+    size_mm = 16.0
+    dist = focal * size_mm / die_px
+    cam = Camera(width, height, tilt, dist, focal)
+    dice: list[DieSpec] = []
+    margin = die_px * 0.8
+    tries = 0
+    while len(dice) < n_dice and tries < n_dice * 40:
+        tries += 1
+        touching = dice and rng.random() < 0.25
+        if touching:
+            ref = dice[int(rng.integers(0, len(dice)))]
+            if ref.stacked:
+                continue
+            th = math.radians(ref.yaw_deg) + int(rng.integers(0, 4)) * math.pi / 2
+            gap = ref.size_mm * rng.uniform(1.0, 1.08)
+            x, y = ref.x_mm + gap * math.cos(th), ref.y_mm + gap * math.sin(th)
+            d = random_die(rng, x_mm=x, y_mm=y, yaw_deg=ref.yaw_deg, size_mm=ref.size_mm)
+        elif dice and rng.random() < stack_prob:
+            ref = dice[int(rng.integers(0, len(dice)))]
+            if ref.stacked:
+                continue
+            d = random_die(rng, x_mm=ref.x_mm, y_mm=ref.y_mm, size_mm=ref.size_mm, stacked=True)
+            if any(o.stacked and o.x_mm == ref.x_mm and o.y_mm == ref.y_mm for o in dice):
+                continue
+            dice.append(d)
+            continue
+        else:
+            u = rng.uniform(margin, width - margin)
+            v = rng.uniform(margin, height - margin)
+            x, y = cam.pixel_to_mat(u, v)
+            d = random_die(rng, x_mm=x, y_mm=y, size_mm=size_mm * rng.uniform(0.9, 1.1))
+        u, v = cam.project(np.array([[d.x_mm, d.y_mm, 0.0]]))[0]
+        if not (margin * 0.5 < u < width - margin * 0.5 and margin * 0.5 < v < height - margin * 0.5):
+            continue
+        ok = all(
+            math.hypot(d.x_mm - o.x_mm, d.y_mm - o.y_mm) >= (d.size_mm + o.size_mm) * 0.71
+            or (touching and o is ref)
+            for o in dice
+            if not o.stacked
+        )
+        if touching:
+            ok = ok and all(
+                math.hypot(d.x_mm - o.x_mm, d.y_mm - o.y_mm) >= (d.size_mm + o.size_mm) * 0.5
+                for o in dice
+            )
+        if ok:
+            dice.append(d)
+    light = Light(
+        azimuth_deg=float(rng.uniform(0, 360)),
+        elevation_deg=float(rng.uniform(35, 85)),
+        warmth=float(rng.uniform(-1, 1)),
+        brightness=float(rng.uniform(0.7, 1.15)),
+        glare=float(rng.uniform(0.2, 0.8) if rng.random() < 0.25 else 0.0),
+    )
+    return Scene(
+        dice=tuple(dice),
+        camera=cam,
+        mat=random_mat(rng),
+        light=light,
+        blur=float(rng.uniform(0, 1.2) if rng.random() < 0.5 else 0.0),
+        noise=float(rng.uniform(0, 6)),
+        jpeg_quality=int(rng.integers(40, 95)) if rng.random() < 0.6 else 0,
+        distractors=int(rng.integers(0, 8)) if rng.random() < 0.4 else 0,
+    )
