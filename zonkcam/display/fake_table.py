@@ -35,7 +35,8 @@ def mat_observation(values: Sequence[int], *, colors: Sequence[str | None] | Non
         x = step * (i + 1) - die // 2
         y = height // 2 - die // 2 + (die // 2 if i % 2 else -die // 3)
         _draw_die(frame, x, y, die, value, colors[i])
-        seen.append(SeenDie(value, colors[i], (x, y, die, die), confidences[i]))
+        seen.append(SeenDie(value=value, confidence=confidences[i],
+                            bbox=(x, y, x + die, y + die), color=colors[i]))
     return TableObservation(frame, tuple(seen))
 
 

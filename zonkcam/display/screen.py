@@ -87,6 +87,13 @@ class CameraFit:
     """Where the frame was drawn on the screen."""
     scale: float
 
+    def to_screen(self, bbox: tuple[float, float, float, float]) -> pygame.Rect:
+        """A box in frame pixels (x0, y0, x1, y1) as a screen rectangle."""
+        x0, y0, x1, y1 = bbox
+        left, top = self.rect.x + round(x0 * self.scale), self.rect.y + round(y0 * self.scale)
+        return pygame.Rect(left, top, max(1, round((x1 - x0) * self.scale)),
+                           max(1, round((y1 - y0) * self.scale)))
+
     def to_frame(self, pos: tuple[float, float]) -> tuple[float, float] | None:
         if not self.rect.collidepoint(pos):
             return None
@@ -214,9 +221,7 @@ class Screen:
 
     def _die(self, surface: pygame.Surface, shown: ShownDie, fit: CameraFit) -> None:
         h = surface.get_height()
-        x, y, w, bh = shown.die.bbox
-        box = pygame.Rect(fit.rect.x + round(x * fit.scale), fit.rect.y + round(y * fit.scale),
-                          max(1, round(w * fit.scale)), max(1, round(bh * fit.scale)))
+        box = fit.to_screen(shown.die.bbox)
         outline = UNSURE if shown.unsure else SURE
         pygame.draw.rect(surface, outline, box.inflate(6, 6), max(2, h // (90 if shown.unsure
                                                                            else 160)))

@@ -9,29 +9,27 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from zonkcam.game.state import GameState, Phase
+from zonkcam.table.zones import SeenDie
 
-BBox = tuple[int, int, int, int]
-"""A box in camera-frame pixels: x, y, width, height."""
+__all__ = ["SeenDie", "DieReading", "TableObservation", "ScreenView", "view_for", "die_at"]
 
 CONFIRM_BELOW = 0.6
 """Dice read with less confidence than this are flagged for the players to confirm."""
 
 
-@dataclass(frozen=True)
-class SeenDie:
-    """One die as the camera read it."""
+class DieReading(Protocol):
+    """A die as read from the camera: the reader's :class:`SeenDie`, or the table's
+    ``TableDie`` (which also says whether the die is cocked)."""
 
     value: int
-    """Face value 1-6."""
-    color: str | None
-    """Body colour ("white", "red", ...) or None when unknown or irrelevant."""
-    bbox: BBox
-    """Where it lies in the camera frame (x, y, width, height, in frame pixels)."""
-    confidence: float = 1.0
+    confidence: float
     """0-1, how sure the reader is of the value."""
+    bbox: tuple[float, float, float, float]
+    """Corners in camera-frame pixels: x0, y0, x1, y1."""
+    color: str | None
 
 
 @dataclass(frozen=True)
@@ -40,16 +38,16 @@ class TableObservation:
 
     frame: Any = None
     """A numpy array of shape (height, width, 3), BGR, or None when there is no camera."""
-    dice: tuple[SeenDie, ...] = ()
+    dice: tuple[DieReading, ...] = ()
 
 
 @dataclass(frozen=True)
 class ShownDie:
     """A die as the screen marks it on the camera view."""
 
-    die: SeenDie
+    die: DieReading
     unsure: bool
-    """Read with low confidence: shown with a "?" for the players to confirm."""
+    """Read with low confidence (or cocked): shown with a "?" for the players to confirm."""
 
 
 @dataclass(frozen=True)
@@ -199,7 +197,8 @@ def view_for(
         finished=state.finished,
         winners=tuple(_shown(state, n) for n in state.winners) if state.finished else (),
         frame=observation.frame if observation is not None else None,
-        dice=tuple(ShownDie(d, d.confidence < confirm_below) for d in seen),
+        dice=tuple(ShownDie(d, d.confidence < confirm_below or getattr(d, "cocked", False))
+                   for d in seen),
         banner=banner,
         message=message,
         muted=muted,
@@ -234,7 +233,8 @@ def _shown(state: GameState, name: str) -> str:
     return state.shown_name(p) if p is not None else name
 
 
-def die_at(point: tuple[float, float], dice: Sequence[SeenDie], slack: float = 0.15) -> int | None:
+def die_at(point: tuple[float, float], dice: Sequence[DieReading],
+           slack: float = 0.15) -> int | None:
     """Index of the die whose box holds ``point`` (frame pixels), for a tap on the screen.
 
     Boxes are grown by ``slack`` of their size so a finger need not be exact; where grown
@@ -243,10 +243,10 @@ def die_at(point: tuple[float, float], dice: Sequence[SeenDie], slack: float = 0
     x, y = point
     best: tuple[float, int] | None = None
     for i, d in enumerate(dice):
-        bx, by, bw, bh = d.bbox
-        mx, my = bw * slack, bh * slack
-        if bx - mx <= x <= bx + bw + mx and by - my <= y <= by + bh + my:
-            dist = (x - (bx + bw / 2)) ** 2 + (y - (by + bh / 2)) ** 2
+        x0, y0, x1, y1 = d.bbox
+        mx, my = (x1 - x0) * slack, (y1 - y0) * slack
+        if x0 - mx <= x <= x1 + mx and y0 - my <= y <= y1 + my:
+            dist = (x - (x0 + x1) / 2) ** 2 + (y - (y0 + y1) / 2) ** 2
             if best is None or dist < best[0]:
                 best = (dist, i)
     return best[1] if best is not None else None

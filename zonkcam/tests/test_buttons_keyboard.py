@@ -68,8 +68,7 @@ def test_tapping_a_die_on_the_screen():
     screen = Screen()
     screen.draw(pygame.Surface((800, 480)), view)
     fit = screen.camera_fit
-    x, y, w, h = view.dice[3].die.bbox
-    on_die = (fit.rect.x + (x + w / 2) * fit.scale, fit.rect.y + (y + h / 2) * fit.scale)
+    on_die = fit.to_screen(view.dice[3].die.bbox).center
     keyboard = KeyboardInput(tap_to_die=lambda pos: screen.tapped_die(pos, view))
     assert keyboard.commands([click(on_die)]) == [Command(InputCommand.TAP_DIE, 3)]
     assert keyboard.commands([click((fit.rect.x + 2, fit.rect.y + 2))]) == []  # the bare mat

@@ -21,6 +21,7 @@ from zonkcam.game.dice import parse_dice
 from zonkcam.game.game import Game
 from zonkcam.game.rules import PRESETS
 from zonkcam.game.state import Phase
+from zonkcam.table.zones import TableDie
 from zonkcam.tests.screen_helpers import artifacts_dir, find_text, pixels, save, share_of
 
 SMALL, BIG = (800, 480), (1920, 1080)
@@ -97,14 +98,22 @@ def test_final_round_flag():
     assert find_text(surface, screen, " FINAL ROUND ")
 
 
+def test_the_tables_dice_show_as_read_and_cocked_ones_are_flagged():
+    cocked = TableDie(4, 0.99, None, (10, 10, 60, 60), (0, 0), "rolling", cocked=True)
+    flat = TableDie(2, 0.99, "red", (100, 10, 150, 60), (0, 0), "rolling")
+    view = view_for(scenes.zonk().state, TableObservation(None, (cocked, flat)))
+    assert [(d.die.value, d.unsure) for d in view.dice] == [(4, True), (2, False)]
+    assert die_at((120, 30), [d.die for d in view.dice]) == 1
+
+
 def test_die_at_hit_test():
-    dice = [SeenDie(1, None, (10, 10, 50, 50)), SeenDie(5, None, (100, 10, 50, 50))]
+    dice = [SeenDie(1, 0.9, (10, 10, 60, 60)), SeenDie(5, 0.9, (100, 10, 150, 60))]
     assert die_at((35, 35), dice) == 0
     assert die_at((149, 59), dice) == 1
     assert die_at((155, 35), dice) == 1  # just outside the box, within the slack
     assert die_at((300, 300), dice) is None
     assert die_at((80, 35), dice) is None  # between the two
-    overlapping = [SeenDie(1, None, (0, 0, 60, 60)), SeenDie(2, None, (40, 0, 60, 60))]
+    overlapping = [SeenDie(1, 0.9, (0, 0, 60, 60)), SeenDie(2, 0.9, (40, 0, 100, 60))]
     assert die_at((55, 30), overlapping) == 1  # nearer the second die's centre
     assert die_at((45, 30), overlapping) == 0
     assert die_at((5, 5), []) is None
@@ -193,9 +202,7 @@ def test_camera_view_marks_each_die_and_flags_the_unsure_one(out):
     assert find_text(surface, screen, "5?")
     fit = screen.camera_fit
     for i, shown in enumerate(view.dice):
-        x, y, w, h = shown.die.bbox
-        box = pygame.Rect(fit.rect.x + round(x * fit.scale), fit.rect.y + round(y * fit.scale),
-                          round(w * fit.scale), round(h * fit.scale)).inflate(10, 10)
+        box = fit.to_screen(shown.die.bbox).inflate(10, 10)
         colour = UNSURE if shown.unsure else SURE
         assert share_of(surface, box, colour) > 0.05, i
         other = SURE if shown.unsure else UNSURE
@@ -230,8 +237,7 @@ def test_tap_on_a_die_finds_it():
     surface, screen = render(view)
     fit = screen.camera_fit
     for i, shown in enumerate(view.dice):
-        x, y, w, h = shown.die.bbox
-        centre = (fit.rect.x + (x + w / 2) * fit.scale, fit.rect.y + (y + h / 2) * fit.scale)
+        centre = fit.to_screen(shown.die.bbox).center
         assert screen.tapped_die(centre, view) == i
     assert screen.tapped_die((fit.rect.x + 1, fit.rect.y + 1), view) is None
     assert screen.tapped_die((SMALL[0] - 5, SMALL[1] - 5), view) is None  # off the camera
