@@ -211,8 +211,8 @@ class Screen:
         fh, fw = frame.shape[:2]
         scale = min(rect.w / fw, rect.h / fh)
         size = (max(1, round(fw * scale)), max(1, round(fh * scale)))
-        rgb = np.ascontiguousarray(frame[:, :, 2::-1].swapaxes(0, 1))
-        image = pygame.transform.scale(pygame.surfarray.make_surface(rgb), size)
+        bgr = np.ascontiguousarray(frame[:, :, :3], dtype=np.uint8)  # no copy for a camera frame
+        image = pygame.transform.scale(pygame.image.frombuffer(bgr, (fw, fh), "BGR"), size)
         placed = image.get_rect(center=rect.center)
         surface.blit(image, placed)
         self.camera_fit = CameraFit(placed, scale)
