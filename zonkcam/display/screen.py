@@ -12,7 +12,14 @@ from dataclasses import dataclass
 import numpy as np
 import pygame
 
-from zonkcam.display.view import KeepRow, PlayerRow, ScreenView, ShownBanner, ShownDie
+from zonkcam.display.view import (
+    KeepRow,
+    PlayerRow,
+    ScreenView,
+    ShownBanner,
+    ShownDie,
+    die_at,
+)
 
 RGB = tuple[int, int, int]
 BACKGROUND: RGB = (12, 12, 16)
@@ -152,8 +159,6 @@ class Screen:
 
     def tapped_die(self, pos: tuple[float, float], view: ScreenView) -> int | None:
         """Which die a tap at screen position ``pos`` hit on the last drawn camera view."""
-        from zonkcam.display.view import die_at
-
         if self.camera_fit is None:
             return None
         at = self.camera_fit.to_frame(pos)
