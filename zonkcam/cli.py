@@ -17,6 +17,9 @@ COMMAND_MODULES: tuple[str, ...] = (
     "zonkcam.commands.play",
     "zonkcam.commands.games",
     "zonkcam.commands.rules",
+    "zonkcam.commands.mat",
+    "zonkcam.commands.calibrate",
+    "zonkcam.commands.watch",
 )
 
 

@@ -8,6 +8,7 @@ picamera2 imports and a camera answers, and otherwise the demo table.
 
 from __future__ import annotations
 
+import sys
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -22,7 +23,7 @@ from zonkcam.errors import UserError
 IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".bmp", ".webp", ".tif", ".tiff"}
 
 
-class CameraError(Exception):
+class CameraError(UserError):
     """The camera is gone or will not start."""
 
 
@@ -97,6 +98,7 @@ class VideoSource:
     def __init__(self, target: int | str, size: tuple[int, int] | None = None) -> None:
         self.target = target
         self.name = f"USB camera {target}" if isinstance(target, int) else f"video {target}"
+        cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_ERROR)  # we say it ourselves
         self._cap = cv2.VideoCapture(target)
         if not self._cap.isOpened():
             raise CameraError(f"cannot open {self.name}")
@@ -176,13 +178,16 @@ def picamera2_available() -> bool:
 
 def open_source(spec: str, *, size: tuple[int, int] = (1280, 960), seed: int = 0,
                 **demo: Any) -> FrameSource:
-    """``auto``, ``pi``, ``demo``, ``usb[:N]``, a video file or an image folder."""
+    """``auto``, ``pi``, ``demo``, ``usb[:N]``, a video file or an image folder.
+
+    ``auto`` takes the Pi camera where picamera2 imports and a camera starts, and
+    otherwise the demo table (``demo`` keywords go to :class:`DemoTable`)."""
     if spec == "auto":
         if picamera2_available():
             try:
                 return PiCameraSource(size)
-            except CameraError:
-                pass
+            except CameraError as exc:
+                print(f"zonkcam: {exc}; using the demo table", file=sys.stderr)
         spec = "demo"
     if spec == "demo":
         from zonkcam.table.demo import DemoTable  # noqa: PLC0415 - pulls in the renderer

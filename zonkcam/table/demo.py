@@ -183,6 +183,14 @@ class DemoTable:
         """All dice are picked up (the turn ends, or hot dice)."""
         self._script.append(self._pick_up())
 
+    def reach(self, frames: int = 30) -> None:
+        """A hand reaches over the mat and rests there for ``frames`` frames, then leaves."""
+        self._script.append(self._reach(frames))
+
+    def spin(self, frames: int = 20) -> None:
+        """The first die in the rolling area spins on the spot for a while."""
+        self._script.append(self._spin(frames))
+
     def rest(self, frames: int | None = None) -> None:
         """Nothing moves for a while."""
         self._script.append(self._rest(self.rest_frames if frames is None else frames))
@@ -306,6 +314,30 @@ class DemoTable:
         self.hand = None
         yield from self._rest(self.rest_frames)
 
+    def _reach(self, frames: int) -> Iterator[None]:
+        g = self.geometry
+        x, y = g.rolling_area.x + g.rolling_area.w * 0.5, g.rolling_area.y + g.rolling_area.h * 0.6
+        for k in range(1, 7):
+            self.hand = (x, y + (1 - k / 6) * 150)
+            yield
+        for _ in range(frames):
+            yield
+        for k in range(1, 7):
+            self.hand = (x, y + k / 6 * 150)
+            yield
+        self.hand = None
+        yield from self._rest(self.rest_frames)
+
+    def _spin(self, frames: int) -> Iterator[None]:
+        rolled = [p for p in self.poses if p.die.zone == "rolling"]
+        if rolled:
+            p = rolled[0]
+            for k in range(frames):
+                p.die = dataclasses.replace(p.die, yaw_deg=p.die.yaw_deg + 25.0)
+                p.moving = k < frames - 1
+                yield
+        yield from self._rest(self.rest_frames)
+
     def _rest(self, frames: int) -> Iterator[None]:
         for p in self.poses:
             p.moving = False
@@ -313,6 +345,10 @@ class DemoTable:
             yield
 
     def _autoplay_next(self) -> None:
+        if not self.throws:  # an empty mat first (calibration sees it)
+            self.rest()
+            self.throw(n=self.n_dice)
+            return
         rolled = [p.die.value for p in self.poses if p.die.zone == "rolling"]
         kept = sum(p.die.zone == "keep" for p in self.poses)
         scoring = [v for v in rolled if v in (1, 5)]

@@ -911,3 +911,27 @@ def test_game_preview_changes_nothing_until_accepted():
     assert game.state.to_json() == before
     game.accept(keep, after)
     assert game.state.turn.total == 100 and game.events[-1] == keep
+
+
+def test_undo_after_the_winning_bank_reopens_the_game():
+    rules = dataclasses.replace(CHICAGO, target=1000)
+    game = play(rules, [{"players": ["A", "B"]}, {"roll": [1, 1, 1, 2, 3]}])
+    before = game.state.to_json()
+    game.play(act({"bank": True}))
+    assert game.state.finished
+    game.play(act({"undo": True}))
+    assert not game.state.finished
+    assert {k: v for k, v in game.state.to_json().items() if k != "log"} == {
+        k: v for k, v in before.items() if k != "log"}
+    game.play(act({"keep": [1, 1, 1]}))  # play goes on
+    assert game.state.turn.total == 1000
+
+
+def test_a_player_who_left_cannot_win():
+    rules = dataclasses.replace(CLASSIC, target=1000)
+    game = play(rules, [{"players": ["A", "B", "C"]}, {"roll": [1, 1, 1, 1, 2]}, {"bank": True},
+                        {"leave": "A"}])
+    assert who(game, "A").score == 1100
+    play(rules, [{"roll": [1, 1, 1, 2, 3]}, {"bank": True}] + zonk_turn(rules), game)
+    assert game.state.finished
+    assert game.state.winners == ["B"]
