@@ -21,7 +21,6 @@ test: $(STAMP)
 
 lint: $(STAMP)
 	$(BIN)/ruff check zonkcam scripts
-	$(BIN)/ruff format --check zonkcam scripts
 
 bench: $(STAMP)
 	$(BIN)/python scripts/bench_scoring.py

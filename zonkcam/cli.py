@@ -12,7 +12,14 @@ from zonkcam.game.errors import RulesError, TableError
 
 # Each module adds its own sub-command(s); the file name is the command name.
 COMMAND_MODULES: tuple[str, ...] = (
-    # engine commands (score, replay, play, games, rules) are added as they land
+    "zonkcam.commands.score",
+    "zonkcam.commands.replay",
+    "zonkcam.commands.play",
+    "zonkcam.commands.games",
+    "zonkcam.commands.rules",
+    "zonkcam.commands.mat",
+    "zonkcam.commands.calibrate",
+    "zonkcam.commands.watch",
     "zonkcam.commands.read",
     "zonkcam.commands.eval",
     "zonkcam.commands.bench",

@@ -70,6 +70,8 @@ class DieSpec:
     marbled: bool = False
     stacked: bool = False
     """Resting on top of another die (one die height up)."""
+    tilt_deg: float = 0.0
+    """Cocked: tipped about its own x axis, resting on an edge (0 = flat)."""
 
 
 @dataclass(frozen=True)
@@ -129,6 +131,10 @@ class Mat:
     kind: str = "felt"
     color: tuple[int, int, int] = (60, 110, 40)
     """Base colour (BGR)."""
+    image: np.ndarray | None = field(default=None, compare=False, repr=False)
+    """A printed play mat (BGR) lying centred on the table, or None."""
+    size_mm: tuple[float, float] = (0.0, 0.0)
+    """The printed mat's width and height in mm (its image's top edge is the far side)."""
 
 
 @dataclass(frozen=True)
@@ -145,6 +151,9 @@ class Scene:
     """0 = no JPEG round trip."""
     distractors: int = 0
     """Pip-like dots and round objects on the mat (negatives)."""
+    background: np.ndarray | None = field(default=None, compare=False, repr=False)
+    """A ready table image (float32 BGR, from `render_background`) to draw the dice on;
+    saves re-rendering the table for every frame of a video."""
 
 
 @dataclass(frozen=True)
@@ -237,6 +246,29 @@ def _mat_image(mat: Mat, h: int, w: int, rng: np.random.Generator) -> np.ndarray
     return img
 
 
+def render_background(scene: Scene, rng: np.random.Generator) -> np.ndarray:
+    """The table (and printed mat, if any) as the camera sees it, without dice: float32."""
+    img = _mat_image(scene.mat, scene.camera.height, scene.camera.width, rng)
+    if scene.mat.image is not None:
+        img = _lay_printed_mat(img, scene.mat, scene.camera)
+    return img
+
+
+def _lay_printed_mat(table: np.ndarray, mat: Mat, cam: Camera) -> np.ndarray:
+    """The printed mat seen by ``cam``, lying flat and centred, over the table texture."""
+    assert mat.image is not None
+    mh, mw = mat.image.shape[:2]
+    wmm, hmm = mat.size_mm
+    world = np.array([[-wmm / 2, hmm / 2, 0], [wmm / 2, hmm / 2, 0],
+                      [wmm / 2, -hmm / 2, 0], [-wmm / 2, -hmm / 2, 0]])
+    src = np.array([[0, 0], [mw, 0], [mw, mh], [0, mh]], np.float32)
+    m = cv2.getPerspectiveTransform(src, cam.project(world).astype(np.float32))
+    size = (table.shape[1], table.shape[0])
+    printed = cv2.warpPerspective(mat.image.astype(np.float32), m, size, flags=cv2.INTER_AREA)
+    cover = cv2.warpPerspective(np.ones((mh, mw), np.float32), m, size, flags=cv2.INTER_LINEAR)
+    return table * (1 - cover[..., None]) + printed * cover[..., None]
+
+
 def _face_texture(
     value: int,
     body: np.ndarray,
@@ -312,8 +344,13 @@ def _die_geometry(d: DieSpec) -> tuple[np.ndarray, list[np.ndarray], list[np.nda
     ex = np.array([math.cos(th), math.sin(th), 0.0])
     ey = np.array([-math.sin(th), math.cos(th), 0.0])
     ez = np.array([0.0, 0.0, 1.0])
+    lift = h
+    if d.tilt_deg:
+        t = math.radians(d.tilt_deg)
+        ey, ez = ey * math.cos(t) + ez * math.sin(t), ez * math.cos(t) - ey * math.sin(t)
+        lift = h * (math.cos(t) + abs(math.sin(t)))
     axes = (ex, ey, ez)
-    centre = np.array([d.x_mm, d.y_mm, h + (2 * h if d.stacked else 0.0)])
+    centre = np.array([d.x_mm, d.y_mm, lift + (2 * h if d.stacked else 0.0)])
     quads, normals = [], []
     for ax, sign in _FACES:
         n = axes[ax] * sign
@@ -349,7 +386,10 @@ def render(scene: Scene, rng: np.random.Generator) -> Rendered:
     """Draw `scene`; returns the BGR image and per-die truth (in scene.dice order)."""
     cam = scene.camera
     h, w = cam.height, cam.width
-    img = _mat_image(scene.mat, h, w, rng)
+    if scene.background is not None:
+        img = scene.background.astype(np.float32, copy=True)
+    else:
+        img = render_background(scene, rng)
     light = scene.light
     az, el = math.radians(light.azimuth_deg), math.radians(light.elevation_deg)
     ldir = np.array([math.cos(el) * math.cos(az), math.cos(el) * math.sin(az), math.sin(el)])

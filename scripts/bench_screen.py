@@ -1,0 +1,46 @@
+"""How long drawing one game screen takes (with a 1280x960 camera frame), per size.
+
+    .venv/bin/python scripts/bench_screen.py [--frames 100]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+
+import numpy as np  # noqa: E402
+import pygame  # noqa: E402
+
+from zonkcam.display import scenes  # noqa: E402
+from zonkcam.display.screen import Screen  # noqa: E402
+from zonkcam.display.view import TableObservation, view_for  # noqa: E402
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--frames", type=int, default=100)
+    args = parser.parse_args(argv)
+    pygame.display.init()
+    pygame.font.init()
+    scene = scenes.roll_with_keeps()
+    frame = np.random.default_rng(0).integers(0, 256, (960, 1280, 3), np.uint8)
+    view = view_for(scene.state, TableObservation(frame, scene.observation.dice),
+                    scene.selected_keep)
+    for size in ((800, 480), (1280, 720), (1920, 1080)):
+        surface, screen = pygame.Surface(size), Screen()
+        screen.draw(surface, view)  # fonts loaded once
+        start = time.perf_counter()
+        for _ in range(args.frames):
+            screen.draw(surface, view)
+        ms = (time.perf_counter() - start) / args.frames * 1000
+        print(f"{size[0]}x{size[1]}: {ms:.2f} ms a frame")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

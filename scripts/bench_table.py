@@ -1,0 +1,73 @@
+"""Benchmark: settled-roll latency on the demo table.
+
+Throws dice on the demo table and measures, for every settled roll, the frames from
+the last frame in which a die moved to the frame whose observation reports the roll
+(target: at most 10 frames at 30 fps), plus the watcher's time per frame (reading
+included, rendering excluded). Run: python scripts/bench_table.py [--throws N]
+[--reader onnx|truth]
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+
+from zonkcam.calibration.calibrate import calibrate
+from zonkcam.table.demo import DemoTable
+from zonkcam.table.observe import TableWatcher
+from zonkcam.table.zones import SeenDie
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--throws", type=int, default=20)
+    ap.add_argument("--reader", choices=("onnx", "truth"), default="onnx")
+    ap.add_argument("--size", default="960x720")
+    ap.add_argument("--seed", type=int, default=0)
+    args = ap.parse_args()
+    w, h = (int(v) for v in args.size.split("x"))
+    table = DemoTable(seed=args.seed, size=(w, h), autoplay=False)
+    empty = table.read()
+    current = {"frame": empty}
+    if args.reader == "onnx":
+        from zonkcam.table.reading import OnnxReader
+
+        reader = OnnxReader(threads=1)
+    else:
+        def reader(image):
+            t = current["frame"].truth
+            return [SeenDie(d.value, 1.0, b, d.color) for d, b in zip(t.dice, t.boxes)]
+    watcher = TableWatcher(calibrate(empty.image, table.geometry), reader)
+    latencies, ms, right, reports = [], [], 0, 0
+    last_moving = 0
+    for _ in range(args.throws):
+        table.pick_up()
+        table.throw(n=5)
+        while table.busy:
+            frame = table.read()
+            current["frame"] = frame
+            if frame.truth.moving or frame.truth.hand:
+                last_moving = frame.index
+            start = time.perf_counter()
+            observations = watcher.process(frame)
+            ms.append((time.perf_counter() - start) * 1000)
+            for o in observations:
+                if o.event == "settled" and o.change == "roll":
+                    reports += 1
+                    latencies.append(frame.index - last_moving)
+                    truth = sorted(d.value for d in frame.truth.rolled)
+                    right += sorted(d.value for d in o.rolled if not d.cocked) == truth
+    print(f"demo table {w}x{h}, {args.throws} throws of 5 dice, reader: {args.reader}")
+    print(f"settled rolls reported: {reports} (throws: {args.throws}); values right: {right}")
+    if latencies:
+        print(f"latency, frames from the last moving frame to the report: median "
+              f"{statistics.median(latencies):g}, max {max(latencies)} "
+              f"({max(latencies) / 30 * 1000:.0f} ms at 30 fps)")
+    ms.sort()
+    print(f"watcher ms per frame: median {statistics.median(ms):.1f}, "
+          f"p95 {ms[int(0.95 * (len(ms) - 1))]:.1f}, max {ms[-1]:.1f}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,85 @@
+"""Render the scorekeeper's screen in several game moments into docs/screenshots/*.png.
+
+Each moment is reached by playing real table actions through the rules engine
+(zonkcam.display.scenes); the camera frame is drawn, not photographed.
+
+    .venv/bin/python scripts/screenshots.py [--out docs/screenshots]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+
+import pygame  # noqa: E402
+
+from zonkcam.buttons import ROLL, Command, InputCommand  # noqa: E402
+from zonkcam.display import scenes  # noqa: E402
+from zonkcam.display.banners import banners_for  # noqa: E402
+from zonkcam.display.screen import Screen  # noqa: E402
+from zonkcam.display.setup import ChooseRules, EnterPlayers  # noqa: E402
+from zonkcam.display.view import view_for  # noqa: E402
+from zonkcam.game.rules import PRESETS  # noqa: E402
+
+SMALL, BIG = (800, 480), (1920, 1080)
+
+# file name: (scene, size, show the banner the last action raised)
+SHOTS = {
+    "roll-800x480": ("roll", SMALL, False),
+    "roll-1920x1080": ("roll", BIG, False),
+    "hot-dice": ("hot-dice", SMALL, True),
+    "zonk": ("zonk", SMALL, True),
+    "drinking": ("drinking", SMALL, False),
+    "drink-left": ("drinking", SMALL, True),
+    "all-johnnys": ("all-johnnys", SMALL, False),
+    "newbie": ("all-johnnys", SMALL, True),
+    "detroit-colours": ("detroit", SMALL, False),
+    "winner-800x480": ("winner", SMALL, True),
+    "winner-1920x1080": ("winner", BIG, True),
+}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", default="docs/screenshots", help="folder for the PNGs")
+    args = parser.parse_args(argv)
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    pygame.display.init()
+    pygame.font.init()
+    screen = Screen()
+    for name, (scene_name, size, with_banner) in SHOTS.items():
+        scene = scenes.SCENES[scene_name]()
+        raised = banners_for(scene.state) if with_banner else []
+        banner = next((b for b in raised if b.name != "ZONK"), raised[0]) if raised else None
+        view = view_for(scene.state, scene.observation, scene.selected_keep, banner=banner)
+        surface = pygame.Surface(size)
+        screen.draw(surface, view)
+        _save(surface, out / f"{name}.png")
+
+    surface = pygame.Surface(SMALL)
+    rules = ChooseRules(selected="drinking")
+    rules.draw(surface, screen)
+    _save(surface, out / "setup-rules.png")
+    seat = EnterPlayers(PRESETS["drinking"])
+    for line in ("Ann\n", "Bob\n", "Cy\n", "\n", "Noodle\n", "Capt"):
+        for ch in line:
+            seat.handle(ROLL if ch == "\n" else Command(InputCommand.CHAR, ch))
+    seat.draw(surface, screen)
+    _save(surface, out / "setup-zonk-names.png")
+    return 0
+
+
+def _save(surface: pygame.Surface, path: Path) -> None:
+    pygame.image.save(surface, str(path))
+    print(f"{path} ({path.stat().st_size // 1024} KB)")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,89 @@
+"""`zonkcam calibrate`: find the mat in the camera's view and save the calibration."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import cv2
+
+from zonkcam.calibration.calibrate import CalibrationError, calibrate, draw_zones
+from zonkcam.calibration.mat import load_geometry
+from zonkcam.errors import UserError
+from zonkcam.table.camera import CameraError, open_source
+
+
+def default_calibration_path() -> Path:
+    """``$ZONKCAM_CALIBRATION``, else ``$XDG_CONFIG_HOME/zonkcam/calibration.json``."""
+    if os.environ.get("ZONKCAM_CALIBRATION"):
+        return Path(os.environ["ZONKCAM_CALIBRATION"])
+    base = os.environ.get("XDG_CONFIG_HOME") or os.path.join(os.path.expanduser("~"), ".config")
+    return Path(base) / "zonkcam" / "calibration.json"
+
+
+def register(subparsers) -> None:
+    p = subparsers.add_parser(
+        "calibrate", help="find the mat in the camera's view and save the calibration",
+        description="Point the camera at the empty mat and run this: it finds the four "
+        "markers, checks the whole mat is in view and in focus, and writes the calibration "
+        "plus a preview image with the zones drawn on the camera's view.")
+    p.add_argument("--source", default="auto",
+                   help="auto, pi, demo, usb[:N], a video file or an image folder")
+    p.add_argument("--image", help="calibrate from this photo of the empty mat instead")
+    p.add_argument("--geometry", default="a3", help="a3, a2, or your mat geometry TOML")
+    p.add_argument("--out", help="calibration file (default: "
+                   "$XDG_CONFIG_HOME/zonkcam/calibration.json)")
+    p.add_argument("--preview", help="preview PNG (default: next to the calibration file)")
+    p.add_argument("--warmup", type=int, default=10,
+                   help="frames to skip while the camera settles (default 10)")
+    p.set_defaults(func=run)
+
+
+def run(args) -> int:
+    geo = load_geometry(args.geometry)
+    if args.image:
+        image = cv2.imread(args.image, cv2.IMREAD_COLOR)
+        if image is None:
+            raise UserError(f"cannot read {args.image} as an image")
+        what = args.image
+    else:
+        image, what = _grab(args.source, args.warmup)
+    try:
+        cal = calibrate(image, geo)
+    except CalibrationError as exc:
+        raise UserError(f"{what}: {exc}") from None
+    out = Path(args.out) if args.out else default_calibration_path()
+    preview = Path(args.preview) if args.preview else out.with_name(out.stem + "-preview.png")
+    try:
+        cal.save(out)
+        preview.parent.mkdir(parents=True, exist_ok=True)
+        cv2.imwrite(str(preview), draw_zones(image, cal))
+    except OSError as exc:
+        raise UserError(f"cannot write the calibration: {exc}") from None
+    print(f"calibrated from {what}: {geo.name} mat, {cal.px_per_mm:.2f} px/mm, "
+          f"markers fit to {cal.reprojection_px:.2f} px, edges {cal.edge_width_px:.1f} px")
+    print(f"saved {out}; check the zones in {preview}")
+    return 0
+
+
+def _grab(source: str, warmup: int):
+    try:
+        src = open_source(source, autoplay=False) if source in ("demo", "auto") else \
+            open_source(source)
+    except CameraError as exc:
+        raise UserError(str(exc)) from None
+    try:
+        frame = None
+        for _ in range(max(1, warmup)):
+            try:
+                got = src.read()
+            except CameraError as exc:
+                raise UserError(f"{src.name}: {exc}") from None
+            if got is None:
+                break
+            frame = got
+        if frame is None:
+            raise UserError(f"{src.name} gave no frame")
+        return frame.image, src.name
+    finally:
+        src.close()

@@ -1,0 +1,63 @@
+"""`zonkcam games list|show|export`: the saved games in the event log."""
+
+from __future__ import annotations
+
+import json
+import time
+
+from zonkcam.errors import UserError
+from zonkcam.game.game import Game
+from zonkcam.store import EventLog
+from zonkcam.textplay import board_text
+
+
+def register(subparsers) -> None:
+    p = subparsers.add_parser("games", help="list, show or export saved games")
+    p.add_argument("--db", help="game log file (default: $XDG_DATA_HOME/zonkcam/games.sqlite3)")
+    sub = p.add_subparsers(dest="games_command", metavar="ACTION", required=True)
+    sub.add_parser("list", help="every saved game").set_defaults(func=_list)
+    show = sub.add_parser("show", help="a game's scoreboard and log")
+    show.add_argument("game", type=int)
+    show.set_defaults(func=_show)
+    export = sub.add_parser("export", help="a game's actions as JSON Lines (replayable)")
+    export.add_argument("game", type=int)
+    export.add_argument("--out", help="write to this file instead of standard output")
+    export.set_defaults(func=_export)
+
+
+def _list(args) -> int:
+    with EventLog(args.db) as log:
+        games = log.games()
+        if not games:
+            print(f"no saved games in {log.path}")
+        for g in games:
+            when = time.strftime("%Y-%m-%d %H:%M", time.localtime(g.updated))
+            status = "finished" if g.finished else "in play"
+            print(f"{g.id:>4}  {when}  {g.rules_name:<15} {status:<9} {g.events:>4} actions  "
+                  f"{', '.join(g.players)}")
+    return 0
+
+
+def _show(args) -> int:
+    with EventLog(args.db) as log:
+        game = Game(log.rules(args.game), log.actions(args.game))
+    print(board_text(game.state))
+    print("\n".join(game.state.log))
+    return 0
+
+
+def _export(args) -> int:
+    with EventLog(args.db) as log:
+        lines = [json.dumps(obj) for obj in log.action_objects(args.game)]
+        rules = log.rules(args.game)
+    text = "".join(line + "\n" for line in lines)
+    if args.out:
+        try:
+            with open(args.out, "w", encoding="utf-8") as f:
+                f.write(text)
+        except OSError as exc:
+            raise UserError(f"cannot write {args.out}: {exc}") from None
+        print(f"wrote {len(lines)} actions of game {args.game} ({rules.name}) to {args.out}")
+    else:
+        print(text, end="")
+    return 0

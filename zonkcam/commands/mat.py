@@ -1,0 +1,49 @@
+"""`zonkcam mat --out FILE`: the printable play mat (PNG at 300 dpi, and PDF)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+
+from zonkcam.calibration.mat import SIZES, draw_mat, load_geometry, write_pdf
+from zonkcam.errors import UserError
+
+
+def register(subparsers) -> None:
+    p = subparsers.add_parser(
+        "mat", help="draw the printable play mat (PNG at 300 dpi and PDF)",
+        description="Draws the play mat: four ArUco markers, the rolling area, the keep strip "
+        "and the drinking table's board images, from the mat geometry (TOML). Print it at "
+        "100%% (no scaling) on A3 or A2.")
+    p.add_argument("--size", choices=SIZES, default="a3", help="paper size (default a3)")
+    p.add_argument("--geometry", help="your own mat geometry TOML (default: the built-in one "
+                   "for --size; see zonkcam/calibration/a3.toml)")
+    p.add_argument("--dpi", type=int, default=300, help="PNG resolution (default 300)")
+    p.add_argument("--out", required=True, metavar="FILE",
+                   help="output name: FILE.png and FILE.pdf are written")
+    p.set_defaults(func=run)
+
+
+def run(args) -> int:
+    if not 50 <= args.dpi <= 600:
+        raise UserError("--dpi must be between 50 and 600")
+    geo = load_geometry(args.geometry or args.size)
+    out = Path(args.out)
+    base = out.with_suffix("") if out.suffix.lower() in (".png", ".pdf") else out
+    png, pdf = base.with_suffix(".png"), base.with_suffix(".pdf")
+    try:
+        base.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise UserError(f"cannot write to {base.parent}: {exc.strerror}") from None
+    image = draw_mat(geo, dpi=args.dpi)
+    if not cv2.imwrite(str(png), image, [cv2.IMWRITE_PNG_COMPRESSION, 9]):
+        raise UserError(f"cannot write {png}")
+    try:
+        write_pdf(image, pdf, geo.width_mm, geo.height_mm)
+    except OSError as exc:
+        raise UserError(f"cannot write {pdf}: {exc.strerror}") from None
+    print(f"{geo.name} mat ({geo.width_mm:g} x {geo.height_mm:g} mm): {png} "
+          f"({image.shape[1]}x{image.shape[0]} px at {args.dpi} dpi) and {pdf}")
+    print("Print at 100% (actual size), lay it flat, then run: zonkcam calibrate")
+    return 0

@@ -1,0 +1,38 @@
+"""`zonkcam score --rules NAME DIE...`: every legal keep of one roll, as JSON."""
+
+from __future__ import annotations
+
+import json
+
+from zonkcam.game.dice import parse_dice
+from zonkcam.game.rules import load_rules
+from zonkcam.game.scoring import score_roll
+
+
+def register(subparsers) -> None:
+    p = subparsers.add_parser(
+        "score",
+        help="list the legal keeps of one roll",
+        description="Score one roll with all dice rolled: every legal keep with its points "
+        "and combinations, the best keep, and whether it is a zonk.",
+    )
+    p.add_argument("--rules", default="classic-10000",
+                   help="preset name or TOML file (default: classic-10000)")
+    p.add_argument("dice", nargs="+", metavar="DIE",
+                   help="die values such as 1 5 5 6 6, or with detroit colours 2w 2w 3r 3r 4g 4g")
+    p.set_defaults(func=run)
+
+
+def run(args) -> int:
+    rules = load_rules(args.rules)
+    dice = parse_dice(args.dice)
+    result = score_roll(rules, dice)
+    best = result.best
+    print(json.dumps({
+        "rules": args.rules,
+        "dice": [str(d) if d.color else d.value for d in dice],
+        "zonk": result.zonk,
+        "best": {"keep": list(best.dice), "points": best.points} if best else None,
+        "keeps": [k.to_json() for k in result.keeps],
+    }))
+    return 0

@@ -1,0 +1,132 @@
+"""`zonkcam watch`: print the table's observations as JSON lines (checks a table set-up)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from zonkcam.calibration.calibrate import (
+    MOVED_PX,
+    CalibrationError,
+    calibrate,
+    camera_shift,
+    draw_zones,
+    load_calibration,
+)
+from zonkcam.commands.calibrate import default_calibration_path
+from zonkcam.errors import UserError
+from zonkcam.table.camera import CameraError, CameraProblem, ResilientSource, open_source
+from zonkcam.table.observe import Observation, TableWatcher, WatchConfig
+from zonkcam.table.reading import OnnxReader
+
+
+def register(subparsers) -> None:
+    p = subparsers.add_parser(
+        "watch", help="print the table's observations (rolls, keeps, hands) as JSON lines",
+        description="Watches the mat: reports rolling, settled rolls with each die's value, "
+        "colour and zone (rolling, keep, off the mat, touching a board image), hands in "
+        "view, cocked dice and camera problems, one JSON object per line.")
+    p.add_argument("--source", default="auto",
+                   help="auto (Pi camera, else the demo table), pi, demo, usb[:N], a video "
+                   "file or an image folder")
+    p.add_argument("--calibration", help="calibration file (default: "
+                   "$XDG_CONFIG_HOME/zonkcam/calibration.json; the demo table calibrates "
+                   "itself)")
+    p.add_argument("--annotate", metavar="DIR", help="save each reported frame, annotated")
+    p.add_argument("--frames", type=int, default=0,
+                   help="stop after this many frames (default: run until the source ends)")
+    p.add_argument("--still-frames", type=int, default=WatchConfig.still_frames,
+                   help="frames without motion before reading (default %(default)s)")
+    p.add_argument("--agree", type=int, default=WatchConfig.agree_reads,
+                   help="consecutive reads that must agree (default %(default)s)")
+    p.add_argument("--model", help="folder with the ONNX models (default: the shipped ones)")
+    p.add_argument("--threads", type=int, help="reader threads (default 1)")
+    p.add_argument("--seed", type=int, default=0, help="demo table seed")
+    p.set_defaults(func=run)
+
+
+def run(args) -> int:
+    if args.still_frames < 1 or args.agree < 1:
+        raise UserError("--still-frames and --agree must be 1 or more")
+    source = open_source(args.source, seed=args.seed)
+    print(f"zonkcam watch: reading {source.name}", file=sys.stderr)
+    try:
+        first = source.read()
+    except CameraError as exc:
+        source.close()
+        raise UserError(f"{source.name}: {exc}") from None
+    if first is None:
+        raise UserError(f"{source.name} gave no frame")
+    cal = _calibration(args, source, first.image)
+    reader = OnnxReader(args.model, args.threads)
+    watcher = TableWatcher(cal, reader, WatchConfig(still_frames=args.still_frames,
+                                                    agree_reads=args.agree))
+    annotate = Path(args.annotate) if args.annotate else None
+    if annotate:
+        annotate.mkdir(parents=True, exist_ok=True)
+    _emit({"event": "started", "source": source.name, "mat": cal.geometry.name,
+           "px_per_mm": round(cal.px_per_mm, 3)})
+    shift = camera_shift(first.image, cal)
+    if shift is not None and shift > MOVED_PX:
+        _emit({"event": "camera-moved", "frame": first.index, "message":
+               f"the mat's markers are {shift:.0f} px from where calibration saw them: put "
+               "the camera back or run zonkcam calibrate"})
+    frames = _limited(ResilientSource(lambda: source).frames(), args.frames)
+    last_image = {"image": first.image}
+
+    def remember(stream):
+        for item in stream:
+            if not isinstance(item, CameraProblem):
+                last_image["image"] = item.image
+            yield item
+
+    try:
+        for obs in watcher.watch(remember(frames)):
+            _emit(obs.to_json())
+            if annotate is not None and obs.event in ("settled", "hand", "camera-moved"):
+                _annotate(annotate, last_image["image"], cal, obs)
+    finally:
+        source.close()
+    return 0
+
+
+def _calibration(args, source, image: np.ndarray):
+    if args.calibration is None and source.name == "demo table":
+        try:
+            cal = calibrate(image, source.geometry)
+        except CalibrationError as exc:  # pragma: no cover - the demo mat is always in view
+            raise UserError(f"the demo table could not calibrate: {exc}") from None
+        print("zonkcam watch: the demo table calibrated itself from its empty mat",
+              file=sys.stderr)
+        return cal
+    return load_calibration(args.calibration or default_calibration_path())
+
+
+def _limited(stream, n: int):
+    for k, item in enumerate(stream):
+        if n and k >= n:
+            return
+        yield item
+
+
+def _emit(obj: dict) -> None:
+    print(json.dumps(obj), flush=True)
+
+
+def _annotate(folder: Path, image: np.ndarray, cal, obs: Observation) -> None:
+    out = draw_zones(image, cal)
+    colours = {"rolling": (0, 255, 0), "keep": (255, 200, 0), "off": (0, 0, 255)}
+    for d in obs.dice:
+        x0, y0, x1, y1 = (int(round(v)) for v in d.bbox)
+        colour = (0, 0, 255) if d.cocked else colours[d.zone]
+        cv2.rectangle(out, (x0, y0), (x1, y1), colour, 2)
+        label = "cocked" if d.cocked else f"{d.value} {d.color or ''}".strip()
+        if d.touching:
+            label += " " + "/".join(d.touching)
+        cv2.putText(out, label, (x0, max(12, y0 - 4)), cv2.FONT_HERSHEY_SIMPLEX, 0.45, colour, 1,
+                    cv2.LINE_AA)
+    cv2.imwrite(str(folder / f"frame-{obs.frame:06d}-{obs.event}.png"), out)

@@ -1,0 +1,78 @@
+"""The game screen's moving parts in one object, for the app's main loop.
+
+::
+
+    with Window.open() as window:
+        ui = GameScreen(window, buttons=ArcadeButtons())      # buttons=None on a desktop
+        while running:
+            for command in ui.commands():                      # keyboard, taps, buttons
+                action = action_for(command, keeper.state, ui.selected_keep)
+                if action is not None:
+                    try:
+                        ui.played(keeper.play(action))         # banners, sounds
+                    except TableError as exc:
+                        ui.message = str(exc)                  # one line, no traceback
+            ui.draw(keeper.state, observation)                 # once a frame
+
+SELECT, BACK and MUTE are handled here (they change only the screen) and are still
+returned, so the app can log or ignore them.
+"""
+
+from __future__ import annotations
+
+from zonkcam.buttons import ArcadeButtons, Command, InputCommand
+from zonkcam.display.banners import BannerQueue
+from zonkcam.display.keyboard import KeyboardInput
+from zonkcam.display.screen import Screen
+from zonkcam.display.sounds import Sounds
+from zonkcam.display.view import ScreenView, TableObservation, view_for
+from zonkcam.display.window import Window
+from zonkcam.game.state import GameState
+
+
+class GameScreen:
+    def __init__(self, window: Window, *, buttons: ArcadeButtons | None = None,
+                 sounds: Sounds | None = None, banners: BannerQueue | None = None) -> None:
+        self.window = window
+        self.buttons = buttons
+        self.sounds = sounds if sounds is not None else Sounds()
+        self.banners = banners if banners is not None else BannerQueue()
+        self.screen = Screen()
+        self.keyboard = KeyboardInput(tap_to_die=self._tapped)
+        self.selected_keep = 0
+        self.message = ""
+        self.view: ScreenView | None = None
+        """The view drawn last (what a tap refers to)."""
+
+    def commands(self) -> list[Command]:
+        """Every command since the last call: keyboard and taps, then the GPIO buttons."""
+        out = self.keyboard.commands(self.window.events())
+        if self.buttons is not None:
+            out += self.buttons.commands()
+        for command in out:
+            if command.kind is InputCommand.SELECT:
+                self.selected_keep += 1
+            elif command.kind is InputCommand.BACK:
+                self.selected_keep -= 1
+            elif command.kind is InputCommand.MUTE:
+                self.sounds.toggle_mute()
+        return out
+
+    def played(self, state: GameState) -> None:
+        """An action was accepted and led to ``state``: banners, sounds, a fresh selection."""
+        self.banners.push_state(state)
+        self.sounds.play_banners(state.banners)
+        self.selected_keep = 0
+        self.message = ""
+
+    def draw(self, state: GameState, observation: TableObservation | None = None) -> ScreenView:
+        """Draw ``state`` (and what the camera saw) and show it; returns the view drawn."""
+        self.view = view_for(state, observation, self.selected_keep,
+                             banner=self.banners.current(), message=self.message,
+                             muted=self.sounds.muted)
+        self.screen.draw(self.window.surface, self.view)
+        self.window.show()
+        return self.view
+
+    def _tapped(self, pos: tuple[float, float]) -> int | None:
+        return self.screen.tapped_die(pos, self.view) if self.view is not None else None

@@ -1,0 +1,96 @@
+"""Keyboard and touch screen: pygame events into the same commands as the arcade buttons.
+
+==============  ============================================
+key             command
+==============  ============================================
+b               BANK
+r, space, Enter ROLL (take the selected keep and roll on)
+s, Tab, Down    SELECT (next keep); Up = BACK (previous keep)
+u, Backspace    UNDO
+1-6             DIGIT (the corrected value of a die)
+m               MUTE
+Esc             QUIT (closing the window too)
+==============  ============================================
+
+While a set-up screen wants text (``text_mode``), printable keys become CHAR and
+Backspace ERASE; Enter, Tab, arrows and Esc keep their meaning.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+
+import pygame
+
+from zonkcam.buttons import Command, InputCommand
+
+_KEYS = {
+    pygame.K_b: InputCommand.BANK,
+    pygame.K_r: InputCommand.ROLL,
+    pygame.K_SPACE: InputCommand.ROLL,
+    pygame.K_RETURN: InputCommand.ROLL,
+    pygame.K_KP_ENTER: InputCommand.ROLL,
+    pygame.K_s: InputCommand.SELECT,
+    pygame.K_TAB: InputCommand.SELECT,
+    pygame.K_DOWN: InputCommand.SELECT,
+    pygame.K_UP: InputCommand.BACK,
+    pygame.K_u: InputCommand.UNDO,
+    pygame.K_BACKSPACE: InputCommand.UNDO,
+    pygame.K_m: InputCommand.MUTE,
+    pygame.K_ESCAPE: InputCommand.QUIT,
+}
+_ALWAYS = {pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_TAB, pygame.K_DOWN, pygame.K_UP,
+           pygame.K_ESCAPE}
+"""Keys that keep their meaning while typing."""
+_DIGITS = {getattr(pygame, f"K_{n}"): n for n in range(1, 7)}
+_DIGITS.update({getattr(pygame, f"K_KP{n}"): n for n in range(1, 7)})
+
+
+class KeyboardInput:
+    """Turns pygame events into :class:`~zonkcam.buttons.Command` values.
+
+    ``tap_to_die`` maps a tap's screen position to a die index (or None); the app passes
+    the screen's :meth:`~zonkcam.display.screen.Screen.tapped_die` bound to the current view.
+    """
+
+    def __init__(self, tap_to_die: Callable[[tuple[float, float]], int | None] | None = None,
+                 text_mode: bool = False) -> None:
+        self.tap_to_die = tap_to_die
+        self.text_mode = text_mode
+
+    def commands(self, events: Iterable[pygame.event.Event]) -> list[Command]:
+        out = []
+        for event in events:
+            command = self.command(event)
+            if command is not None:
+                out.append(command)
+        return out
+
+    def command(self, event: pygame.event.Event) -> Command | None:
+        if event.type == pygame.QUIT:
+            return Command(InputCommand.QUIT)
+        if event.type == pygame.KEYDOWN:
+            return self._key(event)
+        # SDL turns a touch into a left click too; taking only the click avoids doubles
+        if event.type == pygame.MOUSEBUTTONDOWN and getattr(event, "button", 1) == 1:
+            return self._tap(event.pos)
+        return None
+
+    def _key(self, event: pygame.event.Event) -> Command | None:
+        if self.text_mode and event.key not in _ALWAYS:
+            if event.key == pygame.K_BACKSPACE:
+                return Command(InputCommand.ERASE)
+            text = getattr(event, "unicode", "")
+            if text and text.isprintable():
+                return Command(InputCommand.CHAR, text)
+            return None
+        if event.key in _DIGITS:
+            return Command(InputCommand.DIGIT, _DIGITS[event.key])
+        kind = _KEYS.get(event.key)
+        return Command(kind) if kind is not None else None
+
+    def _tap(self, pos: tuple[float, float]) -> Command | None:
+        if self.tap_to_die is None:
+            return None
+        index = self.tap_to_die(pos)
+        return Command(InputCommand.TAP_DIE, index) if index is not None else None

@@ -1,0 +1,147 @@
+"""Where the screen goes: full screen on a Pi console, a window on a desktop, or PNG files.
+
+:meth:`Window.open` tries SDL video drivers in turn and keeps the first that works:
+
+* ``SDL_VIDEODRIVER`` from the environment, if set;
+* otherwise, with a desktop (``DISPLAY`` or ``WAYLAND_DISPLAY``), SDL's own choice in a
+  window; without one, ``kmsdrm`` (a Pi with no desktop), full screen;
+* last, ``dummy``: nothing is shown and :meth:`Window.show` saves screenshots to a folder.
+
+"No display" is never an error: it is the dummy driver.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pygame
+
+log = logging.getLogger(__name__)
+
+DEFAULT_WINDOW = (800, 480)
+
+
+class Window:
+    """An open pygame display (or an off-screen surface) to draw on."""
+
+    def __init__(self, surface: pygame.Surface, driver: str, *, fullscreen: bool = False,
+                 screenshots: Path | None = None, screenshot_every: float = 1.0,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.surface = surface
+        self.driver = driver
+        self.fullscreen = fullscreen
+        self.screenshots = screenshots
+        """Folder for screenshots when there is no display (dummy driver)."""
+        self.screenshot_every = screenshot_every
+        self.clock = clock
+        self._last_shot: float | None = None
+        self.shots = 0
+
+    @property
+    def headless(self) -> bool:
+        return self.driver == "dummy"
+
+    @property
+    def size(self) -> tuple[int, int]:
+        return self.surface.get_size()
+
+    @classmethod
+    def open(cls, size: tuple[int, int] | None = None, *, fullscreen: bool | None = None,
+             screenshots: str | Path | None = None, title: str = "zonkcam") -> Window:
+        """Open the display; ``size`` None = the whole screen (or 800x480 in a window)."""
+        shots = Path(screenshots) if screenshots else Path("screenshots")
+        for driver in candidate_drivers(os.environ):
+            surface = _try_driver(driver, size, fullscreen, title)
+            if surface is not None:
+                full = bool(surface.get_flags() & pygame.FULLSCREEN)
+                log.info("display: %s %s%s", driver, surface.get_size(),
+                         " full screen" if full else "")
+                return cls(surface, driver, fullscreen=full,
+                           screenshots=shots if driver == "dummy" else None)
+        raise RuntimeError("not even SDL's dummy video driver works")  # pragma: no cover
+
+    def events(self) -> list[pygame.event.Event]:
+        return pygame.event.get()
+
+    def show(self) -> None:
+        """Put what was drawn on the screen; without a display, save it now and then."""
+        if not self.headless:
+            pygame.display.flip()
+            return
+        now = self.clock()
+        if self._last_shot is None or now - self._last_shot >= self.screenshot_every:
+            self._last_shot = now
+            self.screenshot("screen.png")
+
+    def screenshot(self, name: str) -> Path | None:
+        """Save the surface as ``name`` in the screenshots folder (headless) or None."""
+        if self.screenshots is None:
+            return None
+        try:
+            self.screenshots.mkdir(parents=True, exist_ok=True)
+            path = self.screenshots / name
+            pygame.image.save(self.surface, str(path))
+        except (OSError, pygame.error) as exc:
+            log.warning("cannot save screenshot %s: %s", name, exc)
+            return None
+        self.shots += 1
+        return path
+
+    def close(self) -> None:
+        pygame.display.quit()
+
+    def __enter__(self) -> Window:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def candidate_drivers(env: os._Environ[str] | dict[str, str]) -> list[str | None]:
+    """SDL video drivers to try in order; None means SDL's own choice."""
+    wanted = env.get("SDL_VIDEODRIVER", "").strip()
+    if wanted:
+        order: list[str | None] = [wanted]
+    elif env.get("DISPLAY") or env.get("WAYLAND_DISPLAY"):
+        order = [None, "kmsdrm"]
+    else:
+        order = ["kmsdrm", None]
+    if "dummy" not in order:
+        order.append("dummy")
+    return order
+
+
+def _try_driver(driver: str | None, size: tuple[int, int] | None, fullscreen: bool | None,
+                title: str) -> pygame.Surface | None:
+    saved = os.environ.get("SDL_VIDEODRIVER")
+    if driver is None:
+        os.environ.pop("SDL_VIDEODRIVER", None)
+    else:
+        os.environ["SDL_VIDEODRIVER"] = driver
+    try:
+        pygame.display.init()
+        actual = pygame.display.get_driver().lower()
+        if driver is None and actual in ("offscreen", "dummy"):
+            raise pygame.error("no real display")  # leave the dummy to the last try
+        full = fullscreen if fullscreen is not None else actual == "kmsdrm"
+        if actual == "dummy":
+            surface = pygame.display.set_mode(size or DEFAULT_WINDOW)
+        elif full:
+            surface = pygame.display.set_mode(size or (0, 0), pygame.FULLSCREEN)
+            pygame.mouse.set_visible(False)
+        else:
+            surface = pygame.display.set_mode(size or DEFAULT_WINDOW)
+        pygame.display.set_caption(title)
+        return surface
+    except pygame.error as exc:
+        log.info("video driver %s: %s", driver or "(SDL's choice)", exc)
+        pygame.display.quit()
+        if saved is None:
+            os.environ.pop("SDL_VIDEODRIVER", None)
+        else:
+            os.environ["SDL_VIDEODRIVER"] = saved
+        return None

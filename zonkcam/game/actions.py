@@ -1,0 +1,215 @@
+"""Table actions: the events a game is made of.
+
+Each accepted action is stored as an event; the game state is a fold over them.
+The JSON form is one object per action, as used by ``zonkcam replay`` and the event log:
+``{"players": [...]}``, ``{"roll": [1, 2, 4, 6, 6]}``, ``{"keep": [1]}``, ``{"bank": true}``,
+``{"reroll": true}``, ``{"pass": true}``, ``{"go_for_1000": true}``, ``{"piggyback": true}``,
+``{"penalty": "spaced" | "sloppy", "player": NAME}``,
+``{"land": "left" | "right" | "choose" | "social", "player": NAME}``,
+``{"join": NAME}``, ``{"leave": NAME}``, ``{"zonk_name": NAME, "player": NAME, "by": NAME}``,
+``{"undo": true}``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from zonkcam.game.dice import Die, parse_dice
+from zonkcam.game.errors import TableError
+
+PENALTIES = ("spaced", "sloppy")
+BOARD_IMAGES = ("left", "right", "choose", "social")
+
+
+@dataclass(frozen=True)
+class Players:
+    """Seat the players, in turn order (play passes to the left)."""
+
+    names: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Roll:
+    """The dice the current player just threw."""
+
+    dice: tuple[Die, ...]
+
+
+@dataclass(frozen=True)
+class Keep:
+    """Set aside these values from the last roll."""
+
+    values: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Bank:
+    """Add the turn total to the game total (straight after a roll: its best keep first)."""
+
+
+@dataclass(frozen=True)
+class Reroll:
+    """Two-dice pair with nothing scoring: throw the two dice again instead of zonking."""
+
+
+@dataclass(frozen=True)
+class Pass:
+    """Decline the two-dice pair re-roll and take the zonk."""
+
+
+@dataclass(frozen=True)
+class GoFor1000:
+    """First roll one die from 1-2-3-4-5-6: throw one die of the doubled face alone."""
+
+
+@dataclass(frozen=True)
+class Piggyback:
+    """Take over the dice and turn total the previous player banked with."""
+
+
+@dataclass(frozen=True)
+class Penalty:
+    """spaced: the player loses their next turn and drinks; sloppy: a die fell off the
+    table, the roller's turn ends with no points and they drink."""
+
+    kind: str
+    player: str | None = None
+
+
+@dataclass(frozen=True)
+class Land:
+    """A scoring die of the last roll touched a printed board image."""
+
+    image: str
+    player: str | None = None
+    """Who drinks, for "choose"."""
+
+
+@dataclass(frozen=True)
+class Join:
+    name: str
+
+
+@dataclass(frozen=True)
+class Leave:
+    """The player is crossed off the score card."""
+
+    name: str
+
+
+@dataclass(frozen=True)
+class ZonkName:
+    """``by`` gives ``player`` a zonk name (nobody names themself)."""
+
+    player: str
+    name: str
+    by: str
+
+
+@dataclass(frozen=True)
+class Undo:
+    """Take back the last accepted action."""
+
+
+Action = (Players | Roll | Keep | Bank | Reroll | Pass | GoFor1000 | Piggyback | Penalty | Land
+          | Join | Leave | ZonkName | Undo)
+
+_FLAGS = {"bank": Bank, "reroll": Reroll, "pass": Pass, "go_for_1000": GoFor1000,
+          "piggyback": Piggyback, "undo": Undo}
+
+
+class ActionFormatError(TableError):
+    """A line that is not a table action at all."""
+
+
+def action_from_json(obj: Any) -> Action:
+    """Parse one JSON object into an action; ActionFormatError says what is wrong."""
+    if not isinstance(obj, dict) or not obj:
+        raise ActionFormatError(f"an action is a JSON object such as {{\"roll\": [1, 5]}}, "
+                                f"not {obj!r}")
+    keys = set(obj)
+
+    def only(*allowed: str) -> None:
+        extra = keys - set(allowed)
+        if extra:
+            raise ActionFormatError(f"unexpected {sorted(extra)} in {obj}")
+
+    def name(key: str) -> str:
+        value = obj.get(key)
+        if not isinstance(value, str) or not value.strip():
+            raise ActionFormatError(f"{key!r} must be a player's name, not {value!r}")
+        return value.strip()
+
+    for key, cls in _FLAGS.items():
+        if key in keys:
+            only(key)
+            if obj[key] is not True:
+                raise ActionFormatError(f"write {{\"{key}\": true}}")
+            return cls()
+    if "players" in keys:
+        only("players")
+        names = obj["players"]
+        if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+            raise ActionFormatError("'players' must be a list of names")
+        return Players(tuple(n.strip() for n in names))
+    if "roll" in keys:
+        only("roll")
+        return Roll(parse_dice(_list(obj["roll"], "roll")))
+    if "keep" in keys:
+        only("keep")
+        dice = parse_dice(_list(obj["keep"], "keep"))
+        return Keep(tuple(sorted(d.value for d in dice)))
+    if "penalty" in keys:
+        only("penalty", "player")
+        if obj["penalty"] not in PENALTIES:
+            raise ActionFormatError(f"penalty must be one of {', '.join(PENALTIES)}")
+        return Penalty(obj["penalty"], name("player") if "player" in obj else None)
+    if "land" in keys:
+        only("land", "player")
+        if obj["land"] not in BOARD_IMAGES:
+            raise ActionFormatError(f"land must be one of {', '.join(BOARD_IMAGES)}")
+        return Land(obj["land"], name("player") if "player" in obj else None)
+    if "join" in keys:
+        only("join")
+        return Join(name("join"))
+    if "leave" in keys:
+        only("leave")
+        return Leave(name("leave"))
+    if "zonk_name" in keys:
+        only("zonk_name", "player", "by")
+        return ZonkName(name("player"), name("zonk_name"), name("by"))
+    raise ActionFormatError(f"unknown action {sorted(keys)}")
+
+
+def _list(value: Any, key: str) -> list:
+    if not isinstance(value, list):
+        raise ActionFormatError(f"{key!r} must be a list of dice, e.g. [1, 5, 5]")
+    return value
+
+
+def action_to_json(action: Action) -> dict[str, Any]:
+    """The JSON object for an action (inverse of :func:`action_from_json`)."""
+    for key, cls in _FLAGS.items():
+        if isinstance(action, cls):
+            return {key: True}
+    match action:
+        case Players(names):
+            return {"players": list(names)}
+        case Roll(dice):
+            if any(d.color for d in dice):
+                return {"roll": [str(d) for d in dice]}
+            return {"roll": [d.value for d in dice]}
+        case Keep(values):
+            return {"keep": list(values)}
+        case Penalty(kind, player):
+            return {"penalty": kind} | ({"player": player} if player else {})
+        case Land(image, player):
+            return {"land": image} | ({"player": player} if player else {})
+        case Join(name):
+            return {"join": name}
+        case Leave(name):
+            return {"leave": name}
+        case ZonkName(player, name, by):
+            return {"zonk_name": name, "player": player, "by": by}
+    raise TypeError(f"not an action: {action!r}")  # pragma: no cover

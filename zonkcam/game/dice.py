@@ -1,0 +1,106 @@
+"""Dice as the table sees them: a face value and, for the detroit table, a colour."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from zonkcam.game.errors import BadDiceError
+
+FACES = (1, 2, 3, 4, 5, 6)
+
+#: Colour names the engine knows, with the one-letter forms accepted on the command line.
+COLOURS = {
+    "w": "white",
+    "r": "red",
+    "g": "green",
+    "b": "blue",
+    "k": "black",
+    "y": "yellow",
+}
+_DIE_TEXT = re.compile(r"^\s*([0-9]+)\s*([a-zA-Z]*)\s*$")
+
+
+@dataclass(frozen=True, order=True)
+class Die:
+    """One die as read: its upward face and, where it matters, its body colour."""
+
+    value: int
+    """Pip count of the upward face, 1-6."""
+    color: str | None = None
+    """Body colour ("white", "red", ...) or None when unknown or irrelevant."""
+
+    def __post_init__(self) -> None:
+        if isinstance(self.value, bool) or not isinstance(self.value, int):
+            raise BadDiceError(f"a die value must be a whole number 1-6, not {self.value!r}")
+        if self.value not in FACES:
+            raise BadDiceError(f"a die shows 1 to 6, not {self.value}")
+        if self.color is not None and self.color not in COLOURS.values():
+            allowed = ", ".join(sorted(COLOURS.values()))
+            raise BadDiceError(f"unknown die colour {self.color!r} (known: {allowed})")
+
+    def __str__(self) -> str:
+        if self.color is None:
+            return str(self.value)
+        letter = next(k for k, v in COLOURS.items() if v == self.color)
+        return f"{self.value}{letter}"
+
+
+def parse_die(item: object) -> Die:
+    """A die from ``5``, ``"5"``, ``"2w"``, ``"2white"`` or ``{"value": 2, "color": "red"}``."""
+    if isinstance(item, Die):
+        return item
+    if isinstance(item, dict):
+        unknown = set(item) - {"value", "color", "colour"}
+        if unknown:
+            raise BadDiceError(f"a die has only 'value' and 'color', not {sorted(unknown)}")
+        color = item.get("color", item.get("colour"))
+        return Die(item.get("value"), _colour_name(color) if color is not None else None)
+    if isinstance(item, bool):
+        raise BadDiceError(f"a die value must be a whole number 1-6, not {item!r}")
+    if isinstance(item, int):
+        return Die(item)
+    if isinstance(item, str):
+        match = _DIE_TEXT.match(item)
+        if not match:
+            raise BadDiceError(f"cannot read {item!r} as a die: write a value 1-6, e.g. 5 or 2w")
+        value, colour = int(match.group(1)), match.group(2)
+        return Die(value, _colour_name(colour) if colour else None)
+    raise BadDiceError(f"cannot read {item!r} as a die")
+
+
+def _colour_name(text: object) -> str:
+    if not isinstance(text, str):
+        raise BadDiceError(f"a die colour is a word such as 'red', not {text!r}")
+    word = text.strip().lower()
+    if word in COLOURS:
+        return COLOURS[word]
+    if word in COLOURS.values():
+        return word
+    allowed = ", ".join(f"{k} ({v})" for k, v in COLOURS.items())
+    raise BadDiceError(f"unknown die colour {text!r}; use one of {allowed}")
+
+
+def parse_dice(items: Iterable[object]) -> tuple[Die, ...]:
+    """Dice from any iterable of die forms accepted by :func:`parse_die`."""
+    if isinstance(items, str | bytes):
+        raise BadDiceError("dice must be a list, e.g. [1, 5, 5, 6, 6]")
+    dice = tuple(parse_die(item) for item in items)
+    coloured = sum(d.color is not None for d in dice)
+    if coloured not in (0, len(dice)):
+        raise BadDiceError("give a colour for every die or for none")
+    return dice
+
+
+def counts_of(values: Iterable[int]) -> tuple[int, int, int, int, int, int]:
+    """How many of each face 1..6: ``counts_of([1, 5, 5]) == (1, 0, 0, 0, 2, 0)``."""
+    counts = [0, 0, 0, 0, 0, 0]
+    for v in values:
+        counts[v - 1] += 1
+    return tuple(counts)  # type: ignore[return-value]
+
+
+def values_of(counts: Sequence[int]) -> tuple[int, ...]:
+    """The sorted dice values a count vector stands for."""
+    return tuple(face for face, n in zip(FACES, counts, strict=True) for _ in range(n))

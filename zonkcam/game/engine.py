@@ -1,0 +1,513 @@
+"""The rules of play: how each table action changes the game.
+
+``apply(state, action)`` returns a new state and never changes the one it is given, so an
+illegal action (which raises a :class:`~zonkcam.game.errors.TableError`) leaves the game
+exactly as it was. A game is ``functools.reduce(apply, actions, new_game(rules))``.
+"""
+
+from __future__ import annotations
+
+import copy
+import functools
+from collections.abc import Iterable
+
+from zonkcam.game import actions as A
+from zonkcam.game.dice import Die
+from zonkcam.game.errors import (
+    BadDiceError,
+    BankError,
+    GameOverError,
+    PlayerError,
+    TableError,
+    TurnError,
+)
+from zonkcam.game.rules import RuleSet
+from zonkcam.game.scoring import Keep, RollContext, score_roll
+from zonkcam.game.state import GameState, Phase, PiggybackOffer, PlayerState, TurnState
+
+
+def new_game(rules: RuleSet) -> GameState:
+    return GameState(rules=rules)
+
+
+def replay(rules: RuleSet, actions: Iterable[A.Action]) -> GameState:
+    """Fold actions over a new game (``Undo`` is handled by :class:`zonkcam.game.game.Game`)."""
+    return functools.reduce(apply, actions, new_game(rules))
+
+
+def apply(state: GameState, action: A.Action) -> GameState:
+    """The state after ``action``; raises TableError (and changes nothing) if it is illegal."""
+    s = copy.deepcopy(state)
+    s.banners = []
+    step(s, action)
+    return s
+
+
+def step(s: GameState, action: A.Action) -> None:
+    """Apply ``action`` to ``s`` in place (``s`` is garbage if this raises)."""
+    if isinstance(action, A.Undo):
+        raise TurnError("undo is handled by the game's event log, not by the rules")
+    if s.finished and not isinstance(action, A.ZonkName):
+        raise GameOverError(f"the game is over ({_result(s)}); start a new one")
+    if s.phase is Phase.SETUP and not isinstance(action, A.Players):
+        raise TurnError('seat the players first, e.g. {"players": ["Ann", "Bob"]}')
+    handler = _HANDLERS.get(type(action))
+    if handler is None:  # pragma: no cover - every action type has a handler
+        raise TableError(f"unknown action {action!r}")
+    handler(s, action)
+
+
+# -- seating ------------------------------------------------------------------------------
+
+def _players(s: GameState, a: A.Players) -> None:
+    if s.phase is not Phase.SETUP:
+        raise TurnError("the players are already seated; use join or leave")
+    if not a.names:
+        raise PlayerError("a game needs at least one player")
+    seen: set[str] = set()
+    for name in a.names:
+        if not name:
+            raise PlayerError("a player's name cannot be empty")
+        if name.casefold() in seen:
+            raise PlayerError(f"two players are called {name!r}: give one a different name")
+        seen.add(name.casefold())
+    s.players = [PlayerState(name) for name in a.names]
+    s.current = 0
+    _start_turn(s)
+    s.log.append(f"Players: {', '.join(a.names)} ({a.names[0]} starts)")
+
+
+def _join(s: GameState, a: A.Join) -> None:
+    existing = s.find(a.name)
+    if existing is not None and not existing.left:
+        raise PlayerError(f"{a.name} is already playing")
+    if existing is not None:
+        existing.left = False
+        s.log.append(f"{s.shown_name(existing)} rejoins with {existing.score}")
+        return
+    s.players.append(PlayerState(a.name))
+    s.log.append(f"{a.name} joins the game")
+
+
+def _leave(s: GameState, a: A.Leave) -> None:
+    p = _player(s, a.name)
+    p.left = True
+    s.log.append(f"{s.shown_name(p)} leaves the game")
+    if p is s.player:
+        _end_turn(s, counts=False)
+    elif not s.active:
+        _finish(s)
+
+
+def _zonk_name(s: GameState, a: A.ZonkName) -> None:
+    if not s.rules.drinking.zonk_names:
+        raise TableError(f"the {s.rules.name} table does not use zonk names")
+    target, namer = _player(s, a.player), _player(s, a.by)
+    if target is namer:
+        raise PlayerError(f"nobody names themself: someone other than {a.player} "
+                          "must choose their zonk name")
+    clash = s.find(a.name)
+    if clash is not None and clash is not target:
+        raise PlayerError(f"{a.name!r} is already a player's name or zonk name")
+    target.zonk_name = a.name
+    s.log.append(f"{namer.name} names {target.name} {a.name!r}")
+
+
+def _player(s: GameState, name: str) -> PlayerState:
+    p = s.find(name)
+    if p is None:
+        known = ", ".join(s.shown_name(q) for q in s.active) or "nobody yet"
+        raise PlayerError(f"no player called {name!r} (playing: {known})")
+    if p.left:
+        raise PlayerError(f"{name} has left the game")
+    return p
+
+
+# -- rolling ------------------------------------------------------------------------------
+
+def _roll(s: GameState, a: A.Roll) -> None:
+    t, rules, who = s.turn, s.rules, _who(s)
+    if s.phase not in (Phase.ROLL, Phase.GO_FOR_1000):
+        raise TurnError(_expecting(s))
+    n = 1 if s.phase is Phase.GO_FOR_1000 else t.dice_to_roll
+    if len(a.dice) != n:
+        raise BadDiceError(f"{who} must roll {n} {'die' if n == 1 else 'dice'}, "
+                           f"not {len(a.dice)}")
+    _check_colours(rules, a.dice)
+    first = t.rolls == 0 and not t.piggybacked
+    t.rolls += 1
+    s.offer = None
+    s.log.append(f"{who} rolls {' '.join(map(str, a.dice))}")
+    if s.phase is Phase.GO_FOR_1000:
+        if a.dice[0].value == t.missing_face:
+            t.total += rules.go_for_1000
+            s.log.append(f"GO FOR 1000: {who} makes 1-2-3-4-5-6, +{rules.go_for_1000} "
+                         f"(turn {t.total})")
+            s.banners.append("GO FOR 1000")
+            _hot_dice(s)
+        else:
+            _zonk(s, note="go for 1000")
+        return
+    context = RollContext(full_roll=n == rules.dice, carried=t.carried, set_aside=t.set_aside,
+                          set_aside_points=t.set_aside_points)
+    score = score_roll(rules, a.dice, context)
+    t.roll, t.score, t.kept = a.dice, score, None
+    if not score.zonk:
+        t.phase = Phase.DECIDE
+        return
+    if rules.two_dice_pair_reroll and n == 2 and a.dice[0].value == a.dice[1].value:
+        t.phase = Phase.PAIR
+        s.log.append(f"PAIR: {who} may re-roll the two dice")
+        return
+    _zonk(s, newbie=first and rules.newbie, dice=n)
+
+
+def _check_colours(rules: RuleSet, dice: tuple[Die, ...]) -> None:
+    if rules.points.colour_pairs and any(d.color for d in dice):
+        for colour in {d.color for d in dice}:
+            if sum(d.color == colour for d in dice) > 2:
+                raise BadDiceError(f"the {rules.name} table has two dice of each colour, "
+                                   f"not {sum(d.color == colour for d in dice)} {colour}")
+
+
+def _reroll(s: GameState, a: A.Reroll) -> None:
+    if s.phase is not Phase.PAIR:
+        raise TurnError("a re-roll is only for a two-dice pair with nothing scoring")
+    s.turn.phase = Phase.ROLL
+    s.turn.bank_ok = False
+    s.log.append(f"{_who(s)} re-rolls the pair")
+
+
+def _pass(s: GameState, a: A.Pass) -> None:
+    if s.phase is not Phase.PAIR:
+        raise TurnError("pass is only for declining a two-dice pair re-roll")
+    _zonk(s, dice=2)
+
+
+def _go_for_1000(s: GameState, a: A.GoFor1000) -> None:
+    t, rules = s.turn, s.rules
+    if not rules.go_for_1000:
+        raise TableError(f"the {rules.name} table has no go for 1000")
+    faces = {d.value for d in t.roll or ()}
+    if (s.phase is not Phase.DECIDE or t.rolls != 1 or t.piggybacked
+            or len(t.roll or ()) != rules.dice or len(faces) != rules.dice - 1):
+        raise TurnError("go for 1000 needs the turn's first roll to be one die away from "
+                        "1-2-3-4-5-6 (five different faces, one twice)")
+    t.missing_face = next(f for f in range(1, 7) if f not in faces)
+    t.phase = Phase.GO_FOR_1000
+    t.score = None
+    s.log.append(f"GO FOR 1000: {_who(s)} rolls one die needing a {t.missing_face}")
+
+
+def _piggyback(s: GameState, a: A.Piggyback) -> None:
+    t = s.turn
+    if not s.rules.piggyback:
+        raise TableError(f"the {s.rules.name} table has no piggyback")
+    if s.offer is None or s.phase is not Phase.ROLL or t.rolls or t.piggybacked:
+        raise TurnError("piggyback is only at the start of a turn, straight after a player "
+                        "banked with dice left")
+    t.total, t.dice_to_roll, t.piggybacked, t.bank_ok = s.offer.total, s.offer.dice, True, False
+    s.log.append(f"PIGGYBACK: {_who(s)} takes over {s.offer.total} with "
+                 f"{s.offer.dice} {'die' if s.offer.dice == 1 else 'dice'} from {s.offer.by}")
+    s.banners.append("PIGGYBACK")
+    s.offer = None
+
+
+# -- keeping and banking -------------------------------------------------------------------
+
+def _keep(s: GameState, a: A.Keep) -> None:
+    if s.phase is not Phase.DECIDE:
+        raise TurnError(_expecting(s))
+    assert s.turn.score is not None
+    _set_aside(s, s.turn.score.keep_for(a.values))
+
+
+def _set_aside(s: GameState, keep: Keep) -> None:
+    t, rules = s.turn, s.rules
+    t.total += keep.points
+    t.kept = keep
+    t.set_aside += keep.dice
+    t.set_aside_points += keep.points
+    if rules.carry_over_extras:
+        t.carried |= keep.triples
+    remaining = t.dice_to_roll - len(keep.dice)
+    s.log.append(f"{_who(s)} keeps {' '.join(map(str, keep.dice))} for {keep.points} "
+                 f"({', '.join(keep.combos)}; turn {t.total})")
+    if remaining == 0:
+        _hot_dice(s)
+    else:
+        t.phase, t.dice_to_roll, t.bank_ok = Phase.ROLL, remaining, rules.bank_after_keep
+
+
+def _hot_dice(s: GameState) -> None:
+    t, rules = s.turn, s.rules
+    t.phase, t.dice_to_roll = Phase.ROLL, rules.dice
+    t.set_aside, t.set_aside_points, t.carried = (), 0, frozenset()
+    t.bank_ok = rules.hot_dice == "may" and rules.bank_after_keep
+    s.log.append("HOT DICE")
+    s.banners.append("HOT DICE")
+
+
+def _bank(s: GameState, a: A.Bank) -> None:
+    t, rules, p, who = s.turn, s.rules, s.player, _who(s)
+    assert p is not None
+    if s.phase is Phase.DECIDE:
+        assert t.score is not None and t.score.best is not None
+        best = t.score.best
+        if len(best.dice) == t.dice_to_roll and rules.hot_dice == "must":
+            raise BankError(f"HOT DICE: every die scores, so {who} must pick up all "
+                            f"{rules.dice} dice and roll again")
+        total, left = t.total + best.points, t.dice_to_roll - len(best.dice)
+    elif s.phase is Phase.ROLL and t.bank_ok:
+        total, left = t.total, (0 if t.dice_to_roll == rules.dice else t.dice_to_roll)
+    elif s.phase is Phase.ROLL and t.rolls:
+        if t.dice_to_roll == rules.dice and rules.hot_dice == "must":
+            raise BankError(f"HOT DICE: {who} must roll all {rules.dice} dice again")
+        raise BankError(f"{who} set dice aside, so must roll again before banking")
+    elif s.phase is Phase.ROLL:
+        raise BankError(f"{who} must roll before banking")
+    else:
+        raise TurnError(_expecting(s))
+    if not p.on_board and total < rules.entry_minimum:
+        raise BankError(f"{who} needs {rules.entry_minimum} in one turn to get on the board "
+                        f"(turn total {total})")
+    if total < rules.bank_minimum:
+        raise BankError(f"no bank under {rules.bank_minimum} turn points (turn total {total})")
+    if s.phase is Phase.DECIDE:
+        s.log.append(f"{who} takes the points: {' '.join(map(str, best.dice))} for "
+                     f"{best.points} ({', '.join(best.combos)})")
+    _credit(s, p, total)
+    if rules.piggyback and left and not s.finished:
+        s.offer = PiggybackOffer(total, left, who)
+    _end_turn(s)
+
+
+def _credit(s: GameState, p: PlayerState, total: int) -> None:
+    rules, drink, who = s.rules, s.rules.drinking, s.shown_name(p)
+    old, new = p.score, p.score + total
+    p.score, p.on_board = new, True
+    s.log.append(f"{who} banks {total} (total {new})")
+    barriers = new // 1000 - old // 1000
+    bees = 0
+    if rules.bees and barriers:
+        bees = barriers
+        p.bees += bees
+        p.frame_earned = True
+        s.log.append(f"{who} crosses {barriers} barrier{'s' if barriers > 1 else ''}: "
+                     f"+{bees} B")
+    p.sheet.append(f"{new} (+{bees})" if bees else str(new))
+    if drink.barrier_handouts and barriers:
+        n = barriers * len(s.active)
+        p.handouts += n
+        s.log.append(f"{who} hands out {n} drinks")
+        s.banners.append("HAND OUT")
+    made = 0
+    if drink.rule_turn_over and total > drink.rule_turn_over:
+        made += 1
+    for mark in drink.rule_first_to:
+        if mark not in s.firsts_reached and new >= mark:
+            s.firsts_reached |= {mark}
+            made += 1
+    if new in drink.rule_exact:
+        made += 1
+    if made:
+        p.rules += made
+        s.log.append(f"MAKE A RULE: {who} makes {made} drinking rule{'s' if made > 1 else ''}")
+        s.banners.append("MAKE A RULE")
+    if new >= rules.target and rules.end == "instant":
+        s.winners = [p.name]
+        _finish(s)
+    elif new >= rules.target and rules.end == "final-round" and s.final_round_by is None:
+        s.final_round_by = s.current
+        s.log.append(f"FINAL ROUND: {who} reached {rules.target}; everyone else gets one "
+                     "more turn")
+        s.banners.append("FINAL ROUND")
+
+
+# -- zonks, penalties, drinks ---------------------------------------------------------------
+
+def _zonk(s: GameState, *, newbie: bool = False, dice: int = 0, note: str = "") -> None:
+    rules, p, who = s.rules, s.player, _who(s)
+    assert p is not None
+    p.zonks += 1
+    s.log.append(f"{who} zonks")
+    s.banners.append("ZONK")
+    bees = 0
+    if newbie:
+        bees += 1
+        s.log.append(f"NEWBIE: {who} +1 B")
+        s.banners.append("NEWBIE")
+    if rules.frames:
+        p.frame_zonks += 1
+        if p.frame_zonks == 3:
+            if p.frame_earned or newbie:
+                bees += 1
+                s.log.append(f"FRAME: {who}'s third zonk closes an earned frame, +1 B")
+            else:
+                s.log.append(f"FRAME: {who}'s third zonk closes a frame with no barrier crossed")
+            s.banners.append("FRAME")
+            p.frame_zonks, p.frame_earned = 0, False
+    p.bees += bees
+    marks = [note] if note else []
+    if newbie:
+        marks.append("newbie")
+    elif dice >= 5 and rules.bees:  # the all-johnnys sheet marks zonks with 5 or 6 dice
+        marks.append(f"{dice} dice")
+    p.sheet.append("Z" + (f" ({', '.join(marks)})" if marks else "")
+                   + (f" (+{bees})" if bees else ""))
+    _end_turn(s)
+
+
+def _penalty(s: GameState, a: A.Penalty) -> None:
+    if not s.rules.drinking.penalties:
+        raise TableError(f"the {s.rules.name} table has no penalties")
+    p = _player(s, a.player) if a.player else s.player
+    assert p is not None
+    who = s.shown_name(p)
+    if a.kind == "spaced":
+        p.spaced += 1
+        p.drinks += 1
+        s.log.append(f"SPACED: {who} loses their next turn and drinks")
+        s.banners.append("SPACED")
+        return
+    if p is not s.player:
+        raise TurnError(f"only the roller throws a sloppy die; it is {_who(s)}'s turn")
+    p.drinks += 1
+    s.log.append(f"SLOPPY: a die fell off the table; {who}'s turn ends with no points, drink")
+    s.banners.append("SLOPPY")
+    p.sheet.append("S")
+    _end_turn(s)
+
+
+def _land(s: GameState, a: A.Land) -> None:
+    t = s.turn
+    if not s.rules.drinking.board_images:
+        raise TableError(f"the {s.rules.name} table has no board images")
+    if t.score is None or t.score.zonk or s.phase not in (Phase.DECIDE, Phase.ROLL):
+        raise TurnError("a board image counts only for a scoring die of the roll on the table")
+    if a.image == "choose":
+        if not a.player:
+            raise TableError('"choose": say who drinks, e.g. {"land": "choose", "player": "Ann"}')
+        drinkers = [_player(s, a.player)]
+    elif a.player:
+        raise TableError(f'"{a.image}" decides who drinks by itself; "player" is only for choose')
+    elif a.image == "social":
+        drinkers = s.active
+    else:
+        drinkers = [_neighbour(s, +1 if a.image == "left" else -1)]
+    for p in drinkers:
+        p.drinks += 1
+    names = "everyone" if a.image == "social" else s.shown_name(drinkers[0])
+    s.log.append(f"DRINK {a.image.upper()}: {names} drinks")
+    s.banners.append(f"DRINK: {a.image.upper()}")
+
+
+def _neighbour(s: GameState, direction: int) -> PlayerState:
+    """The next active player to the left (+1, next in turn order) or right (-1)."""
+    n = len(s.players)
+    for k in range(1, n + 1):
+        p = s.players[(s.current + direction * k) % n]
+        if not p.left:
+            return p
+    raise PlayerError("nobody is left at the table")  # pragma: no cover
+
+
+# -- turns ---------------------------------------------------------------------------------
+
+def _start_turn(s: GameState) -> None:
+    s.turn = TurnState(phase=Phase.ROLL, dice_to_roll=s.rules.dice)
+
+
+def _end_turn(s: GameState, *, counts: bool = True) -> None:
+    p = s.player
+    if p is not None and counts:
+        p.turns += 1
+    if s.finished:
+        s.turn = TurnState(phase=Phase.OVER)
+        return
+    _start_turn(s)
+    n = len(s.players)
+    idx = s.current
+    for _ in range(4 * n + 4):
+        idx = (idx + 1) % n
+        if s.final_round_by is not None and idx == s.final_round_by:
+            _finish(s)
+            return
+        if not s.active or (s.rules.end == "turns"
+                            and all(q.turns >= s.rules.turns for q in s.active)):
+            _finish(s)
+            return
+        q = s.players[idx]
+        if q.left or (s.rules.end == "turns" and q.turns >= s.rules.turns):
+            continue
+        if q.spaced:
+            q.spaced -= 1
+            q.turns += 1
+            q.sheet.append("spaced")
+            s.log.append(f"{s.shown_name(q)} is spaced and loses this turn")
+            continue
+        s.current = idx
+        return
+    _finish(s)  # pragma: no cover - the loop always finds a player or finishes
+
+
+def _finish(s: GameState) -> None:
+    s.finished = True
+    s.turn = TurnState(phase=Phase.OVER)
+    s.offer = None
+    if not s.winners and s.active:
+        if s.rules.winner_by == "bees":
+            key = lambda p: (p.bees, p.score)  # noqa: E731
+        else:
+            key = lambda p: (p.score,)  # noqa: E731
+        top = max(key(p) for p in s.active)
+        s.winners = [p.name for p in s.active if key(p) == top]
+    s.log.append(f"GAME OVER: {_result(s)}")
+    s.banners.append("WINNER")
+
+
+def _result(s: GameState) -> str:
+    if not s.winners:
+        return "no winner"
+    if len(s.winners) > 1:
+        return "a tie between " + " and ".join(s.winners)
+    return f"{s.winners[0]} wins"
+
+
+def _who(s: GameState) -> str:
+    return s.shown_name(s.player) if s.player else "nobody"
+
+
+def _expecting(s: GameState) -> str:
+    """What the table is waiting for, as a sentence (for out-of-order actions)."""
+    t, who = s.turn, _who(s)
+    match s.phase:
+        case Phase.ROLL:
+            may_bank = " or bank" if t.bank_ok else ""
+            dice = "1 die" if t.dice_to_roll == 1 else f"{t.dice_to_roll} dice"
+            return f"{who} must roll {dice} next{may_bank}"
+        case Phase.DECIDE:
+            return f"{who} must keep scoring dice from the roll (or bank)"
+        case Phase.PAIR:
+            return f"{who} rolled a pair: re-roll it or pass"
+        case Phase.GO_FOR_1000:
+            return f"{who} is going for 1000 and must roll one die"
+        case _:
+            return "the game is not in play"
+
+
+_HANDLERS = {
+    A.Players: _players,
+    A.Join: _join,
+    A.Leave: _leave,
+    A.ZonkName: _zonk_name,
+    A.Roll: _roll,
+    A.Reroll: _reroll,
+    A.Pass: _pass,
+    A.GoFor1000: _go_for_1000,
+    A.Piggyback: _piggyback,
+    A.Keep: _keep,
+    A.Bank: _bank,
+    A.Penalty: _penalty,
+    A.Land: _land,
+}

@@ -1,0 +1,369 @@
+"""Rule sets as data: the five preset tables of RULES.md and custom tables from TOML.
+
+A :class:`RuleSet` is a frozen value; every option RULES.md mentions is a field.
+Custom tables are TOML files; ``base = "classic-10000"`` starts from a preset and
+the other keys override it (see ``zonkcam rules show NAME`` for a full example).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from zonkcam.game.errors import RulesError
+
+END_MODES = ("final-round", "instant", "turns")
+HOT_DICE = ("may", "must")
+WINNER_BY = ("points", "bees")
+
+
+@dataclass(frozen=True)
+class Straight:
+    """A run of faces that scores only when all of the table's dice are rolled."""
+
+    faces: tuple[int, ...]
+    points: int
+
+    @property
+    def label(self) -> str:
+        return "-".join(map(str, self.faces))
+
+
+@dataclass(frozen=True)
+class Points:
+    """What each combination is worth; 0 switches a combination off."""
+
+    single_one: int = 100
+    single_five: int = 50
+    three_ones: int = 1000
+    three_of_a_kind: int = 100
+    """Three of a kind of face F (2-6) scores F times this."""
+    extra_die: int = 0
+    """Each die beyond three of a kind (four or more of a kind); 0 = a fourth die scores
+    only as a single 1 or 5, and six of a kind is two triples."""
+    six_of_a_kind: int = 0
+    """Six of a kind of face F (2-6) with all dice rolled scores F times this ("megas")."""
+    six_ones: int = 0
+    full_house: int = 0
+    """Three of a kind and a pair of another face, all dice rolled."""
+    straights: tuple[Straight, ...] = ()
+    colour_pairs: int = 0
+    """Detroit: every colour pair shows one number on both its dice, all dice rolled."""
+
+
+@dataclass(frozen=True)
+class DrinkRules:
+    """The drinking table's extras; all off by default."""
+
+    penalties: bool = False
+    """Spaced (lose the next turn, drink) and sloppy (turn ends, no points, drink)."""
+    board_images: bool = False
+    """A scoring die touching a printed die image passes a drink: left/right/choose/social."""
+    barrier_handouts: bool = False
+    """Each 1,000 barrier crossed: hand out as many drinks as there are players."""
+    rule_turn_over: int = 0
+    """Make a drinking rule for a turn scoring more than this (0 = off)."""
+    rule_first_to: tuple[int, ...] = ()
+    """Make a rule for being the first to reach each of these totals."""
+    rule_exact: tuple[int, ...] = ()
+    """Make a rule when a game total equals one of these exactly."""
+    zonk_names: bool = False
+    """Players get zonk names chosen by someone else; only zonk names are shown."""
+
+
+@dataclass(frozen=True)
+class RuleSet:
+    """Everything a table decides about Zonk."""
+
+    name: str
+    dice: int = 5
+    target: int = 10_000
+    end: str = "final-round"
+    """final-round: reaching the target gives every other player one more turn;
+    instant: the game ends when a player reaches the target; turns: after `turns` turns each."""
+    turns: int = 0
+    winner_by: str = "points"
+    """points, or bees (most B's, ties broken by points)."""
+    entry_minimum: int = 0
+    """Turn total needed for a player's first bank (getting on the board)."""
+    bank_minimum: int = 0
+    """No bank with fewer turn points than this."""
+    hot_dice: str = "may"
+    """may: bank or roll all dice again after setting every die aside; must: roll again."""
+    bank_after_keep: bool = True
+    """False (drinking): once dice are set aside the player must roll before banking."""
+    two_dice_pair_reroll: bool = False
+    piggyback: bool = False
+    go_for_1000: int = 0
+    """Points for completing 1-2-3-4-5-6 with one die after the first roll (0 = off)."""
+    straight_completion: int = 0
+    """Points for completing 1-2-3-4-5-6 across rolls within a cycle (0 = off)."""
+    carry_over_extras: bool = False
+    """A set-aside three of a kind makes later dice of its face worth `extra_die` each."""
+    bees: bool = False
+    """+1 B for each 1,000 barrier the game total crosses on a bank."""
+    newbie: bool = False
+    """No scoring dice on the first roll of a turn: +1 B, counts as a zonk."""
+    frames: bool = False
+    """Every three zonks close a frame; +1 B on the third if a barrier was crossed in it."""
+    points: Points = field(default_factory=Points)
+    drinking: DrinkRules = field(default_factory=DrinkRules)
+
+    def __post_init__(self) -> None:
+        _validate(self)
+
+    def to_dict(self) -> dict[str, Any]:
+        data = dataclasses.asdict(self)
+        data["points"]["straights"] = [
+            {"faces": "".join(map(str, s.faces)), "points": s.points} for s in self.points.straights
+        ]
+        data["drinking"] = {k: list(v) if isinstance(v, tuple) else v
+                            for k, v in data["drinking"].items()}
+        return data
+
+
+def _validate(r: RuleSet) -> None:
+    def need(ok: bool, message: str) -> None:
+        if not ok:
+            raise RulesError(message)
+
+    need(2 <= r.dice <= 6, f"dice must be 2 to 6, not {r.dice}")
+    need(r.end in END_MODES, f"end must be one of {', '.join(END_MODES)}, not {r.end!r}")
+    need(r.hot_dice in HOT_DICE, f"hot_dice must be 'may' or 'must', not {r.hot_dice!r}")
+    need(r.winner_by in WINNER_BY, f"winner_by must be 'points' or 'bees', not {r.winner_by!r}")
+    need(r.end == "turns" or r.target > 0, "target must be above 0")
+    need(r.end != "turns" or r.turns > 0, "end = 'turns' needs turns above 0")
+    need(r.bees or r.winner_by != "bees", "winner_by = 'bees' needs bees = true")
+    need(r.bees or not (r.newbie or r.frames), "newbie and frames give B's: they need bees = true")
+    need(not r.carry_over_extras or r.points.extra_die > 0,
+         "carry_over_extras needs points.extra_die above 0")
+    need(r.dice == 6 or not (r.go_for_1000 or r.straight_completion),
+         "go_for_1000 and straight_completion need dice = 6")
+    need(r.dice == 6 or not r.points.colour_pairs, "colour_pairs needs dice = 6")
+    for s in r.points.straights:
+        need(len(s.faces) <= r.dice, f"straight {s.label} needs more dice than the table has")
+        need(len(set(s.faces)) == len(s.faces) and all(1 <= f <= 6 for f in s.faces),
+             f"straight faces must be different faces 1-6, not {s.label}")
+
+
+# ---------------------------------------------------------------------------------------------
+# The presets (RULES.md)
+
+def _straight(faces: str, points: int) -> Straight:
+    return Straight(tuple(int(c) for c in faces), points)
+
+
+PRESETS: dict[str, RuleSet] = {
+    "classic-10000": RuleSet(
+        name="classic-10000",
+        dice=5,
+        target=10_000,
+        end="final-round",
+        entry_minimum=1000,
+        bank_minimum=300,
+        hot_dice="may",
+        two_dice_pair_reroll=True,
+        points=Points(
+            extra_die=100,
+            full_house=500,
+            straights=(_straight("12345", 1000), _straight("23456", 1000)),
+        ),
+    ),
+    "all-johnnys": RuleSet(
+        name="all-johnnys",
+        dice=6,
+        end="turns",
+        turns=21,
+        target=0,
+        winner_by="bees",
+        entry_minimum=1000,
+        hot_dice="may",
+        go_for_1000=1000,
+        straight_completion=750,
+        carry_over_extras=True,
+        bees=True,
+        newbie=True,
+        frames=True,
+        points=Points(
+            extra_die=100,
+            six_of_a_kind=1000,
+            six_ones=10_000,
+            straights=(_straight("123456", 2000),),
+        ),
+    ),
+    "chicago": RuleSet(
+        name="chicago",
+        dice=5,
+        target=10_000,
+        end="instant",
+        hot_dice="must",
+        piggyback=True,
+        points=Points(straights=(_straight("12345", 1500), _straight("23456", 1500))),
+    ),
+    "detroit": RuleSet(
+        name="detroit",
+        dice=6,
+        target=10_000,
+        end="instant",
+        hot_dice="must",
+        piggyback=True,
+        points=Points(straights=(_straight("123456", 1000),), colour_pairs=1000),
+    ),
+    "drinking": RuleSet(
+        name="drinking",
+        dice=5,
+        target=10_000,
+        end="instant",
+        entry_minimum=350,
+        hot_dice="must",
+        bank_after_keep=False,
+        points=Points(straights=(_straight("12345", 1500),)),
+        drinking=DrinkRules(
+            penalties=True,
+            board_images=True,
+            barrier_handouts=True,
+            rule_turn_over=1000,
+            rule_first_to=(2500, 5000, 7500),
+            rule_exact=(5150,),
+            zonk_names=True,
+        ),
+    ),
+}
+
+
+# ---------------------------------------------------------------------------------------------
+# TOML
+
+def rules_from_dict(data: dict[str, Any], *, where: str = "rules") -> RuleSet:
+    """A RuleSet from parsed TOML; one clear error naming the key for anything wrong."""
+    data = dict(data)
+    base_name = data.pop("base", None)
+    if base_name is None:
+        base = RuleSet(name="custom")
+    else:
+        if base_name not in PRESETS:
+            raise RulesError(
+                f"{where}: base must be one of {', '.join(PRESETS)}, not {base_name!r}")
+        base = PRESETS[base_name]
+    top = _fields(RuleSet)
+    top.pop("points")
+    top.pop("drinking")
+    changes = _read_table(data, top, where, extra=("points", "drinking", "base"))
+    points_changes = _read_table(data.get("points", {}), _fields(Points), f"{where} [points]")
+    drink_changes = _read_table(data.get("drinking", {}), _fields(DrinkRules),
+                                f"{where} [drinking]")
+    if "name" not in changes:
+        changes["name"] = base.name if base_name is None else f"{base_name} (custom)"
+    try:
+        return dataclasses.replace(
+            base,
+            points=dataclasses.replace(base.points, **points_changes),
+            drinking=dataclasses.replace(base.drinking, **drink_changes),
+            **changes,
+        )
+    except RulesError as exc:
+        raise RulesError(f"{where}: {exc}") from None
+
+
+def _fields(cls: type) -> dict[str, Any]:
+    return {f.name: f.type for f in dataclasses.fields(cls)}
+
+
+def _read_table(table: Any, fields: dict[str, Any], where: str, extra: tuple[str, ...] = ()
+                ) -> dict[str, Any]:
+    if not isinstance(table, dict):
+        raise RulesError(f"{where} must be a table")
+    out: dict[str, Any] = {}
+    for key, value in table.items():
+        if key in extra:
+            continue
+        if key not in fields:
+            allowed = ", ".join(sorted(list(fields) + list(extra)))
+            raise RulesError(f"{where}: unknown key {key!r}; allowed keys: {allowed}")
+        out[key] = _convert(key, value, str(fields[key]), where)
+    return out
+
+
+def _convert(key: str, value: Any, kind: str, where: str) -> Any:
+    def wrong(expected: str) -> RulesError:
+        return RulesError(f"{where}: {key} must be {expected}, not {value!r}")
+
+    if kind == "bool":
+        if not isinstance(value, bool):
+            raise wrong("true or false")
+        return value
+    if kind == "int":
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise wrong("a whole number, 0 or more")
+        return value
+    if kind == "str":
+        if not isinstance(value, str):
+            raise wrong("a string")
+        return value
+    if kind == "tuple[int, ...]":
+        if not isinstance(value, list) or not all(
+            isinstance(v, int) and not isinstance(v, bool) and v > 0 for v in value
+        ):
+            raise wrong("a list of whole numbers, e.g. [2500, 5000]")
+        return tuple(value)
+    if kind == "tuple[Straight, ...]":
+        if not isinstance(value, list):
+            raise wrong('a list such as [{faces = "12345", points = 1000}]')
+        out = []
+        for item in value:
+            if (not isinstance(item, dict) or set(item) != {"faces", "points"}
+                    or not isinstance(item["faces"], str) or not item["faces"].isdigit()
+                    or isinstance(item["points"], bool) or not isinstance(item["points"], int)):
+                raise wrong('a list such as [{faces = "12345", points = 1000}]')
+            out.append(_straight(item["faces"], item["points"]))
+        return tuple(out)
+    raise AssertionError(f"no converter for {kind}")  # pragma: no cover
+
+
+def load_rules(name_or_path: str) -> RuleSet:
+    """A preset by name, or a custom table from a TOML file path."""
+    if name_or_path in PRESETS:
+        return PRESETS[name_or_path]
+    path = Path(name_or_path)
+    if path.suffix.lower() != ".toml" and not path.exists():
+        raise RulesError(
+            f"unknown rules {name_or_path!r}: use one of {', '.join(PRESETS)} or a .toml file"
+        )
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise RulesError(f"rules file {name_or_path} does not exist") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise RulesError(f"cannot read rules file {name_or_path}: {exc}") from None
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise RulesError(f"{name_or_path} is not valid TOML: {exc}") from None
+    return rules_from_dict(data, where=str(name_or_path))
+
+
+def rules_to_toml(rules: RuleSet) -> str:
+    """The rule set as a complete TOML table (the format :func:`load_rules` reads)."""
+    data = rules.to_dict()
+    points, drinking = data.pop("points"), data.pop("drinking")
+    lines = [f"{k} = {_toml_value(v)}" for k, v in data.items()]
+    lines += ["", "[points]"] + [f"{k} = {_toml_value(v)}" for k, v in points.items()]
+    lines += ["", "[drinking]"] + [f"{k} = {_toml_value(v)}" for k, v in drinking.items()]
+    return "\n".join(lines) + "\n"
+
+
+def _toml_value(v: Any) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, int):
+        return str(v)
+    if isinstance(v, str):
+        return '"' + v.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    if isinstance(v, dict):
+        return "{ " + ", ".join(f"{k} = {_toml_value(x)}" for k, x in v.items()) + " }"
+    if isinstance(v, list | tuple):
+        return "[" + ", ".join(_toml_value(x) for x in v) + "]"
+    raise TypeError(v)  # pragma: no cover

@@ -1,0 +1,163 @@
+"""The state of a game at the table: players, the turn in progress, and the log.
+
+States are produced only by :mod:`zonkcam.game.engine` folding actions; everything here
+is plain data plus read-only helpers for showing it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from zonkcam.game.dice import Die
+from zonkcam.game.rules import RuleSet
+from zonkcam.game.scoring import Keep, RollScore
+
+
+class Phase(StrEnum):
+    SETUP = "setup"
+    """No players seated yet."""
+    ROLL = "roll"
+    """The current player must (or, with ``bank_ok``, may) roll ``dice_to_roll`` dice."""
+    DECIDE = "decide"
+    """A scoring roll is on the table: keep, bank its best keep, or go for 1000."""
+    PAIR = "pair"
+    """Two-dice pair with nothing scoring: re-roll the pair or pass (zonk)."""
+    GO_FOR_1000 = "go-for-1000"
+    """The player rolls one die hoping for the missing face."""
+    OVER = "over"
+
+
+@dataclass
+class PlayerState:
+    name: str
+    score: int = 0
+    bees: int = 0
+    zonks: int = 0
+    drinks: int = 0
+    """Drinks the table says this player must take."""
+    handouts: int = 0
+    """Drinks this player may hand out."""
+    rules: int = 0
+    """Drinking rules this player may make."""
+    on_board: bool = False
+    turns: int = 0
+    spaced: int = 0
+    """Turns this player will lose (drinking: spaced)."""
+    left: bool = False
+    """Crossed off the score card."""
+    zonk_name: str | None = None
+    frame_zonks: int = 0
+    frame_earned: bool = False
+    sheet: list[str] = field(default_factory=list)
+    """Per turn: the game total and B's (``1200 (+1)``) or a zonk (``Z (+1)``)."""
+
+
+@dataclass
+class TurnState:
+    phase: Phase = Phase.SETUP
+    total: int = 0
+    dice_to_roll: int = 0
+    roll: tuple[Die, ...] | None = None
+    """The last roll of this turn, while it is on the table."""
+    score: RollScore | None = None
+    kept: Keep | None = None
+    rolls: int = 0
+    set_aside: tuple[int, ...] = ()
+    """Values set aside in this cycle (until all dice are picked up again)."""
+    set_aside_points: int = 0
+    carried: frozenset[int] = frozenset()
+    bank_ok: bool = False
+    """In the ROLL phase: whether the player may bank instead of rolling."""
+    piggybacked: bool = False
+    missing_face: int = 0
+    """Going for 1000: the face that completes 1-2-3-4-5-6."""
+
+
+@dataclass
+class PiggybackOffer:
+    total: int
+    dice: int
+    by: str
+
+
+@dataclass
+class GameState:
+    rules: RuleSet
+    players: list[PlayerState] = field(default_factory=list)
+    current: int = -1
+    turn: TurnState = field(default_factory=TurnState)
+    finished: bool = False
+    winners: list[str] = field(default_factory=list)
+    final_round_by: int | None = None
+    firsts_reached: frozenset[int] = frozenset()
+    offer: PiggybackOffer | None = None
+    banners: list[str] = field(default_factory=list)
+    """Banners raised by the last action (ZONK, HOT DICE, ...), for the screen."""
+    log: list[str] = field(default_factory=list)
+
+    # -- reading the state ---------------------------------------------------------------
+
+    @property
+    def player(self) -> PlayerState | None:
+        return self.players[self.current] if 0 <= self.current < len(self.players) else None
+
+    @property
+    def phase(self) -> Phase:
+        return self.turn.phase
+
+    @property
+    def winner(self) -> str | None:
+        return self.winners[0] if len(self.winners) == 1 else None
+
+    @property
+    def active(self) -> list[PlayerState]:
+        return [p for p in self.players if not p.left]
+
+    def shown_name(self, player: PlayerState) -> str:
+        """Zonk name where the table uses them, else the real name."""
+        if self.rules.drinking.zonk_names and player.zonk_name:
+            return player.zonk_name
+        return player.name
+
+    def find(self, name: str) -> PlayerState | None:
+        key = name.casefold()
+        for p in self.players:
+            if p.name.casefold() == key or (p.zonk_name or "").casefold() == key:
+                return p
+        return None
+
+    def to_json(self) -> dict[str, Any]:
+        """The summary printed by ``zonkcam replay``."""
+        t = self.turn
+        return {
+            "rules": self.rules.name,
+            "players": [
+                {
+                    "name": p.name,
+                    "score": p.score,
+                    "bees": p.bees,
+                    "zonks": p.zonks,
+                    "drinks": p.drinks,
+                    "handouts": p.handouts,
+                    "rules": p.rules,
+                    "on_board": p.on_board,
+                    "turns": p.turns,
+                    "spaced": p.spaced,
+                    "left": p.left,
+                    "zonk_name": p.zonk_name,
+                    "sheet": list(p.sheet),
+                }
+                for p in self.players
+            ],
+            "current": self.player.name if self.player and not self.finished else None,
+            "phase": str(t.phase),
+            "turn_total": t.total,
+            "dice_to_roll": t.dice_to_roll,
+            "final_round": self.final_round_by is not None,
+            "finished": self.finished,
+            "winner": self.winner,
+            "winners": list(self.winners),
+            "log": list(self.log),
+        }

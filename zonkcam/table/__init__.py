@@ -1,0 +1,1 @@
+"""The table: camera sources, the demo table, settled-roll detection and zones."""

@@ -1,0 +1,179 @@
+"""Where each die lies: rolling area, keep strip, a board image it touches, or off the mat.
+
+Dice come from the reader in image pixels; the calibration maps them onto the mat. A
+die's footprint is measured in the straightened (top-down) mat image by comparing it with
+the empty mat seen at calibration: that tells a board image touched by the die's edge
+(footprint, not centre) and a cocked die (a footprint too long for a die lying flat).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from zonkcam.calibration.calibrate import REFERENCE_PX_PER_MM, Calibration
+from zonkcam.calibration.mat import Rect
+
+TIPPED_ASPECT = 1.15
+"""A footprint this much longer than wide (across the camera's line of sight) looks tipped."""
+TIPPED_AREA = 1.5
+"""A footprint this many times a die's square looks tipped."""
+
+
+@dataclass(frozen=True)
+class SeenDie:
+    """A die as the reader gives it (image pixels)."""
+
+    value: int
+    confidence: float
+    bbox: tuple[float, float, float, float]
+    color: str | None = None
+
+
+@dataclass(frozen=True)
+class TableDie:
+    """A read die placed on the mat."""
+
+    value: int
+    confidence: float
+    color: str | None
+    bbox: tuple[float, float, float, float]
+    center_mm: tuple[float, float]
+    zone: str
+    """rolling, keep or off."""
+    touching: tuple[str, ...] = ()
+    """Board images its footprint touches (LEFT, RIGHT, CHOOSE, SOCIAL)."""
+    cocked: bool = False
+    """Leaning on another die or the mat's edge: not a readable value."""
+    footprint_mm: tuple[tuple[float, float], ...] = ()
+
+    def to_json(self) -> dict:
+        return {"value": None if self.cocked else self.value,
+                "confidence": round(self.confidence, 3), "color": self.color,
+                "bbox": [round(v, 1) for v in self.bbox],
+                "mat_mm": [round(v, 1) for v in self.center_mm], "zone": self.zone,
+                "touching": list(self.touching), "cocked": self.cocked}
+
+
+def foreground(top_down: np.ndarray, reference: np.ndarray) -> np.ndarray:
+    """Pixels (uint8 0/255) where something lies on the mat: not the printed mat and not
+    merely its shadow (a shadow darkens all three channels alike)."""
+    cur = top_down.astype(np.float32) + 8.0
+    ref = cv2.resize(reference, (top_down.shape[1], top_down.shape[0])).astype(np.float32) + 8.0
+    ratio = cur / ref
+    brightness = ratio.mean(axis=2)
+    chroma = np.abs(ratio - brightness[..., None]).max(axis=2) / np.maximum(brightness, 0.05)
+    mask = (chroma > 0.22) | (brightness > 1.35) | (brightness < 0.3)
+    mask = mask.astype(np.uint8) * 255
+    return cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
+
+
+def place(seen: Sequence[SeenDie], cal: Calibration, frame: np.ndarray | None = None,
+          mask: np.ndarray | None = None) -> list[TableDie]:
+    """Put read dice on the mat. ``mask`` (from :func:`foreground`, at the reference scale)
+    gives footprints; without it a die's footprint is a flat die's square at its centre."""
+    geo = cal.geometry
+    mat = Rect(0, 0, geo.width_mm, geo.height_mm)
+    if mask is None and frame is not None and cal.reference is not None:
+        mask = foreground(cal.top_down(frame, REFERENCE_PX_PER_MM), cal.reference)
+    nadir = cal.image_to_mat([[cal.image_size[0] / 2, cal.image_size[1] / 2]])[0]
+    found = []
+    for d in seen:
+        x0, y0, x1, y1 = d.bbox
+        cx, cy = cal.image_to_mat([[(x0 + x1) / 2, (y0 + y1) / 2]])[0]
+        found.append((d, (float(cx), float(cy))))
+    centres = np.array([c for _, c in found]).reshape(-1, 2)
+    measured = [(*f, *_footprint(mask, f[1], geo.die_mm, nadir, centres)) for f in found]
+    found = measured
+    out = []
+    for k, (d, (cx, cy), footprint, tipped) in enumerate(found):
+        # Cocked: tipped-looking, and with something to lean on: another die or the mat's
+        # edge. Which of two touching dice leans on the other is hard to see from above, so
+        # both are reported; the scorekeeper (or a re-throw) settles them.
+        against = [j for j, other in enumerate(found)
+                   if j != k and _overlaps(footprint, other[2], grow=1.5)]
+        leaning = not _inside(footprint, mat) or bool(against)
+        if not mat.contains(cx, cy):
+            zone = "off"
+        elif geo.keep_strip.contains(cx, cy):
+            zone = "keep"
+        else:
+            zone = "rolling"
+        # the measured footprint can miss the part of a white die on the mat's white ink
+        reach = cv2.convexHull(np.vstack([footprint, _square((cx, cy), geo.die_mm)])
+                               .astype(np.float32)).reshape(-1, 2)
+        touching = tuple(b.label for b in geo.board_images
+                         if zone == "rolling" and _overlaps(reach, b.rect.corners))
+        out.append(TableDie(d.value, d.confidence, d.color, tuple(map(float, d.bbox)),
+                            (cx, cy), zone, touching, tipped and leaning,
+                            tuple((float(x), float(y)) for x, y in footprint)))
+    return out
+
+
+def _inside(footprint: np.ndarray, rect: Rect) -> bool:
+    return all(rect.contains(x, y) for x, y in footprint)
+
+
+def _square(centre: tuple[float, float], die: float) -> np.ndarray:
+    return np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]], float) * die / 2 + centre
+
+
+def _footprint(mask: np.ndarray | None, centre: tuple[float, float], die: float,
+               nadir: np.ndarray, centres: np.ndarray) -> tuple[np.ndarray, bool]:
+    """The die's footprint (4 corners, mm) and whether its shape looks tipped. Pixels nearer
+    another die's centre belong to that die (touching dice merge in the mask)."""
+    square = _square(centre, die)
+    if mask is None:
+        return square, False
+    s = REFERENCE_PX_PER_MM
+    r = int(math.ceil(die * 1.3 * s))
+    cx, cy = int(round(centre[0] * s)), int(round(centre[1] * s))
+    h, w = mask.shape
+    x0, y0, x1, y1 = max(0, cx - r), max(0, cy - r), min(w, cx + r + 1), min(h, cy + r + 1)
+    if x1 - x0 < 3 or y1 - y0 < 3:
+        return square, False
+    roi = mask[y0:y1, x0:x1]
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(roi, connectivity=8)
+    # every piece reaching near the reader's centre (a white die on a white printed line
+    # can come apart in pieces)
+    near = int(math.ceil(die * 0.4 * s))
+    core = labels[max(0, cy - y0 - near):cy - y0 + near + 1,
+                  max(0, cx - x0 - near):cx - x0 + near + 1]
+    pieces = [i for i in np.unique(core) if i != 0]
+    if not pieces:
+        return square, False
+    ys, xs = np.nonzero(np.isin(labels, pieces))
+    px = np.c_[xs + x0, ys + y0].astype(np.float64) / s
+    d2 = ((px[:, None, :] - centres[None, :, :]) ** 2).sum(axis=2)
+    mine = np.linalg.norm(px - np.asarray(centre), axis=1) ** 2 <= d2.min(axis=1) + 1e-9
+    xs, ys = xs[mine], ys[mine]
+    if len(xs) < (die * s) ** 2 * 0.6:  # too little of the die stands out to measure it
+        return square, False
+    pts = np.c_[xs + x0, ys + y0].astype(np.float32) / s
+    (rx, ry), (rw, rh), angle = cv2.minAreaRect(pts)
+    corners = cv2.boxPoints(((rx, ry), (rw, rh), angle))
+    long_side, short_side = max(rw, rh), max(1e-3, min(rw, rh))
+    # A flat die's side faces smear it away from the point under the camera; a tipped die
+    # is long in the direction it tips, and bigger.
+    axis = angle if rw >= rh else angle + 90
+    radial = math.degrees(math.atan2(ry - nadir[1], rx - nadir[0]))
+    across = abs((axis - radial + 90) % 180 - 90) > 30
+    aspect = long_side / short_side
+    odd = (aspect > TIPPED_ASPECT and across) or long_side * short_side > TIPPED_AREA * die * die
+    return corners.astype(float), bool(odd)
+
+
+def _overlaps(footprint: np.ndarray, other: np.ndarray, grow: float = 0.0) -> bool:
+    """Whether a die's footprint touches another convex shape on the mat (``grow`` mm of
+    slack for touching edges)."""
+    a = footprint.astype(np.float32)
+    if grow:
+        centre = a.mean(axis=0)
+        a = centre + (a - centre) * (1 + grow / max(1e-3, float(np.abs(a - centre).max())))
+    area, _ = cv2.intersectConvexConvex(cv2.convexHull(a.astype(np.float32)),
+                                        cv2.convexHull(other.astype(np.float32)))
+    return area > 0.5  # mm²

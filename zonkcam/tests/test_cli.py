@@ -1,0 +1,149 @@
+"""The CLI contract: `zonkcam score` and `zonkcam replay` output and exit codes."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from zonkcam.cli import main
+
+DATA = Path(__file__).parent / "data"
+
+
+def run_cli(capsys, *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_score_prints_every_keep_best_first(capsys):
+    code, out, _ = run_cli(capsys, "score", "--rules", "classic-10000", "1", "5", "5", "6", "6")
+    assert code == 0
+    result = json.loads(out)
+    assert result["rules"] == "classic-10000"
+    assert result["dice"] == [1, 5, 5, 6, 6]
+    assert result["zonk"] is False
+    assert result["best"] == {"keep": [1, 5, 5], "points": 200}
+    keeps = {tuple(k["keep"]): k["points"] for k in result["keeps"]}
+    assert keeps == {(1, 5, 5): 200, (1, 5): 150, (5, 5): 100, (1,): 100, (5,): 50}
+    points = [k["points"] for k in result["keeps"]]
+    assert points == sorted(points, reverse=True)
+
+
+def test_score_names_combinations(capsys):
+    _, out, _ = run_cli(capsys, "score", "--rules", "detroit", "2", "2", "2", "5", "1", "3")
+    best = json.loads(out)["keeps"][0]
+    assert best["points"] == 350
+    assert sorted(best["combos"]) == ["single 1", "single 5", "three 2s"]
+
+
+def test_score_detroit_colours(capsys):
+    _, out, _ = run_cli(capsys, "score", "--rules", "detroit",
+                        "2w", "2w", "3r", "3r", "4g", "4g")
+    result = json.loads(out)
+    assert result["dice"] == ["2w", "2w", "3r", "3r", "4g", "4g"]
+    assert result["best"] == {"keep": [2, 2, 3, 3, 4, 4], "points": 1000}
+    assert result["keeps"][0]["combos"] == ["colour pairs"]
+
+
+def test_score_zonk(capsys):
+    _, out, _ = run_cli(capsys, "score", "--rules", "chicago", "2", "3", "4", "6", "6")
+    assert json.loads(out) == {"rules": "chicago", "dice": [2, 3, 4, 6, 6], "zonk": True,
+                               "best": None, "keeps": []}
+
+
+def test_score_takes_a_toml_file(capsys, tmp_path):
+    rules = tmp_path / "table.toml"
+    rules.write_text('base = "chicago"\n[points]\nsingle_five = 0\n')
+    _, out, _ = run_cli(capsys, "score", "--rules", str(rules), "5", "2", "3", "4", "6")
+    result = json.loads(out)
+    assert result["keeps"] == [{"keep": [2, 3, 4, 5, 6], "points": 1500,
+                                "combos": ["straight 2-3-4-5-6"]}]
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["score", "--rules", "classic-10000", "7"], "1 to 6"),
+    (["score", "--rules", "classic-10000", "1", "2", "3", "4", "5", "6"], "5 dice"),
+    (["score", "--rules", "nope", "1"], "unknown rules"),
+    (["score", "--rules", "detroit", "2x"], "colour"),
+])
+def test_score_bad_input_is_one_clear_line(capsys, argv, message):
+    code, out, err = run_cli(capsys, *argv)
+    assert code == 2
+    assert out == ""
+    assert message in err and "Traceback" not in err
+    assert len(err.strip().splitlines()) == 1
+
+
+def test_replay_narrated_game(capsys):
+    code, out, _ = run_cli(capsys, "replay", "--rules", "classic-10000",
+                           str(DATA / "narrated-classic.jsonl"))
+    assert code == 0
+    state = json.loads(out)
+    scores = {p["name"]: p["score"] for p in state["players"]}
+    assert scores == {"Nathan": 0, "Chris": 3550, "Miguel": 0}
+    assert state["current"] == "Nathan"
+    assert state["finished"] is False and state["winner"] is None
+    assert "Chris banks 1000 (total 1000)" in state["log"]
+    assert "Nathan zonks" in state["log"]
+    assert "HOT DICE" in state["log"]
+    for player in state["players"]:
+        assert set(player) >= {"name", "score", "bees", "zonks", "drinks", "handouts", "rules",
+                               "on_board"}
+
+
+def test_replay_stops_at_an_illegal_line(capsys, tmp_path):
+    game = tmp_path / "game.jsonl"
+    game.write_text('{"players": ["Ann", "Bob"]}\n{"roll": [1, 2, 3, 4, 6]}\n'
+                    '{"keep": [1, 2]}\n{"bank": true}\n')
+    code, out, err = run_cli(capsys, "replay", "--rules", "classic-10000", str(game))
+    assert code == 2
+    assert out == ""
+    assert "line 3" in err and "2" in err
+    assert len(err.strip().splitlines()) == 1
+
+
+def test_replay_bad_json_and_missing_file(capsys, tmp_path):
+    game = tmp_path / "game.jsonl"
+    game.write_text('{"players": ["Ann"]}\n{"roll": [1, 2,\n')
+    code, _, err = run_cli(capsys, "replay", str(game))
+    assert code == 2 and "line 2" in err and "not JSON" in err
+    code, _, err = run_cli(capsys, "replay", str(tmp_path / "missing.jsonl"))
+    assert code == 2 and "no such file" in err
+
+
+def test_replay_undo_line(capsys, tmp_path):
+    game = tmp_path / "game.jsonl"
+    game.write_text('{"players": ["Ann", "Bob"]}\n{"roll": [1, 1, 1, 2, 3]}\n'
+                    '{"undo": true}\n{"roll": [5, 2, 3, 4, 6]}\n{"keep": [5]}\n')
+    _, out, _ = run_cli(capsys, "replay", str(game))
+    state = json.loads(out)
+    assert state["turn_total"] == 50
+    assert state["current"] == "Ann"
+
+
+def test_console_script_entry_point_runs():
+    result = subprocess.run([sys.executable, "-m", "zonkcam", "score", "--rules", "drinking",
+                             "1", "2", "3", "4", "5"], capture_output=True, text=True, check=True)
+    assert json.loads(result.stdout)["best"]["points"] == 1500
+
+
+def test_rules_show_round_trips_through_a_file(capsys, tmp_path):
+    code, out, _ = run_cli(capsys, "rules", "show", "all-johnnys")
+    assert code == 0
+    path = tmp_path / "aj.toml"
+    path.write_text(out.replace('name = "all-johnnys"', 'name = "ours"'))
+    code, out, _ = run_cli(capsys, "rules", "check", str(path))
+    assert code == 0 and "ours" in out
+
+
+def test_rules_check_names_the_wrong_key(capsys, tmp_path):
+    path = tmp_path / "bad.toml"
+    path.write_text('base = "classic-10000"\nhot_dcie = "must"\n')
+    code, _, err = run_cli(capsys, "rules", "check", str(path))
+    assert code == 2
+    assert "hot_dcie" in err and "hot_dice" in err

@@ -1,0 +1,126 @@
+"""The game screen wired up as the app will: keys in, table actions played, banners out."""
+
+from __future__ import annotations
+
+import pygame
+import pytest
+
+from zonkcam.buttons import BANK, ROLL, SELECT, InputCommand, action_for
+from zonkcam.display.banners import BannerQueue
+from zonkcam.display.fake_table import mat_observation
+from zonkcam.display.game_screen import GameScreen
+from zonkcam.display.screen import layout_for
+from zonkcam.display.sounds import Sounds
+from zonkcam.display.window import Window
+from zonkcam.game import actions as A
+from zonkcam.game.dice import parse_dice
+from zonkcam.game.errors import TableError
+from zonkcam.game.game import Game
+from zonkcam.game.rules import PRESETS
+from zonkcam.tests.screen_helpers import artifacts_dir, find_text, share_of
+from zonkcam.tests.test_screen_sounds import FakeMixer
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+def window(tmp_path, monkeypatch):
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    with Window.open((800, 480), screenshots=artifacts_dir(tmp_path) / "live") as w:
+        pygame.event.clear()
+        yield w
+
+
+def press(*keys):
+    for k in keys:
+        pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=k, unicode="", mod=0))
+
+
+def run_commands(ui, game):
+    for command in ui.commands():
+        action = action_for(command, game.state, ui.selected_keep)
+        if action is not None:
+            try:
+                ui.played(game.play(action))
+            except TableError as exc:
+                ui.message = str(exc)
+
+
+def test_select_then_roll_takes_the_selected_keep(window):
+    game = Game(PRESETS["classic-10000"], [A.Players(("Ann", "Bob"))])
+    game.play(A.Roll(parse_dice([1, 5, 5, 3, 1])))
+    ui = GameScreen(window, sounds=Sounds(mixer=FakeMixer()))
+    view = ui.draw(game.state, mat_observation([1, 5, 5, 3, 1]))
+    assert view.selected_keep.dice == game.state.turn.score.keeps[0].dice
+    press(pygame.K_s, pygame.K_s)
+    assert ui.commands() == [SELECT, SELECT]
+    chosen = game.state.turn.score.keeps[2]
+    assert ui.draw(game.state).selected_keep.dice == chosen.dice
+    press(pygame.K_r)
+    run_commands(ui, game)
+    assert game.events[-1] == A.Keep(chosen.dice)
+    assert game.state.turn.total == chosen.points
+    assert ui.selected_keep == 0
+
+
+def test_a_refused_bank_is_a_message_not_a_traceback(window):
+    game = Game(PRESETS["classic-10000"], [A.Players(("Ann", "Bob"))])
+    game.play(A.Roll(parse_dice([5, 2, 3, 4, 4])))
+    ui = GameScreen(window, sounds=Sounds(mixer=FakeMixer()))
+    press(pygame.K_b)
+    run_commands(ui, game)
+    assert "1000" in ui.message  # not on the board yet
+    assert isinstance(game.events[-1], A.Roll)  # nothing was played
+    ui.draw(game.state)
+    assert find_text(window.surface, ui.screen, ui.message)
+
+
+def test_zonk_shows_its_banner_plays_its_sound_then_clears(window):
+    clock = Clock()
+    mixer = FakeMixer()
+    ui = GameScreen(window, sounds=Sounds(mixer=mixer), banners=BannerQueue(2.0, clock))
+    game = Game(PRESETS["classic-10000"], [A.Players(("Ann", "Bob"))])
+    ui.played(game.play(A.Roll(parse_dice([2, 3, 4, 6, 6]))))
+    view = ui.draw(game.state)
+    assert view.banner.name == "ZONK"
+    assert len(mixer.played) == 1
+    banner_area = layout_for(window.size).banner
+    assert share_of(window.surface, banner_area, view.banner.background) > 0.5
+    clock.now = 2.5
+    assert ui.draw(game.state).banner is None
+    assert share_of(window.surface, banner_area, view.banner.background) == 0
+
+
+def test_mute_key(window):
+    ui = GameScreen(window, sounds=Sounds(mixer=FakeMixer()))
+    press(pygame.K_m)
+    assert [c.kind for c in ui.commands()] == [InputCommand.MUTE]
+    assert ui.sounds.muted
+    game = Game(PRESETS["classic-10000"], [A.Players(("Ann",))])
+    assert ui.draw(game.state).muted
+    assert find_text(window.surface, ui.screen, "MUTED")
+
+
+def test_buttons_and_keys_share_one_stream(window):
+    class Buttons:
+        def commands(self):
+            return [BANK]
+
+    ui = GameScreen(window, buttons=Buttons(), sounds=Sounds(mixer=FakeMixer()))
+    press(pygame.K_r)
+    assert ui.commands() == [ROLL, BANK]
+
+
+def test_headless_window_saves_what_is_shown(window):
+    ui = GameScreen(window, sounds=Sounds(mixer=FakeMixer()))
+    game = Game(PRESETS["chicago"], [A.Players(("Ann", "Bob"))])
+    ui.draw(game.state)
+    saved = window.screenshots / "screen.png"
+    assert saved.exists()
+    assert pygame.image.load(str(saved)).get_size() == (800, 480)

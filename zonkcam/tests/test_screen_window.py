@@ -1,0 +1,88 @@
+"""The window adapter: the right SDL driver, and no traceback when there is no display."""
+
+from __future__ import annotations
+
+import logging
+
+import pygame
+import pytest
+
+from zonkcam.display.window import Window, candidate_drivers
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture(autouse=True)
+def _close_display():
+    yield
+    pygame.display.quit()
+
+
+def test_driver_order():
+    assert candidate_drivers({"SDL_VIDEODRIVER": "kmsdrm"}) == ["kmsdrm", "dummy"]
+    assert candidate_drivers({"SDL_VIDEODRIVER": "dummy"}) == ["dummy"]
+    assert candidate_drivers({"DISPLAY": ":0"}) == [None, "kmsdrm", "dummy"]
+    assert candidate_drivers({"WAYLAND_DISPLAY": "wayland-0"}) == [None, "kmsdrm", "dummy"]
+    assert candidate_drivers({}) == ["kmsdrm", None, "dummy"]  # a Pi console
+
+
+def test_dummy_driver_saves_screenshots(tmp_path, monkeypatch):
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    window = Window.open((320, 200), screenshots=tmp_path / "shots")
+    assert window.headless and window.driver == "dummy"
+    assert window.size == (320, 200)
+    window.surface.fill((255, 0, 0))
+    window.show()
+    saved = pygame.image.load(str(tmp_path / "shots" / "screen.png"))
+    assert saved.get_size() == (320, 200)
+    assert saved.get_at((5, 5))[:3] == (255, 0, 0)
+
+
+def test_a_driver_that_does_not_exist_falls_back_to_dummy(tmp_path, monkeypatch, caplog):
+    caplog.set_level(logging.INFO, logger="zonkcam.display.window")
+    monkeypatch.setenv("SDL_VIDEODRIVER", "no-such-driver")
+    window = Window.open(screenshots=tmp_path)
+    assert window.driver == "dummy"
+    assert window.size == (800, 480)
+    assert "no-such-driver" in caplog.text
+
+
+def test_no_display_at_all_is_the_dummy_driver(tmp_path, monkeypatch):
+    monkeypatch.delenv("SDL_VIDEODRIVER", raising=False)
+    monkeypatch.delenv("DISPLAY", raising=False)
+    monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
+    window = Window.open(screenshots=tmp_path)
+    if window.driver != "dummy":  # pragma: no cover - a machine with a console screen
+        pytest.skip(f"this machine has a display ({window.driver})")
+    assert window.headless
+
+
+def test_screenshots_are_taken_now_and_then(tmp_path):
+    pygame.display.init()
+    surface = pygame.Surface((64, 48))
+    clock = Clock()
+    window = Window(surface, "dummy", screenshots=tmp_path, screenshot_every=1.0, clock=clock)
+    window.show()
+    window.show()
+    clock.now = 0.5
+    window.show()
+    assert window.shots == 1
+    clock.now = 1.0
+    window.show()
+    assert window.shots == 2
+    assert window.screenshot("named.png") == tmp_path / "named.png"
+    assert (tmp_path / "named.png").exists()
+
+
+def test_a_screenshot_folder_that_cannot_be_written_is_not_a_crash(tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    window = Window(pygame.Surface((8, 8)), "dummy", screenshots=blocker / "shots")
+    assert window.screenshot("x.png") is None
+    window.show()  # no traceback

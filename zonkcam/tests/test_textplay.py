@@ -1,0 +1,60 @@
+"""The terminal scorekeeper: typed lines become the right table actions."""
+
+from __future__ import annotations
+
+import pytest
+
+from zonkcam.game import actions as A
+from zonkcam.game.dice import parse_dice
+from zonkcam.game.errors import TableError
+from zonkcam.game.game import Game
+from zonkcam.game.rules import PRESETS
+from zonkcam.scorekeeper import Scorekeeper
+from zonkcam.store import EventLog
+from zonkcam.textplay import TextScorekeeper, parse_line
+
+
+@pytest.fixture
+def game():
+    return Game(PRESETS["classic-10000"], [A.Players(("Ann", "Bob"))])
+
+
+def test_digits_are_a_roll_then_a_keep(game):
+    assert parse_line("12466", game.state) == A.Roll(parse_dice([1, 2, 4, 6, 6]))
+    assert parse_line("1 2 4 6 6", game.state) == A.Roll(parse_dice([1, 2, 4, 6, 6]))
+    game.play(A.Roll(parse_dice([1, 5, 5, 6, 6])))
+    assert parse_line("51", game.state) == A.Keep((1, 5))
+    assert parse_line("#1", game.state) == A.Keep((1, 5, 5))
+    assert parse_line("keep 5", game.state) == A.Keep((5,))
+
+
+def test_words(game):
+    assert parse_line("b", game.state) == A.Bank()
+    assert parse_line("undo", game.state) == A.Undo()
+    assert parse_line("spaced Bob", game.state) == A.Penalty("spaced", "Bob")
+    assert parse_line("land choose Bob", game.state) == A.Land("choose", "Bob")
+    assert parse_line("leave Ann", game.state) == A.Leave("Ann")
+    assert parse_line("roll 2w 2w 3r 3r 4g 4g", game.state) == A.Roll(
+        parse_dice(["2w", "2w", "3r", "3r", "4g", "4g"]))
+    assert parse_line("help", game.state) == "help"
+
+
+@pytest.mark.parametrize("line", ["foo", "1x9", "land up", "#3", "keep"])
+def test_nonsense_is_refused(game, line):
+    with pytest.raises(TableError):
+        parse_line(line, game.state)
+
+
+def test_session_prints_refusals_and_saves(tmp_path):
+    typed = iter(["12466", "2", "1", "b", "board", "quit"])
+    shown: list[str] = []
+    with EventLog(tmp_path / "g.db") as log:
+        keeper = Scorekeeper.new(log, PRESETS["classic-10000"])
+        keeper.play(A.Players(("Ann", "Bob")))
+        TextScorekeeper(keeper, read=lambda _: next(typed), write=shown.append).run()
+        stored = log.actions(keeper.game_id)
+    text = "\n".join(shown)
+    assert "every kept die must be part of a scoring combination" in text
+    assert "needs 1000 in one turn to get on the board" in text
+    assert stored[1:] == [A.Roll(parse_dice([1, 2, 4, 6, 6])), A.Keep((1,))]
+    assert "resume with: zonkcam play --resume 1" in shown[-1]

@@ -1,0 +1,211 @@
+"""The terminal scorekeeper: type rolls, keeps and table actions; every accepted one is saved.
+
+``parse_line`` turns one typed line into a table action (or a display command) for the
+current state; ``TextScorekeeper`` runs the prompt loop over a :class:`Scorekeeper`.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import sys
+from collections.abc import Callable
+
+from zonkcam.game import actions as A
+from zonkcam.game.dice import parse_dice
+from zonkcam.game.errors import TableError
+from zonkcam.game.state import GameState, Phase
+from zonkcam.scorekeeper import Scorekeeper
+
+HELP = """\
+Type the dice as digits: 12466 or 1 2 4 6 6 (detroit colours: 2w 2w 3r 3r 4g 4g).
+  After a roll, digits are the keep; #N picks keep N from the list.
+  roll DICE / keep DICE   say which explicitly
+  b, bank                 bank the turn total (straight after a roll: its best keep)
+  u, undo                 take back the last action
+  reroll, pass            two-dice pair: throw again, or take the zonk
+  go                      go for 1000 (all-johnnys)
+  pig                     piggyback on the last bank's dice (chicago, detroit)
+  spaced NAME, sloppy     drinking penalties
+  land left|right|social, land choose NAME   a scoring die touched a board image
+  join NAME, leave NAME   players joining and leaving
+  keeps, board, log       show the legal keeps, the scoreboard, the whole log
+  help, quit"""
+
+_SIMPLE = {
+    "b": A.Bank, "bank": A.Bank, "u": A.Undo, "undo": A.Undo, "reroll": A.Reroll,
+    "pass": A.Pass, "go": A.GoFor1000, "pig": A.Piggyback, "piggyback": A.Piggyback,
+    "sloppy": lambda: A.Penalty("sloppy"),
+}
+_VIEWS = {"keeps", "board", "log", "help", "?", "quit", "q", "exit"}
+_DICE = re.compile(r"([1-9])\s*([a-zA-Z]*)")
+
+
+class InputError(TableError):
+    """A typed line that is not a command."""
+
+
+def parse_line(line: str, state: GameState) -> A.Action | str:
+    """The action a typed line stands for, or the name of a view command."""
+    text = line.strip()
+    word, _, rest = text.partition(" ")
+    word, rest = word.lower(), rest.strip()
+    if word in _VIEWS:
+        return {"?": "help", "q": "quit", "exit": "quit"}.get(word, word)
+    if word in _SIMPLE and not rest:
+        return _SIMPLE[word]()
+    if word == "spaced":
+        return A.Penalty("spaced", rest or None)
+    if word == "land":
+        image, _, who = rest.partition(" ")
+        if image not in A.BOARD_IMAGES:
+            raise InputError("land left, land right, land social or land choose NAME")
+        return A.Land(image, who.strip() or None)
+    if word in ("join", "leave") and rest:
+        return A.Join(rest) if word == "join" else A.Leave(rest)
+    if word in ("roll", "r"):
+        return A.Roll(_dice(rest))
+    if word in ("keep", "k"):
+        return A.Keep(tuple(sorted(d.value for d in _dice(rest))))
+    if text.startswith("#"):
+        keeps = state.turn.score.keeps if state.turn.score and state.phase is Phase.DECIDE else ()
+        try:
+            return A.Keep(keeps[int(text[1:]) - 1].dice)
+        except (ValueError, IndexError):
+            raise InputError(f"no keep {text}: type keeps to list them") from None
+    if text and text[0].isdigit():
+        dice = _dice(text)
+        if state.phase is Phase.DECIDE:
+            return A.Keep(tuple(sorted(d.value for d in dice)))
+        return A.Roll(dice)
+    raise InputError(f"not a command: {text!r} (type help)")
+
+
+def _dice(text: str):
+    compact = text.replace(",", " ").strip()
+    if not compact:
+        raise InputError("which dice? e.g. 1 5 5 or 155")
+    parts = compact.split() if " " in compact else [m.group(0) for m in _DICE.finditer(compact)]
+    if "".join(parts).replace(" ", "") != compact.replace(" ", ""):
+        raise InputError(f"cannot read dice from {text!r}: type values 1-6, e.g. 1 5 5")
+    return parse_dice(parts)
+
+
+def status_line(state: GameState) -> str:
+    """One line: whose turn, what they must do, the turn total."""
+    if state.finished:
+        return state.log[-1] if state.log else "game over"
+    p, t = state.player, state.turn
+    who = state.shown_name(p) if p else "?"
+    match state.phase:
+        case Phase.ROLL:
+            extra = " (or bank)" if t.bank_ok else ""
+            if state.offer and not t.rolls and not t.piggybacked:
+                extra += (f" (or pig: take over {state.offer.total} with "
+                          f"{_dice_word(state.offer.dice)})")
+            todo = f"roll {_dice_word(t.dice_to_roll)}{extra}"
+        case Phase.DECIDE:
+            todo = "keep scoring dice, or bank"
+        case Phase.PAIR:
+            todo = "reroll the pair, or pass"
+        case Phase.GO_FOR_1000:
+            todo = f"roll one die (needs a {t.missing_face})"
+        case _:
+            todo = "?"
+    return f"{who}: {todo} | turn total {t.total}"
+
+
+def _dice_word(n: int) -> str:
+    return f"{n} {'die' if n == 1 else 'dice'}"
+
+
+def keeps_text(state: GameState) -> str:
+    score = state.turn.score
+    if state.phase is not Phase.DECIDE or score is None:
+        return "no roll to keep from"
+    return "\n".join(
+        f"  #{i} keep {' '.join(map(str, k.dice)):<12} {k.points:>6}  {', '.join(k.combos)}"
+        for i, k in enumerate(score.keeps, start=1)
+    )
+
+
+def board_text(state: GameState) -> str:
+    rules = state.rules
+    lines = []
+    for p in state.players:
+        mark = ">" if p is state.player and not state.finished else " "
+        cells = [f"{mark} {state.shown_name(p):<14} {p.score:>6}"]
+        if rules.bees:
+            cells.append(f"B {p.bees:>2}")
+        cells.append(f"zonks {p.zonks}")
+        if rules.entry_minimum:
+            cells.append("on board" if p.on_board else "not on board")
+        if rules.drinking.penalties or rules.drinking.board_images:
+            cells.append(f"drinks {p.drinks} hand-outs {p.handouts} rules {p.rules}")
+        if p.spaced:
+            cells.append("SPACED")
+        if p.left:
+            cells.append("(left)")
+        lines.append("  ".join(cells))
+    if state.final_round_by is not None and not state.finished:
+        lines.append("  FINAL ROUND")
+    return "\n".join(lines)
+
+
+_print_now = functools.partial(print, flush=True)
+
+
+class TextScorekeeper:
+    """The prompt loop: read a line, play it, print what happened."""
+
+    def __init__(self, keeper: Scorekeeper, read: Callable[[str], str] = input,
+                 write: Callable[[str], None] = _print_now) -> None:
+        self.keeper, self.read, self.write = keeper, read, write
+        self.prompt = "> " if sys.stdin.isatty() else ""
+
+    def run(self) -> None:
+        state = self.keeper.state
+        self.write(board_text(state))
+        self.write(status_line(state))
+        while True:
+            try:
+                line = self.read(self.prompt)
+            except EOFError:
+                break
+            if not line.strip():
+                continue
+            if not self.handle(line):
+                break
+        self.write(f"Game {self.keeper.game_id} saved; resume with: "
+                   f"zonkcam play --resume {self.keeper.game_id}")
+
+    def handle(self, line: str) -> bool:
+        """Play one typed line; False to stop."""
+        state = self.keeper.state
+        try:
+            action = parse_line(line, state)
+            if isinstance(action, str):
+                return self._view(action, state)
+            seen = len(state.log)
+            new = self.keeper.play(action)
+        except TableError as exc:
+            self.write(f"! {exc}")
+            return True
+        log = new.log[seen:] if not isinstance(action, A.Undo) else new.log[-1:]
+        for entry in log:
+            self.write(f"  {entry}")
+        if new.phase is Phase.DECIDE:
+            self.write(keeps_text(new))
+        if new.finished or any(not e.startswith(("HOT", "GO FOR")) and " banks " in e
+                               for e in log):
+            self.write(board_text(new))
+        self.write(status_line(new))
+        return True
+
+    def _view(self, name: str, state: GameState) -> bool:
+        if name == "quit":
+            return False
+        text = {"help": HELP, "keeps": keeps_text(state), "board": board_text(state),
+                "log": "\n".join(state.log)}[name]
+        self.write(text)
+        return True
