@@ -36,6 +36,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--det-steps", type=int, default=None)
     p.add_argument("--cls-steps", type=int, default=None)
     p.add_argument("--synth-scenes", type=int, default=None)
+    p.add_argument(
+        "--values-from",
+        type=Path,
+        default=None,
+        metavar="VALUES_PT",
+        help="reuse values.pt from an earlier run; train the detector only",
+    )
     p.add_argument("--log", type=Path, default=None, help="also append progress to this file")
     p.set_defaults(func=run)
 
@@ -61,7 +68,12 @@ def run(args: argparse.Namespace) -> int:
             logf.flush()
 
     cfg = TrainConfig(
-        out_dir=args.out, data_dir=data, seed=args.seed, threads=args.threads, log=log
+        out_dir=args.out,
+        data_dir=data,
+        seed=args.seed,
+        threads=args.threads,
+        values_state=args.values_from,
+        log=log,
     )
     for name in ("det_steps", "cls_steps", "synth_scenes"):
         if getattr(args, name) is not None:

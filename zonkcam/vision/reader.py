@@ -36,6 +36,8 @@ class Die:
 class ReaderSettings:
     det_threshold: float = 0.25
     """Minimum detector heat for a candidate."""
+    det_size: int = DET_SIZE
+    """The detector sees the image scaled so that its longer side is this many px."""
     max_candidates: int = 80
     nms_iou: float = 0.5
     min_die_prob: float = 0.5
@@ -69,7 +71,7 @@ def detect_candidates(
     """Die candidates in a BGR uint8 image: (boxes (N, 4) in image px, scores (N,),
     the letterboxed detector input)."""
     h, w = image.shape[:2]
-    inp, scale = letterbox(image)
+    inp, scale = letterbox(image, settings.det_size)
     x = np.ascontiguousarray(inp.transpose(2, 0, 1)[None], dtype=np.float32)
     peaks, geom = model.detector.run(None, {"image": x})
     heat = peaks[0, 0]
@@ -112,7 +114,7 @@ def read_dice(
     if len(boxes) == 0:
         return ()
     probs = classify_crops(np.stack([crop_die(img, b) for b in boxes]), model)
-    scale = DET_SIZE / max(h, w)
+    scale = settings.det_size / max(h, w)
     visible = inp[: max(1, round(h * scale)), : max(1, round(w * scale))]
     gains = white_balance_gains(visible)
     dice = []

@@ -42,6 +42,8 @@ class TrainConfig:
     cls_batch: int = 128
     synth_scenes: int = 1200
     real_crops_per_die: int = 8
+    values_state: Path | None = None
+    """Reuse a trained value net (its values.pt) instead of training one."""
     log: Callable[[str], None] = field(default=print)
 
 
@@ -524,6 +526,11 @@ def export(det: Detector, val: ValueNet, out_dir: Path) -> tuple[Path, Path]:
             input_names=["image"],
             output_names=["peaks", "geometry"],
             opset_version=17,
+            dynamic_axes={
+                "image": {2: "h", 3: "w"},
+                "peaks": {2: "gh", 3: "gw"},
+                "geometry": {2: "gh", 3: "gw"},
+            },
             dynamo=False,
         )
         torch.onnx.export(
@@ -561,7 +568,10 @@ def train(cfg: TrainConfig) -> tuple[Path, Path]:
     cfg.out_dir.mkdir(parents=True, exist_ok=True)
     state = cfg.out_dir / "values.pt"
     worker = None
-    if cfg.threads >= 2:
+    if cfg.values_state is not None:
+        state = cfg.values_state
+        torch.set_num_threads(1)
+    elif cfg.threads >= 2:
         worker = mp.get_context("fork").Process(
             target=_value_worker, args=(cfg, x, y, xv, yv, str(state))
         )
@@ -573,6 +583,7 @@ def train(cfg: TrainConfig) -> tuple[Path, Path]:
     torch.set_flush_denormal(True)
     torch.manual_seed(cfg.seed + 2)
     det = train_detector(cfg, pool, np.random.default_rng([cfg.seed, 2]))
+    torch.save(det.state_dict(), cfg.out_dir / "detector.pt")
     if worker is not None:
         worker.join()
         if worker.exitcode != 0:
