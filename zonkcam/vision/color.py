@@ -56,7 +56,7 @@ def white_balance_gains(image: np.ndarray) -> np.ndarray:
 
 def _body_pixels(crop: np.ndarray) -> np.ndarray:
     h, w = crop.shape[:2]
-    centre = crop[h // 5 : h - h // 5, w // 5 : w - w // 5].reshape(-1, 3)
+    centre = crop[h // 4 : h - h // 4, w // 4 : w - w // 4].reshape(-1, 3)
     if len(centre) < 4:
         return crop.reshape(-1, 3)
     lum = centre.astype(np.float32).mean(axis=1)
