@@ -43,6 +43,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         metavar="VALUES_PT",
         help="reuse values.pt from an earlier run; train the detector only",
     )
+    p.add_argument(
+        "--detector-from",
+        type=Path,
+        default=None,
+        metavar="DETECTOR_PT",
+        help="start the detector from detector.pt of an earlier run",
+    )
     p.add_argument("--log", type=Path, default=None, help="also append progress to this file")
     p.set_defaults(func=run)
 
@@ -73,6 +80,7 @@ def run(args: argparse.Namespace) -> int:
         seed=args.seed,
         threads=args.threads,
         values_state=args.values_from,
+        detector_init=args.detector_from,
         log=log,
     )
     for name in ("det_steps", "cls_steps", "synth_scenes"):

@@ -43,6 +43,8 @@ class TrainConfig:
     synth_scenes: int = 1200
     real_crops_per_die: int = 8
     values_state: Path | None = None
+    detector_init: Path | None = None
+    """Start the detector from these weights (detector.pt of an earlier run)."""
     """Reuse a trained value net (its values.pt) instead of training one."""
     log: Callable[[str], None] = field(default=print)
 
@@ -396,7 +398,10 @@ def _lr(step: int, total: int, base: float, warm: int = 100) -> float:
 
 
 def train_detector(cfg: TrainConfig, pool: list[DetItem], rng: np.random.Generator) -> Detector:
-    net = Detector().to(memory_format=torch.channels_last)
+    net = Detector()
+    if cfg.detector_init is not None:
+        net.load_state_dict(torch.load(cfg.detector_init))
+    net = net.to(memory_format=torch.channels_last)
     opt = torch.optim.AdamW(net.parameters(), lr=2e-3, weight_decay=1e-4)
     net.train()
     t0 = time.time()
