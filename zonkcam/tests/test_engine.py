@@ -858,9 +858,6 @@ def test_new_game_is_in_setup():
     assert state.phase is Phase.SETUP and state.players == [] and not state.finished
 
 
-@pytest.mark.xfail(reason="BUG: with zonk names only zonk names are shown (RULES.md drinking), "
-                          "but the GAME OVER log line and GameOverError name the real winner",
-                   strict=True)
 def test_drinking_game_over_shows_only_zonk_names():
     rules = dataclasses.replace(DRINKING, target=1000)
     game = play(rules, [{"players": ["Ann", "Bob"]},
