@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from zonkcam.buttons import Command, InputCommand, action_for
 from zonkcam.demo_game import DemoDriver
 from zonkcam.display.game_screen import GameScreen
 from zonkcam.display.view import TableObservation
-from zonkcam.flow import Question, TableFlow
+from zonkcam.flow import Question, TableFlow, dice_of
 from zonkcam.game import actions as A
 from zonkcam.game.errors import TableError
 from zonkcam.game.state import GameState
@@ -39,6 +39,8 @@ class TableApp:
     camera_ok: bool = True
     last_frame: Frame | None = None
     last_settled: Observation | None = None
+    correcting: int | None = None
+    """The die (index in the last settled observation) the scorekeeper tapped to correct."""
     timings: list[float] = field(default_factory=list)
     """Seconds from a settled roll's frame arriving to its score drawn (latency)."""
 
@@ -106,10 +108,42 @@ class TableApp:
         if command.kind is InputCommand.QUIT:
             self.quit = True
             return
+        if command.kind is InputCommand.TAP_DIE:
+            self.correcting = command.value
+            self._message("type the die's value (1-6) to correct it")
+            return
+        if command.kind is InputCommand.DIGIT and self.correcting is not None:
+            self._correct(self.correcting, int(command.value))
+            self.correcting = None
+            return
         selected = self.screen.selected_keep if self.screen is not None else 0
         action = action_for(command, self.keeper.state, selected)
         if action is not None:
             self.play(action)
+
+    def _correct(self, index: int, value: int) -> None:
+        """The scorekeeper fixes a misread die: the roll is undone and entered again with the
+        right value (both are events in the game's log)."""
+        obs = self.last_settled
+        events = self.keeper.game.events
+        if obs is None or not 0 <= index < len(obs.dice) or obs.dice[index].zone != "rolling":
+            self._message("tap a die of the roll on the table to correct it")
+            return
+        if not events or not isinstance(events[-1], A.Roll):
+            self._message("only the last roll can be corrected (undo back to it first)")
+            return
+        read_roll = events[-1]
+        rolled = [d for d in obs.dice if d.zone == "rolling"]
+        target = obs.dice[index]
+        fixed = [replace(d, value=value, confidence=1.0, cocked=False) if d is target else d
+                 for d in rolled]
+        corrected = A.Roll(dice_of(fixed, detroit=self.keeper.state.rules.points.colour_pairs
+                                   > 0))
+        if self.play(A.Undo()) and not self.play(corrected):
+            self.play(read_roll)  # put the read roll back if the corrected one is refused
+        self.last_settled = replace(obs, dice=tuple(
+            replace(d, value=value, confidence=1.0, cocked=False) if d is target else d
+            for d in obs.dice))
 
     def _message(self, text: str) -> None:
         if self.screen is not None:
