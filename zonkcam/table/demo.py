@@ -100,6 +100,8 @@ class DemoTable:
         self.throws = 0
         self._script: deque[Iterator[None]] = deque()
         self._index = 0
+        self._drawn_key: object = None
+        self._drawn: tuple[np.ndarray, tuple] = (np.zeros((h, w, 3), np.uint8), ())
 
     # -- FrameSource ---------------------------------------------------------------------
 
@@ -134,6 +136,20 @@ class DemoTable:
         return self._render()[0]
 
     def _render(self) -> tuple[np.ndarray, tuple[tuple[float, float, float, float], ...]]:
+        key = (tuple(p.die for p in self.poses), self.hand)
+        if key != self._drawn_key:  # dice at rest look the same: draw them once
+            self._drawn = self._draw()
+            self._drawn_key = key
+        image, boxes = self._drawn
+        if self.noise > 0:
+            noise = np.empty(image.shape, np.float32)
+            cv2.randn(noise, 0.0, self.noise)
+            image = np.clip(image + noise, 0, 255).astype(np.uint8)
+        else:
+            image = image.copy()
+        return image, boxes
+
+    def _draw(self) -> tuple[np.ndarray, tuple[tuple[float, float, float, float], ...]]:
         specs = []
         for p in self.poses:
             d = p.die
@@ -147,10 +163,6 @@ class DemoTable:
         scene = dataclasses.replace(self._scene, dice=tuple(specs))
         rendered = synth.render(scene, np.random.default_rng(self.seed))
         image = rendered.image
-        if self.noise > 0:
-            noise = np.empty(image.shape, np.float32)
-            cv2.randn(noise, 0.0, self.noise)
-            image = np.clip(image + noise, 0, 255).astype(np.uint8)
         if self.hand is not None:
             self._draw_hand(image, *self.hand)
         return image, tuple(t.bbox for t in rendered.dice)
