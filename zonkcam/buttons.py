@@ -77,7 +77,8 @@ class ButtonPins:
 class PressGate:
     """Accepts a button's press at most once per ``lockout`` seconds (debounce in our code)."""
 
-    def __init__(self, lockout: float = 0.25, clock: Callable[[], float] = time.monotonic):
+    def __init__(self, lockout: float = 0.25,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         self.lockout = lockout
         self.clock = clock
         self._last: dict[str, float] = {}

@@ -274,10 +274,16 @@ class Screen:
         h = surface.get_height()
         pad = max(4, h // 80)
         self._panel(surface, rect)
+        if not view.keeps:
+            if view.set_aside:
+                title = self.text(surface, "SET ASIDE", round(h * 0.045),
+                                  (rect.x + pad, rect.y + pad), color=DIM, background=PANEL)
+                self.text(surface, " ".join(map(str, view.set_aside)), round(h * 0.12),
+                          (rect.x + pad, title.bottom + pad), background=PANEL,
+                          width=rect.w - 2 * pad)
+            return
         title = self.text(surface, "KEEPS", round(h * 0.045), (rect.x + pad, rect.y + pad),
                           color=DIM, background=PANEL)
-        if not view.keeps:
-            return
         row_h = round(h * 0.075)
         top = title.bottom + pad // 2
         fits = max(1, (rect.bottom - top) // row_h)
