@@ -132,7 +132,7 @@ def test_roll_screen_shows_the_keeps_total_and_players(out, size):
         assert find_text(surface, screen, text), text
     for keep in view.keeps[:3]:
         assert find_text(surface, screen, keep.label), keep.label
-        assert find_text(surface, screen, str(keep.points)), keep.points
+        assert find_text(surface, screen, f"{keep.points:,}"), keep.points
     # the selected keep sits on a yellow bar
     lay = layout_for(size)
     selected = next(d for d in screen.texts if d.text == view.selected_keep.label)
@@ -174,7 +174,7 @@ def test_fonts_scale_with_the_surface():
     heights = []
     for size in (SMALL, BIG):
         _, screen = render(view, size)
-        total = next(d for d in screen.texts if d.text == str(view.turn_total))
+        total = next(d for d in screen.texts if d.text == f"{view.turn_total:,}")
         heights.append(total.rect.h)
     assert heights[1] / heights[0] == pytest.approx(1080 / 480, rel=0.15)
     assert heights[0] >= 480 * 0.12  # big digits: readable from two metres
@@ -335,3 +335,9 @@ def test_before_seating_and_with_a_full_table(out):
     for name in names:
         at = find_text(surface, screen, name)
         assert at and lay.board.collidepoint(at), name
+
+
+def test_big_numbers_have_thousands_separators():
+    scene = scenes.hot_dice()
+    surface, screen = render(view_for(scene.state))
+    assert find_text(surface, screen, "1,100")  # the turn total
