@@ -467,11 +467,12 @@ def _finish(s: GameState) -> None:
 
 
 def _result(s: GameState) -> str:
-    if not s.winners:
+    names = [s.shown_name(p) for w in s.winners if (p := s.find(w)) is not None]
+    if not names:
         return "no winner"
-    if len(s.winners) > 1:
-        return "a tie between " + " and ".join(s.winners)
-    return f"{s.winners[0]} wins"
+    if len(names) > 1:
+        return "a tie between " + " and ".join(names)
+    return f"{names[0]} wins"
 
 
 def _who(s: GameState) -> str:

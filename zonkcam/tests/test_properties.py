@@ -6,7 +6,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 import itertools
-from functools import lru_cache
+from functools import cache
 
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
@@ -75,13 +75,13 @@ def oracle_keeps(rules, roll, context=None, colour_pairs=False):
     """{sorted kept values: best partition points} for every fully scoring sub-multiset."""
     combos = oracle_combos(rules, roll, context, colour_pairs)
 
-    @lru_cache(maxsize=None)
+    @cache
     def best(counts):
         if not any(counts):
             return 0
         top = None
         for c, pts in combos:
-            rest = tuple(h - n for h, n in zip(counts, c))
+            rest = tuple(h - n for h, n in zip(counts, c, strict=True))
             if min(rest) < 0:
                 continue
             sub = best(rest)
@@ -125,6 +125,18 @@ def test_oracle_sanity():
     assert oracle_keeps(classic, [Die(v) for v in (2, 3, 4, 6, 6)]) == {}
     johnnys = PRESETS["all-johnnys"]
     assert oracle_keeps(johnnys, [Die(1)] * 6)[(1,) * 6] == 10_000
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_every_possible_roll_against_the_oracle(name):
+    # exhaustive over the multisets of 1 to N dice (the order of dice never matters)
+    rules = PRESETS[name]
+    n_rolls = 0
+    for n in range(1, rules.dice + 1):
+        for values in itertools.combinations_with_replacement(range(1, 7), n):
+            check_against_oracle(rules, [Die(v) for v in values])
+            n_rolls += 1
+    assert n_rolls == {5: 461, 6: 923}[rules.dice]
 
 
 def dice_lists(n_min=1, n_max=6):
@@ -225,7 +237,7 @@ def next_action(draw, state):
         if state.rules.points.colour_pairs and n == 6 and draw(st.booleans()):
             if draw(st.booleans()):
                 faces[1], faces[3], faces[5] = faces[0], faces[2], faces[4]
-            return A.Roll(tuple(Die(f, c) for f, c in zip(faces, COLOURS)))
+            return A.Roll(tuple(Die(f, c) for f, c in zip(faces, COLOURS, strict=True)))
         return A.Roll(tuple(Die(f) for f in faces))
     if kind == "keep" and t.score is not None and t.score.keeps:
         keep = draw(st.sampled_from(t.score.keeps))

@@ -1,0 +1,128 @@
+"""The table app: one roll from camera frame to score on screen.
+
+Each frame goes ``camera -> TableWatcher (settled roll?) -> TableFlow (which action?)
+-> Scorekeeper (rules + event log) -> GameScreen (what everyone sees)``; button presses
+and keys go ``GameScreen.commands() -> action_for -> Scorekeeper``. In the demo, a
+:class:`~zonkcam.demo_game.DemoDriver` plays the automatic players at the demo table.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from zonkcam.buttons import Command, InputCommand, action_for
+from zonkcam.demo_game import DemoDriver
+from zonkcam.display.game_screen import GameScreen
+from zonkcam.display.view import TableObservation
+from zonkcam.flow import Question, TableFlow
+from zonkcam.game import actions as A
+from zonkcam.game.errors import TableError
+from zonkcam.game.state import GameState
+from zonkcam.scorekeeper import Scorekeeper
+from zonkcam.table.camera import CameraProblem, Frame
+from zonkcam.table.observe import Observation, TableWatcher
+
+
+@dataclass
+class TableApp:
+    keeper: Scorekeeper
+    watcher: TableWatcher
+    screen: GameScreen | None = None
+    driver: DemoDriver | None = None
+    say: Callable[[str], None] = print
+    """Where the game log goes line by line (the terminal, or the journal)."""
+    flow: TableFlow = field(default_factory=TableFlow)
+    quit: bool = False
+    turns: int = 0
+    camera_ok: bool = True
+    last_frame: Frame | None = None
+    last_settled: Observation | None = None
+    timings: list[float] = field(default_factory=list)
+    """Seconds from a settled roll's frame arriving to its score drawn (latency)."""
+
+    def __post_init__(self) -> None:
+        self._logged = len(self.keeper.state.log)
+
+    def tick(self, item: Frame | CameraProblem) -> None:
+        """Handle one frame (or camera problem): observe, play, take input, draw."""
+        started = time.perf_counter()
+        scored = False
+        if isinstance(item, CameraProblem):
+            self.camera_ok = False
+            self._message(f"camera: {item.message} (retrying)")
+        else:
+            if not self.camera_ok:
+                self.camera_ok = True
+                self._message("camera is back")
+            self.last_frame = item
+            for obs in self.watcher.process(item):
+                scored |= self._observe(obs)
+        commands = self.screen.commands() if self.screen is not None else []
+        if self.driver is not None:
+            commands += self.driver.step(self.keeper.state)
+        for command in commands:
+            self._command(command)
+        if self.screen is not None:
+            seen = self.last_settled.dice if self.last_settled is not None else ()
+            frame = self.last_frame.image if self.last_frame is not None else None
+            self.screen.draw(self.keeper.state, TableObservation(frame, seen))
+        if scored:
+            self.timings.append(time.perf_counter() - started)
+
+    def play(self, action: A.Action) -> bool:
+        turns_before = sum(p.turns for p in self.keeper.state.players)
+        try:
+            state = self.keeper.play(action)
+        except TableError as exc:
+            self._message(str(exc))
+            return False
+        if self.screen is not None:
+            self.screen.played(state)
+        self._print_log(state)
+        if sum(p.turns for p in state.players) != turns_before or state.finished:
+            self.turns += 1
+            self._turn_ended(state)
+        return True
+
+    def _observe(self, obs: Observation) -> bool:
+        if obs.event in ("camera-moved", "camera-problem", "hand") and obs.message:
+            self._message(obs.message)
+        if obs.event in ("rolling", "spinning"):
+            self.last_settled = None  # the marks would sit where the dice were
+        if obs.event != "settled":
+            return False
+        self.last_settled = obs
+        played = False
+        for outcome in self.flow.on_observation(obs, self.keeper.state):
+            if isinstance(outcome, Question):
+                self._message(outcome.text)
+            else:
+                played |= self.play(outcome)
+        return played
+
+    def _command(self, command: Command) -> None:
+        if command.kind is InputCommand.QUIT:
+            self.quit = True
+            return
+        selected = self.screen.selected_keep if self.screen is not None else 0
+        action = action_for(command, self.keeper.state, selected)
+        if action is not None:
+            self.play(action)
+
+    def _message(self, text: str) -> None:
+        if self.screen is not None:
+            self.screen.message = text
+        self.say(f"  ({text})")
+
+    def _print_log(self, state: GameState) -> None:
+        if len(state.log) < self._logged:  # an undo re-folded the log
+            self._logged = len(state.log) - 1
+        for line in state.log[self._logged:]:
+            self.say(line)
+        self._logged = len(state.log)
+
+    def _turn_ended(self, state: GameState) -> None:
+        if self.screen is not None and self.screen.window.headless:
+            self.screen.window.screenshot(f"turn-{self.turns:04d}.png")

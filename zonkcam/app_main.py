@@ -1,0 +1,137 @@
+"""Putting the table app together: source, calibration, reader, game, window, buttons."""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+from zonkcam.app import TableApp
+from zonkcam.calibration.calibrate import calibrate, load_calibration
+from zonkcam.commands.calibrate import default_calibration_path
+from zonkcam.commands.play import (
+    DEMO_PLAYERS,
+    new_game,
+    pace,
+    parse_pins,
+    parse_size,
+    resume,
+)
+from zonkcam.demo_game import DemoDriver
+from zonkcam.display.game_screen import GameScreen
+from zonkcam.display.sounds import Sounds
+from zonkcam.display.window import Window
+from zonkcam.errors import UserError
+from zonkcam.service import Notifier
+from zonkcam.store import EventLog
+from zonkcam.table.camera import CameraError, ResilientSource, open_source
+from zonkcam.table.demo import DemoTable
+from zonkcam.table.observe import TableWatcher
+from zonkcam.table.reading import OnnxReader
+
+FPS = 30.0
+WINNER_PAUSE_S = 6.0
+
+
+def demo_table(seed: int) -> DemoTable:
+    """The demo table as the app uses it: small frames, short pauses."""
+    return DemoTable(seed=seed, autoplay=False, size=(640, 480), rest_frames=8,
+                     tumble_frames=(8, 13))
+
+
+def on_a_pi() -> bool:
+    try:
+        return "raspberry pi" in Path("/proc/device-tree/model").read_text().lower()
+    except OSError:
+        return False
+
+
+def run_app(args) -> int:
+    size = parse_size(args.size)
+    pins = parse_pins(args.pins)
+    source = demo_table(args.seed) if args.source == "demo" else open_source(args.source)
+    if args.source == "auto" and isinstance(source, DemoTable):
+        source = demo_table(args.seed)
+    demo = isinstance(source, DemoTable)
+    print(f"zonkcam: {source.name}" + (" (no camera: playing the demo game)" if demo else ""),
+          file=sys.stderr)
+    try:
+        first = source.read()
+    except CameraError as exc:
+        raise UserError(f"{source.name}: {exc}") from None
+    if first is None:
+        raise UserError(f"{source.name} gave no frame")
+    cal = calibrate(first.image, source.geometry) if demo and not args.calibration else \
+        load_calibration(args.calibration or default_calibration_path())
+    reader = OnnxReader(args.model, args.threads)
+    with EventLog(args.db) as log, Window.open(size, screenshots=args.screenshots) as window:
+        games_wanted = args.games or (1 if window.headless or not demo else 0)
+        buttons = _buttons(pins) if on_a_pi() else None
+        screen = GameScreen(window, buttons=buttons, sounds=Sounds(muted=args.mute or
+                                                                   window.headless))
+        keeper = _first_game(log, args, demo)
+        app = TableApp(keeper, TableWatcher(cal, reader), screen,
+                       DemoDriver(source) if demo else None)
+        print(f"Game {keeper.game_id}: {keeper.state.rules.name}, "
+              f"{', '.join(p.name for p in keeper.state.players)}")
+        games, finished_at = 1, None
+        notifier = Notifier()
+        notifier.ready(f"game {keeper.game_id}")
+        stream = ResilientSource(lambda: source).frames()
+        for item in stream:
+            start = time.monotonic()
+            app.tick(item)
+            notifier.watchdog()
+            if app.quit:
+                break
+            state = app.keeper.state
+            if state.finished:
+                finished_at = finished_at or time.monotonic()
+                done = games_wanted and games >= games_wanted
+                if window.headless or args.fast or time.monotonic() - finished_at > \
+                        WINNER_PAUSE_S:
+                    if done or not demo:
+                        break
+                    games += 1
+                    finished_at = None
+                    app.keeper = new_game(log, state.rules.name, [p.name for p in
+                                                                  state.players])
+                    app.flow = type(app.flow)()
+                    print(f"Game {app.keeper.game_id}: {state.rules.name}")
+            if not (window.headless or args.fast):
+                pace(start, FPS)
+        source.close()
+        final = app.keeper.state
+        for p in final.players:
+            print(f"  {final.shown_name(p)}: {p.score}"
+                  + (f", {p.bees} B" if final.rules.bees else ""))
+        if window.headless:
+            print(f"screenshots (one per turn) in {Path(args.screenshots).resolve()}")
+    return 0
+
+
+def _first_game(log: EventLog, args, demo: bool):
+    if args.resume:
+        return resume(log, args.resume)
+    latest = log.latest_unfinished()
+    if latest is not None and not args.new and not args.players:
+        # after a crash or power cut the service comes back to the game in play
+        print(f"zonkcam: resuming unfinished game {latest} (start another with --new)",
+              file=sys.stderr)
+        return resume(log, str(latest))
+    players = list(args.players or (DEMO_PLAYERS if demo else ()))
+    if not players:
+        raise UserError("name the players: zonkcam play --players Ann Bob ... "
+                        "(or --resume a saved game)")
+    return new_game(log, args.rules or "classic-10000", players)
+
+
+def _buttons(pins):
+    from zonkcam.buttons import ArcadeButtons, ButtonPins  # noqa: PLC0415 - gpiozero
+
+    try:
+        return ArcadeButtons(ButtonPins(*pins))
+    except Exception as exc:  # noqa: BLE001 - gpiozero raises many kinds without GPIO
+        print(f"zonkcam: no GPIO buttons ({exc}); use the keyboard or touch screen",
+              file=sys.stderr)
+        return None

@@ -1,0 +1,63 @@
+"""The demo game: automatic players at the demo table.
+
+:class:`DemoDriver` looks at the game and, when the table is idle, does what a player
+would: throws the dice the game is waiting for, slides the chosen keep into the keep
+strip, or presses BANK. The camera (the demo table's frames), the reader, the table logic
+and the rules engine do the rest, exactly as for real players.
+"""
+
+from __future__ import annotations
+
+from zonkcam.autoplayer import AutoPlayer
+from zonkcam.buttons import BANK, ROLL, Command
+from zonkcam.game.state import GameState, Phase
+from zonkcam.table.demo import DemoTable
+
+
+class DemoDriver:
+    def __init__(self, table: DemoTable, player: AutoPlayer | None = None) -> None:
+        self.table = table
+        self.player = player or AutoPlayer()
+        self._asked: tuple | None = None
+        """The state in which the last physical move was made (to notice a stuck table)."""
+
+    def step(self, state: GameState) -> list[Command]:
+        """What the players do next (table moves are scripted on the table; button presses
+        are returned)."""
+        if self.table.busy or state.finished or state.player is None:
+            return []
+        here = (len(state.log), state.phase)
+        stuck = here == self._asked  # the table did its part but nothing happened
+        self._asked = here
+        t = state.turn
+        if state.phase is Phase.ROLL:
+            if t.bank_ok and self.player.wants_to_bank(state):
+                return [BANK]
+            if stuck:  # the camera did not see this throw as the game expects: throw again
+                self.table.throw(n=t.dice_to_roll)
+                return []
+            if t.dice_to_roll == state.rules.dice:
+                self.table.pick_up()
+            self.table.throw(n=t.dice_to_roll, colours=self._colours(state))
+            return []
+        if state.phase is Phase.DECIDE:
+            if self.player.wants_to_bank(state):
+                return [BANK]
+            if stuck:  # the keep strip was not read as this keep: choose it with the button
+                return [ROLL]
+            self.table.keep(self.player.choose_keep(state).dice)
+            return []
+        if state.phase is Phase.PAIR:
+            self.table.throw(n=2)
+            return []
+        if state.phase is Phase.GO_FOR_1000:
+            self.table.throw(n=1)
+            return []
+        return []
+
+    def _colours(self, state: GameState):
+        return None  # the table hands out the free colours itself
+
+    @property
+    def idle(self) -> bool:
+        return not self.table.busy

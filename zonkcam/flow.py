@@ -1,0 +1,101 @@
+"""Game flow from the table: settled rolls and keeps seen by the camera become actions.
+
+:class:`TableFlow` turns each table :class:`~zonkcam.table.observe.Observation` into the
+table actions it stands for in the current game state (a throw is a ``Roll``; dice slid
+into the keep strip are a ``Keep``; a die off the mat on the drinking table is a sloppy
+throw; a scoring die touching a board image passes a drink), or into a question for the
+scorekeeper (a missing or cocked die) - never a silent penalty.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+
+from zonkcam.game import actions as A
+from zonkcam.game.dice import Die
+from zonkcam.game.scoring import score_roll
+from zonkcam.game.state import GameState, Phase
+from zonkcam.table.observe import Observation
+from zonkcam.table.zones import TableDie
+
+DETROIT_COLOURS = {"white", "red", "green"}
+
+
+@dataclass(frozen=True)
+class Question:
+    """Something the scorekeeper must settle; shown on the screen."""
+
+    text: str
+
+
+Outcome = A.Action | Question
+
+
+class TableFlow:
+    def __init__(self) -> None:
+        self.kept_seen: Counter[int] = Counter()
+        """Values lying in the keep strip at the last settled observation."""
+
+    def on_observation(self, obs: Observation, state: GameState) -> list[Outcome]:
+        if obs.event != "settled" or state.finished or state.player is None:
+            return []
+        kept_now = Counter(d.value for d in obs.kept if not d.cocked)
+        kept_before, self.kept_seen = self.kept_seen, kept_now
+        phase = state.phase
+        if obs.change == "clear":
+            return []
+        if obs.change == "keep":
+            if phase is not Phase.DECIDE:
+                return []
+            new = kept_now - kept_before
+            return [A.Keep(tuple(sorted(new.elements())))] if new else []
+        if phase in (Phase.ROLL, Phase.GO_FOR_1000, Phase.PAIR):
+            return self._throw(obs, state)
+        if phase is Phase.DECIDE:
+            return [Question("set the keep aside in the keep strip (or choose it with SELECT) "
+                             "before throwing again")]
+        return []
+
+    def _throw(self, obs: Observation, state: GameState) -> list[Outcome]:
+        rules, t = state.rules, state.turn
+        who = state.shown_name(state.player)
+        if obs.off_mat:
+            if rules.drinking.penalties:
+                return [A.Penalty("sloppy")]
+            return [Question(f"a die is off the mat: {who}, throw again")]
+        cocked = [d for d in obs.dice if d.cocked and d.zone == "rolling"]
+        if cocked:
+            return [Question(f"{len(cocked)} cocked {'die' if len(cocked) == 1 else 'dice'}: "
+                             f"{who}, throw again (or set the value on screen)")]
+        rolled = list(obs.rolled)
+        expected = 1 if state.phase is Phase.GO_FOR_1000 else t.dice_to_roll
+        if len(rolled) != expected:
+            return [Question(f"{who} should have thrown {expected} dice but I see "
+                             f"{len(rolled)}: is one hidden or stacked? Throw again or fix it "
+                             "on screen")]
+        out: list[Outcome] = []
+        if state.phase is Phase.PAIR:
+            out.append(A.Reroll())  # throwing the pair again is the re-roll
+        roll = A.Roll(dice_of(rolled, detroit=rules.points.colour_pairs > 0))
+        out.append(roll)
+        if rules.drinking.board_images and state.phase is not Phase.GO_FOR_1000:
+            best = score_roll(rules, roll.dice).best
+            scoring = Counter(best.dice if best else ())
+            for d in rolled:
+                if not d.touching or scoring[d.value] == 0:
+                    continue
+                scoring[d.value] -= 1
+                for label in d.touching:
+                    if label == "CHOOSE":
+                        out.append(Question(f"{who}: a scoring die touched CHOOSE: who drinks?"))
+                    else:
+                        out.append(A.Land(label.lower()))
+        return out
+
+
+def dice_of(seen: list[TableDie], *, detroit: bool) -> tuple[Die, ...]:
+    """Engine dice from read dice; colours only where the table plays with them."""
+    if detroit and all(d.color in DETROIT_COLOURS for d in seen):
+        return tuple(Die(d.value, d.color) for d in seen)
+    return tuple(Die(d.value) for d in seen)
