@@ -16,6 +16,7 @@ same button, so one bouncing or held button can never give two commands.
 
 from __future__ import annotations
 
+import logging
 import queue
 import threading
 import time
@@ -26,6 +27,8 @@ from typing import Any
 
 from zonkcam.game import actions as A
 from zonkcam.game.state import GameState, Phase
+
+log = logging.getLogger(__name__)
 
 
 class InputCommand(StrEnum):
@@ -74,7 +77,8 @@ class ButtonPins:
 class PressGate:
     """Accepts a button's press at most once per ``lockout`` seconds (debounce in our code)."""
 
-    def __init__(self, lockout: float = 0.25, clock: Callable[[], float] = time.monotonic):
+    def __init__(self, lockout: float = 0.25,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         self.lockout = lockout
         self.clock = clock
         self._last: dict[str, float] = {}
@@ -165,6 +169,15 @@ class ArcadeButtons:
             held = self.clock() - self._select_down >= self.hold_time
             self._select_down = None
             self._queue.put(UNDO if held else SELECT)
+
+
+def open_buttons(pins: ButtonPins = ButtonPins(), **options: Any) -> ArcadeButtons | None:
+    """The arcade buttons, or None (logged) where there is no GPIO: a desktop, a laptop."""
+    try:
+        return ArcadeButtons(pins, **options)
+    except Exception as exc:  # ImportError, gpiozero's BadPinFactory, pin in use, ...
+        log.info("no arcade buttons: %s", exc)
+        return None
 
 
 def action_for(command: Command, state: GameState, selected_keep: int = 0) -> A.Action | None:

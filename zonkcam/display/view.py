@@ -112,6 +112,8 @@ class ScreenView:
     table_dice: int = 5
     """How many dice the table plays with."""
     keeps: tuple[KeepRow, ...] = ()
+    set_aside: tuple[int, ...] = ()
+    """Dice set aside since all dice were last picked up (shown while the player rolls on)."""
     board: tuple[PlayerRow, ...] = ()
     final_round: bool = False
     finished: bool = False
@@ -192,6 +194,7 @@ def view_for(
         dice_to_roll=turn.dice_to_roll,
         table_dice=rules.dice,
         keeps=keeps,
+        set_aside=turn.set_aside if not state.finished else (),
         board=board,
         final_round=state.final_round_by is not None and not state.finished,
         finished=state.finished,
