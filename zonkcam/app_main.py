@@ -7,6 +7,7 @@ import time
 from pathlib import Path
 
 from zonkcam.app import TableApp
+from zonkcam.buttons import ButtonPins, open_buttons
 from zonkcam.calibration.calibrate import calibrate, load_calibration
 from zonkcam.commands.calibrate import default_calibration_path
 from zonkcam.commands.play import (
@@ -66,7 +67,9 @@ def run_app(args) -> int:
     reader = OnnxReader(args.model, args.threads)
     with EventLog(args.db) as log, Window.open(size, screenshots=args.screenshots) as window:
         games_wanted = args.games or (1 if window.headless or not demo else 0)
-        buttons = _buttons(pins) if on_a_pi() else None
+        buttons = open_buttons(ButtonPins(*pins)) if on_a_pi() else None
+        if on_a_pi() and buttons is None:
+            print("zonkcam: no GPIO buttons; use the keyboard or touch screen", file=sys.stderr)
         screen = GameScreen(window, buttons=buttons, sounds=Sounds(muted=args.mute or
                                                                    window.headless))
         keeper = _first_game(log, args, demo)
@@ -124,14 +127,3 @@ def _first_game(log: EventLog, args, demo: bool):
         raise UserError("name the players: zonkcam play --players Ann Bob ... "
                         "(or --resume a saved game)")
     return new_game(log, args.rules or "classic-10000", players)
-
-
-def _buttons(pins):
-    from zonkcam.buttons import ArcadeButtons, ButtonPins  # noqa: PLC0415 - gpiozero
-
-    try:
-        return ArcadeButtons(ButtonPins(*pins))
-    except Exception as exc:  # noqa: BLE001 - gpiozero raises many kinds without GPIO
-        print(f"zonkcam: no GPIO buttons ({exc}); use the keyboard or touch screen",
-              file=sys.stderr)
-        return None
