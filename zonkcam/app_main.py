@@ -20,9 +20,11 @@ from zonkcam.commands.play import (
 )
 from zonkcam.demo_game import DemoDriver
 from zonkcam.display.game_screen import GameScreen
+from zonkcam.display.setup import ChooseGame, ChooseRules, EnterPlayers, ResumableGame
 from zonkcam.display.sounds import Sounds
 from zonkcam.display.window import Window
 from zonkcam.errors import UserError
+from zonkcam.scorekeeper import Scorekeeper
 from zonkcam.service import Notifier
 from zonkcam.store import EventLog
 from zonkcam.table.camera import CameraError, ResilientSource, open_source
@@ -72,7 +74,9 @@ def run_app(args) -> int:
             print("zonkcam: no GPIO buttons; use the keyboard or touch screen", file=sys.stderr)
         screen = GameScreen(window, buttons=buttons, sounds=Sounds(muted=args.mute or
                                                                    window.headless))
-        keeper = _first_game(log, args, demo)
+        keeper = _first_game(log, args, demo, screen)
+        if keeper is None:
+            return 0  # the set-up screens were left with Esc
         app = TableApp(keeper, TableWatcher(cal, reader), screen,
                        DemoDriver(source) if demo else None)
         print(f"Game {keeper.game_id}: {keeper.state.rules.name}, "
@@ -113,12 +117,16 @@ def run_app(args) -> int:
     return 0
 
 
-def _first_game(log: EventLog, args, demo: bool):
+def _first_game(log: EventLog, args, demo: bool, ui: GameScreen) -> Scorekeeper | None:
     if args.resume:
         return resume(log, args.resume)
-    latest = log.latest_unfinished()
-    if latest is not None and not args.new and not args.players:
+    unfinished = [g for g in log.games() if not g.finished]
+    if not args.players and not args.rules and not args.new and not demo \
+            and not ui.window.headless:
+        return _set_up_on_screen(log, ui, unfinished)
+    if unfinished and not args.new and not args.players:
         # after a crash or power cut the service comes back to the game in play
+        latest = unfinished[-1].id
         print(f"zonkcam: resuming unfinished game {latest} (start another with --new)",
               file=sys.stderr)
         return resume(log, str(latest))
@@ -127,3 +135,37 @@ def _first_game(log: EventLog, args, demo: bool):
         raise UserError("name the players: zonkcam play --players Ann Bob ... "
                         "(or --resume a saved game)")
     return new_game(log, args.rules or "classic-10000", players)
+
+
+def _set_up_on_screen(log: EventLog, ui: GameScreen, unfinished) -> Scorekeeper | None:
+    """The set-up screens: resume a game, or choose the rules and seat the players."""
+    if unfinished:
+        chosen = _run_screen(ui, ChooseGame([ResumableGame(g.id, g.rules_name, g.players,
+                                                           g.events) for g in unfinished]))
+        if chosen is None:
+            return None
+        if chosen.game_id is not None:
+            return Scorekeeper.resume(log, chosen.game_id)
+    rules = _run_screen(ui, ChooseRules())
+    if rules is None:
+        return None
+    players = _run_screen(ui, EnterPlayers(rules.rules))
+    if players is None:
+        return None
+    keeper = Scorekeeper.new(log, rules.rules)
+    for action in players.actions:
+        keeper.play(action)
+    return keeper
+
+
+def _run_screen(ui: GameScreen, screen):
+    """Drive one set-up screen until it has its answer (None if cancelled)."""
+    while not screen.done:
+        ui.keyboard.text_mode = screen.wants_text
+        for command in ui.commands():
+            screen.handle(command)
+        screen.draw(ui.window.surface, ui.screen)
+        ui.window.show()
+        time.sleep(1 / FPS)
+    ui.keyboard.text_mode = False
+    return None if screen.cancelled else screen
