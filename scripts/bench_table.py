@@ -37,7 +37,8 @@ def main() -> None:
     else:
         def reader(image):
             t = current["frame"].truth
-            return [SeenDie(d.value, 1.0, b, d.color) for d, b in zip(t.dice, t.boxes)]
+            return [SeenDie(d.value, 1.0, b, d.color)
+                    for d, b in zip(t.dice, t.boxes, strict=True)]
     watcher = TableWatcher(calibrate(empty.image, table.geometry), reader)
     latencies, ms, right, reports = [], [], 0, 0
     last_moving = 0
