@@ -31,9 +31,8 @@ from zonkcam.game import actions as A  # noqa: E402
 from zonkcam.game.rules import load_rules  # noqa: E402
 from zonkcam.scorekeeper import Scorekeeper  # noqa: E402
 from zonkcam.store import EventLog  # noqa: E402
-from zonkcam.table.demo import DemoTable  # noqa: E402
+from zonkcam.table.demo import DemoTable, TruthReader  # noqa: E402
 from zonkcam.table.observe import TableWatcher  # noqa: E402
-from zonkcam.table.zones import SeenDie  # noqa: E402
 
 
 def rss_mb() -> float:
@@ -51,13 +50,7 @@ def main() -> None:
     table = DemoTable(seed=1, autoplay=False, size=(320, 240), rest_frames=7,
                       tumble_frames=(6, 9), noise=0.0)
     first = table.read()
-    current = {"frame": first}
-
-    def reader(image):
-        t = current["frame"].truth
-        return [SeenDie(d.value, 1.0, b, d.color) for d, b in zip(t.dice, t.boxes, strict=True)]
-
-    watcher = TableWatcher(calibrate(first.image, table.geometry), reader)
+    watcher = TableWatcher(calibrate(first.image, table.geometry), TruthReader(table))
     tmp = Path(tempfile.mkdtemp(prefix="zonkcam-soak-"))
     start, frames = time.monotonic(), 0
     print(f"RSS at start: {rss_mb():.1f} MB")
@@ -69,9 +62,7 @@ def main() -> None:
             keeper.play(A.Players(("Ann", "Bob")))
             app = TableApp(keeper, watcher, screen, DemoDriver(table), say=lambda line: None)
             while not keeper.state.finished:
-                frame = table.read()
-                current["frame"] = frame
-                app.tick(frame)
+                app.tick(table.read())
                 frames += 1
                 if frames > 5000 * game:
                     raise SystemExit(f"game {game} did not finish")

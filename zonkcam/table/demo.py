@@ -23,6 +23,7 @@ import numpy as np
 
 from zonkcam.calibration.mat import MatGeometry, draw_mat, load_geometry
 from zonkcam.table.camera import Frame
+from zonkcam.table.zones import SeenDie
 from zonkcam.vision import synth
 
 DEMO_COLOURS = ("white", "white", "red", "red", "green", "green")
@@ -100,6 +101,8 @@ class DemoTable:
         self.throws = 0
         self._script: deque[Iterator[None]] = deque()
         self._index = 0
+        self.last: Frame | None = None
+        """The frame read last (with its truth)."""
         self._drawn_key: object = None
         self._drawn: tuple[np.ndarray, tuple] = (np.zeros((h, w, 3), np.uint8), ())
 
@@ -118,7 +121,8 @@ class DemoTable:
         self._index += 1
         image, boxes = self._render()
         truth = dataclasses.replace(self.truth(), boxes=boxes)
-        return Frame(image, index, index / self.fps, truth)
+        self.last = Frame(image, index, index / self.fps, truth)
+        return self.last
 
     def close(self) -> None:
         pass
@@ -405,3 +409,17 @@ class DemoTable:
 def _near_rect(rect, x: float, y: float, margin: float) -> bool:
     return (rect.x - margin <= x <= rect.x + rect.w + margin
             and rect.y - margin <= y <= rect.y + rect.h + margin)
+
+
+class TruthReader:
+    """A stand-in dice reader that reports exactly what the demo table drew in the frame it
+    gave last: for testing and timing the table logic apart from the learned reader."""
+
+    def __init__(self, table: DemoTable) -> None:
+        self.table = table
+
+    def __call__(self, image: np.ndarray) -> list[SeenDie]:
+        frame = self.table.last
+        assert frame is not None and frame.image is image, "read the table's latest frame"
+        t = frame.truth
+        return [SeenDie(d.value, 1.0, b, d.color) for d, b in zip(t.dice, t.boxes, strict=True)]

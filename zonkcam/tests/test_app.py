@@ -25,17 +25,8 @@ from zonkcam.game.game import Game
 from zonkcam.game.rules import PRESETS
 from zonkcam.scorekeeper import Scorekeeper
 from zonkcam.store import EventLog
+from zonkcam.table.demo import TruthReader
 from zonkcam.table.observe import TableWatcher
-from zonkcam.table.zones import SeenDie
-
-
-class TruthReader:
-    def __init__(self) -> None:
-        self.frame = None
-
-    def __call__(self, image):
-        t = self.frame.truth
-        return [SeenDie(d.value, 1.0, b, d.color) for d, b in zip(t.dice, t.boxes, strict=True)]
 
 
 @pytest.fixture
@@ -49,7 +40,7 @@ def mock_pins():
 def play_demo(rules, tmp_path, *, seed=1, press_pins=None, max_frames=4000):
     table = demo_table(seed)
     first = table.read()
-    reader = TruthReader()
+    reader = TruthReader(table)
     log = EventLog(tmp_path / "games.sqlite3")
     keeper = Scorekeeper.new(log, rules)
     keeper.play(A.Players(("Ann", "Bob")))
@@ -71,9 +62,7 @@ def play_demo(rules, tmp_path, *, seed=1, press_pins=None, max_frames=4000):
                    DemoDriver(table, press=press), say=lines.append)
     frames = 0
     while not keeper.state.finished and frames < max_frames:
-        frame = table.read()
-        reader.frame = frame
-        app.tick(frame)
+        app.tick(table.read())
         frames += 1
     return app, log, window, lines
 
@@ -111,7 +100,7 @@ def test_a_misread_die_is_corrected_by_tap_and_digit(tmp_path):
     rules = PRESETS["classic-10000"]
     table = demo_table(3)
     first = table.read()
-    reader = TruthReader()
+    reader = TruthReader(table)
     with EventLog(tmp_path / "g.db") as log:
         keeper = Scorekeeper.new(log, rules)
         keeper.play(A.Players(("Ann", "Bob")))
@@ -119,9 +108,7 @@ def test_a_misread_die_is_corrected_by_tap_and_digit(tmp_path):
                        say=lambda line: None)
         table.throw([2, 3, 4, 6, 6])  # the scorekeeper sees that the 2 is really a 1
         while table.busy:
-            frame = table.read()
-            reader.frame = frame
-            app.tick(frame)
+            app.tick(table.read())
         assert app.keeper.state.log[-1] == "Ann zonks"  # as read: a 2 where a 1 lies
         index = next(i for i, d in enumerate(app.last_settled.dice) if d.value == 2)
         app._command(Command(InputCommand.TAP_DIE, index))
