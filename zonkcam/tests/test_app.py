@@ -118,3 +118,58 @@ def test_a_misread_die_is_corrected_by_tap_and_digit(tmp_path):
         assert sorted(d.value for d in state.turn.roll) == [1, 3, 4, 6, 6]
         kinds = [type(e).__name__ for e in log.actions(keeper.game_id)]
         assert kinds[-3:] == ["Roll", "Undo", "Roll"]  # the correction is in the log
+
+
+def _app_at_decision(tmp_path, buttons=None):
+    """An app whose first player has thrown 1 1 1 5 2 (a keep is waiting)."""
+    table = demo_table(4)
+    first = table.read()
+    log = EventLog(tmp_path / "g.db")
+    keeper = Scorekeeper.new(log, PRESETS["chicago"])
+    keeper.play(A.Players(("Ann", "Bob", "Cy")))
+    window = Window.open((800, 480), screenshots=tmp_path / "shots")
+    screen = GameScreen(window, buttons=buttons, sounds=Sounds(muted=True))
+    lines: list[str] = []
+    app = TableApp(keeper, TableWatcher(calibrate(first.image, table.geometry),
+                                        TruthReader(table)), screen, say=lines.append)
+    table.throw([1, 1, 1, 5, 2])
+    while table.busy:
+        app.tick(table.read())
+    return app, table, log, window, lines
+
+
+def test_a_bouncing_bank_button_banks_once_and_skips_nobody(tmp_path, mock_pins):
+    buttons = ArcadeButtons(ButtonPins(), pin_factory=mock_pins)  # the real 0.25 s lockout
+    app, table, log, window, lines = _app_at_decision(tmp_path, buttons)
+    assert app.keeper.state.player.name == "Ann"
+    bank = mock_pins.pin(17)
+    for _ in range(6):  # contact bounce: several closures within a few milliseconds
+        bank.drive_low()
+        bank.drive_high()
+    app.tick(table.read())
+    bank.drive_low()  # and then held down for a while
+    for _ in range(10):
+        app.tick(table.read())
+    bank.drive_high()
+    app.tick(table.read())
+    state = app.keeper.state
+    assert sum(" banks " in line for line in state.log) == 1
+    assert state.player.name == "Bob"  # the next player, not the one after
+    assert [p.score for p in state.players] == [1050, 0, 0]
+    window.close()
+    log.close()
+
+
+def test_a_vanished_camera_is_shown_and_the_game_stays(tmp_path):
+    from zonkcam.table.camera import CameraProblem
+
+    app, table, log, window, lines = _app_at_decision(tmp_path)
+    before = app.keeper.state.to_json()
+    app.tick(CameraProblem("the Pi camera stopped: gone", 0.5))
+    assert "camera: the Pi camera stopped" in app.screen.message
+    assert app.keeper.state.to_json() == before
+    app.tick(table.read())  # frames again
+    assert app.screen.message == "camera is back"
+    assert app.keeper.state.to_json() == before
+    window.close()
+    log.close()
