@@ -27,7 +27,12 @@ from zonkcam.errors import UserError
 from zonkcam.scorekeeper import Scorekeeper
 from zonkcam.service import Notifier
 from zonkcam.store import EventLog
-from zonkcam.table.camera import CameraError, ResilientSource, open_source
+from zonkcam.table.camera import (
+    CameraError,
+    ResilientSource,
+    open_source,
+    picamera2_available,
+)
 from zonkcam.table.demo import DemoTable
 from zonkcam.table.observe import TableWatcher
 from zonkcam.table.reading import OnnxReader
@@ -42,6 +47,18 @@ def demo_table(seed: int) -> DemoTable:
                      tumble_frames=(8, 13))
 
 
+def _open(spec: str, seed: int):
+    """The camera source; ``auto`` falls back to the demo table where there is no camera."""
+    if spec == "auto" and picamera2_available():
+        try:
+            return open_source("pi")
+        except CameraError as exc:
+            print(f"zonkcam: {exc}", file=sys.stderr)
+    if spec in ("auto", "demo"):
+        return demo_table(seed)
+    return open_source(spec)
+
+
 def on_a_pi() -> bool:
     try:
         return "raspberry pi" in Path("/proc/device-tree/model").read_text().lower()
@@ -52,9 +69,7 @@ def on_a_pi() -> bool:
 def run_app(args) -> int:
     size = parse_size(args.size)
     pins = parse_pins(args.pins)
-    source = demo_table(args.seed) if args.source == "demo" else open_source(args.source)
-    if args.source == "auto" and isinstance(source, DemoTable):
-        source = demo_table(args.seed)
+    source = _open(args.source, args.seed)
     demo = isinstance(source, DemoTable)
     print(f"zonkcam: {source.name}" + (" (no camera: playing the demo game)" if demo else ""),
           file=sys.stderr)
