@@ -139,7 +139,7 @@ def _first_game(log: EventLog, args, demo: bool, ui: GameScreen) -> Scorekeeper 
     if not args.players and not args.rules and not args.new and not demo \
             and not ui.window.headless:
         return _set_up_on_screen(log, ui, unfinished)
-    if unfinished and not args.new and not args.players:
+    if unfinished and not args.new and not args.players and not demo:
         # after a crash or power cut the service comes back to the game in play
         latest = unfinished[-1].id
         print(f"zonkcam: resuming unfinished game {latest} (start another with --new)",
