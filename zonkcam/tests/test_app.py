@@ -173,3 +173,34 @@ def test_a_vanished_camera_is_shown_and_the_game_stays(tmp_path):
     assert app.keeper.state.to_json() == before
     window.close()
     log.close()
+
+
+def test_set_up_screens_resume_or_seat_a_new_game(tmp_path):
+    import pygame
+
+    from zonkcam.app_main import _set_up_on_screen
+
+    def key(k, text=""):
+        return pygame.event.Event(pygame.KEYDOWN, key=k, unicode=text)
+
+    def typed(word):
+        return [key(pygame.key.key_code(c), c) for c in word]
+
+    with EventLog(tmp_path / "g.db") as log, \
+            Window.open((800, 480), screenshots=tmp_path / "shots") as window:
+        ui = GameScreen(window, sounds=Sounds(muted=True))
+        script = [[key(pygame.K_DOWN)], [key(pygame.K_RETURN)],  # rules: the 2nd table
+                  typed("Ann"), [key(pygame.K_RETURN)], typed("Bob"), [key(pygame.K_RETURN)],
+                  [key(pygame.K_RETURN)]]  # an empty line starts the game
+        window.events = lambda: script.pop(0) if script else []
+        keeper = _set_up_on_screen(log, ui, [])
+        assert keeper.state.rules.name == "all-johnnys"
+        assert [p.name for p in keeper.state.players] == ["Ann", "Bob"]
+        unfinished = [g for g in log.games() if not g.finished]
+        script = [[key(pygame.K_RETURN)]]  # the first offer: resume that game
+        window.events = lambda: script.pop(0) if script else []
+        again = _set_up_on_screen(log, ui, unfinished)
+        assert again.game_id == keeper.game_id
+        script = [[key(pygame.K_ESCAPE)]]
+        window.events = lambda: script.pop(0) if script else []
+        assert _set_up_on_screen(log, ui, []) is None  # Esc leaves
