@@ -8,7 +8,6 @@ and keys go ``GameScreen.commands() -> action_for -> Scorekeeper``. In the demo,
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
@@ -41,16 +40,12 @@ class TableApp:
     last_settled: Observation | None = None
     correcting: int | None = None
     """The die (index in the last settled observation) the scorekeeper tapped to correct."""
-    timings: list[float] = field(default_factory=list)
-    """Seconds from a settled roll's frame arriving to its score drawn (latency)."""
 
     def __post_init__(self) -> None:
         self._logged = len(self.keeper.state.log)
 
     def tick(self, item: Frame | CameraProblem) -> None:
         """Handle one frame (or camera problem): observe, play, take input, draw."""
-        started = time.perf_counter()
-        scored = False
         if isinstance(item, CameraProblem):
             self.camera_ok = False
             self._message(f"camera: {item.message} (retrying)")
@@ -60,7 +55,7 @@ class TableApp:
                 self._message("camera is back")
             self.last_frame = item
             for obs in self.watcher.process(item):
-                scored |= self._observe(obs)
+                self._observe(obs)
         commands = self.screen.commands() if self.screen is not None else []
         if self.driver is not None:
             commands += self.driver.step(self.keeper.state)
@@ -70,8 +65,6 @@ class TableApp:
             seen = self.last_settled.dice if self.last_settled is not None else ()
             frame = self.last_frame.image if self.last_frame is not None else None
             self.screen.draw(self.keeper.state, TableObservation(frame, seen))
-        if scored:
-            self.timings.append(time.perf_counter() - started)
 
     def play(self, action: A.Action) -> bool:
         turns_before = sum(p.turns for p in self.keeper.state.players)
@@ -88,21 +81,19 @@ class TableApp:
             self._turn_ended(state)
         return True
 
-    def _observe(self, obs: Observation) -> bool:
+    def _observe(self, obs: Observation) -> None:
         if obs.event in ("camera-moved", "camera-problem", "hand") and obs.message:
             self._message(obs.message)
         if obs.event in ("rolling", "spinning"):
             self.last_settled = None  # the marks would sit where the dice were
         if obs.event != "settled":
-            return False
+            return
         self.last_settled = obs
-        played = False
         for outcome in self.flow.on_observation(obs, self.keeper.state):
             if isinstance(outcome, Question):
                 self._message(outcome.text)
             else:
-                played |= self.play(outcome)
-        return played
+                self.play(outcome)
 
     def _command(self, command: Command) -> None:
         if command.kind is InputCommand.QUIT:

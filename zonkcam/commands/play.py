@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import sys
 import time
-from pathlib import Path
 
 from zonkcam.errors import UserError
 from zonkcam.game import actions as A
@@ -168,7 +167,3 @@ def pace(start: float, fps: float) -> None:
     left = 1.0 / fps - (time.monotonic() - start)
     if left > 0:
         time.sleep(left)
-
-
-def screenshots_dir(args) -> Path:
-    return Path(args.screenshots)
