@@ -21,6 +21,10 @@ COMMAND_MODULES: tuple[str, ...] = (
     "zonkcam.commands.calibrate",
     "zonkcam.commands.watch",
     "zonkcam.commands.install_service",
+    "zonkcam.commands.read",
+    "zonkcam.commands.eval",
+    "zonkcam.commands.bench",
+    "zonkcam.commands.train",
 )
 
 

@@ -1,7 +1,8 @@
 """Name a die's body colour from pixels (no learning).
 
 The light's colour is removed first with a grey-pixel estimate taken from the whole
-frame (the near-neutral pixels' mean colour; robust to warm and cool lamps), then the die body is separated from its pips
+frame (the mean colour of its brightest near-neutral pixels; robust to warm and cool
+lamps), then the die body is separated from its pips
 (the pips are the minority of the face, whether darker or lighter) and its median
 hue, saturation and value are named.
 """
@@ -11,8 +12,18 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-COLOR_NAMES = ("white", "black", "grey", "red", "orange", "yellow", "green", "blue",
-               "purple", "pink")
+COLOR_NAMES = (
+    "white",
+    "black",
+    "grey",
+    "red",
+    "orange",
+    "yellow",
+    "green",
+    "blue",
+    "purple",
+    "pink",
+)
 
 
 def white_balance_gains(image: np.ndarray) -> np.ndarray:
@@ -23,7 +34,7 @@ def white_balance_gains(image: np.ndarray) -> np.ndarray:
     px = small.reshape(-1, 3).astype(np.float32)
     lum = px.mean(axis=1)
     # ignore clipped highlights and deep shadows
-    keep = (lum > 20) & (px.max(axis=1) < 250)
+    keep = (lum > 20) & (px.min(axis=1) < 250)
     if keep.sum() < 50:
         return np.ones(3, np.float32)
     px, lum = px[keep], lum[keep]
@@ -31,9 +42,13 @@ def white_balance_gains(image: np.ndarray) -> np.ndarray:
     # (strongly coloured mats and dice are left out, so they do not pull the estimate)
     sat = (px.max(axis=1) - px.min(axis=1)) / (px.max(axis=1) + 1e-3)
     grey = sat < 0.4
-    if grey.sum() < 0.02 * len(px) or grey.sum() < 30:
+    if grey.sum() < 30:
         return np.ones(3, np.float32)
-    ref = px[grey].mean(axis=0) + 1e-3
+    # the brightest near-neutral things (white dice, a white tray, paper) are the best
+    # reference; a dull mat that the light happens to make neutral is not
+    cand, cl = px[grey], lum[grey]
+    top = np.argsort(-cl)[: max(30, len(cl) // 70)]
+    ref = cand[top].mean(axis=0) + 1e-3
     gains = ref.mean() / ref
     return np.clip(1 + 0.9 * (gains - 1), 0.7, 1.45).astype(np.float32)
 
@@ -44,8 +59,9 @@ def _body_pixels(crop: np.ndarray) -> np.ndarray:
     if len(centre) < 4:
         return crop.reshape(-1, 3)
     lum = centre.astype(np.float32).mean(axis=1)
-    thr, _ = cv2.threshold(lum.astype(np.uint8).reshape(-1, 1), 0, 255,
-                           cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    thr, _ = cv2.threshold(
+        lum.astype(np.uint8).reshape(-1, 1), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU
+    )
     bright = lum > thr
     if abs(float(lum[bright].mean() if bright.any() else 0) - float(lum.mean())) < 8:
         return centre

@@ -36,14 +36,18 @@ def to_bgr8(image: np.ndarray) -> np.ndarray:
     return np.ascontiguousarray(img)
 
 
-def letterbox(image: np.ndarray, size: int = DET_SIZE) -> tuple[np.ndarray, float]:
-    """Scale the longer side to `size`, pad right/bottom; returns (size x size x 3, scale)."""
+def letterbox(
+    image: np.ndarray, size: int = DET_SIZE, square: bool = False
+) -> tuple[np.ndarray, float]:
+    """Scale the longer side to `size` and pad right/bottom to a multiple of 32 (or to a
+    size x size square); returns (canvas, scale)."""
     h, w = image.shape[:2]
     scale = size / max(h, w)
     nw, nh = max(1, round(w * scale)), max(1, round(h * scale))
     interp = cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR
     small = cv2.resize(image, (nw, nh), interpolation=interp)
-    out = np.full((size, size, 3), PAD_VALUE, np.uint8)
+    cw, ch = (size, size) if square else (-(-nw // 32) * 32, -(-nh // 32) * 32)
+    out = np.full((ch, cw, 3), PAD_VALUE, np.uint8)
     out[:nh, :nw] = small
     return out, scale
 
@@ -72,9 +76,7 @@ def crop_die(
         region = cv2.resize(region, (rw, rh), interpolation=cv2.INTER_AREA)
     else:
         fx = fy = 1.0
-    m = np.array(
-        [[sx / fx, 0, -(x0 - cx0) * sx], [0, sy / fy, -(y0 - cy0) * sy]], np.float64
-    )
+    m = np.array([[sx / fx, 0, -(x0 - cx0) * sx], [0, sy / fy, -(y0 - cy0) * sy]], np.float64)
     return cv2.warpAffine(
         region, m, (size, size), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
     )

@@ -230,8 +230,15 @@ def _mat_image(mat: Mat, h: int, w: int, rng: np.random.Generator) -> np.ndarray
         if mat.kind == "board":
             for _ in range(int(rng.integers(0, 6))):
                 org = (int(rng.integers(0, w)), int(rng.integers(0, h)))
-                cv2.putText(img, str(int(rng.integers(2, 13))), org, cv2.FONT_HERSHEY_SIMPLEX,
-                            rng.uniform(0.5, 2.0), rng.uniform(0, 255, 3).tolist(), 2)
+                cv2.putText(
+                    img,
+                    str(int(rng.integers(2, 13))),
+                    org,
+                    cv2.FONT_HERSHEY_SIMPLEX,
+                    rng.uniform(0.5, 2.0),
+                    rng.uniform(0, 255, 3).tolist(),
+                    2,
+                )
         img = img.astype(np.float32)
         img += rng.normal(0, 4, (h, w, 1)).astype(np.float32)
     # gentle light fall-off
@@ -299,8 +306,13 @@ def _face_texture(
             cv2.circle(tex, c, int(r * 1.1 * 16), col, -1, cv2.LINE_AA, 4)
         elif style == "square":
             h = r * 0.9
-            cv2.rectangle(tex, (int(c[0] / 16 - h), int(c[1] / 16 - h)),
-                          (int(c[0] / 16 + h), int(c[1] / 16 + h)), col, -1)
+            cv2.rectangle(
+                tex,
+                (int(c[0] / 16 - h), int(c[1] / 16 - h)),
+                (int(c[0] / 16 + h), int(c[1] / 16 + h)),
+                col,
+                -1,
+            )
         else:
             # a pip is a shallow dimple: darker rim, painted centre
             cv2.circle(tex, c, int(r * 16), col, -1, cv2.LINE_AA, 4)
@@ -310,7 +322,12 @@ def _face_texture(
 # ---------------------------------------------------------------- geometry
 
 _FACES = (  # (axis index, sign) for +z, -z, +x, -x, +y, -y
-    (2, 1), (2, -1), (0, 1), (0, -1), (1, 1), (1, -1),
+    (2, 1),
+    (2, -1),
+    (0, 1),
+    (0, -1),
+    (1, 1),
+    (1, -1),
 )
 
 
@@ -339,15 +356,27 @@ def _die_geometry(d: DieSpec) -> tuple[np.ndarray, list[np.ndarray], list[np.nda
         n = axes[ax] * sign
         a1, a2 = [axes[i] for i in range(3) if i != ax]
         fc = centre + n * h
-        quads.append(np.array([fc - a1 * h - a2 * h, fc + a1 * h - a2 * h,
-                               fc + a1 * h + a2 * h, fc - a1 * h + a2 * h]))
+        quads.append(
+            np.array(
+                [
+                    fc - a1 * h - a2 * h,
+                    fc + a1 * h - a2 * h,
+                    fc + a1 * h + a2 * h,
+                    fc - a1 * h + a2 * h,
+                ]
+            )
+        )
         normals.append(n)
     return centre, quads, normals
 
 
 def _bbox(pts: np.ndarray) -> tuple[float, float, float, float]:
-    return (float(pts[:, 0].min()), float(pts[:, 1].min()),
-            float(pts[:, 0].max()), float(pts[:, 1].max()))
+    return (
+        float(pts[:, 0].min()),
+        float(pts[:, 1].min()),
+        float(pts[:, 0].max()),
+        float(pts[:, 1].max()),
+    )
 
 
 # ---------------------------------------------------------------- render
@@ -376,7 +405,7 @@ def render(scene: Scene, rng: np.random.Generator) -> Rendered:
     # shadows first (all dice), then dice far-to-near
     shadow = np.zeros((h, w), np.float32)
     shift = -ldir[:2] / max(ldir[2], 0.3)
-    for d, (centre, quads, _) in zip(scene.dice, geo, strict=True):
+    for d, (_, quads, _) in zip(scene.dice, geo, strict=True):
         base = quads[1] + np.append(shift * d.size_mm * 0.6, 0.0)
         poly = np.concatenate([cam.project(quads[1]), cam.project(base)])
         hull = cv2.convexHull(poly.astype(np.float32)).astype(np.int32)
@@ -538,7 +567,8 @@ def random_scene(
             x, y = cam.pixel_to_mat(u, v)
             d = random_die(rng, x_mm=x, y_mm=y, size_mm=size_mm * rng.uniform(0.9, 1.1))
         u, v = cam.project(np.array([[d.x_mm, d.y_mm, 0.0]]))[0]
-        if not (margin * 0.5 < u < width - margin * 0.5 and margin * 0.5 < v < height - margin * 0.5):
+        m = margin * 0.5
+        if not (m < u < width - m and m < v < height - m):
             continue
         ok = all(
             math.hypot(d.x_mm - o.x_mm, d.y_mm - o.y_mm) >= (d.size_mm + o.size_mm) * 0.71

@@ -1,0 +1,89 @@
+"""`zonkcam bench`: reader speed on rendered table frames, and peak memory."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import resource
+import time
+from pathlib import Path
+
+SIZES = ((640, 480), (1280, 960), (2304, 1296))
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    p = subparsers.add_parser(
+        "bench",
+        help="reader ms per frame (median, p95) on rendered tables, and peak RSS",
+        description="Renders seeded dice-table frames at 640x480, 1280x960 and 2304x1296 "
+        "with 5 and 6 dice and times read_dice on each (decode excluded).",
+    )
+    p.add_argument("--frames", type=int, default=30, help="frames per size and dice count")
+    p.add_argument("--threads", type=int, default=1)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--model-dir", type=Path, default=None)
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=run)
+
+
+def bench_frames(width: int, height: int, n_dice: int, frames: int, seed: int) -> list:
+    import numpy as np
+
+    from zonkcam.vision import synth
+
+    rng = np.random.default_rng([seed, width, n_dice])
+    out = []
+    for _ in range(frames):
+        scene = synth.random_scene(
+            rng,
+            width,
+            height,
+            n_dice=n_dice,
+            die_px=float(rng.uniform(0.06, 0.1)) * max(width, height),
+            tilt_deg=float(rng.uniform(0, 25)),
+        )
+        out.append(synth.render(scene, rng))
+    return out
+
+
+def run(args: argparse.Namespace) -> int:
+    import numpy as np
+
+    from zonkcam.commands.read import load_model_or_fail
+    from zonkcam.vision.reader import read_dice
+
+    model = load_model_or_fail(args.model_dir, args.threads)
+    rows = []
+    for w, h in SIZES:
+        for n in (5, 6):
+            frames = bench_frames(w, h, n, args.frames, args.seed)
+            read_dice(frames[0].image, model)  # warm-up
+            ms, right = [], 0
+            for f in frames:
+                t0 = time.perf_counter()
+                dice = read_dice(f.image, model)
+                ms.append((time.perf_counter() - t0) * 1000)
+                right += int(sorted(d.value for d in dice) == sorted(d.value for d in f.dice))
+            rows.append(
+                {
+                    "size": f"{w}x{h}",
+                    "dice": n,
+                    "frames": len(frames),
+                    "ms_median": round(float(np.median(ms)), 2),
+                    "ms_p95": round(float(np.percentile(ms, 95)), 2),
+                    "frames_read_right": round(right / len(frames), 3),
+                }
+            )
+    rss_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    result = {"threads": args.threads, "rows": rows, "peak_rss_mb": round(rss_mb, 1)}
+    if args.json:
+        print(json.dumps(result))
+        return 0
+    print(f"threads={args.threads}  (ms per frame, decode excluded)")
+    for r in rows:
+        print(
+            f"{r['size']:>10} {r['dice']} dice: median {r['ms_median']:6.2f} ms  "
+            f"p95 {r['ms_p95']:6.2f} ms  frames read right {r['frames_read_right']:.2f}"
+        )
+    print(f"peak RSS {rss_mb:.0f} MB (this process, rendering included)")
+    return 0

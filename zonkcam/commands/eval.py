@@ -1,0 +1,159 @@
+"""`zonkcam eval DATASET_DIR`: score the reader on labelled photos (labels.jsonl)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from pathlib import Path
+
+from zonkcam.errors import UserError
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    p = subparsers.add_parser(
+        "eval",
+        help="score the dice reader on a labelled photo set",
+        description="Per-die value accuracy (matched and end to end), detection precision "
+        "and recall, share of images exactly right, overall and per source; median and "
+        "p95 reader ms per image.",
+    )
+    p.add_argument("dataset", type=Path, metavar="DATASET_DIR")
+    p.add_argument(
+        "--split",
+        default="all",
+        help="all (default), val, train, source:NAME, not-source:NAME "
+        "(val/train: the training code's split by group)",
+    )
+    p.add_argument(
+        "--review",
+        type=Path,
+        metavar="PATH",
+        help="write a review sheet of the worst images to PATH (.jpg/.png)",
+    )
+    p.add_argument("--worst", type=int, default=16, help="images on the review sheet")
+    p.add_argument("--threads", type=int, default=1)
+    p.add_argument("--model-dir", type=Path, default=None)
+    p.add_argument("--json", action="store_true", help="print the figures as one JSON object")
+    p.set_defaults(func=run)
+
+
+def _sheet(items, path: Path) -> None:  # noqa: ANN001
+    import cv2
+    import numpy as np
+
+    tiles = []
+    for img, rec, dice, score in items:
+        im = img.copy()
+        t = max(1, round(max(im.shape[:2]) / 400))
+        for d in rec.dice:
+            x0, y0, x1, y1 = (round(v) for v in d.bbox)
+            cv2.rectangle(im, (x0, y0), (x1, y1), (0, 200, 0), t)
+            cv2.putText(
+                im,
+                str(d.value),
+                (x0, y1 + 12 * t),
+                cv2.FONT_HERSHEY_SIMPLEX,
+                0.45 * t,
+                (0, 200, 0),
+                t,
+            )
+        ok_pred = {j for i, j in score.matches if rec.dice[i].value == dice[j].value}
+        for j, d in enumerate(dice):
+            col = (255, 160, 0) if j in ok_pred else (0, 0, 255)
+            x0, y0, x1, y1 = (round(v) for v in d.bbox)
+            cv2.rectangle(im, (x0, y0), (x1, y1), col, t)
+            cv2.putText(
+                im, str(d.value), (x0, max(0, y0 - 3)), cv2.FONT_HERSHEY_SIMPLEX, 0.5 * t, col, t
+            )
+        s = 400 / max(im.shape[:2])
+        im = cv2.resize(im, (round(im.shape[1] * s), round(im.shape[0] * s)))
+        tile = np.full((430, 400, 3), 255, np.uint8)
+        tile[: im.shape[0], : im.shape[1]] = im
+        cv2.putText(
+            tile,
+            f"{rec.name[-38:]} err {score.errors}",
+            (4, 424),
+            cv2.FONT_HERSHEY_SIMPLEX,
+            0.4,
+            (0, 0, 0),
+            1,
+        )
+        tiles.append(tile)
+    if not tiles:
+        return
+    cols = 4
+    while len(tiles) % cols:
+        tiles.append(np.full_like(tiles[0], 255))
+    rows = [np.hstack(tiles[i : i + cols]) for i in range(0, len(tiles), cols)]
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if not cv2.imwrite(str(path), np.vstack(rows)):
+        raise UserError(f"--review {path}: cannot write (use a .jpg or .png name)")
+
+
+def run(args: argparse.Namespace) -> int:
+    from zonkcam.commands.read import load_model_or_fail
+    from zonkcam.vision.dataset import load_labels, select
+    from zonkcam.vision.imageio import ImageFileError, load_image
+    from zonkcam.vision.metrics import Tally, match
+    from zonkcam.vision.reader import read_dice
+
+    records = select(load_labels(args.dataset), args.split)
+    if not records:
+        raise UserError(f"no images in split {args.split!r} of {args.dataset}")
+    model = load_model_or_fail(args.model_dir, args.threads)
+    total = Tally()
+    per_source: dict[str, Tally] = {}
+    scored = []
+    unreadable = 0
+    for rec in records:
+        try:
+            img = load_image(rec.image)
+        except ImageFileError:
+            unreadable += 1
+            continue
+        t0 = time.perf_counter()
+        dice = read_dice(img, model)
+        ms = (time.perf_counter() - t0) * 1000
+        score = match(
+            [(d.value, d.bbox) for d in rec.dice], [(d.value, d.bbox) for d in dice], rec.bbox_kind
+        )
+        total.add(score, ms)
+        per_source.setdefault(rec.source, Tally()).add(score, ms)
+        if args.review and score.errors:
+            scored.append((score.errors, rec, dice, score))
+    result = {
+        "dataset": str(args.dataset),
+        "split": args.split,
+        "threads": args.threads,
+        "all": total.summary(),
+        "per_source": {k: v.summary() for k, v in sorted(per_source.items())},
+    }
+    if unreadable:
+        result["unreadable_images"] = unreadable
+    if args.review:
+        scored.sort(key=lambda s: -s[0])
+        items = [(load_image(r.image), r, d, s) for _, r, d, s in scored[: args.worst]]
+        _sheet(items, args.review)
+        result["review"] = str(args.review)
+    if args.json:
+        print(json.dumps(result))
+        return 0
+    keys = [
+        "images",
+        "dice",
+        "end_to_end",
+        "value_acc_matched",
+        "precision",
+        "recall",
+        "images_exact",
+        "ms_median",
+        "ms_p95",
+    ]
+    print(f"{args.dataset} split={args.split} threads={args.threads}")
+    print(f"{'':12}" + "".join(f"{k:>18}" for k in keys))
+    for name, s in [("all", result["all"]), *result["per_source"].items()]:
+        print(f"{name:12}" + "".join(f"{s.get(k, ''):>18}" for k in keys))
+    if args.review:
+        print(f"review sheet: {args.review}")
+    return 0

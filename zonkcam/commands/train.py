@@ -1,0 +1,83 @@
+"""`zonkcam train`: rebuild the dice models (needs the `train` extra: torch, onnx)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+from zonkcam.errors import UserError
+
+DEFAULT_DATA = Path("../shared/datasets/real-dice-dev")
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    p = subparsers.add_parser(
+        "train",
+        help="rebuild the dice detector and value net (torch, CPU)",
+        description="Rebuild the two ONNX dice models from rendered tables plus the "
+        "training groups of a labelled photo set (labels.jsonl format).",
+    )
+    p.add_argument(
+        "--data",
+        type=Path,
+        default=DEFAULT_DATA,
+        help=f"labelled photos (default {DEFAULT_DATA}); 'none' = rendered only",
+    )
+    p.add_argument(
+        "--out",
+        type=Path,
+        default=Path("runs/train"),
+        help="where the .onnx files go (default runs/train; copy them to zonkcam/models/ to ship)",
+    )
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--threads", type=int, default=2)
+    p.add_argument("--det-steps", type=int, default=None)
+    p.add_argument("--cls-steps", type=int, default=None)
+    p.add_argument("--synth-scenes", type=int, default=None)
+    p.add_argument(
+        "--values-from",
+        type=Path,
+        default=None,
+        metavar="VALUES_PT",
+        help="reuse values.pt from an earlier run; train the detector only",
+    )
+    p.add_argument("--log", type=Path, default=None, help="also append progress to this file")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        from zonkcam.vision.training import TrainConfig, train
+    except ImportError as exc:
+        raise UserError(
+            f"training needs the 'train' extra ({exc}); pip install -e '.[train]'"
+        ) from exc
+    data = None if str(args.data) == "none" else args.data
+    if data is not None and not (data / "labels.jsonl").is_file():
+        raise UserError(f"{data}: no labels.jsonl (use --data DIR, or --data none)")
+    t0 = time.time()
+    logf = args.log.open("a", encoding="utf-8") if args.log else None
+
+    def log(msg: str) -> None:
+        line = f"[{time.time() - t0:7.1f} s] {msg}"
+        print(line, file=sys.stderr, flush=True)
+        if logf:
+            logf.write(line + "\n")
+            logf.flush()
+
+    cfg = TrainConfig(
+        out_dir=args.out,
+        data_dir=data,
+        seed=args.seed,
+        threads=args.threads,
+        values_state=args.values_from,
+        log=log,
+    )
+    for name in ("det_steps", "cls_steps", "synth_scenes"):
+        if getattr(args, name) is not None:
+            setattr(cfg, name, getattr(args, name))
+    log(f"training: {cfg}")
+    train(cfg)
+    return 0

@@ -1,0 +1,60 @@
+"""Colour names: Detroit's white, red and green dice under warm and cool light."""
+
+import numpy as np
+import pytest
+
+from zonkcam.vision import color, synth
+
+
+@pytest.mark.parametrize("body", ["white", "red", "green"])
+@pytest.mark.parametrize("warmth", [-0.9, 0.0, 0.9])
+@pytest.mark.parametrize("mat", ["white", "wood", "felt"])
+def test_detroit_colours_under_warm_and_cool_light(body, warmth, mat):
+    rng = np.random.default_rng(0)
+    mats = {"white": (235, 235, 235), "wood": (80, 130, 180), "felt": (90, 90, 90)}
+    dice = tuple(
+        synth.DieSpec(
+            value=v, color=body, x_mm=x, y_mm=y, pip_color="white" if body != "white" else "black"
+        )
+        for v, (x, y) in zip(
+            (1, 3, 5, 6), [(-30, -20), (30, -20), (-30, 20), (30, 20)], strict=True
+        )
+    )
+    scene = synth.Scene(
+        dice=dice,
+        camera=synth.Camera(640, 480, tilt_deg=20),
+        mat=synth.Mat(mat, mats[mat]),
+        light=synth.Light(warmth=warmth),
+        noise=3.0,
+    )
+    out = synth.render(scene, rng)
+    gains = color.white_balance_gains(out.image)
+    names = [color.die_color(out.image, d.bbox, gains) for d in out.dice]
+    assert names == [body] * 4
+
+
+@pytest.mark.parametrize(
+    ("bgr", "name"),
+    [
+        ((240, 240, 240), "white"),
+        ((20, 20, 20), "black"),
+        ((30, 30, 200), "red"),
+        ((40, 170, 40), "green"),
+        ((200, 90, 20), "blue"),
+        ((40, 210, 235), "yellow"),
+    ],
+)
+def test_name_color(bgr, name):
+    assert color.name_color(bgr) == name
+
+
+def test_grey_world_gains_undo_a_warm_cast():
+    img = np.full((120, 160, 3), 200, np.float32) * np.array([0.8, 0.95, 1.15], np.float32)
+    gains = color.white_balance_gains(img.astype(np.uint8))
+    balanced = img[0, 0] * gains
+    assert balanced.max() - balanced.min() < 0.1 * balanced.mean()
+
+
+def test_tiny_box_is_unknown():
+    img = np.zeros((50, 50, 3), np.uint8)
+    assert color.die_color(img, (10, 10, 11, 11)) == "unknown"

@@ -1,0 +1,54 @@
+"""Decoding image files for the CLI: bad files give a reason, not a crash."""
+
+import cv2
+import numpy as np
+import pytest
+
+from zonkcam.vision.imageio import ImageFileError, load_image
+
+
+def _jpeg(tmp_path, name="a.jpg"):
+    img = np.random.default_rng(0).integers(0, 255, (60, 80, 3), dtype=np.uint8)
+    p = tmp_path / name
+    assert cv2.imwrite(str(p), img)
+    return p
+
+
+def _file(path, data):
+    path.write_bytes(data)
+    return path
+
+
+@pytest.mark.parametrize(
+    ("make", "reason"),
+    [
+        (lambda d: d / "missing.jpg", "no such file"),
+        (lambda d: _file(d / "empty.jpg", b""), "empty"),
+        (lambda d: _file(d / "t.jpg", b"hello, not a picture"), "not an image"),
+        (lambda d: d, "directory"),
+    ],
+)
+def test_bad_files_say_why(tmp_path, make, reason):
+    with pytest.raises(ImageFileError, match=reason):
+        load_image(make(tmp_path))
+
+
+def test_truncated_jpeg(tmp_path):
+    p = _jpeg(tmp_path)
+    data = p.read_bytes()
+    p.write_bytes(data[: len(data) // 2])
+    with pytest.raises(ImageFileError, match="truncated"):
+        load_image(p)
+
+
+def test_sixteen_bit_and_grey_pngs_become_bgr8(tmp_path):
+    grey16 = np.arange(40 * 50, dtype=np.uint16).reshape(40, 50) * 30
+    cv2.imwrite(str(tmp_path / "g16.png"), grey16)
+    img = load_image(tmp_path / "g16.png")
+    assert img.shape == (40, 50, 3) and img.dtype == np.uint8
+    assert img[-1, -1, 0] == (grey16[-1, -1] >> 8)
+
+
+def test_good_jpeg(tmp_path):
+    img = load_image(_jpeg(tmp_path))
+    assert img.shape == (60, 80, 3) and img.dtype == np.uint8

@@ -1,0 +1,47 @@
+"""Matching read dice to truth, as `zonkcam eval` does."""
+
+import pytest
+
+from zonkcam.vision.metrics import Tally, iou, match
+
+
+def test_iou():
+    assert iou((0, 0, 10, 10), (0, 0, 10, 10)) == 1.0
+    assert iou((0, 0, 10, 10), (5, 0, 15, 10)) == pytest.approx(1 / 3)
+    assert iou((0, 0, 10, 10), (20, 20, 30, 30)) == 0.0
+
+
+def test_die_boxes_match_one_to_one_at_iou_03():
+    truth = [(3, (0, 0, 10, 10)), (5, (100, 100, 110, 110))]
+    pred = [(3, (1, 1, 11, 11)), (3, (0, 0, 10, 10)), (5, (107, 100, 117, 110))]
+    s = match(truth, pred)
+    # the exact box wins the first die; the second prediction is a duplicate;
+    # IoU 3/17 < 0.3 for the last one
+    assert s.matches == ((0, 1),)
+    assert (s.matched, s.correct, s.n_pred) == (1, 1, 3)
+    assert not s.exact and s.errors == 1 + 2
+
+
+def test_wrong_value_counts_as_matched_but_not_correct():
+    s = match([(2, (0, 0, 10, 10))], [(4, (0, 0, 10, 10))])
+    assert (s.matched, s.correct, s.exact) == (1, 0, False)
+
+
+def test_pip_cluster_truth_matches_by_centre_inside_prediction():
+    truth = [(1, (48, 48, 52, 52))]  # a single pip
+    assert match(truth, [(1, (30, 30, 70, 70))], "pip_cluster").exact
+    assert match(truth, [(1, (30, 30, 70, 70))], "die").matched == 0
+    assert match(truth, [(1, (55, 30, 95, 70))], "pip_cluster").matched == 0
+
+
+def test_tally_summary():
+    t = Tally()
+    t.add(match([(1, (0, 0, 10, 10))], [(1, (0, 0, 10, 10))]), ms=2.0)
+    t.add(match([(6, (0, 0, 10, 10)), (2, (50, 50, 60, 60))], [(5, (0, 0, 10, 10))]), ms=4.0)
+    s = t.summary()
+    assert s["dice"] == 3 and s["images"] == 2
+    assert s["end_to_end"] == pytest.approx(1 / 3, abs=1e-3)
+    assert s["value_acc_matched"] == 0.5
+    assert s["precision"] == 1.0 and s["recall"] == pytest.approx(2 / 3, abs=1e-3)
+    assert s["images_exact"] == 0.5
+    assert s["ms_median"] == 3.0

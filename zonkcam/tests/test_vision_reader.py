@@ -1,0 +1,210 @@
+"""The dice reader with the shipped ONNX models, on images the project renders itself."""
+
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from zonkcam import cli
+from zonkcam.vision import synth
+from zonkcam.vision.metrics import iou
+from zonkcam.vision.model import MODEL_DIR, load_model
+from zonkcam.vision.reader import Die, read_dice
+
+SHARED = Path(__file__).resolve().parents[3] / "shared" / "datasets" / "real-dice-dev"
+
+
+@pytest.fixture(scope="module")
+def model():
+    return load_model()
+
+
+def table(seed: int, width: int = 1280, height: int = 960, n_dice: int = 6, **kw):
+    """A clean Detroit-style table: white, red and green dice, seen from above."""
+    rng = np.random.default_rng(seed)
+    scene = synth.random_scene(
+        rng,
+        width,
+        height,
+        n_dice=n_dice,
+        die_px=float(rng.uniform(0.07, 0.1)) * width,
+        tilt_deg=float(rng.uniform(0, 20)),
+    )
+    colors = ["white", "red", "green"]
+    dice = tuple(
+        synth.DieSpec(
+            value=d.value,
+            color=colors[i % 3],
+            x_mm=d.x_mm,
+            y_mm=d.y_mm,
+            yaw_deg=d.yaw_deg,
+            size_mm=d.size_mm,
+            pip_color="black" if i % 3 == 0 else "white",
+        )
+        for i, d in enumerate(scene.dice)
+    )
+    scene = synth.Scene(
+        dice=dice,
+        camera=scene.camera,
+        mat=scene.mat,
+        light=synth.Light(warmth=float(rng.uniform(-0.6, 0.6))),
+        noise=2.0,
+        **kw,
+    )
+    return synth.render(scene, rng)
+
+
+def assert_read_exactly(found: tuple[Die, ...], truth, check_color: bool = True):
+    assert len(found) == len(truth), (found, truth)
+    for t in truth:
+        best = max(found, key=lambda d: iou(d.bbox, t.bbox))
+        assert iou(best.bbox, t.bbox) >= 0.5
+        assert best.value == t.value
+        if check_color:
+            assert best.color == t.color
+
+
+def test_model_files_ship_with_the_package():
+    for name in ("dice_detector.onnx", "dice_values.onnx"):
+        assert (MODEL_DIR / name).is_file()
+    total = sum((MODEL_DIR / n).stat().st_size for n in ("dice_detector.onnx", "dice_values.onnx"))
+    assert total <= 5 * 1024 * 1024
+
+
+def test_model_outputs_have_the_documented_shapes(model):
+    det = model.detector
+    assert [i.name for i in det.get_inputs()] == ["image"]
+    assert det.get_inputs()[0].shape == [1, 3, 320, 320]
+    peaks, geom = det.run(None, {"image": np.full((1, 3, 320, 320), 114, np.float32)})
+    assert peaks.shape == (1, 1, 80, 80) and geom.shape == (1, 4, 80, 80)
+    assert 0 <= peaks.min() and peaks.max() <= 1 and (geom[:, 2:] > 0).all()
+    crops = np.random.default_rng(0).uniform(0, 255, (3, 3, 64, 64)).astype(np.float32)
+    (probs,) = model.values.run(None, {"crops": crops})
+    assert probs.shape == (3, 7)
+    assert np.allclose(probs.sum(axis=1), 1, atol=1e-4)
+
+
+def test_thread_count_is_configurable():
+    m = load_model(threads=2)
+    assert m.threads == 2
+    assert m.detector.get_session_options().intra_op_num_threads == 2
+    assert load_model().detector.get_session_options().intra_op_num_threads == 1
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_rendered_tables_are_read_exactly(model, seed):
+    out = table(seed)
+    assert_read_exactly(read_dice(out.image, model), out.dice)
+
+
+def test_touching_dice_on_a_small_frame(model):
+    specs = tuple(
+        synth.DieSpec(value=v, color="white", x_mm=-24 + 16.4 * i, y_mm=0)
+        for i, v in enumerate((2, 3, 4, 5))
+    )
+    scene = synth.Scene(
+        dice=specs,
+        camera=synth.Camera(640, 480, distance_mm=300, focal_px=600),
+        mat=synth.Mat("felt", (60, 110, 40)),
+    )
+    out = synth.render(scene, np.random.default_rng(0))
+    assert_read_exactly(read_dice(out.image, model), out.dice)
+
+
+def test_a_table_with_no_dice_reads_empty(model):
+    rng = np.random.default_rng(4)
+    for kind in ("wood", "felt", "white"):
+        scene = synth.Scene(dice=(), mat=synth.Mat(kind, (70, 120, 170)))
+        assert read_dice(synth.render(scene, rng).image, model) == ()
+
+
+def test_degenerate_and_odd_arrays(model):
+    assert read_dice(np.zeros((1, 1, 3), np.uint8), model) == ()
+    assert read_dice(np.zeros((0, 0, 3), np.uint8), model) == ()
+    out = table(1, 640, 480, n_dice=5)
+    bgr = read_dice(out.image, model)
+    assert_read_exactly(bgr, out.dice)
+    grey = read_dice(cv2.cvtColor(out.image, cv2.COLOR_BGR2GRAY), model)
+    assert sorted(d.value for d in grey) == sorted(d.value for d in out.dice)
+    sixteen = read_dice(out.image.astype(np.uint16) * 257, model)
+    assert [d.value for d in sixteen] == [d.value for d in bgr]
+    bgra = read_dice(cv2.cvtColor(out.image, cv2.COLOR_BGR2BGRA), model)
+    assert [d.value for d in bgra] == [d.value for d in bgr]
+
+
+def test_huge_image(model):
+    out = table(2, 800, 600, n_dice=5)
+    big = cv2.resize(out.image, (8000, 6000), interpolation=cv2.INTER_LINEAR)
+    found = read_dice(big, model)
+    assert sorted(d.value for d in found) == sorted(d.value for d in out.dice)
+
+
+def test_cli_reads_a_batch_and_reports_bad_files(tmp_path, capsys):
+    out = table(3, 640, 480, n_dice=5)
+    good = tmp_path / "good.jpg"
+    cv2.imwrite(str(good), out.image, [cv2.IMWRITE_JPEG_QUALITY, 95])
+    trunc = tmp_path / "trunc.jpg"
+    trunc.write_bytes(good.read_bytes()[:2000])
+    empty = tmp_path / "empty.png"
+    empty.write_bytes(b"")
+    names = [str(good), str(trunc), str(empty), str(tmp_path / "nope.jpg"), str(good)]
+    rc = cli.main(["read", "--json", "--annotate", str(tmp_path / "ann"), *names])
+    assert rc == 0
+    lines = [json.loads(s) for s in capsys.readouterr().out.splitlines()]
+    assert [r["image"] for r in lines] == names
+    assert [("error" in r) for r in lines] == [False, True, True, True, False]
+    first = lines[0]
+    assert sorted(d["value"] for d in first["dice"]) == sorted(d.value for d in out.dice)
+    assert first["ms"] > 0
+    for d in first["dice"]:
+        assert set(d) == {"value", "confidence", "bbox", "color"}
+        assert 0 <= d["confidence"] <= 1 and len(d["bbox"]) == 4
+    assert (tmp_path / "ann" / "good.annotated.jpg").is_file()
+
+
+def test_cli_summary_and_usage_errors(tmp_path, capsys):
+    out = table(5, 640, 480, n_dice=5)
+    good = tmp_path / "g.png"
+    cv2.imwrite(str(good), out.image)
+    assert cli.main(["read", str(good)]) == 0
+    assert "5 dice" in capsys.readouterr().out
+    assert cli.main(["read", "--model-dir", str(tmp_path), str(good)]) == 2
+    assert "model file missing" in capsys.readouterr().err
+
+
+def test_eval_on_a_rendered_dataset(tmp_path, capsys):
+    (tmp_path / "images").mkdir()
+    with (tmp_path / "labels.jsonl").open("w") as fh:
+        for i in range(3):
+            out = table(10 + i, 640, 480, n_dice=5)
+            cv2.imwrite(str(tmp_path / "images" / f"{i}.png"), out.image)
+            fh.write(
+                json.dumps(
+                    {
+                        "image": f"images/{i}.png",
+                        "width": 640,
+                        "height": 480,
+                        "dice": [{"bbox": list(d.bbox), "value": d.value} for d in out.dice],
+                        "bbox_kind": "die",
+                        "group": f"synth:{i}",
+                    }
+                )
+                + "\n"
+            )
+    review = tmp_path / "review.jpg"
+    rc = cli.main(["eval", str(tmp_path), "--json", "--review", str(review)])
+    assert rc == 0
+    res = json.loads(capsys.readouterr().out)
+    assert res["all"]["images"] == 3 and res["all"]["dice"] == 15
+    assert res["all"]["end_to_end"] == 1.0 and res["all"]["images_exact"] == 1.0
+    assert set(res["per_source"]) == {"synth"}
+
+
+@pytest.mark.shared
+@pytest.mark.skipif(not (SHARED / "labels.jsonl").is_file(), reason="no ../shared dataset")
+def test_validation_split_of_real_photos(capsys):
+    assert cli.main(["eval", str(SHARED), "--split", "val", "--json"]) == 0
+    res = json.loads(capsys.readouterr().out)["all"]
+    assert res["recall"] >= 0.9 and res["end_to_end"] >= 0.8

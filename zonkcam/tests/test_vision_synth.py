@@ -1,0 +1,82 @@
+"""The table renderer: deterministic, truthful boxes and values, real 3-D dice."""
+
+import numpy as np
+import pytest
+
+from zonkcam.vision import synth
+
+
+def _scene(**kw):
+    dice = kw.pop("dice", (synth.DieSpec(value=3, color="red", x_mm=0, y_mm=0),))
+    return synth.Scene(dice=dice, camera=synth.Camera(640, 480, **kw))
+
+
+def test_same_seed_same_image():
+    scene = synth.random_scene(np.random.default_rng(3))
+    a = synth.render(scene, np.random.default_rng(7))
+    b = synth.render(scene, np.random.default_rng(7))
+    assert np.array_equal(a.image, b.image)
+    assert a.dice == b.dice
+
+
+def test_truth_follows_the_specs():
+    specs = (
+        synth.DieSpec(value=1, color="white", x_mm=-40, y_mm=0),
+        synth.DieSpec(value=6, color="green", x_mm=40, y_mm=0, yaw_deg=30),
+    )
+    out = synth.render(_scene(dice=specs), np.random.default_rng(0))
+    assert out.image.shape == (480, 640, 3) and out.image.dtype == np.uint8
+    assert [(d.value, d.color) for d in out.dice] == [(1, "white"), (6, "green")]
+    left, right = out.dice
+    assert left.bbox[2] < 320 < right.bbox[0]  # x_mm < 0 is left of centre
+
+
+def test_box_encloses_the_painted_die():
+    spec = synth.DieSpec(value=5, color="red", x_mm=0, y_mm=0, size_mm=20)
+    scene = synth.Scene(dice=(spec,), camera=synth.Camera(640, 480), mat=synth.Mat("white"))
+    out = synth.render(scene, np.random.default_rng(0))
+    img = out.image.astype(int)
+    red = (img[..., 2] > 120) & (img[..., 1] < 90) & (img[..., 0] < 90)
+    ys, xs = np.nonzero(red)
+    x0, y0, x1, y1 = out.dice[0].bbox
+    assert xs.min() >= x0 - 1 and xs.max() <= x1 + 1
+    assert ys.min() >= y0 - 1 and ys.max() <= y1 + 1
+    assert (xs.max() - xs.min()) > 0.8 * (x1 - x0)  # and the box is not loose
+
+
+def test_oblique_view_shows_side_faces():
+    spec = synth.DieSpec(value=2, x_mm=0, y_mm=0)
+    top = synth.render(_scene(dice=(spec,), tilt_deg=0), np.random.default_rng(0)).dice[0]
+    tilted = synth.render(_scene(dice=(spec,), tilt_deg=50), np.random.default_rng(0)).dice[0]
+    assert top.bbox == pytest.approx(top.top_bbox, abs=0.5)
+    height = tilted.bbox[3] - tilted.bbox[1]
+    assert height > 1.3 * (tilted.top_bbox[3] - tilted.top_bbox[1])
+
+
+def test_pixel_to_mat_inverts_projection():
+    cam = synth.Camera(1280, 960, tilt_deg=35, distance_mm=500, focal_px=900)
+    x, y = cam.pixel_to_mat(900, 300)
+    u, v = cam.project(np.array([[x, y, 0.0]]))[0]
+    assert (u, v) == pytest.approx((900, 300), abs=1e-6)
+
+
+def test_random_scenes_place_separate_dice_in_view():
+    rng = np.random.default_rng(11)
+    for _ in range(20):
+        scene = synth.random_scene(rng, 640, 480, n_dice=12)
+        out = synth.render(scene, rng)
+        assert len(out.dice) == len(scene.dice) > 0
+        for d in out.dice:
+            assert 1 <= d.value <= 6 and d.color in synth.DIE_COLORS
+            cx, cy = (d.bbox[0] + d.bbox[2]) / 2, (d.bbox[1] + d.bbox[3]) / 2
+            assert 0 <= cx <= 640 and 0 <= cy <= 480
+        pts = np.array([(s.x_mm, s.y_mm) for s in scene.dice if not s.stacked])
+        gaps = np.linalg.norm(pts[:, None] - pts[None], axis=-1) + np.eye(len(pts)) * 1e9
+        assert gaps.min() >= 0.99 * min(s.size_mm for s in scene.dice)
+
+
+def test_stacked_die_sits_on_top():
+    base = synth.DieSpec(value=4, x_mm=0, y_mm=0)
+    top = synth.DieSpec(value=6, x_mm=0, y_mm=0, stacked=True)
+    out = synth.render(_scene(dice=(base, top), tilt_deg=30), np.random.default_rng(0))
+    assert out.dice[1].top_bbox[1] < out.dice[0].top_bbox[1]  # higher in the image

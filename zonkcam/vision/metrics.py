@@ -1,0 +1,112 @@
+"""Score read dice against labelled truth (one-to-one matching)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+MATCH_IOU = 0.3
+
+
+@dataclass(frozen=True)
+class ImageScore:
+    n_truth: int
+    n_pred: int
+    matched: int
+    correct: int
+    matches: tuple[tuple[int, int], ...]
+    """(truth index, prediction index) pairs."""
+
+    @property
+    def exact(self) -> bool:
+        return self.correct == self.n_truth == self.n_pred
+
+    @property
+    def errors(self) -> int:
+        return (self.n_truth - self.correct) + (self.n_pred - self.matched)
+
+
+def iou(a: Sequence[float], b: Sequence[float]) -> float:
+    x0, y0 = max(a[0], b[0]), max(a[1], b[1])
+    x1, y1 = min(a[2], b[2]), min(a[3], b[3])
+    inter = max(0.0, x1 - x0) * max(0.0, y1 - y0)
+    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
+    return inter / union if union > 0 else 0.0
+
+
+def match(
+    truth: Sequence[tuple[int, Sequence[float]]],
+    pred: Sequence[tuple[int, Sequence[float]]],
+    bbox_kind: str = "die",
+) -> ImageScore:
+    """Greedy one-to-one matching of (value, bbox) pairs.
+
+    bbox_kind 'die': a pair qualifies at IoU >= 0.3 (best IoU first).
+    'pip_cluster': a pair qualifies when the truth box's centre lies inside the
+    predicted box (nearest centres first).
+    """
+    pairs: list[tuple[float, int, int]] = []
+    for i, (_, tb) in enumerate(truth):
+        tcx, tcy = (tb[0] + tb[2]) / 2, (tb[1] + tb[3]) / 2
+        for j, (_, pb) in enumerate(pred):
+            if bbox_kind == "pip_cluster":
+                if pb[0] <= tcx <= pb[2] and pb[1] <= tcy <= pb[3]:
+                    pcx, pcy = (pb[0] + pb[2]) / 2, (pb[1] + pb[3]) / 2
+                    pairs.append((-float(np.hypot(tcx - pcx, tcy - pcy)), i, j))
+            else:
+                v = iou(tb, pb)
+                if v >= MATCH_IOU:
+                    pairs.append((v, i, j))
+    pairs.sort(key=lambda p: -p[0])
+    used_t: set[int] = set()
+    used_p: set[int] = set()
+    matches = []
+    for _, i, j in pairs:
+        if i in used_t or j in used_p:
+            continue
+        used_t.add(i)
+        used_p.add(j)
+        matches.append((i, j))
+    correct = sum(1 for i, j in matches if truth[i][0] == pred[j][0])
+    return ImageScore(len(truth), len(pred), len(matches), correct, tuple(sorted(matches)))
+
+
+@dataclass
+class Tally:
+    images: int = 0
+    exact: int = 0
+    truth: int = 0
+    pred: int = 0
+    matched: int = 0
+    correct: int = 0
+    ms: list[float] = field(default_factory=list)
+
+    def add(self, s: ImageScore, ms: float | None = None) -> None:
+        self.images += 1
+        self.exact += int(s.exact)
+        self.truth += s.n_truth
+        self.pred += s.n_pred
+        self.matched += s.matched
+        self.correct += s.correct
+        if ms is not None:
+            self.ms.append(ms)
+
+    def summary(self) -> dict[str, float | int]:
+        def div(a: int, b: int) -> float:
+            return round(a / b, 4) if b else float("nan")
+
+        out: dict[str, float | int] = {
+            "images": self.images,
+            "dice": self.truth,
+            "end_to_end": div(self.correct, self.truth),
+            "value_acc_matched": div(self.correct, self.matched),
+            "precision": div(self.matched, self.pred),
+            "recall": div(self.matched, self.truth),
+            "images_exact": div(self.exact, self.images),
+        }
+        if self.ms:
+            out["ms_median"] = round(float(np.median(self.ms)), 2)
+            out["ms_p95"] = round(float(np.percentile(self.ms, 95)), 2)
+        return out

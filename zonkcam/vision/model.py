@@ -1,0 +1,56 @@
+"""Load the shipped ONNX dice models into onnxruntime sessions (CPU only)."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+import onnxruntime as ort
+
+MODEL_DIR = Path(__file__).resolve().parent.parent / "models"
+"""zonkcam/models/ inside the installed package."""
+DETECTOR_FILE = "dice_detector.onnx"
+VALUES_FILE = "dice_values.onnx"
+DEFAULT_THREADS = 1
+"""One core for the reader; the camera and the screen keep the others."""
+
+
+@dataclass(frozen=True)
+class DiceModel:
+    """The two inference sessions the reader needs."""
+
+    detector: ort.InferenceSession
+    """input 'image' (1, 3, 320, 320) float32 BGR 0-255 -> 'peaks' (1, 1, 80, 80),
+    'geometry' (1, 4, 80, 80): dx, dy (cells), w, h (input px)."""
+    values: ort.InferenceSession
+    """input 'crops' (N, 3, 64, 64) float32 BGR 0-255 -> 'probs' (N, 7):
+    0 = not a die, 1-6 = face value."""
+    threads: int
+
+
+def default_threads() -> int:
+    env = os.environ.get("ZONKCAM_THREADS", "")
+    return int(env) if env.isdigit() and int(env) > 0 else DEFAULT_THREADS
+
+
+def _session(path: Path, threads: int) -> ort.InferenceSession:
+    so = ort.SessionOptions()
+    so.intra_op_num_threads = threads
+    so.inter_op_num_threads = 1
+    so.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
+    so.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+    so.log_severity_level = 3
+    return ort.InferenceSession(str(path), so, providers=["CPUExecutionProvider"])
+
+
+def load_model(model_dir: str | Path | None = None, threads: int | None = None) -> DiceModel:
+    """Load both models from `model_dir` (default: the package's models); raises
+    FileNotFoundError when a file is missing."""
+    root = Path(model_dir) if model_dir is not None else MODEL_DIR
+    n = threads if threads is not None else default_threads()
+    paths = [root / DETECTOR_FILE, root / VALUES_FILE]
+    for p in paths:
+        if not p.is_file():
+            raise FileNotFoundError(f"model file missing: {p}")
+    return DiceModel(_session(paths[0], n), _session(paths[1], n), n)

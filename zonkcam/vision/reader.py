@@ -1,0 +1,128 @@
+"""Read the dice in an image: boxes, face values, body colours.
+
+Pure: numpy image in, frozen dataclasses out; the ONNX sessions come from
+`zonkcam.vision.model.load_model`. Pipeline: letterbox to 320 px -> detector
+heatmap peaks (die centres, class-agnostic) -> a 64 px crop of each candidate cut
+from the full-resolution image -> value net ('not a die' or 1-6) -> colour.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from zonkcam.vision.color import die_color, white_balance_gains
+from zonkcam.vision.model import DiceModel
+from zonkcam.vision.preprocess import DET_SIZE, DET_STRIDE, crop_die, letterbox, to_bgr8
+
+MIN_SIDE = 8
+"""Images smaller than this (px) hold no readable die."""
+
+
+@dataclass(frozen=True)
+class Die:
+    value: int
+    """Face value 1-6 (the face turned most towards the camera)."""
+    confidence: float
+    """Probability (0-1) that this is a die showing `value`."""
+    bbox: tuple[float, float, float, float]
+    """x0, y0, x1, y1 in pixels of the input image."""
+    color: str
+    """Body colour name (see zonkcam.vision.color.COLOR_NAMES)."""
+
+
+@dataclass(frozen=True)
+class ReaderSettings:
+    det_threshold: float = 0.25
+    """Minimum detector heat for a candidate."""
+    det_size: int = DET_SIZE
+    """The detector sees the image scaled so that its longer side is this many px."""
+    max_candidates: int = 80
+    nms_iou: float = 0.5
+    min_die_prob: float = 0.5
+    """A candidate whose 'not a die' probability exceeds 1 - this is dropped."""
+
+
+DEFAULT_SETTINGS = ReaderSettings()
+
+
+def _nms(boxes: np.ndarray, scores: np.ndarray, iou: float) -> np.ndarray:
+    order = np.argsort(-scores)
+    keep: list[int] = []
+    area = (boxes[:, 2] - boxes[:, 0]) * (boxes[:, 3] - boxes[:, 1])
+    while len(order):
+        i = int(order[0])
+        keep.append(i)
+        rest = order[1:]
+        x0 = np.maximum(boxes[i, 0], boxes[rest, 0])
+        y0 = np.maximum(boxes[i, 1], boxes[rest, 1])
+        x1 = np.minimum(boxes[i, 2], boxes[rest, 2])
+        y1 = np.minimum(boxes[i, 3], boxes[rest, 3])
+        inter = np.clip(x1 - x0, 0, None) * np.clip(y1 - y0, 0, None)
+        ov = inter / np.maximum(area[i] + area[rest] - inter, 1e-6)
+        order = rest[ov <= iou]
+    return np.array(keep, np.int64)
+
+
+def detect_candidates(
+    image: np.ndarray, model: DiceModel, settings: ReaderSettings = DEFAULT_SETTINGS
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Die candidates in a BGR uint8 image: (boxes (N, 4) in image px, scores (N,),
+    the letterboxed detector input)."""
+    h, w = image.shape[:2]
+    inp, scale = letterbox(image, settings.det_size)
+    x = np.ascontiguousarray(inp.transpose(2, 0, 1)[None], dtype=np.float32)
+    peaks, geom = model.detector.run(None, {"image": x})
+    heat = peaks[0, 0]
+    ys, xs = np.nonzero(heat >= settings.det_threshold)
+    if len(ys) == 0:
+        return np.zeros((0, 4), np.float32), np.zeros(0, np.float32), inp
+    scores = heat[ys, xs]
+    top = np.argsort(-scores)[: settings.max_candidates]
+    ys, xs, scores = ys[top], xs[top], scores[top]
+    g = geom[0][:, ys, xs]
+    cx = (xs + g[0]) * DET_STRIDE / scale
+    cy = (ys + g[1]) * DET_STRIDE / scale
+    bw, bh = g[2] / scale, g[3] / scale
+    boxes = np.stack([cx - bw / 2, cy - bh / 2, cx + bw / 2, cy + bh / 2], axis=1)
+    boxes = np.clip(boxes, 0, [w, h, w, h]).astype(np.float32)
+    ok = (boxes[:, 2] - boxes[:, 0] >= 2) & (boxes[:, 3] - boxes[:, 1] >= 2)
+    boxes, scores = boxes[ok], scores[ok]
+    keep = _nms(boxes, scores, settings.nms_iou)
+    return boxes[keep], scores[keep].astype(np.float32), inp
+
+
+def classify_crops(crops: np.ndarray, model: DiceModel) -> np.ndarray:
+    """(N, 64, 64, 3) BGR uint8 crops -> (N, 7) probabilities (0 = not a die, 1-6)."""
+    if len(crops) == 0:
+        return np.zeros((0, 7), np.float32)
+    x = np.ascontiguousarray(crops.transpose(0, 3, 1, 2), dtype=np.float32)
+    return model.values.run(None, {"crops": x})[0]
+
+
+def read_dice(
+    image: np.ndarray, model: DiceModel, settings: ReaderSettings = DEFAULT_SETTINGS
+) -> tuple[Die, ...]:
+    """Every six-sided die found in `image` (grey, BGR or BGRA; 8 or 16 bit), sorted
+    top-to-bottom then left-to-right."""
+    img = to_bgr8(image)
+    h, w = img.shape[:2]
+    if h < MIN_SIDE or w < MIN_SIDE:
+        return ()
+    boxes, scores, inp = detect_candidates(img, model, settings)
+    if len(boxes) == 0:
+        return ()
+    probs = classify_crops(np.stack([crop_die(img, b) for b in boxes]), model)
+    scale = settings.det_size / max(h, w)
+    visible = inp[: max(1, round(h * scale)), : max(1, round(w * scale))]
+    gains = white_balance_gains(visible)
+    dice = []
+    for box, p in zip(boxes, probs, strict=True):
+        if 1.0 - float(p[0]) < settings.min_die_prob:
+            continue
+        value = int(np.argmax(p[1:])) + 1
+        bbox = tuple(round(float(v), 1) for v in box)
+        dice.append(Die(value, round(float(p[value]), 4), bbox, die_color(img, bbox, gains)))
+    dice.sort(key=lambda d: ((d.bbox[1] + d.bbox[3]) / 2, (d.bbox[0] + d.bbox[2]) / 2))
+    return tuple(dice)

@@ -1,0 +1,598 @@
+"""Rebuild the two dice models from rendered tables and labelled photos.
+
+Needs the `train` extra (torch, onnx); nothing else in zonkcam imports this module.
+Two small nets, exported to ONNX:
+- detector: a CenterNet-style heatmap of die centres at stride 4 on a 320 px
+  letterboxed image, with box size and centre offset (class-agnostic);
+- value net: a 64 px crop of each candidate, cut from the full-resolution image,
+  classified as 'not a die' (0) or a face value 1-6.
+Seeded (numpy and torch); the step counts, not the clock, decide the schedule.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import cv2
+import numpy as np
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+from zonkcam.vision import synth
+from zonkcam.vision.dataset import die_boxes, load_labels, select
+from zonkcam.vision.preprocess import CROP_SIZE, DET_SIZE, DET_STRIDE, PAD_VALUE, crop_die
+
+GRID = DET_SIZE // DET_STRIDE
+
+
+@dataclass
+class TrainConfig:
+    out_dir: Path
+    data_dir: Path | None = None
+    seed: int = 0
+    threads: int = 2
+    det_steps: int = 2500
+    det_batch: int = 16
+    cls_steps: int = 4000
+    cls_batch: int = 128
+    synth_scenes: int = 1200
+    real_crops_per_die: int = 8
+    values_state: Path | None = None
+    """Reuse a trained value net (its values.pt) instead of training one."""
+    log: Callable[[str], None] = field(default=print)
+
+
+# ------------------------------------------------------------------ networks
+
+
+def conv_bn(cin: int, cout: int, k: int = 3, s: int = 1, groups: int = 1) -> nn.Sequential:
+    return nn.Sequential(
+        nn.Conv2d(cin, cout, k, s, k // 2, groups=groups, bias=False),
+        nn.BatchNorm2d(cout),
+        nn.ReLU(inplace=True),
+    )
+
+
+class DWBlock(nn.Module):
+    def __init__(self, cin: int, cout: int, stride: int = 1) -> None:
+        super().__init__()
+        self.dw = conv_bn(cin, cin, 3, stride, groups=cin)
+        self.pw = conv_bn(cin, cout, 1)
+        self.res = stride == 1 and cin == cout
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        y = self.pw(self.dw(x))
+        return x + y if self.res else y
+
+
+class Detector(nn.Module):
+    """Input N x 3 x 320 x 320 BGR 0-255; output N x 5 x 80 x 80
+    (heat logit, log w, log h, dx, dy)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.stem = conv_bn(3, 16, 3, 2)
+        self.s4 = nn.Sequential(DWBlock(16, 32, 2), DWBlock(32, 32))
+        self.s8 = nn.Sequential(DWBlock(32, 48, 2), DWBlock(48, 48))
+        self.s16 = nn.Sequential(DWBlock(48, 80, 2), DWBlock(80, 80), DWBlock(80, 80))
+        self.s32 = nn.Sequential(DWBlock(80, 128, 2), DWBlock(128, 128))
+        self.l32, self.l16 = conv_bn(128, 48, 1), conv_bn(80, 48, 1)
+        self.l8, self.l4 = conv_bn(48, 48, 1), conv_bn(32, 48, 1)
+        self.m16, self.m8, self.m4 = DWBlock(48, 48), DWBlock(48, 48), DWBlock(48, 48)
+        self.head = nn.Sequential(conv_bn(48, 48, 3, groups=48), nn.Conv2d(48, 5, 1))
+        nn.init.constant_(self.head[1].bias, 0.0)
+        with torch.no_grad():
+            self.head[1].bias[0] = -2.19
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        x = x / 127.5 - 1.0
+        c4 = self.s4(self.stem(x))
+        c8 = self.s8(c4)
+        c16 = self.s16(c8)
+        c32 = self.s32(c16)
+        p = self.l32(c32)
+        p = self.m16(self.l16(c16) + F.interpolate(p, scale_factor=2.0, mode="nearest"))
+        p = self.m8(self.l8(c8) + F.interpolate(p, scale_factor=2.0, mode="nearest"))
+        p = self.m4(self.l4(c4) + F.interpolate(p, scale_factor=2.0, mode="nearest"))
+        return self.head(p)
+
+
+class DetectorExport(nn.Module):
+    """What ships: peaks (N,1,80,80) = heat kept only at 3x3 maxima; geometry (N,4,80,80)
+    = centre offset dx, dy (cells) and box w, h (input px)."""
+
+    def __init__(self, det: Detector) -> None:
+        super().__init__()
+        self.det = det
+
+    def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        o = self.det(x)
+        heat = torch.sigmoid(o[:, 0:1])
+        peaks = heat * (F.max_pool2d(heat, 3, 1, 1) == heat).to(heat.dtype)
+        wh = torch.exp(o[:, 1:3].clamp(-4.0, 6.0)) * DET_STRIDE
+        return peaks, torch.cat([o[:, 3:5], wh], dim=1)
+
+
+class ValueNet(nn.Module):
+    """Input N x 3 x 64 x 64 BGR 0-255; output N x 7 logits (0 = not a die, 1-6 = value)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.body = nn.Sequential(
+            conv_bn(3, 24, 3, 2),
+            conv_bn(24, 32),
+            conv_bn(32, 48, 3, 2),
+            conv_bn(48, 48),
+            conv_bn(48, 96, 3, 2),
+            conv_bn(96, 96),
+            conv_bn(96, 128, 3, 2),
+        )
+        self.drop = nn.Dropout(0.1)
+        self.fc = nn.Linear(128, 7)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        x = self.body(x / 127.5 - 1.0)
+        return self.fc(self.drop(x.mean(dim=(2, 3))))
+
+
+class ValueNetExport(nn.Module):
+    def __init__(self, net: ValueNet) -> None:
+        super().__init__()
+        self.net = net
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return torch.softmax(self.net(x), dim=1)
+
+
+# ------------------------------------------------------------------ data
+
+
+@dataclass
+class DetItem:
+    image: np.ndarray
+    boxes: np.ndarray
+    size_ok: np.ndarray
+
+
+def _iou_matrix(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    if len(a) == 0 or len(b) == 0:
+        return np.zeros((len(a), len(b)), np.float32)
+    x0 = np.maximum(a[:, None, 0], b[None, :, 0])
+    y0 = np.maximum(a[:, None, 1], b[None, :, 1])
+    x1 = np.minimum(a[:, None, 2], b[None, :, 2])
+    y1 = np.minimum(a[:, None, 3], b[None, :, 3])
+    inter = np.clip(x1 - x0, 0, None) * np.clip(y1 - y0, 0, None)
+    aa = (a[:, 2] - a[:, 0]) * (a[:, 3] - a[:, 1])
+    ab = (b[:, 2] - b[:, 0]) * (b[:, 3] - b[:, 1])
+    return inter / np.maximum(aa[:, None] + ab[None, :] - inter, 1e-6)
+
+
+def _jitter(box: np.ndarray, rng: np.random.Generator, amount: float = 0.1) -> np.ndarray:
+    x0, y0, x1, y1 = box
+    w, h = x1 - x0, y1 - y0
+    cx = (x0 + x1) / 2 + rng.uniform(-amount, amount) * w
+    cy = (y0 + y1) / 2 + rng.uniform(-amount, amount) * h
+    w *= math.exp(rng.uniform(-1.5 * amount, 1.5 * amount))
+    h *= math.exp(rng.uniform(-1.5 * amount, 1.5 * amount))
+    return np.array([cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2], np.float32)
+
+
+def _negative_crops(
+    img: np.ndarray,
+    boxes: np.ndarray,
+    rng: np.random.Generator,
+    n_random: int,
+    n_part: int,
+    n_sub: int,
+) -> list[np.ndarray]:
+    h, w = img.shape[:2]
+    out = []
+    sizes = (boxes[:, 2:] - boxes[:, :2]) if len(boxes) else np.array([[0.1 * w, 0.1 * w]])
+    for _ in range(n_random * 4):
+        if len(out) >= n_random:
+            break
+        bw, bh = sizes[rng.integers(0, len(sizes))] * math.exp(rng.uniform(-0.5, 0.5))
+        x0, y0 = rng.uniform(-bw * 0.2, w - bw * 0.8), rng.uniform(-bh * 0.2, h - bh * 0.8)
+        cand = np.array([[x0, y0, x0 + bw, y0 + bh]], np.float32)
+        if len(boxes) == 0 or _iou_matrix(cand, boxes).max() < 0.1:
+            out.append(crop_die(img, cand[0]))
+    for _ in range(n_part):
+        if len(boxes) == 0:
+            break
+        b = boxes[rng.integers(0, len(boxes))]
+        bw, bh = b[2] - b[0], b[3] - b[1]
+        ang = rng.uniform(0, 2 * math.pi)
+        d = rng.uniform(0.6, 1.0)
+        dx, dy = math.cos(ang) * d * bw, math.sin(ang) * d * bh
+        cand = np.array([[b[0] + dx, b[1] + dy, b[2] + dx, b[3] + dy]], np.float32)
+        if _iou_matrix(cand, boxes).max() < 0.3:
+            out.append(crop_die(img, cand[0]))
+    for _ in range(n_sub):
+        if len(boxes) == 0:
+            break
+        b = boxes[rng.integers(0, len(boxes))]
+        bw, bh = b[2] - b[0], b[3] - b[1]
+        f = rng.uniform(0.25, 0.45)
+        cx, cy = (
+            rng.uniform(b[0] + bw * 0.25, b[2] - bw * 0.25),
+            rng.uniform(b[1] + bh * 0.25, b[3] - bh * 0.25),
+        )
+        out.append(
+            crop_die(img, (cx - f * bw / 2, cy - f * bh / 2, cx + f * bw / 2, cy + f * bh / 2))
+        )
+    return out
+
+
+def build_data(
+    cfg: TrainConfig, rng: np.random.Generator
+) -> tuple[list[DetItem], np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Detector pool, classifier crops (X, y), and validation crops (Xv, yv)."""
+    det: list[DetItem] = []
+    xs: list[np.ndarray] = []
+    ys: list[int] = []
+    xv: list[np.ndarray] = []
+    yv: list[int] = []
+    t0 = time.time()
+    if cfg.data_dir is not None:
+        records = load_labels(cfg.data_dir)
+        train = select(records, "train")
+        val = select(records, "val")
+        cfg.log(f"real photos: {len(train)} training, {len(val)} validation (held out)")
+        for r in train:
+            img = cv2.imread(str(r.image), cv2.IMREAD_COLOR)
+            if img is None:
+                continue
+            boxes = die_boxes(r)
+            det.append(DetItem(img, boxes, np.full(len(boxes), r.bbox_kind == "die")))
+            for b, d in zip(boxes, r.dice, strict=True):
+                for _ in range(cfg.real_crops_per_die):
+                    xs.append(crop_die(img, _jitter(b, rng)))
+                    ys.append(d.value)
+            n = len(boxes)
+            negs = _negative_crops(img, boxes, rng, n + 3, (n + 1) // 2 + 1, (n + 2) // 3)
+            xs.extend(negs)
+            ys.extend([0] * len(negs))
+        for r in val:
+            img = cv2.imread(str(r.image), cv2.IMREAD_COLOR)
+            if img is None:
+                continue
+            for b, d in zip(die_boxes(r), r.dice, strict=True):
+                xv.append(crop_die(img, b))
+                yv.append(d.value)
+        cfg.log(f"real crops ready ({time.time() - t0:.0f} s)")
+    sizes = [(640, 480), (480, 480), (640, 360), (480, 640), (800, 600), (512, 384)]
+    for i in range(cfg.synth_scenes):
+        w, h = sizes[int(rng.integers(0, len(sizes)))]
+        scene = synth.random_scene(rng, w, h)
+        out = synth.render(scene, rng)
+        boxes = np.array([d.bbox for d in out.dice], np.float32).reshape(-1, 4)
+        det.append(DetItem(out.image, boxes, np.ones(len(boxes), bool)))
+        for b, d in zip(boxes, out.dice, strict=True):
+            for _ in range(2):
+                xs.append(crop_die(out.image, _jitter(b, rng)))
+                ys.append(d.value)
+        n = len(boxes)
+        negs = _negative_crops(out.image, boxes, rng, n // 2 + 2, n // 3 + 1, n // 4 + 1)
+        xs.extend(negs)
+        ys.extend([0] * len(negs))
+        if (i + 1) % 200 == 0:
+            cfg.log(f"rendered {i + 1}/{cfg.synth_scenes} tables ({time.time() - t0:.0f} s)")
+    x = np.stack(xs)
+    y = np.array(ys, np.int64)
+    xv_a = np.stack(xv) if xv else np.zeros((0, CROP_SIZE, CROP_SIZE, 3), np.uint8)
+    cfg.log(
+        f"data: {len(det)} detector images, {len(x)} crops "
+        f"({int((y == 0).sum())} not-a-die), {len(xv_a)} validation crops"
+    )
+    return det, x, y, xv_a, np.array(yv, np.int64)
+
+
+def _color_jitter(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """img float32 (..., H, W, 3)."""
+    img = img * rng.uniform(0.8, 1.2, 3).astype(np.float32)
+    mean = img.mean()
+    img = (img - mean) * rng.uniform(0.65, 1.35) + mean * rng.uniform(0.65, 1.3)
+    if rng.random() < 0.25:
+        img = img[..., rng.permutation(3)]
+    if rng.random() < 0.07:
+        img = np.repeat(img.mean(axis=-1, keepdims=True), 3, axis=-1)
+    return img
+
+
+def det_sample(
+    item: DetItem, rng: np.random.Generator
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """One augmented 320 x 320 training image with its boxes (input px) and size flags."""
+    img, boxes = item.image, item.boxes
+    h, w = img.shape[:2]
+    s0 = DET_SIZE / max(h, w)
+    z = math.exp(rng.uniform(math.log(0.55), math.log(2.2)))
+    a = math.exp(rng.uniform(-0.2, 0.2))
+    sx, sy = s0 * z * a, s0 * z / a
+    nw, nh = max(1, round(w * sx)), max(1, round(h * sy))
+    interp = cv2.INTER_AREA if sx < 1 else cv2.INTER_LINEAR
+    small = cv2.resize(img, (nw, nh), interpolation=interp)
+    ox = (
+        int(rng.integers(0, DET_SIZE - nw + 1))
+        if nw <= DET_SIZE
+        else -int(rng.integers(0, nw - DET_SIZE + 1))
+    )
+    oy = (
+        int(rng.integers(0, DET_SIZE - nh + 1))
+        if nh <= DET_SIZE
+        else -int(rng.integers(0, nh - DET_SIZE + 1))
+    )
+    if rng.random() < 0.5:  # the reader's letterbox is top-left anchored
+        ox, oy = min(ox, 0), min(oy, 0)
+    canvas = np.full((DET_SIZE, DET_SIZE, 3), PAD_VALUE, np.uint8)
+    x0, y0 = max(ox, 0), max(oy, 0)
+    x1, y1 = min(ox + nw, DET_SIZE), min(oy + nh, DET_SIZE)
+    canvas[y0:y1, x0:x1] = small[y0 - oy : y1 - oy, x0 - ox : x1 - ox]
+    b = boxes * np.array([sx, sy, sx, sy], np.float32) + np.array([ox, oy, ox, oy], np.float32)
+    clipped = np.clip(b, 0, DET_SIZE)
+    area = np.maximum((b[:, 2] - b[:, 0]) * (b[:, 3] - b[:, 1]), 1e-6)
+    carea = (clipped[:, 2] - clipped[:, 0]) * (clipped[:, 3] - clipped[:, 1])
+    keep = carea / area > 0.6
+    b, size_ok = clipped[keep], item.size_ok[keep]
+    if rng.random() < 0.5:
+        canvas = canvas[:, ::-1]
+        b = np.stack([DET_SIZE - b[:, 2], b[:, 1], DET_SIZE - b[:, 0], b[:, 3]], axis=1)
+    if rng.random() < 0.3:
+        canvas = canvas[::-1]
+        b = np.stack([b[:, 0], DET_SIZE - b[:, 3], b[:, 2], DET_SIZE - b[:, 1]], axis=1)
+    out = _color_jitter(canvas.astype(np.float32), rng)
+    if rng.random() < 0.2:
+        out = cv2.GaussianBlur(out, (0, 0), rng.uniform(0.3, 1.2))
+    if rng.random() < 0.3:
+        out = out + rng.normal(0, rng.uniform(2, 9), out.shape).astype(np.float32)
+    return np.clip(out, 0, 255), b.reshape(-1, 4), size_ok
+
+
+def det_targets(boxes: np.ndarray, size_ok: np.ndarray) -> tuple[np.ndarray, ...]:
+    heat = np.zeros((GRID, GRID), np.float32)
+    reg = np.zeros((4, GRID, GRID), np.float32)
+    m_off = np.zeros((GRID, GRID), np.float32)
+    m_size = np.zeros((GRID, GRID), np.float32)
+    yy, xx = np.mgrid[0:GRID, 0:GRID].astype(np.float32)
+    for (x0, y0, x1, y1), ok in zip(boxes, size_ok, strict=True):
+        bw, bh = max(x1 - x0, 1.0), max(y1 - y0, 1.0)
+        cx, cy = (x0 + x1) / 2 / DET_STRIDE, (y0 + y1) / 2 / DET_STRIDE
+        ix, iy = min(int(cx), GRID - 1), min(int(cy), GRID - 1)
+        sigma = max(0.6, 0.12 * min(bw, bh) / DET_STRIDE)
+        g = np.exp(-((xx - ix) ** 2 + (yy - iy) ** 2) / (2 * sigma**2))
+        np.maximum(heat, g, out=heat)
+        heat[iy, ix] = 1.0
+        reg[:, iy, ix] = (cx - ix, cy - iy, math.log(bw / DET_STRIDE), math.log(bh / DET_STRIDE))
+        m_off[iy, ix] = 1.0
+        m_size[iy, ix] = float(ok)
+    return heat, reg, m_off, m_size
+
+
+def det_loss(out: torch.Tensor, heat, reg, m_off, m_size) -> tuple[torch.Tensor, dict]:
+    p = torch.sigmoid(out[:, 0]).clamp(1e-4, 1 - 1e-4)
+    pos = (heat >= 1.0).float()
+    npos = pos.sum().clamp(min=1.0)
+    pos_l = -(torch.log(p) * (1 - p) ** 2 * pos).sum()
+    neg_l = -(torch.log(1 - p) * p**2 * (1 - heat) ** 4 * (1 - pos)).sum()
+    l_heat = (pos_l + neg_l) / npos
+    l_off = (torch.abs(out[:, 3:5] - reg[:, 0:2]) * m_off[:, None]).sum() / npos
+    l_size = (torch.abs(out[:, 1:3] - reg[:, 2:4]) * m_size[:, None]).sum() / m_size.sum().clamp(
+        min=1.0
+    )
+    total = l_heat + l_off + l_size
+    return total, {"heat": l_heat.item(), "off": l_off.item(), "size": l_size.item()}
+
+
+def _lr(step: int, total: int, base: float, warm: int = 100) -> float:
+    if step < warm:
+        return base * (step + 1) / warm
+    t = (step - warm) / max(1, total - warm)
+    return base * (0.02 + 0.98 * 0.5 * (1 + math.cos(math.pi * t)))
+
+
+def train_detector(cfg: TrainConfig, pool: list[DetItem], rng: np.random.Generator) -> Detector:
+    net = Detector().to(memory_format=torch.channels_last)
+    opt = torch.optim.AdamW(net.parameters(), lr=2e-3, weight_decay=1e-4)
+    net.train()
+    t0 = time.time()
+    for step in range(cfg.det_steps):
+        for g in opt.param_groups:
+            g["lr"] = _lr(step, cfg.det_steps, 2e-3)
+        imgs, hs, rs, mos, mss = [], [], [], [], []
+        for _ in range(cfg.det_batch):
+            img, b, ok = det_sample(pool[int(rng.integers(0, len(pool)))], rng)
+            ht, rg, mo, ms = det_targets(b, ok)
+            imgs.append(img.transpose(2, 0, 1))
+            hs.append(ht)
+            rs.append(rg)
+            mos.append(mo)
+            mss.append(ms)
+        x = torch.from_numpy(np.stack(imgs)).contiguous(memory_format=torch.channels_last)
+        out = net(x)
+        loss, parts = det_loss(out, *(torch.from_numpy(np.stack(a)) for a in (hs, rs, mos, mss)))
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        if step % 50 == 0 or step == cfg.det_steps - 1:
+            el = time.time() - t0
+            eta = el / (step + 1) * (cfg.det_steps - step - 1)
+            cfg.log(
+                f"detector step {step + 1}/{cfg.det_steps} loss {loss.item():.3f} "
+                + " ".join(f"{k} {v:.3f}" for k, v in parts.items())
+                + f" ({el:.0f} s, ~{eta:.0f} s left)"
+            )
+    net.eval()
+    return net
+
+
+def _cls_batch(x: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    b = x.astype(np.float32)
+    n = len(b)
+    k = int(rng.integers(0, 4))
+    b = np.rot90(b, k, axes=(1, 2))
+    if rng.random() < 0.5:
+        b = b[:, :, ::-1]
+    # per-sample colour: gains, brightness, contrast, channel order
+    gains = rng.uniform(0.75, 1.25, (n, 1, 1, 3)).astype(np.float32)
+    bright = rng.uniform(0.6, 1.35, (n, 1, 1, 1)).astype(np.float32)
+    mean = b.mean(axis=(1, 2, 3), keepdims=True)
+    contrast = rng.uniform(0.6, 1.4, (n, 1, 1, 1)).astype(np.float32)
+    b = ((b - mean) * contrast + mean) * bright * gains
+    perm = rng.random(n) < 0.3
+    if perm.any():
+        b[perm] = b[perm][..., rng.permutation(3)]
+    grey = rng.random(n) < 0.1
+    if grey.any():
+        b[grey] = b[grey].mean(axis=-1, keepdims=True)
+    out = np.empty((n, CROP_SIZE, CROP_SIZE, 3), np.float32)
+    for i in range(n):
+        im = np.ascontiguousarray(b[i])
+        r = rng.random()
+        if r < 0.25:  # a small die: lose resolution
+            s = int(rng.integers(14, 34))
+            im = cv2.resize(
+                cv2.resize(im, (s, s), interpolation=cv2.INTER_AREA),
+                (CROP_SIZE, CROP_SIZE),
+                interpolation=cv2.INTER_LINEAR,
+            )
+        elif r < 0.4:
+            im = cv2.GaussianBlur(im, (0, 0), rng.uniform(0.4, 1.3))
+        out[i] = im
+    noise = rng.random(n) < 0.3
+    if noise.any():
+        out[noise] += rng.normal(0, rng.uniform(2, 10), out[noise].shape).astype(np.float32)
+    return np.clip(out, 0, 255).transpose(0, 3, 1, 2)
+
+
+def train_values(
+    cfg: TrainConfig,
+    x: np.ndarray,
+    y: np.ndarray,
+    xv: np.ndarray,
+    yv: np.ndarray,
+    rng: np.random.Generator,
+) -> ValueNet:
+    net = ValueNet().to(memory_format=torch.channels_last)
+    opt = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=2e-4)
+    t0 = time.time()
+    for step in range(cfg.cls_steps):
+        net.train()
+        for g in opt.param_groups:
+            g["lr"] = _lr(step, cfg.cls_steps, 3e-3)
+        idx = rng.integers(0, len(x), cfg.cls_batch)
+        xb = torch.from_numpy(np.ascontiguousarray(_cls_batch(x[idx], rng)))
+        xb = xb.contiguous(memory_format=torch.channels_last)
+        yb = torch.from_numpy(y[idx])
+        loss = F.cross_entropy(net(xb), yb, label_smoothing=0.05)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        if step % 100 == 0 or step == cfg.cls_steps - 1:
+            el = time.time() - t0
+            eta = el / (step + 1) * (cfg.cls_steps - step - 1)
+            msg = f"value net step {step + 1}/{cfg.cls_steps} loss {loss.item():.3f}"
+            if len(xv) and (step % 500 == 0 or step == cfg.cls_steps - 1):
+                msg += f" val acc {value_accuracy(net, xv, yv):.3f}"
+            cfg.log(msg + f" ({el:.0f} s, ~{eta:.0f} s left)")
+    net.eval()
+    return net
+
+
+@torch.no_grad()
+def value_accuracy(net: ValueNet, x: np.ndarray, y: np.ndarray) -> float:
+    net.eval()
+    pred = []
+    for i in range(0, len(x), 256):
+        xb = torch.from_numpy(np.ascontiguousarray(x[i : i + 256].transpose(0, 3, 1, 2))).float()
+        pred.append(net(xb).argmax(dim=1).numpy())
+    return float((np.concatenate(pred) == y).mean()) if len(y) else float("nan")
+
+
+def export(det: Detector, val: ValueNet, out_dir: Path) -> tuple[Path, Path]:
+    out_dir.mkdir(parents=True, exist_ok=True)
+    det_path, val_path = out_dir / "dice_detector.onnx", out_dir / "dice_values.onnx"
+    det = det.to(memory_format=torch.contiguous_format)
+    val = val.to(memory_format=torch.contiguous_format)
+    with torch.no_grad():
+        torch.onnx.export(
+            DetectorExport(det).eval(),
+            (torch.zeros(1, 3, DET_SIZE, DET_SIZE),),
+            str(det_path),
+            input_names=["image"],
+            output_names=["peaks", "geometry"],
+            opset_version=17,
+            dynamic_axes={
+                "image": {2: "h", 3: "w"},
+                "peaks": {2: "gh", 3: "gw"},
+                "geometry": {2: "gh", 3: "gw"},
+            },
+            dynamo=False,
+        )
+        torch.onnx.export(
+            ValueNetExport(val).eval(),
+            (torch.zeros(1, 3, CROP_SIZE, CROP_SIZE),),
+            str(val_path),
+            input_names=["crops"],
+            output_names=["probs"],
+            opset_version=17,
+            dynamic_axes={"crops": {0: "n"}, "probs": {0: "n"}},
+            dynamo=False,
+        )
+    return det_path, val_path
+
+
+def _value_worker(cfg: TrainConfig, x, y, xv, yv, path: str) -> None:
+    torch.set_num_threads(1)
+    torch.set_flush_denormal(True)
+    torch.manual_seed(cfg.seed + 1)
+    net = train_values(cfg, x, y, xv, yv, np.random.default_rng([cfg.seed, 1]))
+    torch.save(net.state_dict(), path)
+
+
+def train(cfg: TrainConfig) -> tuple[Path, Path]:
+    """Build the data, train both nets, export them to cfg.out_dir; returns the two paths.
+
+    With threads >= 2 the two nets train side by side in two single-threaded processes
+    (far steadier than one two-threaded process on a shared 2-core machine).
+    """
+    import multiprocessing as mp
+
+    cv2.setNumThreads(1)
+    t0 = time.time()
+    pool, x, y, xv, yv = build_data(cfg, np.random.default_rng([cfg.seed, 0]))
+    cfg.out_dir.mkdir(parents=True, exist_ok=True)
+    state = cfg.out_dir / "values.pt"
+    worker = None
+    if cfg.values_state is not None:
+        state = cfg.values_state
+        torch.set_num_threads(1)
+    elif cfg.threads >= 2:
+        worker = mp.get_context("fork").Process(
+            target=_value_worker, args=(cfg, x, y, xv, yv, str(state))
+        )
+        worker.start()
+        torch.set_num_threads(max(1, cfg.threads - 1))
+    else:
+        torch.set_num_threads(1)
+        _value_worker(cfg, x, y, xv, yv, str(state))
+    torch.set_flush_denormal(True)
+    torch.manual_seed(cfg.seed + 2)
+    det = train_detector(cfg, pool, np.random.default_rng([cfg.seed, 2]))
+    torch.save(det.state_dict(), cfg.out_dir / "detector.pt")
+    if worker is not None:
+        worker.join()
+        if worker.exitcode != 0:
+            raise RuntimeError(f"value-net training failed (exit code {worker.exitcode})")
+    val = ValueNet()
+    val.load_state_dict(torch.load(state))
+    val.eval()
+    if len(xv):
+        cfg.log(f"value net: accuracy on held-out real crops {value_accuracy(val, xv, yv):.3f}")
+    paths = export(det, val, cfg.out_dir)
+    cfg.log(f"wrote {paths[0]} and {paths[1]} in {time.time() - t0:.0f} s")
+    return paths
