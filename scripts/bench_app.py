@@ -48,7 +48,7 @@ def main() -> None:
     if args.reader == "onnx":
         from zonkcam.table.reading import OnnxReader
 
-        reader = OnnxReader(threads=1)
+        reader = OnnxReader.for_table(calibrate(first.image, table.geometry), threads=1)
     else:
         reader = TruthReader(table)
     # a table where nobody wins soon, so every throw is a new roll

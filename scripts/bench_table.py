@@ -31,7 +31,7 @@ def main() -> None:
     if args.reader == "onnx":
         from zonkcam.table.reading import OnnxReader
 
-        reader = OnnxReader(threads=1)
+        reader = OnnxReader.for_table(calibrate(empty.image, table.geometry), threads=1)
     else:
         reader = TruthReader(table)
     watcher = TableWatcher(calibrate(empty.image, table.geometry), reader)

@@ -301,6 +301,7 @@ class DemoTable:
                 chosen.append(match)
         for j, p in enumerate(chosen):
             slot = in_strip + j
+            yaw = float(self.rng.uniform(-30, 30))  # nobody lines them up exactly
             tx = strip.x + g.die_mm * (1.5 + 2.2 * slot)
             ty = strip.y + strip.h / 2
             x0, y0 = p.die.x_mm, p.die.y_mm
@@ -312,7 +313,7 @@ class DemoTable:
                 f = k / steps
                 p.die = dataclasses.replace(p.die, x_mm=x0 + (tx - x0) * f,
                                             y_mm=y0 + (ty - y0) * f, zone="keep", touching=(),
-                                            yaw_deg=0.0)
+                                            yaw_deg=p.die.yaw_deg + (yaw - p.die.yaw_deg) * f)
                 p.moving = k < steps
                 self.hand = (p.die.x_mm, p.die.y_mm)
                 yield
