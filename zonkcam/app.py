@@ -82,7 +82,9 @@ class TableApp:
         return True
 
     def _observe(self, obs: Observation) -> None:
-        if obs.event in ("camera-moved", "camera-problem", "hand") and obs.message:
+        if obs.event == "hand" and self.screen is not None:
+            self.screen.message = obs.message  # on screen only: it is not news for the log
+        elif obs.event in ("camera-moved", "camera-problem") and obs.message:
             self._message(obs.message)
         if obs.event in ("rolling", "spinning"):
             self.last_settled = None  # the marks would sit where the dice were
