@@ -43,6 +43,7 @@ class TableApp:
 
     def __post_init__(self) -> None:
         self._logged = len(self.keeper.state.log)
+        self._turn_shot = False
 
     def tick(self, item: Frame | CameraProblem) -> None:
         """Handle one frame (or camera problem): observe, play, take input, draw."""
@@ -65,6 +66,9 @@ class TableApp:
             seen = self.last_settled.dice if self.last_settled is not None else ()
             frame = self.last_frame.image if self.last_frame is not None else None
             self.screen.draw(self.keeper.state, TableObservation(frame, seen))
+            if self._turn_shot and self.screen.window.headless:
+                self.screen.window.screenshot(f"turn-{self.turns:04d}.png")  # with its banner
+            self._turn_shot = False
 
     def play(self, action: A.Action) -> bool:
         turns_before = sum(p.turns for p in self.keeper.state.players)
@@ -78,7 +82,7 @@ class TableApp:
         self._print_log(state)
         if sum(p.turns for p in state.players) != turns_before or state.finished:
             self.turns += 1
-            self._turn_ended(state)
+            self._turn_shot = True
         return True
 
     def _observe(self, obs: Observation) -> None:
@@ -149,7 +153,3 @@ class TableApp:
         for line in state.log[self._logged:]:
             self.say(line)
         self._logged = len(state.log)
-
-    def _turn_ended(self, state: GameState) -> None:
-        if self.screen is not None and self.screen.window.headless:
-            self.screen.window.screenshot(f"turn-{self.turns:04d}.png")

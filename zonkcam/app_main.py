@@ -92,6 +92,8 @@ def run_app(args) -> int:
         keeper = _first_game(log, args, demo, screen)
         if keeper is None:
             return 0  # the set-up screens were left with Esc
+        if demo:
+            source.use_dice(keeper.state.rules.dice)
         app = TableApp(keeper, TableWatcher(cal, reader), screen,
                        DemoDriver(source) if demo else None)
         print(f"Game {keeper.game_id}: {keeper.state.rules.name}, "

@@ -82,8 +82,8 @@ class DemoTable:
         self.geometry = load_geometry(geometry) if isinstance(geometry, str) else geometry
         self.name, self.fps = "demo table", fps
         self.seed, self.rng = seed, np.random.default_rng(seed)
-        self.autoplay, self.n_dice = autoplay, dice
-        self.colours = tuple(colours or (DEMO_COLOURS if dice == 6 else ("white",) * dice))
+        self.autoplay = autoplay
+        self.use_dice(dice, colours)
         self.noise, self.tumble_frames, self.rest_frames = noise, tumble_frames, rest_frames
         g = self.geometry
         w, h = size
@@ -105,6 +105,11 @@ class DemoTable:
         """The frame read last (with its truth)."""
         self._drawn_key: object = None
         self._drawn: tuple[np.ndarray, tuple] = (np.zeros((h, w, 3), np.uint8), ())
+
+    def use_dice(self, n: int, colours: Sequence[str] | None = None) -> None:
+        """Play with ``n`` dice (six are the detroit table's white, red and green pairs)."""
+        self.n_dice = n
+        self.colours = tuple(colours or (DEMO_COLOURS if n == 6 else ("white",) * n))
 
     # -- FrameSource ---------------------------------------------------------------------
 
