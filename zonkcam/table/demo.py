@@ -188,13 +188,7 @@ class DemoTable:
         """
         n = len(values) if values is not None else (n or self.n_dice)
         vals = list(values) if values is not None else [int(v) for v in self.rng.integers(1, 7, n)]
-        kept = [p for p in self.poses if p.die.zone == "keep"]
-        free = [c for c in self.colours]
-        for p in kept:
-            if p.die.color in free:
-                free.remove(p.die.color)
-        cols = list(colours) if colours is not None else (free + list(self.colours))[:n]
-        self._script.append(self._throw(vals, cols, onto or {}, set(off_mat), set(cocked)))
+        self._script.append(self._throw(vals, colours, onto or {}, set(off_mat), set(cocked)))
 
     def keep(self, values: Sequence[int]) -> None:
         """A hand moves rolled dice showing these values into the keep strip."""
@@ -218,9 +212,15 @@ class DemoTable:
 
     # -- the animations ----------------------------------------------------------------------
 
-    def _throw(self, values: list[int], colours: list[str], onto: dict[int, str],
+    def _throw(self, values: list[int], colours: Sequence[str] | None, onto: dict[int, str],
                off_mat: set[int], cocked: set[int]) -> Iterator[None]:
         self.poses = [p for p in self.poses if p.die.zone == "keep"]
+        if colours is None:  # the dice not lying in the keep strip
+            free = list(self.colours)
+            for p in self.poses:
+                if p.die.color in free:
+                    free.remove(p.die.color)
+            colours = (free + list(self.colours))[:len(values)]
         self.throws += 1
         g, rng = self.geometry, self.rng
         targets = self._targets(len(values), onto, off_mat, cocked)
