@@ -22,33 +22,50 @@ def model():
 
 
 def table(seed: int, width: int = 1280, height: int = 960, n_dice: int = 6, **kw):
-    """A clean Detroit-style table: white, red and green dice, seen from above."""
+    """A clean Detroit-style table seen from above: white, red and green dice lying
+    apart on a plain mat, all inside the frame, under a warm or cool lamp."""
     rng = np.random.default_rng(seed)
-    scene = synth.random_scene(
-        rng,
+    die_px = float(rng.uniform(0.06, 0.085)) * width
+    cam = synth.Camera(
         width,
         height,
-        n_dice=n_dice,
-        die_px=float(rng.uniform(0.07, 0.1)) * width,
         tilt_deg=float(rng.uniform(0, 20)),
+        distance_mm=16.0 * 1.1 * width / die_px,
+        focal_px=1.1 * width,
     )
+    cells = [(c, r) for c in range(4) for r in range(3)]
+    picks = rng.choice(len(cells), n_dice, replace=False)
     colors = ["white", "red", "green"]
-    dice = tuple(
-        synth.DieSpec(
-            value=d.value,
-            color=colors[i % 3],
-            x_mm=d.x_mm,
-            y_mm=d.y_mm,
-            yaw_deg=d.yaw_deg,
-            size_mm=d.size_mm,
-            pip_color="black" if i % 3 == 0 else "white",
+    dice = []
+    for i, k in enumerate(picks):
+        c, r = cells[int(k)]
+        u = width * (0.18 + 0.213 * c + rng.uniform(-0.04, 0.04))
+        v = height * (0.22 + 0.28 * r + rng.uniform(-0.05, 0.05))
+        x, y = cam.pixel_to_mat(u, v)
+        dice.append(
+            synth.DieSpec(
+                value=int(rng.integers(1, 7)),
+                color=colors[i % 3],
+                x_mm=x,
+                y_mm=y,
+                yaw_deg=float(rng.uniform(0, 90)),
+                pip_color="black" if i % 3 == 0 else "white",
+            )
         )
-        for i, d in enumerate(scene.dice)
+    kind = str(rng.choice(["felt", "wood", "white", "cloth"]))
+    mat = synth.Mat(
+        kind,
+        {
+            "felt": (50, 100, 40),
+            "wood": (70, 120, 170),
+            "white": (235, 235, 235),
+            "cloth": (90, 60, 60),
+        }[kind],
     )
     scene = synth.Scene(
-        dice=dice,
-        camera=scene.camera,
-        mat=scene.mat,
+        dice=tuple(dice),
+        camera=cam,
+        mat=mat,
         light=synth.Light(warmth=float(rng.uniform(-0.6, 0.6))),
         noise=2.0,
         **kw,
@@ -76,10 +93,11 @@ def test_model_files_ship_with_the_package():
 def test_model_outputs_have_the_documented_shapes(model):
     det = model.detector
     assert [i.name for i in det.get_inputs()] == ["image"]
-    assert det.get_inputs()[0].shape == [1, 3, 320, 320]
-    peaks, geom = det.run(None, {"image": np.full((1, 3, 320, 320), 114, np.float32)})
-    assert peaks.shape == (1, 1, 80, 80) and geom.shape == (1, 4, 80, 80)
-    assert 0 <= peaks.min() and peaks.max() <= 1 and (geom[:, 2:] > 0).all()
+    assert det.get_inputs()[0].shape == [1, 3, "h", "w"]
+    for h, w in ((320, 320), (256, 320), (480, 352)):
+        peaks, geom = det.run(None, {"image": np.full((1, 3, h, w), 114, np.float32)})
+        assert peaks.shape == (1, 1, h // 4, w // 4) and geom.shape == (1, 4, h // 4, w // 4)
+        assert 0 <= peaks.min() and peaks.max() <= 1 and (geom[:, 2:] > 0).all()
     crops = np.random.default_rng(0).uniform(0, 255, (3, 3, 64, 64)).astype(np.float32)
     (probs,) = model.values.run(None, {"crops": crops})
     assert probs.shape == (3, 7)

@@ -29,8 +29,8 @@ COLOR_NAMES = (
 def white_balance_gains(image: np.ndarray) -> np.ndarray:
     """Per-channel (B, G, R) gains that make the frame's bright-ish average neutral."""
     small = image
-    if image.shape[0] * image.shape[1] > 160 * 120:
-        small = cv2.resize(image, (160, 120), interpolation=cv2.INTER_AREA)
+    if image.shape[0] * image.shape[1] > 120 * 90:
+        small = cv2.resize(image, (120, 90), interpolation=cv2.INTER_AREA)
     px = small.reshape(-1, 3).astype(np.float32)
     lum = px.mean(axis=1)
     # ignore clipped highlights and deep shadows
@@ -47,7 +47,8 @@ def white_balance_gains(image: np.ndarray) -> np.ndarray:
     # the brightest near-neutral things (white dice, a white tray, paper) are the best
     # reference; a dull mat that the light happens to make neutral is not
     cand, cl = px[grey], lum[grey]
-    top = np.argsort(-cl)[: max(30, len(cl) // 70)]
+    k = min(len(cl), max(30, len(cl) // 70))
+    top = np.argpartition(-cl, k - 1)[:k]
     ref = cand[top].mean(axis=0) + 1e-3
     gains = ref.mean() / ref
     return np.clip(1 + 0.9 * (gains - 1), 0.7, 1.45).astype(np.float32)
@@ -55,7 +56,7 @@ def white_balance_gains(image: np.ndarray) -> np.ndarray:
 
 def _body_pixels(crop: np.ndarray) -> np.ndarray:
     h, w = crop.shape[:2]
-    centre = crop[h // 5 : h - h // 5, w // 5 : w - w // 5].reshape(-1, 3)
+    centre = crop[h // 4 : h - h // 4, w // 4 : w - w // 4].reshape(-1, 3)
     if len(centre) < 4:
         return crop.reshape(-1, 3)
     lum = centre.astype(np.float32).mean(axis=1)
@@ -93,6 +94,15 @@ def name_color(bgr: tuple[float, float, float] | np.ndarray) -> str:
     if h < 300:
         return "purple"
     return "pink"
+
+
+def crop_color(crop: np.ndarray, gains: np.ndarray | None = None) -> str:
+    """Body colour name of the die filling a small BGR crop (e.g. the value net's 64 px
+    crop, whose 12% margin the centre sampling skips)."""
+    body = _body_pixels(crop).astype(np.float32)
+    if gains is not None:
+        body = body * gains
+    return name_color(np.median(body, axis=0))
 
 
 def die_color(

@@ -6,6 +6,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+import numpy as np
 import onnxruntime as ort
 
 MODEL_DIR = Path(__file__).resolve().parent.parent / "models"
@@ -21,8 +22,9 @@ class DiceModel:
     """The two inference sessions the reader needs."""
 
     detector: ort.InferenceSession
-    """input 'image' (1, 3, 320, 320) float32 BGR 0-255 -> 'peaks' (1, 1, 80, 80),
-    'geometry' (1, 4, 80, 80): dx, dy (cells), w, h (input px)."""
+    """input 'image' (1, 3, H, W) float32 BGR 0-255, H and W multiples of 32 (trained on
+    320 x 320) -> 'peaks' (1, 1, H/4, W/4): die-centre heat kept at 3x3 maxima only,
+    'geometry' (1, 4, H/4, W/4): dx, dy (centre offset in cells), w, h (box, input px)."""
     values: ort.InferenceSession
     """input 'crops' (N, 3, 64, 64) float32 BGR 0-255 -> 'probs' (N, 7):
     0 = not a die, 1-6 = face value."""
@@ -53,4 +55,8 @@ def load_model(model_dir: str | Path | None = None, threads: int | None = None) 
     for p in paths:
         if not p.is_file():
             raise FileNotFoundError(f"model file missing: {p}")
-    return DiceModel(_session(paths[0], n), _session(paths[1], n), n)
+    model = DiceModel(_session(paths[0], n), _session(paths[1], n), n)
+    # the first run of a session is slow (allocations): pay it here, not on a frame
+    model.detector.run(None, {"image": np.full((1, 3, 320, 320), 114, np.float32)})
+    model.values.run(None, {"crops": np.full((2, 3, 64, 64), 114, np.float32)})
+    return model

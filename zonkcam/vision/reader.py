@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from zonkcam.vision.color import die_color, white_balance_gains
+from zonkcam.vision.color import crop_color, white_balance_gains
 from zonkcam.vision.model import DiceModel
 from zonkcam.vision.preprocess import DET_SIZE, DET_STRIDE, crop_die, letterbox, to_bgr8
 
@@ -40,7 +40,17 @@ class ReaderSettings:
     """The detector sees the image scaled so that its longer side is this many px."""
     max_candidates: int = 80
     nms_iou: float = 0.5
+    small_pass_size: int = 480
+    """If > det_size, a second detector pass at this size adds dice too small for the
+    first (boxes under small_px px in the first pass's scale); it runs only when the
+    first pass found no die or a small one. 0 = off."""
+    small_px: float = 20.0
+    value_views: int = 2
+    """Views of each crop the value net averages: 1 = as is, 2 = plus a half turn,
+    4 = all four quarter turns (more robust, proportionally slower)."""
     min_die_prob: float = 0.5
+    min_value_prob: float = 0.0
+    """A die whose best value is less likely than this is dropped."""
     """A candidate whose 'not a die' probability exceeds 1 - this is dropped."""
 
 
@@ -70,8 +80,29 @@ def detect_candidates(
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Die candidates in a BGR uint8 image: (boxes (N, 4) in image px, scores (N,),
     the letterboxed detector input)."""
+    boxes, scores, inp = _detect(image, model, settings, settings.det_size)
+    big = settings.small_pass_size
+    scale = settings.det_size / max(image.shape[:2])
+    sides = np.maximum(boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1]) * scale
+    # a second look only where small dice are likely: none found, or small ones found
+    looks_small = len(sides) == 0 or bool((sides < settings.small_px).any())
+    if big > settings.det_size and max(image.shape[:2]) > settings.det_size and looks_small:
+        b2, s2, _ = _detect(image, model, settings, big)
+        side = np.maximum(b2[:, 2] - b2[:, 0], b2[:, 3] - b2[:, 1]) * scale
+        small = side < settings.small_px
+        if small.any():
+            boxes = np.concatenate([boxes, b2[small]])
+            scores = np.concatenate([scores, s2[small]])
+            keep = _nms(boxes, scores, settings.nms_iou)
+            boxes, scores = boxes[keep], scores[keep]
+    return boxes, scores, inp
+
+
+def _detect(
+    image: np.ndarray, model: DiceModel, settings: ReaderSettings, size: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     h, w = image.shape[:2]
-    inp, scale = letterbox(image, settings.det_size)
+    inp, scale = letterbox(image, size)
     x = np.ascontiguousarray(inp.transpose(2, 0, 1)[None], dtype=np.float32)
     peaks, geom = model.detector.run(None, {"image": x})
     heat = peaks[0, 0]
@@ -93,12 +124,17 @@ def detect_candidates(
     return boxes[keep], scores[keep].astype(np.float32), inp
 
 
-def classify_crops(crops: np.ndarray, model: DiceModel) -> np.ndarray:
-    """(N, 64, 64, 3) BGR uint8 crops -> (N, 7) probabilities (0 = not a die, 1-6)."""
-    if len(crops) == 0:
+def classify_crops(crops: np.ndarray, model: DiceModel, views: int = 1) -> np.ndarray:
+    """(N, 64, 64, 3) BGR uint8 crops -> (N, 7) probabilities (0 = not a die, 1-6),
+    averaged over `views` quarter-turned copies (1, 2 or 4)."""
+    n = len(crops)
+    if n == 0:
         return np.zeros((0, 7), np.float32)
-    x = np.ascontiguousarray(crops.transpose(0, 3, 1, 2), dtype=np.float32)
-    return model.values.run(None, {"crops": x})[0]
+    turns = {1: (0,), 2: (0, 2), 4: (0, 1, 2, 3)}[views]
+    batch = np.concatenate([np.rot90(crops, k, axes=(1, 2)) for k in turns])
+    x = np.ascontiguousarray(batch.transpose(0, 3, 1, 2), dtype=np.float32)
+    probs = model.values.run(None, {"crops": x})[0]
+    return probs.reshape(len(turns), n, 7).mean(axis=0)
 
 
 def read_dice(
@@ -113,16 +149,19 @@ def read_dice(
     boxes, scores, inp = detect_candidates(img, model, settings)
     if len(boxes) == 0:
         return ()
-    probs = classify_crops(np.stack([crop_die(img, b) for b in boxes]), model)
+    crops = np.stack([crop_die(img, b) for b in boxes])
+    probs = classify_crops(crops, model, settings.value_views)
     scale = settings.det_size / max(h, w)
     visible = inp[: max(1, round(h * scale)), : max(1, round(w * scale))]
     gains = white_balance_gains(visible)
     dice = []
-    for box, p in zip(boxes, probs, strict=True):
+    for box, p, crop in zip(boxes, probs, crops, strict=True):
         if 1.0 - float(p[0]) < settings.min_die_prob:
             continue
         value = int(np.argmax(p[1:])) + 1
+        if float(p[value]) < settings.min_value_prob:
+            continue
         bbox = tuple(round(float(v), 1) for v in box)
-        dice.append(Die(value, round(float(p[value]), 4), bbox, die_color(img, bbox, gains)))
+        dice.append(Die(value, round(float(p[value]), 4), bbox, crop_color(crop, gains)))
     dice.sort(key=lambda d: ((d.bbox[1] + d.bbox[3]) / 2, (d.bbox[0] + d.bbox[2]) / 2))
     return tuple(dice)
