@@ -29,8 +29,8 @@ COLOR_NAMES = (
 def white_balance_gains(image: np.ndarray) -> np.ndarray:
     """Per-channel (B, G, R) gains that make the frame's bright-ish average neutral."""
     small = image
-    if image.shape[0] * image.shape[1] > 120 * 90:
-        small = cv2.resize(image, (120, 90), interpolation=cv2.INTER_AREA)
+    if image.shape[0] * image.shape[1] > 80 * 60:
+        small = cv2.resize(image, (80, 60), interpolation=cv2.INTER_AREA)
     px = small.reshape(-1, 3).astype(np.float32)
     lum = px.mean(axis=1)
     # ignore clipped highlights and deep shadows

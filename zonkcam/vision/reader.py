@@ -45,7 +45,7 @@ class ReaderSettings:
     first (boxes under small_px px in the first pass's scale); it runs only when the
     first pass found no die or a small one. 0 = off."""
     small_px: float = 20.0
-    value_views: int = 2
+    value_views: int = 1
     """Views of each crop the value net averages: 1 = as is, 2 = plus a half turn,
     4 = all four quarter turns (more robust, proportionally slower)."""
     min_die_prob: float = 0.5
