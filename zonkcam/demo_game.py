@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from zonkcam.autoplayer import AutoPlayer
-from zonkcam.buttons import BANK, ROLL, Command
+from zonkcam.buttons import BANK, ROLL, Command, InputCommand
 from zonkcam.game.state import GameState, Phase
 from zonkcam.table.demo import DemoTable
 
@@ -56,6 +56,8 @@ class DemoDriver:
         if state.phase is Phase.DECIDE:
             if self.player.wants_to_bank(state):
                 return [BANK]
+            if self.player.wants_go_for_1000(state):
+                return [Command(InputCommand.GO_FOR_1000)]
             if stuck:  # the keep strip was not read as this keep: choose it with the button
                 return [ROLL]
             self.table.keep(self.player.choose_keep(state).dice)

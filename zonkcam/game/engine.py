@@ -43,6 +43,15 @@ def apply(state: GameState, action: A.Action) -> GameState:
     return s
 
 
+def allowed(state: GameState, action: A.Action) -> bool:
+    """Whether the rules accept ``action`` now (nothing changes either way)."""
+    try:
+        apply(state, action)
+    except TableError:
+        return False
+    return True
+
+
 def step(s: GameState, action: A.Action) -> None:
     """Apply ``action`` to ``s`` in place (``s`` is garbage if this raises)."""
     if isinstance(action, A.Undo):

@@ -74,3 +74,20 @@ def test_detroit_colours_only_when_they_can_be_right():
     misread = [dataclasses.replace(ok[2], color="white"), *ok[:2], *ok[3:]]
     assert all(d.color is None for d in dice_of(misread, detroit=True))
     assert all(d.color is None for d in dice_of(ok, detroit=False))
+
+
+def test_buttons_reach_go_for_1000_and_piggyback():
+    from zonkcam.buttons import ROLL, SELECT, action_for, decide_choices  # noqa: F401
+    from zonkcam.display.view import view_for
+
+    g = game("all-johnnys", A.Roll(parse_dice([1, 2, 3, 4, 6, 6])))
+    choices = decide_choices(g.state)
+    assert choices[-1] == A.GoFor1000() and all(isinstance(c, A.Keep) for c in choices[:-1])
+    last = len(choices) - 1
+    assert action_for(ROLL, g.state, selected_keep=last) == A.GoFor1000()
+    view = view_for(g.state, selected_keep=last)
+    assert view.keeps[-1].selected and "GO FOR 1000" in view.keeps[-1].combos[0]
+    chicago = game("chicago", A.Roll(parse_dice([5, 5, 5, 2, 3])), A.Bank())
+    assert chicago.state.offer is not None
+    assert action_for(ROLL, chicago.state) == A.Piggyback()
+    assert "ROLL to piggyback 500" in view_for(chicago.state).prompt
