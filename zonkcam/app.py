@@ -38,6 +38,8 @@ class TableApp:
     camera_ok: bool = True
     last_frame: Frame | None = None
     last_settled: Observation | None = None
+    naming: InputCommand | None = None
+    """SPACED or CHOOSE: waiting for the player's number."""
     correcting: int | None = None
     """The die (index in the last settled observation) the scorekeeper tapped to correct."""
 
@@ -108,6 +110,20 @@ class TableApp:
         if command.kind is InputCommand.TAP_DIE:
             self.correcting = command.value
             self._message("type the die's value (1-6) to correct it")
+            return
+        if command.kind in (InputCommand.SPACED, InputCommand.CHOOSE):
+            self.naming = command.kind
+            self._message("which player? type their number on the scoreboard")
+            return
+        if command.kind is InputCommand.DIGIT and self.naming is not None:
+            kind, self.naming = self.naming, None
+            players = self.keeper.state.players
+            if not 1 <= command.value <= len(players):
+                self._message(f"no player {command.value}")
+                return
+            name = players[command.value - 1].name
+            self.play(A.Penalty("spaced", name) if kind is InputCommand.SPACED
+                      else A.Land("choose", name))
             return
         if command.kind is InputCommand.DIGIT and self.correcting is not None:
             self._correct(self.correcting, int(command.value))

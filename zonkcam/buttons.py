@@ -55,6 +55,10 @@ class InputCommand(StrEnum):
     """Keyboard: go for 1000 (with the buttons: SELECT it after the keeps, then ROLL)."""
     PIGGYBACK = "piggyback"
     """Keyboard: piggyback (with the buttons: ROLL at the start of the turn)."""
+    SPACED = "spaced"
+    """Keyboard: the next digit names the player (scoreboard order) who is spaced."""
+    CHOOSE = "choose"
+    """Keyboard: the next digit names who drinks for a scoring die on CHOOSE."""
 
 
 @dataclass(frozen=True)

@@ -204,3 +204,24 @@ def test_set_up_screens_resume_or_seat_a_new_game(tmp_path):
         script = [[key(pygame.K_ESCAPE)]]
         window.events = lambda: script.pop(0) if script else []
         assert _set_up_on_screen(log, ui, []) is None  # Esc leaves
+
+
+def test_scorekeeper_enters_spaced_and_choose_from_the_keyboard(tmp_path):
+    table = demo_table(6)
+    first = table.read()
+    with EventLog(tmp_path / "g.db") as log:
+        keeper = Scorekeeper.new(log, PRESETS["drinking"])
+        keeper.play(A.Players(("Ann", "Bob", "Cy")))
+        app = TableApp(keeper, TableWatcher(calibrate(first.image, table.geometry),
+                                            TruthReader(table)), say=lambda line: None)
+        app._command(Command(InputCommand.SPACED))
+        app._command(Command(InputCommand.DIGIT, 3))
+        cy = app.keeper.state.players[2]
+        assert cy.spaced == 1 and cy.drinks == 1
+        table.throw([1, 5, 2, 3, 4])
+        while table.busy:
+            app.tick(table.read())
+        app._command(Command(InputCommand.CHOOSE))
+        app._command(Command(InputCommand.DIGIT, 2))
+        assert app.keeper.state.players[1].drinks == 1
+        assert app.keeper.state.log[-1] == "DRINK CHOOSE: Bob drinks"
