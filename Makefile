@@ -4,7 +4,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint bench clean
+.PHONY: run test lint bench clean pi-install
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "zonkcam needs Python 3.11 or newer"'
@@ -24,6 +24,12 @@ lint: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python scripts/bench_scoring.py
+
+# On a Raspberry Pi: a venv that sees apt's picamera2 and lgpio (see README, On a Raspberry Pi).
+pi-install:
+	$(PYTHON) -m venv --system-site-packages $(VENV)
+	$(BIN)/python -m pip install --quiet -c constraints/pi-bookworm.txt -e '.[dev]'
+	touch $(STAMP)
 
 clean:
 	rm -rf $(VENV) build *.egg-info

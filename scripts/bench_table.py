@@ -14,9 +14,8 @@ import statistics
 import time
 
 from zonkcam.calibration.calibrate import calibrate
-from zonkcam.table.demo import DemoTable
+from zonkcam.table.demo import DemoTable, TruthReader
 from zonkcam.table.observe import TableWatcher
-from zonkcam.table.zones import SeenDie
 
 
 def main() -> None:
@@ -29,15 +28,12 @@ def main() -> None:
     w, h = (int(v) for v in args.size.split("x"))
     table = DemoTable(seed=args.seed, size=(w, h), autoplay=False)
     empty = table.read()
-    current = {"frame": empty}
     if args.reader == "onnx":
         from zonkcam.table.reading import OnnxReader
 
-        reader = OnnxReader(threads=1)
+        reader = OnnxReader.for_table(calibrate(empty.image, table.geometry), threads=1)
     else:
-        def reader(image):
-            t = current["frame"].truth
-            return [SeenDie(d.value, 1.0, b, d.color) for d, b in zip(t.dice, t.boxes)]
+        reader = TruthReader(table)
     watcher = TableWatcher(calibrate(empty.image, table.geometry), reader)
     latencies, ms, right, reports = [], [], 0, 0
     last_moving = 0
@@ -46,7 +42,6 @@ def main() -> None:
         table.throw(n=5)
         while table.busy:
             frame = table.read()
-            current["frame"] = frame
             if frame.truth.moving or frame.truth.hand:
                 last_moving = frame.index
             start = time.perf_counter()

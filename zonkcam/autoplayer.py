@@ -9,8 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from zonkcam.game import actions as A
-from zonkcam.game.engine import apply
-from zonkcam.game.errors import TableError
+from zonkcam.game.engine import allowed
 from zonkcam.game.scoring import Keep
 from zonkcam.game.state import GameState, Phase
 
@@ -35,12 +34,12 @@ class AutoPlayer:
         return best
 
     def wants_go_for_1000(self, state: GameState) -> bool:
-        return _allowed(state, A.GoFor1000()) and state.turn.score is not None and \
+        return allowed(state, A.GoFor1000()) and state.turn.score is not None and \
             state.turn.score.best is not None and state.turn.score.best.points < 300
 
     def wants_to_bank(self, state: GameState) -> bool:
         """After a keep (phase ROLL with bank allowed), or straight after a roll."""
-        if not _allowed(state, A.Bank()):
+        if not allowed(state, A.Bank()):
             return False
         t = state.turn
         total = t.total
@@ -52,11 +51,3 @@ class AutoPlayer:
             if state.rules.bank_after_keep:
                 return False  # keep first, then decide
         return total >= self.bank_at or (0 < left <= self.bank_with_dice and total >= 200)
-
-
-def _allowed(state: GameState, action: A.Action) -> bool:
-    try:
-        apply(state, action)
-    except TableError:
-        return False
-    return True

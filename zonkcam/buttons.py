@@ -16,6 +16,7 @@ same button, so one bouncing or held button can never give two commands.
 
 from __future__ import annotations
 
+import logging
 import queue
 import threading
 import time
@@ -25,7 +26,10 @@ from enum import StrEnum
 from typing import Any
 
 from zonkcam.game import actions as A
+from zonkcam.game.engine import allowed
 from zonkcam.game.state import GameState, Phase
+
+log = logging.getLogger(__name__)
 
 
 class InputCommand(StrEnum):
@@ -47,6 +51,14 @@ class InputCommand(StrEnum):
     """A typed character (``value``) while a set-up screen wants text."""
     ERASE = "erase"
     """Backspace while a set-up screen wants text."""
+    GO_FOR_1000 = "go-for-1000"
+    """Keyboard: go for 1000 (with the buttons: SELECT it after the keeps, then ROLL)."""
+    PIGGYBACK = "piggyback"
+    """Keyboard: piggyback (with the buttons: ROLL at the start of the turn)."""
+    SPACED = "spaced"
+    """Keyboard: the next digit names the player (scoreboard order) who is spaced."""
+    CHOOSE = "choose"
+    """Keyboard: the next digit names who drinks for a scoring die on CHOOSE."""
 
 
 @dataclass(frozen=True)
@@ -74,7 +86,8 @@ class ButtonPins:
 class PressGate:
     """Accepts a button's press at most once per ``lockout`` seconds (debounce in our code)."""
 
-    def __init__(self, lockout: float = 0.25, clock: Callable[[], float] = time.monotonic):
+    def __init__(self, lockout: float = 0.25,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         self.lockout = lockout
         self.clock = clock
         self._last: dict[str, float] = {}
@@ -167,6 +180,15 @@ class ArcadeButtons:
             self._queue.put(UNDO if held else SELECT)
 
 
+def open_buttons(pins: ButtonPins = ButtonPins(), **options: Any) -> ArcadeButtons | None:
+    """The arcade buttons, or None (logged) where there is no GPIO: a desktop, a laptop."""
+    try:
+        return ArcadeButtons(pins, **options)
+    except Exception as exc:  # ImportError, gpiozero's BadPinFactory, pin in use, ...
+        log.info("no arcade buttons: %s", exc)
+        return None
+
+
 def action_for(command: Command, state: GameState, selected_keep: int = 0) -> A.Action | None:
     """The table action a button press stands for in ``state``, or None if it is no action.
 
@@ -176,13 +198,29 @@ def action_for(command: Command, state: GameState, selected_keep: int = 0) -> A.
     kind = command.kind
     if kind is InputCommand.UNDO:
         return A.Undo()
+    if kind is InputCommand.GO_FOR_1000:
+        return A.GoFor1000()
+    if kind is InputCommand.PIGGYBACK:
+        return A.Piggyback()
     phase = state.phase
     if kind is InputCommand.BANK:
         return A.Pass() if phase is Phase.PAIR else A.Bank()
     if kind is InputCommand.ROLL:
         if phase is Phase.DECIDE and state.turn.score is not None and state.turn.score.keeps:
-            keeps = state.turn.score.keeps
-            return A.Keep(keeps[selected_keep % len(keeps)].dice)
+            choices = decide_choices(state)
+            return choices[selected_keep % len(choices)]
+        if phase is Phase.ROLL and allowed(state, A.Piggyback()):
+            return A.Piggyback()  # a fresh start needs no button: just throw
         if phase is Phase.PAIR:
             return A.Reroll()
     return None
+
+
+def decide_choices(state: GameState) -> list[A.Action]:
+    """What SELECT cycles through after a roll: the legal keeps, best first, then go for
+    1000 where the table has it and the roll allows it."""
+    assert state.turn.score is not None
+    choices: list[A.Action] = [A.Keep(k.dice) for k in state.turn.score.keeps]
+    if allowed(state, A.GoFor1000()):
+        choices.append(A.GoFor1000())
+    return choices

@@ -20,6 +20,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "zonkcam.commands.mat",
     "zonkcam.commands.calibrate",
     "zonkcam.commands.watch",
+    "zonkcam.commands.install_service",
     "zonkcam.commands.read",
     "zonkcam.commands.eval",
     "zonkcam.commands.bench",

@@ -8,22 +8,35 @@ and the rules engine do the rest, exactly as for real players.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from zonkcam.autoplayer import AutoPlayer
-from zonkcam.buttons import BANK, ROLL, Command
+from zonkcam.buttons import BANK, ROLL, Command, InputCommand
 from zonkcam.game.state import GameState, Phase
 from zonkcam.table.demo import DemoTable
 
 
 class DemoDriver:
-    def __init__(self, table: DemoTable, player: AutoPlayer | None = None) -> None:
+    def __init__(self, table: DemoTable, player: AutoPlayer | None = None,
+                 press: Callable[[Command], None] | None = None) -> None:
         self.table = table
         self.player = player or AutoPlayer()
+        self.press = press
+        """Presses a button for real (e.g. a mocked GPIO pin); None: hand back commands."""
         self._asked: tuple | None = None
         """The state in which the last physical move was made (to notice a stuck table)."""
 
     def step(self, state: GameState) -> list[Command]:
-        """What the players do next (table moves are scripted on the table; button presses
-        are returned)."""
+        """What the players do next: table moves are scripted on the table; button presses
+        are returned (or pressed through ``press``)."""
+        commands = self._decide(state)
+        if self.press is None:
+            return commands
+        for command in commands:
+            self.press(command)
+        return []
+
+    def _decide(self, state: GameState) -> list[Command]:
         if self.table.busy or state.finished or state.player is None:
             return []
         here = (len(state.log), state.phase)
@@ -38,11 +51,13 @@ class DemoDriver:
                 return []
             if t.dice_to_roll == state.rules.dice:
                 self.table.pick_up()
-            self.table.throw(n=t.dice_to_roll, colours=self._colours(state))
+            self.table.throw(n=t.dice_to_roll)
             return []
         if state.phase is Phase.DECIDE:
             if self.player.wants_to_bank(state):
                 return [BANK]
+            if self.player.wants_go_for_1000(state):
+                return [Command(InputCommand.GO_FOR_1000)]
             if stuck:  # the keep strip was not read as this keep: choose it with the button
                 return [ROLL]
             self.table.keep(self.player.choose_keep(state).dice)
@@ -55,9 +70,3 @@ class DemoDriver:
             return []
         return []
 
-    def _colours(self, state: GameState):
-        return None  # the table hands out the free colours itself
-
-    @property
-    def idle(self) -> bool:
-        return not self.table.busy

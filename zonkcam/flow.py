@@ -95,7 +95,10 @@ class TableFlow:
 
 
 def dice_of(seen: list[TableDie], *, detroit: bool) -> tuple[Die, ...]:
-    """Engine dice from read dice; colours only where the table plays with them."""
-    if detroit and all(d.color in DETROIT_COLOURS for d in seen):
+    """Engine dice from read dice; colours only where the table plays with them and the
+    colours read can be right (never more than a pair of one colour): a roll whose colours
+    were misread still counts, without its colour pairs."""
+    colours = Counter(d.color for d in seen)
+    if detroit and set(colours) <= DETROIT_COLOURS and max(colours.values(), default=0) <= 2:
         return tuple(Die(d.value, d.color) for d in seen)
     return tuple(Die(d.value) for d in seen)

@@ -187,7 +187,7 @@ def geometry_from_dict(data: dict[str, Any], where: str = "mat geometry") -> Mat
 # -- drawing ---------------------------------------------------------------------------------
 
 _FELT = (105, 72, 38)      # BGR: rolling area (denim blue: contrast for white, red, green dice)
-_STRIP = (88, 128, 160)    # keep strip (tan)
+_STRIP = (70, 52, 44)      # keep strip (dark slate: dice of every colour stand out)
 _INK = (30, 30, 30)
 
 

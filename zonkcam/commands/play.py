@@ -1,8 +1,15 @@
-"""`zonkcam play`: keep score at the table (today: the terminal scorekeeper)."""
+"""`zonkcam play`: the table app (camera, screen, buttons), or `--text` in a terminal.
+
+With a Pi camera it plays for real; with no camera it plays the demo game: the demo
+table throws dice, automatic players choose keeps and bank, and everything runs through
+the real reader, table logic, rules engine and screen. With no display it draws on SDL's
+dummy driver, saves a screenshot per turn and prints the game log.
+"""
 
 from __future__ import annotations
 
 import sys
+import time
 
 from zonkcam.errors import UserError
 from zonkcam.game import actions as A
@@ -12,32 +19,59 @@ from zonkcam.scorekeeper import Scorekeeper
 from zonkcam.store import EventLog
 from zonkcam.textplay import TextScorekeeper
 
+DEMO_PLAYERS = ("Ann", "Bob", "Cy")
+
 
 def register(subparsers) -> None:
     p = subparsers.add_parser(
-        "play", help="keep score for a game (saved as you go, resumable)",
-        description="The terminal scorekeeper: type the dice thrown, the keeps, bank and "
-        "undo. Every accepted action is saved before it is shown; a killed game resumes "
-        "with --resume.")
-    p.add_argument("--text", action="store_true", help="use the terminal scorekeeper")
-    p.add_argument("--rules", help="preset name or TOML file (asked if not given)")
-    p.add_argument("--players", nargs="+", metavar="NAME",
-                   help="players in turn order (asked if not given)")
+        "play", help="keep score at the table (camera + screen; the demo game without a "
+        "camera; --text for the terminal)", description=__doc__)
+    p.add_argument("--text", action="store_true", help="the terminal scorekeeper instead")
+    p.add_argument("--rules", help="preset name or TOML file")
+    p.add_argument("--players", nargs="+", metavar="NAME", help="players in turn order")
     p.add_argument("--resume", nargs="?", const="latest", metavar="GAME",
                    help="resume a saved game (default: the latest unfinished one)")
+    p.add_argument("--new", action="store_true",
+                   help="start a new game even if one is unfinished (the app resumes the "
+                   "latest unfinished game by default)")
     p.add_argument("--db", help="game log file (default: $XDG_DATA_HOME/zonkcam/games.sqlite3)")
+    p.add_argument("--source", default="auto",
+                   help="auto (the Pi camera, else the demo table), pi, demo, usb[:N], ...")
+    p.add_argument("--calibration", help="calibration file (default: "
+                   "$XDG_CONFIG_HOME/zonkcam/calibration.json)")
+    p.add_argument("--games", type=int, default=0,
+                   help="demo: stop after this many games (default: 1 without a display, "
+                   "else keep playing)")
+    p.add_argument("--fast", action="store_true", help="demo: do not wait for real time")
+    p.add_argument("--screenshots", default="zonkcam-screenshots", metavar="DIR",
+                   help="without a display: where to save a screenshot per turn")
+    p.add_argument("--size", help="window size WxH (default: full screen on a Pi, else 800x480)")
+    p.add_argument("--mute", action="store_true", help="no sound effects")
+    p.add_argument("--pins", default="17,27,22", metavar="BANK,ROLL,SELECT",
+                   help="GPIO (BCM) pins of the buttons (default 17,27,22)")
+    p.add_argument("--model", help="folder with the ONNX models (default: the shipped ones)")
+    p.add_argument("--threads", type=int, help="reader threads (default 1)")
+    p.add_argument("--seed", type=int, default=0, help="demo table seed")
     p.set_defaults(func=run)
 
 
 def run(args) -> int:
+    if args.text:
+        return run_text(args)
+    from zonkcam.app_main import run_app  # noqa: PLC0415 - pygame, OpenCV, onnxruntime
+
+    return run_app(args)
+
+
+def run_text(args) -> int:
     with EventLog(args.db) as log:
-        keeper = _resume(log, args.resume) if args.resume else _new_game(log, args)
+        keeper = resume(log, args.resume) if args.resume else _new_text_game(log, args)
         print(f"Game {keeper.game_id}: {keeper.state.rules.name} (type help for commands)")
         TextScorekeeper(keeper).run()
     return 0
 
 
-def _resume(log: EventLog, which: str) -> Scorekeeper:
+def resume(log: EventLog, which: str) -> Scorekeeper:
     if which == "latest":
         game_id = log.latest_unfinished()
         if game_id is None:
@@ -50,6 +84,17 @@ def _resume(log: EventLog, which: str) -> Scorekeeper:
     return Scorekeeper.resume(log, game_id)
 
 
+def new_game(log: EventLog, rules_name: str, names: list[str]) -> Scorekeeper:
+    rules = load_rules(rules_name)
+    try:
+        seating = A.Players(tuple(names))
+        keeper = Scorekeeper.new(log, rules)
+        keeper.play(seating)
+    except TableError as exc:
+        raise UserError(str(exc)) from None
+    return keeper
+
+
 def _ask(prompt: str) -> str:
     try:
         return input(prompt).strip()
@@ -57,27 +102,21 @@ def _ask(prompt: str) -> str:
         raise UserError("no answer (end of input); nothing was saved") from None
 
 
-def _new_game(log: EventLog, args) -> Scorekeeper:
+def _new_text_game(log: EventLog, args) -> Scorekeeper:
     interactive = sys.stdin.isatty()
     rules_name = args.rules
     if rules_name is None and interactive:
         print("Tables: " + ", ".join(PRESETS))
         rules_name = _ask("Rules [classic-10000]: ") or "classic-10000"
-    rules = load_rules(rules_name or "classic-10000")
     names = args.players
     while not names:
-        if not interactive and args.players is None:
+        if not interactive:
             names = _ask("").replace(",", " ").split()
             break
         names = [n.strip() for n in _ask("Players, in turn order (comma separated): ")
                  .split(",") if n.strip()]
-    try:
-        seating = A.Players(tuple(names))
-        keeper = Scorekeeper.new(log, rules)
-        keeper.play(seating)
-    except TableError as exc:
-        raise UserError(str(exc)) from None
-    if rules.drinking.zonk_names and interactive:
+    keeper = new_game(log, rules_name or "classic-10000", list(names))
+    if keeper.state.rules.drinking.zonk_names and interactive:
         _zonk_names(keeper, list(names))
     return keeper
 
@@ -98,3 +137,33 @@ def _zonk_names(keeper: Scorekeeper, names: list[str]) -> None:
                 break
             except TableError as exc:
                 print(f"! {exc}")
+
+
+def parse_size(text: str | None) -> tuple[int, int] | None:
+    if not text:
+        return None
+    try:
+        w, h = (int(v) for v in text.lower().split("x"))
+    except ValueError:
+        raise UserError(f"--size takes WIDTHxHEIGHT, e.g. 800x480, not {text!r}") from None
+    if not (320 <= w <= 7680 and 240 <= h <= 4320):
+        raise UserError("--size is out of range (320x240 to 7680x4320)")
+    return w, h
+
+
+def parse_pins(text: str) -> tuple[int, int, int]:
+    try:
+        pins = tuple(int(v) for v in text.split(","))
+    except ValueError:
+        pins = ()
+    if len(pins) != 3 or len(set(pins)) != 3 or not all(0 <= p <= 27 for p in pins):
+        raise UserError(f"--pins takes three different BCM pin numbers 0-27, e.g. 17,27,22, "
+                        f"not {text!r}")
+    return pins  # type: ignore[return-value]
+
+
+def pace(start: float, fps: float) -> None:
+    """Sleep what is left of one frame's time."""
+    left = 1.0 / fps - (time.monotonic() - start)
+    if left > 0:
+        time.sleep(left)

@@ -62,7 +62,7 @@ def run(args) -> int:
     if first is None:
         raise UserError(f"{source.name} gave no frame")
     cal = _calibration(args, source, first.image)
-    reader = OnnxReader(args.model, args.threads)
+    reader = OnnxReader.for_table(cal, args.model, args.threads)
     watcher = TableWatcher(cal, reader, WatchConfig(still_frames=args.still_frames,
                                                     agree_reads=args.agree))
     annotate = Path(args.annotate) if args.annotate else None

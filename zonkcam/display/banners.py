@@ -57,6 +57,7 @@ _LOG_PREFIX = {
     "MAKE A RULE": "MAKE A RULE: ",
     "SPACED": "SPACED: ",
     "NEWBIE": "NEWBIE: ",
+    "FRAME": "FRAME: ",
     "SLOPPY": "SLOPPY: ",
 }
 

@@ -3,7 +3,7 @@
 ::
 
     with Window.open() as window:
-        ui = GameScreen(window, buttons=ArcadeButtons())      # buttons=None on a desktop
+        ui = GameScreen(window, buttons=open_buttons())       # None without GPIO
         while running:
             for command in ui.commands():                      # keyboard, taps, buttons
                 action = action_for(command, keeper.state, ui.selected_keep)

@@ -9,6 +9,10 @@ s, Tab, Down    SELECT (next keep); Up = BACK (previous keep)
 u, Backspace    UNDO
 1-6             DIGIT (the corrected value of a die)
 m               MUTE
+g               GO FOR 1000
+p               PIGGYBACK
+x, then 1-9     SPACED: that player (scoreboard order) loses a turn and drinks
+c, then 1-9     CHOOSE: that player drinks for a die on the CHOOSE image
 Esc             QUIT (closing the window too)
 ==============  ============================================
 
@@ -37,6 +41,10 @@ _KEYS = {
     pygame.K_u: InputCommand.UNDO,
     pygame.K_BACKSPACE: InputCommand.UNDO,
     pygame.K_m: InputCommand.MUTE,
+    pygame.K_g: InputCommand.GO_FOR_1000,
+    pygame.K_p: InputCommand.PIGGYBACK,
+    pygame.K_x: InputCommand.SPACED,
+    pygame.K_c: InputCommand.CHOOSE,
     pygame.K_ESCAPE: InputCommand.QUIT,
 }
 _ALWAYS = {pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_TAB, pygame.K_DOWN, pygame.K_UP,

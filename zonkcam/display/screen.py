@@ -248,7 +248,7 @@ class Screen:
         self._panel(surface, rect)
         label = self.text(surface, "TURN", round(h * 0.045), (rect.x + pad, rect.y + pad),
                           color=DIM, background=PANEL)
-        self.text(surface, str(view.turn_total), round(h * 0.20),
+        self.text(surface, f"{view.turn_total:,}", round(h * 0.20),
                   (label.right + pad * 2, rect.y + pad), color=ACCENT, background=PANEL,
                   width=round(rect.w * 0.5))
         right = rect.right - pad
@@ -274,10 +274,16 @@ class Screen:
         h = surface.get_height()
         pad = max(4, h // 80)
         self._panel(surface, rect)
+        if not view.keeps:
+            if view.set_aside:
+                title = self.text(surface, "SET ASIDE", round(h * 0.045),
+                                  (rect.x + pad, rect.y + pad), color=DIM, background=PANEL)
+                self.text(surface, " ".join(map(str, view.set_aside)), round(h * 0.12),
+                          (rect.x + pad, title.bottom + pad), background=PANEL,
+                          width=rect.w - 2 * pad)
+            return
         title = self.text(surface, "KEEPS", round(h * 0.045), (rect.x + pad, rect.y + pad),
                           color=DIM, background=PANEL)
-        if not view.keeps:
-            return
         row_h = round(h * 0.075)
         top = title.bottom + pad // 2
         fits = max(1, (rect.bottom - top) // row_h)
@@ -293,7 +299,7 @@ class Screen:
         if keep.selected:
             pygame.draw.rect(surface, bg, row, border_radius=max(2, row.h // 6))
         size = round(row.h * 0.85)
-        points = self.text(surface, str(keep.points), size, (row.right - 4, row.centery),
+        points = self.text(surface, f"{keep.points:,}", size, (row.right - 4, row.centery),
                            color=fg, background=bg, anchor="midright")
         self.text(surface, keep.label, size, (row.x + 4, row.centery), color=fg, background=bg,
                   anchor="midleft", width=points.left - row.x - 12)

@@ -11,6 +11,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from zonkcam.game import actions as A
+from zonkcam.game.engine import allowed
 from zonkcam.game.state import GameState, Phase
 from zonkcam.table.zones import SeenDie
 
@@ -112,6 +114,8 @@ class ScreenView:
     table_dice: int = 5
     """How many dice the table plays with."""
     keeps: tuple[KeepRow, ...] = ()
+    set_aside: tuple[int, ...] = ()
+    """Dice set aside since all dice were last picked up (shown while the player rolls on)."""
     board: tuple[PlayerRow, ...] = ()
     final_round: bool = False
     finished: bool = False
@@ -156,9 +160,11 @@ def view_for(
     rules, turn = state.rules, state.turn
     keeps: tuple[KeepRow, ...] = ()
     if state.phase is Phase.DECIDE and turn.score is not None and turn.score.keeps:
-        chosen = selected_keep % len(turn.score.keeps)
-        keeps = tuple(KeepRow(k.dice, k.points, k.combos, i == chosen)
-                      for i, k in enumerate(turn.score.keeps))
+        rows = [(k.dice, k.points, k.combos) for k in turn.score.keeps]
+        if allowed(state, A.GoFor1000()):  # SELECT reaches it after the keeps
+            rows.append(((), rules.go_for_1000, ("GO FOR 1000: roll one die",)))
+        chosen = selected_keep % len(rows)
+        keeps = tuple(KeepRow(*row, i == chosen) for i, row in enumerate(rows))
     drinking = rules.drinking
     drinks = drinking.penalties or drinking.board_images
     winners = set(state.winners) if state.finished else set()
@@ -192,6 +198,7 @@ def view_for(
         dice_to_roll=turn.dice_to_roll,
         table_dice=rules.dice,
         keeps=keeps,
+        set_aside=turn.set_aside if not state.finished else (),
         board=board,
         final_round=state.final_round_by is not None and not state.finished,
         finished=state.finished,
@@ -216,7 +223,7 @@ def prompt_for(state: GameState) -> str:
             if turn.bank_ok:
                 return f"{dice} or BANK"
             if state.offer and not turn.rolls and not turn.piggybacked:
-                return f"{dice} or piggyback {state.offer.total}"
+                return f"{dice}, or ROLL to piggyback {state.offer.total}"
             return dice
         case Phase.DECIDE:
             return "SELECT a keep, ROLL on or BANK"

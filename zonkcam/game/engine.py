@@ -43,6 +43,15 @@ def apply(state: GameState, action: A.Action) -> GameState:
     return s
 
 
+def allowed(state: GameState, action: A.Action) -> bool:
+    """Whether the rules accept ``action`` now (nothing changes either way)."""
+    try:
+        apply(state, action)
+    except TableError:
+        return False
+    return True
+
+
 def step(s: GameState, action: A.Action) -> None:
     """Apply ``action`` to ``s`` in place (``s`` is garbage if this raises)."""
     if isinstance(action, A.Undo):
@@ -467,11 +476,12 @@ def _finish(s: GameState) -> None:
 
 
 def _result(s: GameState) -> str:
-    if not s.winners:
+    names = [s.shown_name(p) for w in s.winners if (p := s.find(w)) is not None]
+    if not names:
         return "no winner"
-    if len(s.winners) > 1:
-        return "a tie between " + " and ".join(s.winners)
-    return f"{s.winners[0]} wins"
+    if len(names) > 1:
+        return "a tie between " + " and ".join(names)
+    return f"{names[0]} wins"
 
 
 def _who(s: GameState) -> str:

@@ -23,6 +23,7 @@ import numpy as np
 
 from zonkcam.calibration.mat import MatGeometry, draw_mat, load_geometry
 from zonkcam.table.camera import Frame
+from zonkcam.table.zones import SeenDie
 from zonkcam.vision import synth
 
 DEMO_COLOURS = ("white", "white", "red", "red", "green", "green")
@@ -81,8 +82,8 @@ class DemoTable:
         self.geometry = load_geometry(geometry) if isinstance(geometry, str) else geometry
         self.name, self.fps = "demo table", fps
         self.seed, self.rng = seed, np.random.default_rng(seed)
-        self.autoplay, self.n_dice = autoplay, dice
-        self.colours = tuple(colours or (DEMO_COLOURS if dice == 6 else ("white",) * dice))
+        self.autoplay = autoplay
+        self.use_dice(dice, colours)
         self.noise, self.tumble_frames, self.rest_frames = noise, tumble_frames, rest_frames
         g = self.geometry
         w, h = size
@@ -100,6 +101,15 @@ class DemoTable:
         self.throws = 0
         self._script: deque[Iterator[None]] = deque()
         self._index = 0
+        self.last: Frame | None = None
+        """The frame read last (with its truth)."""
+        self._drawn_key: object = None
+        self._drawn: tuple[np.ndarray, tuple] = (np.zeros((h, w, 3), np.uint8), ())
+
+    def use_dice(self, n: int, colours: Sequence[str] | None = None) -> None:
+        """Play with ``n`` dice (six are the detroit table's white, red and green pairs)."""
+        self.n_dice = n
+        self.colours = tuple(colours or (DEMO_COLOURS if n == 6 else ("white",) * n))
 
     # -- FrameSource ---------------------------------------------------------------------
 
@@ -116,7 +126,8 @@ class DemoTable:
         self._index += 1
         image, boxes = self._render()
         truth = dataclasses.replace(self.truth(), boxes=boxes)
-        return Frame(image, index, index / self.fps, truth)
+        self.last = Frame(image, index, index / self.fps, truth)
+        return self.last
 
     def close(self) -> None:
         pass
@@ -134,6 +145,20 @@ class DemoTable:
         return self._render()[0]
 
     def _render(self) -> tuple[np.ndarray, tuple[tuple[float, float, float, float], ...]]:
+        key = (tuple(p.die for p in self.poses), self.hand)
+        if key != self._drawn_key:  # dice at rest look the same: draw them once
+            self._drawn = self._draw()
+            self._drawn_key = key
+        image, boxes = self._drawn
+        if self.noise > 0:
+            noise = np.empty(image.shape, np.float32)
+            cv2.randn(noise, 0.0, self.noise)
+            image = np.clip(image + noise, 0, 255).astype(np.uint8)
+        else:
+            image = image.copy()
+        return image, boxes
+
+    def _draw(self) -> tuple[np.ndarray, tuple[tuple[float, float, float, float], ...]]:
         specs = []
         for p in self.poses:
             d = p.die
@@ -147,10 +172,6 @@ class DemoTable:
         scene = dataclasses.replace(self._scene, dice=tuple(specs))
         rendered = synth.render(scene, np.random.default_rng(self.seed))
         image = rendered.image
-        if self.noise > 0:
-            noise = np.empty(image.shape, np.float32)
-            cv2.randn(noise, 0.0, self.noise)
-            image = np.clip(image + noise, 0, 255).astype(np.uint8)
         if self.hand is not None:
             self._draw_hand(image, *self.hand)
         return image, tuple(t.bbox for t in rendered.dice)
@@ -167,13 +188,7 @@ class DemoTable:
         """
         n = len(values) if values is not None else (n or self.n_dice)
         vals = list(values) if values is not None else [int(v) for v in self.rng.integers(1, 7, n)]
-        kept = [p for p in self.poses if p.die.zone == "keep"]
-        free = [c for c in self.colours]
-        for p in kept:
-            if p.die.color in free:
-                free.remove(p.die.color)
-        cols = list(colours) if colours is not None else (free + list(self.colours))[:n]
-        self._script.append(self._throw(vals, cols, onto or {}, set(off_mat), set(cocked)))
+        self._script.append(self._throw(vals, colours, onto or {}, set(off_mat), set(cocked)))
 
     def keep(self, values: Sequence[int]) -> None:
         """A hand moves rolled dice showing these values into the keep strip."""
@@ -197,9 +212,15 @@ class DemoTable:
 
     # -- the animations ----------------------------------------------------------------------
 
-    def _throw(self, values: list[int], colours: list[str], onto: dict[int, str],
+    def _throw(self, values: list[int], colours: Sequence[str] | None, onto: dict[int, str],
                off_mat: set[int], cocked: set[int]) -> Iterator[None]:
         self.poses = [p for p in self.poses if p.die.zone == "keep"]
+        if colours is None:  # the dice not lying in the keep strip
+            free = list(self.colours)
+            for p in self.poses:
+                if p.die.color in free:
+                    free.remove(p.die.color)
+            colours = (free + list(self.colours))[:len(values)]
         self.throws += 1
         g, rng = self.geometry, self.rng
         targets = self._targets(len(values), onto, off_mat, cocked)
@@ -285,6 +306,7 @@ class DemoTable:
                 chosen.append(match)
         for j, p in enumerate(chosen):
             slot = in_strip + j
+            yaw = float(self.rng.uniform(-30, 30))  # nobody lines them up exactly
             tx = strip.x + g.die_mm * (1.5 + 2.2 * slot)
             ty = strip.y + strip.h / 2
             x0, y0 = p.die.x_mm, p.die.y_mm
@@ -296,7 +318,7 @@ class DemoTable:
                 f = k / steps
                 p.die = dataclasses.replace(p.die, x_mm=x0 + (tx - x0) * f,
                                             y_mm=y0 + (ty - y0) * f, zone="keep", touching=(),
-                                            yaw_deg=0.0)
+                                            yaw_deg=p.die.yaw_deg + (yaw - p.die.yaw_deg) * f)
                 p.moving = k < steps
                 self.hand = (p.die.x_mm, p.die.y_mm)
                 yield
@@ -393,3 +415,17 @@ class DemoTable:
 def _near_rect(rect, x: float, y: float, margin: float) -> bool:
     return (rect.x - margin <= x <= rect.x + rect.w + margin
             and rect.y - margin <= y <= rect.y + rect.h + margin)
+
+
+class TruthReader:
+    """A stand-in dice reader that reports exactly what the demo table drew in the frame it
+    gave last: for testing and timing the table logic apart from the learned reader."""
+
+    def __init__(self, table: DemoTable) -> None:
+        self.table = table
+
+    def __call__(self, image: np.ndarray) -> list[SeenDie]:
+        frame = self.table.last
+        assert frame is not None and frame.image is image, "read the table's latest frame"
+        t = frame.truth
+        return [SeenDie(d.value, 1.0, b, d.color) for d, b in zip(t.dice, t.boxes, strict=True)]

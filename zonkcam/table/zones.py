@@ -20,6 +20,8 @@ from zonkcam.calibration.mat import Rect
 
 TIPPED_ASPECT = 1.15
 """A footprint this much longer than wide (across the camera's line of sight) looks tipped."""
+MIN_STANDING_OUT = 0.3
+"""A die must differ from the empty mat over this share of its square (else it is print)."""
 TIPPED_AREA = 1.5
 """A footprint this many times a die's square looks tipped."""
 
@@ -85,6 +87,9 @@ def place(seen: Sequence[SeenDie], cal: Calibration, frame: np.ndarray | None = 
     for d in seen:
         x0, y0, x1, y1 = d.bbox
         cx, cy = cal.image_to_mat([[(x0 + x1) / 2, (y0 + y1) / 2]])[0]
+        if mask is not None and mat.contains(cx, cy) and \
+                _standing_out(mask, (cx, cy), geo.die_mm) < MIN_STANDING_OUT:
+            continue  # printed on the mat (a marker, a board image): there at calibration
         found.append((d, (float(cx), float(cy))))
     centres = np.array([c for _, c in found]).reshape(-1, 2)
     measured = [(*f, *_footprint(mask, f[1], geo.die_mm, nadir, centres)) for f in found]
@@ -112,6 +117,17 @@ def place(seen: Sequence[SeenDie], cal: Calibration, frame: np.ndarray | None = 
                             (cx, cy), zone, touching, tipped and leaning,
                             tuple((float(x), float(y)) for x, y in footprint)))
     return out
+
+
+def _standing_out(mask: np.ndarray, centre: tuple[float, float], die: float) -> float:
+    """The share of a die-sized square at ``centre`` that differs from the empty mat."""
+    s = REFERENCE_PX_PER_MM
+    half = die * s / 2
+    x0, y0 = int(round(centre[0] * s - half)), int(round(centre[1] * s - half))
+    x1, y1 = int(round(centre[0] * s + half)), int(round(centre[1] * s + half))
+    h, w = mask.shape
+    window = mask[max(0, y0):min(h, y1), max(0, x0):min(w, x1)]
+    return float(np.count_nonzero(window)) / window.size if window.size else 0.0
 
 
 def _inside(footprint: np.ndarray, rect: Rect) -> bool:

@@ -17,6 +17,7 @@ from zonkcam.buttons import (
     InputCommand,
     PressGate,
     action_for,
+    open_buttons,
 )
 from zonkcam.game import actions as A
 from zonkcam.game.dice import parse_dice
@@ -167,6 +168,24 @@ def test_custom_pins(factory, clock):
         press(factory, 6)
         press(factory, 17)  # not a button any more
         assert b.commands() == [BANK, ROLL]
+
+
+def test_no_gpio_is_no_buttons_not_a_traceback(monkeypatch):
+    old = Device.pin_factory
+    Device.pin_factory = None
+    monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "no-such-factory")
+    try:
+        assert open_buttons() is None
+    finally:
+        Device.pin_factory = old
+
+
+def test_open_buttons_on_gpio(factory):
+    buttons = open_buttons(ButtonPins(bank=5, roll=6, select=13))
+    assert buttons is not None
+    press(factory, 5)
+    assert buttons.commands() == [BANK]
+    buttons.close()
 
 
 def test_press_gate():

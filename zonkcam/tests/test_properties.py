@@ -127,6 +127,18 @@ def test_oracle_sanity():
     assert oracle_keeps(johnnys, [Die(1)] * 6)[(1,) * 6] == 10_000
 
 
+@pytest.mark.parametrize("name", NAMES)
+def test_every_possible_roll_against_the_oracle(name):
+    # exhaustive over the multisets of 1 to N dice (the order of dice never matters)
+    rules = PRESETS[name]
+    n_rolls = 0
+    for n in range(1, rules.dice + 1):
+        for values in itertools.combinations_with_replacement(range(1, 7), n):
+            check_against_oracle(rules, [Die(v) for v in values])
+            n_rolls += 1
+    assert n_rolls == {5: 461, 6: 923}[rules.dice]
+
+
 def dice_lists(n_min=1, n_max=6):
     return st.lists(st.integers(1, 6), min_size=n_min, max_size=n_max)
 

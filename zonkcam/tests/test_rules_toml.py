@@ -8,7 +8,7 @@ import pytest
 
 from zonkcam.game import actions as A
 from zonkcam.game.dice import parse_dice
-from zonkcam.game.errors import RulesError
+from zonkcam.game.errors import BankError, RulesError
 from zonkcam.game.game import Game
 from zonkcam.game.rules import PRESETS, load_rules, rules_from_dict, rules_to_toml
 from zonkcam.game.scoring import score_roll
@@ -97,6 +97,12 @@ def test_a_custom_table_loads(tmp_path):
               {"roll": [5, 3]}, {"keep": [5]}):
         game.play(A.action_from_json(a))
     assert game.state.turn.total == 1050
+    # hot_dice = "must": a straight after the first roll may not be banked
+    game = Game(rules)
+    game.play(A.action_from_json({"players": ["A", "B"]}))
+    game.play(A.action_from_json({"roll": [1, 2, 3, 4, 5]}))
+    with pytest.raises(BankError, match="HOT DICE"):
+        game.play(A.Bank())
 
 
 def test_a_table_without_base_starts_from_plain_rules():

@@ -132,7 +132,7 @@ def test_roll_screen_shows_the_keeps_total_and_players(out, size):
         assert find_text(surface, screen, text), text
     for keep in view.keeps[:3]:
         assert find_text(surface, screen, keep.label), keep.label
-        assert find_text(surface, screen, str(keep.points)), keep.points
+        assert find_text(surface, screen, f"{keep.points:,}"), keep.points
     # the selected keep sits on a yellow bar
     lay = layout_for(size)
     selected = next(d for d in screen.texts if d.text == view.selected_keep.label)
@@ -153,13 +153,28 @@ def test_a_long_keep_list_scrolls_to_the_selected_keep():
     assert not find_text(surface, screen, view.keeps[0].label)
 
 
+def test_dice_set_aside_show_while_the_player_rolls_on():
+    game = Game(PRESETS["classic-10000"], [A.Players(("Ann", "Bob"))])
+    game.play(A.Roll(parse_dice([1, 5, 2, 3, 4])))
+    state = game.play(A.Keep((1,)))
+    view = view_for(state)
+    assert view.keeps == () and view.set_aside == (1,)
+    surface, screen = render(view)
+    assert find_text(surface, screen, "SET ASIDE") and find_text(surface, screen, "1")
+    state = game.play(A.Roll(parse_dice([5, 5, 3, 2])))
+    state = game.play(A.Keep((5, 5)))
+    assert view_for(state).set_aside == (1, 5, 5)
+    _, fresh = render(view_for(scenes.zonk().state))
+    assert not any(d.text == "SET ASIDE" for d in fresh.texts)
+
+
 def test_fonts_scale_with_the_surface():
     scene = scenes.roll_with_keeps()
     view = view_for(scene.state, scene.observation)
     heights = []
     for size in (SMALL, BIG):
         _, screen = render(view, size)
-        total = next(d for d in screen.texts if d.text == str(view.turn_total))
+        total = next(d for d in screen.texts if d.text == f"{view.turn_total:,}")
         heights.append(total.rect.h)
     assert heights[1] / heights[0] == pytest.approx(1080 / 480, rel=0.15)
     assert heights[0] >= 480 * 0.12  # big digits: readable from two metres
@@ -306,3 +321,23 @@ def test_screenshots_script(tmp_path):
     for png in tmp_path.glob("*.png"):
         assert png.stat().st_size < 300_000, png.name
     assert pygame.image.load(str(tmp_path / "roll-1920x1080.png")).get_size() == BIG
+
+
+def test_before_seating_and_with_a_full_table(out):
+    surface, screen = render(view_for(Game(PRESETS["chicago"]).state))
+    assert find_text(surface, screen, "zonkcam")
+    names = tuple(f"Player number {i}" for i in range(1, 9))
+    game = Game(PRESETS["drinking"], [A.Players(names)])
+    view = view_for(game.state)
+    surface, screen = render(view)
+    save(surface, out, "eight-players")
+    lay = layout_for(SMALL)
+    for name in names:
+        at = find_text(surface, screen, name)
+        assert at and lay.board.collidepoint(at), name
+
+
+def test_big_numbers_have_thousands_separators():
+    scene = scenes.hot_dice()
+    surface, screen = render(view_for(scene.state))
+    assert find_text(surface, screen, "1,100")  # the turn total

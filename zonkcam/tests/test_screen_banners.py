@@ -84,6 +84,14 @@ def test_banners_from_real_actions():
     assert [b.name for b in hot] == ["HOT DICE"]
 
 
+def test_frame_banner_says_whose_frame():
+    game = Game(PRESETS["all-johnnys"], [A.Players(("Ann",))])
+    for _ in range(3):
+        state = game.play(A.Roll(parse_dice([2, 3, 4, 6, 6, 2])))  # newbie zonks
+    frame = [b for b in banners_for(state) if b.name == "FRAME"]
+    assert frame and frame[0].subtitle.startswith("Ann's third zonk closes")
+
+
 def test_winner_banner_uses_the_zonk_name():
     rules = dataclasses.replace(PRESETS["drinking"], target=1000)
     game = Game(rules, [A.Players(("Ann", "Bob")), A.ZonkName("Ann", "Dizzy", "Bob")])

@@ -1,6 +1,6 @@
 """The table on the demo table: settled rolls, zones, hands, cocked dice, camera trouble.
 
-The dice are read by a stand-in reader that reports what the demo table drew, so these
+The dice are read by a stand-in reader (TruthReader) that reports what the demo table drew, so these
 tests check the table logic (motion, agreement, zones) on its own; the learned reader is
 tested in test_vision_*.py and together with the table in test_table_reader.py.
 """
@@ -20,33 +20,18 @@ from zonkcam.table.camera import (
     ImageFolderSource,
     ResilientSource,
 )
-from zonkcam.table.demo import DemoTable
+from zonkcam.table.demo import DemoTable, TruthReader
 from zonkcam.table.observe import TableWatcher
-from zonkcam.table.zones import SeenDie
-
-
-class TruthReader:
-    """Reads exactly what the demo table drew in the frame it was last shown."""
-
-    def __init__(self) -> None:
-        self.frame: Frame | None = None
-
-    def __call__(self, image: np.ndarray) -> list[SeenDie]:
-        assert self.frame is not None and image is self.frame.image
-        t = self.frame.truth
-        return [SeenDie(d.value, 1.0, b, d.color) for d, b in zip(t.dice, t.boxes, strict=True)]
 
 
 def run(table: DemoTable, max_frames: int = 2000):
     """Play the table's script through a watcher; (observations, frames) with truth."""
     empty = table.read()
     cal = calibrate(empty.image, table.geometry)
-    reader = TruthReader()
-    watcher = TableWatcher(cal, reader)
+    watcher = TableWatcher(cal, TruthReader(table))
     observations, frames = [], [empty]
     while table.busy and len(frames) < max_frames:
         frame = table.read()
-        reader.frame = frame
         frames.append(frame)
         observations += watcher.process(frame)
     return observations, frames
@@ -136,11 +121,10 @@ def test_a_hand_resting_on_the_mat_is_reported_not_read():
 def test_autoplay_runs_by_itself_and_agrees_with_the_truth():
     t = DemoTable(seed=11, size=(640, 480))  # autoplay
     empty = t.read()
-    watcher = TableWatcher(calibrate(empty.image, t.geometry), reader := TruthReader())
+    watcher = TableWatcher(calibrate(empty.image, t.geometry), TruthReader(t))
     reports = 0
     for _ in range(260):
         frame = t.read()
-        reader.frame = frame
         for o in watcher.process(frame):
             if o.event == "settled":
                 reports += 1

@@ -1,0 +1,171 @@
+"""The table app: one roll from camera frame to score on screen.
+
+Each frame goes ``camera -> TableWatcher (settled roll?) -> TableFlow (which action?)
+-> Scorekeeper (rules + event log) -> GameScreen (what everyone sees)``; button presses
+and keys go ``GameScreen.commands() -> action_for -> Scorekeeper``. In the demo, a
+:class:`~zonkcam.demo_game.DemoDriver` plays the automatic players at the demo table.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+
+from zonkcam.buttons import Command, InputCommand, action_for
+from zonkcam.demo_game import DemoDriver
+from zonkcam.display.game_screen import GameScreen
+from zonkcam.display.view import TableObservation
+from zonkcam.flow import Question, TableFlow, dice_of
+from zonkcam.game import actions as A
+from zonkcam.game.errors import TableError
+from zonkcam.game.state import GameState
+from zonkcam.scorekeeper import Scorekeeper
+from zonkcam.table.camera import CameraProblem, Frame
+from zonkcam.table.observe import Observation, TableWatcher
+
+
+@dataclass
+class TableApp:
+    keeper: Scorekeeper
+    watcher: TableWatcher
+    screen: GameScreen | None = None
+    driver: DemoDriver | None = None
+    say: Callable[[str], None] = print
+    """Where the game log goes line by line (the terminal, or the journal)."""
+    flow: TableFlow = field(default_factory=TableFlow)
+    quit: bool = False
+    turns: int = 0
+    camera_ok: bool = True
+    last_frame: Frame | None = None
+    last_settled: Observation | None = None
+    naming: InputCommand | None = None
+    """SPACED or CHOOSE: waiting for the player's number."""
+    correcting: int | None = None
+    """The die (index in the last settled observation) the scorekeeper tapped to correct."""
+
+    def __post_init__(self) -> None:
+        self._logged = len(self.keeper.state.log)
+        self._turn_shot = False
+
+    def tick(self, item: Frame | CameraProblem) -> None:
+        """Handle one frame (or camera problem): observe, play, take input, draw."""
+        if isinstance(item, CameraProblem):
+            self.camera_ok = False
+            self._message(f"camera: {item.message} (retrying)")
+        else:
+            if not self.camera_ok:
+                self.camera_ok = True
+                self._message("camera is back")
+            self.last_frame = item
+            for obs in self.watcher.process(item):
+                self._observe(obs)
+        commands = self.screen.commands() if self.screen is not None else []
+        if self.driver is not None:
+            commands += self.driver.step(self.keeper.state)
+        for command in commands:
+            self._command(command)
+        if self.screen is not None:
+            seen = self.last_settled.dice if self.last_settled is not None else ()
+            frame = self.last_frame.image if self.last_frame is not None else None
+            self.screen.draw(self.keeper.state, TableObservation(frame, seen))
+            if self._turn_shot and self.screen.window.headless:
+                self.screen.window.screenshot(f"turn-{self.turns:04d}.png")  # with its banner
+            self._turn_shot = False
+
+    def play(self, action: A.Action) -> bool:
+        turns_before = sum(p.turns for p in self.keeper.state.players)
+        try:
+            state = self.keeper.play(action)
+        except TableError as exc:
+            self._message(str(exc))
+            return False
+        if self.screen is not None:
+            self.screen.played(state)
+        self._print_log(state)
+        if sum(p.turns for p in state.players) != turns_before or state.finished:
+            self.turns += 1
+            self._turn_shot = True
+        return True
+
+    def _observe(self, obs: Observation) -> None:
+        if obs.event == "hand" and self.screen is not None:
+            self.screen.message = obs.message  # on screen only: it is not news for the log
+        elif obs.event in ("camera-moved", "camera-problem") and obs.message:
+            self._message(obs.message)
+        if obs.event in ("rolling", "spinning"):
+            self.last_settled = None  # the marks would sit where the dice were
+        if obs.event != "settled":
+            return
+        self.last_settled = obs
+        for outcome in self.flow.on_observation(obs, self.keeper.state):
+            if isinstance(outcome, Question):
+                self._message(outcome.text)
+            else:
+                self.play(outcome)
+
+    def _command(self, command: Command) -> None:
+        if command.kind is InputCommand.QUIT:
+            self.quit = True
+            return
+        if command.kind is InputCommand.TAP_DIE:
+            self.correcting = command.value
+            self._message("type the die's value (1-6) to correct it")
+            return
+        if command.kind in (InputCommand.SPACED, InputCommand.CHOOSE):
+            self.naming = command.kind
+            self._message("which player? type their number on the scoreboard")
+            return
+        if command.kind is InputCommand.DIGIT and self.naming is not None:
+            kind, self.naming = self.naming, None
+            players = self.keeper.state.players
+            if not 1 <= command.value <= len(players):
+                self._message(f"no player {command.value}")
+                return
+            name = players[command.value - 1].name
+            self.play(A.Penalty("spaced", name) if kind is InputCommand.SPACED
+                      else A.Land("choose", name))
+            return
+        if command.kind is InputCommand.DIGIT and self.correcting is not None:
+            self._correct(self.correcting, int(command.value))
+            self.correcting = None
+            return
+        selected = self.screen.selected_keep if self.screen is not None else 0
+        action = action_for(command, self.keeper.state, selected)
+        if action is not None:
+            self.play(action)
+
+    def _correct(self, index: int, value: int) -> None:
+        """The scorekeeper fixes a misread die: the roll is undone and entered again with the
+        right value (both are events in the game's log)."""
+        obs = self.last_settled
+        events = self.keeper.game.events
+        if obs is None or not 0 <= index < len(obs.dice) or obs.dice[index].zone != "rolling":
+            self._message("tap a die of the roll on the table to correct it")
+            return
+        if not events or not isinstance(events[-1], A.Roll):
+            self._message("only the last roll can be corrected (undo back to it first)")
+            return
+        read_roll = events[-1]
+        rolled = [d for d in obs.dice if d.zone == "rolling"]
+        target = obs.dice[index]
+        fixed = [replace(d, value=value, confidence=1.0, cocked=False) if d is target else d
+                 for d in rolled]
+        corrected = A.Roll(dice_of(fixed, detroit=self.keeper.state.rules.points.colour_pairs
+                                   > 0))
+        if self.play(A.Undo()) and not self.play(corrected):
+            self.play(read_roll)  # put the read roll back if the corrected one is refused
+        self.last_settled = replace(obs, dice=tuple(
+            replace(d, value=value, confidence=1.0, cocked=False) if d is target else d
+            for d in obs.dice))
+
+    def _message(self, text: str) -> None:
+        if self.screen is not None:
+            self.screen.message = text
+        self.say(f"  ({text})")
+
+    def _print_log(self, state: GameState) -> None:
+        if len(state.log) < self._logged:  # an undo re-folded the log
+            self._logged = len(state.log) - 1
+        for line in state.log[self._logged:]:
+            self.say(line)
+        self._logged = len(state.log)

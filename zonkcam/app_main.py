@@ -1,0 +1,188 @@
+"""Putting the table app together: source, calibration, reader, game, window, buttons."""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+from zonkcam.app import TableApp
+from zonkcam.buttons import ButtonPins, open_buttons
+from zonkcam.calibration.calibrate import calibrate, load_calibration
+from zonkcam.commands.calibrate import default_calibration_path
+from zonkcam.commands.play import (
+    DEMO_PLAYERS,
+    new_game,
+    pace,
+    parse_pins,
+    parse_size,
+    resume,
+)
+from zonkcam.demo_game import DemoDriver
+from zonkcam.display.game_screen import GameScreen
+from zonkcam.display.setup import ChooseGame, ChooseRules, EnterPlayers, ResumableGame
+from zonkcam.display.sounds import Sounds
+from zonkcam.display.window import Window
+from zonkcam.errors import UserError
+from zonkcam.scorekeeper import Scorekeeper
+from zonkcam.service import Notifier
+from zonkcam.store import EventLog
+from zonkcam.table.camera import (
+    CameraError,
+    ResilientSource,
+    open_source,
+    picamera2_available,
+)
+from zonkcam.table.demo import DemoTable
+from zonkcam.table.observe import TableWatcher
+from zonkcam.table.reading import OnnxReader
+
+FPS = 30.0
+WINNER_PAUSE_S = 6.0
+
+
+def demo_table(seed: int) -> DemoTable:
+    """The demo table as the app uses it: small frames, short pauses."""
+    return DemoTable(seed=seed, autoplay=False, size=(640, 480), rest_frames=8,
+                     tumble_frames=(8, 13))
+
+
+def _open(spec: str, seed: int):
+    """The camera source; ``auto`` falls back to the demo table where there is no camera."""
+    if spec == "auto" and picamera2_available():
+        try:
+            return open_source("pi")
+        except CameraError as exc:
+            print(f"zonkcam: {exc}", file=sys.stderr)
+    if spec in ("auto", "demo"):
+        return demo_table(seed)
+    return open_source(spec)
+
+
+def on_a_pi() -> bool:
+    try:
+        return "raspberry pi" in Path("/proc/device-tree/model").read_text().lower()
+    except OSError:
+        return False
+
+
+def run_app(args) -> int:
+    size = parse_size(args.size)
+    pins = parse_pins(args.pins)
+    source = _open(args.source, args.seed)
+    demo = isinstance(source, DemoTable)
+    print(f"zonkcam: {source.name}" + (" (no camera: playing the demo game)" if demo else ""),
+          file=sys.stderr)
+    try:
+        first = source.read()
+    except CameraError as exc:
+        raise UserError(f"{source.name}: {exc}") from None
+    if first is None:
+        raise UserError(f"{source.name} gave no frame")
+    cal = calibrate(first.image, source.geometry) if demo and not args.calibration else \
+        load_calibration(args.calibration or default_calibration_path())
+    reader = OnnxReader.for_table(cal, args.model, args.threads)
+    with EventLog(args.db) as log, Window.open(size, screenshots=args.screenshots) as window:
+        games_wanted = args.games or (1 if window.headless or not demo else 0)
+        buttons = open_buttons(ButtonPins(*pins)) if on_a_pi() else None
+        if on_a_pi() and buttons is None:
+            print("zonkcam: no GPIO buttons; use the keyboard or touch screen", file=sys.stderr)
+        screen = GameScreen(window, buttons=buttons, sounds=Sounds(muted=args.mute or
+                                                                   window.headless))
+        keeper = _first_game(log, args, demo, screen)
+        if keeper is None:
+            return 0  # the set-up screens were left with Esc
+        if demo:
+            source.use_dice(keeper.state.rules.dice)
+        app = TableApp(keeper, TableWatcher(cal, reader), screen,
+                       DemoDriver(source) if demo else None)
+        print(f"Game {keeper.game_id}: {keeper.state.rules.name}, "
+              f"{', '.join(p.name for p in keeper.state.players)}")
+        games, finished_at = 1, None
+        notifier = Notifier()
+        notifier.ready(f"game {keeper.game_id}")
+        stream = ResilientSource(lambda: source).frames()
+        for item in stream:
+            start = time.monotonic()
+            app.tick(item)
+            notifier.watchdog()
+            if app.quit:
+                break
+            state = app.keeper.state
+            if state.finished:
+                finished_at = finished_at or time.monotonic()
+                done = games_wanted and games >= games_wanted
+                if window.headless or args.fast or time.monotonic() - finished_at > \
+                        WINNER_PAUSE_S:
+                    if done or not demo:
+                        break
+                    games += 1
+                    finished_at = None
+                    app.keeper = new_game(log, state.rules.name, [p.name for p in
+                                                                  state.players])
+                    app.flow = type(app.flow)()
+                    print(f"Game {app.keeper.game_id}: {state.rules.name}")
+            if not (window.headless or args.fast):
+                pace(start, FPS)
+        source.close()
+        final = app.keeper.state
+        for p in final.players:
+            print(f"  {final.shown_name(p)}: {p.score}"
+                  + (f", {p.bees} B" if final.rules.bees else ""))
+        if window.headless:
+            print(f"screenshots (one per turn) in {Path(args.screenshots).resolve()}")
+    return 0
+
+
+def _first_game(log: EventLog, args, demo: bool, ui: GameScreen) -> Scorekeeper | None:
+    if args.resume:
+        return resume(log, args.resume)
+    unfinished = [g for g in log.games() if not g.finished]
+    if not args.players and not args.rules and not args.new and not demo \
+            and not ui.window.headless:
+        return _set_up_on_screen(log, ui, unfinished)
+    if unfinished and not args.new and not args.players and not demo:
+        # after a crash or power cut the service comes back to the game in play
+        latest = unfinished[-1].id
+        print(f"zonkcam: resuming unfinished game {latest} (start another with --new)",
+              file=sys.stderr)
+        return resume(log, str(latest))
+    players = list(args.players or (DEMO_PLAYERS if demo else ()))
+    if not players:
+        raise UserError("name the players: zonkcam play --players Ann Bob ... "
+                        "(or --resume a saved game)")
+    return new_game(log, args.rules or "classic-10000", players)
+
+
+def _set_up_on_screen(log: EventLog, ui: GameScreen, unfinished) -> Scorekeeper | None:
+    """The set-up screens: resume a game, or choose the rules and seat the players."""
+    if unfinished:
+        chosen = _run_screen(ui, ChooseGame([ResumableGame(g.id, g.rules_name, g.players,
+                                                           g.events) for g in unfinished]))
+        if chosen is None:
+            return None
+        if chosen.game_id is not None:
+            return Scorekeeper.resume(log, chosen.game_id)
+    rules = _run_screen(ui, ChooseRules())
+    if rules is None:
+        return None
+    players = _run_screen(ui, EnterPlayers(rules.rules))
+    if players is None:
+        return None
+    keeper = Scorekeeper.new(log, rules.rules)
+    for action in players.actions:
+        keeper.play(action)
+    return keeper
+
+
+def _run_screen(ui: GameScreen, screen):
+    """Drive one set-up screen until it has its answer (None if cancelled)."""
+    while not screen.done:
+        ui.keyboard.text_mode = screen.wants_text
+        for command in ui.commands():
+            screen.handle(command)
+        screen.draw(ui.window.surface, ui.screen)
+        ui.window.show()
+        time.sleep(1 / FPS)
+    ui.keyboard.text_mode = False
+    return None if screen.cancelled else screen

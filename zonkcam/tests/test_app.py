@@ -1,0 +1,227 @@
+"""The table app end to end on the demo table: camera frames to scores, buttons on GPIO.
+
+The dice are read by a stand-in that reports what the demo table drew (so a game takes
+seconds, not minutes); test_table_reader.py runs the learned reader on the demo table.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+from gpiozero import Device
+from gpiozero.pins.mock import MockFactory
+
+from zonkcam.app import TableApp
+from zonkcam.app_main import demo_table
+from zonkcam.buttons import ArcadeButtons, ButtonPins, Command, InputCommand
+from zonkcam.calibration.calibrate import calibrate
+from zonkcam.demo_game import DemoDriver
+from zonkcam.display.game_screen import GameScreen
+from zonkcam.display.sounds import Sounds
+from zonkcam.display.window import Window
+from zonkcam.game import actions as A
+from zonkcam.game.game import Game
+from zonkcam.game.rules import PRESETS
+from zonkcam.scorekeeper import Scorekeeper
+from zonkcam.store import EventLog
+from zonkcam.table.demo import TruthReader
+from zonkcam.table.observe import TableWatcher
+
+
+@pytest.fixture
+def mock_pins():
+    Device.pin_factory = MockFactory()
+    yield Device.pin_factory
+    Device.pin_factory.reset()
+    Device.pin_factory = None
+
+
+def play_demo(rules, tmp_path, *, seed=1, press_pins=None, max_frames=4000):
+    table = demo_table(seed)
+    first = table.read()
+    reader = TruthReader(table)
+    log = EventLog(tmp_path / "games.sqlite3")
+    keeper = Scorekeeper.new(log, rules)
+    keeper.play(A.Players(("Ann", "Bob")))
+    window = Window.open((800, 480), screenshots=tmp_path / "shots")
+    buttons = None
+    press = None
+    if press_pins is not None:
+        buttons = ArcadeButtons(ButtonPins(), pin_factory=press_pins, lockout=0.0)
+        pins = {InputCommand.BANK: 17, InputCommand.ROLL: 27, InputCommand.SELECT: 22}
+
+        def press(command: Command) -> None:
+            pin = press_pins.pin(pins[command.kind])
+            pin.drive_low()
+            pin.drive_high()
+
+    screen = GameScreen(window, buttons=buttons, sounds=Sounds(muted=True))
+    lines: list[str] = []
+    app = TableApp(keeper, TableWatcher(calibrate(first.image, table.geometry), reader), screen,
+                   DemoDriver(table, press=press), say=lines.append)
+    frames = 0
+    while not keeper.state.finished and frames < max_frames:
+        app.tick(table.read())
+        frames += 1
+    return app, log, window, lines
+
+
+def test_whole_demo_game_with_gpio_buttons_scores_like_the_engine(tmp_path, mock_pins):
+    rules = dataclasses.replace(PRESETS["chicago"], target=1500)
+    app, log, window, lines = play_demo(rules, tmp_path, press_pins=mock_pins)
+    state = app.keeper.state
+    assert state.finished and state.winner in ("Ann", "Bob")
+    # the engine fed the same rolls and keeps directly, and the log on disk, agree
+    direct = Game(rules, app.keeper.game.events).state
+    assert [p.score for p in direct.players] == [p.score for p in state.players]
+    stored = Game(log.rules(app.keeper.game_id), log.actions(app.keeper.game_id)).state
+    assert stored.to_json() == state.to_json()
+    banks = [line for line in state.log if " banks " in line]
+    assert banks  # BANK came through the mocked GPIO buttons
+    assert any(line.endswith(" wins") for line in lines)
+    shots = sorted((tmp_path / "shots").glob("turn-*.png"))
+    assert len(shots) == app.turns > 0
+    window.close()
+    log.close()
+
+
+def test_every_roll_matches_what_the_table_drew(tmp_path):
+    rules = dataclasses.replace(PRESETS["classic-10000"], target=1000, entry_minimum=300)
+    app, log, window, _ = play_demo(rules, tmp_path, seed=5)
+    rolls = [e for e in app.keeper.game.events if isinstance(e, A.Roll)]
+    assert len(rolls) >= 5
+    assert app.keeper.state.finished
+    window.close()
+    log.close()
+
+
+def test_a_misread_die_is_corrected_by_tap_and_digit(tmp_path):
+    rules = PRESETS["classic-10000"]
+    table = demo_table(3)
+    first = table.read()
+    reader = TruthReader(table)
+    with EventLog(tmp_path / "g.db") as log:
+        keeper = Scorekeeper.new(log, rules)
+        keeper.play(A.Players(("Ann", "Bob")))
+        app = TableApp(keeper, TableWatcher(calibrate(first.image, table.geometry), reader),
+                       say=lambda line: None)
+        table.throw([2, 3, 4, 6, 6])  # the scorekeeper sees that the 2 is really a 1
+        while table.busy:
+            app.tick(table.read())
+        assert app.keeper.state.log[-1] == "Ann zonks"  # as read: a 2 where a 1 lies
+        index = next(i for i, d in enumerate(app.last_settled.dice) if d.value == 2)
+        app._command(Command(InputCommand.TAP_DIE, index))
+        app._command(Command(InputCommand.DIGIT, 1))
+        state = app.keeper.state
+        assert state.player.name == "Ann" and state.turn.score.best.points == 100
+        assert sorted(d.value for d in state.turn.roll) == [1, 3, 4, 6, 6]
+        kinds = [type(e).__name__ for e in log.actions(keeper.game_id)]
+        assert kinds[-3:] == ["Roll", "Undo", "Roll"]  # the correction is in the log
+
+
+def _app_at_decision(tmp_path, buttons=None):
+    """An app whose first player has thrown 1 1 1 5 2 (a keep is waiting)."""
+    table = demo_table(4)
+    first = table.read()
+    log = EventLog(tmp_path / "g.db")
+    keeper = Scorekeeper.new(log, PRESETS["chicago"])
+    keeper.play(A.Players(("Ann", "Bob", "Cy")))
+    window = Window.open((800, 480), screenshots=tmp_path / "shots")
+    screen = GameScreen(window, buttons=buttons, sounds=Sounds(muted=True))
+    lines: list[str] = []
+    app = TableApp(keeper, TableWatcher(calibrate(first.image, table.geometry),
+                                        TruthReader(table)), screen, say=lines.append)
+    table.throw([1, 1, 1, 5, 2])
+    while table.busy:
+        app.tick(table.read())
+    return app, table, log, window, lines
+
+
+def test_a_bouncing_bank_button_banks_once_and_skips_nobody(tmp_path, mock_pins):
+    buttons = ArcadeButtons(ButtonPins(), pin_factory=mock_pins)  # the real 0.25 s lockout
+    app, table, log, window, lines = _app_at_decision(tmp_path, buttons)
+    assert app.keeper.state.player.name == "Ann"
+    bank = mock_pins.pin(17)
+    for _ in range(6):  # contact bounce: several closures within a few milliseconds
+        bank.drive_low()
+        bank.drive_high()
+    app.tick(table.read())
+    bank.drive_low()  # and then held down for a while
+    for _ in range(10):
+        app.tick(table.read())
+    bank.drive_high()
+    app.tick(table.read())
+    state = app.keeper.state
+    assert sum(" banks " in line for line in state.log) == 1
+    assert state.player.name == "Bob"  # the next player, not the one after
+    assert [p.score for p in state.players] == [1050, 0, 0]
+    window.close()
+    log.close()
+
+
+def test_a_vanished_camera_is_shown_and_the_game_stays(tmp_path):
+    from zonkcam.table.camera import CameraProblem
+
+    app, table, log, window, lines = _app_at_decision(tmp_path)
+    before = app.keeper.state.to_json()
+    app.tick(CameraProblem("the Pi camera stopped: gone", 0.5))
+    assert "camera: the Pi camera stopped" in app.screen.message
+    assert app.keeper.state.to_json() == before
+    app.tick(table.read())  # frames again
+    assert app.screen.message == "camera is back"
+    assert app.keeper.state.to_json() == before
+    window.close()
+    log.close()
+
+
+def test_set_up_screens_resume_or_seat_a_new_game(tmp_path):
+    import pygame
+
+    from zonkcam.app_main import _set_up_on_screen
+
+    def key(k, text=""):
+        return pygame.event.Event(pygame.KEYDOWN, key=k, unicode=text)
+
+    def typed(word):
+        return [key(pygame.key.key_code(c), c) for c in word]
+
+    with EventLog(tmp_path / "g.db") as log, \
+            Window.open((800, 480), screenshots=tmp_path / "shots") as window:
+        ui = GameScreen(window, sounds=Sounds(muted=True))
+        script = [[key(pygame.K_DOWN)], [key(pygame.K_RETURN)],  # rules: the 2nd table
+                  typed("Ann"), [key(pygame.K_RETURN)], typed("Bob"), [key(pygame.K_RETURN)],
+                  [key(pygame.K_RETURN)]]  # an empty line starts the game
+        window.events = lambda: script.pop(0) if script else []
+        keeper = _set_up_on_screen(log, ui, [])
+        assert keeper.state.rules.name == "all-johnnys"
+        assert [p.name for p in keeper.state.players] == ["Ann", "Bob"]
+        unfinished = [g for g in log.games() if not g.finished]
+        script = [[key(pygame.K_RETURN)]]  # the first offer: resume that game
+        window.events = lambda: script.pop(0) if script else []
+        again = _set_up_on_screen(log, ui, unfinished)
+        assert again.game_id == keeper.game_id
+        script = [[key(pygame.K_ESCAPE)]]
+        window.events = lambda: script.pop(0) if script else []
+        assert _set_up_on_screen(log, ui, []) is None  # Esc leaves
+
+
+def test_scorekeeper_enters_spaced_and_choose_from_the_keyboard(tmp_path):
+    table = demo_table(6)
+    first = table.read()
+    with EventLog(tmp_path / "g.db") as log:
+        keeper = Scorekeeper.new(log, PRESETS["drinking"])
+        keeper.play(A.Players(("Ann", "Bob", "Cy")))
+        app = TableApp(keeper, TableWatcher(calibrate(first.image, table.geometry),
+                                            TruthReader(table)), say=lambda line: None)
+        app._command(Command(InputCommand.SPACED))
+        app._command(Command(InputCommand.DIGIT, 3))
+        cy = app.keeper.state.players[2]
+        assert cy.spaced == 1 and cy.drinks == 1
+        table.throw([1, 5, 2, 3, 4])
+        while table.busy:
+            app.tick(table.read())
+        app._command(Command(InputCommand.CHOOSE))
+        app._command(Command(InputCommand.DIGIT, 2))
+        assert app.keeper.state.players[1].drinks == 1
+        assert app.keeper.state.log[-1] == "DRINK CHOOSE: Bob drinks"

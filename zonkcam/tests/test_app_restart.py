@@ -1,0 +1,57 @@
+"""SIGKILL the running app (the demo game, learned reader and all) and bring it back."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+
+from zonkcam.game.game import Game
+from zonkcam.store import EventLog
+
+
+def start(args, tmp_path):
+    env = dict(os.environ, PYTHONUNBUFFERED="1", SDL_VIDEODRIVER="dummy",
+               SDL_AUDIODRIVER="dummy")
+    return subprocess.Popen(
+        [sys.executable, "-m", "zonkcam", "play", "--source", "demo", "--fast",
+         "--db", str(tmp_path / "games.sqlite3"), "--screenshots", str(tmp_path / "shots"),
+         *args], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
+
+
+def read_until(proc, enough, timeout=240.0) -> list[str]:
+    lines: list[str] = []
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        line = proc.stdout.readline()
+        if not line:
+            break
+        lines.append(line.rstrip("\n"))
+        if enough(lines):
+            return lines
+    raise AssertionError("the app stopped early:\n" + "\n".join(lines[-20:]))
+
+
+def test_killed_app_loses_no_acknowledged_action_and_resumes(tmp_path):
+    proc = start(["--players", "Ann", "Bob"], tmp_path)
+    try:
+        printed = read_until(proc, lambda lines: sum(" rolls " in x for x in lines) >= 3)
+    finally:
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(timeout=30)
+    shown = [x for x in printed if x.startswith(("Ann ", "Bob ", "Players:", "HOT DICE"))]
+    assert len(shown) >= 4
+    with EventLog(tmp_path / "games.sqlite3") as log:
+        (record,) = log.games()
+        state = Game(log.rules(record.id), log.actions(record.id)).state
+    it = iter(state.log)
+    assert all(any(line == entry for entry in it) for line in shown)  # in order, none lost
+    again = start(["--resume"], tmp_path)
+    try:
+        lines = read_until(again, lambda lines: any(x.startswith("Game ") for x in lines))
+    finally:
+        again.send_signal(signal.SIGKILL)
+        again.wait(timeout=30)
+    assert any(x.startswith(f"Game {record.id}:") for x in lines)
