@@ -86,7 +86,7 @@ def annotate(image, dice):  # noqa: ANN001, ANN201
 def run(args: argparse.Namespace) -> int:
     import cv2
 
-    from zonkcam.vision.imageio import ImageFileError, load_image
+    from zonkcam.vision.imageio import ImageFileError, load_image_scaled
     from zonkcam.vision.reader import ReaderSettings, read_dice
 
     model = load_model_or_fail(args.model_dir, args.threads)
@@ -98,7 +98,7 @@ def run(args: argparse.Namespace) -> int:
     for name in args.images:
         rec: dict = {"image": name}
         try:
-            img = load_image(name)
+            img, factor = load_image_scaled(name)
             t0 = time.perf_counter()
             dice = read_dice(img, model, ReaderSettings(value_views=args.views))
             ms = (time.perf_counter() - t0) * 1000
@@ -106,7 +106,7 @@ def run(args: argparse.Namespace) -> int:
                 {
                     "value": d.value,
                     "confidence": d.confidence,
-                    "bbox": list(d.bbox),
+                    "bbox": [round(v * factor, 1) for v in d.bbox],
                     "color": d.color,
                 }
                 for d in dice

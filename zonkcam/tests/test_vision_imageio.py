@@ -4,7 +4,7 @@ import cv2
 import numpy as np
 import pytest
 
-from zonkcam.vision.imageio import ImageFileError, load_image
+from zonkcam.vision.imageio import ImageFileError, jpeg_size, load_image, load_image_scaled
 
 
 def _jpeg(tmp_path, name="a.jpg"):
@@ -52,3 +52,14 @@ def test_sixteen_bit_and_grey_pngs_become_bgr8(tmp_path):
 def test_good_jpeg(tmp_path):
     img = load_image(_jpeg(tmp_path))
     assert img.shape == (60, 80, 3) and img.dtype == np.uint8
+
+
+def test_huge_jpegs_are_decoded_reduced(tmp_path):
+    img = np.random.default_rng(1).integers(0, 255, (600, 800, 3), dtype=np.uint8)
+    p = tmp_path / "big.jpg"
+    cv2.imwrite(str(p), img)
+    assert jpeg_size(p.read_bytes()) == (800, 600)
+    small, factor = load_image_scaled(p, max_pixels=100_000)
+    assert factor == 4 and small.shape == (150, 200, 3)
+    full, factor = load_image_scaled(p)
+    assert factor == 1 and full.shape == (600, 800, 3)
