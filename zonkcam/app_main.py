@@ -89,7 +89,9 @@ def run_app(args) -> int:
             print("zonkcam: no GPIO buttons; use the keyboard or touch screen", file=sys.stderr)
         screen = GameScreen(window, buttons=buttons, sounds=Sounds(muted=args.mute or
                                                                    window.headless))
-        keeper = _first_game(log, args, demo, screen)
+        notifier = Notifier()
+        notifier.ready("set-up")  # systemd: started; the set-up screens may wait for people
+        keeper = _first_game(log, args, demo, screen, notifier)
         if keeper is None:
             return 0  # the set-up screens were left with Esc
         if demo:
@@ -99,8 +101,7 @@ def run_app(args) -> int:
         print(f"Game {keeper.game_id}: {keeper.state.rules.name}, "
               f"{', '.join(p.name for p in keeper.state.players)}")
         games, finished_at = 1, None
-        notifier = Notifier()
-        notifier.ready(f"game {keeper.game_id}")
+        notifier.status(f"game {keeper.game_id}")
         stream = ResilientSource(lambda: source).frames()
         for item in stream:
             start = time.monotonic()
@@ -134,13 +135,14 @@ def run_app(args) -> int:
     return 0
 
 
-def _first_game(log: EventLog, args, demo: bool, ui: GameScreen) -> Scorekeeper | None:
+def _first_game(log: EventLog, args, demo: bool, ui: GameScreen,
+                notifier: Notifier | None = None) -> Scorekeeper | None:
     if args.resume:
         return resume(log, args.resume)
     unfinished = [g for g in log.games() if not g.finished]
     if not args.players and not args.rules and not args.new and not demo \
             and not ui.window.headless:
-        return _set_up_on_screen(log, ui, unfinished)
+        return _set_up_on_screen(log, ui, unfinished, notifier)
     if unfinished and not args.new and not args.players and not demo:
         # after a crash or power cut the service comes back to the game in play
         latest = unfinished[-1].id
@@ -154,19 +156,21 @@ def _first_game(log: EventLog, args, demo: bool, ui: GameScreen) -> Scorekeeper 
     return new_game(log, args.rules or "classic-10000", players)
 
 
-def _set_up_on_screen(log: EventLog, ui: GameScreen, unfinished) -> Scorekeeper | None:
+def _set_up_on_screen(log: EventLog, ui: GameScreen, unfinished,
+                      notifier: Notifier | None = None) -> Scorekeeper | None:
     """The set-up screens: resume a game, or choose the rules and seat the players."""
     if unfinished:
         chosen = _run_screen(ui, ChooseGame([ResumableGame(g.id, g.rules_name, g.players,
-                                                           g.events) for g in unfinished]))
+                                                           g.events) for g in unfinished]),
+                             notifier)
         if chosen is None:
             return None
         if chosen.game_id is not None:
             return Scorekeeper.resume(log, chosen.game_id)
-    rules = _run_screen(ui, ChooseRules())
+    rules = _run_screen(ui, ChooseRules(), notifier)
     if rules is None:
         return None
-    players = _run_screen(ui, EnterPlayers(rules.rules))
+    players = _run_screen(ui, EnterPlayers(rules.rules), notifier)
     if players is None:
         return None
     keeper = Scorekeeper.new(log, rules.rules)
@@ -175,9 +179,11 @@ def _set_up_on_screen(log: EventLog, ui: GameScreen, unfinished) -> Scorekeeper 
     return keeper
 
 
-def _run_screen(ui: GameScreen, screen):
+def _run_screen(ui: GameScreen, screen, notifier: Notifier | None = None):
     """Drive one set-up screen until it has its answer (None if cancelled)."""
     while not screen.done:
+        if notifier is not None:
+            notifier.watchdog()
         ui.keyboard.text_mode = screen.wants_text
         for command in ui.commands():
             screen.handle(command)
