@@ -9,6 +9,8 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
+from zonkcam.commands.read import add_views_option
+
 SIZES = ((640, 480), (1280, 960), (2304, 1296))
 
 
@@ -24,14 +26,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--model-dir", type=Path, default=None)
     p.add_argument("--json", action="store_true")
-    p.add_argument(
-        "--views",
-        type=int,
-        choices=(1, 2, 4),
-        default=1,
-        help="crop views the value net averages (2 or 4: a little more accurate, "
-        "about 0.5 ms per die per view slower; default 1)",
-    )
+    add_views_option(p)
     p.set_defaults(func=run)
 
 

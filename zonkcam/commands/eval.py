@@ -7,6 +7,7 @@ import json
 import time
 from pathlib import Path
 
+from zonkcam.commands.read import add_views_option
 from zonkcam.errors import UserError
 
 
@@ -35,14 +36,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--threads", type=int, default=1)
     p.add_argument("--model-dir", type=Path, default=None)
     p.add_argument("--json", action="store_true", help="print the figures as one JSON object")
-    p.add_argument(
-        "--views",
-        type=int,
-        choices=(1, 2, 4),
-        default=1,
-        help="crop views the value net averages (2 or 4: a little more accurate, "
-        "about 0.5 ms per die per view slower; default 1)",
-    )
+    add_views_option(p)
     p.set_defaults(func=run)
 
 

@@ -37,14 +37,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         default=None,
         help="directory holding dice_detector.onnx and dice_values.onnx",
     )
-    p.add_argument(
-        "--views",
-        type=int,
-        choices=(1, 2, 4),
-        default=1,
-        help="crop views the value net averages (2 or 4: a little more accurate, "
-        "about 0.5 ms per die per view slower; default 1)",
-    )
+    add_views_option(p)
     p.set_defaults(func=run)
 
 
@@ -136,3 +129,15 @@ def run(args: argparse.Namespace) -> int:
             )
     sys.stdout.flush()
     return 0
+
+
+def add_views_option(p: argparse.ArgumentParser) -> None:
+    """--views, shared by read, eval and bench."""
+    p.add_argument(
+        "--views",
+        type=int,
+        choices=(1, 2, 4),
+        default=1,
+        help="crop views the value net averages (2 or 4: a little more accurate, "
+        "about 0.5 ms per die per view slower; default 1)",
+    )
