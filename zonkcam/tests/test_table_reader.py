@@ -22,7 +22,7 @@ def test_detector_size_follows_the_calibrated_die_size(table_and_reader):
     die_px = cal.px_per_mm * cal.geometry.die_mm
     size = detector_size(cal)
     assert size % 32 == 0 and reader.settings.det_size == size
-    assert 20 <= die_px * size / max(cal.image_size) <= 24
+    assert 26 <= die_px * size / max(cal.image_size) <= 30
 
 
 def test_throws_and_keeps_are_read_as_drawn(table_and_reader):
