@@ -47,6 +47,12 @@ class TableApp:
         self._logged = len(self.keeper.state.log)
         self._turn_shot = False
 
+    def next_game(self, keeper: Scorekeeper) -> None:
+        """Carry on at the same table with a new game (the demo's next game)."""
+        self.keeper, self.flow, self.last_settled = keeper, TableFlow(), None
+        self._logged = 0
+        self._print_log(keeper.state)
+
     def tick(self, item: Frame | CameraProblem) -> None:
         """Handle one frame (or camera problem): observe, play, take input, draw."""
         if isinstance(item, CameraProblem):

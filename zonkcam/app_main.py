@@ -119,10 +119,9 @@ def run_app(args) -> int:
                         break
                     games += 1
                     finished_at = None
-                    app.keeper = new_game(log, state.rules.name, [p.name for p in
-                                                                  state.players])
-                    app.flow = type(app.flow)()
-                    print(f"Game {app.keeper.game_id}: {state.rules.name}")
+                    keeper = new_game(log, state.rules.name, [p.name for p in state.players])
+                    print(f"Game {keeper.game_id}: {state.rules.name}")
+                    app.next_game(keeper)
             if not (window.headless or args.fast):
                 pace(start, FPS)
         source.close()
