@@ -84,8 +84,9 @@ def run_app(args) -> int:
     reader = OnnxReader.for_table(cal, args.model, args.threads)
     with EventLog(args.db) as log, Window.open(size, screenshots=args.screenshots) as window:
         games_wanted = args.games or (1 if window.headless or not demo else 0)
-        buttons = open_buttons(ButtonPins(*pins)) if on_a_pi() else None
-        if on_a_pi() and buttons is None:
+        pi = on_a_pi()
+        buttons = open_buttons(ButtonPins(*pins)) if pi else None
+        if pi and buttons is None:
             print("zonkcam: no GPIO buttons; use the keyboard or touch screen", file=sys.stderr)
         screen = GameScreen(window, buttons=buttons, sounds=Sounds(muted=args.mute or
                                                                    window.headless))

@@ -232,7 +232,3 @@ def _partitioner(combos: tuple[Combo, ...]):
         return result
 
     return best
-
-
-def is_zonk(rules: RuleSet, dice: Sequence[Die], context: RollContext | None = None) -> bool:
-    return score_roll(rules, dice, context).zonk
