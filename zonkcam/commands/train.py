@@ -47,9 +47,32 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--detector-from",
         type=Path,
         default=None,
-        metavar="DETECTOR_PT",
-        help="start the detector from detector.pt of an earlier run",
+        metavar="DETECTOR",
+        help="start the detector from detector.pt of an earlier run or a dice_detector.onnx",
     )
+    p.add_argument(
+        "--values-init",
+        type=Path,
+        default=None,
+        metavar="VALUES",
+        help="start the value net from values.pt or a dice_values.onnx and train it on",
+    )
+    p.add_argument(
+        "--mine-with",
+        type=Path,
+        default=None,
+        metavar="MODEL_DIR",
+        help="add an earlier detector's candidates (e.g. zonkcam/models) to the value "
+        "net's crops: misses on no die as hard 'not a die' examples",
+    )
+    p.add_argument(
+        "--exclude-source",
+        default=None,
+        metavar="NAME",
+        help="train without this source and validate on all of it (leave-one-source-out)",
+    )
+    p.add_argument("--det-lr", type=float, default=None, help="detector peak learning rate")
+    p.add_argument("--cls-lr", type=float, default=None, help="value net peak learning rate")
     p.add_argument("--log", type=Path, default=None, help="also append progress to this file")
     p.set_defaults(func=run)
 
@@ -81,9 +104,12 @@ def run(args: argparse.Namespace) -> int:
         threads=args.threads,
         values_state=args.values_from,
         detector_init=args.detector_from,
+        values_init=args.values_init,
+        mine_with=args.mine_with,
+        exclude_source=args.exclude_source,
         log=log,
     )
-    for name in ("det_steps", "cls_steps", "synth_scenes"):
+    for name in ("det_steps", "cls_steps", "synth_scenes", "det_lr", "cls_lr"):
         if getattr(args, name) is not None:
             setattr(cfg, name, getattr(args, name))
     log(f"training: {cfg}")

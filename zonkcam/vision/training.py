@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import cv2
@@ -43,9 +43,23 @@ class TrainConfig:
     synth_scenes: int = 1200
     real_crops_per_die: int = 8
     values_state: Path | None = None
-    detector_init: Path | None = None
-    """Start the detector from these weights (detector.pt of an earlier run)."""
     """Reuse a trained value net (its values.pt) instead of training one."""
+    detector_init: Path | None = None
+    """Start the detector from these weights: detector.pt of an earlier run, or a
+    shipped dice_detector.onnx (its batch norms folded and then frozen)."""
+    values_init: Path | None = None
+    """Start the value net from values.pt or dice_values.onnx, as for the detector."""
+    salt_pepper_share: float = 0.25
+    """Share of rendered tables given salt-and-pepper noise."""
+    det_lr: float = 2e-3
+    cls_lr: float = 3e-3
+    exclude_source: str | None = None
+    """Leave this source (a prefix of the labels' `source`, e.g. 'Epanemu') out of
+    training altogether: the leave-one-source-out check."""
+    mine_with: Path | None = None
+    """A model folder (dice_detector.onnx): run that detector over every training image
+    and add its candidates as value-net crops: the ones on no labelled die as 'not a
+    die' (hard negatives), the ones on a die with its value."""
     log: Callable[[str], None] = field(default=print)
 
 
@@ -151,6 +165,67 @@ class ValueNetExport(nn.Module):
         return torch.softmax(self.net(x), dim=1)
 
 
+def load_weights(net: nn.Module, path: Path) -> bool:
+    """Load `path` into `net`: a state dict (.pt) or one of our exported .onnx files.
+
+    Returns True for ONNX: the export folded each batch norm into its convolution, so
+    the norms come back as identities (mean 0, variance 1 - eps, scale 1) carrying the
+    folded bias; the caller must keep them frozen (`freeze_norms`)."""
+    if path.suffix != ".onnx":
+        net.load_state_dict(torch.load(path))
+        return False
+    import onnx
+    from onnx import numpy_helper
+
+    graph = onnx.load(str(path)).graph
+    inits = {i.name: numpy_helper.to_array(i) for i in graph.initializer}
+    convs = [n for n in graph.node if n.op_type == "Conv"]
+    called: list[nn.Conv2d] = []
+    hooks = [
+        m.register_forward_hook(lambda m, i, o: called.append(m))
+        for m in net.modules()
+        if isinstance(m, nn.Conv2d)
+    ]
+    net.eval()
+    with torch.no_grad():
+        net(torch.zeros((1, 3, 64, 64)))
+    for h in hooks:
+        h.remove()
+    if len(called) != len(convs):
+        raise ValueError(f"{path}: {len(convs)} convolutions, the net has {len(called)}")
+    norms = {id(m[0]): m[1] for m in net.modules() if isinstance(m, nn.Sequential)
+             and len(m) >= 2 and isinstance(m[0], nn.Conv2d)
+             and isinstance(m[1], nn.BatchNorm2d)}
+    with torch.no_grad():
+        for conv, node in zip(called, convs, strict=True):
+            w = inits[node.input[1]]
+            if tuple(w.shape) != tuple(conv.weight.shape):
+                raise ValueError(f"{path}: weight shape {w.shape} for {conv}")
+            conv.weight.copy_(torch.from_numpy(w.copy()))
+            b = torch.from_numpy(inits[node.input[2]].copy()) if len(node.input) > 2 else None
+            bn = norms.get(id(conv))
+            if bn is not None:
+                bn.running_mean.zero_()
+                bn.running_var.fill_(1.0 - bn.eps)
+                bn.weight.fill_(1.0)
+                bn.bias.copy_(b if b is not None else torch.zeros_like(bn.bias))
+            elif conv.bias is not None and b is not None:
+                conv.bias.copy_(b)
+        for node in graph.node:
+            if node.op_type == "Gemm":
+                fc = [m for m in net.modules() if isinstance(m, nn.Linear)][-1]
+                fc.weight.copy_(torch.from_numpy(inits[node.input[1]].copy()))
+                fc.bias.copy_(torch.from_numpy(inits[node.input[2]].copy()))
+    return True
+
+
+def freeze_norms(net: nn.Module) -> None:
+    """Batch norms in eval mode (running statistics kept; scale and bias still learn)."""
+    for m in net.modules():
+        if isinstance(m, nn.BatchNorm2d):
+            m.eval()
+
+
 # ------------------------------------------------------------------ data
 
 
@@ -230,6 +305,43 @@ def _negative_crops(
     return out
 
 
+class _Miner:
+    """Candidates of an earlier detector, as the value net will see them at run time."""
+
+    def __init__(self, model_dir: Path) -> None:
+        from zonkcam.vision.model import load_model
+        from zonkcam.vision.reader import DEFAULT_SETTINGS
+
+        self.model = load_model(model_dir, threads=1)
+        # wider than the reader's own settings: a lower threshold and the 640 px look
+        self.settings = replace(DEFAULT_SETTINGS, det_threshold=0.2, small_pass_size=640)
+        self.neg = self.pos = 0
+
+    def add(self, img, boxes, values, kind, rng, xs, ys) -> None:  # noqa: ANN001
+        from zonkcam.vision.metrics import match
+        from zonkcam.vision.reader import detect_candidates
+
+        cand, _, _ = detect_candidates(img, self.model, self.settings)
+        truth = [(v, tuple(b)) for v, b in zip(values, boxes, strict=True)]
+        if kind == "pip_cluster":  # die_boxes widened them: match on the die box
+            kind = "die"
+        s = match(truth, [(0, tuple(b)) for b in cand], kind)
+        matched = {j: i for i, j in s.matches}
+        near = _iou_matrix(cand, boxes) if len(boxes) else np.zeros((len(cand), 0))
+        for j, b in enumerate(cand):
+            if j in matched:
+                xs.append(crop_die(img, b))
+                ys.append(int(values[matched[j]]))
+                self.pos += 1
+            elif near.shape[1] == 0 or near[j].max() < 0.2:
+                xs.append(crop_die(img, _jitter(b, rng, 0.05)))
+                ys.append(0)
+                self.neg += 1
+
+    def summary(self) -> str:
+        return f"{self.pos} detector crops on dice, {self.neg} hard 'not a die' crops"
+
+
 def build_data(
     cfg: TrainConfig, rng: np.random.Generator
 ) -> tuple[list[DetItem], np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -240,11 +352,20 @@ def build_data(
     xv: list[np.ndarray] = []
     yv: list[int] = []
     t0 = time.time()
+    miner = _Miner(cfg.mine_with) if cfg.mine_with is not None and cfg.data_dir is None else None
     if cfg.data_dir is not None:
         records = load_labels(cfg.data_dir)
         train = select(records, "train")
         val = select(records, "val")
+        if cfg.exclude_source:
+            left_out = select(records, f"source:{cfg.exclude_source}")
+            if not left_out:
+                raise ValueError(f"no photos from a source named {cfg.exclude_source!r}")
+            train = [r for r in train if r not in left_out]
+            val = left_out
+            cfg.log(f"leaving out {cfg.exclude_source}: its {len(val)} photos validate")
         cfg.log(f"real photos: {len(train)} training, {len(val)} validation (held out)")
+        miner = _Miner(cfg.mine_with) if cfg.mine_with is not None else None
         for r in train:
             img = cv2.imread(str(r.image), cv2.IMREAD_COLOR)
             if img is None:
@@ -259,6 +380,10 @@ def build_data(
             negs = _negative_crops(img, boxes, rng, n + 3, (n + 1) // 2 + 1, (n + 2) // 3)
             xs.extend(negs)
             ys.extend([0] * len(negs))
+            if miner is not None:
+                miner.add(img, boxes, [d.value for d in r.dice], r.bbox_kind, rng, xs, ys)
+        if miner is not None:
+            cfg.log(f"mined: {miner.summary()} ({time.time() - t0:.0f} s)")
         for r in val:
             img = cv2.imread(str(r.image), cv2.IMREAD_COLOR)
             if img is None:
@@ -272,6 +397,8 @@ def build_data(
         w, h = sizes[int(rng.integers(0, len(sizes)))]
         scene = synth.random_scene(rng, w, h)
         out = synth.render(scene, rng)
+        if rng.random() < cfg.salt_pepper_share:
+            out = replace(out, image=salt_and_pepper(out.image, rng))
         boxes = np.array([d.bbox for d in out.dice], np.float32).reshape(-1, 4)
         det.append(DetItem(out.image, boxes, np.ones(len(boxes), bool)))
         for b, d in zip(boxes, out.dice, strict=True):
@@ -282,6 +409,8 @@ def build_data(
         negs = _negative_crops(out.image, boxes, rng, n // 2 + 2, n // 3 + 1, n // 4 + 1)
         xs.extend(negs)
         ys.extend([0] * len(negs))
+        if miner is not None and i % 3 == 0:
+            miner.add(out.image, boxes, [d.value for d in out.dice], "die", rng, xs, ys)
         if (i + 1) % 200 == 0:
             cfg.log(f"rendered {i + 1}/{cfg.synth_scenes} tables ({time.time() - t0:.0f} s)")
     x = np.stack(xs)
@@ -292,6 +421,17 @@ def build_data(
         f"({int((y == 0).sum())} not-a-die), {len(xv_a)} validation crops"
     )
     return det, x, y, xv_a, np.array(yv, np.int64)
+
+
+def salt_and_pepper(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A copy with 0.3-1.5% of its pixels set black or white, as in Roboflow's exports
+    (most Epanemu photos carry it; dots on a die look like pips)."""
+    out = img.copy()
+    h, w = out.shape[:2]
+    n = int(h * w * rng.uniform(0.003, 0.015))
+    ys, xs = rng.integers(0, h, n), rng.integers(0, w, n)
+    out[ys, xs] = np.where(rng.random(n) < 0.5, 0, 255).astype(out.dtype)[:, None]
+    return out
 
 
 def _color_jitter(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -399,15 +539,16 @@ def _lr(step: int, total: int, base: float, warm: int = 100) -> float:
 
 def train_detector(cfg: TrainConfig, pool: list[DetItem], rng: np.random.Generator) -> Detector:
     net = Detector()
-    if cfg.detector_init is not None:
-        net.load_state_dict(torch.load(cfg.detector_init))
+    frozen = cfg.detector_init is not None and load_weights(net, cfg.detector_init)
     net = net.to(memory_format=torch.channels_last)
-    opt = torch.optim.AdamW(net.parameters(), lr=2e-3, weight_decay=1e-4)
+    opt = torch.optim.AdamW(net.parameters(), lr=cfg.det_lr, weight_decay=1e-4)
     net.train()
+    if frozen:
+        freeze_norms(net)
     t0 = time.time()
     for step in range(cfg.det_steps):
         for g in opt.param_groups:
-            g["lr"] = _lr(step, cfg.det_steps, 2e-3)
+            g["lr"] = _lr(step, cfg.det_steps, cfg.det_lr)
         imgs, hs, rs, mos, mss = [], [], [], [], []
         for _ in range(cfg.det_batch):
             img, b, ok = det_sample(pool[int(rng.integers(0, len(pool)))], rng)
@@ -482,13 +623,17 @@ def train_values(
     yv: np.ndarray,
     rng: np.random.Generator,
 ) -> ValueNet:
-    net = ValueNet().to(memory_format=torch.channels_last)
-    opt = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=2e-4)
+    net = ValueNet()
+    frozen = cfg.values_init is not None and load_weights(net, cfg.values_init)
+    net = net.to(memory_format=torch.channels_last)
+    opt = torch.optim.AdamW(net.parameters(), lr=cfg.cls_lr, weight_decay=2e-4)
     t0 = time.time()
     for step in range(cfg.cls_steps):
         net.train()
+        if frozen:
+            freeze_norms(net)
         for g in opt.param_groups:
-            g["lr"] = _lr(step, cfg.cls_steps, 3e-3)
+            g["lr"] = _lr(step, cfg.cls_steps, cfg.cls_lr)
         idx = rng.integers(0, len(x), cfg.cls_batch)
         xb = torch.from_numpy(np.ascontiguousarray(_cls_batch(x[idx], rng)))
         xb = xb.contiguous(memory_format=torch.channels_last)
