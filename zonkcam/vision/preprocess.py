@@ -70,8 +70,8 @@ def crop_die(
     region = image[cy0:cy1, cx0:cx1]
     sx, sy = size / (x1 - x0), size / (y1 - y0)
     if sx < 0.5 and sy < 0.5:  # big box: shrink by a whole factor with area averaging
-        # first (whole factors take OpenCV's fast path), then at most 2x bilinearly
-        k = int(np.ceil(0.5 / max(sx, sy)))
+        # first (whole factors take OpenCV's fast path), the rest (under 2x) bilinearly
+        k = max(1, int(1.0 / max(sx, sy)))
         rh, rw = region.shape[0] // k, region.shape[1] // k
         if rh >= 1 and rw >= 1:
             region = cv2.resize(region[: rh * k, : rw * k], (rw, rh), interpolation=cv2.INTER_AREA)

@@ -1,0 +1,63 @@
+"""Training helpers (only where the `train` extra is installed: torch and onnx)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch")
+pytest.importorskip("onnx")
+
+from zonkcam.vision.model import DETECTOR_FILE, MODEL_DIR, VALUES_FILE, load_model  # noqa: E402
+from zonkcam.vision.training import (  # noqa: E402
+    Detector,
+    DetectorExport,
+    ValueNet,
+    ValueNetExport,
+    freeze_norms,
+    load_weights,
+    salt_and_pepper,
+)
+
+
+def test_warm_start_from_the_shipped_onnx_reproduces_both_models() -> None:
+    model = load_model(threads=1)
+    det, val = Detector(), ValueNet()
+    assert load_weights(det, MODEL_DIR / DETECTOR_FILE) is True
+    assert load_weights(val, MODEL_DIR / VALUES_FILE) is True
+    det.eval()
+    val.eval()
+    rng = np.random.default_rng(0)
+    image = rng.uniform(0, 255, (1, 3, 256, 320)).astype(np.float32)
+    crops = rng.uniform(0, 255, (5, 3, 64, 64)).astype(np.float32)
+    want = model.detector.run(None, {"image": image})
+    with torch.no_grad():
+        got = DetectorExport(det)(torch.from_numpy(image))
+        probs = ValueNetExport(val)(torch.from_numpy(crops)).numpy()
+    for w, g in zip(want, got, strict=True):
+        np.testing.assert_allclose(g.numpy(), w, atol=1e-3)
+    np.testing.assert_allclose(probs, model.values.run(None, {"crops": crops})[0], atol=1e-5)
+
+
+def test_frozen_norms_keep_the_warm_started_function_in_training_mode() -> None:
+    val = ValueNet()
+    load_weights(val, MODEL_DIR / VALUES_FILE)
+    crops = torch.from_numpy(np.random.default_rng(1).uniform(0, 255, (8, 3, 64, 64)))
+    val.eval()
+    with torch.no_grad():
+        before = val(crops.float())
+    val.train()
+    freeze_norms(val)
+    val.drop.eval()  # dropout is the only other train/eval difference
+    with torch.no_grad():
+        after = val(crops.float())
+    torch.testing.assert_close(after, before)
+
+
+def test_salt_and_pepper_sets_a_few_pixels_black_or_white() -> None:
+    img = np.full((100, 200, 3), 120, np.uint8)
+    out = salt_and_pepper(img, np.random.default_rng(0))
+    changed = (out != 120).any(axis=2)
+    assert 0.002 < changed.mean() < 0.02
+    assert set(np.unique(out[changed])) <= {0, 255}
+    assert (img == 120).all()  # the input is left alone
