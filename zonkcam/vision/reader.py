@@ -34,13 +34,17 @@ class Die:
 
 @dataclass(frozen=True)
 class ReaderSettings:
-    det_threshold: float = 0.25
+    """The reader's knobs. The defaults were chosen on the training split of
+    real-dice-dev (never on its validation split): a generous detector whose extra
+    candidates the value net turns away."""
+
+    det_threshold: float = 0.15
     """Minimum detector heat for a candidate."""
     det_size: int = DET_SIZE
     """The detector sees the image scaled so that its longer side is this many px."""
     max_candidates: int = 80
     nms_iou: float = 0.5
-    small_pass_size: int = 480
+    small_pass_size: int = 640
     """If > det_size, a second detector pass at this size adds dice too small for the
     first (boxes under small_px px in the first pass's scale); it runs only when the
     first pass found no die or a small one. 0 = off."""
@@ -48,10 +52,10 @@ class ReaderSettings:
     value_views: int = 1
     """Views of each crop the value net averages: 1 = as is, 2 = plus a half turn,
     4 = all four quarter turns (more robust, proportionally slower)."""
-    min_die_prob: float = 0.5
+    min_die_prob: float = 0.8
+    """A candidate is kept when the value net gives 'a die' (any value) at least this."""
     min_value_prob: float = 0.0
     """A die whose best value is less likely than this is dropped."""
-    """A candidate whose 'not a die' probability exceeds 1 - this is dropped."""
 
 
 DEFAULT_SETTINGS = ReaderSettings()
