@@ -313,8 +313,8 @@ class _Miner:
         from zonkcam.vision.reader import DEFAULT_SETTINGS
 
         self.model = load_model(model_dir, threads=1)
-        # wider than the reader's own settings: a lower threshold and the 640 px look
-        self.settings = replace(DEFAULT_SETTINGS, det_threshold=0.2, small_pass_size=640)
+        # a little wider than the reader's own settings: every candidate it will see
+        self.settings = replace(DEFAULT_SETTINGS, det_threshold=0.12, small_pass_size=640)
         self.neg = self.pos = 0
 
     def add(self, img, boxes, values, kind, rng, xs, ys) -> None:  # noqa: ANN001
