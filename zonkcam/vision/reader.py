@@ -49,6 +49,9 @@ class ReaderSettings:
     first (boxes under small_px px in the first pass's scale); it runs only when the
     first pass found no die or a small one. 0 = off."""
     small_px: float = 20.0
+    small_trigger_heat: float = 0.25
+    """Only candidates at least this sure (detector heat) can call for the second look:
+    the faint small ones are mostly not dice."""
     value_views: int = 1
     """Views of each crop the value net averages: 1 = as is, 2 = plus a half turn,
     4 = all four quarter turns (more robust, proportionally slower)."""
@@ -88,6 +91,7 @@ def detect_candidates(
     big = settings.small_pass_size
     scale = settings.det_size / max(image.shape[:2])
     sides = np.maximum(boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1]) * scale
+    sides = sides[scores >= settings.small_trigger_heat]
     # a second look only where small dice are likely: none found, or small ones found
     looks_small = len(sides) == 0 or bool((sides < settings.small_px).any())
     if big > settings.det_size and max(image.shape[:2]) > settings.det_size and looks_small:
