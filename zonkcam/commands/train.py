@@ -87,6 +87,7 @@ def run(args: argparse.Namespace) -> int:
     data = None if str(args.data) == "none" else args.data
     if data is not None and not (data / "labels.jsonl").is_file():
         raise UserError(f"{data}: no labels.jsonl (use --data DIR, or --data none)")
+    _check_inputs(args, data)
     t0 = time.time()
     logf = args.log.open("a", encoding="utf-8") if args.log else None
 
@@ -115,3 +116,30 @@ def run(args: argparse.Namespace) -> int:
     log(f"training: {cfg}")
     train(cfg)
     return 0
+
+
+def _check_inputs(args: argparse.Namespace, data: Path | None) -> None:
+    """Every named file and source exists, before minutes of data building."""
+    from zonkcam.vision.dataset import load_labels
+    from zonkcam.vision.model import DETECTOR_FILE, VALUES_FILE
+
+    for flag, path in (
+        ("--values-from", args.values_from),
+        ("--detector-from", args.detector_from),
+        ("--values-init", args.values_init),
+    ):
+        if path is not None and not path.is_file():
+            raise UserError(f"{flag} {path}: no such file")
+    if args.mine_with is not None:
+        for name in (DETECTOR_FILE, VALUES_FILE):
+            if not (args.mine_with / name).is_file():
+                raise UserError(f"--mine-with {args.mine_with}: no {name} there")
+    if args.exclude_source is not None:
+        if data is None:
+            raise UserError("--exclude-source needs labelled photos (--data DIR)")
+        sources = sorted({r.source for r in load_labels(data)})
+        if args.exclude_source not in sources:
+            raise UserError(
+                f"--exclude-source {args.exclude_source}: no such source in {data} "
+                f"(sources: {', '.join(sources)})"
+            )

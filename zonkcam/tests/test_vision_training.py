@@ -61,3 +61,27 @@ def test_salt_and_pepper_sets_a_few_pixels_black_or_white() -> None:
     assert 0.002 < changed.mean() < 0.02
     assert set(np.unique(out[changed])) <= {0, 255}
     assert (img == 120).all()  # the input is left alone
+
+
+def _write_labels(root) -> None:  # noqa: ANN001
+    import json
+
+    (root / "labels.jsonl").write_text(
+        json.dumps({"image": "images/a.jpg", "group": "deskcam:1", "dice": []}) + "\n"
+    )
+
+
+def test_train_names_a_wrong_source_or_file_before_any_work(tmp_path, capsys) -> None:  # noqa: ANN001
+    from zonkcam.cli import main
+
+    _write_labels(tmp_path)
+    out = str(tmp_path / "run")
+    assert main(["train", "--data", str(tmp_path), "--exclude-source", "nope", "--out", out]) == 2
+    err = capsys.readouterr().err
+    assert "--exclude-source nope: no such source" in err and "deskcam" in err
+    assert main(["train", "--data", str(tmp_path), "--mine-with", str(tmp_path), "--out", out]) == 2
+    assert "no dice_detector.onnx there" in capsys.readouterr().err
+    assert main(["train", "--data", str(tmp_path), "--values-init", str(tmp_path / "x.onnx"),
+                 "--out", out]) == 2
+    assert "x.onnx: no such file" in capsys.readouterr().err
+    assert not (tmp_path / "run").exists()
