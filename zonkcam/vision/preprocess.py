@@ -69,17 +69,15 @@ def crop_die(
         return np.full((size, size, 3), PAD_VALUE, np.uint8)
     region = image[cy0:cy1, cx0:cx1]
     sx, sy = size / (x1 - x0), size / (y1 - y0)
-    if sx < 0.5 and sy < 0.5:  # big box: shrink by a whole factor with area averaging
-        # first (whole factors take OpenCV's fast path), the rest (under 2x) bilinearly
-        k = max(1, int(1.0 / max(sx, sy)))
+    fx = fy = 1.0
+    if sx < 0.5 and sy < 0.5:  # big box: shrink by a whole factor (k >= 2) with area
+        # averaging first (whole factors take OpenCV's fast path), the rest (under 2x)
+        # bilinearly below
+        k = int(1.0 / max(sx, sy))
         rh, rw = region.shape[0] // k, region.shape[1] // k
-        if rh >= 1 and rw >= 1:
+        if rh and rw:  # (a box mostly off the image can leave a sliver of region)
             region = cv2.resize(region[: rh * k, : rw * k], (rw, rh), interpolation=cv2.INTER_AREA)
             fx = fy = 1.0 / k
-        else:
-            fx = fy = 1.0
-    else:
-        fx = fy = 1.0
     m = np.array([[sx / fx, 0, -(x0 - cx0) * sx], [0, sy / fy, -(y0 - cy0) * sy]], np.float64)
     return cv2.warpAffine(
         region, m, (size, size), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE

@@ -77,7 +77,8 @@ def _nms(boxes: np.ndarray, scores: np.ndarray, iou: float, centres: bool = Fals
     order = np.argsort(-scores)
     keep: list[int] = []
     area = (boxes[:, 2] - boxes[:, 0]) * (boxes[:, 3] - boxes[:, 1])
-    cx, cy = (boxes[:, 0] + boxes[:, 2]) / 2, (boxes[:, 1] + boxes[:, 3]) / 2
+    if centres:
+        cx, cy = (boxes[:, 0] + boxes[:, 2]) / 2, (boxes[:, 1] + boxes[:, 3]) / 2
     while len(order):
         i = int(order[0])
         keep.append(i)

@@ -54,8 +54,8 @@ class TrainConfig:
     det_lr: float = 2e-3
     cls_lr: float = 3e-3
     exclude_source: str | None = None
-    """Leave this source (a prefix of the labels' `source`, e.g. 'Epanemu') out of
-    training altogether: the leave-one-source-out check."""
+    """Leave this source (its name in the labels' `group` field, e.g. 'epanemu') out of
+    training altogether and validate on all of its photos: leave-one-source-out."""
     mine_with: Path | None = None
     """A model folder (dice_detector.onnx): run that detector over every training image
     and add its candidates as value-net crops: the ones on no labelled die as 'not a
@@ -193,9 +193,15 @@ def load_weights(net: nn.Module, path: Path) -> bool:
         h.remove()
     if len(called) != len(convs):
         raise ValueError(f"{path}: {len(convs)} convolutions, the net has {len(called)}")
-    norms = {id(m[0]): m[1] for m in net.modules() if isinstance(m, nn.Sequential)
-             and len(m) >= 2 and isinstance(m[0], nn.Conv2d)
-             and isinstance(m[1], nn.BatchNorm2d)}
+    # conv_bn blocks: Sequential(Conv2d, BatchNorm2d, ReLU)
+    norms = {
+        id(m[0]): m[1]
+        for m in net.modules()
+        if isinstance(m, nn.Sequential)
+        and len(m) >= 2
+        and isinstance(m[0], nn.Conv2d)
+        and isinstance(m[1], nn.BatchNorm2d)
+    }
     with torch.no_grad():
         for conv, node in zip(called, convs, strict=True):
             w = inits[node.input[1]]
@@ -313,8 +319,8 @@ class _Miner:
         from zonkcam.vision.reader import DEFAULT_SETTINGS
 
         self.model = load_model(model_dir, threads=1)
-        # a little wider than the reader's own settings: every candidate it will see
-        self.settings = replace(DEFAULT_SETTINGS, det_threshold=0.12, small_pass_size=640)
+        # a little wider than the reader's own threshold: every candidate it will see
+        self.settings = replace(DEFAULT_SETTINGS, det_threshold=0.12)
         self.neg = self.pos = 0
 
     def add(self, img, boxes, values, kind, rng, xs, ys) -> None:  # noqa: ANN001
@@ -352,7 +358,7 @@ def build_data(
     xv: list[np.ndarray] = []
     yv: list[int] = []
     t0 = time.time()
-    miner = _Miner(cfg.mine_with) if cfg.mine_with is not None and cfg.data_dir is None else None
+    miner = _Miner(cfg.mine_with) if cfg.mine_with is not None else None
     if cfg.data_dir is not None:
         records = load_labels(cfg.data_dir)
         train = select(records, "train")
@@ -365,7 +371,6 @@ def build_data(
             val = left_out
             cfg.log(f"leaving out {cfg.exclude_source}: its {len(val)} photos validate")
         cfg.log(f"real photos: {len(train)} training, {len(val)} validation (held out)")
-        miner = _Miner(cfg.mine_with) if cfg.mine_with is not None else None
         for r in train:
             img = cv2.imread(str(r.image), cv2.IMREAD_COLOR)
             if img is None:
