@@ -150,7 +150,9 @@ class Scene:
     jpeg_quality: int = 0
     """0 = no JPEG round trip."""
     distractors: int = 0
-    """Pip-like dots and round objects on the mat (negatives)."""
+    """Things on the table that are not dice (negatives for training): dots, coins,
+    letter tiles and keys, dominoes, cards, game pieces and blank cubes; see
+    DISTRACTOR_KINDS."""
     background: np.ndarray | None = field(default=None, compare=False, repr=False)
     """A ready table image (float32 BGR, from `render_background`) to draw the dice on;
     saves re-rendering the table for every frame of a video."""
@@ -259,8 +261,14 @@ def _lay_printed_mat(table: np.ndarray, mat: Mat, cam: Camera) -> np.ndarray:
     assert mat.image is not None
     mh, mw = mat.image.shape[:2]
     wmm, hmm = mat.size_mm
-    world = np.array([[-wmm / 2, hmm / 2, 0], [wmm / 2, hmm / 2, 0],
-                      [wmm / 2, -hmm / 2, 0], [-wmm / 2, -hmm / 2, 0]])
+    world = np.array(
+        [
+            [-wmm / 2, hmm / 2, 0],
+            [wmm / 2, hmm / 2, 0],
+            [wmm / 2, -hmm / 2, 0],
+            [-wmm / 2, -hmm / 2, 0],
+        ]
+    )
     src = np.array([[0, 0], [mw, 0], [mw, mh], [0, mh]], np.float32)
     m = cv2.getPerspectiveTransform(src, cam.project(world).astype(np.float32))
     size = (table.shape[1], table.shape[0])
@@ -291,7 +299,7 @@ def _face_texture(
     tex *= (1 - 0.18 * edge)[..., None]
     radius = {"round": 0.095, "small": 0.075, "square": 0.09, "big1": 0.095, "logo1": 0.095}[style]
     radius *= rng.uniform(0.85, 1.15)
-    pips = _PIPS[value]
+    pips = _PIPS.get(value, ())  # 0: a blank face
     rot = int(rng.integers(0, 4))
     for u, v in pips:
         for _ in range(rot):
@@ -381,6 +389,176 @@ def _bbox(pts: np.ndarray) -> tuple[float, float, float, float]:
 
 # ---------------------------------------------------------------- render
 
+DISTRACTOR_KINDS = ("dot", "coin", "tile", "card", "piece", "cube")
+"""What `Scene.distractors` draws: a pip-like dot, a coin, a letter tile or keyboard
+key, a playing card, a flat game piece, a blank wooden cube (a game cube, no pips).
+None of them is a die."""
+_GLYPHS = "ABCDEFGHJKLMNPRSTUWXYZ0123456789#@&%"
+
+
+def _paste_flat(
+    img: np.ndarray,
+    cam: Camera,
+    tex: np.ndarray,
+    alpha: np.ndarray,
+    centre: tuple[float, float],
+    size_mm: tuple[float, float],
+    yaw_deg: float,
+) -> None:
+    """Lay `tex` (float32 BGR) with `alpha` (float32, 0-1) flat on the mat."""
+    th = math.radians(yaw_deg)
+    ex = np.array([math.cos(th), math.sin(th), 0.0]) * size_mm[0] / 2
+    ey = np.array([-math.sin(th), math.cos(th), 0.0]) * size_mm[1] / 2
+    c = np.array([centre[0], centre[1], 0.3])
+    proj = cam.project(np.array([c - ex - ey, c + ex - ey, c + ex + ey, c - ex + ey]))
+    h, w = img.shape[:2]
+    x0, y0, x1, y1 = _bbox(proj)
+    ix0, iy0 = max(0, int(x0) - 1), max(0, int(y0) - 1)
+    ix1, iy1 = min(w, int(math.ceil(x1)) + 2), min(h, int(math.ceil(y1)) + 2)
+    if ix1 <= ix0 or iy1 <= iy0:
+        return
+    th_px, tw_px = tex.shape[:2]
+    src = np.array([[0, 0], [tw_px, 0], [tw_px, th_px], [0, th_px]], np.float32)
+    m = cv2.getPerspectiveTransform(src, (proj - [ix0, iy0]).astype(np.float32))
+    size = (ix1 - ix0, iy1 - iy0)
+    warped = cv2.warpPerspective(tex, m, size, flags=cv2.INTER_LINEAR)
+    a = cv2.warpPerspective(alpha, m, size, flags=cv2.INTER_LINEAR)[..., None]
+    roi = img[iy0:iy1, ix0:ix1]
+    roi[:] = roi * (1 - a) + warped * a
+
+
+def _put_text(tex, text, org, font, scale, color, thickness, line_type) -> None:  # noqa: ANN001
+    """cv2.putText onto a float32 image (OpenCV draws text on 8-bit images only)."""
+    mask = np.zeros(tex.shape[:2], np.uint8)
+    cv2.putText(mask, text, org, font, scale, 255, thickness, line_type)
+    a = (mask.astype(np.float32) / 255)[..., None]
+    tex[:] = tex * (1 - a) + np.asarray(color, np.float32) * a
+
+
+def _flat_texture(kind: str, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray, tuple]:
+    """(texture, alpha, size in mm) of a flat distractor."""
+    t = _TEX
+    alpha = np.zeros((t, t), np.float32)
+    tex = np.empty((t, t, 3), np.float32)
+    if kind == "coin":
+        metal = rng.choice([(60, 110, 180), (170, 170, 170), (50, 150, 200)])
+        tex[:] = np.array(metal, np.float32) * rng.uniform(0.7, 1.1)
+        cv2.circle(alpha, (t // 2, t // 2), t // 2 - 1, 1.0, -1, cv2.LINE_AA)
+        rim = tuple(float(v) * 0.7 for v in tex[0, 0])
+        cv2.circle(tex, (t // 2, t // 2), t // 2 - 6, rim, 3, cv2.LINE_AA)
+        org = (int(t * 0.3), int(t * 0.65))
+        glyph = str(rng.choice(list("12510")))
+        _put_text(tex, glyph, org, cv2.FONT_HERSHEY_SIMPLEX, 1.6, rim, 4, cv2.LINE_AA)
+        d = float(rng.uniform(15, 28))
+        return tex, alpha, (d, d)
+    if kind == "tile":
+        body = (
+            rng.choice([(170, 215, 235), (30, 30, 30), (235, 235, 235)])
+            if rng.random() < 0.7
+            else rng.uniform(20, 240, 3)
+        )
+        body = np.array(body, np.float32)
+        tex[:] = body
+        cv2.rectangle(alpha, (6, 6), (t - 7, t - 7), 1.0, -1)
+        alpha = cv2.GaussianBlur(alpha, (0, 0), 4)
+        alpha = np.clip(alpha * 1.6, 0, 1)
+        ink = (255 - body) * rng.uniform(0.6, 1.0)
+        glyph = str(rng.choice(list(_GLYPHS)))
+        _put_text(
+            tex,
+            glyph,
+            (int(t * 0.25), int(t * 0.72)),
+            cv2.FONT_HERSHEY_SIMPLEX,
+            2.0,
+            ink.tolist(),
+            5,
+            cv2.LINE_AA,
+        )
+        if rng.random() < 0.5:  # a small score digit, as on letter tiles
+            _put_text(
+                tex,
+                str(int(rng.integers(1, 10))),
+                (int(t * 0.72), int(t * 0.88)),
+                cv2.FONT_HERSHEY_SIMPLEX,
+                0.6,
+                ink.tolist(),
+                2,
+                cv2.LINE_AA,
+            )
+        side = float(rng.uniform(12, 24))
+        return tex, alpha, (side, side * float(rng.uniform(0.9, 1.1)))
+    if kind == "card":
+        tex = np.empty((t, int(t * 0.68), 3), np.float32)
+        alpha = np.zeros(tex.shape[:2], np.float32)
+        tex[:] = rng.uniform(225, 250)
+        cv2.rectangle(alpha, (2, 2), (tex.shape[1] - 3, t - 3), 1.0, -1)
+        ink = (30, 30, 200) if rng.random() < 0.5 else (25, 25, 25)
+        for _ in range(int(rng.integers(1, 7))):
+            cx, cy = int(rng.uniform(0.25, 0.75) * tex.shape[1]), int(rng.uniform(0.2, 0.8) * t)
+            r = 5
+            pts = np.array(
+                [(cx, cy - r * 2), (cx + r, cy), (cx, cy + r * 2), (cx - r, cy)], np.int32
+            )
+            cv2.fillConvexPoly(tex, pts, ink, cv2.LINE_AA)
+        _put_text(
+            tex,
+            str(rng.choice(list("A23456789JQK"))),
+            (3, 14),
+            cv2.FONT_HERSHEY_SIMPLEX,
+            0.45,
+            ink,
+            1,
+            cv2.LINE_AA,
+        )
+        w_mm = float(rng.uniform(55, 65))
+        return tex, alpha, (w_mm, w_mm / 0.68)
+    # a flat game piece: a token, pawn or meeple seen from above
+    col = rng.uniform(20, 240, 3)
+    tex[:] = col
+    n = int(rng.integers(3, 9))
+    ang = np.sort(rng.uniform(0, 2 * math.pi, n))
+    rad = rng.uniform(0.25, 0.48, n) * t
+    pts = np.stack([t / 2 + rad * np.cos(ang), t / 2 + rad * np.sin(ang)], 1).astype(np.int32)
+    cv2.fillPoly(alpha, [pts], 1.0, cv2.LINE_AA)
+    if rng.random() < 0.5:
+        cv2.circle(alpha, (t // 2, t // 2), int(t * rng.uniform(0.2, 0.35)), 1.0, -1, cv2.LINE_AA)
+    tex *= (0.75 + 0.5 * _smooth_noise(rng, t, t, 48))[..., None]
+    side = float(rng.uniform(12, 30))
+    return tex, alpha, (side, side)
+
+
+def _draw_distractors(img: np.ndarray, scene: Scene, rng: np.random.Generator) -> list[DieSpec]:
+    """Draw the scene's flat distractors onto `img` (in place); return its blank cubes,
+    which the caller draws with the dice."""
+    cam = scene.camera
+    h, w = img.shape[:2]
+    cubes: list[DieSpec] = []
+    for _ in range(scene.distractors):
+        kind = str(rng.choice(DISTRACTOR_KINDS))
+        u, v = float(rng.uniform(0, w)), float(rng.uniform(0, h))
+        if kind == "dot":
+            r = int(rng.integers(2, max(3, min(h, w) // 25)))
+            cv2.circle(img, (int(u), int(v)), r, rng.uniform(0, 255, 3).tolist(), -1, cv2.LINE_AA)
+            continue
+        x, y = cam.pixel_to_mat(u, v)
+        if kind == "cube":
+            size = float(rng.uniform(8, 16))
+            clear = all(
+                math.hypot(x - d.x_mm, y - d.y_mm) >= (size + d.size_mm) * 0.75
+                for d in list(scene.dice) + cubes
+            )
+            if clear:
+                color = str(rng.choice(list(DIE_COLORS)))
+                cubes.append(
+                    DieSpec(
+                        0, color, x, y, float(rng.uniform(0, 90)), size, marbled=rng.random() < 0.3
+                    )
+                )
+            continue
+        tex, alpha, size_mm = _flat_texture(kind, rng)
+        _paste_flat(img, cam, tex, alpha, (x, y), size_mm, float(rng.uniform(0, 360)))
+    return cubes
+
 
 def render(scene: Scene, rng: np.random.Generator) -> Rendered:
     """Draw `scene`; returns the BGR image and per-die truth (in scene.dice order)."""
@@ -395,31 +573,30 @@ def render(scene: Scene, rng: np.random.Generator) -> Rendered:
     ldir = np.array([math.cos(el) * math.cos(az), math.cos(el) * math.sin(az), math.sin(el)])
     campos = cam.position
 
-    # distractors: dots and discs on the mat
-    for _ in range(scene.distractors):
-        c = (int(rng.integers(0, w)), int(rng.integers(0, h)))
-        r = int(rng.integers(2, max(3, min(h, w) // 25)))
-        cv2.circle(img, c, r, rng.uniform(0, 255, 3).tolist(), -1, cv2.LINE_AA)
+    # distractors: flat things lie under the dice, blank cubes stand among them
+    cubes = _draw_distractors(img, scene, rng)
+    pieces = list(scene.dice) + cubes
 
-    geo = [_die_geometry(d) for d in scene.dice]
+    geo = [_die_geometry(d) for d in pieces]
     # shadows first (all dice), then dice far-to-near
     shadow = np.zeros((h, w), np.float32)
     shift = -ldir[:2] / max(ldir[2], 0.3)
-    for d, (_, quads, _) in zip(scene.dice, geo, strict=True):
+    for d, (_, quads, _) in zip(pieces, geo, strict=True):
         base = quads[1] + np.append(shift * d.size_mm * 0.6, 0.0)
         poly = np.concatenate([cam.project(quads[1]), cam.project(base)])
         hull = cv2.convexHull(poly.astype(np.float32)).astype(np.int32)
         cv2.fillConvexPoly(shadow, hull, 1.0, cv2.LINE_AA)
-    if scene.dice:
+    if pieces:
         k = max(1.0, 0.01 * max(h, w))
         shadow = cv2.GaussianBlur(shadow, (0, 0), k)
         img *= (1 - 0.45 * shadow)[..., None]
 
     depth = [float(np.linalg.norm(g[0] - campos)) for g in geo]
-    order = sorted(range(len(scene.dice)), key=lambda i: -depth[i])
+    order = sorted(range(len(pieces)), key=lambda i: -depth[i])
     truths: list[DieTruth | None] = [None] * len(scene.dice)
     for i in order:
-        d = scene.dice[i]
+        d = pieces[i]
+        blank = i >= len(scene.dice)
         centre, quads, normals = geo[i]
         body = np.array(DIE_COLORS[d.color], np.float32)
         pip = np.array(PIP_COLORS[d.pip_color], np.float32)
@@ -436,7 +613,8 @@ def render(scene: Scene, rng: np.random.Generator) -> Rendered:
             proj = cam.project(quad)
             pts_all.append(proj)
             shade = 0.45 + 0.55 * max(0.0, float(n @ ldir))
-            tex = _face_texture(values[fi], body, pip, d.pip_style, marble, rng) * shade
+            tex = _face_texture(0 if blank else values[fi], body, pip, d.pip_style, marble, rng)
+            tex *= shade
             if fi == 0 and light.glare > 0:
                 gx, gy = rng.uniform(0.2, 0.8, 2) * _TEX
                 yy, xx = np.mgrid[0:_TEX, 0:_TEX]
@@ -461,6 +639,8 @@ def render(scene: Scene, rng: np.random.Generator) -> Rendered:
             roi[:] = roi * (1 - a) + warped * a
             if fi == 0:
                 top_box = _bbox(proj)
+        if blank:
+            continue
         pts = np.concatenate(pts_all) if pts_all else cam.project(quads[0])
         truths[i] = DieTruth(d.value, d.color, _bbox(pts), top_box or _bbox(pts))
 

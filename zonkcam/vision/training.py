@@ -401,6 +401,8 @@ def build_data(
     for i in range(cfg.synth_scenes):
         w, h = sizes[int(rng.integers(0, len(sizes)))]
         scene = synth.random_scene(rng, w, h)
+        if rng.random() < 0.5:  # more things that are not dice than a game table has
+            scene = replace(scene, distractors=scene.distractors + int(rng.integers(2, 10)))
         out = synth.render(scene, rng)
         if rng.random() < cfg.salt_pepper_share:
             out = replace(out, image=salt_and_pepper(out.image, rng))
