@@ -257,3 +257,34 @@ def test_nms_keeps_neighbours_and_can_drop_a_die_found_twice() -> None:
     assert sorted(_nms(boxes, scores, 0.5).tolist()) == [0, 1, 2]
     assert sorted(_nms(boxes, scores, 0.5, centres=True).tolist()) == [0, 2]
     assert sorted(_nms(boxes, scores, 0.3).tolist()) == [0, 2]
+
+
+class _Session:
+    """Stands in for an onnxruntime session: returns fixed outputs."""
+
+    def __init__(self, outputs) -> None:  # noqa: ANN001
+        self.outputs = outputs
+
+    def run(self, _names, _feeds):  # noqa: ANN001, ANN202
+        return self.outputs
+
+
+def test_a_die_found_twice_is_read_once_the_surer_box_stays() -> None:
+    from zonkcam.vision.model import DiceModel
+    from zonkcam.vision.reader import ReaderSettings
+
+    # two detector peaks 12 px apart with 40 px boxes: IoU 0.32, under the detector's
+    # own NMS (0.5) but over the reader's dedupe (0.3)
+    heat = np.zeros((1, 1, 80, 80), np.float32)
+    heat[0, 0, 20, 20], heat[0, 0, 23, 23] = 0.9, 0.6
+    geom = np.zeros((1, 4, 80, 80), np.float32)
+    geom[0, 2:] = 40.0
+    # the value net: the first is a die less surely (a 2), the second surely (a 5)
+    probs = np.array([[0.15, 0, 0.85, 0, 0, 0, 0], [0.01, 0, 0, 0, 0, 0.99, 0]], np.float32)
+    fake = DiceModel(_Session([heat, geom]), _Session([probs]), threads=1)
+    image = np.full((320, 320, 3), 90, np.uint8)
+
+    both = read_dice(image, fake, ReaderSettings(dedupe_iou=0, small_pass_size=0))
+    assert [d.value for d in both] == [2, 5]
+    once = read_dice(image, fake, ReaderSettings(small_pass_size=0))
+    assert [(d.value, d.bbox) for d in once] == [(5, (72.0, 72.0, 112.0, 112.0))]

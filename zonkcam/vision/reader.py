@@ -3,7 +3,8 @@
 Pure: numpy image in, frozen dataclasses out; the ONNX sessions come from
 `zonkcam.vision.model.load_model`. Pipeline: letterbox to 320 px -> detector
 heatmap peaks (die centres, class-agnostic) -> a 64 px crop of each candidate cut
-from the full-resolution image -> value net ('not a die' or 1-6) -> colour.
+from the full-resolution image -> value net ('not a die' or 1-6) -> of two dice
+boxed over each other, the surer one -> colour.
 """
 
 from __future__ import annotations
@@ -64,6 +65,12 @@ class ReaderSettings:
     """A candidate is kept when the value net gives 'a die' (any value) at least this."""
     min_value_prob: float = 0.0
     """A die whose best value is less likely than this is dropped."""
+    dedupe_iou: float = 0.3
+    """After the value net: of two kept dice whose boxes overlap by more than this IoU,
+    only the one more surely a die stays (a die found twice, or boxed once whole and
+    once by its top face). 0 = off. Training split: errors (missed, extra or misread)
+    244 -> 186, P 0.946 -> 0.975, R 0.958 -> 0.957; `zonkcam bench` frames: errors
+    62 -> 65 (boxes of touching dice drawn a little too big)."""
 
 
 DEFAULT_SETTINGS = ReaderSettings()
@@ -180,10 +187,12 @@ def read_dice(
     scale = settings.det_size / max(h, w)
     visible = inp[: max(1, round(h * scale)), : max(1, round(w * scale))]
     gains = white_balance_gains(visible)
+    is_die = 1.0 - probs[:, 0]
+    keep = np.flatnonzero(is_die >= settings.min_die_prob)
+    if settings.dedupe_iou > 0 and len(keep) > 1:
+        keep = keep[_nms(boxes[keep], is_die[keep], settings.dedupe_iou)]
     dice = []
-    for box, p, crop in zip(boxes, probs, crops, strict=True):
-        if 1.0 - float(p[0]) < settings.min_die_prob:
-            continue
+    for box, p, crop in zip(boxes[keep], probs[keep], crops[keep], strict=True):
         value = int(np.argmax(p[1:])) + 1
         if float(p[value]) < settings.min_value_prob:
             continue
