@@ -80,3 +80,29 @@ def test_stacked_die_sits_on_top():
     top = synth.DieSpec(value=6, x_mm=0, y_mm=0, stacked=True)
     out = synth.render(_scene(dice=(base, top), tilt_deg=30), np.random.default_rng(0))
     assert out.dice[1].top_bbox[1] < out.dice[0].top_bbox[1]  # higher in the image
+
+
+def test_distractors_are_drawn_but_never_counted_as_dice():
+    die = synth.DieSpec(value=4, color="white", x_mm=0, y_mm=0, size_mm=20)
+    plain = synth.Scene(dice=(die,), camera=synth.Camera(640, 480), mat=synth.Mat("white"))
+    busy = synth.Scene(
+        dice=(die,), camera=synth.Camera(640, 480), mat=synth.Mat("white"), distractors=40
+    )
+    a = synth.render(plain, np.random.default_rng(1))
+    b = synth.render(busy, np.random.default_rng(1))
+    assert [d.value for d in b.dice] == [4]
+    assert b.dice[0].bbox == pytest.approx(a.dice[0].bbox)
+    changed = np.abs(a.image.astype(int) - b.image.astype(int)).max(axis=2) > 40
+    assert changed.mean() > 0.05  # coins, tiles, cards, pieces and cubes on the mat
+    empty = synth.Scene(dice=(), camera=synth.Camera(640, 480), distractors=40)
+    assert synth.render(empty, np.random.default_rng(2)).dice == ()
+
+
+def test_every_distractor_kind_can_be_drawn():
+    rng = np.random.default_rng(0)
+    for kind in synth.DISTRACTOR_KINDS:
+        if kind in ("dot", "cube"):
+            continue
+        tex, alpha, size = synth._flat_texture(kind, rng)
+        assert tex.dtype == np.float32 and tex.shape[:2] == alpha.shape
+        assert 0.1 < alpha.mean() < 1.0 and min(size) > 5
