@@ -48,6 +48,8 @@ _PIPS: dict[int, tuple[tuple[float, float], ...]] = {
     6: ((0.27, 0.24), (0.73, 0.24), (0.27, 0.5), (0.73, 0.5), (0.27, 0.76), (0.73, 0.76)),
 }
 _TEX = 96  # face texture size in px
+_FACE_ALPHA = np.zeros((_TEX, _TEX), np.float32)
+cv2.rectangle(_FACE_ALPHA, (1, 1), (_TEX - 2, _TEX - 2), 1.0, -1)
 
 
 @dataclass(frozen=True)
@@ -411,20 +413,28 @@ def _paste_flat(
     ey = np.array([-math.sin(th), math.cos(th), 0.0]) * size_mm[1] / 2
     c = np.array([centre[0], centre[1], 0.3])
     proj = cam.project(np.array([c - ex - ey, c + ex - ey, c + ex + ey, c - ex + ey]))
+    _warp_onto(img, proj, tex, alpha)
+
+
+def _warp_onto(img: np.ndarray, quad_px: np.ndarray, tex: np.ndarray, alpha: np.ndarray) -> bool:
+    """Blend `tex` (float32 BGR) with `alpha` (float32, 0-1) into `img` (in place), its
+    corners landing on `quad_px` (4 x 2 pixel points, clockwise from the top left).
+    False when the quad lies wholly off the image."""
     h, w = img.shape[:2]
-    x0, y0, x1, y1 = _bbox(proj)
+    x0, y0, x1, y1 = _bbox(quad_px)
     ix0, iy0 = max(0, int(x0) - 1), max(0, int(y0) - 1)
     ix1, iy1 = min(w, int(math.ceil(x1)) + 2), min(h, int(math.ceil(y1)) + 2)
     if ix1 <= ix0 or iy1 <= iy0:
-        return
+        return False
     th_px, tw_px = tex.shape[:2]
     src = np.array([[0, 0], [tw_px, 0], [tw_px, th_px], [0, th_px]], np.float32)
-    m = cv2.getPerspectiveTransform(src, (proj - [ix0, iy0]).astype(np.float32))
+    m = cv2.getPerspectiveTransform(src, (quad_px - [ix0, iy0]).astype(np.float32))
     size = (ix1 - ix0, iy1 - iy0)
     warped = cv2.warpPerspective(tex, m, size, flags=cv2.INTER_LINEAR)
     a = cv2.warpPerspective(alpha, m, size, flags=cv2.INTER_LINEAR)[..., None]
     roi = img[iy0:iy1, ix0:ix1]
     roi[:] = roi * (1 - a) + warped * a
+    return True
 
 
 def _put_text(tex, text, org, font, scale, color, thickness, line_type) -> None:  # noqa: ANN001
@@ -620,23 +630,9 @@ def render(scene: Scene, rng: np.random.Generator) -> Rendered:
                 yy, xx = np.mgrid[0:_TEX, 0:_TEX]
                 g = np.exp(-((xx - gx) ** 2 + (yy - gy) ** 2) / (2 * (_TEX * 0.15) ** 2))
                 tex += (light.glare * 255 * g)[..., None].astype(np.float32)
-            x0, y0, x1, y1 = _bbox(proj)
-            ix0, iy0 = max(0, int(x0) - 1), max(0, int(y0) - 1)
-            ix1, iy1 = min(w, int(math.ceil(x1)) + 2), min(h, int(math.ceil(y1)) + 2)
-            if ix1 <= ix0 or iy1 <= iy0:
+            alpha = _FACE_ALPHA * 0.7 if d.translucent else _FACE_ALPHA
+            if not _warp_onto(img, proj, tex, alpha):
                 continue
-            src = np.array([[0, 0], [_TEX, 0], [_TEX, _TEX], [0, _TEX]], np.float32)
-            dst = (proj - [ix0, iy0]).astype(np.float32)
-            m = cv2.getPerspectiveTransform(src, dst)
-            size = (ix1 - ix0, iy1 - iy0)
-            warped = cv2.warpPerspective(tex, m, size, flags=cv2.INTER_LINEAR)
-            mask = np.zeros((_TEX, _TEX), np.float32)
-            cv2.rectangle(mask, (1, 1), (_TEX - 2, _TEX - 2), 1.0, -1)
-            a = cv2.warpPerspective(mask, m, size, flags=cv2.INTER_LINEAR)[..., None]
-            if d.translucent:
-                a = a * 0.7
-            roi = img[iy0:iy1, ix0:ix1]
-            roi[:] = roi * (1 - a) + warped * a
             if fi == 0:
                 top_box = _bbox(proj)
         if blank:
