@@ -56,6 +56,26 @@ def test_letterbox_keeps_the_aspect_and_pads_to_multiples_of_32() -> None:
     assert (out[240:] == PAD_VALUE).all() and (out[:240] == 0).all()
 
 
+@pytest.mark.parametrize(
+    ("shape", "whole"),
+    [((960, 1280), True), ((1920, 2560), True), ((1296, 2304), False), ((3000, 4000), False)],
+)
+def test_letterbox_scaling_matches_one_area_resize(shape: tuple[int, int], whole: bool) -> None:
+    # the fast path (halving first) must give the detector the picture one area resize
+    # would (the models were trained on that): to rounding at whole factors, and
+    # closely at others, even on a texture much busier than a table
+    rng = np.random.default_rng(shape[0])
+    img = cv2.GaussianBlur(rng.integers(0, 256, (*shape, 3), dtype=np.uint8), (0, 0), 2)
+    out, scale = letterbox(img, 320)
+    nh, nw = round(shape[0] * scale), round(shape[1] * scale)
+    ref = cv2.resize(img, (nw, nh), interpolation=cv2.INTER_AREA).astype(int)
+    diff = np.abs(out[:nh, :nw].astype(int) - ref)
+    if whole:
+        assert diff.max() <= 1
+    else:
+        assert diff.mean() < 1.5 and np.percentile(diff, 99) <= 5
+
+
 @pytest.mark.parametrize("side", [150, 220, 300, 450, 700])
 def test_a_big_die_is_averaged_not_aliased(side: int) -> None:
     # pixel noise on a big die (JPEG noise, salt and pepper, fine texture) must be
