@@ -93,7 +93,7 @@ def test_distractors_are_drawn_but_never_counted_as_dice():
     assert [d.value for d in b.dice] == [4]
     assert b.dice[0].bbox == pytest.approx(a.dice[0].bbox)
     changed = np.abs(a.image.astype(int) - b.image.astype(int)).max(axis=2) > 40
-    assert changed.mean() > 0.05  # coins, tiles, cards, pieces and cubes on the mat
+    assert changed.mean() > 0.05  # coins, keys, cards and pieces on the mat
     empty = synth.Scene(dice=(), camera=synth.Camera(640, 480), distractors=40)
     assert synth.render(empty, np.random.default_rng(2)).dice == ()
 
@@ -101,7 +101,7 @@ def test_distractors_are_drawn_but_never_counted_as_dice():
 def test_every_distractor_kind_can_be_drawn():
     rng = np.random.default_rng(0)
     for kind in synth.DISTRACTOR_KINDS:
-        if kind in ("dot", "cube"):
+        if kind == "dot":
             continue
         tex, alpha, size = synth._flat_texture(kind, rng)
         assert tex.dtype == np.float32 and tex.shape[:2] == alpha.shape

@@ -153,8 +153,7 @@ class Scene:
     """0 = no JPEG round trip."""
     distractors: int = 0
     """Things on the table that are not dice (negatives for training): dots, coins,
-    letter tiles and keys, dominoes, cards, game pieces and blank cubes; see
-    DISTRACTOR_KINDS."""
+    keyboard keys, playing cards and flat game pieces; see DISTRACTOR_KINDS."""
     background: np.ndarray | None = field(default=None, compare=False, repr=False)
     """A ready table image (float32 BGR, from `render_background`) to draw the dice on;
     saves re-rendering the table for every frame of a video."""
@@ -301,7 +300,7 @@ def _face_texture(
     tex *= (1 - 0.18 * edge)[..., None]
     radius = {"round": 0.095, "small": 0.075, "square": 0.09, "big1": 0.095, "logo1": 0.095}[style]
     radius *= rng.uniform(0.85, 1.15)
-    pips = _PIPS.get(value, ())  # 0: a blank face
+    pips = _PIPS[value]
     rot = int(rng.integers(0, 4))
     for u, v in pips:
         for _ in range(rot):
@@ -391,10 +390,12 @@ def _bbox(pts: np.ndarray) -> tuple[float, float, float, float]:
 
 # ---------------------------------------------------------------- render
 
-DISTRACTOR_KINDS = ("dot", "coin", "tile", "card", "piece", "cube")
-"""What `Scene.distractors` draws: a pip-like dot, a coin, a letter tile or keyboard
-key, a playing card, a flat game piece, a blank wooden cube (a game cube, no pips).
-None of them is a die."""
+DISTRACTOR_KINDS = ("dot", "coin", "key", "card", "piece")
+"""What `Scene.distractors` draws: a pip-like dot, a coin, a dark or coloured keyboard
+key with its label in a corner, a playing card, a flat game piece. None of them is a
+die, and none looks like a die face: blank cubes and light tiles with one central
+letter were tried and taught the value net to turn away white dice showing a 1 or a 3
+(see the model card)."""
 _GLYPHS = "ABCDEFGHJKLMNPRSTUWXYZ0123456789#@&%"
 
 
@@ -461,42 +462,30 @@ def _flat_texture(kind: str, rng: np.random.Generator) -> tuple[np.ndarray, np.n
         _put_text(tex, glyph, org, cv2.FONT_HERSHEY_SIMPLEX, 1.6, rim, 4, cv2.LINE_AA)
         d = float(rng.uniform(15, 28))
         return tex, alpha, (d, d)
-    if kind == "tile":
-        body = (
-            rng.choice([(170, 215, 235), (30, 30, 30), (235, 235, 235)])
+    if kind == "key":
+        body = np.array(
+            rng.choice([(30, 30, 30), (60, 60, 60)])
             if rng.random() < 0.7
-            else rng.uniform(20, 240, 3)
+            else rng.uniform(20, 200, 3),
+            np.float32,
         )
-        body = np.array(body, np.float32)
         tex[:] = body
         cv2.rectangle(alpha, (6, 6), (t - 7, t - 7), 1.0, -1)
-        alpha = cv2.GaussianBlur(alpha, (0, 0), 4)
-        alpha = np.clip(alpha * 1.6, 0, 1)
-        ink = (255 - body) * rng.uniform(0.6, 1.0)
-        glyph = str(rng.choice(list(_GLYPHS)))
+        alpha = np.clip(cv2.GaussianBlur(alpha, (0, 0), 4) * 1.6, 0, 1)
+        ink = np.clip(body + rng.uniform(120, 220), 0, 255)
+        label = str(rng.choice(["fn", "ctrl", "alt", "esc", "tab", "F5", "shift", *_GLYPHS]))
         _put_text(
             tex,
-            glyph,
-            (int(t * 0.25), int(t * 0.72)),
+            label,
+            (int(t * 0.16), int(t * 0.38)),
             cv2.FONT_HERSHEY_SIMPLEX,
-            2.0,
+            0.9 if len(label) > 1 else 1.2,
             ink.tolist(),
-            5,
+            2,
             cv2.LINE_AA,
         )
-        if rng.random() < 0.5:  # a small score digit, as on letter tiles
-            _put_text(
-                tex,
-                str(int(rng.integers(1, 10))),
-                (int(t * 0.72), int(t * 0.88)),
-                cv2.FONT_HERSHEY_SIMPLEX,
-                0.6,
-                ink.tolist(),
-                2,
-                cv2.LINE_AA,
-            )
-        side = float(rng.uniform(12, 24))
-        return tex, alpha, (side, side * float(rng.uniform(0.9, 1.1)))
+        side = float(rng.uniform(14, 24))
+        return tex, alpha, (side * float(rng.uniform(1.0, 1.6)), side)
     if kind == "card":
         tex = np.empty((t, int(t * 0.68), 3), np.float32)
         alpha = np.zeros(tex.shape[:2], np.float32)
@@ -537,12 +526,10 @@ def _flat_texture(kind: str, rng: np.random.Generator) -> tuple[np.ndarray, np.n
     return tex, alpha, (side, side)
 
 
-def _draw_distractors(img: np.ndarray, scene: Scene, rng: np.random.Generator) -> list[DieSpec]:
-    """Draw the scene's flat distractors onto `img` (in place); return its blank cubes,
-    which the caller draws with the dice."""
+def _draw_distractors(img: np.ndarray, scene: Scene, rng: np.random.Generator) -> None:
+    """Draw the scene's distractors onto `img` (in place), under the dice."""
     cam = scene.camera
     h, w = img.shape[:2]
-    cubes: list[DieSpec] = []
     for _ in range(scene.distractors):
         kind = str(rng.choice(DISTRACTOR_KINDS))
         u, v = float(rng.uniform(0, w)), float(rng.uniform(0, h))
@@ -550,24 +537,10 @@ def _draw_distractors(img: np.ndarray, scene: Scene, rng: np.random.Generator) -
             r = int(rng.integers(2, max(3, min(h, w) // 25)))
             cv2.circle(img, (int(u), int(v)), r, rng.uniform(0, 255, 3).tolist(), -1, cv2.LINE_AA)
             continue
-        x, y = cam.pixel_to_mat(u, v)
-        if kind == "cube":
-            size = float(rng.uniform(8, 16))
-            clear = all(
-                math.hypot(x - d.x_mm, y - d.y_mm) >= (size + d.size_mm) * 0.75
-                for d in list(scene.dice) + cubes
-            )
-            if clear:
-                color = str(rng.choice(list(DIE_COLORS)))
-                cubes.append(
-                    DieSpec(
-                        0, color, x, y, float(rng.uniform(0, 90)), size, marbled=rng.random() < 0.3
-                    )
-                )
-            continue
         tex, alpha, size_mm = _flat_texture(kind, rng)
-        _paste_flat(img, cam, tex, alpha, (x, y), size_mm, float(rng.uniform(0, 360)))
-    return cubes
+        _paste_flat(
+            img, cam, tex, alpha, cam.pixel_to_mat(u, v), size_mm, float(rng.uniform(0, 360))
+        )
 
 
 def render(scene: Scene, rng: np.random.Generator) -> Rendered:
@@ -583,30 +556,27 @@ def render(scene: Scene, rng: np.random.Generator) -> Rendered:
     ldir = np.array([math.cos(el) * math.cos(az), math.cos(el) * math.sin(az), math.sin(el)])
     campos = cam.position
 
-    # distractors: flat things lie under the dice, blank cubes stand among them
-    cubes = _draw_distractors(img, scene, rng)
-    pieces = list(scene.dice) + cubes
+    _draw_distractors(img, scene, rng)
 
-    geo = [_die_geometry(d) for d in pieces]
+    geo = [_die_geometry(d) for d in scene.dice]
     # shadows first (all dice), then dice far-to-near
     shadow = np.zeros((h, w), np.float32)
     shift = -ldir[:2] / max(ldir[2], 0.3)
-    for d, (_, quads, _) in zip(pieces, geo, strict=True):
+    for d, (_, quads, _) in zip(scene.dice, geo, strict=True):
         base = quads[1] + np.append(shift * d.size_mm * 0.6, 0.0)
         poly = np.concatenate([cam.project(quads[1]), cam.project(base)])
         hull = cv2.convexHull(poly.astype(np.float32)).astype(np.int32)
         cv2.fillConvexPoly(shadow, hull, 1.0, cv2.LINE_AA)
-    if pieces:
+    if scene.dice:
         k = max(1.0, 0.01 * max(h, w))
         shadow = cv2.GaussianBlur(shadow, (0, 0), k)
         img *= (1 - 0.45 * shadow)[..., None]
 
     depth = [float(np.linalg.norm(g[0] - campos)) for g in geo]
-    order = sorted(range(len(pieces)), key=lambda i: -depth[i])
+    order = sorted(range(len(scene.dice)), key=lambda i: -depth[i])
     truths: list[DieTruth | None] = [None] * len(scene.dice)
     for i in order:
-        d = pieces[i]
-        blank = i >= len(scene.dice)
+        d = scene.dice[i]
         centre, quads, normals = geo[i]
         body = np.array(DIE_COLORS[d.color], np.float32)
         pip = np.array(PIP_COLORS[d.pip_color], np.float32)
@@ -623,7 +593,7 @@ def render(scene: Scene, rng: np.random.Generator) -> Rendered:
             proj = cam.project(quad)
             pts_all.append(proj)
             shade = 0.45 + 0.55 * max(0.0, float(n @ ldir))
-            tex = _face_texture(0 if blank else values[fi], body, pip, d.pip_style, marble, rng)
+            tex = _face_texture(values[fi], body, pip, d.pip_style, marble, rng)
             tex *= shade
             if fi == 0 and light.glare > 0:
                 gx, gy = rng.uniform(0.2, 0.8, 2) * _TEX
@@ -635,8 +605,6 @@ def render(scene: Scene, rng: np.random.Generator) -> Rendered:
                 continue
             if fi == 0:
                 top_box = _bbox(proj)
-        if blank:
-            continue
         pts = np.concatenate(pts_all) if pts_all else cam.project(quads[0])
         truths[i] = DieTruth(d.value, d.color, _bbox(pts), top_box or _bbox(pts))
 
