@@ -68,10 +68,10 @@ class ReaderSettings:
     dedupe_iou: float = 0.35
     """After the value net: of two kept dice whose boxes overlap by more than this IoU,
     only the one more surely a die stays (a die found twice, or boxed once whole and
-    once by its top face). 0 = off. Chosen on the training split and `zonkcam bench`
-    frames (errors = missed + extra + misread; off / 0.3 / 0.35 / 0.4): training split
-    218 / 156 / 159 / 179, bench frames 51 / 60 / 55 / 53 (there it costs a few touching
-    dice, whose boxes come out a little too big)."""
+    once by its top face). 0 = off. Chosen with the shipped models on the training split
+    and `zonkcam bench` frames (errors = missed + extra + misread; off / 0.3 / 0.35 /
+    0.4): training split 193 / 145 / 151 / 162, bench frames 37 / 49 / 43 / 39 (there it
+    costs a few dice touching in depth, whose boxes come out a little too big)."""
 
 
 DEFAULT_SETTINGS = ReaderSettings()
