@@ -393,9 +393,9 @@ def _bbox(pts: np.ndarray) -> tuple[float, float, float, float]:
 DISTRACTOR_KINDS = ("dot", "coin", "key", "card", "piece")
 """What `Scene.distractors` draws: a pip-like dot, a coin, a dark or coloured keyboard
 key with its label in a corner, a playing card, a flat game piece. None of them is a
-die, and none looks like a die face: blank cubes and light tiles with one central
-letter were tried and taught the value net to turn away white dice showing a 1 or a 3
-(see the model card)."""
+die. Blank cubes and light tiles with one central letter were tried and dropped: with
+them the value net turned away white dice showing a 1 or a 3 on a source it had not
+seen, though leaving them out did not bring that back (model card, leave-one-source-out)."""
 _GLYPHS = "ABCDEFGHJKLMNPRSTUWXYZ0123456789#@&%"
 
 
@@ -593,8 +593,7 @@ def render(scene: Scene, rng: np.random.Generator) -> Rendered:
             proj = cam.project(quad)
             pts_all.append(proj)
             shade = 0.45 + 0.55 * max(0.0, float(n @ ldir))
-            tex = _face_texture(values[fi], body, pip, d.pip_style, marble, rng)
-            tex *= shade
+            tex = _face_texture(values[fi], body, pip, d.pip_style, marble, rng) * shade
             if fi == 0 and light.glare > 0:
                 gx, gy = rng.uniform(0.2, 0.8, 2) * _TEX
                 yy, xx = np.mgrid[0:_TEX, 0:_TEX]
