@@ -33,16 +33,19 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--threads", type=int, default=2)
-    p.add_argument("--det-steps", type=int, default=None)
-    p.add_argument("--cls-steps", type=int, default=None)
-    p.add_argument("--synth-scenes", type=int, default=None)
     p.add_argument(
-        "--values-from",
-        type=Path,
+        "--det-steps",
+        type=int,
         default=None,
-        metavar="VALUES_PT",
-        help="reuse values.pt from an earlier run; train the detector only",
+        help="detector training steps (default 2500); 0 keeps the --detector-from one",
     )
+    p.add_argument(
+        "--cls-steps",
+        type=int,
+        default=None,
+        help="value net training steps (default 4000); 0 trains none (keeps --values-init)",
+    )
+    p.add_argument("--synth-scenes", type=int, default=None)
     p.add_argument(
         "--detector-from",
         type=Path,
@@ -55,15 +58,17 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         type=Path,
         default=None,
         metavar="VALUES",
-        help="start the value net from values.pt or a dice_values.onnx and train it on",
+        help="start the value net from values.pt or a dice_values.onnx and train it on "
+        "(default: EfficientNet-Lite0's ImageNet weights)",
     )
     p.add_argument(
         "--mine-with",
         type=Path,
         default=None,
         metavar="MODEL_DIR",
-        help="add an earlier detector's candidates (e.g. zonkcam/models) to the value "
-        "net's crops: misses on no die as hard 'not a die' examples",
+        help="add an earlier detector's candidates (its dice_detector.onnx, e.g. in "
+        "zonkcam/models) to the value net's crops: misses on no die as hard 'not a die' "
+        "examples",
     )
     p.add_argument(
         "--exclude-source",
@@ -103,7 +108,6 @@ def run(args: argparse.Namespace) -> int:
         data_dir=data,
         seed=args.seed,
         threads=args.threads,
-        values_state=args.values_from,
         detector_init=args.detector_from,
         values_init=args.values_init,
         mine_with=args.mine_with,
@@ -121,19 +125,22 @@ def run(args: argparse.Namespace) -> int:
 def _check_inputs(args: argparse.Namespace, data: Path | None) -> None:
     """Every named file and source exists, before minutes of data building."""
     from zonkcam.vision.dataset import load_labels
-    from zonkcam.vision.model import DETECTOR_FILE, VALUES_FILE
+    from zonkcam.vision.model import DETECTOR_FILE
 
+    if args.det_steps is not None and args.det_steps <= 0 and args.detector_from is None:
+        raise UserError("--det-steps 0 keeps a detector: name it with --detector-from")
+    for name in ("det_steps", "cls_steps"):
+        if getattr(args, name) is not None and getattr(args, name) < 0:
+            raise UserError(f"--{name.replace('_', '-')} must be 0 or more")
     for flag, path in (
-        ("--values-from", args.values_from),
         ("--detector-from", args.detector_from),
         ("--values-init", args.values_init),
     ):
         if path is not None and not path.is_file():
             raise UserError(f"{flag} {path}: no such file")
     if args.mine_with is not None:
-        for name in (DETECTOR_FILE, VALUES_FILE):
-            if not (args.mine_with / name).is_file():
-                raise UserError(f"--mine-with {args.mine_with}: no {name} there")
+        if not (args.mine_with / DETECTOR_FILE).is_file():
+            raise UserError(f"--mine-with {args.mine_with}: no {DETECTOR_FILE} there")
     if args.exclude_source is not None:
         if data is None:
             raise UserError("--exclude-source needs labelled photos (--data DIR)")

