@@ -11,7 +11,7 @@ from zonkcam import cli
 from zonkcam.vision import synth
 from zonkcam.vision.metrics import iou
 from zonkcam.vision.model import MODEL_DIR, load_model
-from zonkcam.vision.reader import Die, read_dice
+from zonkcam.vision.reader import VALUE_BATCH, Die, classify_crops, read_dice
 
 SHARED = Path(__file__).resolve().parents[3] / "shared" / "datasets" / "real-dice-dev"
 
@@ -102,6 +102,16 @@ def test_model_outputs_have_the_documented_shapes(model):
     (probs,) = model.values.run(None, {"crops": crops})
     assert probs.shape == (3, 7)
     assert np.allclose(probs.sum(axis=1), 1, atol=1e-4)
+
+
+def test_many_crops_are_classified_in_batches_with_the_same_result(model):
+    rng = np.random.default_rng(5)
+    n = VALUE_BATCH * 2 + 3
+    crops = rng.integers(0, 256, (n, 64, 64, 3), dtype=np.uint8)
+    probs = classify_crops(crops, model, views=2)
+    assert probs.shape == (n, 7)
+    one = np.concatenate([classify_crops(crops[i : i + 1], model, views=2) for i in range(n)])
+    np.testing.assert_allclose(probs, one, atol=1e-5)
 
 
 def test_thread_count_is_configurable():

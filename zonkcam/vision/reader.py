@@ -158,6 +158,11 @@ def _detect(
     return boxes[keep], scores[keep].astype(np.float32), inp
 
 
+VALUE_BATCH = 16
+"""Crops per value-net run. A photo can give 80 candidates (160 or 320 with more views);
+run at once, their activations would hold tens of MB more for the life of the process."""
+
+
 def classify_crops(crops: np.ndarray, model: DiceModel, views: int = 1) -> np.ndarray:
     """(N, 64, 64, 3) BGR uint8 crops -> (N, 7) probabilities (0 = not a die, 1-6),
     averaged over `views` quarter-turned copies (1, 2 or 4)."""
@@ -167,7 +172,13 @@ def classify_crops(crops: np.ndarray, model: DiceModel, views: int = 1) -> np.nd
     turns = {1: (0,), 2: (0, 2), 4: (0, 1, 2, 3)}[views]
     batch = np.concatenate([np.rot90(crops, k, axes=(1, 2)) for k in turns])
     x = np.ascontiguousarray(batch.transpose(0, 3, 1, 2), dtype=np.float32)
-    probs = model.values.run(None, {"crops": x})[0]
+    # in batches of at most VALUE_BATCH: onnxruntime keeps the memory of its biggest run
+    probs = np.concatenate(
+        [
+            model.values.run(None, {"crops": x[i : i + VALUE_BATCH]})[0]
+            for i in range(0, len(x), VALUE_BATCH)
+        ]
+    )
     return probs.reshape(len(turns), n, 7).mean(axis=0)
 
 
