@@ -62,16 +62,19 @@ class ReaderSettings:
     """Views of each crop the value net averages: 1 = as is, 2 = plus a half turn,
     4 = all four quarter turns (more robust, proportionally slower)."""
     min_die_prob: float = 0.8
-    """A candidate is kept when the value net gives 'a die' (any value) at least this."""
+    """A candidate is kept when the value net gives 'a die' (any value) at least this.
+    With the pretrained value net, 0.7 / 0.8 / 0.9 made 116 / 113 / 110 errors on the
+    training split and 31 / 32 / 35 on the bench frames."""
     min_value_prob: float = 0.0
     """A die whose best value is less likely than this is dropped."""
     dedupe_iou: float = 0.35
     """After the value net: of two kept dice whose boxes overlap by more than this IoU,
     only the one more surely a die stays (a die found twice, or boxed once whole and
-    once by its top face). 0 = off. Chosen with the shipped models on the training split
+    once by its top face). 0 = off. Chosen with session 3's models on the training split
     and `zonkcam bench` frames (errors = missed + extra + misread; off / 0.3 / 0.35 /
     0.4): training split 193 / 145 / 151 / 162, bench frames 37 / 49 / 43 / 39 (there it
-    costs a few dice touching in depth, whose boxes come out a little too big)."""
+    costs a few dice touching in depth, whose boxes come out a little too big). With
+    the pretrained value net, off / 0.35: 166 / 113 and 26 / 32 (MODEL_CARD.md)."""
 
 
 DEFAULT_SETTINGS = ReaderSettings()
