@@ -16,6 +16,7 @@ from zonkcam.vision.training import (  # noqa: E402
     TrainConfig,
     ValueNet,
     ValueNetExport,
+    export_detector,
     export_values,
     freeze_norms,
     load_weights,
@@ -94,9 +95,10 @@ def test_train_names_a_wrong_source_or_file_before_any_work(tmp_path, capsys) ->
     assert not (tmp_path / "run").exists()
 
 
-def test_a_value_net_export_loads_back_with_every_norm_folded_in(tmp_path) -> None:  # noqa: ANN001
+@pytest.mark.parametrize("kind", ["values", "detector"])
+def test_an_export_loads_back_with_every_norm_folded_in(tmp_path, kind) -> None:  # noqa: ANN001
     gen = torch.Generator().manual_seed(3)
-    net = ValueNet()
+    net = ValueNet() if kind == "values" else Detector()
     with torch.no_grad():  # norms with statistics of their own, so that folding matters
         for m in net.modules():
             if isinstance(m, torch.nn.BatchNorm2d):
@@ -104,13 +106,14 @@ def test_a_value_net_export_loads_back_with_every_norm_folded_in(tmp_path) -> No
                 m.running_var.copy_(torch.rand(m.num_features, generator=gen) + 0.5)
                 m.bias.copy_(torch.randn(m.num_features, generator=gen) * 0.1)
     net.eval()
-    path = export_values(net, tmp_path / "v.onnx")
-    back = ValueNet()
+    export = export_values if kind == "values" else export_detector
+    path = export(net, tmp_path / "m.onnx")
+    back = ValueNet() if kind == "values" else Detector()
     assert load_weights(back, path) is True
     back.eval()
-    crops = torch.from_numpy(np.random.default_rng(4).uniform(0, 255, (3, 3, 64, 64))).float()
+    x = torch.from_numpy(np.random.default_rng(4).uniform(0, 255, (3, 3, 64, 64))).float()
     with torch.no_grad():
-        torch.testing.assert_close(back(crops), net(crops), atol=1e-4, rtol=1e-4)
+        torch.testing.assert_close(back(x), net(x), atol=1e-4, rtol=1e-4)
 
 
 def test_pretrained_value_net_takes_bgr_crops() -> None:

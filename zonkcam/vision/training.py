@@ -687,42 +687,33 @@ def value_accuracy(net: ValueNet, x: np.ndarray, y: np.ndarray) -> float:
     return float((np.concatenate(pred) == y).mean()) if len(y) else float("nan")
 
 
-def export_detector(det: Detector, path: Path) -> Path:
+def _to_onnx(wrapper: nn.Module, example: torch.Tensor, path: Path, names, axes) -> Path:  # noqa: ANN001
+    """Export `wrapper` (eval mode, contiguous memory) to `path` with opset 17."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    det = det.to(memory_format=torch.contiguous_format)
     with torch.no_grad():
         torch.onnx.export(
-            DetectorExport(det).eval(),
-            (torch.zeros(1, 3, DET_SIZE, DET_SIZE),),
+            wrapper.to(memory_format=torch.contiguous_format).eval(),
+            (example,),
             str(path),
-            input_names=["image"],
-            output_names=["peaks", "geometry"],
+            input_names=names[:1],
+            output_names=names[1:],
             opset_version=17,
-            dynamic_axes={
-                "image": {2: "h", 3: "w"},
-                "peaks": {2: "gh", 3: "gw"},
-                "geometry": {2: "gh", 3: "gw"},
-            },
+            dynamic_axes=axes,
             dynamo=False,
         )
     return path
+
+
+def export_detector(det: Detector, path: Path) -> Path:
+    axes = {"image": {2: "h", 3: "w"}, "peaks": {2: "gh", 3: "gw"}, "geometry": {2: "gh", 3: "gw"}}
+    example = torch.zeros(1, 3, DET_SIZE, DET_SIZE)
+    return _to_onnx(DetectorExport(det), example, path, ["image", "peaks", "geometry"], axes)
 
 
 def export_values(val: ValueNet, path: Path) -> Path:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    val = val.to(memory_format=torch.contiguous_format)
-    with torch.no_grad():
-        torch.onnx.export(
-            ValueNetExport(val).eval(),
-            (torch.zeros(1, 3, CROP_SIZE, CROP_SIZE),),
-            str(path),
-            input_names=["crops"],
-            output_names=["probs"],
-            opset_version=17,
-            dynamic_axes={"crops": {0: "n"}, "probs": {0: "n"}},
-            dynamo=False,
-        )
-    return path
+    axes = {"crops": {0: "n"}, "probs": {0: "n"}}
+    example = torch.zeros(1, 3, CROP_SIZE, CROP_SIZE)
+    return _to_onnx(ValueNetExport(val), example, path, ["crops", "probs"], axes)
 
 
 def _keep(net: nn.Module, source: Path, path: Path, export_fn: Callable) -> Path:
