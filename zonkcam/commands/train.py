@@ -127,11 +127,11 @@ def _check_inputs(args: argparse.Namespace, data: Path | None) -> None:
     from zonkcam.vision.dataset import load_labels
     from zonkcam.vision.model import DETECTOR_FILE
 
-    if args.det_steps is not None and args.det_steps <= 0 and args.detector_from is None:
-        raise UserError("--det-steps 0 keeps a detector: name it with --detector-from")
     for name in ("det_steps", "cls_steps"):
         if getattr(args, name) is not None and getattr(args, name) < 0:
             raise UserError(f"--{name.replace('_', '-')} must be 0 or more")
+    if args.det_steps == 0 and args.detector_from is None:
+        raise UserError("--det-steps 0 keeps a detector: name it with --detector-from")
     for flag, path in (
         ("--detector-from", args.detector_from),
         ("--values-init", args.values_init),

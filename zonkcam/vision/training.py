@@ -687,7 +687,9 @@ def value_accuracy(net: ValueNet, x: np.ndarray, y: np.ndarray) -> float:
     return float((np.concatenate(pred) == y).mean()) if len(y) else float("nan")
 
 
-def _to_onnx(wrapper: nn.Module, example: torch.Tensor, path: Path, names, axes) -> Path:  # noqa: ANN001
+def _to_onnx(
+    wrapper: nn.Module, example: torch.Tensor, path: Path, names: list[str], axes: dict
+) -> Path:
     """Export `wrapper` (eval mode, contiguous memory) to `path` with opset 17."""
     path.parent.mkdir(parents=True, exist_ok=True)
     with torch.no_grad():
@@ -762,9 +764,9 @@ def train(cfg: TrainConfig) -> list[Path]:
         )
         worker.start()
         torch.set_num_threads(max(1, cfg.threads - 1))
-    elif train_val:
-        torch.set_num_threads(1 if train_det else max(1, cfg.threads))
-        _value_worker(cfg, x, y, xv, yv, str(state), threads=1 if train_det else cfg.threads)
+    elif train_val:  # here, before the detector (if any) on one thread
+        threads = 1 if train_det else max(1, cfg.threads)
+        _value_worker(cfg, x, y, xv, yv, str(state), threads=threads)
     else:
         torch.set_num_threads(max(1, cfg.threads))
     det_path, val_path = cfg.out_dir / "dice_detector.onnx", cfg.out_dir / "dice_values.onnx"
