@@ -1,5 +1,6 @@
 """The table renderer: deterministic, truthful boxes and values, real 3-D dice."""
 
+import cv2
 import numpy as np
 import pytest
 
@@ -106,3 +107,31 @@ def test_every_distractor_kind_can_be_drawn():
         tex, alpha, size = synth._flat_texture(kind, rng)
         assert tex.dtype == np.float32 and tex.shape[:2] == alpha.shape
         assert 0.1 < alpha.mean() < 1.0 and min(size) > 5
+
+
+def test_printed_boards_include_tiles_with_number_tokens():
+    rng = np.random.default_rng(3)
+    board = synth._tiled_board(480, 640, rng)
+    assert board.dtype == np.float32 and board.shape == (480, 640, 3)
+    assert board.std() > 20  # tiles of several colours, borders, tokens
+    assert (synth._tiled_board(480, 640, np.random.default_rng(3)) == board).all()
+    # the token discs: light round blobs inside the tiles
+    grey = cv2.cvtColor(np.clip(board, 0, 255).astype(np.uint8), cv2.COLOR_BGR2GRAY)
+    circles = cv2.HoughCircles(
+        cv2.GaussianBlur(grey, (5, 5), 1.5), cv2.HOUGH_GRADIENT, 1.2, 20,
+        param1=80, param2=25, minRadius=4, maxRadius=60,
+    )
+    assert circles is not None and len(circles[0]) >= 3
+
+
+def test_board_mats_are_tiled_boards_about_half_the_time(monkeypatch):
+    calls = []
+    real = synth._tiled_board
+    monkeypatch.setattr(synth, "_tiled_board", lambda *a: calls.append(1) or real(*a))
+    for seed in range(40):
+        synth._mat_image(synth.Mat("board", (120, 140, 160)), 90, 120, np.random.default_rng(seed))
+    n = len(calls)
+    assert 8 <= n <= 32
+    for kind in ("desk", "felt", "wood", "white", "cloth"):  # only boards get tiles
+        synth._mat_image(synth.Mat(kind, (120, 140, 160)), 90, 120, np.random.default_rng(0))
+    assert len(calls) == n

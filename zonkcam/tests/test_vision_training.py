@@ -20,6 +20,7 @@ from zonkcam.vision.training import (  # noqa: E402
     export_values,
     freeze_norms,
     load_weights,
+    random_negative_boxes,
     salt_and_pepper,
     train,
 )
@@ -74,6 +75,25 @@ def _write_labels(root) -> None:  # noqa: ANN001
     (root / "labels.jsonl").write_text(
         json.dumps({"image": "images/a.jpg", "group": "deskcam:1", "dice": []}) + "\n"
     )
+
+
+def test_random_negatives_stay_off_the_dice_and_some_are_much_bigger() -> None:
+    dice = np.array([[100, 100, 130, 130], [300, 200, 330, 232], [500, 50, 528, 80]], np.float32)
+    neg = random_negative_boxes(dice, 640, 480, 400, np.random.default_rng(0))
+    assert len(neg) > 300
+    side = np.sqrt((neg[:, 2] - neg[:, 0]) * (neg[:, 3] - neg[:, 1]))
+    big = side > 1.6 * 29
+    assert 0.15 < big.mean() < 0.5  # a share of tile- or token-sized boxes
+    x0, y0, x1, y1 = (neg[:, i : i + 1] for i in range(4))
+    inter = np.clip(np.minimum(x1, dice[:, 2]) - np.maximum(x0, dice[:, 0]), 0, None) * np.clip(
+        np.minimum(y1, dice[:, 3]) - np.maximum(y0, dice[:, 1]), 0, None
+    )
+    union = (x1 - x0) * (y1 - y0) + 900 - inter
+    assert (inter / union).max() < 0.1
+    cx, cy = (dice[:, 0] + dice[:, 2]) / 2, (dice[:, 1] + dice[:, 3]) / 2
+    holds = (x0 <= cx) & (cx <= x1) & (y0 <= cy) & (cy <= y1)
+    assert not holds[big].any()  # a big 'not a die' box never frames a die
+    assert (neg[:, 2] - neg[:, 0] <= 640).all() and (neg[:, 3] - neg[:, 1] <= 480).all()
 
 
 def test_train_names_a_wrong_source_or_file_before_any_work(tmp_path, capsys) -> None:  # noqa: ANN001

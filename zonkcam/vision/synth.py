@@ -183,6 +183,80 @@ def _smooth_noise(rng: np.random.Generator, h: int, w: int, scale: int) -> np.nd
     return cv2.resize(small, (w, h), interpolation=cv2.INTER_CUBIC)
 
 
+TILED_BOARD_SHARE = 0.5
+"""Share of the printed boards drawn as tiles with number tokens (`_tiled_board`)."""
+
+
+def _tiled_board(h: int, w: int, rng: np.random.Generator) -> np.ndarray:
+    """A printed board of hexagonal or square tiles (float32): textured terrain in a few
+    colours, dark or light borders, and on many tiles a round token with a number and
+    a row of dots under it, or a small printed icon. Seen from afar such a tile looks
+    like a die showing a 1: the value net must learn that it is not one."""
+    img = np.empty((h, w, 3), np.uint8)  # (OpenCV draws text on 8-bit images only)
+    img[:] = rng.uniform(40, 220, 3)  # sea / frame
+    palette = rng.uniform(25, 235, (int(rng.integers(3, 7)), 3))
+    cell = float(rng.uniform(0.05, 0.16) * max(h, w))
+    hexes = rng.random() < 0.6
+    border = rng.uniform(200, 250, 3) if rng.random() < 0.6 else rng.uniform(10, 70, 3)
+    token = rng.uniform(190, 240, 3)
+    ink = (30, 30, 30) if rng.random() < 0.7 else (30, 30, 170)
+    ox, oy = rng.uniform(-cell, w * 0.3), rng.uniform(-cell, h * 0.3)
+    nx, ny = int(w / cell) + 2, int(h / cell) + 2
+    for j in range(ny):
+        for i in range(nx):
+            if hexes:
+                cx = ox + i * cell * 1.5
+                cy = oy + j * cell * math.sqrt(3) + (i % 2) * cell * math.sqrt(3) / 2
+                r = cell
+                pts = [
+                    (cx + r * math.cos(k * math.pi / 3), cy + r * math.sin(k * math.pi / 3))
+                    for k in range(6)
+                ]
+            else:
+                cx, cy, r = ox + i * cell * 1.1, oy + j * cell * 1.1, cell * 0.55
+                pts = [(cx - r, cy - r), (cx + r, cy - r), (cx + r, cy + r), (cx - r, cy + r)]
+            if not (-2 * r < cx < w + 2 * r and -2 * r < cy < h + 2 * r):
+                continue
+            poly = np.array(pts, np.int32)
+            col = palette[int(rng.integers(0, len(palette)))] * rng.uniform(0.85, 1.15)
+            cv2.fillConvexPoly(img, poly, col.tolist(), cv2.LINE_AA)
+            cv2.polylines(img, [poly], True, border.tolist(), max(1, int(r * 0.08)), cv2.LINE_AA)
+            for _ in range(int(rng.integers(0, 5))):  # terrain: trees, rocks, fields
+                px, py = cx + rng.uniform(-0.6, 0.6) * r, cy + rng.uniform(-0.6, 0.6) * r
+                cv2.circle(
+                    img,
+                    (int(px), int(py)),
+                    max(1, int(r * rng.uniform(0.05, 0.2))),
+                    np.clip(col * rng.uniform(0.5, 1.3), 0, 255).tolist(),
+                    -1,
+                )
+            u = rng.random()
+            if u < 0.6:
+                tr = max(2, int(r * rng.uniform(0.25, 0.42)))
+                cv2.circle(img, (int(cx), int(cy)), tr, token.tolist(), -1, cv2.LINE_AA)
+                scale = tr / 22
+                num = str(int(rng.choice([2, 3, 4, 5, 6, 8, 9, 10, 11, 12])))
+                (tw, th), _ = cv2.getTextSize(num, cv2.FONT_HERSHEY_SIMPLEX, scale, 2)
+                org = (int(cx - tw / 2), int(cy + th / 2))
+                cv2.putText(
+                    img, num, org, cv2.FONT_HERSHEY_SIMPLEX, scale, ink, max(1, tr // 10)
+                )
+                for k in range(int(rng.integers(0, 6))):
+                    dx = (k - 2) * tr * 0.18
+                    cv2.circle(img, (int(cx + dx), int(cy + tr * 0.7)), max(1, tr // 12), ink, -1)
+            elif u < 0.8:
+                ic = rng.uniform(0.15, 0.35) * r
+                cv2.rectangle(
+                    img,
+                    (int(cx - ic), int(cy - ic)),
+                    (int(cx + ic), int(cy + ic * rng.uniform(0.4, 1.0))),
+                    rng.uniform(20, 240, 3).tolist(),
+                    -1,
+                )
+    out = img.astype(np.float32) * (0.85 + 0.3 * _smooth_noise(rng, h, w, 40))[..., None]
+    return out + rng.normal(0, 4, (h, w, 1)).astype(np.float32)
+
+
 def _mat_image(mat: Mat, h: int, w: int, rng: np.random.Generator) -> np.ndarray:
     base = np.array(mat.color, np.float32)
     img = np.empty((h, w, 3), np.float32)
@@ -209,6 +283,8 @@ def _mat_image(mat: Mat, h: int, w: int, rng: np.random.Generator) -> np.ndarray
         folds = _smooth_noise(rng, h, w, 120)
         img *= (0.75 + 0.35 * folds + 0.05 * weave)[..., None]
         img += rng.normal(0, 5, (h, w, 1)).astype(np.float32)
+    elif mat.kind == "board" and rng.random() < TILED_BOARD_SHARE:
+        img = _tiled_board(h, w, rng)
     elif mat.kind in ("board", "desk"):
         img = img.astype(np.uint8)
         for _ in range(int(rng.integers(4, 14))):

@@ -282,6 +282,42 @@ def _jitter(box: np.ndarray, rng: np.random.Generator, amount: float = 0.1) -> n
     return np.array([cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2], np.float32)
 
 
+PIP_NEGATIVE_SIZE = (0.2, 0.33)
+"""'Not a die' boxes inside a die, as a share of its box side: about one pip. Up to
+session 4 they went to 0.45, which frames two or three pips of a 5 or a 6 the way a
+tight box frames a white die's 1 or 3; the value net then turned such dice away on a
+source it had not seen."""
+BIG_NEGATIVE_SHARE = 1 / 3
+"""Share of the random 'not a die' boxes that are 1.6-4x a die's size."""
+
+
+def random_negative_boxes(
+    boxes: np.ndarray, w: int, h: int, n: int, rng: np.random.Generator
+) -> np.ndarray:
+    """Up to `n` random boxes on a w x h image on no die of `boxes` (IoU < 0.1): mostly
+    die-sized, a share (BIG_NEGATIVE_SHARE) 1.6 to 4 times bigger, which never hold a
+    die's centre (a board tile, a token, a hand: a detector on an unfamiliar table
+    proposes such boxes, and the value net must turn them away)."""
+    out = []
+    sizes = (boxes[:, 2:] - boxes[:, :2]) if len(boxes) else np.array([[0.1 * w, 0.1 * w]])
+    centres = (boxes[:, :2] + boxes[:, 2:]) / 2
+    for _ in range(n * 4):
+        if len(out) >= n:
+            break
+        big = rng.random() < BIG_NEGATIVE_SHARE
+        f = math.exp(rng.uniform(0.5, 1.4) if big else rng.uniform(-0.5, 0.5))
+        bw, bh = np.minimum(sizes[rng.integers(0, len(sizes))] * f, (w, h))
+        x0, y0 = rng.uniform(-bw * 0.2, w - bw * 0.8), rng.uniform(-bh * 0.2, h - bh * 0.8)
+        cand = np.array([[x0, y0, x0 + bw, y0 + bh]], np.float32)
+        if len(boxes) and _iou_matrix(cand, boxes).max() >= 0.1:
+            continue
+        inside = (centres >= cand[0, :2]) & (centres <= cand[0, 2:])
+        if big and inside.all(axis=1).any():
+            continue
+        out.append(cand[0])
+    return np.array(out, np.float32).reshape(-1, 4)
+
+
 def _negative_crops(
     img: np.ndarray,
     boxes: np.ndarray,
@@ -291,16 +327,7 @@ def _negative_crops(
     n_sub: int,
 ) -> list[np.ndarray]:
     h, w = img.shape[:2]
-    out = []
-    sizes = (boxes[:, 2:] - boxes[:, :2]) if len(boxes) else np.array([[0.1 * w, 0.1 * w]])
-    for _ in range(n_random * 4):
-        if len(out) >= n_random:
-            break
-        bw, bh = sizes[rng.integers(0, len(sizes))] * math.exp(rng.uniform(-0.5, 0.5))
-        x0, y0 = rng.uniform(-bw * 0.2, w - bw * 0.8), rng.uniform(-bh * 0.2, h - bh * 0.8)
-        cand = np.array([[x0, y0, x0 + bw, y0 + bh]], np.float32)
-        if len(boxes) == 0 or _iou_matrix(cand, boxes).max() < 0.1:
-            out.append(crop_die(img, cand[0]))
+    out = [crop_die(img, b) for b in random_negative_boxes(boxes, w, h, n_random, rng)]
     for _ in range(n_part):
         if len(boxes) == 0:
             break
@@ -317,7 +344,7 @@ def _negative_crops(
             break
         b = boxes[rng.integers(0, len(boxes))]
         bw, bh = b[2] - b[0], b[3] - b[1]
-        f = rng.uniform(0.25, 0.45)
+        f = rng.uniform(*PIP_NEGATIVE_SIZE)
         cx, cy = (
             rng.uniform(b[0] + bw * 0.25, b[2] - bw * 0.25),
             rng.uniform(b[1] + bh * 0.25, b[3] - bh * 0.25),
