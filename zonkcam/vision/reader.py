@@ -63,8 +63,10 @@ class ReaderSettings:
     4 = all four quarter turns (more robust, proportionally slower)."""
     min_die_prob: float = 0.8
     """A candidate is kept when the value net gives 'a die' (any value) at least this.
-    With the pretrained value net, 0.7 / 0.8 / 0.9 made 116 / 113 / 110 errors on the
-    training split and 31 / 32 / 35 on the bench frames."""
+    With session 4's pretrained value net, 0.7 / 0.8 / 0.9 made 116 / 113 / 110 errors on
+    the training split and 31 / 32 / 35 on the bench frames; with the shipped one (session
+    5), 0.7 / 0.75 / 0.8 / 0.85 / 0.9 make 120 / 115 / 114 / 118 / 118 on the training
+    split."""
     min_value_prob: float = 0.0
     """A die whose best value is less likely than this is dropped."""
     dedupe_iou: float = 0.35
