@@ -9,7 +9,7 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-from zonkcam.commands.read import add_views_option
+from zonkcam.commands.read import add_views_option, reader_settings
 
 SIZES = ((640, 480), (1280, 960), (2304, 1296))
 
@@ -53,10 +53,10 @@ def run(args: argparse.Namespace) -> int:
     import numpy as np
 
     from zonkcam.commands.read import load_model_or_fail
-    from zonkcam.vision.reader import ReaderSettings, read_dice
+    from zonkcam.vision.reader import read_dice
 
     model = load_model_or_fail(args.model_dir, args.threads)
-    settings = ReaderSettings(value_views=args.views)
+    settings = reader_settings(args)
     rows = []
     for w, h in SIZES:
         for n in (5, 6):
@@ -80,13 +80,15 @@ def run(args: argparse.Namespace) -> int:
     result = {
         "threads": args.threads,
         "views": args.views,
+        "recheck": not args.no_recheck,
         "rows": rows,
         "peak_rss_mb": round(rss_mb, 1),
     }
     if args.json:
         print(json.dumps(result))
         return 0
-    print(f"threads={args.threads} views={args.views}  (ms per frame, decode excluded)")
+    print(f"threads={args.threads} views={args.views} recheck={not args.no_recheck}  "
+          "(ms per frame, decode excluded)")
     for r in rows:
         print(
             f"{r['size']:>10} {r['dice']} dice: median {r['ms_median']:6.2f} ms  "

@@ -7,7 +7,7 @@ import json
 import time
 from pathlib import Path
 
-from zonkcam.commands.read import add_views_option
+from zonkcam.commands.read import add_views_option, reader_settings
 from zonkcam.errors import UserError
 
 
@@ -98,7 +98,7 @@ def run(args: argparse.Namespace) -> int:
     from zonkcam.vision.dataset import load_labels, select
     from zonkcam.vision.imageio import ImageFileError, load_image
     from zonkcam.vision.metrics import Tally, match
-    from zonkcam.vision.reader import ReaderSettings, read_dice
+    from zonkcam.vision.reader import read_dice
 
     records = select(load_labels(args.dataset), args.split)
     if not records:
@@ -115,7 +115,7 @@ def run(args: argparse.Namespace) -> int:
             unreadable += 1
             continue
         t0 = time.perf_counter()
-        dice = read_dice(img, model, ReaderSettings(value_views=args.views))
+        dice = read_dice(img, model, reader_settings(args))
         ms = (time.perf_counter() - t0) * 1000
         score = match(
             [(d.value, d.bbox) for d in rec.dice], [(d.value, d.bbox) for d in dice], rec.bbox_kind
@@ -129,6 +129,7 @@ def run(args: argparse.Namespace) -> int:
         "split": args.split,
         "threads": args.threads,
         "views": args.views,
+        "recheck": not args.no_recheck,
         "all": total.summary(),
         "per_source": {k: v.summary() for k, v in sorted(per_source.items())},
     }
@@ -153,7 +154,8 @@ def run(args: argparse.Namespace) -> int:
         "ms_median",
         "ms_p95",
     ]
-    print(f"{args.dataset} split={args.split} threads={args.threads} views={args.views}")
+    print(f"{args.dataset} split={args.split} threads={args.threads} views={args.views} "
+          f"recheck={not args.no_recheck}")
     print(f"{'':12}" + "".join(f"{k:>18}" for k in keys))
     for name, s in [("all", result["all"]), *result["per_source"].items()]:
         print(f"{name:12}" + "".join(f"{s.get(k, ''):>18}" for k in keys))

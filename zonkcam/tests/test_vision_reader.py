@@ -11,7 +11,14 @@ from zonkcam import cli
 from zonkcam.vision import synth
 from zonkcam.vision.metrics import iou
 from zonkcam.vision.model import MODEL_DIR, load_model
-from zonkcam.vision.reader import VALUE_BATCH, Die, classify_crops, read_dice
+from zonkcam.vision.reader import (
+    VALUE_BATCH,
+    Die,
+    ReaderSettings,
+    classify_crops,
+    read_dice,
+    recheck_unsure,
+)
 
 SHARED = Path(__file__).resolve().parents[3] / "shared" / "datasets" / "real-dice-dev"
 
@@ -112,6 +119,32 @@ def test_many_crops_are_classified_in_batches_with_the_same_result(model):
     assert probs.shape == (n, 7)
     one = np.concatenate([classify_crops(crops[i : i + 1], model, views=2) for i in range(n)])
     np.testing.assert_allclose(probs, one, atol=1e-5)
+
+
+def test_only_unsure_candidates_are_read_again_half_turned(model):
+    crops = np.random.default_rng(6).integers(0, 256, (4, 64, 64, 3), dtype=np.uint8)
+    probs = np.array(
+        [
+            [0.005, 0, 0, 0.995, 0, 0, 0],  # surely a 3
+            [0.5, 0.5, 0, 0, 0, 0, 0],  # maybe a die
+            [0.01, 0.5, 0.49, 0, 0, 0, 0],  # surely a die: a 1 or a 2?
+            [0.99, 0.01, 0, 0, 0, 0, 0],  # surely not a die
+        ],
+        np.float32,
+    )
+    out = recheck_unsure(crops, probs, model)
+    turned = classify_crops(np.rot90(crops, 2, axes=(1, 2)).copy(), model)
+    np.testing.assert_array_equal(out[[0, 3]], probs[[0, 3]])
+    np.testing.assert_allclose(out[[1, 2]], (probs[[1, 2]] + turned[[1, 2]]) / 2, atol=1e-6)
+    np.testing.assert_array_equal(recheck_unsure(crops[[0, 3]], probs[[0, 3]], model), probs[[0, 3]])
+
+
+def test_recheck_can_be_switched_off_and_reads_rendered_dice_alike(model):
+    out = table(21, 640, 480, n_dice=5)
+    on = read_dice(out.image, model)
+    off = read_dice(out.image, model, ReaderSettings(recheck_unsure=False))
+    by_place = sorted(out.dice, key=lambda d: ((d.bbox[1] + d.bbox[3]) / 2, d.bbox[0]))
+    assert [d.value for d in on] == [d.value for d in off] == [d.value for d in by_place]
 
 
 def test_thread_count_is_configurable():
@@ -242,6 +275,7 @@ def test_eval_on_a_rendered_dataset(tmp_path, capsys):
     rc = cli.main(["eval", str(tmp_path), "--json", "--review", str(review)])
     assert rc == 0
     res = json.loads(capsys.readouterr().out)
+    assert res["recheck"] is True
     assert res["all"]["images"] == 3 and res["all"]["dice"] == 15
     assert res["all"]["end_to_end"] == 1.0 and res["all"]["images_exact"] == 1.0
     assert set(res["per_source"]) == {"synth"}
@@ -294,7 +328,9 @@ def test_a_die_found_twice_is_read_once_the_surer_box_stays() -> None:
     fake = DiceModel(_Session([heat, geom]), _Session([probs]), threads=1)
     image = np.full((320, 320, 3), 90, np.uint8)
 
-    both = read_dice(image, fake, ReaderSettings(dedupe_iou=0, small_pass_size=0))
+    # (the fake value net answers the same to any batch: no second look at the unsure one)
+    plain = {"small_pass_size": 0, "recheck_unsure": False}
+    both = read_dice(image, fake, ReaderSettings(dedupe_iou=0, **plain))
     assert [d.value for d in both] == [2, 5]
-    once = read_dice(image, fake, ReaderSettings(small_pass_size=0))
+    once = read_dice(image, fake, ReaderSettings(**plain))
     assert [(d.value, d.bbox) for d in once] == [(5, (68.0, 68.0, 108.0, 108.0))]

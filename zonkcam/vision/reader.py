@@ -61,6 +61,12 @@ class ReaderSettings:
     value_views: int = 1
     """Views of each crop the value net averages: 1 = as is, 2 = plus a half turn,
     4 = all four quarter turns (more robust, proportionally slower)."""
+    recheck_unsure: bool = True
+    """With one view: a candidate the value net is unsure of (P(a die) inside
+    RECHECK_DIE_PROB, or its best value under RECHECK_VALUE_SHARE of P(a die)) is read
+    again half-turned and the two views averaged. That is 6-8% of the candidates on the
+    photos and gives all of `value_views=2`'s gain there (session 5: training split 114 ->
+    112 errors, the same as two views for every candidate)."""
     min_die_prob: float = 0.8
     """A candidate is kept when the value net gives 'a die' (any value) at least this.
     With session 4's pretrained value net, 0.7 / 0.8 / 0.9 made 116 / 113 / 110 errors on
@@ -80,6 +86,8 @@ class ReaderSettings:
 
 
 DEFAULT_SETTINGS = ReaderSettings()
+RECHECK_DIE_PROB = (0.3, 0.95)
+RECHECK_VALUE_SHARE = 0.9
 
 
 def _nms(boxes: np.ndarray, scores: np.ndarray, iou: float, centres: bool = False) -> np.ndarray:
@@ -187,6 +195,20 @@ def classify_crops(crops: np.ndarray, model: DiceModel, views: int = 1) -> np.nd
     return probs.reshape(len(turns), n, 7).mean(axis=0)
 
 
+def recheck_unsure(crops: np.ndarray, probs: np.ndarray, model: DiceModel) -> np.ndarray:
+    """`probs` with the unsure candidates' rows averaged with a half-turned view."""
+    is_die = 1.0 - probs[:, 0]
+    lo, hi = RECHECK_DIE_PROB
+    share = probs[:, 1:].max(axis=1) / np.maximum(is_die, 1e-6)
+    unsure = ((is_die > lo) & (is_die < hi)) | ((is_die >= hi) & (share < RECHECK_VALUE_SHARE))
+    if not unsure.any():
+        return probs
+    out = probs.copy()
+    turned = np.ascontiguousarray(np.rot90(crops[unsure], 2, axes=(1, 2)))
+    out[unsure] = (probs[unsure] + classify_crops(turned, model)) / 2
+    return out
+
+
 def read_dice(
     image: np.ndarray, model: DiceModel, settings: ReaderSettings = DEFAULT_SETTINGS
 ) -> tuple[Die, ...]:
@@ -201,6 +223,8 @@ def read_dice(
         return ()
     crops = np.stack([crop_die(img, b) for b in boxes])
     probs = classify_crops(crops, model, settings.value_views)
+    if settings.value_views == 1 and settings.recheck_unsure:
+        probs = recheck_unsure(crops, probs, model)
     scale = settings.det_size / max(h, w)
     visible = inp[: max(1, round(h * scale)), : max(1, round(w * scale))]
     gains = white_balance_gains(visible)
