@@ -149,7 +149,7 @@ def add_views_option(p: argparse.ArgumentParser) -> None:
         "--no-recheck",
         action="store_true",
         help="with one view, do not read the crops the value net is unsure of a second "
-        "time, half-turned (on by default: about one candidate in 13)",
+        "time, half-turned (on by default: about one candidate in 16)",
     )
 
 

@@ -64,9 +64,10 @@ class ReaderSettings:
     recheck_unsure: bool = True
     """With one view: a candidate the value net is unsure of (P(a die) inside
     RECHECK_DIE_PROB, or its best value under RECHECK_VALUE_SHARE of P(a die)) is read
-    again half-turned and the two views averaged. That is 6-8% of the candidates on the
-    photos and gives all of `value_views=2`'s gain there (session 5: training split 114 ->
-    112 errors, the same as two views for every candidate)."""
+    again half-turned and the two views averaged. That is 5-6% of the candidates on the
+    photos and gives all of `value_views=2`'s gain there (session 5, on the training
+    split: 114 -> 112 errors, as with two views for every candidate; a band of 0.2-0.98
+    tied at 8%)."""
     min_die_prob: float = 0.8
     """A candidate is kept when the value net gives 'a die' (any value) at least this.
     With session 4's pretrained value net, 0.7 / 0.8 / 0.9 made 116 / 113 / 110 errors on
