@@ -136,7 +136,8 @@ def test_only_unsure_candidates_are_read_again_half_turned(model):
     turned = classify_crops(np.rot90(crops, 2, axes=(1, 2)).copy(), model)
     np.testing.assert_array_equal(out[[0, 3]], probs[[0, 3]])
     np.testing.assert_allclose(out[[1, 2]], (probs[[1, 2]] + turned[[1, 2]]) / 2, atol=1e-6)
-    np.testing.assert_array_equal(recheck_unsure(crops[[0, 3]], probs[[0, 3]], model), probs[[0, 3]])
+    sure = probs[[0, 3]]
+    np.testing.assert_array_equal(recheck_unsure(crops[[0, 3]], sure, model), sure)
 
 
 def test_recheck_can_be_switched_off_and_reads_rendered_dice_alike(model):
