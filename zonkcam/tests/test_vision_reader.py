@@ -335,3 +335,30 @@ def test_a_die_found_twice_is_read_once_the_surer_box_stays() -> None:
     assert [d.value for d in both] == [2, 5]
     once = read_dice(image, fake, ReaderSettings(**plain))
     assert [(d.value, d.bbox) for d in once] == [(5, (68.0, 68.0, 108.0, 108.0))]
+
+
+def test_a_candidate_the_detector_barely_saw_needs_a_surer_value_net() -> None:
+    from zonkcam.vision.model import DiceModel
+
+    # three peaks far apart: the detector sure of the first (0.9), lukewarm about the
+    # second and third (0.2); the value net calls all three a 4 with P(a die) 0.95, 0.95
+    # and 0.999
+    heat = np.zeros((1, 1, 80, 80), np.float32)
+    heat[0, 0, 10, 10], heat[0, 0, 10, 50], heat[0, 0, 50, 30] = 0.9, 0.2, 0.2
+    geom = np.zeros((1, 4, 80, 80), np.float32)
+    geom[0, 2:] = 40.0
+    probs = np.array(
+        [[0.05, 0, 0, 0, 0.95, 0, 0], [0.05, 0, 0, 0, 0.95, 0, 0], [0.001, 0, 0, 0, 0.999, 0, 0]],
+        np.float32,
+    )
+    fake = DiceModel(_Session([heat, geom]), _Session([probs]), threads=1)
+    image = np.full((320, 320, 3), 90, np.uint8)
+    plain = {"small_pass_size": 0, "recheck_unsure": False}
+
+    def centres(dice):
+        return [((d.bbox[0] + d.bbox[2]) / 2, (d.bbox[1] + d.bbox[3]) / 2) for d in dice]
+
+    # 0.95 x (0.2 / 0.4) ** 0.3 = 0.77 < 0.8; 0.999 x 0.81 = 0.81
+    assert centres(read_dice(image, fake, ReaderSettings(**plain))) == [(40, 40), (120, 200)]
+    both = read_dice(image, fake, ReaderSettings(heat_weight=0, **plain))
+    assert centres(both) == [(40, 40), (200, 40), (120, 200)]

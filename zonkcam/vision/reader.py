@@ -74,6 +74,15 @@ class ReaderSettings:
     the training split and 31 / 32 / 35 on the bench frames; with the shipped one (session
     5), 0.7 / 0.75 / 0.8 / 0.85 / 0.9 make 120 / 115 / 114 / 118 / 118 on the training
     split."""
+    heat_full: float = 0.4
+    heat_weight: float = 0.3
+    """The two nets vote together: a candidate is kept when P(a die) x min(heat /
+    heat_full, 1) ** heat_weight reaches min_die_prob, so one the detector was lukewarm
+    about (heat under heat_full) needs a surer value net, and one under about 0.19 heat
+    never stays. Things the value net has never seen (a keyboard key, a board's number
+    token) it can call a die with 0.9 and more, but the detector rarely backs it.
+    0 = the value net alone decides. Chosen in session 6 on leave-one-source-out runs
+    and the training split (MODEL_CARD.md)."""
     min_value_prob: float = 0.0
     """A die whose best value is less likely than this is dropped."""
     dedupe_iou: float = 0.35
@@ -230,7 +239,8 @@ def read_dice(
     visible = inp[: max(1, round(h * scale)), : max(1, round(w * scale))]
     gains = white_balance_gains(visible)
     is_die = 1.0 - probs[:, 0]
-    keep = np.flatnonzero(is_die >= settings.min_die_prob)
+    backed = is_die * np.minimum(scores / max(settings.heat_full, 1e-6), 1.0) ** settings.heat_weight
+    keep = np.flatnonzero(backed >= settings.min_die_prob)
     if settings.dedupe_iou > 0 and len(keep) > 1:
         keep = keep[_nms(boxes[keep], is_die[keep], settings.dedupe_iou)]
     dice = []
