@@ -81,14 +81,15 @@ def run(args: argparse.Namespace) -> int:
         "threads": args.threads,
         "views": args.views,
         "recheck": not args.no_recheck,
+        "value_net_alone": args.value_net_alone,
         "rows": rows,
         "peak_rss_mb": round(rss_mb, 1),
     }
     if args.json:
         print(json.dumps(result))
         return 0
-    print(f"threads={args.threads} views={args.views} recheck={not args.no_recheck}  "
-          "(ms per frame, decode excluded)")
+    print(f"threads={args.threads} views={args.views} recheck={not args.no_recheck} "
+          f"value_net_alone={args.value_net_alone}  (ms per frame, decode excluded)")
     for r in rows:
         print(
             f"{r['size']:>10} {r['dice']} dice: median {r['ms_median']:6.2f} ms  "

@@ -130,6 +130,7 @@ def run(args: argparse.Namespace) -> int:
         "threads": args.threads,
         "views": args.views,
         "recheck": not args.no_recheck,
+        "value_net_alone": args.value_net_alone,
         "all": total.summary(),
         "per_source": {k: v.summary() for k, v in sorted(per_source.items())},
     }
@@ -155,7 +156,7 @@ def run(args: argparse.Namespace) -> int:
         "ms_p95",
     ]
     print(f"{args.dataset} split={args.split} threads={args.threads} views={args.views} "
-          f"recheck={not args.no_recheck}")
+          f"recheck={not args.no_recheck} value_net_alone={args.value_net_alone}")
     print(f"{'':12}" + "".join(f"{k:>18}" for k in keys))
     for name, s in [("all", result["all"]), *result["per_source"].items()]:
         print(f"{name:12}" + "".join(f"{s.get(k, ''):>18}" for k in keys))

@@ -151,10 +151,20 @@ def add_views_option(p: argparse.ArgumentParser) -> None:
         help="with one view, do not read the crops the value net is unsure of a second "
         "time, half-turned (on by default: about one candidate in 16)",
     )
+    p.add_argument(
+        "--value-net-alone",
+        action="store_true",
+        help="keep every candidate the value net calls a die, however faint the "
+        "detector's heat for it (by default a lukewarm one needs a surer value net)",
+    )
 
 
 def reader_settings(args: argparse.Namespace) -> ReaderSettings:
-    """The reader settings that --views and --no-recheck ask for."""
+    """The reader settings that --views, --no-recheck and --value-net-alone ask for."""
     from zonkcam.vision.reader import ReaderSettings  # noqa: PLC0415 - onnxruntime is heavy
 
-    return ReaderSettings(value_views=args.views, recheck_unsure=not args.no_recheck)
+    return ReaderSettings(
+        value_views=args.views,
+        recheck_unsure=not args.no_recheck,
+        heat_weight=0.0 if args.value_net_alone else ReaderSettings.heat_weight,
+    )

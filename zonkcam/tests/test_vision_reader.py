@@ -276,7 +276,7 @@ def test_eval_on_a_rendered_dataset(tmp_path, capsys):
     rc = cli.main(["eval", str(tmp_path), "--json", "--review", str(review)])
     assert rc == 0
     res = json.loads(capsys.readouterr().out)
-    assert res["recheck"] is True
+    assert res["recheck"] is True and res["value_net_alone"] is False
     assert res["all"]["images"] == 3 and res["all"]["dice"] == 15
     assert res["all"]["end_to_end"] == 1.0 and res["all"]["images_exact"] == 1.0
     assert set(res["per_source"]) == {"synth"}
@@ -362,3 +362,16 @@ def test_a_candidate_the_detector_barely_saw_needs_a_surer_value_net() -> None:
     assert centres(read_dice(image, fake, ReaderSettings(**plain))) == [(40, 40), (120, 200)]
     both = read_dice(image, fake, ReaderSettings(heat_weight=0, **plain))
     assert centres(both) == [(40, 40), (200, 40), (120, 200)]
+
+
+def test_cli_options_set_the_reader_settings() -> None:
+    import argparse
+
+    from zonkcam.commands.read import add_views_option, reader_settings
+
+    p = argparse.ArgumentParser()
+    add_views_option(p)
+    default = reader_settings(p.parse_args([]))
+    assert default == ReaderSettings() and default.heat_weight > 0 and default.recheck_unsure
+    alone = reader_settings(p.parse_args(["--value-net-alone", "--no-recheck", "--views", "2"]))
+    assert (alone.heat_weight, alone.recheck_unsure, alone.value_views) == (0.0, False, 2)

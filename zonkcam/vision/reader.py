@@ -239,7 +239,9 @@ def read_dice(
     visible = inp[: max(1, round(h * scale)), : max(1, round(w * scale))]
     gains = white_balance_gains(visible)
     is_die = 1.0 - probs[:, 0]
-    backed = is_die * np.minimum(scores / max(settings.heat_full, 1e-6), 1.0) ** settings.heat_weight
+    # the detector's vote: a die it was lukewarm about needs a surer value net
+    heat = np.minimum(scores / max(settings.heat_full, 1e-6), 1.0)
+    backed = is_die * heat**settings.heat_weight
     keep = np.flatnonzero(backed >= settings.min_die_prob)
     if settings.dedupe_iou > 0 and len(keep) > 1:
         keep = keep[_nms(boxes[keep], is_die[keep], settings.dedupe_iou)]
