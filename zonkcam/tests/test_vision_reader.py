@@ -375,3 +375,14 @@ def test_cli_options_set_the_reader_settings() -> None:
     assert default == ReaderSettings() and default.heat_weight > 0 and default.recheck_unsure
     alone = reader_settings(p.parse_args(["--value-net-alone", "--no-recheck", "--views", "2"]))
     assert (alone.heat_weight, alone.recheck_unsure, alone.value_views) == (0.0, False, 2)
+
+
+def test_candidates_too_cold_to_keep_are_not_read() -> None:
+    from zonkcam.vision.reader import min_kept_heat
+
+    s = ReaderSettings()
+    floor = min_kept_heat(s)
+    # at the floor a sure value net (P(a die) = 1) just reaches min_die_prob
+    assert (floor / s.heat_full) ** s.heat_weight == pytest.approx(s.min_die_prob)
+    assert 0.15 < floor < 0.25
+    assert min_kept_heat(ReaderSettings(heat_weight=0)) == 0.0

@@ -219,6 +219,14 @@ def recheck_unsure(crops: np.ndarray, probs: np.ndarray, model: DiceModel) -> np
     return out
 
 
+def min_kept_heat(settings: ReaderSettings) -> float:
+    """The least detector heat with which a candidate can still be kept (when the value
+    net is sure of it): heat_full x min_die_prob ** (1 / heat_weight)."""
+    if settings.heat_weight <= 0:
+        return 0.0
+    return settings.heat_full * settings.min_die_prob ** (1.0 / settings.heat_weight)
+
+
 def read_dice(
     image: np.ndarray, model: DiceModel, settings: ReaderSettings = DEFAULT_SETTINGS
 ) -> tuple[Die, ...]:
@@ -229,6 +237,9 @@ def read_dice(
     if h < MIN_SIDE or w < MIN_SIDE:
         return ()
     boxes, scores, inp = detect_candidates(img, model, settings)
+    # no value net can save a candidate the detector was too cold about: not read
+    hopeful = scores >= min_kept_heat(settings)
+    boxes, scores = boxes[hopeful], scores[hopeful]
     if len(boxes) == 0:
         return ()
     crops = np.stack([crop_die(img, b) for b in boxes])
