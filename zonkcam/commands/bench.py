@@ -6,7 +6,6 @@ import argparse
 import json
 import resource
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 from zonkcam.commands.read import add_views_option, reader_settings
@@ -30,29 +29,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.set_defaults(func=run)
 
 
-def bench_frames(width: int, height: int, n_dice: int, frames: int, seed: int) -> Iterator:
-    """Seeded rendered table frames (one at a time, so memory stays the reader's)."""
-    import numpy as np
-
-    from zonkcam.vision import synth
-
-    rng = np.random.default_rng([seed, width, n_dice])
-    for _ in range(frames):
-        scene = synth.random_scene(
-            rng,
-            width,
-            height,
-            n_dice=n_dice,
-            die_px=float(rng.uniform(0.06, 0.1)) * max(width, height),
-            tilt_deg=float(rng.uniform(0, 25)),
-        )
-        yield synth.render(scene, rng)
-
-
 def run(args: argparse.Namespace) -> int:
     import numpy as np
 
     from zonkcam.commands.read import load_model_or_fail
+    from zonkcam.vision import synth
     from zonkcam.vision.reader import read_dice
 
     model = load_model_or_fail(args.model_dir, args.threads)
@@ -61,7 +42,7 @@ def run(args: argparse.Namespace) -> int:
     for w, h in SIZES:
         for n in (5, 6):
             ms, right = [], 0
-            for f in bench_frames(w, h, n, args.frames, args.seed):
+            for f in synth.table_frames(w, h, n, args.frames, args.seed):
                 t0 = time.perf_counter()
                 dice = read_dice(f.image, model, settings)
                 ms.append((time.perf_counter() - t0) * 1000)

@@ -76,6 +76,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         metavar="NAME",
         help="train without this source and validate on all of it (leave-one-source-out)",
     )
+    p.add_argument(
+        "--no-quantize",
+        action="store_true",
+        help="write the value net in float32 (default: int8, the float32 file kept as "
+        "dice_values_fp32.onnx)",
+    )
     p.add_argument("--det-lr", type=float, default=None, help="detector peak learning rate")
     p.add_argument("--cls-lr", type=float, default=None, help="value net peak learning rate")
     p.add_argument("--log", type=Path, default=None, help="also append progress to this file")
@@ -112,6 +118,7 @@ def run(args: argparse.Namespace) -> int:
         values_init=args.values_init,
         mine_with=args.mine_with,
         exclude_source=args.exclude_source,
+        quantize=not args.no_quantize,
         log=log,
     )
     for name in ("det_steps", "cls_steps", "synth_scenes", "det_lr", "cls_lr"):
@@ -138,6 +145,15 @@ def _check_inputs(args: argparse.Namespace, data: Path | None) -> None:
     ):
         if path is not None and not path.is_file():
             raise UserError(f"{flag} {path}: no such file")
+    if args.values_init is not None and args.values_init.suffix == ".onnx" and args.cls_steps != 0:
+        from zonkcam.vision.quantize import is_quantized
+
+        if is_quantized(args.values_init):
+            raise UserError(
+                f"--values-init {args.values_init} is int8 and cannot be trained on: start "
+                "from its run's values.pt or dice_values_fp32.onnx (or keep it with "
+                "--cls-steps 0)"
+            )
     if args.mine_with is not None:
         if not (args.mine_with / DETECTOR_FILE).is_file():
             raise UserError(f"--mine-with {args.mine_with}: no {DETECTOR_FILE} there")

@@ -10,12 +10,12 @@ pytest.importorskip("onnx")
 pytest.importorskip("efficientnet_lite_pytorch")
 
 from zonkcam.vision.model import DETECTOR_FILE, MODEL_DIR, VALUES_FILE, load_model  # noqa: E402
+from zonkcam.vision.quantize import is_quantized, quantize_values  # noqa: E402
 from zonkcam.vision.training import (  # noqa: E402
     Detector,
     DetectorExport,
     TrainConfig,
     ValueNet,
-    ValueNetExport,
     export_detector,
     export_values,
     freeze_norms,
@@ -26,28 +26,40 @@ from zonkcam.vision.training import (  # noqa: E402
 )
 
 
-def test_warm_start_from_the_shipped_onnx_reproduces_both_models() -> None:
-    model = load_model(threads=1)
-    det, val = Detector(), ValueNet()
-    assert load_weights(det, MODEL_DIR / DETECTOR_FILE) is True
-    assert load_weights(val, MODEL_DIR / VALUES_FILE) is True
-    det.eval()
+def _value_net_onnx(tmp_path):  # noqa: ANN001, ANN202
+    """A float32 value-net export with trained-looking norms (the shipped one is int8)."""
+    val = ValueNet()
+    gen = torch.Generator().manual_seed(4)
+    with torch.no_grad():
+        for m in val.modules():
+            if isinstance(m, torch.nn.BatchNorm2d):
+                m.running_mean.copy_(torch.randn(m.num_features, generator=gen) * 0.1)
+                m.running_var.copy_(torch.rand(m.num_features, generator=gen) + 0.5)
     val.eval()
-    rng = np.random.default_rng(0)
-    image = rng.uniform(0, 255, (1, 3, 256, 320)).astype(np.float32)
-    crops = rng.uniform(0, 255, (5, 3, 64, 64)).astype(np.float32)
+    return export_values(val, tmp_path / "values_fp32.onnx")
+
+
+def test_warm_start_from_the_shipped_onnx_reproduces_the_detector() -> None:
+    model = load_model(threads=1)
+    det = Detector()
+    assert load_weights(det, MODEL_DIR / DETECTOR_FILE) is True
+    det.eval()
+    image = np.random.default_rng(0).uniform(0, 255, (1, 3, 256, 320)).astype(np.float32)
     want = model.detector.run(None, {"image": image})
     with torch.no_grad():
         got = DetectorExport(det)(torch.from_numpy(image))
-        probs = ValueNetExport(val)(torch.from_numpy(crops)).numpy()
     for w, g in zip(want, got, strict=True):
         np.testing.assert_allclose(g.numpy(), w, atol=1e-3)
-    np.testing.assert_allclose(probs, model.values.run(None, {"crops": crops})[0], atol=1e-5)
 
 
-def test_frozen_norms_keep_the_warm_started_function_in_training_mode() -> None:
+def test_the_shipped_int8_value_net_cannot_be_trained_on() -> None:
+    with pytest.raises(ValueError, match="is int8 and cannot be trained on"):
+        load_weights(ValueNet(), MODEL_DIR / VALUES_FILE)
+
+
+def test_frozen_norms_keep_the_warm_started_function_in_training_mode(tmp_path) -> None:  # noqa: ANN001
     val = ValueNet()
-    load_weights(val, MODEL_DIR / VALUES_FILE)
+    load_weights(val, _value_net_onnx(tmp_path))
     crops = torch.from_numpy(np.random.default_rng(1).uniform(0, 255, (8, 3, 64, 64)))
     val.eval()
     with torch.no_grad():
@@ -110,6 +122,10 @@ def test_train_names_a_wrong_source_or_file_before_any_work(tmp_path, capsys) ->
                  "--out", out]) == 2
     assert "x.onnx: no such file" in capsys.readouterr().err
     assert not (tmp_path / "run").exists()
+    int8 = str(MODEL_DIR / VALUES_FILE)
+    assert main(["train", "--data", "none", "--values-init", int8, "--out", out]) == 2
+    assert "is int8 and cannot be trained on" in capsys.readouterr().err
+    assert not (tmp_path / "run").exists()
     assert main(["train", "--data", "none", "--det-steps", "0", "--out", out]) == 2
     assert "--det-steps 0 keeps a detector: name it with --detector-from" in capsys.readouterr().err
     assert not (tmp_path / "run").exists()
@@ -162,7 +178,35 @@ def test_a_run_can_keep_the_detector_and_train_the_value_net_only(tmp_path) -> N
     paths = train(cfg)
     assert [p.name for p in paths] == [DETECTOR_FILE, VALUES_FILE]
     assert paths[0].read_bytes() == det.read_bytes()  # kept, not re-exported
+    assert is_quantized(paths[1]) and not is_quantized(tmp_path / "run" / "dice_values_fp32.onnx")
     model = load_model(tmp_path / "run", threads=1)
     probs = model.values.run(None, {"crops": np.zeros((2, 3, 64, 64), np.float32)})[0]
     assert probs.shape == (2, 7)
     np.testing.assert_allclose(probs.sum(axis=1), 1.0, atol=1e-5)
+
+
+def test_the_int8_value_net_reads_as_the_float_one(tmp_path) -> None:  # noqa: ANN001
+    import onnxruntime as ort
+
+    from zonkcam.vision import synth
+    from zonkcam.vision.preprocess import crop_die
+
+    fp32 = _value_net_onnx(tmp_path)
+    crops = []
+    for frame in synth.table_frames(640, 480, 6, 6, 5):  # crops of real rendered dice
+        crops += [crop_die(frame.image, np.array(d.bbox)) for d in frame.dice]
+    x = np.stack(crops).transpose(0, 3, 1, 2).astype(np.float32)
+    int8 = tmp_path / "values_int8.onnx"
+    quantize_values(fp32, int8, x[:24])
+    assert is_quantized(int8) and not is_quantized(fp32)
+    assert not (tmp_path / "values_int8.pre.onnx").exists()
+    run = {
+        p: ort.InferenceSession(str(p), providers=["CPUExecutionProvider"]) for p in (fp32, int8)
+    }
+    want = run[fp32].run(None, {"crops": x})[0]
+    got = run[int8].run(None, {"crops": x})[0]
+    assert got.shape == want.shape == (len(x), 7)
+    # the head stays float: probabilities sum to 1 and are not in steps of 1/255
+    np.testing.assert_allclose(got.sum(axis=1), 1.0, atol=1e-5)
+    assert np.abs(got * 255 - np.round(got * 255)).max() > 0.01
+    assert np.abs(got - want).max() < 0.1

@@ -11,6 +11,7 @@ JPEG) is 2-D image work. Pure numpy/OpenCV, seeded by the caller's Generator.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 import cv2
@@ -819,3 +820,20 @@ def random_scene(
         jpeg_quality=int(rng.integers(40, 95)) if rng.random() < 0.6 else 0,
         distractors=int(rng.integers(0, 8)) if rng.random() < 0.4 else 0,
     )
+
+
+def table_frames(width: int, height: int, n_dice: int, frames: int, seed: int) -> Iterator:
+    """Seeded random tables of `n_dice` dice (a die 6-10% of the frame's longer side,
+    up to 25 degrees oblique), rendered one at a time: `zonkcam bench`'s frames, and the
+    value net's calibration for int8 (with another seed)."""
+    rng = np.random.default_rng([seed, width, n_dice])
+    for _ in range(frames):
+        scene = random_scene(
+            rng,
+            width,
+            height,
+            n_dice=n_dice,
+            die_px=float(rng.uniform(0.06, 0.1)) * max(width, height),
+            tilt_deg=float(rng.uniform(0, 25)),
+        )
+        yield render(scene, rng)

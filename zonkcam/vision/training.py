@@ -58,6 +58,9 @@ class TrainConfig:
     exclude_source: str | None = None
     """Leave this source (its name in the labels' `group` field, e.g. 'epanemu') out of
     training altogether and validate on all of its photos: leave-one-source-out."""
+    quantize: bool = True
+    """Write the value net in int8 (`vision/quantize.py`; the float32 file stays beside
+    it as dice_values_fp32.onnx)."""
     mine_with: Path | None = None
     """A model folder (dice_detector.onnx): run that detector over every training image
     and add its candidates as value-net crops: the ones on no labelled die as 'not a
@@ -197,6 +200,11 @@ def load_weights(net: nn.Module, path: Path) -> bool:
     from onnx import numpy_helper
 
     graph = onnx.load(str(path)).graph
+    if any(n.op_type == "DequantizeLinear" for n in graph.node):
+        raise ValueError(
+            f"{path} is int8 and cannot be trained on: start from its run's values.pt "
+            "or dice_values_fp32.onnx"
+        )
     inits = {i.name: numpy_helper.to_array(i) for i in graph.initializer}
     convs = [n for n in graph.node if n.op_type == "Conv"]
     order: list[nn.Module] = []  # convolutions and norms in the order they run
@@ -756,6 +764,21 @@ def _keep(net: nn.Module, source: Path, path: Path, export_fn: Callable) -> Path
     return export_fn(net, path)
 
 
+def _int8(cfg: TrainConfig, path: Path) -> Path:
+    """With cfg.quantize, the float32 value net at `path` turned int8 in place (the
+    float32 file kept beside it as dice_values_fp32.onnx); an int8 file stays as it is."""
+    from zonkcam.vision.quantize import calibration_crops, is_quantized, quantize_values
+
+    if not cfg.quantize or is_quantized(path):
+        return path
+    fp32 = path.with_name("dice_values_fp32.onnx")
+    path.replace(fp32)
+    crops = calibration_crops(cfg.out_dir)
+    quantize_values(fp32, path, crops)
+    cfg.log(f"value net in int8 ({len(crops)} calibration crops); float32 kept as {fp32}")
+    return path
+
+
 def _value_worker(cfg: TrainConfig, x, y, xv, yv, path: str, threads: int = 1) -> None:
     torch.set_num_threads(threads)
     torch.set_flush_denormal(True)
@@ -779,10 +802,11 @@ def train(cfg: TrainConfig) -> list[Path]:
         raise ValueError("no detector steps and no detector to keep (detector_init)")
     cv2.setNumThreads(1)
     t0 = time.time()
-    pool, x, y, xv, yv = build_data(cfg, np.random.default_rng([cfg.seed, 0]))
+    train_det, train_val = cfg.det_steps > 0, cfg.cls_steps > 0
+    if train_det or train_val:
+        pool, x, y, xv, yv = build_data(cfg, np.random.default_rng([cfg.seed, 0]))
     cfg.out_dir.mkdir(parents=True, exist_ok=True)
     state = cfg.out_dir / "values.pt"
-    train_det, train_val = cfg.det_steps > 0, cfg.cls_steps > 0
     worker = None
     torch.set_flush_denormal(True)
     if train_val and train_det and cfg.threads >= 2:
@@ -818,10 +842,11 @@ def train(cfg: TrainConfig) -> list[Path]:
         if len(xv):
             acc = value_accuracy(val, xv, yv)
             cfg.log(f"value net: accuracy on held-out real crops {acc:.3f}")
-        paths.append(export_values(val, val_path))
+        paths.append(_int8(cfg, export_values(val, val_path)))
     elif cfg.values_init is not None:
-        paths.append(_keep(ValueNet(), cfg.values_init, val_path, export_values))
+        kept = _keep(ValueNet(), cfg.values_init, val_path, export_values)
         cfg.log(f"value net kept as it was: {cfg.values_init}")
+        paths.append(_int8(cfg, kept))
     else:
         cfg.log("no value net trained (--cls-steps 0): the run holds a detector only")
     cfg.log(f"wrote {' and '.join(map(str, paths))} in {time.time() - t0:.0f} s")
