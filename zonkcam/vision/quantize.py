@@ -13,10 +13,12 @@ from pathlib import Path
 import numpy as np
 
 HEAD_OPS = ("Gemm", "Softmax")
+"""Left in float: the logits and the softmax, whose probabilities the reader compares
+with its thresholds (in uint8 they come in steps of 1/255)."""
 CALIBRATION_FRAMES = 40
 CALIBRATION_SEED = 123
-"""`synth.table_frames(1280, 960, 6, 40, 123)`: about 300 candidate crops (`zonkcam
-bench` renders with seed 0)."""
+"""The calibration tables are `synth.table_frames(1280, 960, 6, 40, 123)`: about 300
+candidate crops (`zonkcam bench` renders with seed 0)."""
 
 
 def calibration_crops(model_dir: Path) -> np.ndarray:
@@ -38,6 +40,7 @@ def calibration_crops(model_dir: Path) -> np.ndarray:
 def quantize_values(src: Path, dst: Path, crops: np.ndarray, batch: int = 8) -> None:
     """Write `src` (a float32 dice_values.onnx) to `dst` in int8 (QDQ: per-channel int8
     weights, uint8 activations calibrated on `crops`; the head, HEAD_OPS, in float)."""
+    import onnx
     from onnxruntime.quantization import (
         CalibrationDataReader,
         QuantFormat,
@@ -56,13 +59,9 @@ def quantize_values(src: Path, dst: Path, crops: np.ndarray, batch: int = 8) -> 
             self.i += batch
             return {"crops": crops[self.i - batch : self.i]}
 
-    import onnx
-
     pre = dst.with_name(dst.stem + ".pre.onnx")
     try:
         quant_pre_process(str(src), str(pre))
-        # the head stays float: the logits and the softmax, whose probabilities the
-        # reader compares with its thresholds (in uint8 they come in steps of 1/255)
         head = [n.name for n in onnx.load(str(pre)).graph.node if n.op_type in HEAD_OPS]
         quantize_static(
             str(pre),
@@ -82,4 +81,9 @@ def is_quantized(path: Path) -> bool:
     """Whether an .onnx file holds int8 (QDQ) nodes."""
     import onnx
 
-    return any(n.op_type == "DequantizeLinear" for n in onnx.load(str(path)).graph.node)
+    return graph_is_quantized(onnx.load(str(path)).graph)
+
+
+def graph_is_quantized(graph) -> bool:  # noqa: ANN001 - an onnx GraphProto
+    """Whether a loaded ONNX graph holds int8 (QDQ) nodes."""
+    return any(n.op_type == "DequantizeLinear" for n in graph.node)

@@ -199,8 +199,10 @@ def load_weights(net: nn.Module, path: Path) -> bool:
     import onnx
     from onnx import numpy_helper
 
+    from zonkcam.vision.quantize import graph_is_quantized
+
     graph = onnx.load(str(path)).graph
-    if any(n.op_type == "DequantizeLinear" for n in graph.node):
+    if graph_is_quantized(graph):
         raise ValueError(
             f"{path} is int8 and cannot be trained on: start from its run's values.pt "
             "or dice_values_fp32.onnx"
