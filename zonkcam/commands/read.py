@@ -148,8 +148,8 @@ def add_views_option(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--no-recheck",
         action="store_true",
-        help="with one view, do not read the crops the value net is unsure of a second "
-        "time, half-turned (on by default: about one candidate in 16)",
+        help="with one view, do not read the crops the value net is unsure of again in "
+        "the other three quarter turns (on by default: about one candidate in 16)",
     )
     p.add_argument(
         "--value-net-alone",

@@ -121,7 +121,7 @@ def test_many_crops_are_classified_in_batches_with_the_same_result(model):
     np.testing.assert_allclose(probs, one, atol=1e-5)
 
 
-def test_only_unsure_candidates_are_read_again_half_turned(model):
+def test_only_unsure_candidates_are_read_again_in_the_other_quarter_turns(model):
     crops = np.random.default_rng(6).integers(0, 256, (4, 64, 64, 3), dtype=np.uint8)
     probs = np.array(
         [
@@ -133,9 +133,10 @@ def test_only_unsure_candidates_are_read_again_half_turned(model):
         np.float32,
     )
     out = recheck_unsure(crops, probs, model)
-    turned = classify_crops(np.rot90(crops, 2, axes=(1, 2)).copy(), model)
+    turned = [classify_crops(np.rot90(crops, k, axes=(1, 2)).copy(), model) for k in (1, 2, 3)]
     np.testing.assert_array_equal(out[[0, 3]], probs[[0, 3]])
-    np.testing.assert_allclose(out[[1, 2]], (probs[[1, 2]] + turned[[1, 2]]) / 2, atol=1e-6)
+    expected = (probs[[1, 2]] + sum(t[[1, 2]] for t in turned)) / 4
+    np.testing.assert_allclose(out[[1, 2]], expected, atol=1e-6)
     sure = probs[[0, 3]]
     np.testing.assert_array_equal(recheck_unsure(crops[[0, 3]], sure, model), sure)
 

@@ -4,7 +4,7 @@ Pure: numpy image in, frozen dataclasses out; the ONNX sessions come from
 `zonkcam.vision.model.load_model`. Pipeline: letterbox to 320 px -> detector
 heatmap peaks (die centres, class-agnostic) -> a 64 px crop of each candidate cut
 from the full-resolution image (those hot enough to be kept) -> value net ('not a
-die' or 1-6; unsure ones read again half-turned) -> kept when the value net and the
+die' or 1-6; unsure ones read again in the other three quarter turns) -> kept when the value net and the
 detector's heat agree -> of two dice boxed over each other, the surer one -> colour.
 """
 
@@ -65,10 +65,12 @@ class ReaderSettings:
     recheck_unsure: bool = True
     """With one view: a candidate the value net is unsure of (P(a die) inside
     RECHECK_DIE_PROB, or its best value under RECHECK_VALUE_SHARE of P(a die)) is read
-    again half-turned and the two views averaged. That is 5-6% of the candidates on the
-    photos and gives all of `value_views=2`'s gain there (session 5, on the training
-    split: 114 -> 112 errors, as with two views for every candidate; a band of 0.2-0.98
-    tied at 8%)."""
+    again in the other three quarter turns and the four views averaged. That is 5-6% of
+    the candidates on the photos. Session 5 read them half-turned only (training split
+    114 -> 112 errors, as much as `value_views=2` for every candidate); session 7's
+    quarter turns took the shipped reader's training-split errors from 113 to 107 and
+    those of the leave-one-source-out runs from 1092 to 1009 (Epanemu) and 43 to 43
+    (matteop65), at about 0.1 ms a frame (MODEL_CARD.md)."""
     min_die_prob: float = 0.8
     """A candidate is kept when the value net gives 'a die' (any value) at least this.
     With session 4's pretrained value net, 0.7 / 0.8 / 0.9 made 116 / 113 / 110 errors on
@@ -207,7 +209,8 @@ def classify_crops(crops: np.ndarray, model: DiceModel, views: int = 1) -> np.nd
 
 
 def recheck_unsure(crops: np.ndarray, probs: np.ndarray, model: DiceModel) -> np.ndarray:
-    """`probs` with the unsure candidates' rows averaged with a half-turned view."""
+    """`probs` with the unsure candidates' rows averaged with their three other quarter
+    turns (see ReaderSettings.recheck_unsure)."""
     is_die = 1.0 - probs[:, 0]
     lo, hi = RECHECK_DIE_PROB
     share = probs[:, 1:].max(axis=1) / np.maximum(is_die, 1e-6)
@@ -215,8 +218,8 @@ def recheck_unsure(crops: np.ndarray, probs: np.ndarray, model: DiceModel) -> np
     if not unsure.any():
         return probs
     out = probs.copy()
-    turned = np.ascontiguousarray(np.rot90(crops[unsure], 2, axes=(1, 2)))
-    out[unsure] = (probs[unsure] + classify_crops(turned, model)) / 2
+    turned = [np.ascontiguousarray(np.rot90(crops[unsure], k, axes=(1, 2))) for k in (1, 2, 3)]
+    out[unsure] = (probs[unsure] + sum(classify_crops(t, model) for t in turned)) / 4
     return out
 
 
