@@ -135,3 +135,32 @@ def test_board_mats_are_tiled_boards_about_half_the_time(monkeypatch):
     for kind in ("desk", "felt", "wood", "white", "cloth"):  # only boards get tiles
         synth._mat_image(synth.Mat(kind, (120, 140, 160)), 90, 120, np.random.default_rng(0))
     assert len(calls) == n
+
+
+def test_board_tiles_can_carry_busy_terrain(monkeypatch):
+    strokes = []
+    real_line = cv2.line
+
+    def line(img, *a, **k):
+        strokes.append(1)
+        return real_line(img, *a, **k)
+
+    monkeypatch.setattr(synth.cv2, "line", line)
+    monkeypatch.setattr(synth, "TERRAIN_DETAIL_SHARE", 0.0)
+    synth._tiled_board(480, 640, np.random.default_rng(5))
+    assert strokes == []
+    monkeypatch.setattr(synth, "TERRAIN_DETAIL_SHARE", 1.0)
+    board = synth._tiled_board(480, 640, np.random.default_rng(5))
+    assert len(strokes) >= 5 * 12  # 5-30 strokes on every tile, and a 640 px board has 12+
+    assert np.isfinite(board).all()
+
+
+def test_a_fifth_of_the_views_are_steep_and_none_sees_the_horizon():
+    rng = np.random.default_rng(0)
+    cams = [synth.random_scene(rng, 640, 480, n_dice=0).camera for _ in range(400)]
+    tilts = np.array([c.tilt_deg for c in cams])
+    assert tilts.min() >= 0 and tilts.max() <= synth.MAX_TILT_DEG
+    assert 0.12 < (tilts > synth.STEEP_FROM_DEG).mean() < 0.28
+    assert (tilts > 50).sum() > 20
+    for c in cams:  # the far edge of the picture still looks down at the table
+        assert c.tilt_deg + np.degrees(np.arctan(c.height / 2 / c.focal_px)) <= 80 + 1e-6

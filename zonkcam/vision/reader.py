@@ -4,8 +4,9 @@ Pure: numpy image in, frozen dataclasses out; the ONNX sessions come from
 `zonkcam.vision.model.load_model`. Pipeline: letterbox to 320 px -> detector
 heatmap peaks (die centres, class-agnostic) -> a 64 px crop of each candidate cut
 from the full-resolution image (those hot enough to be kept) -> value net ('not a
-die' or 1-6; unsure ones read again in the other three quarter turns) -> kept when the value net and the
-detector's heat agree -> of two dice boxed over each other, the surer one -> colour.
+die' or 1-6; unsure ones read again in the other three quarter turns) -> kept when
+the value net and the detector's heat agree -> of two dice boxed over each other, the
+surer one -> colour.
 """
 
 from __future__ import annotations

@@ -186,6 +186,10 @@ def _smooth_noise(rng: np.random.Generator, h: int, w: int, scale: int) -> np.nd
 
 TILED_BOARD_SHARE = 0.5
 """Share of the printed boards drawn as tiles with number tokens (`_tiled_board`)."""
+TERRAIN_DETAIL_SHARE = 0.6
+"""Share of board tiles printed with busy terrain (strokes in the tile's colours): a
+detector that has only seen flat tiles takes a real board's textured tile with its
+round token for a die showing 1 (session 7, leaving out the Catan photos)."""
 
 
 def _tiled_board(h: int, w: int, rng: np.random.Generator) -> np.ndarray:
@@ -231,6 +235,13 @@ def _tiled_board(h: int, w: int, rng: np.random.Generator) -> np.ndarray:
                     np.clip(col * rng.uniform(0.5, 1.3), 0, 255).tolist(),
                     -1,
                 )
+            if rng.random() < TERRAIN_DETAIL_SHARE:  # busy printed terrain: strokes, dots
+                for _ in range(int(rng.integers(5, 30))):
+                    px, py = cx + rng.uniform(-0.7, 0.7) * r, cy + rng.uniform(-0.7, 0.7) * r
+                    ang, ln = rng.uniform(0, math.pi), r * rng.uniform(0.05, 0.3)
+                    end = (int(px + ln * math.cos(ang)), int(py + ln * math.sin(ang)))
+                    shade = np.clip(col * rng.uniform(0.3, 1.5), 0, 255).tolist()
+                    cv2.line(img, (int(px), int(py)), end, shade, max(1, int(r * 0.04)))
             u = rng.random()
             if u < 0.6:
                 tr = max(2, int(r * rng.uniform(0.25, 0.42)))
@@ -254,7 +265,9 @@ def _tiled_board(h: int, w: int, rng: np.random.Generator) -> np.ndarray:
                     rng.uniform(20, 240, 3).tolist(),
                     -1,
                 )
-    out = img.astype(np.float32) * (0.85 + 0.3 * _smooth_noise(rng, h, w, 40))[..., None]
+    shade = 0.85 + 0.3 * _smooth_noise(rng, h, w, 40)
+    grain = 0.8 + 0.4 * _smooth_noise(rng, h, w, int(rng.integers(2, 6)))  # print texture
+    out = img.astype(np.float32) * (shade * grain)[..., None]
     return out + rng.normal(0, 4, (h, w, 1)).astype(np.float32)
 
 
@@ -737,6 +750,13 @@ def random_mat(rng: np.random.Generator) -> Mat:
     return Mat(kind, col)  # type: ignore[arg-type]
 
 
+STEEP_FROM_DEG = 40.0
+MAX_TILT_DEG = 60.0
+"""Camera tilt (0 = straight down): uniform over 0-40 degrees for four views in five,
+40-60 for the rest. Oblique phone photos of dice (the sides as large as the top face)
+are where a value net trained on top-down photos reads a side face (session 7)."""
+
+
 def random_scene(
     rng: np.random.Generator,
     width: int = 640,
@@ -755,6 +775,12 @@ def random_scene(
             die_px = min(die_px, 0.09 * max(width, height))
     tilt = float(rng.uniform(0, 50) if tilt_deg is None else tilt_deg)
     focal = float(rng.uniform(0.7, 1.4) * max(width, height))
+    if tilt_deg is None and tilt > STEEP_FROM_DEG:
+        # a fifth of the views steeper, up to MAX_TILT_DEG (and the far edge of the view
+        # at least 10 degrees under the horizon)
+        half_fov = math.degrees(math.atan(height / 2 / focal))
+        steep = STEEP_FROM_DEG + (tilt - STEEP_FROM_DEG) * 2
+        tilt = min(steep, MAX_TILT_DEG, 80 - half_fov)
     size_mm = 16.0
     dist = focal * size_mm / die_px
     cam = Camera(width, height, tilt, dist, focal)
