@@ -35,9 +35,9 @@ def main() -> None:
     else:
         reader = TruthReader(table)
     watcher = TableWatcher(calibrate(empty.image, table.geometry), reader)
-    latencies, ms, right, reports = [], [], 0, 0
+    latencies, ms, right, reports, wrong = [], [], 0, 0, []
     last_moving = 0
-    for _ in range(args.throws):
+    for throw in range(args.throws):
         table.pick_up()
         table.throw(n=5)
         while table.busy:
@@ -52,9 +52,13 @@ def main() -> None:
                     reports += 1
                     latencies.append(frame.index - last_moving)
                     truth = sorted(d.value for d in frame.truth.rolled)
-                    right += sorted(d.value for d in o.rolled if not d.cocked) == truth
+                    read = sorted(d.value for d in o.rolled if not d.cocked)
+                    right += read == truth
+                    if read != truth:
+                        wrong.append(f"  throw {throw + 1}: read {read}, thrown {truth}")
     print(f"demo table {w}x{h}, {args.throws} throws of 5 dice, reader: {args.reader}")
     print(f"settled rolls reported: {reports} (throws: {args.throws}); values right: {right}")
+    print("\n".join(wrong), end="\n" if wrong else "")
     if latencies:
         print(f"latency, frames from the last moving frame to the report: median "
               f"{statistics.median(latencies):g}, max {max(latencies)} "
