@@ -69,7 +69,7 @@ class ReaderSettings:
     again in the other three quarter turns and the four views averaged. That is 5-6% of
     the candidates on the photos. Session 5 read them half-turned only (training split
     114 -> 112 errors, as much as `value_views=2` for every candidate); session 7's
-    quarter turns took the shipped reader's training-split errors from 113 to 107 and
+    quarter turns took session 6's reader's training-split errors from 113 to 107 and
     those of the leave-one-source-out runs from 1092 to 1009 (Epanemu) and 43 to 43
     (matteop65), at about 0.1 ms a frame (MODEL_CARD.md)."""
     min_die_prob: float = 0.8
