@@ -219,8 +219,11 @@ def recheck_unsure(crops: np.ndarray, probs: np.ndarray, model: DiceModel) -> np
     if not unsure.any():
         return probs
     out = probs.copy()
-    turned = [np.ascontiguousarray(np.rot90(crops[unsure], k, axes=(1, 2))) for k in (1, 2, 3)]
-    out[unsure] = (probs[unsure] + sum(classify_crops(t, model) for t in turned)) / 4
+    few = crops[unsure]
+    # the three turns in one run of the value net (one session call for a lone crop)
+    turned = np.concatenate([np.rot90(few, k, axes=(1, 2)) for k in (1, 2, 3)])
+    others = classify_crops(turned, model).reshape(3, len(few), 7).sum(axis=0)
+    out[unsure] = (probs[unsure] + others) / 4
     return out
 
 

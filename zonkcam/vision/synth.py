@@ -235,7 +235,7 @@ def _tiled_board(h: int, w: int, rng: np.random.Generator) -> np.ndarray:
                     np.clip(col * rng.uniform(0.5, 1.3), 0, 255).tolist(),
                     -1,
                 )
-            if rng.random() < TERRAIN_DETAIL_SHARE:  # busy printed terrain: strokes, dots
+            if rng.random() < TERRAIN_DETAIL_SHARE:  # busy printed terrain: short strokes
                 for _ in range(int(rng.integers(5, 30))):
                     px, py = cx + rng.uniform(-0.7, 0.7) * r, cy + rng.uniform(-0.7, 0.7) * r
                     ang, ln = rng.uniform(0, math.pi), r * rng.uniform(0.05, 0.3)
