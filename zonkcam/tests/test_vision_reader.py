@@ -387,3 +387,79 @@ def test_candidates_too_cold_to_keep_are_not_read() -> None:
     assert (floor / s.heat_full) ** s.heat_weight == pytest.approx(s.min_die_prob)
     assert 0.15 < floor < 0.25
     assert min_kept_heat(ReaderSettings(heat_weight=0)) == 0.0
+
+
+class _Detector:
+    """Stands in for the detector: `looks` maps the input's longer side (320: the first
+    look, 640: the second) to peaks (centre x, centre y, side, heat) in input px."""
+
+    def __init__(self, looks: dict) -> None:
+        self.looks = looks
+        self.sizes: list[int] = []
+
+    def run(self, _names, feeds):  # noqa: ANN001, ANN202
+        h, w = feeds["image"].shape[2:]
+        self.sizes.append(max(h, w))
+        peaks = np.zeros((1, 1, h // 4, w // 4), np.float32)
+        geom = np.zeros((1, 4, h // 4, w // 4), np.float32)
+        for cx, cy, side, heat in self.looks.get(max(h, w), []):
+            gx, gy = int(cx / 4), int(cy / 4)
+            peaks[0, 0, gy, gx] = heat
+            geom[0, :, gy, gx] = [cx / 4 - gx, cy / 4 - gy, side, side]
+        return [peaks, geom]
+
+
+class _BrightIsAThree:
+    """Stands in for the value net: a bright crop is surely a 3, any other not a die."""
+
+    def run(self, _names, feeds):  # noqa: ANN001, ANN202
+        x = feeds["crops"]
+        bright = x.mean(axis=(1, 2, 3)) > 150
+        out = np.zeros((len(x), 7), np.float32)
+        out[bright, 0], out[bright, 3] = 0.01, 0.99
+        out[~bright, 0], out[~bright, 1] = 0.99, 0.01
+        return [out]
+
+
+def _table_with_a_small_die(first_look: list, small_heat: float = 0.5):
+    """A 1280x960 grey table with one small white die (48 px: 12 px in the first
+    look's scale) at (800, 600) that only the second look proposes."""
+    from zonkcam.vision.model import DiceModel
+
+    image = np.full((960, 1280, 3), 90, np.uint8)
+    image[576:624, 776:824] = 255
+    detector = _Detector({320: first_look, 640: [(400, 300, 24, small_heat)]})
+    return image, detector, DiceModel(detector, _BrightIsAThree(), threads=1)
+
+
+def test_a_warm_candidate_that_is_no_die_does_not_hide_the_small_dice() -> None:
+    # the first look is sure of a big thing (a board's hexagon: heat 0.9, 240 px) that
+    # the value net calls no die; no die kept, so the second look runs and finds the die
+    image, detector, fake = _table_with_a_small_die([(100, 100, 60, 0.9)])
+    dice = read_dice(image, fake)
+    assert [(d.value, d.bbox) for d in dice] == [(3, (776.0, 576.0, 824.0, 624.0))]
+    assert detector.sizes == [320, 640]
+
+
+def test_no_second_look_when_the_first_kept_only_big_dice() -> None:
+    image, detector, fake = _table_with_a_small_die([(100, 100, 60, 0.9)])
+    image[280:520, 280:520] = 255  # the big candidate is a (big, bright) die now
+    dice = read_dice(image, fake)
+    assert [(d.value, d.bbox) for d in dice] == [(3, (280.0, 280.0, 520.0, 520.0))]
+    assert detector.sizes == [320]
+    # a small die kept by the first look calls for the second
+    image, detector, fake = _table_with_a_small_die([(100, 150, 12, 0.9)], small_heat=0.9)
+    image[576:624, 776:824] = 90
+    image[576:624, 376:424] = 255  # a second small die, found by both looks
+    dice = read_dice(image, fake)
+    assert detector.sizes == [320, 640]
+    assert [d.bbox for d in dice] == [(376.0, 576.0, 424.0, 624.0)]  # the other is grey
+
+
+def test_the_second_look_has_its_own_heat_full() -> None:
+    # heat 0.17 from the second look: 0.99 x (0.17 / 0.3) ** 0.3 = 0.83 kept; over 0.4
+    # it would need 0.99 x 0.77 = 0.77 and is not even read (under min_kept_heat)
+    image, _, fake = _table_with_a_small_die([], small_heat=0.17)
+    assert [d.value for d in read_dice(image, fake)] == [3]
+    assert read_dice(image, fake, ReaderSettings(small_heat_full=0.4)) == ()
+    assert read_dice(image, fake, ReaderSettings(small_pass_size=0)) == ()

@@ -6,7 +6,8 @@ heatmap peaks (die centres, class-agnostic) -> a 64 px crop of each candidate cu
 from the full-resolution image (those hot enough to be kept) -> value net ('not a
 die' or 1-6; unsure ones read again in the other three quarter turns) -> kept when
 the value net and the detector's heat agree -> of two dice boxed over each other, the
-surer one -> colour.
+surer one -> if none was kept or a small one was, a second look at 640 px for small
+dice, read the same way -> colour.
 """
 
 from __future__ import annotations
@@ -17,7 +18,14 @@ import numpy as np
 
 from zonkcam.vision.color import crop_color, white_balance_gains
 from zonkcam.vision.model import DiceModel
-from zonkcam.vision.preprocess import DET_SIZE, DET_STRIDE, crop_die, letterbox, to_bgr8
+from zonkcam.vision.preprocess import (
+    CROP_SIZE,
+    DET_SIZE,
+    DET_STRIDE,
+    crop_die,
+    letterbox,
+    to_bgr8,
+)
 
 MIN_SIDE = 8
 """Images smaller than this (px) hold no readable die."""
@@ -53,13 +61,18 @@ class ReaderSettings:
     R 0.958 -> 0.943), but it merges touching and leaning dice on rendered tables
     (`zonkcam bench` frames read exactly fell from 0.77-0.97 to 0.57-0.77)."""
     small_pass_size: int = 640
-    """If > det_size, a second detector pass at this size adds dice too small for the
-    first (boxes under small_px px in the first pass's scale); it runs only when the
-    first pass found no die or a small one. 0 = off."""
+    """If > det_size, a second detector look at this size adds dice too small for the
+    first (boxes under small_px px in the first look's scale). It runs when the first
+    look kept no die, or kept a small one: the value net's verdict on the first look's
+    candidates decides, not their heat, so a board's big hexagons or tokens that the
+    detector is warm about cannot hide the small dice on it (since session 8; the heat
+    of the first look's candidates decided before). 0 = off."""
     small_px: float = 20.0
-    small_trigger_heat: float = 0.25
-    """Only candidates at least this sure (detector heat) can call for the second look:
-    the faint small ones are mostly not dice."""
+    small_heat_full: float = 0.3
+    """heat_full for the candidates that only the second look found: the detector is
+    less warm about dice that are small even at 640 px. Chosen in session 8 on the
+    training split and the leave-one-source-out runs (0.25 / 0.3 / 0.35 / 0.4 (as the
+    first look) / 0.5; MODEL_CARD.md)."""
     value_views: int = 1
     """Views of each crop the value net averages: 1 = as is, 2 = plus a half turn,
     4 = all four quarter turns (more robust, proportionally slower)."""
@@ -135,28 +148,49 @@ def _nms(boxes: np.ndarray, scores: np.ndarray, iou: float, centres: bool = Fals
     return np.array(keep, np.int64)
 
 
+DETECTOR_ONLY_TRIGGER_HEAT = 0.25
+"""detect_candidates has no value net to say which candidates are dice: there a
+candidate at least this hot (detector heat) that is small calls for the second look."""
+
+
 def detect_candidates(
     image: np.ndarray, model: DiceModel, settings: ReaderSettings = DEFAULT_SETTINGS
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Die candidates in a BGR uint8 image: (boxes (N, 4) in image px, scores (N,),
-    the letterboxed detector input)."""
+    """The detector's candidates alone, both looks, in a BGR uint8 image: (boxes (N, 4)
+    in image px, heat (N,), the letterboxed detector input). For work without the value
+    net (`zonkcam train`'s hard examples, the int8 calibration): the second look runs
+    when no candidate at least DETECTOR_ONLY_TRIGGER_HEAT hot is found, or a small one
+    is. read_dice decides the second look with the value net instead."""
     boxes, scores, inp = _detect(image, model, settings, settings.det_size)
-    big = settings.small_pass_size
-    scale = settings.det_size / max(image.shape[:2])
-    sides = np.maximum(boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1]) * scale
-    sides = sides[scores >= settings.small_trigger_heat]
-    # a second look only where small dice are likely: none found, or small ones found
+    sides = _sides(boxes, image.shape, settings)[scores >= DETECTOR_ONLY_TRIGGER_HEAT]
     looks_small = len(sides) == 0 or bool((sides < settings.small_px).any())
-    if big > settings.det_size and max(image.shape[:2]) > settings.det_size and looks_small:
-        b2, s2, _ = _detect(image, model, settings, big)
-        side = np.maximum(b2[:, 2] - b2[:, 0], b2[:, 3] - b2[:, 1]) * scale
-        small = side < settings.small_px
-        if small.any():
-            boxes = np.concatenate([boxes, b2[small]])
-            scores = np.concatenate([scores, s2[small]])
+    if _second_look_possible(image.shape, settings) and looks_small:
+        b2, s2 = _small_ones(image, model, settings)
+        if len(b2):
+            boxes, scores = np.concatenate([boxes, b2]), np.concatenate([scores, s2])
             keep = _nms(boxes, scores, settings.nms_iou, settings.nms_centres)
             boxes, scores = boxes[keep], scores[keep]
     return boxes, scores, inp
+
+
+def _sides(boxes: np.ndarray, shape: tuple[int, ...], settings: ReaderSettings) -> np.ndarray:
+    """Each box's longer side in the first look's px."""
+    scale = settings.det_size / max(shape[:2])
+    return np.maximum(boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1]) * scale
+
+
+def _second_look_possible(shape: tuple[int, ...], settings: ReaderSettings) -> bool:
+    big = settings.small_pass_size
+    return big > settings.det_size and max(shape[:2]) > settings.det_size
+
+
+def _small_ones(
+    image: np.ndarray, model: DiceModel, settings: ReaderSettings
+) -> tuple[np.ndarray, np.ndarray]:
+    """The second look: candidates at small_pass_size that are small in the first's px."""
+    boxes, scores, _ = _detect(image, model, settings, settings.small_pass_size)
+    small = _sides(boxes, image.shape, settings) < settings.small_px
+    return boxes[small], scores[small]
 
 
 def _detect(
@@ -227,12 +261,14 @@ def recheck_unsure(crops: np.ndarray, probs: np.ndarray, model: DiceModel) -> np
     return out
 
 
-def min_kept_heat(settings: ReaderSettings) -> float:
+def min_kept_heat(settings: ReaderSettings, heat_full: float | None = None) -> float:
     """The least detector heat with which a candidate can still be kept (when the value
-    net is sure of it): heat_full x min_die_prob ** (1 / heat_weight)."""
+    net is sure of it): heat_full x min_die_prob ** (1 / heat_weight). `heat_full`:
+    settings.heat_full unless given (the second look's small_heat_full)."""
     if settings.heat_weight <= 0:
         return 0.0
-    return settings.heat_full * settings.min_die_prob ** (1.0 / settings.heat_weight)
+    full = settings.heat_full if heat_full is None else heat_full
+    return full * settings.min_die_prob ** (1.0 / settings.heat_weight)
 
 
 def read_dice(
@@ -244,28 +280,21 @@ def read_dice(
     h, w = img.shape[:2]
     if h < MIN_SIDE or w < MIN_SIDE:
         return ()
-    boxes, scores, inp = detect_candidates(img, model, settings)
-    # no value net can save a candidate the detector was too cold about: not read
-    hopeful = scores >= min_kept_heat(settings)
-    boxes, scores = boxes[hopeful], scores[hopeful]
-    if len(boxes) == 0:
+    boxes, scores, inp = _detect(img, model, settings, settings.det_size)
+    found = _Candidates.read(img, boxes, scores, settings.heat_full, model, settings)
+    if _second_look_possible(img.shape, settings):
+        # a second look when the first kept no die, or a small one
+        sides = _sides(found.boxes[found.kept(settings)], img.shape, settings)
+        if len(sides) == 0 or bool((sides < settings.small_px).any()):
+            found = found.with_small_ones(img, model, settings)
+    keep = found.kept(settings)
+    if len(keep) == 0:
         return ()
-    crops = np.stack([crop_die(img, b) for b in boxes])
-    probs = classify_crops(crops, model, settings.value_views)
-    if settings.value_views == 1 and settings.recheck_unsure:
-        probs = recheck_unsure(crops, probs, model)
     scale = settings.det_size / max(h, w)
     visible = inp[: max(1, round(h * scale)), : max(1, round(w * scale))]
     gains = white_balance_gains(visible)
-    is_die = 1.0 - probs[:, 0]
-    # the detector's vote: a die it was lukewarm about needs a surer value net
-    heat = np.minimum(scores / max(settings.heat_full, 1e-6), 1.0)
-    backed = is_die * heat**settings.heat_weight
-    keep = np.flatnonzero(backed >= settings.min_die_prob)
-    if settings.dedupe_iou > 0 and len(keep) > 1:
-        keep = keep[_nms(boxes[keep], is_die[keep], settings.dedupe_iou)]
     dice = []
-    for box, p, crop in zip(boxes[keep], probs[keep], crops[keep], strict=True):
+    for box, p, crop in zip(found.boxes[keep], found.probs[keep], found.crops[keep], strict=True):
         value = int(np.argmax(p[1:])) + 1
         if float(p[value]) < settings.min_value_prob:
             continue
@@ -273,3 +302,80 @@ def read_dice(
         dice.append(Die(value, round(float(p[value]), 4), bbox, crop_color(crop, gains)))
     dice.sort(key=lambda d: ((d.bbox[1] + d.bbox[3]) / 2, (d.bbox[0] + d.bbox[2]) / 2))
     return tuple(dice)
+
+
+@dataclass(frozen=True)
+class _Candidates:
+    """Detector candidates with the value net's reading of each."""
+
+    boxes: np.ndarray
+    """(N, 4) image px."""
+    heat: np.ndarray
+    """(N,) the detector's heat."""
+    backing: np.ndarray
+    """(N,) heat over the look's heat_full (1 and more: the detector fully backs it)."""
+    probs: np.ndarray
+    """(N, 7) value net; a candidate too cold to be kept is not read: 'not a die'."""
+    crops: np.ndarray
+    """(N, 64, 64, 3) the crops read (zeros where not read)."""
+
+    @classmethod
+    def read(
+        cls,
+        img: np.ndarray,
+        boxes: np.ndarray,
+        heat: np.ndarray,
+        heat_full: float,
+        model: DiceModel,
+        settings: ReaderSettings,
+    ) -> _Candidates:
+        n = len(boxes)
+        backing = heat / max(heat_full, 1e-6)
+        probs = np.zeros((n, 7), np.float32)
+        probs[:, 0] = 1.0
+        crops = np.zeros((n, CROP_SIZE, CROP_SIZE, 3), np.uint8)
+        # no value net can save a candidate the detector was too cold about: not read
+        hopeful = np.flatnonzero(heat >= min_kept_heat(settings, heat_full))
+        if len(hopeful):
+            crops[hopeful] = np.stack([crop_die(img, boxes[i]) for i in hopeful])
+            p = classify_crops(crops[hopeful], model, settings.value_views)
+            if settings.value_views == 1 and settings.recheck_unsure:
+                p = recheck_unsure(crops[hopeful], p, model)
+            probs[hopeful] = p
+        return cls(boxes, heat, backing, probs, crops)
+
+    def kept(self, settings: ReaderSettings) -> np.ndarray:
+        """Indices of the candidates kept as dice: the two nets' vote (a die the detector
+        was lukewarm about needs a surer value net), then of two kept dice boxed over
+        each other, the one the value net is surer of."""
+        is_die = 1.0 - self.probs[:, 0]
+        backed = is_die * np.minimum(self.backing, 1.0) ** settings.heat_weight
+        keep = np.flatnonzero(backed >= settings.min_die_prob)
+        if settings.dedupe_iou > 0 and len(keep) > 1:
+            keep = keep[_nms(self.boxes[keep], is_die[keep], settings.dedupe_iou)]
+        return keep
+
+    def with_small_ones(
+        self, img: np.ndarray, model: DiceModel, settings: ReaderSettings
+    ) -> _Candidates:
+        """These and the second look's small candidates, read (of two boxes of one die,
+        the hotter stays)."""
+        b2, s2 = _small_ones(img, model, settings)
+        if len(b2) == 0:
+            return self
+        n = len(self.boxes)
+        order = _nms(
+            np.concatenate([self.boxes, b2]),
+            np.concatenate([self.heat, s2]),
+            settings.nms_iou,
+            settings.nms_centres,
+        )
+        old, new = order[order < n], order[order >= n] - n
+        added = _Candidates.read(img, b2[new], s2[new], settings.small_heat_full, model, settings)
+        return _Candidates(
+            np.concatenate([self.boxes[old], added.boxes]),
+            np.concatenate([self.heat[old], added.heat]),
+            np.concatenate([self.backing[old], added.backing]),
+            np.concatenate([self.probs[old], added.probs]),
+            np.concatenate([self.crops[old], added.crops]),
+        )
