@@ -282,12 +282,13 @@ def read_dice(
         return ()
     boxes, scores, inp = _detect(img, model, settings, settings.det_size)
     found = _Candidates.read(img, boxes, scores, settings.heat_full, model, settings)
+    keep = found.kept(settings)
     if _second_look_possible(img.shape, settings):
         # a second look when the first kept no die, or a small one
-        sides = _sides(found.boxes[found.kept(settings)], img.shape, settings)
+        sides = _sides(found.boxes[keep], img.shape, settings)
         if len(sides) == 0 or bool((sides < settings.small_px).any()):
             found = found.with_small_ones(img, model, settings)
-    keep = found.kept(settings)
+            keep = found.kept(settings)
     if len(keep) == 0:
         return ()
     scale = settings.det_size / max(h, w)
