@@ -463,3 +463,15 @@ def test_the_second_look_has_its_own_heat_full() -> None:
     assert [d.value for d in read_dice(image, fake)] == [3]
     assert read_dice(image, fake, ReaderSettings(small_heat_full=0.4)) == ()
     assert read_dice(image, fake, ReaderSettings(small_pass_size=0)) == ()
+
+
+def test_a_cluttered_table_gets_the_second_look() -> None:
+    # a big die kept, and warm candidates (heat 0.3) the value net turns away: a board's
+    # tiles and tokens. Five of them (clutter_count) call for the second look, four not.
+    tokens = [(180, 40, 20, 0.3), (220, 40, 20, 0.3), (260, 40, 20, 0.3), (300, 40, 20, 0.3)]
+    for clutter, looks in ((tokens, [320]), (tokens + [(260, 200, 20, 0.3)], [320, 640])):
+        image, detector, fake = _table_with_a_small_die([(100, 100, 60, 0.9), *clutter])
+        image[280:520, 280:520] = 255  # the big die
+        values = [d.value for d in read_dice(image, fake)]
+        assert detector.sizes == looks
+        assert values == [3] * len(looks)  # the small die only with the second look
