@@ -475,3 +475,17 @@ def test_a_cluttered_table_gets_the_second_look() -> None:
         values = [d.value for d in read_dice(image, fake)]
         assert detector.sizes == looks
         assert values == [3] * len(looks)  # the small die only with the second look
+
+
+def test_detector_only_candidates_keep_the_heat_rule_for_the_second_look() -> None:
+    # training's hard examples and the int8 calibration have no value net: there a
+    # warm (>= 0.25) candidate that is not small keeps the second look away
+    from zonkcam.vision.reader import detect_candidates
+
+    image, detector, fake = _table_with_a_small_die([(100, 100, 60, 0.9)])
+    boxes, _, _ = detect_candidates(image, fake)
+    assert detector.sizes == [320] and len(boxes) == 1
+    image, detector, fake = _table_with_a_small_die([(100, 100, 60, 0.2)])
+    boxes, heat, _ = detect_candidates(image, fake)
+    assert detector.sizes == [320, 640]
+    assert sorted(heat.tolist()) == pytest.approx([0.2, 0.5])
