@@ -46,8 +46,9 @@ class Die:
 @dataclass(frozen=True)
 class ReaderSettings:
     """The reader's knobs. The defaults were chosen on the training split of
-    real-dice-dev (never on its validation split): a generous detector whose extra
-    candidates the value net turns away."""
+    real-dice-dev, its leave-one-source-out runs and rendered tables (never on its
+    validation split): a generous detector whose extra candidates the value net turns
+    away."""
 
     det_threshold: float = 0.15
     """Minimum detector heat for a candidate."""
@@ -76,7 +77,7 @@ class ReaderSettings:
     board's tiles and tokens; small dice hide among them). Chosen in session 8 on the
     leave-one-source-out runs (left-out Epanemu errors 542 -> 506 with 5; 1 / 2 / 3 / 5
     / 8 / 12: 508 / 508 / 507 / 506 / 511 / 519), the training split and matteop65
-    unchanged; it runs on 8 of the 120 `zonkcam bench` frames (MODEL_CARD.md)."""
+    unchanged; it runs on 8 of the first 120 `zonkcam bench` frames (MODEL_CARD.md)."""
     small_heat_full: float = 0.3
     """heat_full for the candidates that only the second look found: the detector is
     less warm about dice that are small even at 640 px. Chosen in session 8 on the
