@@ -16,6 +16,8 @@ from zonkcam.vision.training import (  # noqa: E402
     DetectorExport,
     TrainConfig,
     ValueNet,
+    _jitter,
+    _positive_box,
     export_detector,
     export_values,
     freeze_norms,
@@ -129,6 +131,26 @@ def test_train_names_a_wrong_source_or_file_before_any_work(tmp_path, capsys) ->
     assert main(["train", "--data", "none", "--det-steps", "0", "--out", out]) == 2
     assert "--det-steps 0 keeps a detector: name it with --detector-from" in capsys.readouterr().err
     assert not (tmp_path / "run").exists()
+    assert main(["train", "--data", "none", "--tight-share", "1.5", "--out", out]) == 2
+    assert "--tight-share must be between 0 and 1" in capsys.readouterr().err
+    assert not (tmp_path / "run").exists()
+
+
+def test_tight_die_boxes_only_when_asked_and_the_old_stream_without() -> None:
+    die = np.array([100, 100, 140, 140], np.float32)
+    a, b = np.random.default_rng(3), np.random.default_rng(3)
+    # without tight crops a run draws exactly what earlier runs drew
+    for _ in range(20):
+        assert np.array_equal(_positive_box(die, a, 0.0), _jitter(die, b))
+    rng = np.random.default_rng(0)
+    tight = np.array([_positive_box(die, rng, 1.0) for _ in range(200)])
+    sides = tight[:, 2] - tight[:, 0]
+    assert sides.min() >= 0.7 * 40 - 1e-3 and sides.max() <= 0.88 * 40 + 1e-3
+    centres = (tight[:, :2] + tight[:, 2:]) / 2
+    assert np.abs(centres - 120).max() <= 2.0 + 1e-3
+    some = np.array([_positive_box(die, rng, 0.25) for _ in range(400)])
+    share = float(((some[:, 2] - some[:, 0]) < 0.85 * 40).mean())  # jitter goes to 0.86
+    assert 0.12 < share < 0.3
 
 
 @pytest.mark.parametrize("kind", ["values", "detector"])

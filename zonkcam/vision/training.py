@@ -58,6 +58,9 @@ class TrainConfig:
     exclude_source: str | None = None
     """Leave this source (its name in the labels' `group` field, e.g. 'epanemu') out of
     training altogether and validate on all of its photos: leave-one-source-out."""
+    tight_share: float = 0.0
+    """Share of the value net's die crops cut from a tight box (TIGHT_BOX_SIZE of the
+    die; `_positive_box`). 0 for every shipped run."""
     quantize: bool = True
     """Write the value net in int8 (`vision/quantize.py`; the float32 file stays beside
     it as dice_values_fp32.onnx)."""
@@ -292,6 +295,27 @@ def _jitter(box: np.ndarray, rng: np.random.Generator, amount: float = 0.1) -> n
     return np.array([cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2], np.float32)
 
 
+TIGHT_BOX_SIZE = (0.7, 0.88)
+"""Tight die boxes (TrainConfig.tight_share), as a share of the die's box side."""
+
+
+def _positive_box(box: np.ndarray, rng: np.random.Generator, tight_share: float) -> np.ndarray:
+    """A jittered die box for a value-net crop; with probability `tight_share` a tight
+    one (TIGHT_BOX_SIZE of the die, near its centre), as the detector boxes a die it
+    barely sees: a white 1 in the keep strip, a die's top face. Without tight crops
+    (0) the random stream is the one earlier runs drew."""
+    if tight_share > 0 and rng.random() < tight_share:
+        x0, y0, x1, y1 = box
+        w, h = x1 - x0, y1 - y0
+        f = rng.uniform(*TIGHT_BOX_SIZE)
+        cx = (x0 + x1) / 2 + rng.uniform(-0.05, 0.05) * w
+        cy = (y0 + y1) / 2 + rng.uniform(-0.05, 0.05) * h
+        return np.array(
+            [cx - f * w / 2, cy - f * h / 2, cx + f * w / 2, cy + f * h / 2], np.float32
+        )
+    return _jitter(box, rng)
+
+
 PIP_NEGATIVE_SIZE = (0.2, 0.33)
 """'Not a die' boxes inside a die, as a share of its box side: about one pip. Up to
 session 4 they went to 0.45, which frames two or three pips of a 5 or a 6 the way a
@@ -433,7 +457,7 @@ def build_data(
             det.append(DetItem(img, boxes, np.full(len(boxes), r.bbox_kind == "die")))
             for b, d in zip(boxes, r.dice, strict=True):
                 for _ in range(cfg.real_crops_per_die):
-                    xs.append(crop_die(img, _jitter(b, rng)))
+                    xs.append(crop_die(img, _positive_box(b, rng, cfg.tight_share)))
                     ys.append(d.value)
             n = len(boxes)
             negs = _negative_crops(img, boxes, rng, n + 3, (n + 1) // 2 + 1, (n + 2) // 3)
@@ -464,7 +488,7 @@ def build_data(
         det.append(DetItem(out.image, boxes, np.ones(len(boxes), bool)))
         for b, d in zip(boxes, out.dice, strict=True):
             for _ in range(2):
-                xs.append(crop_die(out.image, _jitter(b, rng)))
+                xs.append(crop_die(out.image, _positive_box(b, rng, cfg.tight_share)))
                 ys.append(d.value)
         n = len(boxes)
         negs = _negative_crops(out.image, boxes, rng, n // 2 + 2, n // 3 + 1, n // 4 + 1)
