@@ -79,6 +79,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "the die (default 0)",
     )
     p.add_argument(
+        "--warp-share",
+        type=float,
+        default=None,
+        metavar="SHARE",
+        help="share (0-1) of the value net's training crops given a random perspective "
+        "warp each step, as oblique photos show a die (default 0)",
+    )
+    p.add_argument(
         "--exclude-source",
         default=None,
         metavar="NAME",
@@ -129,7 +137,8 @@ def run(args: argparse.Namespace) -> int:
         quantize=not args.no_quantize,
         log=log,
     )
-    for name in ("det_steps", "cls_steps", "synth_scenes", "det_lr", "cls_lr", "tight_share"):
+    for name in ("det_steps", "cls_steps", "synth_scenes", "det_lr", "cls_lr", "tight_share",
+                 "warp_share"):
         if getattr(args, name) is not None:
             setattr(cfg, name, getattr(args, name))
     log(f"training: {cfg}")
@@ -145,8 +154,10 @@ def _check_inputs(args: argparse.Namespace, data: Path | None) -> None:
     for name in ("det_steps", "cls_steps"):
         if getattr(args, name) is not None and getattr(args, name) < 0:
             raise UserError(f"--{name.replace('_', '-')} must be 0 or more")
-    if args.tight_share is not None and not 0 <= args.tight_share <= 1:
-        raise UserError("--tight-share must be between 0 and 1")
+    for name in ("tight_share", "warp_share"):
+        share = getattr(args, name)
+        if share is not None and not 0 <= share <= 1:
+            raise UserError(f"--{name.replace('_', '-')} must be between 0 and 1")
     if args.det_steps == 0 and args.detector_from is None:
         raise UserError("--det-steps 0 keeps a detector: name it with --detector-from")
     for flag, path in (

@@ -16,8 +16,10 @@ from zonkcam.vision.training import (  # noqa: E402
     DetectorExport,
     TrainConfig,
     ValueNet,
+    _cls_batch,
     _jitter,
     _positive_box,
+    _warp_crop,
     export_detector,
     export_values,
     freeze_norms,
@@ -133,6 +135,8 @@ def test_train_names_a_wrong_source_or_file_before_any_work(tmp_path, capsys) ->
     assert not (tmp_path / "run").exists()
     assert main(["train", "--data", "none", "--tight-share", "1.5", "--out", out]) == 2
     assert "--tight-share must be between 0 and 1" in capsys.readouterr().err
+    assert main(["train", "--data", "none", "--warp-share", "-0.1", "--out", out]) == 2
+    assert "--warp-share must be between 0 and 1" in capsys.readouterr().err
     assert not (tmp_path / "run").exists()
 
 
@@ -151,6 +155,25 @@ def test_tight_die_boxes_only_when_asked_and_the_old_stream_without() -> None:
     some = np.array([_positive_box(die, rng, 0.25) for _ in range(400)])
     share = float(((some[:, 2] - some[:, 0]) < 0.85 * 40).mean())  # jitter goes to 0.86
     assert 0.12 < share < 0.3
+
+
+def test_warped_crops_only_when_asked_and_the_old_stream_without() -> None:
+    x = np.random.default_rng(5).integers(0, 256, (16, 64, 64, 3)).astype(np.uint8)
+    # without warps a batch is exactly what earlier runs drew
+    a = _cls_batch(x, np.random.default_rng(7))
+    assert np.array_equal(_cls_batch(x, np.random.default_rng(7), 0.0), a)
+    assert not np.array_equal(_cls_batch(x, np.random.default_rng(7), 1.0), a)
+    # a warp keeps the crop's size and its centre near where it was (corners move up to
+    # 6.4 px; a jittered box moves the die as far), so the die stays in view
+    im = np.zeros((64, 64, 3), np.uint8)
+    im[24:40, 24:40] = 255
+    rng = np.random.default_rng(0)
+    for _ in range(50):
+        w = _warp_crop(im, rng)
+        assert w.shape == im.shape
+        ys, xs = np.nonzero(w[:, :, 0] > 127)
+        assert abs(xs.mean() - 31.5) < 10 and abs(ys.mean() - 31.5) < 10
+        assert 0.6 < len(xs) / 256 < 1.6
 
 
 @pytest.mark.parametrize("kind", ["values", "detector"])

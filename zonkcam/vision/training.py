@@ -61,6 +61,10 @@ class TrainConfig:
     tight_share: float = 0.0
     """Share of the value net's die crops cut from a tight box (TIGHT_BOX_SIZE of the
     die; `_positive_box`). 0 for every shipped run."""
+    warp_share: float = 0.0
+    """Share of the value net's training crops given a random perspective warp each
+    step (`_warp_crop`: a tilt, a turn and a stretch, as oblique photos show a die).
+    0 keeps the old augmentation stream."""
     quantize: bool = True
     """Write the value net in int8 (`vision/quantize.py`; the float32 file stays beside
     it as dice_values_fp32.onnx)."""
@@ -661,7 +665,31 @@ def train_detector(cfg: TrainConfig, pool: list[DetItem], rng: np.random.Generat
     return net
 
 
-def _cls_batch(x: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+WARP_CORNER = 0.1
+"""_warp_crop: each crop corner moves up to this share of the crop side."""
+WARP_TURN_DEG = 20.0
+"""_warp_crop: the turn, up to this many degrees either way."""
+
+
+def _warp_crop(im: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """One crop seen from another angle: its corners moved at random (a perspective
+    tilt), turned by up to WARP_TURN_DEG and scaled by 0.9-1.1 about the centre."""
+    s = float(im.shape[0])
+    src = np.array([[0, 0], [s, 0], [s, s], [0, s]], np.float32)
+    c = s / 2
+    a = np.radians(rng.uniform(-WARP_TURN_DEG, WARP_TURN_DEG))
+    k = rng.uniform(0.9, 1.1)
+    rot = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]], np.float32) * k
+    dst = (src - c) @ rot.T + c
+    dst += rng.uniform(-WARP_CORNER, WARP_CORNER, (4, 2)).astype(np.float32) * s
+    m = cv2.getPerspectiveTransform(src, dst.astype(np.float32))
+    return cv2.warpPerspective(
+        im, m, (im.shape[1], im.shape[0]), flags=cv2.INTER_LINEAR,
+        borderMode=cv2.BORDER_REPLICATE,
+    )
+
+
+def _cls_batch(x: np.ndarray, rng: np.random.Generator, warp_share: float = 0.0) -> np.ndarray:
     b = x.astype(np.float32)
     n = len(b)
     k = int(rng.integers(0, 4))
@@ -683,6 +711,8 @@ def _cls_batch(x: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     out = np.empty((n, CROP_SIZE, CROP_SIZE, 3), np.float32)
     for i in range(n):
         im = np.ascontiguousarray(b[i])
+        if warp_share > 0 and rng.random() < warp_share:
+            im = _warp_crop(im, rng)
         r = rng.random()
         if r < 0.25:  # a small die: lose resolution
             s = int(rng.integers(14, 34))
@@ -720,7 +750,7 @@ def train_values(
         for g in opt.param_groups:
             g["lr"] = _lr(step, cfg.cls_steps, cfg.cls_lr)
         idx = rng.integers(0, len(x), cfg.cls_batch)
-        xb = torch.from_numpy(np.ascontiguousarray(_cls_batch(x[idx], rng)))
+        xb = torch.from_numpy(np.ascontiguousarray(_cls_batch(x[idx], rng, cfg.warp_share)))
         xb = xb.contiguous(memory_format=torch.channels_last)
         yb = torch.from_numpy(y[idx])
         loss = F.cross_entropy(net(xb), yb, label_smoothing=0.05)
