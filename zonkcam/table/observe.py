@@ -234,14 +234,24 @@ def _near(a: TableDie, b: TableDie, tol: float) -> bool:
 
 
 def _classify(before: Sequence[TableDie], after: Sequence[TableDie], die_mm: float) -> str:
+    """``keep`` when the dice left in the rolling area lay where they lay and dice joined
+    the keep strip: it holds more dice than before, or (fewer dice rolling) a die lies
+    in it where none lay, so that a die already kept and unread this time (a white 1
+    at the far end of the strip) does not turn a keep into a throw. Else ``roll``, or
+    ``clear`` for an empty mat."""
     if not after:
         return "clear"
     rolled_before = [d for d in before if d.zone == "rolling"]
     rolled_after = [d for d in after if d.zone == "rolling"]
-    kept_before = sum(d.zone == "keep" for d in before)
-    kept_after = sum(d.zone == "keep" for d in after)
+    kept_before = [d for d in before if d.zone == "keep"]
+    kept_after = [d for d in after if d.zone == "keep"]
     stayed = all(any(e.value == d.value and _near(d, e, die_mm / 2) for e in rolled_before)
                  for d in rolled_after)
-    if stayed and kept_after > kept_before:
+    if not stayed:
+        return "roll"
+    if len(kept_after) > len(kept_before):
+        return "keep"
+    joined = any(not any(_near(d, e, die_mm / 2) for e in kept_before) for d in kept_after)
+    if joined and len(rolled_after) < len(rolled_before):
         return "keep"
     return "roll"
