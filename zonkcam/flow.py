@@ -36,19 +36,27 @@ class TableFlow:
     def __init__(self) -> None:
         self.kept_seen: Counter[int] = Counter()
         """Values lying in the keep strip at the last settled observation."""
+        self.rolled_seen: Counter[int] = Counter()
+        """Values lying in the rolling area at the last settled observation."""
 
     def on_observation(self, obs: Observation, state: GameState) -> list[Outcome]:
         if obs.event != "settled" or state.finished or state.player is None:
             return []
         kept_now = Counter(d.value for d in obs.kept if not d.cocked)
         kept_before, self.kept_seen = self.kept_seen, kept_now
+        rolled_now = Counter(d.value for d in obs.rolled if not d.cocked)
+        rolled_before, self.rolled_seen = self.rolled_seen, rolled_now
         phase = state.phase
         if obs.change == "clear":
             return []
         if obs.change == "keep":
             if phase is not Phase.DECIDE:
                 return []
-            new = kept_now - kept_before
+            # the keep is the dice gone from the rolling area (the watcher saw the others
+            # lie still); what is new in the strip only when none seem gone. The strip's
+            # dice are read less surely: a white 1 lying there can go unread in one
+            # frame and be read again in the next, and would be kept twice
+            new = (rolled_before - rolled_now) or (kept_now - kept_before)
             return [A.Keep(tuple(sorted(new.elements())))] if new else []
         if phase in (Phase.ROLL, Phase.GO_FOR_1000, Phase.PAIR):
             return self._throw(obs, state)
