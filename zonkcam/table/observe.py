@@ -173,6 +173,7 @@ class TableWatcher:
                                   "the mat: waiting for it to go")]
         self._hand = False
         dice = place(self.reader(frame.image), cal, mask=mask)
+        fill = None if mask is None else self._strip_fill(mask)
         if self._candidate is not None and _agree(self._candidate, dice, cal.geometry.die_mm):
             self._agree += 1
         else:
@@ -182,13 +183,26 @@ class TableWatcher:
         self._need_read = False
         if _agree(self._settled, dice, cal.geometry.die_mm) and self._settled_once:
             return []
-        change = _classify(self._settled, dice, cal.geometry.die_mm)
-        self._settled, self._settled_once = dice, True
+        change = _classify(self._settled, dice, cal.geometry.die_mm,
+                           strip_grew=fill is not None and self._settled_fill is not None
+                           and fill - self._settled_fill >= STRIP_GREW_DICE)
+        self._settled, self._settled_once, self._settled_fill = dice, True, fill
         latency = frame.index - self._last_motion_frame if self._last_motion_frame >= 0 else 0
         return [Observation("settled", frame.index, frame.t, tuple(dice), change,
                             frames_since_motion=latency)]
 
     _settled_once = False
+    _settled_fill: float | None = None
+
+    def _strip_fill(self, mask: np.ndarray) -> float:
+        """What lies in the keep strip by the reference mask, in dice (its area over a
+        die's): the strip's dice whether the reader reads them or not."""
+        r = self.calibration.geometry.keep_strip
+        k = REFERENCE_PX_PER_MM
+        strip = mask[max(0, int(r.y * k)):int((r.y + r.h) * k),
+                     max(0, int(r.x * k)):int((r.x + r.w) * k)]
+        die_area = (self.calibration.geometry.die_mm * k) ** 2
+        return float(np.count_nonzero(strip)) / die_area
 
     def _largest_blob_dice(self, mask: np.ndarray) -> float:
         n, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
@@ -233,12 +247,18 @@ def _near(a: TableDie, b: TableDie, tol: float) -> bool:
     return math.dist(a.center_mm, b.center_mm) <= tol
 
 
-def _classify(before: Sequence[TableDie], after: Sequence[TableDie], die_mm: float) -> str:
+STRIP_GREW_DICE = 0.5
+"""The keep strip's foreground grew by at least this many dice' areas: something joined
+it, read or not."""
+
+
+def _classify(before: Sequence[TableDie], after: Sequence[TableDie], die_mm: float,
+              strip_grew: bool = False) -> str:
     """``keep`` when the dice left in the rolling area lay where they lay and dice joined
     the keep strip: it holds more dice than before, or (fewer dice rolling) a die lies
-    in it where none lay, so that a die already kept and unread this time (a white 1
-    at the far end of the strip) does not turn a keep into a throw. Else ``roll``, or
-    ``clear`` for an empty mat."""
+    in it where none lay or the strip's foreground grew (``strip_grew``), so that a die
+    in the strip left unread (a white 1 at the far end of the strip) does not turn a
+    keep into a throw. Else ``roll``, or ``clear`` for an empty mat."""
     if not after:
         return "clear"
     rolled_before = [d for d in before if d.zone == "rolling"]
@@ -252,6 +272,6 @@ def _classify(before: Sequence[TableDie], after: Sequence[TableDie], die_mm: flo
     if len(kept_after) > len(kept_before):
         return "keep"
     joined = any(not any(_near(d, e, die_mm / 2) for e in kept_before) for d in kept_after)
-    if joined and len(rolled_after) < len(rolled_before):
+    if (joined or strip_grew) and len(rolled_after) < len(rolled_before):
         return "keep"
     return "roll"

@@ -97,6 +97,34 @@ def test_a_keep_is_a_keep_when_a_die_already_kept_goes_unread():
     assert [d.value for d in got[3].kept] == [5]  # the 1 unread, the 5 joined: a keep
 
 
+class BlindToTheNewKeep(TruthReader):
+    """The table's truth, less the 5 once it lies in the keep strip."""
+
+    def __call__(self, image):
+        t = self.table.last.truth
+        seen = super().__call__(image)
+        return [s for s, d in zip(seen, t.dice, strict=True)
+                if not (d.zone == "keep" and d.value == 5)]
+
+
+def test_a_keep_is_a_keep_when_the_die_kept_goes_unread():
+    t = table(seed=3)
+    t.throw([1, 2, 3, 4, 6])
+    t.keep([1])
+    t.throw([2, 3, 5, 6])
+    t.keep([5])
+    t.throw([2, 3, 4])
+    empty = t.read()
+    watcher = TableWatcher(calibrate(empty.image, t.geometry), BlindToTheNewKeep(t))
+    got = []
+    while t.busy:
+        got += settled(watcher.process(t.read()))
+    # the strip's foreground grew where no die was read: the 5 went there
+    assert [o.change for o in got] == ["roll", "keep", "roll", "keep", "roll"]
+    assert [d.value for d in got[3].kept] == [1]
+    assert sorted(d.value for d in got[3].rolled) == [2, 3, 6]
+
+
 def test_dice_gone_from_the_rolling_area_alone_are_not_a_keep():
     """A throw that left some dice lying as they lay (the rest off the camera's view)
     puts nothing new in the keep strip: still a throw."""
@@ -112,6 +140,9 @@ def test_dice_gone_from_the_rolling_area_alone_are_not_a_keep():
     # the rolling dice moved: a throw, whatever the strip holds
     assert _classify(before, [die(4, 40, "keep"), die(2, 100), die(3, 170)], 16) == "roll"
     assert _classify(before, [], 16) == "clear"
+    # nothing read joined the strip, but its foreground grew by a die: a keep
+    assert _classify(before, [die(1, 10, "keep"), die(2, 100), die(3, 150)], 16,
+                     strip_grew=True) == "keep"
 
 
 def test_no_report_while_a_die_spins():
