@@ -22,20 +22,10 @@ DIE_PX_FOR_DETECTOR = 28.0
 strip was missed often enough for 11 questions in 89 rolls; at 28 px, none in 64."""
 
 
-CROP_DIE_SHARE = 0.85
-"""At the table the value net reads every box grown to at least this share of a die's
-size in the frame (ReaderSettings.min_crop_px): the detector boxes a white 1 by its top
-face alone, and the value net, seeing no die's sides, doubts it is a die."""
-
-
-def die_px(cal: Calibration) -> float:
-    """How many px a die spans in the frame, on average over the mat."""
-    return cal.px_per_mm * cal.geometry.die_mm
-
-
 def detector_size(cal: Calibration, lo: int = 320, hi: int = 1024) -> int:
     """Detector input size (a multiple of 32) showing a die at ~28 px for this calibration."""
-    size = max(cal.image_size) * DIE_PX_FOR_DETECTOR / max(die_px(cal), 1e-6)
+    die_px = cal.px_per_mm * cal.geometry.die_mm
+    size = max(cal.image_size) * DIE_PX_FOR_DETECTOR / max(die_px, 1e-6)
     return int(min(hi, max(lo, math.ceil(size / 32) * 32)))
 
 
@@ -43,7 +33,7 @@ class OnnxReader:
     """Reads dice with the shipped ONNX models (zonkcam.vision); a table Reader."""
 
     def __init__(self, model_dir: str | Path | None = None, threads: int | None = None,
-                 det_size: int | None = None, min_crop_px: float = 0.0) -> None:
+                 det_size: int | None = None) -> None:
         from zonkcam.vision.model import load_model  # noqa: PLC0415 - onnxruntime is heavy
         from zonkcam.vision.reader import DEFAULT_SETTINGS  # noqa: PLC0415
 
@@ -58,12 +48,11 @@ class OnnxReader:
         self.settings = dataclasses.replace(DEFAULT_SETTINGS, recheck_unsure=False)
         if det_size is not None:
             self.settings = dataclasses.replace(self.settings, det_size=det_size)
-        self.settings = dataclasses.replace(self.settings, min_crop_px=min_crop_px)
 
     @classmethod
     def for_table(cls, cal: Calibration, model_dir: str | Path | None = None,
                   threads: int | None = None) -> OnnxReader:
-        return cls(model_dir, threads, detector_size(cal), CROP_DIE_SHARE * die_px(cal))
+        return cls(model_dir, threads, detector_size(cal))
 
     def __call__(self, image: np.ndarray) -> Sequence:
         from zonkcam.vision.reader import read_dice  # noqa: PLC0415

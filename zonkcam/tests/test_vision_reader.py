@@ -489,33 +489,3 @@ def test_detector_only_candidates_keep_the_heat_rule_for_the_second_look() -> No
     boxes, heat, _ = detect_candidates(image, fake)
     assert detector.sizes == [320, 640]
     assert sorted(heat.tolist()) == pytest.approx([0.2, 0.5])
-
-
-class _ADieHasSides:
-    """Stands in for the value net: a crop is surely a 2 when it shows the mat (grey 90)
-    round a bright face, any other (a bright face filling the crop) not a die."""
-
-    def run(self, _names, feeds):  # noqa: ANN001, ANN202
-        x = feeds["crops"]
-        mat = (np.abs(x - 90) < 10).all(axis=1).mean(axis=(1, 2))
-        bright = (x > 200).all(axis=1).mean(axis=(1, 2))
-        die = (mat > 0.5) & (bright > 0.1)
-        out = np.zeros((len(x), 7), np.float32)
-        out[die, 0], out[die, 2] = 0.01, 0.99
-        out[~die, 0], out[~die, 1] = 0.99, 0.01
-        return [out]
-
-
-def test_at_the_table_a_tight_box_is_read_with_the_whole_die_round_it() -> None:
-    from zonkcam.vision.model import DiceModel
-
-    image = np.full((480, 640, 3), 90, np.uint8)
-    image[300:330, 300:330] = 255  # a die's bright face, 30 px; the detector boxes it tight
-    detector = _Detector({320: [(157.5, 157.5, 15, 0.9)]})
-    fake = DiceModel(detector, _ADieHasSides(), threads=1)
-    photo = ReaderSettings(small_pass_size=0)
-    assert read_dice(image, fake, photo) == ()  # only the face in view: no die
-    table = ReaderSettings(small_pass_size=0, min_crop_px=48)
-    dice = read_dice(image, fake, table)
-    # read from a 48 px box, reported with the detector's own
-    assert [(d.value, d.bbox) for d in dice] == [(2, (300.0, 300.0, 330.0, 330.0))]

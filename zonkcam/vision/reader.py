@@ -110,13 +110,6 @@ class ReaderSettings:
     token) it can call a die with 0.9 and more, but the detector rarely backs it.
     0 = the value net alone decides. Chosen in session 6 on leave-one-source-out runs
     and the training split (MODEL_CARD.md)."""
-    min_crop_px: float = 0.0
-    """The value net reads each candidate's box grown about its centre to at least this
-    many px wide and tall (the reported box stays the detector's). At the table the
-    calibration tells how big a die looks, and a box drawn round a die's top face alone
-    (a white 1 in the keep strip) then reads with the whole die around it: P(a die) 0.84
-    -> 0.99 on the demo frame of README's keep-strip note. 0 = off: in photos dice come
-    in every size."""
     min_value_prob: float = 0.0
     """A die whose best value is less likely than this is dropped."""
     dedupe_iou: float = 0.35
@@ -278,15 +271,6 @@ def recheck_unsure(crops: np.ndarray, probs: np.ndarray, model: DiceModel) -> np
     return out
 
 
-def _grown(box: np.ndarray, side: float) -> np.ndarray:
-    """`box` widened and heightened about its centre to at least `side` px."""
-    if side <= 0:
-        return box
-    centre = (box[:2] + box[2:]) / 2
-    half = np.maximum(box[2:] - box[:2], side) / 2
-    return np.concatenate([centre - half, centre + half]).astype(box.dtype)
-
-
 def min_kept_heat(settings: ReaderSettings, heat_full: float | None = None) -> float:
     """The least detector heat with which a candidate can still be kept (when the value
     net is sure of it): heat_full x min_die_prob ** (1 / heat_weight). `heat_full`:
@@ -378,9 +362,7 @@ class _Candidates:
         # no value net can save a candidate the detector was too cold about: not read
         hopeful = np.flatnonzero(heat >= min_kept_heat(settings, heat_full))
         if len(hopeful):
-            crops[hopeful] = np.stack(
-                [crop_die(img, _grown(boxes[i], settings.min_crop_px)) for i in hopeful]
-            )
+            crops[hopeful] = np.stack([crop_die(img, boxes[i]) for i in hopeful])
             p = classify_crops(crops[hopeful], model, settings.value_views)
             if settings.value_views == 1 and settings.recheck_unsure:
                 p = recheck_unsure(crops[hopeful], p, model)
