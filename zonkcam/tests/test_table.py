@@ -25,11 +25,12 @@ from zonkcam.table.observe import TableWatcher, _classify
 from zonkcam.table.zones import TableDie
 
 
-def run(table: DemoTable, max_frames: int = 2000):
-    """Play the table's script through a watcher; (observations, frames) with truth."""
+def run(table: DemoTable, max_frames: int = 2000, reader=TruthReader):
+    """Play the table's script through a watcher reading with `reader(table)`;
+    (observations, frames) with truth."""
     empty = table.read()
     cal = calibrate(empty.image, table.geometry)
-    watcher = TableWatcher(cal, TruthReader(table))
+    watcher = TableWatcher(cal, reader(table))
     observations, frames = [], [empty]
     while table.busy and len(frames) < max_frames:
         frame = table.read()
@@ -81,18 +82,18 @@ class BlindToAKeptOne(TruthReader):
                 if not (d.zone == "keep" and d.value == 1)]
 
 
-def test_a_keep_is_a_keep_when_a_die_already_kept_goes_unread():
+def keep_a_1_then_a_5() -> DemoTable:
     t = table(seed=3)
     t.throw([1, 2, 3, 4, 6])
     t.keep([1])
     t.throw([2, 3, 5, 6])
     t.keep([5])
     t.throw([2, 3, 4])
-    empty = t.read()
-    watcher = TableWatcher(calibrate(empty.image, t.geometry), BlindToAKeptOne(t))
-    got = []
-    while t.busy:
-        got += settled(watcher.process(t.read()))
+    return t
+
+
+def test_a_keep_is_a_keep_when_a_die_already_kept_goes_unread():
+    got = settled(run(keep_a_1_then_a_5(), reader=BlindToAKeptOne)[0])
     assert [o.change for o in got] == ["roll", "keep", "roll", "keep", "roll"]
     assert [d.value for d in got[3].kept] == [5]  # the 1 unread, the 5 joined: a keep
 
@@ -108,17 +109,7 @@ class BlindToTheNewKeep(TruthReader):
 
 
 def test_a_keep_is_a_keep_when_the_die_kept_goes_unread():
-    t = table(seed=3)
-    t.throw([1, 2, 3, 4, 6])
-    t.keep([1])
-    t.throw([2, 3, 5, 6])
-    t.keep([5])
-    t.throw([2, 3, 4])
-    empty = t.read()
-    watcher = TableWatcher(calibrate(empty.image, t.geometry), BlindToTheNewKeep(t))
-    got = []
-    while t.busy:
-        got += settled(watcher.process(t.read()))
+    got = settled(run(keep_a_1_then_a_5(), reader=BlindToTheNewKeep)[0])
     # the strip's foreground grew where no die was read: the 5 went there
     assert [o.change for o in got] == ["roll", "keep", "roll", "keep", "roll"]
     assert [d.value for d in got[3].kept] == [1]
