@@ -62,6 +62,7 @@ def run(args: argparse.Namespace) -> int:
         "threads": args.threads,
         "views": args.views,
         "recheck": not args.no_recheck,
+        "second_opinions": 0 if args.no_second_opinion else len(model.second_opinions),
         "value_net_alone": args.value_net_alone,
         "rows": rows,
         "peak_rss_mb": round(rss_mb, 1),
@@ -70,6 +71,7 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(result))
         return 0
     print(f"threads={args.threads} views={args.views} recheck={not args.no_recheck} "
+          f"second_opinions={result['second_opinions']} "
           f"value_net_alone={args.value_net_alone}  (ms per frame, decode excluded)")
     for r in rows:
         print(

@@ -39,7 +39,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--model-dir",
         type=Path,
         default=None,
-        help="directory holding dice_detector.onnx and dice_values.onnx",
+        help="directory holding dice_detector.onnx and dice_values.onnx (and any second "
+        "opinions, dice_values_2.onnx and dice_values_3.onnx)",
     )
     add_views_option(p)
     p.set_defaults(func=run)
@@ -152,6 +153,12 @@ def add_views_option(p: argparse.ArgumentParser) -> None:
         "the other three quarter turns (on by default: about one candidate in 16)",
     )
     p.add_argument(
+        "--no-second-opinion",
+        action="store_true",
+        help="do not ask the model's other value nets (dice_values_2.onnx, "
+        "dice_values_3.onnx) about the candidates the first is unsure of",
+    )
+    p.add_argument(
         "--value-net-alone",
         action="store_true",
         help="keep every candidate the value net calls a die, however faint the "
@@ -160,11 +167,13 @@ def add_views_option(p: argparse.ArgumentParser) -> None:
 
 
 def reader_settings(args: argparse.Namespace) -> ReaderSettings:
-    """The reader settings that --views, --no-recheck and --value-net-alone ask for."""
+    """The reader settings that --views, --no-recheck, --no-second-opinion and
+    --value-net-alone ask for."""
     from zonkcam.vision.reader import ReaderSettings  # noqa: PLC0415 - onnxruntime is heavy
 
     return ReaderSettings(
         value_views=args.views,
         recheck_unsure=not args.no_recheck,
+        second_opinion=not args.no_second_opinion,
         heat_weight=0.0 if args.value_net_alone else ReaderSettings.heat_weight,
     )

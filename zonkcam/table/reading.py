@@ -44,8 +44,11 @@ class OnnxReader:
                             "zonkcam train") from None
         # no second, half-turned reading of unsure dice at the table: it is for photos.
         # In three demo games it asked about a missed die 4 times in 780 rolls, against
-        # once in 715 without it (README, "The dice reader").
-        self.settings = dataclasses.replace(DEFAULT_SETTINGS, recheck_unsure=False)
+        # once in 715 without it (README, "The dice reader"). Nor second opinions: they
+        # were chosen on photos, and the table's frames come 10 a second.
+        self.settings = dataclasses.replace(
+            DEFAULT_SETTINGS, recheck_unsure=False, second_opinion=False
+        )
         if det_size is not None:
             self.settings = dataclasses.replace(self.settings, det_size=det_size)
 

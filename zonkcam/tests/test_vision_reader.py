@@ -15,6 +15,7 @@ from zonkcam.vision.reader import (
     VALUE_BATCH,
     Die,
     ReaderSettings,
+    ask_second_opinions,
     classify_crops,
     read_dice,
     recheck_unsure,
@@ -374,8 +375,10 @@ def test_cli_options_set_the_reader_settings() -> None:
     add_views_option(p)
     default = reader_settings(p.parse_args([]))
     assert default == ReaderSettings() and default.heat_weight > 0 and default.recheck_unsure
+    assert default.second_opinion
     alone = reader_settings(p.parse_args(["--value-net-alone", "--no-recheck", "--views", "2"]))
     assert (alone.heat_weight, alone.recheck_unsure, alone.value_views) == (0.0, False, 2)
+    assert not reader_settings(p.parse_args(["--no-second-opinion"])).second_opinion
 
 
 def test_candidates_too_cold_to_keep_are_not_read() -> None:
@@ -489,3 +492,81 @@ def test_detector_only_candidates_keep_the_heat_rule_for_the_second_look() -> No
     boxes, heat, _ = detect_candidates(image, fake)
     assert detector.sizes == [320, 640]
     assert sorted(heat.tolist()) == pytest.approx([0.2, 0.5])
+
+
+class _Opinion:
+    """Stands in for a value net: the same reading for every crop; counts the crops."""
+
+    def __init__(self, row: list[float]) -> None:
+        self.row = np.array(row, np.float32)
+        self.crops_seen = 0
+
+    def run(self, _names, feeds):  # noqa: ANN001, ANN202
+        self.crops_seen += len(feeds["crops"])
+        return [np.tile(self.row, (len(feeds["crops"]), 1))]
+
+
+def test_second_opinions_are_asked_only_about_unsure_candidates() -> None:
+    from zonkcam.vision.model import DiceModel
+
+    crops = np.zeros((4, 64, 64, 3), np.uint8)
+    probs = np.array(
+        [
+            [0.001, 0, 0, 0.999, 0, 0, 0],  # surely a 3
+            [0.5, 0, 0, 0, 0.5, 0, 0],  # maybe a die (a 4)
+            [0.01, 0.5, 0.49, 0, 0, 0, 0],  # surely a die: a 1 or a 2?
+            [0.995, 0.005, 0, 0, 0, 0, 0],  # surely not a die
+        ],
+        np.float32,
+    )
+    second = _Opinion([0.1, 0.9, 0, 0, 0, 0, 0])
+    third = _Opinion([0.0, 0.0, 0, 0, 1.0, 0, 0])
+    fake = DiceModel(_Session([]), _Session([]), threads=1, second_opinions=(second, third))
+    out = ask_second_opinions(crops, probs, fake, ReaderSettings(recheck_unsure=False))
+    assert second.crops_seen == third.crops_seen == 2
+    np.testing.assert_array_equal(out[[0, 3]], probs[[0, 3]])
+    expected = (probs[[1, 2]] + second.row + third.row) / 3
+    np.testing.assert_allclose(out[[1, 2]], expected, atol=1e-6)
+    # no second opinions, or none needed: the reading stays
+    alone = DiceModel(_Session([]), _Session([]), threads=1)
+    np.testing.assert_array_equal(ask_second_opinions(crops, probs, alone), probs)
+    sure = probs[[0, 3]]
+    np.testing.assert_array_equal(ask_second_opinions(crops[[0, 3]], sure, fake), sure)
+
+
+def test_second_opinions_can_keep_a_die_the_value_net_doubted() -> None:
+    from zonkcam.vision.model import DiceModel
+
+    # one hot candidate; the value net thinks it 60% a 4, two second opinions are sure
+    heat = np.zeros((1, 1, 80, 80), np.float32)
+    heat[0, 0, 20, 20] = 0.9
+    geom = np.zeros((1, 4, 80, 80), np.float32)
+    geom[0, 2:] = 40.0
+    first = _Opinion([0.4, 0, 0, 0, 0.6, 0, 0])
+    more = (_Opinion([0.001, 0, 0, 0, 0.999, 0, 0]), _Opinion([0.001, 0, 0, 0, 0.999, 0, 0]))
+    fake = DiceModel(_Session([heat, geom]), first, threads=1, second_opinions=more)
+    image = np.full((320, 320, 3), 90, np.uint8)
+    plain = {"small_pass_size": 0, "recheck_unsure": False}
+    # (0.6 + 0.999 + 0.999) / 3 = 0.87 >= 0.8; the value net alone: 0.6 < 0.8
+    dice = read_dice(image, fake, ReaderSettings(**plain))
+    assert [(d.value, d.confidence) for d in dice] == [(4, pytest.approx(0.866, abs=1e-3))]
+    assert read_dice(image, fake, ReaderSettings(second_opinion=False, **plain)) == ()
+
+
+def test_the_shipped_second_opinions_load_and_a_model_dir_without_them_too(tmp_path) -> None:
+    import shutil
+
+    from zonkcam.vision.model import DETECTOR_FILE, SECOND_OPINION_FILES, VALUES_FILE
+
+    shipped = load_model()
+    assert len(shipped.second_opinions) == 1  # dice_values_2.onnx; a third is optional
+    assert (MODEL_DIR / SECOND_OPINION_FILES[0]).is_file()
+    crops = np.random.default_rng(8).integers(0, 256, (3, 64, 64, 3), dtype=np.uint8)
+    for net in shipped.second_opinions:
+        probs = classify_crops(crops, shipped, net=net)
+        assert probs.shape == (3, 7)
+        assert np.allclose(probs.sum(axis=1), 1, atol=1e-4)
+    for name in (DETECTOR_FILE, VALUES_FILE):
+        shutil.copy(MODEL_DIR / name, tmp_path / name)
+    two = load_model(tmp_path)
+    assert two.values is not None and two.second_opinions == ()

@@ -13,13 +13,17 @@ MODEL_DIR = Path(__file__).resolve().parent.parent / "models"
 """zonkcam/models/ inside the installed package."""
 DETECTOR_FILE = "dice_detector.onnx"
 VALUES_FILE = "dice_values.onnx"
+SECOND_OPINION_FILES = ("dice_values_2.onnx", "dice_values_3.onnx")
+"""More value nets, optional: the reader asks them about the candidates the first is
+unsure of (see zonkcam.vision.reader.ask_second_opinions)."""
 DEFAULT_THREADS = 1
 """One core for the reader; the camera and the screen keep the others."""
 
 
 @dataclass(frozen=True)
 class DiceModel:
-    """The two inference sessions the reader needs."""
+    """The inference sessions the reader needs: the detector, the value net, and any
+    second opinions."""
 
     detector: ort.InferenceSession
     """input 'image' (1, 3, H, W) float32 BGR 0-255, H and W multiples of 32 (trained on
@@ -30,6 +34,9 @@ class DiceModel:
     'crops' (N, 3, 64, 64) float32 BGR 0-255 -> 'probs' (N, 7):
     0 = not a die, 1-6 = face value."""
     threads: int
+    second_opinions: tuple[ort.InferenceSession, ...] = ()
+    """Value nets like `values` (SECOND_OPINION_FILES found beside it), asked only about
+    the candidates `values` is unsure of."""
 
 
 def default_threads() -> int:
@@ -50,9 +57,9 @@ def _session(path: Path, threads: int) -> ort.InferenceSession:
 def load_model(
     model_dir: str | Path | None = None, threads: int | None = None, detector_only: bool = False
 ) -> DiceModel:
-    """Load both models from `model_dir` (default: the package's models), or only the
-    detector (training's miner needs no more); raises FileNotFoundError when a file is
-    missing."""
+    """Load both models from `model_dir` (default: the package's models) with the second
+    opinions found there, or only the detector (training's miner needs no more); raises
+    FileNotFoundError when the detector or the value net is missing."""
     root = Path(model_dir) if model_dir is not None else MODEL_DIR
     n = threads if threads is not None else default_threads()
     paths = [root / DETECTOR_FILE] + ([] if detector_only else [root / VALUES_FILE])
@@ -60,9 +67,12 @@ def load_model(
         if not p.is_file():
             raise FileNotFoundError(f"model file missing: {p}")
     sessions = [_session(p, n) for p in paths]
-    model = DiceModel(sessions[0], sessions[1] if len(sessions) > 1 else None, n)
+    more = [] if detector_only else [root / f for f in SECOND_OPINION_FILES]
+    opinions = tuple(_session(p, n) for p in more if p.is_file())
+    model = DiceModel(sessions[0], sessions[1] if len(sessions) > 1 else None, n, opinions)
     # the first run of a session is slow (allocations): pay it here, not on a frame
     model.detector.run(None, {"image": np.full((1, 3, 320, 320), 114, np.float32)})
-    if model.values is not None:
-        model.values.run(None, {"crops": np.full((2, 3, 64, 64), 114, np.float32)})
+    for net in (model.values, *model.second_opinions):
+        if net is not None:
+            net.run(None, {"crops": np.full((2, 3, 64, 64), 114, np.float32)})
     return model

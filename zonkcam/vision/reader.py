@@ -13,6 +13,7 @@ cluttered board), a second look at 640 px for small dice, read the same way -> c
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -26,6 +27,9 @@ from zonkcam.vision.preprocess import (
     letterbox,
     to_bgr8,
 )
+
+if TYPE_CHECKING:
+    import onnxruntime as ort
 
 MIN_SIDE = 8
 """Images smaller than this (px) hold no readable die."""
@@ -95,6 +99,17 @@ class ReaderSettings:
     quarter turns took session 6's reader's training-split errors from 113 to 107 and
     those of the leave-one-source-out runs from 1092 to 1009 (Epanemu) and 43 to 43
     (matteop65), at about 0.1 ms a frame (MODEL_CARD.md)."""
+    second_opinion: bool = True
+    """Ask the model's second opinions (more value nets, model.second_opinions) about the
+    candidates the value net is still unsure of after the recheck (SECOND_OPINION_DIE_PROB,
+    SECOND_OPINION_VALUE_SHARE; each read the same way, recheck included), and average
+    their readings with its own. The one shipped is session 8's value net `v7`, trained
+    on from the shipped one. Session 10, errors (missed + extra + misread) with the
+    left-out twins: Epanemu 506 -> 486 (misread 134 -> 124, extra 115 -> 106), matteop65
+    17 -> 18; training split 97 -> 96; validation 15 -> 15; about 1 ms more a 1280x960
+    frame. A second opinion read without its own recheck made things worse (Epanemu
+    525, training split 105). `v6` as a third: Epanemu 478, matteop65 19, training split
+    94, another 0.5 ms (MODEL_CARD.md)."""
     min_die_prob: float = 0.8
     """A candidate is kept when the value net gives 'a die' (any value) at least this.
     With session 4's pretrained value net, 0.7 / 0.8 / 0.9 made 116 / 113 / 110 errors on
@@ -125,6 +140,13 @@ class ReaderSettings:
 DEFAULT_SETTINGS = ReaderSettings()
 RECHECK_DIE_PROB = (0.3, 0.95)
 RECHECK_VALUE_SHARE = 0.9
+SECOND_OPINION_DIE_PROB = (0.2, 0.98)
+SECOND_OPINION_VALUE_SHARE = 0.95
+"""The candidates the second opinions are asked about (ReaderSettings.second_opinion):
+P(a die) between 0.2 and 0.98, or a best value under 0.95 of P(a die), after the
+recheck. Chosen in session 10 on the training split and the leave-one-source-out runs:
+the recheck's narrower band (0.3-0.95, 0.9) gave left-out Epanemu 494 errors with one
+second opinion, this band and every wider one up to asking about every candidate 486."""
 
 
 def _nms(boxes: np.ndarray, scores: np.ndarray, iou: float, centres: bool = False) -> np.ndarray:
@@ -234,40 +256,92 @@ VALUE_BATCH = 16
 run at once, their activations would hold tens of MB more for the life of the process."""
 
 
-def classify_crops(crops: np.ndarray, model: DiceModel, views: int = 1) -> np.ndarray:
+def classify_crops(
+    crops: np.ndarray, model: DiceModel, views: int = 1, net: ort.InferenceSession | None = None
+) -> np.ndarray:
     """(N, 64, 64, 3) BGR uint8 crops -> (N, 7) probabilities (0 = not a die, 1-6),
-    averaged over `views` quarter-turned copies (1, 2 or 4)."""
+    averaged over `views` quarter-turned copies (1, 2 or 4). `net`: the value net to
+    run (default model.values; a second opinion's)."""
     n = len(crops)
     if n == 0:
         return np.zeros((0, 7), np.float32)
+    net = model.values if net is None else net
     turns = {1: (0,), 2: (0, 2), 4: (0, 1, 2, 3)}[views]
     batch = np.concatenate([np.rot90(crops, k, axes=(1, 2)) for k in turns])
     x = np.ascontiguousarray(batch.transpose(0, 3, 1, 2), dtype=np.float32)
     # in batches of at most VALUE_BATCH: onnxruntime keeps the memory of its biggest run
     probs = np.concatenate(
-        [
-            model.values.run(None, {"crops": x[i : i + VALUE_BATCH]})[0]
-            for i in range(0, len(x), VALUE_BATCH)
-        ]
+        [net.run(None, {"crops": x[i : i + VALUE_BATCH]})[0] for i in range(0, len(x), VALUE_BATCH)]
     )
     return probs.reshape(len(turns), n, 7).mean(axis=0)
 
 
-def recheck_unsure(crops: np.ndarray, probs: np.ndarray, model: DiceModel) -> np.ndarray:
-    """`probs` with the unsure candidates' rows averaged with their three other quarter
-    turns (see ReaderSettings.recheck_unsure)."""
+def _unsure(probs: np.ndarray, die_prob: tuple[float, float], value_share: float) -> np.ndarray:
+    """Rows whose P(a die) lies inside `die_prob`, or whose best value is under
+    `value_share` of P(a die)."""
     is_die = 1.0 - probs[:, 0]
-    lo, hi = RECHECK_DIE_PROB
+    lo, hi = die_prob
     share = probs[:, 1:].max(axis=1) / np.maximum(is_die, 1e-6)
-    unsure = ((is_die > lo) & (is_die < hi)) | ((is_die >= hi) & (share < RECHECK_VALUE_SHARE))
+    return ((is_die > lo) & (is_die < hi)) | ((is_die >= hi) & (share < value_share))
+
+
+def recheck_unsure(
+    crops: np.ndarray,
+    probs: np.ndarray,
+    model: DiceModel,
+    net: ort.InferenceSession | None = None,
+) -> np.ndarray:
+    """`probs` with the unsure candidates' rows averaged with their three other quarter
+    turns (see ReaderSettings.recheck_unsure). `net`: the value net that read `probs`
+    (default model.values)."""
+    unsure = _unsure(probs, RECHECK_DIE_PROB, RECHECK_VALUE_SHARE)
     if not unsure.any():
         return probs
     out = probs.copy()
     few = crops[unsure]
     # the three turns in one run of the value net (one session call for a lone crop)
     turned = np.concatenate([np.rot90(few, k, axes=(1, 2)) for k in (1, 2, 3)])
-    others = classify_crops(turned, model).reshape(3, len(few), 7).sum(axis=0)
+    others = classify_crops(turned, model, net=net).reshape(3, len(few), 7).sum(axis=0)
     out[unsure] = (probs[unsure] + others) / 4
+    return out
+
+
+def read_crops(
+    crops: np.ndarray, model: DiceModel, settings: ReaderSettings = DEFAULT_SETTINGS
+) -> np.ndarray:
+    """(N, 64, 64, 3) BGR uint8 crops -> (N, 7) probabilities as the reader reads them:
+    the value net in settings.value_views views, the unsure ones read again in their
+    other quarter turns (settings.recheck_unsure), then the second opinions on those
+    still unsure (settings.second_opinion)."""
+    probs = classify_crops(crops, model, settings.value_views)
+    if settings.value_views == 1 and settings.recheck_unsure:
+        probs = recheck_unsure(crops, probs, model)
+    if settings.second_opinion and model.second_opinions:
+        probs = ask_second_opinions(crops, probs, model, settings)
+    return probs
+
+
+def ask_second_opinions(
+    crops: np.ndarray,
+    probs: np.ndarray,
+    model: DiceModel,
+    settings: ReaderSettings = DEFAULT_SETTINGS,
+) -> np.ndarray:
+    """`probs` (the first value net's reading) with the rows it is unsure of
+    (SECOND_OPINION_DIE_PROB, SECOND_OPINION_VALUE_SHARE) averaged with every second
+    opinion's reading of those crops, each read as the first was (views, recheck)."""
+    unsure = _unsure(probs, SECOND_OPINION_DIE_PROB, SECOND_OPINION_VALUE_SHARE)
+    if not unsure.any() or not model.second_opinions:
+        return probs
+    few = crops[unsure]
+    total = probs[unsure].astype(np.float64)
+    for net in model.second_opinions:
+        p = classify_crops(few, model, settings.value_views, net)
+        if settings.value_views == 1 and settings.recheck_unsure:
+            p = recheck_unsure(few, p, model, net)
+        total += p
+    out = probs.copy()
+    out[unsure] = total / (1 + len(model.second_opinions))
     return out
 
 
@@ -363,10 +437,7 @@ class _Candidates:
         hopeful = np.flatnonzero(heat >= min_kept_heat(settings, heat_full))
         if len(hopeful):
             crops[hopeful] = np.stack([crop_die(img, boxes[i]) for i in hopeful])
-            p = classify_crops(crops[hopeful], model, settings.value_views)
-            if settings.value_views == 1 and settings.recheck_unsure:
-                p = recheck_unsure(crops[hopeful], p, model)
-            probs[hopeful] = p
+            probs[hopeful] = read_crops(crops[hopeful], model, settings)
         return cls(boxes, heat, backing, probs, crops)
 
     def kept(self, settings: ReaderSettings) -> np.ndarray:
