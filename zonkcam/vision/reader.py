@@ -4,7 +4,8 @@ Pure: numpy image in, frozen dataclasses out; the ONNX sessions come from
 `zonkcam.vision.model.load_model`. Pipeline: letterbox to 320 px -> detector
 heatmap peaks (die centres, class-agnostic) -> a 64 px crop of each candidate cut
 from the full-resolution image (those hot enough to be kept) -> value net ('not a
-die' or 1-6; unsure ones read again in the other three quarter turns) -> kept when
+die' or 1-6; unsure ones read again in the other three quarter turns, and those
+still unsure by the second opinion, another value net) -> kept when
 the value net and the detector's heat agree -> of two dice boxed over each other, the
 surer one -> if none was kept, or a small one, or many candidates were turned away (a
 cluttered board), a second look at 640 px for small dice, read the same way -> colour.
