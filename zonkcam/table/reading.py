@@ -38,7 +38,7 @@ class OnnxReader:
         from zonkcam.vision.reader import DEFAULT_SETTINGS  # noqa: PLC0415
 
         try:
-            self.model = load_model(model_dir, threads)
+            self.model = load_model(model_dir, threads, second_opinions=False)
         except FileNotFoundError as exc:
             raise UserError(f"{exc}; reinstall zonkcam or rebuild the model with "
                             "zonkcam train") from None

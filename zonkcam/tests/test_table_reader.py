@@ -29,6 +29,7 @@ def test_the_table_reads_each_die_once_by_one_value_net(table_and_reader):
     # the recheck and the second opinions are for photos; the table reads 10 frames a second
     _, _, reader = table_and_reader
     assert not reader.settings.recheck_unsure and not reader.settings.second_opinion
+    assert reader.model.second_opinions == ()  # not even loaded
 
 
 def test_throws_and_keeps_are_read_as_drawn(table_and_reader):

@@ -55,11 +55,15 @@ def _session(path: Path, threads: int) -> ort.InferenceSession:
 
 
 def load_model(
-    model_dir: str | Path | None = None, threads: int | None = None, detector_only: bool = False
+    model_dir: str | Path | None = None,
+    threads: int | None = None,
+    detector_only: bool = False,
+    second_opinions: bool = True,
 ) -> DiceModel:
     """Load both models from `model_dir` (default: the package's models) with the second
-    opinions found there, or only the detector (training's miner needs no more); raises
-    FileNotFoundError when the detector or the value net is missing."""
+    opinions found there (unless `second_opinions` is False: the table never asks them),
+    or only the detector (training's miner needs no more); raises FileNotFoundError when
+    the detector or the value net is missing."""
     root = Path(model_dir) if model_dir is not None else MODEL_DIR
     n = threads if threads is not None else default_threads()
     paths = [root / DETECTOR_FILE] + ([] if detector_only else [root / VALUES_FILE])
@@ -67,7 +71,7 @@ def load_model(
         if not p.is_file():
             raise FileNotFoundError(f"model file missing: {p}")
     sessions = [_session(p, n) for p in paths]
-    more = [] if detector_only else [root / f for f in SECOND_OPINION_FILES]
+    more = [root / f for f in SECOND_OPINION_FILES] if second_opinions and not detector_only else []
     opinions = tuple(_session(p, n) for p in more if p.is_file())
     model = DiceModel(sessions[0], sessions[1] if len(sessions) > 1 else None, n, opinions)
     # the first run of a session is slow (allocations): pay it here, not on a frame
