@@ -314,11 +314,20 @@ def read_crops(
     the value net in settings.value_views views, the unsure ones read again in their
     other quarter turns (settings.recheck_unsure), then the second opinions on those
     still unsure (settings.second_opinion)."""
-    probs = classify_crops(crops, model, settings.value_views)
-    if settings.value_views == 1 and settings.recheck_unsure:
-        probs = recheck_unsure(crops, probs, model)
+    probs = _read_by(model.values, crops, model, settings)
     if settings.second_opinion and model.second_opinions:
         probs = ask_second_opinions(crops, probs, model, settings)
+    return probs
+
+
+def _read_by(
+    net: ort.InferenceSession, crops: np.ndarray, model: DiceModel, settings: ReaderSettings
+) -> np.ndarray:
+    """One value net's reading of `crops`: in settings.value_views views, the unsure ones
+    read again in their other quarter turns (settings.recheck_unsure)."""
+    probs = classify_crops(crops, model, settings.value_views, net)
+    if settings.value_views == 1 and settings.recheck_unsure:
+        probs = recheck_unsure(crops, probs, model, net)
     return probs
 
 
@@ -337,10 +346,7 @@ def ask_second_opinions(
     few = crops[unsure]
     total = probs[unsure].astype(np.float64)
     for net in model.second_opinions:
-        p = classify_crops(few, model, settings.value_views, net)
-        if settings.value_views == 1 and settings.recheck_unsure:
-            p = recheck_unsure(few, p, model, net)
-        total += p
+        total += _read_by(net, few, model, settings)
     out = probs.copy()
     out[unsure] = total / (1 + len(model.second_opinions))
     return out
