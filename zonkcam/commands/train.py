@@ -15,7 +15,7 @@ DEFAULT_DATA = Path("../shared/datasets/real-dice-dev")
 def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser(
         "train",
-        help="rebuild the dice detector and value net (torch, CPU)",
+        help="rebuild the dice detector and value net (torch; CPU, or a GPU)",
         description="Rebuild the two ONNX dice models from rendered tables plus the "
         "training groups of a labelled photo set (labels.jsonl format).",
     )
@@ -98,6 +98,30 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="write the value net in float32 (default: int8, the float32 file kept as "
         "dice_values_fp32.onnx)",
     )
+    p.add_argument(
+        "--device",
+        default="cpu",
+        help="where the nets train: cpu (default) or cuda (a GPU; torch must see one)",
+    )
+    p.add_argument(
+        "--workers",
+        type=int,
+        default=0,
+        metavar="N",
+        help="processes that make the training batches beside the loop (default 0: in "
+        "the loop, as the shipped runs did; a GPU needs several)",
+    )
+    p.add_argument("--det-batch", type=int, default=None, help="detector images a step (16)")
+    p.add_argument("--cls-batch", type=int, default=None, help="value-net crops a step (128)")
+    p.add_argument(
+        "--time-limit",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="end each net's training within this many seconds even if steps are left: "
+        "the schedule then runs on the clock and still ends annealed; the log gives the "
+        "steps reached (for a machine of unknown speed)",
+    )
     p.add_argument("--det-lr", type=float, default=None, help="detector peak learning rate")
     p.add_argument("--cls-lr", type=float, default=None, help="value net peak learning rate")
     p.add_argument("--log", type=Path, default=None, help="also append progress to this file")
@@ -135,10 +159,13 @@ def run(args: argparse.Namespace) -> int:
         mine_with=args.mine_with,
         exclude_source=args.exclude_source,
         quantize=not args.no_quantize,
+        device=args.device,
+        workers=args.workers,
+        time_limit_s=args.time_limit,
         log=log,
     )
     for name in ("det_steps", "cls_steps", "synth_scenes", "det_lr", "cls_lr", "tight_share",
-                 "warp_share"):
+                 "warp_share", "det_batch", "cls_batch"):
         if getattr(args, name) is not None:
             setattr(cfg, name, getattr(args, name))
     log(f"training: {cfg}")
@@ -146,14 +173,31 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+def _check_device(device: str) -> None:
+    import torch
+
+    try:
+        dev = torch.device(device)
+    except RuntimeError as exc:
+        raise UserError(f"--device {device}: {exc}") from exc
+    if dev.type == "cuda" and not torch.cuda.is_available():
+        raise UserError(f"--device {device}: torch sees no GPU here (use --device cpu)")
+    if dev.type not in ("cpu", "cuda"):
+        raise UserError(f"--device {device}: only cpu and cuda are supported")
+
+
 def _check_inputs(args: argparse.Namespace, data: Path | None) -> None:
     """Every named file and source exists, before minutes of data building."""
     from zonkcam.vision.dataset import load_labels
     from zonkcam.vision.model import DETECTOR_FILE
 
-    for name in ("det_steps", "cls_steps"):
+    for name in ("det_steps", "cls_steps", "workers"):
         if getattr(args, name) is not None and getattr(args, name) < 0:
             raise UserError(f"--{name.replace('_', '-')} must be 0 or more")
+    for name in ("det_batch", "cls_batch", "time_limit"):
+        if getattr(args, name) is not None and getattr(args, name) <= 0:
+            raise UserError(f"--{name.replace('_', '-')} must be more than 0")
+    _check_device(args.device)
     for name in ("tight_share", "warp_share"):
         share = getattr(args, name)
         if share is not None and not 0 <= share <= 1:

@@ -255,3 +255,85 @@ def test_the_int8_value_net_reads_as_the_float_one(tmp_path) -> None:  # noqa: A
     np.testing.assert_allclose(got.sum(axis=1), 1.0, atol=1e-5)
     assert np.abs(got * 255 - np.round(got * 255)).max() > 0.01
     assert np.abs(got - want).max() < 0.1
+
+
+def _counting_batch(rng: np.random.Generator) -> tuple:
+    """A stand-in batch: a float 'image' and a label drawn from the batch's stream."""
+    return (rng.uniform(0, 255, (2, 3, 4, 4)).astype(np.float32), rng.integers(0, 7, 2))
+
+
+def test_worker_batches_come_in_step_order_and_do_not_depend_on_how_many() -> None:
+    from zonkcam.vision.training import batches
+
+    def run(workers: int, seed: int = 5) -> list:
+        cfg = TrainConfig(out_dir=None, workers=workers, seed=seed)  # type: ignore[arg-type]
+        return list(batches(cfg, "test", _counting_batch, np.random.default_rng(0), 9))
+
+    one, two = run(1), run(2)
+    assert len(one) == len(two) == 9
+    for (x1, y1), (x2, y2) in zip(one, two, strict=True):
+        assert x1.dtype == np.uint8  # images travel as bytes
+        np.testing.assert_array_equal(x1, x2)
+        np.testing.assert_array_equal(y1, y2)
+    assert len({y.tobytes() + x.tobytes() for x, y in one}) == 9  # one stream per step
+    assert not np.array_equal(run(2, seed=6)[0][0], one[0][0])
+    # no workers: the old single stream, float images, as every shipped run drew them
+    here = run(0)
+    rng = np.random.default_rng(0)
+    for x, y in here:
+        x0, y0 = _counting_batch(rng)
+        np.testing.assert_array_equal(x, x0)
+        np.testing.assert_array_equal(y, y0)
+
+
+def test_a_time_limit_stops_training_early_and_still_writes_the_nets(tmp_path) -> None:  # noqa: ANN001
+    said: list[str] = []
+    cfg = TrainConfig(
+        out_dir=tmp_path / "run",
+        det_steps=0,
+        detector_init=MODEL_DIR / DETECTOR_FILE,
+        cls_steps=500,
+        cls_batch=4,
+        synth_scenes=2,
+        threads=1,
+        workers=1,
+        time_limit_s=1e-6,
+        quantize=False,
+        log=said.append,
+    )
+    paths = train(cfg)
+    assert [p.name for p in paths] == [DETECTOR_FILE, VALUES_FILE]
+    assert any("time limit of 0 s reached after 100 of 500 steps" in m for m in said), said
+    assert not any("step 500/500" in m for m in said)
+    assert load_model(tmp_path / "run", threads=1).values is not None
+
+
+def test_train_refuses_a_device_it_cannot_use(tmp_path, capsys, monkeypatch) -> None:  # noqa: ANN001
+    from zonkcam.cli import main
+
+    out = str(tmp_path / "run")
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: False)
+    assert main(["train", "--data", "none", "--device", "cuda", "--out", out]) == 2
+    assert "--device cuda: torch sees no GPU here" in capsys.readouterr().err
+    assert main(["train", "--data", "none", "--device", "floppy", "--out", out]) == 2
+    assert "--device floppy" in capsys.readouterr().err
+    assert main(["train", "--data", "none", "--workers", "-1", "--out", out]) == 2
+    assert "--workers must be 0 or more" in capsys.readouterr().err
+    assert main(["train", "--data", "none", "--cls-batch", "0", "--out", out]) == 2
+    assert "--cls-batch must be more than 0" in capsys.readouterr().err
+    assert not (tmp_path / "run").exists()
+
+
+def test_a_time_limit_runs_the_schedule_on_the_clock_to_its_end() -> None:
+    from zonkcam.vision.training import _lr, _Schedule
+
+    said: list[str] = []
+    steps = TrainConfig(out_dir=None, log=said.append)  # type: ignore[arg-type]
+    clock = TrainConfig(out_dir=None, time_limit_s=1e-6, log=said.append)  # type: ignore[arg-type]
+    assert _Schedule(steps, 1000, 1.0, "detector").lr(300) == _lr(300, 1000, 1.0)
+    on_clock = _Schedule(clock, 1000, 1.0, "detector")
+    assert on_clock.lr(50) == _lr(50, 1000, 1.0)  # the warm-up is the same
+    assert on_clock.lr(300) == pytest.approx(0.02)  # annealed: the clock ran out
+    assert not on_clock.over(50) and on_clock.over(300)
+    assert "--det-steps 301 repeats it" in said[-1]
+    assert not _Schedule(steps, 1000, 1.0, "detector").over(300)

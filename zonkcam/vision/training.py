@@ -6,7 +6,8 @@ Two small nets, exported to ONNX:
   letterboxed image, with box size and centre offset (class-agnostic);
 - value net: a 64 px crop of each candidate, cut from the full-resolution image,
   classified as 'not a die' (0) or a face value 1-6.
-Seeded (numpy and torch); the step counts, not the clock, decide the schedule.
+Seeded (numpy and torch); the step counts, not the clock, decide the schedule (unless
+a time limit is set: `TrainConfig.time_limit_s`).
 """
 
 from __future__ import annotations
@@ -14,8 +15,10 @@ from __future__ import annotations
 import math
 import shutil
 import time
-from collections.abc import Callable
+from collections import deque
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
+from functools import partial
 from pathlib import Path
 
 import cv2
@@ -72,6 +75,20 @@ class TrainConfig:
     """A model folder (dice_detector.onnx): run that detector over every training image
     and add its candidates as value-net crops: the ones on no labelled die as 'not a
     die' (hard negatives), the ones on a die with its value."""
+    device: str = "cpu"
+    """Where the nets train: "cpu", or "cuda" (a GPU; the exported files are the same
+    kind either way)."""
+    workers: int = 0
+    """Processes that make the training batches (augmentation) beside the training
+    loop: 0 makes them in the loop, from one random stream, as every shipped run did;
+    N > 0 draws each batch from its own stream (seed, net, step), so a run gives the
+    same batches for any N > 0 but not the ones of 0. For a GPU, which a single
+    process cannot keep busy."""
+    time_limit_s: float | None = None
+    """End a net's training within this many seconds even if steps are left: its
+    learning-rate schedule then runs on the clock (whichever of steps and seconds is
+    further along), so it still ends annealed, and the log gives the steps reached.
+    For a borrowed machine of unknown speed; None: the steps alone decide."""
     log: Callable[[str], None] = field(default=print)
 
 
@@ -619,37 +636,126 @@ def det_loss(out: torch.Tensor, heat, reg, m_off, m_size) -> tuple[torch.Tensor,
     return total, {"heat": l_heat.item(), "off": l_off.item(), "size": l_size.item()}
 
 
-def _lr(step: int, total: int, base: float, warm: int = 100) -> float:
+_WARM = 100
+"""Warm-up steps of every schedule (a time limit ends none before them)."""
+
+
+def _lr(step: int, total: int, base: float, warm: int = _WARM, done: float | None = None) -> float:
+    """Linear warm-up over `warm` steps, then a cosine down to 2% of `base`. `done`
+    (0-1) is how far along the schedule is, when not step / total (a time limit)."""
     if step < warm:
         return base * (step + 1) / warm
-    t = (step - warm) / max(1, total - warm)
-    return base * (0.02 + 0.98 * 0.5 * (1 + math.cos(math.pi * t)))
+    t = (step - warm) / max(1, total - warm) if done is None else done
+    return base * (0.02 + 0.98 * 0.5 * (1 + math.cos(math.pi * min(1.0, t))))
+
+
+class _Schedule:
+    """Where a net's training stands: by steps, or with cfg.time_limit_s by whichever
+    of steps and seconds is further along, so that a time limit still ends the
+    schedule annealed (the steps reached are logged, to repeat the run without one)."""
+
+    def __init__(self, cfg: TrainConfig, steps: int, base: float, what: str) -> None:
+        self.cfg, self.steps, self.base, self.what = cfg, steps, base, what
+        self.t0 = time.time()
+
+    def done(self, step: int) -> float | None:
+        if self.cfg.time_limit_s is None:
+            return None
+        by_steps = (step - _WARM) / max(1, self.steps - _WARM)
+        return max(by_steps, (time.time() - self.t0) / self.cfg.time_limit_s)
+
+    def lr(self, step: int) -> float:
+        return _lr(step, self.steps, self.base, done=self.done(step))
+
+    def over(self, step: int) -> bool:
+        """True after `step` when the time limit ended training before the last step."""
+        done = self.done(step)
+        if done is None or done < 1.0 or step < _WARM - 1 or step >= self.steps - 1:
+            return False
+        self.cfg.log(
+            f"{self.what}: time limit of {self.cfg.time_limit_s:.0f} s reached after "
+            f"{step + 1} of {self.steps} steps (the schedule ran to its end on the clock; "
+            f"--{'det' if self.what == 'detector' else 'cls'}-steps {step + 1} repeats it "
+            "without a limit)"
+        )
+        return True
+
+
+def _det_batch(cfg: TrainConfig, pool: list[DetItem], rng: np.random.Generator) -> tuple:
+    """One detector batch: images (N, 3, 320, 320) and their heat, box and mask targets."""
+    imgs, hs, rs, mos, mss = [], [], [], [], []
+    for _ in range(cfg.det_batch):
+        img, b, ok = det_sample(pool[int(rng.integers(0, len(pool)))], rng)
+        ht, rg, mo, ms = det_targets(b, ok)
+        imgs.append(img.transpose(2, 0, 1))
+        hs.append(ht)
+        rs.append(rg)
+        mos.append(mo)
+        mss.append(ms)
+    return tuple(np.stack(a) for a in (imgs, hs, rs, mos, mss))
+
+
+_BATCH_MAKERS: dict[str, Callable[[np.random.Generator], tuple]] = {}
+"""What `batches`' worker processes call: set before they fork, so they inherit it."""
+
+
+def _make_in_worker(job: tuple[str, int, int]) -> tuple:
+    kind, seed, step = job
+    out = _BATCH_MAKERS[kind](np.random.default_rng([seed, 10 + len(kind), step]))
+    # images travel between processes as bytes (a quarter of float32's size)
+    return (np.rint(out[0]).astype(np.uint8),) + tuple(out[1:])
+
+
+def batches(
+    cfg: TrainConfig,
+    kind: str,
+    make: Callable[[np.random.Generator], tuple],
+    rng: np.random.Generator,
+    steps: int,
+) -> Iterator[tuple]:
+    """`steps` batches of `make`: made here from `rng` (cfg.workers = 0), or by
+    cfg.workers forked processes, each batch from its own stream (seed, kind, step),
+    in step order, a few steps ahead of the training loop."""
+    if cfg.workers <= 0:
+        for _ in range(steps):
+            yield make(rng)
+        return
+    import multiprocessing as mp
+
+    _BATCH_MAKERS[kind] = make
+    ahead = 4 * cfg.workers
+    with mp.get_context("fork").Pool(cfg.workers, cv2.setNumThreads, (1,)) as procs:
+        pending: deque = deque()
+        for step in range(steps):
+            pending.append(procs.apply_async(_make_in_worker, ((kind, cfg.seed, step),)))
+            if len(pending) >= ahead:
+                yield pending.popleft().get()
+        while pending:
+            yield pending.popleft().get()
+
+
+def _on(device: torch.device, a: np.ndarray) -> torch.Tensor:
+    return torch.from_numpy(np.ascontiguousarray(a)).to(device, non_blocking=True)
 
 
 def train_detector(cfg: TrainConfig, pool: list[DetItem], rng: np.random.Generator) -> Detector:
+    device = torch.device(cfg.device)
     net = Detector()
     frozen = cfg.detector_init is not None and load_weights(net, cfg.detector_init)
-    net = net.to(memory_format=torch.channels_last)
+    net = net.to(device, memory_format=torch.channels_last)
     opt = torch.optim.AdamW(net.parameters(), lr=cfg.det_lr, weight_decay=1e-4)
     net.train()
     if frozen:
         freeze_norms(net)
     t0 = time.time()
-    for step in range(cfg.det_steps):
+    schedule = _Schedule(cfg, cfg.det_steps, cfg.det_lr, "detector")
+    made = batches(cfg, "detector", partial(_det_batch, cfg, pool), rng, cfg.det_steps)
+    for step, batch in enumerate(made):
         for g in opt.param_groups:
-            g["lr"] = _lr(step, cfg.det_steps, cfg.det_lr)
-        imgs, hs, rs, mos, mss = [], [], [], [], []
-        for _ in range(cfg.det_batch):
-            img, b, ok = det_sample(pool[int(rng.integers(0, len(pool)))], rng)
-            ht, rg, mo, ms = det_targets(b, ok)
-            imgs.append(img.transpose(2, 0, 1))
-            hs.append(ht)
-            rs.append(rg)
-            mos.append(mo)
-            mss.append(ms)
-        x = torch.from_numpy(np.stack(imgs)).contiguous(memory_format=torch.channels_last)
+            g["lr"] = schedule.lr(step)
+        x = _on(device, batch[0]).float().contiguous(memory_format=torch.channels_last)
         out = net(x)
-        loss, parts = det_loss(out, *(torch.from_numpy(np.stack(a)) for a in (hs, rs, mos, mss)))
+        loss, parts = det_loss(out, *(_on(device, a) for a in batch[1:]))
         opt.zero_grad()
         loss.backward()
         opt.step()
@@ -661,8 +767,11 @@ def train_detector(cfg: TrainConfig, pool: list[DetItem], rng: np.random.Generat
                 + " ".join(f"{k} {v:.3f}" for k, v in parts.items())
                 + f" ({el:.0f} s, ~{eta:.0f} s left)"
             )
+        if schedule.over(step):
+            made.close()
+            break
     net.eval()
-    return net
+    return net.cpu()
 
 
 WARP_CORNER = 0.1
@@ -730,6 +839,12 @@ def _cls_batch(x: np.ndarray, rng: np.random.Generator, warp_share: float = 0.0)
     return np.clip(out, 0, 255).transpose(0, 3, 1, 2)
 
 
+def _value_batch(cfg: TrainConfig, x: np.ndarray, y: np.ndarray, rng) -> tuple:
+    """One value-net batch: augmented crops (N, 3, 64, 64) and their classes."""
+    idx = rng.integers(0, len(x), cfg.cls_batch)
+    return _cls_batch(x[idx], rng, cfg.warp_share), y[idx]
+
+
 def train_values(
     cfg: TrainConfig,
     x: np.ndarray,
@@ -738,22 +853,22 @@ def train_values(
     yv: np.ndarray,
     rng: np.random.Generator,
 ) -> ValueNet:
+    device = torch.device(cfg.device)
     net = ValueNet(pretrained=cfg.values_init is None)
     frozen = cfg.values_init is not None and load_weights(net, cfg.values_init)
-    net = net.to(memory_format=torch.channels_last)
+    net = net.to(device, memory_format=torch.channels_last)
     opt = torch.optim.AdamW(net.parameters(), lr=cfg.cls_lr, weight_decay=2e-4)
     t0 = time.time()
-    for step in range(cfg.cls_steps):
+    schedule = _Schedule(cfg, cfg.cls_steps, cfg.cls_lr, "value net")
+    made = batches(cfg, "values", partial(_value_batch, cfg, x, y), rng, cfg.cls_steps)
+    for step, (xb, yb) in enumerate(made):
         net.train()
         if frozen:
             freeze_norms(net)
         for g in opt.param_groups:
-            g["lr"] = _lr(step, cfg.cls_steps, cfg.cls_lr)
-        idx = rng.integers(0, len(x), cfg.cls_batch)
-        xb = torch.from_numpy(np.ascontiguousarray(_cls_batch(x[idx], rng, cfg.warp_share)))
-        xb = xb.contiguous(memory_format=torch.channels_last)
-        yb = torch.from_numpy(y[idx])
-        loss = F.cross_entropy(net(xb), yb, label_smoothing=0.05)
+            g["lr"] = schedule.lr(step)
+        xb = _on(device, xb).float().contiguous(memory_format=torch.channels_last)
+        loss = F.cross_entropy(net(xb), _on(device, yb), label_smoothing=0.05)
         opt.zero_grad()
         loss.backward()
         opt.step()
@@ -764,17 +879,21 @@ def train_values(
             if len(xv) and (step % 500 == 0 or step == cfg.cls_steps - 1):
                 msg += f" val acc {value_accuracy(net, xv, yv):.3f}"
             cfg.log(msg + f" ({el:.0f} s, ~{eta:.0f} s left)")
+        if schedule.over(step):
+            made.close()
+            break
     net.eval()
-    return net
+    return net.cpu()
 
 
 @torch.no_grad()
 def value_accuracy(net: ValueNet, x: np.ndarray, y: np.ndarray) -> float:
     net.eval()
+    device = next(net.parameters()).device
     pred = []
     for i in range(0, len(x), 256):
-        xb = torch.from_numpy(np.ascontiguousarray(x[i : i + 256].transpose(0, 3, 1, 2))).float()
-        pred.append(net(xb).argmax(dim=1).numpy())
+        xb = _on(device, x[i : i + 256].transpose(0, 3, 1, 2)).float()
+        pred.append(net(xb).argmax(dim=1).cpu().numpy())
     return float((np.concatenate(pred) == y).mean()) if len(y) else float("nan")
 
 
