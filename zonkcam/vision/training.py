@@ -726,12 +726,18 @@ def batches(
     ahead = 4 * cfg.workers
     with mp.get_context("fork").Pool(cfg.workers, cv2.setNumThreads, (1,)) as procs:
         pending: deque = deque()
-        for step in range(steps):
-            pending.append(procs.apply_async(_make_in_worker, ((kind, cfg.seed, step),)))
-            if len(pending) >= ahead:
+        try:
+            for step in range(steps):
+                pending.append(procs.apply_async(_make_in_worker, ((kind, cfg.seed, step),)))
+                if len(pending) >= ahead:
+                    yield pending.popleft().get()
+            while pending:
                 yield pending.popleft().get()
-        while pending:
-            yield pending.popleft().get()
+        finally:
+            # stopped early (a time limit): let the batches under way finish before the
+            # pool ends; terminating workers mid-result once hung a run for minutes
+            for job in pending:
+                job.wait()
 
 
 def _on(device: torch.device, a: np.ndarray) -> torch.Tensor:
