@@ -972,10 +972,10 @@ def train(cfg: TrainConfig) -> list[Path]:
     """Build the data, train the nets, export them to cfg.out_dir; returns the paths.
 
     det_steps = 0 keeps the detector of `detector_init`; cls_steps = 0 keeps the value
-    net of `values_init` (or writes none). With threads >= 2 and both nets training,
-    they train side by side in two single-threaded processes (far steadier than one
-    two-threaded process on a shared 2-core machine); a value net training alone gets
-    all the threads.
+    net of `values_init` (or writes none). With threads >= 2 and both nets training on
+    the CPU, they train side by side in two single-threaded processes (far steadier than
+    one two-threaded process on a shared 2-core machine); a value net training alone
+    gets all the threads. On a GPU they train one after the other.
     """
     import multiprocessing as mp
 
@@ -990,7 +990,9 @@ def train(cfg: TrainConfig) -> list[Path]:
     state = cfg.out_dir / "values.pt"
     worker = None
     torch.set_flush_denormal(True)
-    if train_val and train_det and cfg.threads >= 2:
+    # side by side only on the CPU: a forked process cannot use a GPU its parent has
+    # touched (torch's device check already does), and a GPU trains them fast in turn
+    if train_val and train_det and cfg.threads >= 2 and torch.device(cfg.device).type == "cpu":
         worker = mp.get_context("fork").Process(
             target=_value_worker, args=(cfg, x, y, xv, yv, str(state))
         )
