@@ -306,6 +306,42 @@ def test_nms_keeps_neighbours_and_can_drop_a_die_found_twice() -> None:
     assert sorted(_nms(boxes, scores, 0.3).tolist()) == [0, 2]
 
 
+def _greedy_nms(boxes, scores, iou, centres):  # noqa: ANN001, ANN202
+    """The rule written out box by box: take the best box left, drop the rest it beats."""
+    left = [int(i) for i in np.argsort(-scores)]
+    keep = []
+    while left:
+        i = left.pop(0)
+        keep.append(i)
+        a = boxes[i]
+        still = []
+        for j in left:
+            b = boxes[j]
+            w = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
+            h = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
+            union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - w * h
+            cx, cy = (b[0] + b[2]) / 2, (b[1] + b[3]) / 2
+            inside = a[0] < cx < a[2] and a[1] < cy < a[3]
+            if not (w * h / max(union, 1e-6) > iou or (centres and inside)):
+                still.append(j)
+        left = still
+    return keep
+
+
+def test_nms_matches_the_rule_box_by_box_on_random_boxes() -> None:
+    from zonkcam.vision.reader import _nms
+
+    rng = np.random.default_rng(1)
+    for trial in range(300):
+        n = int(rng.integers(0, 40))
+        centre, size = rng.uniform(0, 200, (n, 2)), rng.uniform(4, 50, (n, 2))
+        boxes = np.concatenate([centre - size / 2, centre + size / 2], axis=1)
+        scores = rng.random(n)
+        for bar, centres in ((0.5, False), (0.35, True)):
+            want = _greedy_nms(boxes, scores, bar, centres)
+            assert _nms(boxes, scores, bar, centres).tolist() == want, trial
+
+
 class _Session:
     """Stands in for an onnxruntime session: returns fixed outputs."""
 
