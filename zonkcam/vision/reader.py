@@ -104,13 +104,14 @@ class ReaderSettings:
     """Ask the model's second opinions (more value nets, model.second_opinions) about the
     candidates the value net is still unsure of after the recheck (SECOND_OPINION_DIE_PROB,
     SECOND_OPINION_VALUE_SHARE; each read the same way, recheck included), and average
-    their readings with its own. The one shipped is session 8's value net `v7`, trained
-    on from the shipped one. Session 10, errors (missed + extra + misread) with the
-    left-out twins: Epanemu 506 -> 486 (misread 134 -> 124, extra 115 -> 106), matteop65
-    17 -> 18; training split 97 -> 96; validation 15 -> 15; about 1 ms more a 1280x960
-    frame. A second opinion read without its own recheck made things worse (Epanemu
-    525, training split 105). `v6` as a third: Epanemu 478, matteop65 19, training split
-    94, another 0.5 ms (MODEL_CARD.md)."""
+    their readings with its own. The one shipped is session 11's `gw0`, a value net of
+    its own line trained on a GPU (session 10 shipped `v7`, trained on from the first
+    net). Errors (missed + extra + misread) with the left-out twins, none / `v7` /
+    `gw0`: Epanemu 506 / 486 / 429, matteop65 17 / 18 / 18; training split 97 / 96 / 90;
+    validation 15 / 15 / 14; about 1 ms more a 1280x960 frame. A second opinion read
+    without its own recheck made things worse (session 10: Epanemu 525, training split
+    105). `v6` as a third beside `v7`: Epanemu 478, matteop65 19, training split 94,
+    another 0.5 ms (MODEL_CARD.md)."""
     min_die_prob: float = 0.8
     """A candidate is kept when the value net gives 'a die' (any value) at least this.
     With session 4's pretrained value net, 0.7 / 0.8 / 0.9 made 116 / 113 / 110 errors on
