@@ -164,7 +164,7 @@ def _nms(boxes: np.ndarray, scores: np.ndarray, iou: float, centres: bool = Fals
     inter = np.clip(x1 - x0, 0, None) * np.clip(y1 - y0, 0, None)
     area = (boxes[:, 2] - boxes[:, 0]) * (boxes[:, 3] - boxes[:, 1])
     # drops[i, j]: box i, if kept, suppresses box j (all pairs at once, then one cheap
-    # greedy pass: a third of the time of comparing each kept box with the rest in turn)
+    # greedy pass: a quarter of the time of comparing each kept box with the rest in turn)
     drops = inter / np.maximum(area[:, None] + area[None, :] - inter, 1e-6) > iou
     if centres:
         cx, cy = (boxes[:, 0] + boxes[:, 2]) / 2, (boxes[:, 1] + boxes[:, 3]) / 2
