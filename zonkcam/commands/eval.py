@@ -131,6 +131,7 @@ def run(args: argparse.Namespace) -> int:
         "views": args.views,
         "recheck": not args.no_recheck,
         "second_opinions": 0 if args.no_second_opinion else len(model.second_opinions),
+        "mirrors": not args.no_mirrors,
         "value_net_alone": args.value_net_alone,
         "all": total.summary(),
         "per_source": {k: v.summary() for k, v in sorted(per_source.items())},
@@ -158,7 +159,8 @@ def run(args: argparse.Namespace) -> int:
     ]
     print(f"{args.dataset} split={args.split} threads={args.threads} views={args.views} "
           f"recheck={not args.no_recheck} "
-          f"second_opinions={result['second_opinions']} value_net_alone={args.value_net_alone}")
+          f"second_opinions={result['second_opinions']} mirrors={not args.no_mirrors} "
+          f"value_net_alone={args.value_net_alone}")
     print(f"{'':12}" + "".join(f"{k:>18}" for k in keys))
     for name, s in [("all", result["all"]), *result["per_source"].items()]:
         print(f"{name:12}" + "".join(f"{s.get(k, ''):>18}" for k in keys))

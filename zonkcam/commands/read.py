@@ -159,6 +159,13 @@ def add_views_option(p: argparse.ArgumentParser) -> None:
         "dice_values_3.onnx) about the candidates the first is unsure of",
     )
     p.add_argument(
+        "--no-mirrors",
+        action="store_true",
+        help="the detector looks at the image as it is only, not also at its mirrored "
+        "copies (on by default: left-right in the first look, left-right and "
+        "top-bottom in the second look for small dice)",
+    )
+    p.add_argument(
         "--value-net-alone",
         action="store_true",
         help="keep every candidate the value net calls a die, however faint the "
@@ -167,13 +174,14 @@ def add_views_option(p: argparse.ArgumentParser) -> None:
 
 
 def reader_settings(args: argparse.Namespace) -> ReaderSettings:
-    """The reader settings that --views, --no-recheck, --no-second-opinion and
-    --value-net-alone ask for."""
+    """The reader settings that --views, --no-recheck, --no-second-opinion, --no-mirrors
+    and --value-net-alone ask for."""
     from zonkcam.vision.reader import ReaderSettings  # noqa: PLC0415 - onnxruntime is heavy
 
     return ReaderSettings(
         value_views=args.views,
         recheck_unsure=not args.no_recheck,
         second_opinion=not args.no_second_opinion,
+        **({"first_look_mirrors": (), "second_look_mirrors": ()} if args.no_mirrors else {}),
         heat_weight=0.0 if args.value_net_alone else ReaderSettings.heat_weight,
     )

@@ -45,9 +45,16 @@ class OnnxReader:
         # no second, half-turned reading of unsure dice at the table: it is for photos.
         # In three demo games it asked about a missed die 4 times in 780 rolls, against
         # once in 715 without it (README, "The dice reader"). Nor second opinions: they
-        # were chosen on photos, and the table's frames come 10 a second.
+        # were chosen on photos, and the table's frames come 10 a second. Nor the
+        # detector's mirrored views (session 12): the demo table reads 60 throws of 60
+        # right with or without them (scripts/bench_table.py --seed 7), and they cost
+        # about a detector run more a frame.
         self.settings = dataclasses.replace(
-            DEFAULT_SETTINGS, recheck_unsure=False, second_opinion=False
+            DEFAULT_SETTINGS,
+            recheck_unsure=False,
+            second_opinion=False,
+            first_look_mirrors=(),
+            second_look_mirrors=(),
         )
         if det_size is not None:
             self.settings = dataclasses.replace(self.settings, det_size=det_size)

@@ -26,9 +26,11 @@ def test_detector_size_follows_the_calibrated_die_size(table_and_reader):
 
 
 def test_the_table_reads_each_die_once_by_one_value_net(table_and_reader):
-    # the recheck and the second opinions are for photos; the table reads 10 frames a second
+    # the recheck, the second opinions and the detector's mirrored views are for photos;
+    # the table reads 10 frames a second
     _, _, reader = table_and_reader
     assert not reader.settings.recheck_unsure and not reader.settings.second_opinion
+    assert reader.settings.first_look_mirrors == reader.settings.second_look_mirrors == ()
     assert reader.model.second_opinions == ()  # not even loaded
 
 

@@ -1,6 +1,7 @@
 """The dice reader with the shipped ONNX models, on images the project renders itself."""
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -20,6 +21,11 @@ from zonkcam.vision.reader import (
     read_dice,
     recheck_unsure,
 )
+
+ONE_VIEW_FIELDS = {"first_look_mirrors": (), "second_look_mirrors": ()}
+ONE_VIEW = ReaderSettings(**ONE_VIEW_FIELDS)
+"""The detector without its mirrored views (as the fake detectors below, which cannot
+mirror their peaks, need)."""
 
 SHARED = Path(__file__).resolve().parents[3] / "shared" / "datasets" / "real-dice-dev"
 
@@ -163,22 +169,37 @@ def test_rendered_tables_are_read_exactly(model, seed):
     assert_read_exactly(read_dice(out.image, model), out.dice)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="known limit: dice touching (under ~1 mm apart) and under ~50 px wide merge "
-    "into one detection; 2 mm apart they are read (see the README)",
-)
-def test_touching_dice_on_a_small_frame(model):
+def _touching_row(dice: tuple[tuple[int, str, float], ...]):
+    """Four 16 mm dice (value, colour, yaw) in a row 0.4 mm apart, about 38 px wide in
+    a 640x480 frame."""
     specs = tuple(
-        synth.DieSpec(value=v, color="white", x_mm=-24 + 16.4 * i, y_mm=0)
-        for i, v in enumerate((2, 3, 4, 5))
+        synth.DieSpec(value=v, color=c, x_mm=-24 + 16.4 * i, y_mm=0, yaw_deg=yaw)
+        for i, (v, c, yaw) in enumerate(dice)
     )
     scene = synth.Scene(
         dice=specs,
         camera=synth.Camera(640, 480, distance_mm=300, focal_px=600),
         mat=synth.Mat("felt", (60, 110, 40)),
     )
-    out = synth.render(scene, np.random.default_rng(0))
+    return synth.render(scene, np.random.default_rng(0))
+
+
+def test_touching_dice_are_told_apart_in_the_mirrored_views(model):
+    # one view merges two of these dice into one detection; the mirrored views
+    # (ReaderSettings.first_look_mirrors) find each
+    out = _touching_row(tuple((v, "white", 0.0) for v in (2, 3, 4, 5)))
+    assert_read_exactly(read_dice(out.image, model), out.dice)
+    assert len(read_dice(out.image, model, ONE_VIEW)) == 3
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="known limit: dice touching (under ~1 mm apart) and under ~50 px wide can "
+    "merge into one detection, even with the mirrored views; 2 mm apart they are read "
+    "(see the README)",
+)
+def test_touching_dice_on_a_small_frame(model):
+    out = _touching_row(((6, "white", -4.8), (4, "white", 3.1), (4, "red", 1.1), (2, "green", 2.3)))
     assert_read_exactly(read_dice(out.image, model), out.dice)
 
 
@@ -368,7 +389,7 @@ def test_a_die_found_twice_is_read_once_the_surer_box_stays() -> None:
     image = np.full((320, 320, 3), 90, np.uint8)
 
     # (the fake value net answers the same to any batch: no second look at the unsure one)
-    plain = {"small_pass_size": 0, "recheck_unsure": False}
+    plain = {"small_pass_size": 0, "recheck_unsure": False, **ONE_VIEW_FIELDS}
     both = read_dice(image, fake, ReaderSettings(dedupe_iou=0, **plain))
     assert [d.value for d in both] == [2, 5]
     once = read_dice(image, fake, ReaderSettings(**plain))
@@ -391,7 +412,7 @@ def test_a_candidate_the_detector_barely_saw_needs_a_surer_value_net() -> None:
     )
     fake = DiceModel(_Session([heat, geom]), _Session([probs]), threads=1)
     image = np.full((320, 320, 3), 90, np.uint8)
-    plain = {"small_pass_size": 0, "recheck_unsure": False}
+    plain = {"small_pass_size": 0, "recheck_unsure": False, **ONE_VIEW_FIELDS}
 
     def centres(dice):
         return [((d.bbox[0] + d.bbox[2]) / 2, (d.bbox[1] + d.bbox[3]) / 2) for d in dice]
@@ -415,6 +436,9 @@ def test_cli_options_set_the_reader_settings() -> None:
     alone = reader_settings(p.parse_args(["--value-net-alone", "--no-recheck", "--views", "2"]))
     assert (alone.heat_weight, alone.recheck_unsure, alone.value_views) == (0.0, False, 2)
     assert not reader_settings(p.parse_args(["--no-second-opinion"])).second_opinion
+    assert (default.first_look_mirrors, default.second_look_mirrors) == (("h",), ("h", "v"))
+    one = reader_settings(p.parse_args(["--no-mirrors"]))
+    assert one == ONE_VIEW
 
 
 def test_candidates_too_cold_to_keep_are_not_read() -> None:
@@ -475,7 +499,7 @@ def test_a_warm_candidate_that_is_no_die_does_not_hide_the_small_dice() -> None:
     # the first look is sure of a big thing (a board's hexagon: heat 0.9, 240 px) that
     # the value net calls no die; no die kept, so the second look runs and finds the die
     image, detector, fake = _table_with_a_small_die([(100, 100, 60, 0.9)])
-    dice = read_dice(image, fake)
+    dice = read_dice(image, fake, ONE_VIEW)
     assert [(d.value, d.bbox) for d in dice] == [(3, (776.0, 576.0, 824.0, 624.0))]
     assert detector.sizes == [320, 640]
 
@@ -483,14 +507,14 @@ def test_a_warm_candidate_that_is_no_die_does_not_hide_the_small_dice() -> None:
 def test_no_second_look_when_the_first_kept_only_big_dice() -> None:
     image, detector, fake = _table_with_a_small_die([(100, 100, 60, 0.9)])
     image[280:520, 280:520] = 255  # the big candidate is a (big, bright) die now
-    dice = read_dice(image, fake)
+    dice = read_dice(image, fake, ONE_VIEW)
     assert [(d.value, d.bbox) for d in dice] == [(3, (280.0, 280.0, 520.0, 520.0))]
     assert detector.sizes == [320]
     # a small die kept by the first look calls for the second
     image, detector, fake = _table_with_a_small_die([(100, 150, 12, 0.9)], small_heat=0.9)
     image[576:624, 776:824] = 90
     image[576:624, 376:424] = 255  # a second small die, found by both looks
-    dice = read_dice(image, fake)
+    dice = read_dice(image, fake, ONE_VIEW)
     assert detector.sizes == [320, 640]
     assert [d.bbox for d in dice] == [(376.0, 576.0, 424.0, 624.0)]  # the other is grey
 
@@ -499,9 +523,9 @@ def test_the_second_look_has_its_own_heat_full() -> None:
     # heat 0.17 from the second look: 0.99 x (0.17 / 0.3) ** 0.3 = 0.83 kept; over 0.4
     # it would need 0.99 x 0.77 = 0.77 and is not even read (under min_kept_heat)
     image, _, fake = _table_with_a_small_die([], small_heat=0.17)
-    assert [d.value for d in read_dice(image, fake)] == [3]
-    assert read_dice(image, fake, ReaderSettings(small_heat_full=0.4)) == ()
-    assert read_dice(image, fake, ReaderSettings(small_pass_size=0)) == ()
+    assert [d.value for d in read_dice(image, fake, ONE_VIEW)] == [3]
+    assert read_dice(image, fake, replace(ONE_VIEW, small_heat_full=0.4)) == ()
+    assert read_dice(image, fake, replace(ONE_VIEW, small_pass_size=0)) == ()
 
 
 def test_a_cluttered_table_gets_the_second_look() -> None:
@@ -511,7 +535,7 @@ def test_a_cluttered_table_gets_the_second_look() -> None:
     for clutter, looks in ((tokens, [320]), (tokens + [(260, 200, 20, 0.3)], [320, 640])):
         image, detector, fake = _table_with_a_small_die([(100, 100, 60, 0.9), *clutter])
         image[280:520, 280:520] = 255  # the big die
-        values = [d.value for d in read_dice(image, fake)]
+        values = [d.value for d in read_dice(image, fake, ONE_VIEW)]
         assert detector.sizes == looks
         assert values == [3] * len(looks)  # the small die only with the second look
 
@@ -528,6 +552,66 @@ def test_detector_only_candidates_keep_the_heat_rule_for_the_second_look() -> No
     boxes, heat, _ = detect_candidates(image, fake)
     assert detector.sizes == [320, 640]
     assert sorted(heat.tolist()) == pytest.approx([0.2, 0.5])
+
+
+class _HalfBlind:
+    """Stands in for the detector: finds the bright square in its input, but only when it
+    lies in the `half` ("left" or "top") of the input."""
+
+    def __init__(self, half: str) -> None:
+        self.half = half
+
+    def run(self, _names, feeds):  # noqa: ANN001, ANN202
+        x = feeds["image"][0]
+        h, w = x.shape[1:]
+        peaks = np.zeros((1, 1, h // 4, w // 4), np.float32)
+        geom = np.zeros((1, 4, h // 4, w // 4), np.float32)
+        ys, xs = np.nonzero(x[0] > 200)
+        cx, cy = (xs.min() + xs.max() + 1) / 2, (ys.min() + ys.max() + 1) / 2
+        if (cx < w / 2) if self.half == "left" else (cy < h / 2):
+            gx, gy = int(cx / 4), int(cy / 4)
+            side = float(xs.max() + 1 - xs.min())
+            peaks[0, 0, gy, gx] = 0.9
+            geom[0, :, gy, gx] = [cx / 4 - gx, cy / 4 - gy, side, side]
+        return [peaks, geom]
+
+
+def test_the_mirrored_views_find_a_die_one_view_misses() -> None:
+    from zonkcam.vision.model import DiceModel
+    from zonkcam.vision.reader import MIRRORS, detect_candidates
+
+    # 320 x 200: the detector's input is padded to 320 x 224 below the image
+    image = np.full((200, 320, 3), 90, np.uint8)
+    image[140:172, 240:272] = 255  # a die right and low
+    plain = {"small_pass_size": 0, "recheck_unsure": False}
+    for half, sees_it, misses in (
+        ("left", [("h",), ("hv",), ("v", "h")], [(), ("v",)]),
+        ("top", [("v",), ("hv",)], [(), ("h",)]),
+    ):
+        fake = DiceModel(_HalfBlind(half), _BrightIsAThree(), threads=1)
+        for mirrors in sees_it:
+            dice = read_dice(image, fake, ReaderSettings(first_look_mirrors=mirrors, **plain))
+            # found in the mirrored view, its box mapped back onto the image
+            assert [(d.value, d.bbox) for d in dice] == [(3, (240.0, 140.0, 272.0, 172.0))]
+        for mirrors in misses:
+            assert read_dice(image, fake, ReaderSettings(first_look_mirrors=mirrors, **plain)) == ()
+        # training's hard examples and the int8 calibration keep to one view
+        every = ReaderSettings(first_look_mirrors=MIRRORS, second_look_mirrors=MIRRORS)
+        boxes, _, _ = detect_candidates(image, fake, every)
+        assert len(boxes) == 0
+
+
+def test_the_second_look_has_its_own_mirrors() -> None:
+    from zonkcam.vision.model import DiceModel
+
+    # 1280 x 800 with a small die (40 px: 10 px in the first look) right and low
+    image = np.full((800, 1280, 3), 90, np.uint8)
+    image[600:640, 1000:1040] = 255
+    fake = DiceModel(_HalfBlind("left"), _BrightIsAThree(), threads=1)
+    base = ReaderSettings(recheck_unsure=False, first_look_mirrors=())
+    assert read_dice(image, fake, replace(base, second_look_mirrors=())) == ()
+    dice = read_dice(image, fake, replace(base, second_look_mirrors=("h",)))
+    assert [(d.value, d.bbox) for d in dice] == [(3, (1000.0, 600.0, 1040.0, 640.0))]
 
 
 class _Opinion:
@@ -582,7 +666,7 @@ def test_second_opinions_can_keep_a_die_the_value_net_doubted() -> None:
     more = (_Opinion([0.001, 0, 0, 0, 0.999, 0, 0]), _Opinion([0.001, 0, 0, 0, 0.999, 0, 0]))
     fake = DiceModel(_Session([heat, geom]), first, threads=1, second_opinions=more)
     image = np.full((320, 320, 3), 90, np.uint8)
-    plain = {"small_pass_size": 0, "recheck_unsure": False}
+    plain = {"small_pass_size": 0, "recheck_unsure": False, **ONE_VIEW_FIELDS}
     # (0.6 + 0.999 + 0.999) / 3 = 0.87 >= 0.8; the value net alone: 0.6 < 0.8
     dice = read_dice(image, fake, ReaderSettings(**plain))
     assert [(d.value, d.confidence) for d in dice] == [(4, pytest.approx(0.866, abs=1e-3))]

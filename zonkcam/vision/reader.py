@@ -13,7 +13,7 @@ cluttered board), a second look at 640 px for small dice, read the same way -> c
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -75,6 +75,17 @@ class ReaderSettings:
     small dice on it (since session 8; the heat of the first look's candidates decided
     before). 0 = off."""
     small_px: float = 20.0
+    first_look_mirrors: tuple[str, ...] = ("h",)
+    second_look_mirrors: tuple[str, ...] = ("h", "v")
+    """Mirrored views the detector also looks at in the first and the second look ("h"
+    left-right, "v" top-bottom, "hv" both; see MIRRORS): the candidates of all views go
+    through one NMS, so a die the detector is cold about in one view can be found in
+    another. Session 12, errors (missed / extra / misread) on the training split: one view
+    90 (61 / 18 / 11); left-right in the second look 90, both mirrors there 81, left-right
+    in both looks 83, these defaults 78 (35 / 30 / 13); most of the new extra dice are
+    real dice the labels leave out, or a labelled die boxed twice (MODEL_CARD.md). () =
+    one view, as until session 11 (`--no-mirrors`). Off at the table
+    (zonkcam.table.reading)."""
     clutter_count: int = 5
     clutter_heat: float = 0.25
     """The second look also runs on a cluttered table: when the value net turned away at
@@ -195,7 +206,10 @@ def detect_candidates(
     in image px, heat (N,), the letterboxed detector input). For work without the value
     net (`zonkcam train`'s hard examples, the int8 calibration): the second look runs
     when no candidate at least DETECTOR_ONLY_TRIGGER_HEAT hot is found, or a small one
-    is. read_dice decides the second look with the value net instead."""
+    is. read_dice decides the second look with the value net instead. Without the
+    mirrored views (ReaderSettings.first_look_mirrors): the shipped value nets were mined
+    and the int8 step calibrated on the candidates of one view."""
+    settings = replace(settings, first_look_mirrors=(), second_look_mirrors=())
     boxes, scores, inp = _detect(image, model, settings, settings.det_size)
     sides = _sides(boxes, image.shape, settings)[scores >= DETECTOR_ONLY_TRIGGER_HEAT]
     looks_small = len(sides) == 0 or bool((sides < settings.small_px).any())
@@ -223,35 +237,72 @@ def _small_ones(
     image: np.ndarray, model: DiceModel, settings: ReaderSettings
 ) -> tuple[np.ndarray, np.ndarray]:
     """The second look: candidates at small_pass_size that are small in the first's px."""
-    boxes, scores, _ = _detect(image, model, settings, settings.small_pass_size)
+    boxes, scores, _ = _detect(
+        image, model, settings, settings.small_pass_size, settings.second_look_mirrors
+    )
     small = _sides(boxes, image.shape, settings) < settings.small_px
     return boxes[small], scores[small]
 
 
 def _detect(
-    image: np.ndarray, model: DiceModel, settings: ReaderSettings, size: int
+    image: np.ndarray,
+    model: DiceModel,
+    settings: ReaderSettings,
+    size: int,
+    mirrors: tuple[str, ...] = (),
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """One detector look at `size` px: (boxes (N, 4) in image px, heat (N,), the
+    letterboxed input). `mirrors` (see ReaderSettings.first_look_mirrors): the detector
+    also looks at these mirrored copies of the input, and the candidates of all views
+    go through one NMS (a die found in two views keeps its hotter heat)."""
     h, w = image.shape[:2]
     inp, scale = letterbox(image, size)
-    x = np.ascontiguousarray(inp.transpose(2, 0, 1)[None], dtype=np.float32)
-    peaks, geom = model.detector.run(None, {"image": x})
-    heat = peaks[0, 0]
-    ys, xs = np.nonzero(heat >= settings.det_threshold)
-    if len(ys) == 0:
+    vw, vh = max(1, round(w * scale)), max(1, round(h * scale))
+    found = [_detect_view(inp, "", vw, vh, model, settings)]
+    found += [_detect_view(inp, m, vw, vh, model, settings) for m in mirrors]
+    cx, cy, bw, bh, scores = (np.concatenate(a) for a in zip(*found, strict=True))
+    if len(scores) == 0:
         return np.zeros((0, 4), np.float32), np.zeros(0, np.float32), inp
-    scores = heat[ys, xs]
-    top = np.argsort(-scores)[: settings.max_candidates]
-    ys, xs, scores = ys[top], xs[top], scores[top]
-    g = geom[0][:, ys, xs]
-    cx = (xs + g[0]) * DET_STRIDE / scale
-    cy = (ys + g[1]) * DET_STRIDE / scale
-    bw, bh = g[2] / scale, g[3] / scale
-    boxes = np.stack([cx - bw / 2, cy - bh / 2, cx + bw / 2, cy + bh / 2], axis=1)
+    boxes = np.stack([cx - bw / 2, cy - bh / 2, cx + bw / 2, cy + bh / 2], axis=1) / scale
     boxes = np.clip(boxes, 0, [w, h, w, h]).astype(np.float32)
     ok = (boxes[:, 2] - boxes[:, 0] >= 2) & (boxes[:, 3] - boxes[:, 1] >= 2)
     boxes, scores = boxes[ok], scores[ok]
     keep = _nms(boxes, scores, settings.nms_iou, settings.nms_centres)
     return boxes[keep], scores[keep].astype(np.float32), inp
+
+
+MIRRORS = ("h", "v", "hv")
+"""Mirrored detector views: left-right, top-bottom, both (a half turn)."""
+
+
+def _detect_view(
+    inp: np.ndarray, mirror: str, vw: int, vh: int, model: DiceModel, settings: ReaderSettings
+) -> tuple[np.ndarray, ...]:
+    """The detector's candidates in one view of the letterboxed input `inp`, whose image
+    part is vw x vh px (the rest is padding, which stays right and bottom in a mirrored
+    view, as in training): (centre x, centre y, width, height) in `inp`'s px, unmirrored,
+    and heat; the hottest settings.max_candidates at least settings.det_threshold hot."""
+    view = inp
+    if mirror:
+        view = inp.copy()
+        rows = slice(vh - 1, None, -1) if "v" in mirror else slice(0, vh)
+        cols = slice(vw - 1, None, -1) if "h" in mirror else slice(0, vw)
+        view[:vh, :vw] = inp[rows, cols]
+    x = np.ascontiguousarray(view.transpose(2, 0, 1)[None], dtype=np.float32)
+    peaks, geom = model.detector.run(None, {"image": x})
+    heat = peaks[0, 0]
+    ys, xs = np.nonzero(heat >= settings.det_threshold)
+    scores = heat[ys, xs]
+    top = np.argsort(-scores)[: settings.max_candidates]
+    ys, xs, scores = ys[top], xs[top], scores[top]
+    g = geom[0][:, ys, xs]
+    cx = (xs + g[0]) * DET_STRIDE
+    cy = (ys + g[1]) * DET_STRIDE
+    if "h" in mirror:
+        cx = vw - cx
+    if "v" in mirror:
+        cy = vh - cy
+    return cx, cy, g[2], g[3], scores
 
 
 VALUE_BATCH = 16
@@ -373,7 +424,9 @@ def read_dice(
     h, w = img.shape[:2]
     if h < MIN_SIDE or w < MIN_SIDE:
         return ()
-    boxes, scores, inp = _detect(img, model, settings, settings.det_size)
+    boxes, scores, inp = _detect(
+        img, model, settings, settings.det_size, settings.first_look_mirrors
+    )
     found = _Candidates.read(img, boxes, scores, settings.heat_full, model, settings)
     keep = found.kept(settings)
     if _second_look_possible(img.shape, settings) and _small_dice_likely(
