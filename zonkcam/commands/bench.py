@@ -63,7 +63,7 @@ def run(args: argparse.Namespace) -> int:
         "views": args.views,
         "recheck": not args.no_recheck,
         "second_opinions": 0 if args.no_second_opinion else len(model.second_opinions),
-        "mirrors": not args.no_mirrors,
+        "mirrors": args.mirrors,
         "value_net_alone": args.value_net_alone,
         "rows": rows,
         "peak_rss_mb": round(rss_mb, 1),
@@ -72,7 +72,7 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(result))
         return 0
     print(f"threads={args.threads} views={args.views} recheck={not args.no_recheck} "
-          f"second_opinions={result['second_opinions']} mirrors={not args.no_mirrors} "
+          f"second_opinions={result['second_opinions']} mirrors={args.mirrors} "
           f"value_net_alone={args.value_net_alone}  (ms per frame, decode excluded)")
     for r in rows:
         print(

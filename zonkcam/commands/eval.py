@@ -131,7 +131,7 @@ def run(args: argparse.Namespace) -> int:
         "views": args.views,
         "recheck": not args.no_recheck,
         "second_opinions": 0 if args.no_second_opinion else len(model.second_opinions),
-        "mirrors": not args.no_mirrors,
+        "mirrors": args.mirrors,
         "value_net_alone": args.value_net_alone,
         "all": total.summary(),
         "per_source": {k: v.summary() for k, v in sorted(per_source.items())},
@@ -159,7 +159,7 @@ def run(args: argparse.Namespace) -> int:
     ]
     print(f"{args.dataset} split={args.split} threads={args.threads} views={args.views} "
           f"recheck={not args.no_recheck} "
-          f"second_opinions={result['second_opinions']} mirrors={not args.no_mirrors} "
+          f"second_opinions={result['second_opinions']} mirrors={args.mirrors} "
           f"value_net_alone={args.value_net_alone}")
     print(f"{'':12}" + "".join(f"{k:>18}" for k in keys))
     for name, s in [("all", result["all"]), *result["per_source"].items()]:

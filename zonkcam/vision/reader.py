@@ -1,14 +1,15 @@
 """Read the dice in an image: boxes, face values, body colours.
 
 Pure: numpy image in, frozen dataclasses out; the ONNX sessions come from
-`zonkcam.vision.model.load_model`. Pipeline: letterbox to 320 px -> detector
-heatmap peaks (die centres, class-agnostic) -> a 64 px crop of each candidate cut
-from the full-resolution image (those hot enough to be kept) -> value net ('not a
-die' or 1-6; unsure ones read again in the other three quarter turns, and those
-still unsure by the second opinion, another value net) -> kept when
-the value net and the detector's heat agree -> of two dice boxed over each other, the
-surer one -> if none was kept, or a small one, or many candidates were turned away (a
-cluttered board), a second look at 640 px for small dice, read the same way -> colour.
+`zonkcam.vision.model.load_model`. Pipeline: letterbox to 320 px -> detector heatmap
+peaks (die centres, class-agnostic) in it and in its mirror image -> a 64 px crop of
+each candidate cut from the full-resolution image (those hot enough to be kept) -> value
+net ('not a die' or 1-6; unsure ones read again in the other three quarter turns, and
+those still unsure by the second opinion, another value net) -> kept when the value net
+and the detector's heat agree -> of two dice boxed over each other, the surer one -> if
+none was kept, or a small one, or many candidates were turned away (a cluttered board),
+a second look at 640 px for small dice (and in two mirror images), read the same way ->
+colour.
 """
 
 from __future__ import annotations
@@ -75,16 +76,22 @@ class ReaderSettings:
     small dice on it (since session 8; the heat of the first look's candidates decided
     before). 0 = off."""
     small_px: float = 20.0
-    first_look_mirrors: tuple[str, ...] = ("h",)
+    first_look_mirrors: tuple[str, ...] = ()
     second_look_mirrors: tuple[str, ...] = ("h", "v")
     """Mirrored views the detector also looks at in the first and the second look ("h"
     left-right, "v" top-bottom, "hv" both; see MIRRORS): the candidates of all views go
     through one NMS, so a die the detector is cold about in one view can be found in
-    another. Session 12, errors (missed / extra / misread) on the training split: one view
-    90 (61 / 18 / 11); left-right in the second look 90, both mirrors there 81, left-right
-    in both looks 83, these defaults 78 (35 / 30 / 13); most of the new extra dice are
-    real dice the labels leave out, or a labelled die boxed twice (MODEL_CARD.md). () =
-    one view, as until session 11 (`--no-mirrors`). Off at the table
+    another (`--mirrors none|second|all`: no mirrors; these defaults; "h" in the first
+    look as well). Chosen in session 12. Errors (missed / extra / misread) with one view
+    / these defaults / "h" in the first look as well: training split 90 (61 / 18 / 11) /
+    81 (42 / 29 / 10) / 78 (35 / 30 / 13); Epanemu left out (session 12's twin, a weaker
+    reader than the shipped one's twins: 0.703 end to end with one view) 850 (284 / 448
+    / 118) / 848 (251 / 470 / 127) / 922 (240 / 547 / 135). Most of the new extra dice
+    on the training split are real dice the labels leave out or a labelled die boxed
+    twice. "h" in the first look reads more of the `zonkcam bench` frames of touching
+    dice exactly (640x480: 0.73 -> 0.80) but costs about 2 ms a 1280x960 frame and
+    adds extra dice on photos from elsewhere; the second look runs on few table frames,
+    so its mirrors cost the median nothing (MODEL_CARD.md). Off at the table
     (zonkcam.table.reading)."""
     clutter_count: int = 5
     clutter_heat: float = 0.25
