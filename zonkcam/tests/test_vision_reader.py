@@ -392,10 +392,35 @@ def test_a_die_found_twice_is_read_once_the_surer_box_stays() -> None:
 
     # (the fake value net answers the same to any batch: no second look at the unsure one)
     plain = {"small_pass_size": 0, "recheck_unsure": False, **ONE_VIEW_FIELDS}
-    both = read_dice(image, fake, ReaderSettings(dedupe_iou=0, **plain))
+    both = read_dice(image, fake, ReaderSettings(dedupe_iou=0, dedupe_inside=0, **plain))
     assert [d.value for d in both] == [2, 5]
     once = read_dice(image, fake, ReaderSettings(**plain))
     assert [(d.value, d.bbox) for d in once] == [(5, (68.0, 68.0, 108.0, 108.0))]
+
+
+def test_a_die_boxed_again_by_a_side_face_is_read_once() -> None:
+    from zonkcam.vision.model import DiceModel
+
+    # A: a die, 40 x 40 px; B: a 16 x 40 box over A's right side (IoU 0.27, under the
+    # dedupe's 0.35, but 0.75 of B inside A); C: a die touching A on the right, which
+    # B overlaps by 0.25 of B
+    heat = np.zeros((1, 1, 80, 80), np.float32)
+    geom = np.zeros((1, 4, 80, 80), np.float32)
+    for gx, w, hot in ((20, 40, 0.9), (24, 16, 0.6), (30, 40, 0.8)):
+        heat[0, 0, 20, gx] = hot
+        geom[0, 2:, 20, gx] = w, 40
+    # read in order of heat (A, C, B): A surely a 5, C a 4, B less surely a 6
+    probs = np.array(
+        [[0.01, 0, 0, 0, 0, 0.99, 0], [0.05, 0, 0, 0, 0.95, 0, 0], [0.15, 0, 0, 0, 0, 0, 0.85]],
+        np.float32,
+    )
+    fake = DiceModel(_Session([heat, geom]), _Session([probs]), threads=1)
+    image = np.full((320, 320, 3), 90, np.uint8)
+    plain = {"small_pass_size": 0, "recheck_unsure": False, **ONE_VIEW_FIELDS}
+    once = read_dice(image, fake, ReaderSettings(**plain))
+    assert [(d.value, d.bbox[0]) for d in once] == [(5, 60.0), (4, 100.0)]
+    twice = read_dice(image, fake, ReaderSettings(dedupe_inside=0, **plain))
+    assert [(d.value, d.bbox[0]) for d in twice] == [(5, 60.0), (6, 88.0), (4, 100.0)]
 
 
 def test_a_candidate_the_detector_barely_saw_needs_a_surer_value_net() -> None:

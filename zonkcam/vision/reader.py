@@ -155,6 +155,15 @@ class ReaderSettings:
     0.4): training split 193 / 145 / 151 / 162, bench frames 37 / 49 / 43 / 39 (there it
     costs a few dice touching in depth, whose boxes come out a little too big). With
     the pretrained value net, off / 0.35: 166 / 113 and 26 / 32 (MODEL_CARD.md)."""
+    dedupe_inside: float = 0.6
+    """And of two kept dice where more than this share of the smaller box lies inside the
+    other, only the one more surely a die stays: a die boxed once by its top face and
+    once by a side face, or once whole and once in part, whose two boxes overlap too
+    little for dedupe_iou. 0 = off. Chosen in session 12 with the mirrored second look
+    (errors, off / 0.7 / 0.6 / 0.5 / 0.45): training split 81 / 79 / 78 / 73 / 75,
+    Epanemu left out (session 12's twin) 848 / 836 / 830 / 829 / 829; under 0.6 it
+    merges touching dice on rendered tables (`zonkcam bench` frames read exactly,
+    640x480 with 5 dice: 0.73 at 0.6 and above, 0.70 at 0.5, 0.67 at 0.45)."""
 
 
 DEFAULT_SETTINGS = ReaderSettings()
@@ -169,11 +178,18 @@ the recheck's narrower band (0.3-0.95, 0.9) gave left-out Epanemu 494 errors wit
 second opinion, this band and every wider one up to asking about every candidate 486."""
 
 
-def _nms(boxes: np.ndarray, scores: np.ndarray, iou: float, centres: bool = False) -> np.ndarray:
+def _nms(
+    boxes: np.ndarray,
+    scores: np.ndarray,
+    iou: float,
+    centres: bool = False,
+    inside: float = 0.0,
+) -> np.ndarray:
     """Indices kept by greedy non-maximum suppression: a box goes when it overlaps a
     better one by more than `iou`, or (`centres`) when its centre lies inside a better
     box (a die found twice: its top face and the whole die, or two peaks on one die;
-    two dice side by side keep their centres outside each other's box)."""
+    two dice side by side keep their centres outside each other's box), or (`inside` >
+    0) when more than that share of the smaller of the two boxes lies inside the other."""
     order = np.argsort(-scores)
     x0 = np.maximum(boxes[:, None, 0], boxes[None, :, 0])
     y0 = np.maximum(boxes[:, None, 1], boxes[None, :, 1])
@@ -184,6 +200,8 @@ def _nms(boxes: np.ndarray, scores: np.ndarray, iou: float, centres: bool = Fals
     # drops[i, j]: box i, if kept, suppresses box j (all pairs at once, then one cheap
     # greedy pass: a quarter of the time of comparing each kept box with the rest in turn)
     drops = inter / np.maximum(area[:, None] + area[None, :] - inter, 1e-6) > iou
+    if inside > 0:
+        drops |= inter / np.maximum(np.minimum(area[:, None], area[None, :]), 1e-6) > inside
     if centres:
         cx, cy = (boxes[:, 0] + boxes[:, 2]) / 2, (boxes[:, 1] + boxes[:, 3]) / 2
         drops |= (
@@ -516,8 +534,10 @@ class _Candidates:
         is_die = 1.0 - self.probs[:, 0]
         backed = is_die * np.minimum(self.backing, 1.0) ** settings.heat_weight
         keep = np.flatnonzero(backed >= settings.min_die_prob)
-        if settings.dedupe_iou > 0 and len(keep) > 1:
-            keep = keep[_nms(self.boxes[keep], is_die[keep], settings.dedupe_iou)]
+        if (settings.dedupe_iou > 0 or settings.dedupe_inside > 0) and len(keep) > 1:
+            iou = settings.dedupe_iou if settings.dedupe_iou > 0 else 1.0  # 1: never
+            order = _nms(self.boxes[keep], is_die[keep], iou, inside=settings.dedupe_inside)
+            keep = keep[order]
         return keep
 
     def with_small_ones(
