@@ -82,17 +82,17 @@ class ReaderSettings:
     left-right, "v" top-bottom, "hv" both; see MIRRORS): the candidates of all views go
     through one NMS, so a die the detector is cold about in one view can be found in
     another (`--mirrors none|second|all`: no mirrors; these defaults; "h" in the first
-    look as well). Chosen in session 12. Errors (missed / extra / misread) with one view
-    / these defaults / "h" in the first look as well: training split 90 (61 / 18 / 11) /
-    81 (42 / 29 / 10) / 78 (35 / 30 / 13); Epanemu left out (session 12's twin, a weaker
-    reader than the shipped one's twins: 0.703 end to end with one view) 850 (284 / 448
-    / 118) / 848 (251 / 470 / 127) / 922 (240 / 547 / 135). Most of the new extra dice
-    on the training split are real dice the labels leave out or a labelled die boxed
-    twice. "h" in the first look reads more of the `zonkcam bench` frames of touching
-    dice exactly (640x480: 0.73 -> 0.80) but costs about 2 ms a 1280x960 frame and
-    adds extra dice on photos from elsewhere; the second look runs on few table frames,
-    so its mirrors cost the median nothing (MODEL_CARD.md). Off at the table
-    (zonkcam.table.reading)."""
+    look as well). Chosen in session 12, before dedupe_inside. Errors (missed / extra /
+    misread) with one view / these defaults / "h" in the first look as well: training
+    split 90 (61 / 18 / 11) / 81 (42 / 29 / 10) / 78 (35 / 30 / 13); Epanemu left out
+    (session 12's twin, a weaker reader than the shipped one's twins: 0.703 end to end
+    with one view) 850 (284 / 448 / 118) / 848 (251 / 470 / 127) / 922 (240 / 547 /
+    135). Most of the new extra dice on the training split are real dice the labels
+    leave out or a labelled die boxed twice. "h" in the first look reads more of the
+    `zonkcam bench` frames of touching dice exactly (640x480: 0.73 -> 0.80) but costs
+    about 2 ms a 1280x960 frame and adds extra dice on photos from elsewhere; the second
+    look runs on few table frames, so its mirrors cost the median nothing
+    (MODEL_CARD.md). Off at the table (zonkcam.table.reading)."""
     clutter_count: int = 5
     clutter_heat: float = 0.25
     """The second look also runs on a cluttered table: when the value net turned away at
