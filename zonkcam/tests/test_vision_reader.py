@@ -465,6 +465,8 @@ def test_cli_options_set_the_reader_settings() -> None:
     assert not reader_settings(p.parse_args(["--no-second-opinion"])).second_opinion
     assert (default.first_look_mirrors, default.second_look_mirrors) == ((), ("h", "v"))
     assert reader_settings(p.parse_args(["--mirrors", "none"])) == ONE_VIEW
+    with pytest.raises(ValueError, match="unknown mirror 'x'"):
+        ReaderSettings(second_look_mirrors=("h", "x"))
     every = reader_settings(p.parse_args(["--mirrors", "all"]))
     assert (every.first_look_mirrors, every.second_look_mirrors) == (("h",), ("h", "v"))
 

@@ -49,6 +49,10 @@ class Die:
     """Body colour name (see zonkcam.vision.color.COLOR_NAMES)."""
 
 
+MIRRORS = ("h", "v", "hv")
+"""Mirrored detector views: left-right, top-bottom, both (a half turn)."""
+
+
 @dataclass(frozen=True)
 class ReaderSettings:
     """The reader's knobs. The defaults were chosen on the training split of
@@ -164,6 +168,11 @@ class ReaderSettings:
     Epanemu left out (session 12's twin) 848 / 836 / 830 / 829 / 829; under 0.6 it
     merges touching dice on rendered tables (`zonkcam bench` frames read exactly,
     640x480 with 5 dice: 0.73 at 0.6 and above, 0.70 at 0.5, 0.67 at 0.45)."""
+
+    def __post_init__(self) -> None:
+        for m in (*self.first_look_mirrors, *self.second_look_mirrors):
+            if m not in MIRRORS:
+                raise ValueError(f"unknown mirror {m!r}: use {', '.join(MIRRORS)}")
 
 
 DEFAULT_SETTINGS = ReaderSettings()
@@ -294,10 +303,6 @@ def _detect(
     boxes, scores = boxes[ok], scores[ok]
     keep = _nms(boxes, scores, settings.nms_iou, settings.nms_centres)
     return boxes[keep], scores[keep].astype(np.float32), inp
-
-
-MIRRORS = ("h", "v", "hv")
-"""Mirrored detector views: left-right, top-bottom, both (a half turn)."""
 
 
 def _detect_view(
