@@ -423,6 +423,32 @@ def test_a_die_boxed_again_by_a_side_face_is_read_once() -> None:
     assert [(d.value, d.bbox[0]) for d in twice] == [(5, 60.0), (6, 88.0), (4, 100.0)]
 
 
+def test_two_boxes_reading_the_same_value_half_over_each_other_are_one_die() -> None:
+    from zonkcam.vision.model import DiceModel
+
+    # A: a die, 40 x 40 px; B: a 24 x 40 box half inside A (IoU 0.23, and 0.5 of B
+    # inside A: under both dedupe_iou and dedupe_inside)
+    heat = np.zeros((1, 1, 80, 80), np.float32)
+    geom = np.zeros((1, 4, 80, 80), np.float32)
+    for gx, w, hot in ((20, 40, 0.9), (25, 24, 0.6)):
+        heat[0, 0, 20, gx] = hot
+        geom[0, 2:, 20, gx] = w, 40
+    image = np.full((320, 320, 3), 90, np.uint8)
+    plain = {"small_pass_size": 0, "recheck_unsure": False, **ONE_VIEW_FIELDS}
+
+    def read(b_value: int, **settings: float) -> list[tuple[int, float]]:
+        probs = np.zeros((2, 7), np.float32)
+        probs[0, 0], probs[0, 5] = 0.01, 0.99  # A: surely a 5
+        probs[1, 0], probs[1, b_value] = 0.1, 0.9  # B: less surely
+        fake = DiceModel(_Session([heat, geom]), _Session([probs]), threads=1)
+        dice = read_dice(image, fake, ReaderSettings(**plain, **settings))
+        return [(d.value, d.bbox[0]) for d in dice]
+
+    assert read(5) == [(5, 60.0)]  # the same 5 read twice: once
+    assert read(6) == [(5, 60.0), (6, 88.0)]  # a 6 beside it: two dice
+    assert read(5, dedupe_same_inside=0) == [(5, 60.0), (5, 88.0)]
+
+
 def test_a_candidate_the_detector_barely_saw_needs_a_surer_value_net() -> None:
     from zonkcam.vision.model import DiceModel
 
