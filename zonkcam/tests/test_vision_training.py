@@ -286,6 +286,37 @@ def test_worker_batches_come_in_step_order_and_do_not_depend_on_how_many() -> No
         np.testing.assert_array_equal(y, y0)
 
 
+def _sigterm_as_worker_sees_it(rng: np.random.Generator) -> tuple:
+    import signal
+
+    return np.zeros((1, 3, 2, 2), np.float32), signal.getsignal(signal.SIGTERM) == signal.SIG_DFL
+
+
+def test_batch_workers_take_sigterm_as_by_default_and_end_when_the_parent_catches_it() -> None:
+    import signal
+    import threading
+
+    from zonkcam.vision.training import batches
+
+    # SDL (pygame) catches SIGTERM once a display is up; forked workers inherited that,
+    # so a pool ended by terminating its workers waited on them for ever
+    cfg = TrainConfig(out_dir=None, workers=2, seed=1)  # type: ignore[arg-type]
+    got: list = []
+    was = signal.signal(signal.SIGTERM, lambda *_: None)
+    try:
+        run = threading.Thread(
+            target=lambda: got.extend(batches(cfg, "sigterm", _sigterm_as_worker_sees_it,
+                                              np.random.default_rng(0), 5)),
+            daemon=True,
+        )
+        run.start()
+        run.join(timeout=60)
+    finally:
+        signal.signal(signal.SIGTERM, was)
+    assert not run.is_alive(), "the batch workers did not end"
+    assert [seen for _, seen in got] == [True] * 5  # each worker: SIGTERM as by default
+
+
 def test_a_time_limit_stops_training_early_and_still_writes_the_nets(tmp_path) -> None:  # noqa: ANN001
     said: list[str] = []
     cfg = TrainConfig(

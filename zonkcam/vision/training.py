@@ -705,6 +705,17 @@ the ones session 11's GPU runs drew with (10 + the name's length, which other na
 than these two would share); keep them so that those runs can be repeated."""
 
 
+def _start_worker() -> None:
+    """A batch worker's first step: one OpenCV thread, and SIGTERM back to its default.
+    A forked worker inherits its parent's signal handlers; SDL's (pygame, as in the test
+    suite) turns SIGTERM into a quit event, and a worker that cannot be terminated hung
+    the pool's end (session 13)."""
+    import signal
+
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    cv2.setNumThreads(1)
+
+
 def _make_in_worker(job: tuple[str, int, int]) -> tuple:
     kind, seed, step = job
     key = _STREAM_KEYS.get(kind, 100 + sum(kind.encode()))
@@ -731,20 +742,23 @@ def batches(
 
     _BATCH_MAKERS[kind] = make
     ahead = 4 * cfg.workers
-    with mp.get_context("fork").Pool(cfg.workers, cv2.setNumThreads, (1,)) as procs:
-        pending: deque = deque()
-        try:
-            for step in range(steps):
-                pending.append(procs.apply_async(_make_in_worker, ((kind, cfg.seed, step),)))
-                if len(pending) >= ahead:
-                    yield pending.popleft().get()
-            while pending:
+    procs = mp.get_context("fork").Pool(cfg.workers, _start_worker)
+    pending: deque = deque()
+    try:
+        for step in range(steps):
+            pending.append(procs.apply_async(_make_in_worker, ((kind, cfg.seed, step),)))
+            if len(pending) >= ahead:
                 yield pending.popleft().get()
-        finally:
-            # stopped early (a time limit): let the batches under way finish before the
-            # pool ends; terminating workers mid-result once hung a run for minutes
-            for job in pending:
-                job.wait()
+        while pending:
+            yield pending.popleft().get()
+    finally:
+        # stopped early (a time limit): let the batches under way finish, then let the
+        # workers end on their own (close, not terminate: terminating workers
+        # mid-result once hung a run for minutes)
+        for job in pending:
+            job.wait()
+        procs.close()
+        procs.join()
 
 
 def _on(device: torch.device, a: np.ndarray) -> torch.Tensor:
