@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import logging
 import os
+import signal
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -40,6 +42,7 @@ class Window:
         self.clock = clock
         self._last_shot: float | None = None
         self.shots = 0
+        self._sigterm_set, self._sigterm_was = _quit_on_sigterm()
 
     @property
     def headless(self) -> bool:
@@ -93,12 +96,30 @@ class Window:
 
     def close(self) -> None:
         pygame.display.quit()
+        if self._sigterm_set:  # the handler before ours (None: not Python's; the default)
+            signal.signal(signal.SIGTERM, self._sigterm_was or signal.SIG_DFL)
+            self._sigterm_set = False
 
     def __enter__(self) -> Window:
         return self
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _quit_on_sigterm() -> tuple[bool, object]:
+    """SIGTERM (systemd stopping the service) becomes a quit event, so the app leaves its
+    loop, prints the scores and exits cleanly. SDL does the same by itself once a display
+    is up, but not with ``SDL_NO_SIGNAL_HANDLERS`` set, nor if it is ever changed: this
+    does not depend on it. Returns (whether it was set: not off the main thread, where
+    Python cannot set one; the handler it replaced)."""
+    if threading.current_thread() is not threading.main_thread():
+        return False, None
+    return True, signal.signal(signal.SIGTERM, _post_quit)
+
+
+def _post_quit(_signum: int, _frame: object) -> None:
+    pygame.event.post(pygame.event.Event(pygame.QUIT))
 
 
 def candidate_drivers(env: os._Environ[str] | dict[str, str]) -> list[str | None]:

@@ -55,3 +55,29 @@ def test_killed_app_loses_no_acknowledged_action_and_resumes(tmp_path):
         again.send_signal(signal.SIGKILL)
         again.wait(timeout=30)
     assert any(x.startswith(f"Game {record.id}:") for x in lines)
+
+
+def test_sigterm_stops_the_app_at_once_and_the_game_resumes(tmp_path):
+    # systemd stops the service with SIGTERM. SDL catches it once the screen is up and
+    # turns it into a quit event: the app ends its loop, prints the scores, exits 0.
+    proc = start(["--players", "Ann", "Bob"], tmp_path)
+    try:
+        read_until(proc, lambda lines: sum(" rolls " in x for x in lines) >= 2)
+        proc.send_signal(signal.SIGTERM)
+        out, _ = proc.communicate(timeout=20)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(timeout=30)
+    assert proc.returncode == 0
+    assert "  Ann: " in out and "  Bob: " in out
+    with EventLog(tmp_path / "games.sqlite3") as log:
+        (record,) = log.games()
+        assert not Game(log.rules(record.id), log.actions(record.id)).state.finished
+    again = start(["--resume"], tmp_path)
+    try:
+        lines = read_until(again, lambda lines: any(x.startswith("Game ") for x in lines))
+    finally:
+        again.send_signal(signal.SIGKILL)
+        again.wait(timeout=30)
+    assert any(x.startswith(f"Game {record.id}:") for x in lines)

@@ -86,3 +86,17 @@ def test_a_screenshot_folder_that_cannot_be_written_is_not_a_crash(tmp_path):
     window = Window(pygame.Surface((8, 8)), "dummy", screenshots=blocker / "shots")
     assert window.screenshot("x.png") is None
     window.show()  # no traceback
+
+
+def test_sigterm_is_a_quit_event_while_the_window_is_open(tmp_path, monkeypatch):
+    import os
+    import signal
+
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    monkeypatch.setenv("SDL_NO_SIGNAL_HANDLERS", "1")  # not SDL's own handler: ours
+    before = signal.getsignal(signal.SIGTERM)
+    with Window.open((64, 48), screenshots=tmp_path) as window:
+        window.events()
+        os.kill(os.getpid(), signal.SIGTERM)  # systemd stopping the service
+        assert pygame.QUIT in [e.type for e in window.events()]
+    assert signal.getsignal(signal.SIGTERM) == before
