@@ -36,6 +36,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--threads", type=int, default=1)
     p.add_argument("--model-dir", type=Path, default=None)
     p.add_argument("--json", action="store_true", help="print the figures as one JSON object")
+    p.add_argument(
+        "--distort",
+        metavar="NAME[=S]",
+        help="distort every photo (and move its truth boxes) before reading it, to see "
+        "how the reader holds up: blur[=sigma px], dark[=gamma], bright[=gain], "
+        "warm[=S], cool[=S], jpeg[=quality], scale[=factor], grey, rot90 "
+        "(defaults: blur=1.5 dark=1.8 bright=1.35 warm=0.3 cool=0.3 jpeg=25 scale=0.5)",
+    )
     add_views_option(p)
     p.set_defaults(func=run)
 
@@ -45,22 +53,22 @@ def _sheet(items, path: Path) -> None:  # noqa: ANN001
     import numpy as np
 
     tiles = []
-    for img, rec, dice, score in items:
+    for img, rec, truth, dice, score in items:
         im = img.copy()
         t = max(1, round(max(im.shape[:2]) / 400))
-        for d in rec.dice:
-            x0, y0, x1, y1 = (round(v) for v in d.bbox)
+        for value, box in truth:
+            x0, y0, x1, y1 = (round(v) for v in box)
             cv2.rectangle(im, (x0, y0), (x1, y1), (0, 200, 0), t)
             cv2.putText(
                 im,
-                str(d.value),
+                str(value),
                 (x0, y1 + 12 * t),
                 cv2.FONT_HERSHEY_SIMPLEX,
                 0.45 * t,
                 (0, 200, 0),
                 t,
             )
-        ok_pred = {j for i, j in score.matches if rec.dice[i].value == dice[j].value}
+        ok_pred = {j for i, j in score.matches if truth[i][0] == dice[j].value}
         for j, d in enumerate(dice):
             col = (255, 160, 0) if j in ok_pred else (0, 0, 255)
             x0, y0, x1, y1 = (round(v) for v in d.bbox)
@@ -96,6 +104,7 @@ def _sheet(items, path: Path) -> None:  # noqa: ANN001
 def run(args: argparse.Namespace) -> int:
     from zonkcam.commands.read import load_model_or_fail
     from zonkcam.vision.dataset import load_labels, select
+    from zonkcam.vision.distort import distort, parse_distortion
     from zonkcam.vision.imageio import ImageFileError, load_image
     from zonkcam.vision.metrics import Tally, match
     from zonkcam.vision.reader import read_dice
@@ -103,6 +112,22 @@ def run(args: argparse.Namespace) -> int:
     records = select(load_labels(args.dataset), args.split)
     if not records:
         raise UserError(f"no images in split {args.split!r} of {args.dataset}")
+    distortion = None
+    if args.distort:
+        try:
+            distortion = parse_distortion(args.distort)
+        except ValueError as exc:
+            raise UserError(f"--distort: {exc}") from None
+
+    def photo(rec) -> tuple:  # noqa: ANN001
+        """The image as read and its truth [(value, box)], distorted if asked."""
+        img = load_image(rec.image)
+        truth = [(d.value, d.bbox) for d in rec.dice]
+        if distortion is None:
+            return img, truth
+        img, boxes = distort(img, [b for _, b in truth], distortion)
+        return img, [(v, b) for (v, _), b in zip(truth, boxes, strict=True)]
+
     model = load_model_or_fail(args.model_dir, args.threads)
     total = Tally()
     per_source: dict[str, Tally] = {}
@@ -110,16 +135,14 @@ def run(args: argparse.Namespace) -> int:
     unreadable = 0
     for rec in records:
         try:
-            img = load_image(rec.image)
+            img, truth = photo(rec)
         except ImageFileError:
             unreadable += 1
             continue
         t0 = time.perf_counter()
         dice = read_dice(img, model, reader_settings(args))
         ms = (time.perf_counter() - t0) * 1000
-        score = match(
-            [(d.value, d.bbox) for d in rec.dice], [(d.value, d.bbox) for d in dice], rec.bbox_kind
-        )
+        score = match(truth, [(d.value, d.bbox) for d in dice], rec.bbox_kind)
         total.add(score, ms)
         per_source.setdefault(rec.source, Tally()).add(score, ms)
         if args.review and score.errors:
@@ -133,6 +156,7 @@ def run(args: argparse.Namespace) -> int:
         "second_opinions": 0 if args.no_second_opinion else len(model.second_opinions),
         "mirrors": args.mirrors,
         "value_net_alone": args.value_net_alone,
+        "distort": str(distortion) if distortion else None,
         "all": total.summary(),
         "per_source": {k: v.summary() for k, v in sorted(per_source.items())},
     }
@@ -140,7 +164,10 @@ def run(args: argparse.Namespace) -> int:
         result["unreadable_images"] = unreadable
     if args.review:
         scored.sort(key=lambda s: -s[0])
-        items = [(load_image(r.image), r, d, s) for _, r, d, s in scored[: args.worst]]
+        items = []
+        for _, r, d, s in scored[: args.worst]:
+            img, truth = photo(r)
+            items.append((img, r, truth, d, s))
         _sheet(items, args.review)
         result["review"] = str(args.review)
     if args.json:
@@ -160,7 +187,8 @@ def run(args: argparse.Namespace) -> int:
     print(f"{args.dataset} split={args.split} threads={args.threads} views={args.views} "
           f"recheck={not args.no_recheck} "
           f"second_opinions={result['second_opinions']} mirrors={args.mirrors} "
-          f"value_net_alone={args.value_net_alone}")
+          f"value_net_alone={args.value_net_alone}"
+          + (f" distort={distortion}" if distortion else ""))
     print(f"{'':12}" + "".join(f"{k:>18}" for k in keys))
     for name, s in [("all", result["all"]), *result["per_source"].items()]:
         print(f"{name:12}" + "".join(f"{s.get(k, ''):>18}" for k in keys))

@@ -87,6 +87,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "warp each step, as oblique photos show a die (default 0)",
     )
     p.add_argument(
+        "--blur-max",
+        type=float,
+        default=None,
+        metavar="SIGMA",
+        help="the strongest blur (Gaussian sigma in crop px) of the value net's blurred "
+        "training crops (default 1.3)",
+    )
+    p.add_argument(
         "--exclude-source",
         default=None,
         metavar="NAME",
@@ -165,7 +173,7 @@ def run(args: argparse.Namespace) -> int:
         log=log,
     )
     for name in ("det_steps", "cls_steps", "synth_scenes", "det_lr", "cls_lr", "tight_share",
-                 "warp_share", "det_batch", "cls_batch"):
+                 "warp_share", "blur_max", "det_batch", "cls_batch"):
         if getattr(args, name) is not None:
             setattr(cfg, name, getattr(args, name))
     log(f"training: {cfg}")
@@ -202,6 +210,8 @@ def _check_inputs(args: argparse.Namespace, data: Path | None) -> None:
         share = getattr(args, name)
         if share is not None and not 0 <= share <= 1:
             raise UserError(f"--{name.replace('_', '-')} must be between 0 and 1")
+    if args.blur_max is not None and not 0.4 <= args.blur_max <= 10:
+        raise UserError("--blur-max must be between 0.4 and 10 (crop px)")
     if args.det_steps == 0 and args.detector_from is None:
         raise UserError("--det-steps 0 keeps a detector: name it with --detector-from")
     for flag, path in (

@@ -305,6 +305,15 @@ def test_eval_on_a_rendered_dataset(tmp_path, capsys):
     assert res["all"]["images"] == 3 and res["all"]["dice"] == 15
     assert res["all"]["end_to_end"] == 1.0 and res["all"]["images_exact"] == 1.0
     assert set(res["per_source"]) == {"synth"}
+    assert res["distort"] is None
+    # distorted photos: the truth boxes move with them, so the dice still match
+    for how in ("rot90", "scale=1.5"):
+        assert cli.main(["eval", str(tmp_path), "--json", "--distort", how,
+                         "--review", str(review)]) == 0
+        res = json.loads(capsys.readouterr().out)
+        assert res["distort"] == how and res["all"]["images_exact"] == 1.0, how
+    assert cli.main(["eval", str(tmp_path), "--distort", "fog"]) == 2
+    assert "unknown distortion 'fog'" in capsys.readouterr().err
 
 
 @pytest.mark.shared

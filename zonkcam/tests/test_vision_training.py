@@ -137,6 +137,8 @@ def test_train_names_a_wrong_source_or_file_before_any_work(tmp_path, capsys) ->
     assert "--tight-share must be between 0 and 1" in capsys.readouterr().err
     assert main(["train", "--data", "none", "--warp-share", "-0.1", "--out", out]) == 2
     assert "--warp-share must be between 0 and 1" in capsys.readouterr().err
+    assert main(["train", "--data", "none", "--blur-max", "0.1", "--out", out]) == 2
+    assert "--blur-max must be between 0.4 and 10" in capsys.readouterr().err
     assert not (tmp_path / "run").exists()
 
 
@@ -174,6 +176,21 @@ def test_warped_crops_only_when_asked_and_the_old_stream_without() -> None:
         ys, xs = np.nonzero(w[:, :, 0] > 127)
         assert abs(xs.mean() - 31.5) < 10 and abs(ys.mean() - 31.5) < 10
         assert 0.6 < len(xs) / 256 < 1.6
+
+
+def test_a_stronger_blur_only_when_asked_and_the_old_stream_without() -> None:
+    x = np.random.default_rng(5).integers(0, 256, (64, 64, 64, 3)).astype(np.uint8)
+    a = _cls_batch(x, np.random.default_rng(7))
+    assert np.array_equal(_cls_batch(x, np.random.default_rng(7), 0.0, 1.3), a)
+    b = _cls_batch(x, np.random.default_rng(7), 0.0, 4.0)
+    changed = [i for i in range(len(x)) if not np.array_equal(a[i], b[i])]
+    assert changed  # the blurred crops (about 15%), and only those, blur more
+
+    def sharpness(im: np.ndarray) -> float:
+        return float(np.abs(np.diff(im, axis=2)).mean())
+
+    assert all(sharpness(b[i]) < sharpness(a[i]) for i in changed)
+    assert len(changed) < len(x) / 2
 
 
 @pytest.mark.parametrize("kind", ["values", "detector"])

@@ -68,6 +68,11 @@ class TrainConfig:
     """Share of the value net's training crops given a random perspective warp each
     step (`_warp_crop`: a tilt, a turn and a stretch, as oblique photos show a die).
     0 keeps the old augmentation stream."""
+    blur_max: float = 1.3
+    """The value net's blurred training crops (15% of them) take a Gaussian sigma drawn
+    from 0.4 to this, in crop px. 1.3 for every shipped run; a die 25 px wide in a photo
+    blurred by 1.5 px is blurred by about 3 px in its 64 px crop (`zonkcam eval --distort
+    blur`, session 13). Changing it keeps the augmentation stream's draws."""
     quantize: bool = True
     """Write the value net in int8 (`vision/quantize.py`; the float32 file stays beside
     it as dice_values_fp32.onnx)."""
@@ -825,7 +830,9 @@ def _warp_crop(im: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     )
 
 
-def _cls_batch(x: np.ndarray, rng: np.random.Generator, warp_share: float = 0.0) -> np.ndarray:
+def _cls_batch(
+    x: np.ndarray, rng: np.random.Generator, warp_share: float = 0.0, blur_max: float = 1.3
+) -> np.ndarray:
     b = x.astype(np.float32)
     n = len(b)
     k = int(rng.integers(0, 4))
@@ -858,7 +865,7 @@ def _cls_batch(x: np.ndarray, rng: np.random.Generator, warp_share: float = 0.0)
                 interpolation=cv2.INTER_LINEAR,
             )
         elif r < 0.4:
-            im = cv2.GaussianBlur(im, (0, 0), rng.uniform(0.4, 1.3))
+            im = cv2.GaussianBlur(im, (0, 0), rng.uniform(0.4, blur_max))
         out[i] = im
     noise = rng.random(n) < 0.3
     if noise.any():
@@ -869,7 +876,7 @@ def _cls_batch(x: np.ndarray, rng: np.random.Generator, warp_share: float = 0.0)
 def _value_batch(cfg: TrainConfig, x: np.ndarray, y: np.ndarray, rng) -> tuple:
     """One value-net batch: augmented crops (N, 3, 64, 64) and their classes."""
     idx = rng.integers(0, len(x), cfg.cls_batch)
-    return _cls_batch(x[idx], rng, cfg.warp_share), y[idx]
+    return _cls_batch(x[idx], rng, cfg.warp_share, cfg.blur_max), y[idx]
 
 
 def train_values(
