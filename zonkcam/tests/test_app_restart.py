@@ -34,6 +34,17 @@ def read_until(proc, enough, timeout=240.0) -> list[str]:
     raise AssertionError("the app stopped early:\n" + "\n".join(lines[-20:]))
 
 
+def assert_resumes(game_id: int, tmp_path) -> None:
+    """`play --resume` comes back to that game."""
+    again = start(["--resume"], tmp_path)
+    try:
+        lines = read_until(again, lambda lines: any(x.startswith("Game ") for x in lines))
+    finally:
+        again.send_signal(signal.SIGKILL)
+        again.wait(timeout=30)
+    assert any(x.startswith(f"Game {game_id}:") for x in lines)
+
+
 def test_killed_app_loses_no_acknowledged_action_and_resumes(tmp_path):
     proc = start(["--players", "Ann", "Bob"], tmp_path)
     try:
@@ -48,13 +59,7 @@ def test_killed_app_loses_no_acknowledged_action_and_resumes(tmp_path):
         state = Game(log.rules(record.id), log.actions(record.id)).state
     it = iter(state.log)
     assert all(any(line == entry for entry in it) for line in shown)  # in order, none lost
-    again = start(["--resume"], tmp_path)
-    try:
-        lines = read_until(again, lambda lines: any(x.startswith("Game ") for x in lines))
-    finally:
-        again.send_signal(signal.SIGKILL)
-        again.wait(timeout=30)
-    assert any(x.startswith(f"Game {record.id}:") for x in lines)
+    assert_resumes(record.id, tmp_path)
 
 
 def test_sigterm_stops_the_app_at_once_and_the_game_resumes(tmp_path):
@@ -74,10 +79,4 @@ def test_sigterm_stops_the_app_at_once_and_the_game_resumes(tmp_path):
     with EventLog(tmp_path / "games.sqlite3") as log:
         (record,) = log.games()
         assert not Game(log.rules(record.id), log.actions(record.id)).state.finished
-    again = start(["--resume"], tmp_path)
-    try:
-        lines = read_until(again, lambda lines: any(x.startswith("Game ") for x in lines))
-    finally:
-        again.send_signal(signal.SIGKILL)
-        again.wait(timeout=30)
-    assert any(x.startswith(f"Game {record.id}:") for x in lines)
+    assert_resumes(record.id, tmp_path)
