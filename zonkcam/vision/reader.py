@@ -223,11 +223,12 @@ def _nms(
     # drops[i, j]: box i, if kept, suppresses box j (all pairs at once, then one cheap
     # greedy pass: a quarter of the time of comparing each kept box with the rest in turn)
     drops = inter / np.maximum(area[:, None] + area[None, :] - inter, 1e-6) > iou
-    if inside > 0:
-        drops |= inter / np.maximum(np.minimum(area[:, None], area[None, :]), 1e-6) > inside
-    if same_inside > 0 and labels is not None:
+    if inside > 0 or same_inside > 0:
         share = inter / np.maximum(np.minimum(area[:, None], area[None, :]), 1e-6)
-        drops |= (share > same_inside) & (labels[:, None] == labels[None, :])
+        if inside > 0:
+            drops |= share > inside
+        if same_inside > 0 and labels is not None:
+            drops |= (share > same_inside) & (labels[:, None] == labels[None, :])
     if centres:
         cx, cy = (boxes[:, 0] + boxes[:, 2]) / 2, (boxes[:, 1] + boxes[:, 3]) / 2
         drops |= (
