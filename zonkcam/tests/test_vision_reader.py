@@ -27,6 +27,10 @@ ONE_VIEW = ReaderSettings(**ONE_VIEW_FIELDS)
 """The detector without its mirrored views (as the fake detectors below, which cannot
 mirror their peaks, need)."""
 
+PLAIN = {"small_pass_size": 0, "recheck_unsure": False, **ONE_VIEW_FIELDS}
+"""Settings for a fake detector and value net: one look, one view, no recheck (a fake
+value net answers the same to any batch)."""
+
 SHARED = Path(__file__).resolve().parents[3] / "shared" / "datasets" / "real-dice-dev"
 
 
@@ -384,8 +388,25 @@ class _Session:
         return self.outputs
 
 
-def test_a_die_found_twice_is_read_once_the_surer_box_stays() -> None:
+def _fake_model(heat: np.ndarray, geom: np.ndarray, probs: np.ndarray):  # noqa: ANN202
+    """A DiceModel whose detector gives (heat, geom) and whose value net gives probs."""
     from zonkcam.vision.model import DiceModel
+
+    return DiceModel(_Session([heat, geom]), _Session([probs]), threads=1)
+
+
+def _peaks_in_a_row(peaks: tuple[tuple[int, int, float], ...]) -> tuple[np.ndarray, ...]:
+    """A fake detector's outputs (heat, geometry) for peaks on grid row 20 (80 px from
+    the top of a 320 px input): (grid x, box width px, heat) each, boxes 40 px high."""
+    heat = np.zeros((1, 1, 80, 80), np.float32)
+    geom = np.zeros((1, 4, 80, 80), np.float32)
+    for gx, w, hot in peaks:
+        heat[0, 0, 20, gx] = hot
+        geom[0, 2:, 20, gx] = w, 40
+    return heat, geom
+
+
+def test_a_die_found_twice_is_read_once_the_surer_box_stays() -> None:
     from zonkcam.vision.reader import ReaderSettings
 
     # two detector peaks 8 px apart (x and y) with 40 px boxes: IoU 0.47, under the
@@ -396,61 +417,46 @@ def test_a_die_found_twice_is_read_once_the_surer_box_stays() -> None:
     geom[0, 2:] = 40.0
     # the value net: the first is a die less surely (a 2), the second surely (a 5)
     probs = np.array([[0.15, 0, 0.85, 0, 0, 0, 0], [0.01, 0, 0, 0, 0, 0.99, 0]], np.float32)
-    fake = DiceModel(_Session([heat, geom]), _Session([probs]), threads=1)
+    fake = _fake_model(heat, geom, probs)
     image = np.full((320, 320, 3), 90, np.uint8)
 
     # (the fake value net answers the same to any batch: no second look at the unsure one)
-    plain = {"small_pass_size": 0, "recheck_unsure": False, **ONE_VIEW_FIELDS}
-    both = read_dice(image, fake, ReaderSettings(dedupe_iou=0, dedupe_inside=0, **plain))
+    both = read_dice(image, fake, ReaderSettings(dedupe_iou=0, dedupe_inside=0, **PLAIN))
     assert [d.value for d in both] == [2, 5]
-    once = read_dice(image, fake, ReaderSettings(**plain))
+    once = read_dice(image, fake, ReaderSettings(**PLAIN))
     assert [(d.value, d.bbox) for d in once] == [(5, (68.0, 68.0, 108.0, 108.0))]
 
 
 def test_a_die_boxed_again_by_a_side_face_is_read_once() -> None:
-    from zonkcam.vision.model import DiceModel
-
     # A: a die, 40 x 40 px; B: a 16 x 40 box over A's right side (IoU 0.27, under the
     # dedupe's 0.35, but 0.75 of B inside A); C: a die touching A on the right, which
     # B overlaps by 0.25 of B
-    heat = np.zeros((1, 1, 80, 80), np.float32)
-    geom = np.zeros((1, 4, 80, 80), np.float32)
-    for gx, w, hot in ((20, 40, 0.9), (24, 16, 0.6), (30, 40, 0.8)):
-        heat[0, 0, 20, gx] = hot
-        geom[0, 2:, 20, gx] = w, 40
+    heat, geom = _peaks_in_a_row(((20, 40, 0.9), (24, 16, 0.6), (30, 40, 0.8)))
     # read in order of heat (A, C, B): A surely a 5, C a 4, B less surely a 6
     probs = np.array(
         [[0.01, 0, 0, 0, 0, 0.99, 0], [0.05, 0, 0, 0, 0.95, 0, 0], [0.15, 0, 0, 0, 0, 0, 0.85]],
         np.float32,
     )
-    fake = DiceModel(_Session([heat, geom]), _Session([probs]), threads=1)
+    fake = _fake_model(heat, geom, probs)
     image = np.full((320, 320, 3), 90, np.uint8)
-    plain = {"small_pass_size": 0, "recheck_unsure": False, **ONE_VIEW_FIELDS}
-    once = read_dice(image, fake, ReaderSettings(**plain))
+    once = read_dice(image, fake, ReaderSettings(**PLAIN))
     assert [(d.value, d.bbox[0]) for d in once] == [(5, 60.0), (4, 100.0)]
-    twice = read_dice(image, fake, ReaderSettings(dedupe_inside=0, **plain))
+    twice = read_dice(image, fake, ReaderSettings(dedupe_inside=0, **PLAIN))
     assert [(d.value, d.bbox[0]) for d in twice] == [(5, 60.0), (6, 88.0), (4, 100.0)]
 
 
 def test_two_boxes_reading_the_same_value_half_over_each_other_are_one_die() -> None:
-    from zonkcam.vision.model import DiceModel
-
     # A: a die, 40 x 40 px; B: a 24 x 40 box half inside A (IoU 0.23, and 0.5 of B
     # inside A: under both dedupe_iou and dedupe_inside)
-    heat = np.zeros((1, 1, 80, 80), np.float32)
-    geom = np.zeros((1, 4, 80, 80), np.float32)
-    for gx, w, hot in ((20, 40, 0.9), (25, 24, 0.6)):
-        heat[0, 0, 20, gx] = hot
-        geom[0, 2:, 20, gx] = w, 40
+    heat, geom = _peaks_in_a_row(((20, 40, 0.9), (25, 24, 0.6)))
     image = np.full((320, 320, 3), 90, np.uint8)
-    plain = {"small_pass_size": 0, "recheck_unsure": False, **ONE_VIEW_FIELDS}
 
     def read(b_value: int, **settings: float) -> list[tuple[int, float]]:
         probs = np.zeros((2, 7), np.float32)
         probs[0, 0], probs[0, 5] = 0.01, 0.99  # A: surely a 5
         probs[1, 0], probs[1, b_value] = 0.1, 0.9  # B: less surely
-        fake = DiceModel(_Session([heat, geom]), _Session([probs]), threads=1)
-        dice = read_dice(image, fake, ReaderSettings(**plain, **settings))
+        fake = _fake_model(heat, geom, probs)
+        dice = read_dice(image, fake, ReaderSettings(**PLAIN, **settings))
         return [(d.value, d.bbox[0]) for d in dice]
 
     assert read(5) == [(5, 60.0)]  # the same 5 read twice: once
@@ -459,8 +465,6 @@ def test_two_boxes_reading_the_same_value_half_over_each_other_are_one_die() -> 
 
 
 def test_a_candidate_the_detector_barely_saw_needs_a_surer_value_net() -> None:
-    from zonkcam.vision.model import DiceModel
-
     # three peaks far apart: the detector sure of the first (0.9), lukewarm about the
     # second and third (0.2); the value net calls all three a 4 with P(a die) 0.95, 0.95
     # and 0.999
@@ -472,16 +476,15 @@ def test_a_candidate_the_detector_barely_saw_needs_a_surer_value_net() -> None:
         [[0.05, 0, 0, 0, 0.95, 0, 0], [0.05, 0, 0, 0, 0.95, 0, 0], [0.001, 0, 0, 0, 0.999, 0, 0]],
         np.float32,
     )
-    fake = DiceModel(_Session([heat, geom]), _Session([probs]), threads=1)
+    fake = _fake_model(heat, geom, probs)
     image = np.full((320, 320, 3), 90, np.uint8)
-    plain = {"small_pass_size": 0, "recheck_unsure": False, **ONE_VIEW_FIELDS}
 
     def centres(dice):
         return [((d.bbox[0] + d.bbox[2]) / 2, (d.bbox[1] + d.bbox[3]) / 2) for d in dice]
 
     # 0.95 x (0.2 / 0.4) ** 0.3 = 0.77 < 0.8; 0.999 x 0.81 = 0.81
-    assert centres(read_dice(image, fake, ReaderSettings(**plain))) == [(40, 40), (120, 200)]
-    both = read_dice(image, fake, ReaderSettings(heat_weight=0, **plain))
+    assert centres(read_dice(image, fake, ReaderSettings(**PLAIN))) == [(40, 40), (120, 200)]
+    both = read_dice(image, fake, ReaderSettings(heat_weight=0, **PLAIN))
     assert centres(both) == [(40, 40), (200, 40), (120, 200)]
 
 
@@ -731,11 +734,10 @@ def test_second_opinions_can_keep_a_die_the_value_net_doubted() -> None:
     more = (_Opinion([0.001, 0, 0, 0, 0.999, 0, 0]), _Opinion([0.001, 0, 0, 0, 0.999, 0, 0]))
     fake = DiceModel(_Session([heat, geom]), first, threads=1, second_opinions=more)
     image = np.full((320, 320, 3), 90, np.uint8)
-    plain = {"small_pass_size": 0, "recheck_unsure": False, **ONE_VIEW_FIELDS}
     # (0.6 + 0.999 + 0.999) / 3 = 0.87 >= 0.8; the value net alone: 0.6 < 0.8
-    dice = read_dice(image, fake, ReaderSettings(**plain))
+    dice = read_dice(image, fake, ReaderSettings(**PLAIN))
     assert [(d.value, d.confidence) for d in dice] == [(4, pytest.approx(0.866, abs=1e-3))]
-    assert read_dice(image, fake, ReaderSettings(second_opinion=False, **plain)) == ()
+    assert read_dice(image, fake, ReaderSettings(second_opinion=False, **PLAIN)) == ()
 
 
 def test_the_shipped_second_opinions_load_and_a_model_dir_without_them_too(tmp_path) -> None:

@@ -2,7 +2,7 @@
 
 Pure: numpy image in, frozen dataclasses out; the ONNX sessions come from
 `zonkcam.vision.model.load_model`. Pipeline: letterbox to 320 px -> detector heatmap
-peaks (die centres, class-agnostic) in it and in its mirror image -> a 64 px crop of
+peaks (die centres, class-agnostic; mirror images too if asked) -> a 64 px crop of
 each candidate cut from the full-resolution image (those hot enough to be kept) -> value
 net ('not a die' or 1-6; unsure ones read again in the other three quarter turns, and
 those still unsure by the second opinion, another value net) -> kept when the value net
