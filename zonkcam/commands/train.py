@@ -95,6 +95,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "training crops (default 1.3)",
     )
     p.add_argument(
+        "--decoy-crops",
+        type=int,
+        default=None,
+        metavar="N",
+        help="per rendered table, up to N 'not a die' crops of printed board tiles with "
+        "a token or an icon (default 0)",
+    )
+    p.add_argument(
         "--exclude-source",
         default=None,
         metavar="NAME",
@@ -173,7 +181,7 @@ def run(args: argparse.Namespace) -> int:
         log=log,
     )
     for name in ("det_steps", "cls_steps", "synth_scenes", "det_lr", "cls_lr", "tight_share",
-                 "warp_share", "blur_max", "det_batch", "cls_batch"):
+                 "warp_share", "blur_max", "decoy_crops", "det_batch", "cls_batch"):
         if getattr(args, name) is not None:
             setattr(cfg, name, getattr(args, name))
     log(f"training: {cfg}")
@@ -212,6 +220,8 @@ def _check_inputs(args: argparse.Namespace, data: Path | None) -> None:
             raise UserError(f"--{name.replace('_', '-')} must be between 0 and 1")
     if args.blur_max is not None and not 0.4 <= args.blur_max <= 10:
         raise UserError("--blur-max must be between 0.4 and 10 (crop px)")
+    if args.decoy_crops is not None and not 0 <= args.decoy_crops <= 50:
+        raise UserError("--decoy-crops must be between 0 and 50")
     if args.det_steps == 0 and args.detector_from is None:
         raise UserError("--det-steps 0 keeps a detector: name it with --detector-from")
     for flag, path in (
@@ -220,15 +230,6 @@ def _check_inputs(args: argparse.Namespace, data: Path | None) -> None:
     ):
         if path is not None and not path.is_file():
             raise UserError(f"{flag} {path}: no such file")
-    if args.values_init is not None and args.values_init.suffix == ".onnx" and args.cls_steps != 0:
-        from zonkcam.vision.quantize import is_quantized
-
-        if is_quantized(args.values_init):
-            raise UserError(
-                f"--values-init {args.values_init} is int8 and cannot be trained on: start "
-                "from its run's values.pt or dice_values_fp32.onnx (or keep it with "
-                "--cls-steps 0)"
-            )
     if args.mine_with is not None:
         if not (args.mine_with / DETECTOR_FILE).is_file():
             raise UserError(f"--mine-with {args.mine_with}: no {DETECTOR_FILE} there")

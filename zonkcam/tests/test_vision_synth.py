@@ -1,5 +1,7 @@
 """The table renderer: deterministic, truthful boxes and values, real 3-D dice."""
 
+from dataclasses import replace
+
 import cv2
 import numpy as np
 import pytest
@@ -164,3 +166,31 @@ def test_a_fifth_of_the_views_are_steep_and_none_sees_the_horizon():
     assert (tilts > 50).sum() > 20
     for c in cams:  # the far edge of the picture still looks down at the table
         assert c.tilt_deg + np.degrees(np.arctan(c.height / 2 / c.focal_px)) <= 80 + 1e-6
+
+
+def test_tiled_boards_name_their_token_tiles_as_decoys_without_changing_the_board():
+    found = []
+    with_decoys = synth._tiled_board(480, 640, np.random.default_rng(3), found)
+    plain = synth._tiled_board(480, 640, np.random.default_rng(3))
+    np.testing.assert_array_equal(with_decoys, plain)  # the same random draws
+    assert len(found) >= 5
+    boxes = np.array(found)
+    cx, cy = (boxes[:, 0] + boxes[:, 2]) / 2, (boxes[:, 1] + boxes[:, 3]) / 2
+    assert ((cx >= 0) & (cx < 640) & (cy >= 0) & (cy < 480)).all()
+    sides = boxes[:, 2] - boxes[:, 0]
+    assert np.allclose(sides, sides[0])  # one board, one tile size
+    assert np.allclose(boxes[:, 3] - boxes[:, 1], sides)
+
+
+def test_rendered_tables_carry_decoys_only_from_tiled_boards(monkeypatch):
+    monkeypatch.setattr(synth, "TILED_BOARD_SHARE", 1.0)
+    rng = np.random.default_rng(0)
+    cam = synth.Camera(320, 240, 0.0, 400.0, 400.0)
+    die = synth.random_die(rng, x_mm=0.0, y_mm=0.0)
+    board = synth.Scene((die,), cam, synth.Mat("board", (90, 120, 60)))
+    out = synth.render(board, np.random.default_rng(1))
+    assert len(out.decoys) >= 3
+    felt = synth.render(replace(board, mat=synth.Mat("felt", (90, 120, 60))), rng)
+    assert felt.decoys == ()
+    ready = replace(board, background=synth.render_background(board, np.random.default_rng(1)))
+    assert synth.render(ready, rng).decoys == ()  # a ready table image says nothing

@@ -9,7 +9,9 @@ torch = pytest.importorskip("torch")
 pytest.importorskip("onnx")
 pytest.importorskip("efficientnet_lite_pytorch")
 
+from zonkcam.vision import synth  # noqa: E402
 from zonkcam.vision.model import DETECTOR_FILE, MODEL_DIR, VALUES_FILE, load_model  # noqa: E402
+from zonkcam.vision.preprocess import crop_die  # noqa: E402
 from zonkcam.vision.quantize import is_quantized, quantize_values  # noqa: E402
 from zonkcam.vision.training import (  # noqa: E402
     Detector,
@@ -20,6 +22,7 @@ from zonkcam.vision.training import (  # noqa: E402
     _jitter,
     _positive_box,
     _warp_crop,
+    decoy_boxes,
     export_detector,
     export_values,
     freeze_norms,
@@ -56,9 +59,25 @@ def test_warm_start_from_the_shipped_onnx_reproduces_the_detector() -> None:
         np.testing.assert_allclose(g.numpy(), w, atol=1e-3)
 
 
-def test_the_shipped_int8_value_net_cannot_be_trained_on() -> None:
-    with pytest.raises(ValueError, match="is int8 and cannot be trained on"):
-        load_weights(ValueNet(), MODEL_DIR / VALUES_FILE)
+def test_warm_start_from_the_shipped_int8_value_net_reads_as_it_does() -> None:
+    model = load_model(threads=1)
+    val = ValueNet()
+    assert load_weights(val, MODEL_DIR / VALUES_FILE) is True  # dequantized, norms folded
+    val.eval()
+    rng = np.random.default_rng(3)
+    crops = []
+    for _ in range(6):
+        out = synth.render(synth.random_scene(rng, 480, 360, n_dice=5), rng)
+        crops += [crop_die(out.image, d.bbox) for d in out.dice]
+        crops += [crop_die(out.image, b) for b in random_negative_boxes(
+            np.array([d.bbox for d in out.dice], np.float32).reshape(-1, 4), 480, 360, 3, rng)]
+    x = np.stack(crops).transpose(0, 3, 1, 2).astype(np.float32)
+    want = model.values.run(None, {"crops": x})[0]
+    with torch.no_grad():
+        got = torch.softmax(val(torch.from_numpy(x)), 1).numpy()
+    assert len(x) >= 30
+    assert (got.argmax(1) == want.argmax(1)).mean() >= 0.95  # int8 activations differ a little
+    assert np.abs(got - want).max() < 0.15
 
 
 def test_frozen_norms_keep_the_warm_started_function_in_training_mode(tmp_path) -> None:  # noqa: ANN001
@@ -112,6 +131,21 @@ def test_random_negatives_stay_off_the_dice_and_some_are_much_bigger() -> None:
     assert (neg[:, 2] - neg[:, 0] <= 640).all() and (neg[:, 3] - neg[:, 1] <= 480).all()
 
 
+def test_decoy_boxes_frame_tiles_from_token_to_tile_size_and_stay_off_the_dice() -> None:
+    tiles = np.array([[x, y, x + 60, y + 60] for x in range(0, 600, 60) for y in range(0, 420, 60)],
+                     np.float32)
+    dice = np.array([[100, 100, 130, 130], [300, 200, 330, 232]], np.float32)
+    boxes = decoy_boxes(tiles, dice, 200, np.random.default_rng(0))
+    assert 40 < len(boxes) < len(tiles)  # the tiles under the dice are left out
+    side = np.sqrt((boxes[:, 2] - boxes[:, 0]) * (boxes[:, 3] - boxes[:, 1]))
+    assert side.min() < 0.5 * 60 and side.max() > 60  # from about a token to a tile
+    cx, cy = (dice[:, 0] + dice[:, 2]) / 2, (dice[:, 1] + dice[:, 3]) / 2
+    x0, y0, x1, y1 = (boxes[:, i : i + 1] for i in range(4))
+    assert not ((x0 <= cx) & (cx <= x1) & (y0 <= cy) & (cy <= y1)).any()
+    assert len(decoy_boxes(tiles, dice, 5, np.random.default_rng(0))) == 5
+    assert len(decoy_boxes(tiles[:0], dice, 5, np.random.default_rng(0))) == 0
+
+
 def test_train_names_a_wrong_source_or_file_before_any_work(tmp_path, capsys) -> None:  # noqa: ANN001
     from zonkcam.cli import main
 
@@ -125,10 +159,6 @@ def test_train_names_a_wrong_source_or_file_before_any_work(tmp_path, capsys) ->
     assert main(["train", "--data", str(tmp_path), "--values-init", str(tmp_path / "x.onnx"),
                  "--out", out]) == 2
     assert "x.onnx: no such file" in capsys.readouterr().err
-    assert not (tmp_path / "run").exists()
-    int8 = str(MODEL_DIR / VALUES_FILE)
-    assert main(["train", "--data", "none", "--values-init", int8, "--out", out]) == 2
-    assert "is int8 and cannot be trained on" in capsys.readouterr().err
     assert not (tmp_path / "run").exists()
     assert main(["train", "--data", "none", "--det-steps", "0", "--out", out]) == 2
     assert "--det-steps 0 keeps a detector: name it with --detector-from" in capsys.readouterr().err
@@ -250,8 +280,6 @@ def test_a_run_can_keep_the_detector_and_train_the_value_net_only(tmp_path) -> N
 def test_the_int8_value_net_reads_as_the_float_one(tmp_path) -> None:  # noqa: ANN001
     import onnxruntime as ort
 
-    from zonkcam.vision import synth
-    from zonkcam.vision.preprocess import crop_die
 
     fp32 = _value_net_onnx(tmp_path)
     crops = []

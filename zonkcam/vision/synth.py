@@ -174,6 +174,11 @@ class DieTruth:
 class Rendered:
     image: np.ndarray
     dice: tuple[DieTruth, ...]
+    decoys: tuple[tuple[float, float, float, float], ...] = ()
+    """Boxes (x0, y0, x1, y1) of printed board tiles that carry a round token or an icon:
+    from afar such a tile looks like a die showing a 1, so training shows them to the
+    value net as 'not a die'. Dice may lie over them. Empty when the scene came with a
+    ready `background`."""
 
 
 # ---------------------------------------------------------------- textures
@@ -192,11 +197,15 @@ detector that has only seen flat tiles takes a real board's textured tile with i
 round token for a die showing 1 (session 7, leaving out the Catan photos)."""
 
 
-def _tiled_board(h: int, w: int, rng: np.random.Generator) -> np.ndarray:
+def _tiled_board(
+    h: int, w: int, rng: np.random.Generator, decoys: list | None = None
+) -> np.ndarray:
     """A printed board of hexagonal or square tiles (float32): textured terrain in a few
     colours, dark or light borders, and on many tiles a round token with a number and
     a row of dots under it, or a small printed icon. Seen from afar such a tile looks
-    like a die showing a 1: the value net must learn that it is not one."""
+    like a die showing a 1: the value net must learn that it is not one. The boxes of
+    the tiles that carry a token or an icon are appended to `decoys` (see
+    `Rendered.decoys`)."""
     img = np.empty((h, w, 3), np.uint8)  # (OpenCV draws text on 8-bit images only)
     img[:] = rng.uniform(40, 220, 3)  # sea / frame
     palette = rng.uniform(25, 235, (int(rng.integers(3, 7)), 3))
@@ -243,6 +252,9 @@ def _tiled_board(h: int, w: int, rng: np.random.Generator) -> np.ndarray:
                     shade = np.clip(col * rng.uniform(0.3, 1.5), 0, 255).tolist()
                     cv2.line(img, (int(px), int(py)), end, shade, max(1, int(r * 0.04)))
             u = rng.random()
+            if u < 0.8 and decoys is not None and 0 <= cx < w and 0 <= cy < h:
+                half = r * (math.sqrt(3) / 2 if hexes else 1.0)
+                decoys.append((cx - half, cy - half, cx + half, cy + half))
             if u < 0.6:
                 tr = max(2, int(r * rng.uniform(0.25, 0.42)))
                 cv2.circle(img, (int(cx), int(cy)), tr, token.tolist(), -1, cv2.LINE_AA)
@@ -271,7 +283,9 @@ def _tiled_board(h: int, w: int, rng: np.random.Generator) -> np.ndarray:
     return out + rng.normal(0, 4, (h, w, 1)).astype(np.float32)
 
 
-def _mat_image(mat: Mat, h: int, w: int, rng: np.random.Generator) -> np.ndarray:
+def _mat_image(
+    mat: Mat, h: int, w: int, rng: np.random.Generator, decoys: list | None = None
+) -> np.ndarray:
     base = np.array(mat.color, np.float32)
     img = np.empty((h, w, 3), np.float32)
     img[:] = base
@@ -298,7 +312,7 @@ def _mat_image(mat: Mat, h: int, w: int, rng: np.random.Generator) -> np.ndarray
         img *= (0.75 + 0.35 * folds + 0.05 * weave)[..., None]
         img += rng.normal(0, 5, (h, w, 1)).astype(np.float32)
     elif mat.kind == "board" and rng.random() < TILED_BOARD_SHARE:
-        img = _tiled_board(h, w, rng)
+        img = _tiled_board(h, w, rng, decoys)
     elif mat.kind in ("board", "desk"):
         img = img.astype(np.uint8)
         for _ in range(int(rng.integers(4, 14))):
@@ -339,11 +353,19 @@ def _mat_image(mat: Mat, h: int, w: int, rng: np.random.Generator) -> np.ndarray
     return img
 
 
-def render_background(scene: Scene, rng: np.random.Generator) -> np.ndarray:
-    """The table (and printed mat, if any) as the camera sees it, without dice: float32."""
-    img = _mat_image(scene.mat, scene.camera.height, scene.camera.width, rng)
+def render_background(
+    scene: Scene, rng: np.random.Generator, decoys: list | None = None
+) -> np.ndarray:
+    """The table (and printed mat, if any) as the camera sees it, without dice: float32.
+    The boxes of printed things that look like a die from afar are appended to `decoys`
+    (none under a printed mat)."""
+    found: list = []
+    img = _mat_image(scene.mat, scene.camera.height, scene.camera.width, rng, found)
     if scene.mat.image is not None:
         img = _lay_printed_mat(img, scene.mat, scene.camera)
+        found = []
+    if decoys is not None:
+        decoys.extend(found)
     return img
 
 
@@ -637,10 +659,11 @@ def render(scene: Scene, rng: np.random.Generator) -> Rendered:
     """Draw `scene`; returns the BGR image and per-die truth (in scene.dice order)."""
     cam = scene.camera
     h, w = cam.height, cam.width
+    decoys: list = []
     if scene.background is not None:
         img = scene.background.astype(np.float32, copy=True)
     else:
-        img = render_background(scene, rng)
+        img = render_background(scene, rng, decoys)
     light = scene.light
     az, el = math.radians(light.azimuth_deg), math.radians(light.elevation_deg)
     ldir = np.array([math.cos(el) * math.cos(az), math.cos(el) * math.sin(az), math.sin(el)])
@@ -709,7 +732,7 @@ def render(scene: Scene, rng: np.random.Generator) -> Rendered:
     if scene.jpeg_quality:
         ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(scene.jpeg_quality)])
         out = cv2.imdecode(buf, cv2.IMREAD_COLOR)
-    return Rendered(out, tuple(t for t in truths if t is not None))
+    return Rendered(out, tuple(t for t in truths if t is not None), tuple(decoys))
 
 
 # ---------------------------------------------------------------- random scenes

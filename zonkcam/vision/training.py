@@ -73,6 +73,12 @@ class TrainConfig:
     from 0.4 to this, in crop px. 1.3 for every shipped run; a die 25 px wide in a photo
     blurred by 1.5 px is blurred by about 3 px in its 64 px crop (`zonkcam eval --distort
     blur`, session 13). Changing it keeps the augmentation stream's draws."""
+    decoy_crops: int = 0
+    """Per rendered table, up to this many 'not a die' crops of its decoys
+    (`synth.Rendered.decoys`: a printed board tile with its token or icon, boxed from
+    the token's size to the tile's; `decoy_boxes`). 0 for every shipped run (session 14
+    measured it on the left-out twins). Drawn from a generator of their own, so the
+    other crops stay as they were."""
     quantize: bool = True
     """Write the value net in int8 (`vision/quantize.py`; the float32 file stays beside
     it as dice_values_fp32.onnx)."""
@@ -216,8 +222,30 @@ class ValueNetExport(nn.Module):
         return torch.softmax(self.net(x), dim=1)
 
 
+def _dequantized_weights(graph, inits: dict[str, np.ndarray]) -> dict[str, np.ndarray]:  # noqa: ANN001
+    """The float32 weights of an int8 (QDQ) graph: each DequantizeLinear of a stored
+    tensor, (q - zero point) x scale, by the name of its output."""
+    out = {}
+    for node in graph.node:
+        if node.op_type != "DequantizeLinear" or node.input[0] not in inits:
+            continue
+        q = inits[node.input[0]].astype(np.float32)
+        scale = inits[node.input[1]].astype(np.float32)
+        zero = inits[node.input[2]].astype(np.float32) if len(node.input) > 2 else 0.0
+        axis = next((a.i for a in node.attribute if a.name == "axis"), 1)
+        if scale.ndim == 1 and scale.size > 1:  # per channel
+            shape = [1] * q.ndim
+            shape[axis] = scale.size
+            scale = scale.reshape(shape)
+            zero = np.reshape(zero, shape) if np.ndim(zero) else zero
+        out[node.output[0]] = (q - zero) * scale
+    return out
+
+
 def load_weights(net: nn.Module, path: Path) -> bool:
-    """Load `path` into `net`: a state dict (.pt) or one of our exported .onnx files.
+    """Load `path` into `net`: a state dict (.pt) or one of our exported .onnx files
+    (an int8 one gives its dequantized weights: the shipped value nets can be trained
+    on).
 
     Returns True for ONNX: the export folded each batch norm into its convolution, so
     the norms come back as identities (mean 0, variance 1 - eps, scale 1) carrying the
@@ -231,12 +259,9 @@ def load_weights(net: nn.Module, path: Path) -> bool:
     from zonkcam.vision.quantize import graph_is_quantized
 
     graph = onnx.load(str(path)).graph
-    if graph_is_quantized(graph):
-        raise ValueError(
-            f"{path} is int8 and cannot be trained on: start from its run's values.pt "
-            "or dice_values_fp32.onnx"
-        )
     inits = {i.name: numpy_helper.to_array(i) for i in graph.initializer}
+    if graph_is_quantized(graph):
+        inits.update(_dequantized_weights(graph, inits))
     convs = [n for n in graph.node if n.op_type == "Conv"]
     order: list[nn.Module] = []  # convolutions and norms in the order they run
     hooks = [
@@ -378,6 +403,39 @@ def random_negative_boxes(
     return np.array(out, np.float32).reshape(-1, 4)
 
 
+DECOY_SCALE = (0.35, 1.1)
+"""A decoy crop's box side as a share of its tile's box: from about the token to a
+little more than the tile (a detector that does not know the board boxes either)."""
+
+
+def decoy_boxes(
+    decoys: np.ndarray, dice: np.ndarray, n: int, rng: np.random.Generator
+) -> np.ndarray:
+    """Up to `n` boxes around decoys (board tiles with a token or an icon, x0 y0 x1 y1),
+    scaled by DECOY_SCALE about the tile's centre, shifted a little, that hold no die's
+    centre and overlap no die (IoU < 0.1)."""
+    out: list[np.ndarray] = []
+    if len(decoys) == 0 or n <= 0:
+        return np.zeros((0, 4), np.float32)
+    centres = (dice[:, :2] + dice[:, 2:]) / 2
+    for k in rng.permutation(len(decoys)):
+        if len(out) >= n:
+            break
+        x0, y0, x1, y1 = decoys[k]
+        cx, cy, side = (x0 + x1) / 2, (y0 + y1) / 2, (x1 - x0)
+        s = side * math.exp(rng.uniform(*np.log(DECOY_SCALE)))
+        sw, sh = s * rng.uniform(0.9, 1.1), s * rng.uniform(0.9, 1.1)
+        cx, cy = cx + rng.uniform(-0.08, 0.08) * s, cy + rng.uniform(-0.08, 0.08) * s
+        cand = np.array([[cx - sw / 2, cy - sh / 2, cx + sw / 2, cy + sh / 2]], np.float32)
+        if len(dice):
+            if _iou_matrix(cand, dice).max() >= 0.1:
+                continue
+            if ((centres >= cand[0, :2]) & (centres <= cand[0, 2:])).all(axis=1).any():
+                continue
+        out.append(cand[0])
+    return np.array(out, np.float32).reshape(-1, 4)
+
+
 def _negative_crops(
     img: np.ndarray,
     boxes: np.ndarray,
@@ -502,6 +560,7 @@ def build_data(
                 yv.append(d.value)
         cfg.log(f"real crops ready ({time.time() - t0:.0f} s)")
     sizes = [(640, 480), (480, 480), (640, 360), (480, 640), (800, 600), (512, 384)]
+    n_decoys = 0
     for i in range(cfg.synth_scenes):
         w, h = sizes[int(rng.integers(0, len(sizes)))]
         scene = synth.random_scene(rng, w, h)
@@ -520,10 +579,19 @@ def build_data(
         negs = _negative_crops(out.image, boxes, rng, n // 2 + 2, n // 3 + 1, n // 4 + 1)
         xs.extend(negs)
         ys.extend([0] * len(negs))
+        if cfg.decoy_crops and out.decoys:
+            drng = np.random.default_rng((cfg.seed, i))
+            dec = np.array(out.decoys, np.float32)
+            for b in decoy_boxes(dec, boxes, cfg.decoy_crops, drng):
+                xs.append(crop_die(out.image, b))
+                ys.append(0)
+                n_decoys += 1
         if miner is not None and i % 3 == 0:
             miner.add(out.image, boxes, [d.value for d in out.dice], "die", rng, xs, ys)
         if (i + 1) % 200 == 0:
             cfg.log(f"rendered {i + 1}/{cfg.synth_scenes} tables ({time.time() - t0:.0f} s)")
+    if cfg.decoy_crops:
+        cfg.log(f"{n_decoys} 'not a die' crops of board tiles with a token or an icon")
     x = np.stack(xs)
     y = np.array(ys, np.int64)
     xv_a = np.stack(xv) if xv else np.zeros((0, CROP_SIZE, CROP_SIZE, 3), np.uint8)
