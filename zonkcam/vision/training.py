@@ -376,6 +376,11 @@ BIG_NEGATIVE_SHARE = 1 / 3
 """Share of the random 'not a die' boxes that are 1.6-4x a die's size."""
 
 
+def _holds_a_centre(box: np.ndarray, centres: np.ndarray) -> bool:
+    """Whether the box (x0, y0, x1, y1) holds any of the points `centres` (N, 2)."""
+    return bool(((centres >= box[:2]) & (centres <= box[2:])).all(axis=1).any())
+
+
 def random_negative_boxes(
     boxes: np.ndarray, w: int, h: int, n: int, rng: np.random.Generator
 ) -> np.ndarray:
@@ -396,8 +401,7 @@ def random_negative_boxes(
         cand = np.array([[x0, y0, x0 + bw, y0 + bh]], np.float32)
         if len(boxes) and _iou_matrix(cand, boxes).max() >= 0.1:
             continue
-        inside = (centres >= cand[0, :2]) & (centres <= cand[0, 2:])
-        if big and inside.all(axis=1).any():
+        if big and _holds_a_centre(cand[0], centres):
             continue
         out.append(cand[0])
     return np.array(out, np.float32).reshape(-1, 4)
@@ -422,16 +426,14 @@ def decoy_boxes(
         if len(out) >= n:
             break
         x0, y0, x1, y1 = decoys[k]
-        cx, cy, side = (x0 + x1) / 2, (y0 + y1) / 2, (x1 - x0)
+        cx, cy, side = (x0 + x1) / 2, (y0 + y1) / 2, x1 - x0
         s = side * math.exp(rng.uniform(*np.log(DECOY_SCALE)))
         sw, sh = s * rng.uniform(0.9, 1.1), s * rng.uniform(0.9, 1.1)
         cx, cy = cx + rng.uniform(-0.08, 0.08) * s, cy + rng.uniform(-0.08, 0.08) * s
         cand = np.array([[cx - sw / 2, cy - sh / 2, cx + sw / 2, cy + sh / 2]], np.float32)
-        if len(dice):
-            if _iou_matrix(cand, dice).max() >= 0.1:
-                continue
-            if ((centres >= cand[0, :2]) & (centres <= cand[0, 2:])).all(axis=1).any():
-                continue
+        on_a_die = len(dice) and _iou_matrix(cand, dice).max() >= 0.1
+        if on_a_die or _holds_a_centre(cand[0], centres):
+            continue
         out.append(cand[0])
     return np.array(out, np.float32).reshape(-1, 4)
 
