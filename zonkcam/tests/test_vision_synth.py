@@ -194,3 +194,25 @@ def test_rendered_tables_carry_decoys_only_from_tiled_boards(monkeypatch):
     assert felt.decoys == ()
     ready = replace(board, background=synth.render_background(board, np.random.default_rng(1)))
     assert synth.render(ready, rng).decoys == ()  # a ready table image says nothing
+
+
+def test_tonal_pips_are_the_body_colour_a_shade_off():
+    # light bodies get darker pips, dark bodies lighter ones
+    white = np.array(synth.DIE_COLORS["white"], np.float32)
+    black = np.array(synth.DIE_COLORS["black"], np.float32)
+    assert (synth.pip_rgb(synth.TONAL_PIPS, white) < white - 50).all()
+    assert (synth.pip_rgb(synth.TONAL_PIPS, black) > black).all()
+    assert synth.pip_rgb("black", white).tolist() == list(synth.PIP_COLORS["black"])
+
+    def centre(pips):  # the one pip of a 1 seen from straight above, and the body beside it
+        spec = synth.DieSpec(value=1, color="white", pip_color=pips, size_mm=30)
+        scene = synth.Scene(dice=(spec,), mat=synth.Mat("felt"))
+        out = synth.render(scene, np.random.default_rng(0))
+        x0, y0, x1, y1 = (int(v) for v in out.dice[0].top_bbox)
+        grey = out.image.mean(axis=2)
+        return grey[(y0 + y1) // 2, (x0 + x1) // 2], grey[y0 + (y1 - y0) // 5, (x0 + x1) // 2]
+
+    black_pip, body = centre("black")
+    tonal_pip, body_too = centre(synth.TONAL_PIPS)
+    assert body == pytest.approx(body_too, abs=2)
+    assert black_pip + 60 < tonal_pip < body - 40  # still a pip, but a faint one

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
@@ -30,6 +32,7 @@ from zonkcam.vision.training import (  # noqa: E402
     random_negative_boxes,
     salt_and_pepper,
     train,
+    with_tonal_pips,
 )
 
 
@@ -169,7 +172,23 @@ def test_train_names_a_wrong_source_or_file_before_any_work(tmp_path, capsys) ->
     assert "--warp-share must be between 0 and 1" in capsys.readouterr().err
     assert main(["train", "--data", "none", "--blur-max", "0.1", "--out", out]) == 2
     assert "--blur-max must be between 0.4 and 10" in capsys.readouterr().err
+    assert main(["train", "--data", "none", "--tonal-pips", "2", "--out", out]) == 2
+    assert "--tonal-pips must be between 0 and 1" in capsys.readouterr().err
     assert not (tmp_path / "run").exists()
+
+
+def test_tonal_pips_go_to_about_their_share_of_dice_and_change_nothing_else() -> None:
+    scenes = [synth.random_scene(np.random.default_rng(i)) for i in range(40)]
+    rng = np.random.default_rng(0)
+    changed = [with_tonal_pips(s, 0.3, rng) for s in scenes]
+    dice = [d for s in scenes for d in s.dice]
+    toned = [d for s in changed for d in s.dice]
+    assert len(toned) == len(dice) > 100
+    share = np.mean([d.pip_color == synth.TONAL_PIPS for d in toned])
+    assert 0.2 < share < 0.4
+    for a, b in zip(dice, toned, strict=True):
+        assert replace(a, pip_color=b.pip_color) == b  # only the pips' colour changes
+    assert [with_tonal_pips(s, 0.0, rng) for s in scenes] == scenes
 
 
 def test_tight_die_boxes_only_when_asked_and_the_old_stream_without() -> None:

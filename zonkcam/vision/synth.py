@@ -36,6 +36,22 @@ PIP_COLORS: dict[str, tuple[int, int, int]] = {
     "gold": (60, 170, 215),
     "blue": (150, 60, 20),
 }
+TONAL_PIPS = "tone"
+"""pip_color of a die whose pips are its own colour a shade darker (a shade lighter on a
+dark die): engraved pips left unpainted, or pink pips on a pink translucent die, which
+real photos show and the colours above do not (session 15). random_die never picks it,
+so the demo table and every render of earlier sessions stay as they were; training
+gives it to a share of the rendered dice (TrainConfig.tonal_pips)."""
+TONAL_SHADE = (0.62, 1.6)
+"""Pip colour as a multiple of the body colour: on a light body / on a dark one."""
+
+
+def pip_rgb(pip_color: str, body: np.ndarray) -> np.ndarray:
+    """The BGR colour of a die's pips (see PIP_COLORS and TONAL_PIPS)."""
+    if pip_color == TONAL_PIPS:
+        shade = TONAL_SHADE[0] if float(body.mean()) > 90 else TONAL_SHADE[1]
+        return np.clip(body * shade, 0, 255).astype(np.float32)
+    return np.array(PIP_COLORS[pip_color], np.float32)
 MATS = ("felt", "wood", "white", "cloth", "board", "desk")
 PIP_STYLES = ("round", "small", "square", "big1", "logo1")
 
@@ -68,6 +84,7 @@ class DieSpec:
     yaw_deg: float = 0.0
     size_mm: float = 16.0
     pip_color: str = "black"
+    """A key of PIP_COLORS, or TONAL_PIPS."""
     pip_style: str = "round"
     translucent: bool = False
     marbled: bool = False
@@ -692,7 +709,7 @@ def render(scene: Scene, rng: np.random.Generator) -> Rendered:
         d = scene.dice[i]
         centre, quads, normals = geo[i]
         body = np.array(DIE_COLORS[d.color], np.float32)
-        pip = np.array(PIP_COLORS[d.pip_color], np.float32)
+        pip = pip_rgb(d.pip_color, body)
         marble = None
         if d.marbled:
             marble = np.clip(body * rng.uniform(0.3, 1.6) + rng.uniform(-60, 60, 3), 0, 255)

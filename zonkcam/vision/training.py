@@ -79,6 +79,11 @@ class TrainConfig:
     the token's size to the tile's; `decoy_boxes`). 0 for every shipped run (session 14
     measured it on the left-out twins). Drawn from a generator of their own, so the
     other crops stay as they were."""
+    tonal_pips: float = 0.0
+    """Share of the rendered dice given pips of their own colour, a shade darker or
+    lighter (synth.TONAL_PIPS: engraved or same-colour pips, as on the pink translucent
+    dice of the Epanemu photos that the value net misreads). 0 for every shipped run.
+    Drawn from a generator of their own, so the rest of the run's draws are unchanged."""
     quantize: bool = True
     """Write the value net in int8 (`vision/quantize.py`; the float32 file stays beside
     it as dice_values_fp32.onnx)."""
@@ -566,6 +571,8 @@ def build_data(
     for i in range(cfg.synth_scenes):
         w, h = sizes[int(rng.integers(0, len(sizes)))]
         scene = synth.random_scene(rng, w, h)
+        if cfg.tonal_pips > 0:
+            scene = with_tonal_pips(scene, cfg.tonal_pips, np.random.default_rng((cfg.seed, i, 2)))
         if rng.random() < 0.5:  # more things that are not dice than a game table has
             scene = replace(scene, distractors=scene.distractors + int(rng.integers(2, 10)))
         out = synth.render(scene, rng)
@@ -602,6 +609,15 @@ def build_data(
         f"({int((y == 0).sum())} not-a-die), {len(xv_a)} validation crops"
     )
     return det, x, y, xv_a, np.array(yv, np.int64)
+
+
+def with_tonal_pips(scene: synth.Scene, share: float, rng: np.random.Generator) -> synth.Scene:
+    """`scene` with about `share` of its dice given pips of their own colour
+    (synth.TONAL_PIPS)."""
+    dice = tuple(
+        replace(d, pip_color=synth.TONAL_PIPS) if rng.random() < share else d for d in scene.dice
+    )
+    return replace(scene, dice=dice)
 
 
 def salt_and_pepper(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
