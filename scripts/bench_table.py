@@ -14,6 +14,7 @@ import statistics
 import time
 
 from zonkcam.calibration.calibrate import calibrate
+from zonkcam.display.view import CONFIRM_BELOW
 from zonkcam.table.demo import DemoTable, TruthReader
 from zonkcam.table.observe import TableWatcher
 
@@ -24,6 +25,8 @@ def main() -> None:
     ap.add_argument("--reader", choices=("onnx", "truth"), default="onnx")
     ap.add_argument("--size", default="960x720")
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--confirm-below", type=float, default=CONFIRM_BELOW, metavar="BAR",
+                    help="count the dice read under this confidence (the screen's '?')")
     args = ap.parse_args()
     w, h = (int(v) for v in args.size.split("x"))
     table = DemoTable(seed=args.seed, size=(w, h), autoplay=False)
@@ -36,6 +39,7 @@ def main() -> None:
         reader = TruthReader(table)
     watcher = TableWatcher(calibrate(empty.image, table.geometry), reader)
     latencies, ms, right, reports, wrong = [], [], 0, 0, []
+    read_dice, asked = 0, 0
     last_moving = 0
     for throw in range(args.throws):
         table.pick_up()
@@ -53,12 +57,16 @@ def main() -> None:
                     latencies.append(frame.index - last_moving)
                     truth = sorted(d.value for d in frame.truth.rolled)
                     read = sorted(d.value for d in o.rolled if not d.cocked)
+                    read_dice += len(o.rolled)
+                    asked += sum(d.confidence < args.confirm_below for d in o.rolled)
                     right += read == truth
                     if read != truth:
                         wrong.append(f"  throw {throw + 1}: read {read}, thrown {truth}")
     print(f"demo table {w}x{h}, {args.throws} throws of 5 dice, reader: {args.reader}")
     print(f"settled rolls reported: {reports} (throws: {args.throws}); values right: {right}")
     print("\n".join(wrong), end="\n" if wrong else "")
+    print(f"dice read with confidence under {args.confirm_below:g} (a '?' on the screen): "
+          f"{asked} of {read_dice}")
     if latencies:
         print(f"latency, frames from the last moving frame to the report: median "
               f"{statistics.median(latencies):g}, max {max(latencies)} "

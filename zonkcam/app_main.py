@@ -22,6 +22,7 @@ from zonkcam.demo_game import DemoDriver
 from zonkcam.display.game_screen import GameScreen
 from zonkcam.display.setup import ChooseGame, ChooseRules, EnterPlayers, ResumableGame
 from zonkcam.display.sounds import Sounds
+from zonkcam.display.view import CONFIRM_BELOW
 from zonkcam.display.window import Window
 from zonkcam.errors import UserError
 from zonkcam.scorekeeper import Scorekeeper
@@ -69,6 +70,9 @@ def on_a_pi() -> bool:
 def run_app(args) -> int:
     size = parse_size(args.size)
     pins = parse_pins(args.pins)
+    confirm_below = CONFIRM_BELOW if args.confirm_below is None else args.confirm_below
+    if not 0 <= confirm_below <= 1:
+        raise UserError(f"--confirm-below {confirm_below:g}: give a confidence from 0 to 1")
     source = _open(args.source, args.seed)
     demo = isinstance(source, DemoTable)
     print(f"zonkcam: {source.name}" + (" (no camera: playing the demo game)" if demo else ""),
@@ -88,8 +92,8 @@ def run_app(args) -> int:
         buttons = open_buttons(ButtonPins(*pins)) if pi else None
         if pi and buttons is None:
             print("zonkcam: no GPIO buttons; use the keyboard or touch screen", file=sys.stderr)
-        screen = GameScreen(window, buttons=buttons, sounds=Sounds(muted=args.mute or
-                                                                   window.headless))
+        screen = GameScreen(window, buttons=buttons, confirm_below=confirm_below,
+                            sounds=Sounds(muted=args.mute or window.headless))
         notifier = Notifier()
         notifier.ready("set-up")  # systemd: started; the set-up screens may wait for people
         keeper = _first_game(log, args, demo, screen, notifier)

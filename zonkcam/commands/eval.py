@@ -44,6 +44,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "warm[=S], cool[=S], jpeg[=quality], scale[=factor], grey, rot90 "
         "(defaults: blur=1.5 dark=1.8 bright=1.35 warm=0.3 cool=0.3 jpeg=25 scale=0.5)",
     )
+    p.add_argument(
+        "--confirm-below",
+        type=float,
+        default=None,
+        metavar="BAR",
+        help="count the dice read with a confidence under BAR, which `zonkcam play` shows "
+        "with a '?' for the players to confirm (default: play's default bar)",
+    )
     add_views_option(p)
     p.set_defaults(func=run)
 
@@ -103,12 +111,16 @@ def _sheet(items, path: Path) -> None:  # noqa: ANN001
 
 def run(args: argparse.Namespace) -> int:
     from zonkcam.commands.read import load_model_or_fail
+    from zonkcam.display.view import CONFIRM_BELOW
     from zonkcam.vision.dataset import load_labels, select
     from zonkcam.vision.distort import distort, parse_distortion
     from zonkcam.vision.imageio import ImageFileError, load_image
-    from zonkcam.vision.metrics import Tally, match
+    from zonkcam.vision.metrics import Tally, flagged, match
     from zonkcam.vision.reader import read_dice
 
+    bar = CONFIRM_BELOW if args.confirm_below is None else args.confirm_below
+    if not 0 <= bar <= 1:
+        raise UserError(f"--confirm-below {bar:g}: give a confidence from 0 to 1")
     records = select(load_labels(args.dataset), args.split)
     if not records:
         raise UserError(f"no images in split {args.split!r} of {args.dataset}")
@@ -143,8 +155,9 @@ def run(args: argparse.Namespace) -> int:
         dice = read_dice(img, model, reader_settings(args))
         ms = (time.perf_counter() - t0) * 1000
         score = match(truth, [(d.value, d.bbox) for d in dice], rec.bbox_kind)
-        total.add(score, ms)
-        per_source.setdefault(rec.source, Tally()).add(score, ms)
+        flags = flagged(truth, [(d.value, d.confidence) for d in dice], score, bar)
+        total.add(score, ms, flags)
+        per_source.setdefault(rec.source, Tally()).add(score, ms, flags)
         if args.review and score.errors:
             scored.append((score.errors, rec, dice, score))
     result = {
@@ -157,6 +170,7 @@ def run(args: argparse.Namespace) -> int:
         "mirrors": args.mirrors,
         "value_net_alone": args.value_net_alone,
         "distort": str(distortion) if distortion else None,
+        "confirm_below": bar,
         "all": total.summary(),
         "per_source": {k: v.summary() for k, v in sorted(per_source.items())},
     }
@@ -192,6 +206,11 @@ def run(args: argparse.Namespace) -> int:
     print(f"{'':12}" + "".join(f"{k:>18}" for k in keys))
     for name, s in [("all", result["all"]), *result["per_source"].items()]:
         print(f"{name:12}" + "".join(f"{s.get(k, ''):>18}" for k in keys))
+    a = result["all"]
+    right = a["dice"] - a["missed"] - a["misread"]
+    print(f"read with confidence under {bar:g} (shown with a '?' at the table): "
+          f"{a['right_flagged']} of {right} dice read right, {a['misread_flagged']} of "
+          f"{a['misread']} misread, {a['extra_flagged']} of {a['extra']} extra")
     if args.review:
         print(f"review sheet: {args.review}")
     return 0

@@ -51,6 +51,9 @@ def register(subparsers) -> None:
                    help="GPIO (BCM) pins of the buttons (default 17,27,22)")
     p.add_argument("--model", help="folder with the ONNX models (default: the shipped ones)")
     p.add_argument("--threads", type=int, help="reader threads (default 1)")
+    p.add_argument("--confirm-below", type=float, metavar="BAR",
+                   help="show the dice read with a confidence under BAR (0-1) with a '?' "
+                   "for the players to confirm (default 0.6; `zonkcam eval` counts them)")
     p.add_argument("--seed", type=int, default=0, help="demo table seed")
     p.set_defaults(func=run)
 

@@ -25,15 +25,18 @@ from zonkcam.display.banners import BannerQueue
 from zonkcam.display.keyboard import KeyboardInput
 from zonkcam.display.screen import Screen
 from zonkcam.display.sounds import Sounds
-from zonkcam.display.view import ScreenView, TableObservation, view_for
+from zonkcam.display.view import CONFIRM_BELOW, ScreenView, TableObservation, view_for
 from zonkcam.display.window import Window
 from zonkcam.game.state import GameState
 
 
 class GameScreen:
     def __init__(self, window: Window, *, buttons: ArcadeButtons | None = None,
-                 sounds: Sounds | None = None, banners: BannerQueue | None = None) -> None:
+                 sounds: Sounds | None = None, banners: BannerQueue | None = None,
+                 confirm_below: float = CONFIRM_BELOW) -> None:
         self.window = window
+        self.confirm_below = confirm_below
+        """Dice read with less confidence than this get a '?' (`zonkcam play --confirm-below`)."""
         self.buttons = buttons
         self.sounds = sounds if sounds is not None else Sounds()
         self.banners = banners if banners is not None else BannerQueue()
@@ -69,7 +72,7 @@ class GameScreen:
         """Draw ``state`` (and what the camera saw) and show it; returns the view drawn."""
         self.view = view_for(state, observation, self.selected_keep,
                              banner=self.banners.current(), message=self.message,
-                             muted=self.sounds.muted)
+                             muted=self.sounds.muted, confirm_below=self.confirm_below)
         self.screen.draw(self.window.surface, self.view)
         self.window.show()
         return self.view

@@ -225,3 +225,14 @@ def test_scorekeeper_enters_spaced_and_choose_from_the_keyboard(tmp_path):
         app._command(Command(InputCommand.DIGIT, 2))
         assert app.keeper.state.players[1].drinks == 1
         assert app.keeper.state.log[-1] == "DRINK CHOOSE: Bob drinks"
+
+
+def test_a_confirm_bar_outside_0_to_1_is_refused_before_the_camera_opens(capsys, monkeypatch):
+    from zonkcam import app_main, cli
+
+    def no_camera(*_a, **_k):  # noqa: ANN002, ANN003, ANN202
+        raise AssertionError("the camera was opened")
+
+    monkeypatch.setattr(app_main, "_open", no_camera)
+    assert cli.main(["play", "--source", "demo", "--confirm-below", "1.5"]) == 2
+    assert "--confirm-below 1.5: give a confidence from 0 to 1" in capsys.readouterr().err

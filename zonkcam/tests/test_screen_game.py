@@ -69,6 +69,16 @@ def test_select_then_roll_takes_the_selected_keep(window):
     assert ui.selected_keep == 0
 
 
+def test_the_confirm_bar_decides_which_dice_get_a_question_mark(window):
+    game = Game(PRESETS["classic-10000"], [A.Players(("Ann", "Bob"))])
+    game.play(A.Roll(parse_dice([1, 5, 5, 3, 1])))
+    seen = mat_observation([1, 5, 5, 3, 1], confidences=[0.97, 0.95, 0.42, 0.7, 0.98])
+    assert GameScreen(window, sounds=Sounds(mixer=FakeMixer())).draw(
+        game.state, seen).unsure_dice == (2,)  # the default bar, 0.6
+    strict = GameScreen(window, sounds=Sounds(mixer=FakeMixer()), confirm_below=0.96)
+    assert strict.draw(game.state, seen).unsure_dice == (1, 2, 3)
+
+
 def test_a_refused_bank_is_a_message_not_a_traceback(window):
     game = Game(PRESETS["classic-10000"], [A.Players(("Ann", "Bob"))])
     game.play(A.Roll(parse_dice([5, 2, 3, 4, 4])))

@@ -2,7 +2,7 @@
 
 import pytest
 
-from zonkcam.vision.metrics import Tally, iou, match
+from zonkcam.vision.metrics import Tally, flagged, iou, match
 
 
 def test_iou():
@@ -45,3 +45,20 @@ def test_tally_summary():
     assert s["precision"] == 1.0 and s["recall"] == pytest.approx(2 / 3, abs=1e-3)
     assert s["images_exact"] == 0.5
     assert s["ms_median"] == 3.0
+
+
+def test_flagged_counts_the_unsure_dice_by_how_they_were_read():
+    truth = [(1, (0, 0, 10, 10)), (2, (20, 0, 30, 10)), (3, (40, 0, 50, 10))]
+    boxes = [(0, 0, 10, 10), (20, 0, 30, 10), (40, 0, 50, 10), (60, 0, 70, 10), (80, 0, 90, 10)]
+    values = [1, 5, 3, 4, 6]  # right, misread, right, extra, extra
+    score = match(truth, list(zip(values, boxes, strict=True)))
+    pred = list(zip(values, [0.5, 0.55, 0.9, 0.3, 0.95], strict=True))
+    assert flagged(truth, pred, score, 0.6) == (1, 1, 1)
+    assert flagged(truth, pred, score, 0.96) == (2, 1, 2)
+    assert flagged(truth, pred, score, 0.0) == (0, 0, 0)
+    t = Tally()
+    t.add(score, flags=flagged(truth, pred, score, 0.6))
+    t.add(score, flags=flagged(truth, pred, score, 0.6))
+    s = t.summary()
+    assert (s["missed"], s["misread"], s["extra"]) == (0, 2, 4)
+    assert (s["right_flagged"], s["misread_flagged"], s["extra_flagged"]) == (2, 2, 2)

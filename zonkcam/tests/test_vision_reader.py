@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from zonkcam import cli
+from zonkcam.display.view import CONFIRM_BELOW
 from zonkcam.vision import synth
 from zonkcam.vision.metrics import iou
 from zonkcam.vision.model import MODEL_DIR, load_model
@@ -310,6 +311,16 @@ def test_eval_on_a_rendered_dataset(tmp_path, capsys):
     assert res["all"]["end_to_end"] == 1.0 and res["all"]["images_exact"] == 1.0
     assert set(res["per_source"]) == {"synth"}
     assert res["distort"] is None
+    assert res["confirm_below"] == CONFIRM_BELOW
+    assert res["all"]["misread"] == res["all"]["extra"] == res["all"]["missed"] == 0
+    # the text names the bar and counts the flagged dice by how they were read
+    assert cli.main(["eval", str(tmp_path), "--confirm-below", "1.0"]) == 0
+    out = capsys.readouterr().out
+    assert "read with confidence under 1" in out and "0 of 0 misread, 0 of 0 extra" in out
+    assert cli.main(["eval", str(tmp_path), "--json", "--confirm-below", "0"]) == 0
+    assert json.loads(capsys.readouterr().out)["all"]["right_flagged"] == 0
+    assert cli.main(["eval", str(tmp_path), "--confirm-below", "1.5"]) == 2
+    assert "--confirm-below 1.5: give a confidence from 0 to 1" in capsys.readouterr().err
     # distorted photos: the truth boxes move with them, so the dice still match
     for how in ("rot90", "scale=1.5"):
         assert cli.main(["eval", str(tmp_path), "--json", "--distort", how,

@@ -73,6 +73,27 @@ def match(
     return ImageScore(len(truth), len(pred), len(matches), correct, tuple(sorted(matches)))
 
 
+def flagged(
+    truth: Sequence[tuple[int, Sequence[float]]],
+    pred: Sequence[tuple[int, float]],
+    score: ImageScore,
+    bar: float,
+) -> tuple[int, int, int]:
+    """Of an image's dice read right, misread and extra (pred: (value, confidence) in
+    the order `score` was matched with): how many were read with a confidence under
+    `bar`, which the table's screen shows with a '?' for the players to confirm."""
+    right = misread = 0
+    for i, j in score.matches:
+        if pred[j][1] < bar:
+            if truth[i][0] == pred[j][0]:
+                right += 1
+            else:
+                misread += 1
+    matched = {j for _, j in score.matches}
+    extra = sum(1 for j, (_, conf) in enumerate(pred) if j not in matched and conf < bar)
+    return right, misread, extra
+
+
 @dataclass
 class Tally:
     images: int = 0
@@ -82,9 +103,15 @@ class Tally:
     matched: int = 0
     correct: int = 0
     ms: list[float] = field(default_factory=list)
+    flags: list[int] = field(default_factory=lambda: [0, 0, 0])
+    """Dice read right, misread and extra with a confidence under the bar (`flagged`)."""
 
-    def add(self, s: ImageScore, ms: float | None = None) -> None:
+    def add(
+        self, s: ImageScore, ms: float | None = None, flags: tuple[int, int, int] | None = None
+    ) -> None:
         self.images += 1
+        if flags is not None:
+            self.flags = [a + b for a, b in zip(self.flags, flags, strict=True)]
         self.exact += int(s.exact)
         self.truth += s.n_truth
         self.pred += s.n_pred
@@ -105,6 +132,12 @@ class Tally:
             "precision": div(self.matched, self.pred),
             "recall": div(self.matched, self.truth),
             "images_exact": div(self.exact, self.images),
+            "missed": self.truth - self.matched,
+            "misread": self.matched - self.correct,
+            "extra": self.pred - self.matched,
+            "right_flagged": self.flags[0],
+            "misread_flagged": self.flags[1],
+            "extra_flagged": self.flags[2],
         }
         if self.ms:
             out["ms_median"] = round(float(np.median(self.ms)), 2)
