@@ -18,7 +18,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "bench",
         help="reader ms per frame (median, p95) on rendered tables, and peak RSS",
         description="Renders seeded dice-table frames at 640x480, 1280x960 and 2304x1296 "
-        "with 5 and 6 dice and times read_dice on each (decode excluded).",
+        "with 5 and 6 dice and times read_dice on each (decode excluded); also how many "
+        "frames it reads right and, per body colour, how many dice it names right.",
     )
     p.add_argument("--frames", type=int, default=30, help="frames per size and dice count")
     p.add_argument("--threads", type=int, default=1)
@@ -34,11 +35,13 @@ def run(args: argparse.Namespace) -> int:
 
     from zonkcam.commands.read import load_model_or_fail
     from zonkcam.vision import synth
+    from zonkcam.vision.metrics import match
     from zonkcam.vision.reader import read_dice
 
     model = load_model_or_fail(args.model_dir, args.threads)
     settings = reader_settings(args)
     rows = []
+    colors: dict[str, list[int]] = {}  # truth colour -> [dice found, named right]
     for w, h in SIZES:
         for n in (5, 6):
             ms, right = [], 0
@@ -47,6 +50,12 @@ def run(args: argparse.Namespace) -> int:
                 dice = read_dice(f.image, model, settings)
                 ms.append((time.perf_counter() - t0) * 1000)
                 right += int(sorted(d.value for d in dice) == sorted(d.value for d in f.dice))
+                truth = [(t.value, t.bbox) for t in f.dice]
+                found = match(truth, [(d.value, d.bbox) for d in dice])
+                for i, j in found.matches:
+                    tally = colors.setdefault(f.dice[i].color, [0, 0])
+                    tally[0] += 1
+                    tally[1] += int(dice[j].color == f.dice[i].color)
             rows.append(
                 {
                     "size": f"{w}x{h}",
@@ -66,6 +75,9 @@ def run(args: argparse.Namespace) -> int:
         "mirrors": args.mirrors,
         "value_net_alone": args.value_net_alone,
         "rows": rows,
+        "colors": {
+            c: {"dice": n, "named_right": round(k / n, 3)} for c, (n, k) in sorted(colors.items())
+        },
         "peak_rss_mb": round(rss_mb, 1),
     }
     if args.json:
@@ -79,5 +91,7 @@ def run(args: argparse.Namespace) -> int:
             f"{r['size']:>10} {r['dice']} dice: median {r['ms_median']:6.2f} ms  "
             f"p95 {r['ms_p95']:6.2f} ms  frames read right {r['frames_read_right']:.2f}"
         )
+    print("body colour named right (dice found, all sizes): " + ", ".join(
+        f"{c} {v['named_right']:.2f} of {v['dice']}" for c, v in result["colors"].items()))
     print(f"peak RSS {rss_mb:.0f} MB (this process; frames are rendered one at a time)")
     return 0

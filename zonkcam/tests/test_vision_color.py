@@ -1,5 +1,6 @@
 """Colour names: Detroit's white, red and green dice under warm and cool light."""
 
+import cv2
 import numpy as np
 import pytest
 
@@ -58,3 +59,18 @@ def test_grey_world_gains_undo_a_warm_cast():
 def test_tiny_box_is_unknown():
     img = np.zeros((50, 50, 3), np.uint8)
     assert color.die_color(img, (10, 10, 11, 11)) == "unknown"
+
+
+def test_a_white_face_is_white_even_where_big_pips_cover_most_of_it():
+    # a small, blurred white die: its four pips cover 60% of the crop's centre, but they
+    # are four spots, and the white around them is one patch
+    crop = np.full((64, 64, 3), 230, np.uint8)
+    for cx in (24, 40):
+        for cy in (24, 40):
+            cv2.circle(crop, (cx, cy), 7, (25, 25, 25), -1)
+    centre = crop[16:48, 16:48].mean(axis=2)
+    assert (centre < 128).mean() > 0.55
+    assert color.crop_color(crop) == "white"
+    # and the same spots in white on a red die leave it red
+    red = np.where(crop < 128, np.uint8(235), np.array([30, 30, 190], np.uint8)).astype(np.uint8)
+    assert color.crop_color(red) == "red"

@@ -768,3 +768,20 @@ def test_the_shipped_second_opinions_load_and_a_model_dir_without_them_too(tmp_p
         shutil.copy(MODEL_DIR / name, tmp_path / name)
     two = load_model(tmp_path)
     assert two.values is not None and two.second_opinions == ()
+
+
+def test_bench_times_every_size_and_scores_values_and_colours(capsys):
+    assert cli.main(["bench", "--frames", "2", "--json"]) == 0
+    res = json.loads(capsys.readouterr().out)
+    assert [(r["size"], r["dice"]) for r in res["rows"]] == [
+        (f"{w}x{h}", n) for w, h in ((640, 480), (1280, 960), (2304, 1296)) for n in (5, 6)
+    ]
+    assert all(r["frames"] == 2 and r["ms_median"] > 0 for r in res["rows"])
+    found = sum(c["dice"] for c in res["colors"].values())
+    assert 50 <= found <= 66  # 66 dice were thrown; the reader finds nearly all
+    assert set(res["colors"]) <= set(synth.DIE_COLORS)
+    named = sum(c["dice"] * c["named_right"] for c in res["colors"].values())
+    assert named >= 0.8 * found
+    assert res["peak_rss_mb"] > 0
+    assert cli.main(["bench", "--frames", "1"]) == 0
+    assert "body colour named right" in capsys.readouterr().out

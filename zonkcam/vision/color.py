@@ -3,8 +3,8 @@
 The light's colour is removed first with a grey-pixel estimate taken from the whole
 frame (the mean colour of its brightest near-neutral pixels; robust to warm and cool
 lamps), then the die body is separated from its pips
-(the pips are the minority of the face, whether darker or lighter) and its median
-hue, saturation and value are named.
+(whether darker or lighter, the pips are separate spots, and the body the one patch
+around them) and its median hue, saturation and value are named.
 """
 
 from __future__ import annotations
@@ -64,15 +64,24 @@ def _body_pixels(crop: np.ndarray) -> np.ndarray:
         return crop.reshape(-1, 3)
     c = centre.astype(np.float32)
     lum = (c[:, 0] + c[:, 1] + c[:, 2]) / 3
-    thr, _ = cv2.threshold(
-        lum.astype(np.uint8).reshape(-1, 1), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU
-    )
-    bright = lum > thr
+    lum8 = lum.astype(np.uint8)  # Otsu's threshold is in these whole grey levels
+    thr, _ = cv2.threshold(lum8.reshape(-1, 1), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    bright = lum8 > thr
     if abs(float(lum[bright].mean() if bright.any() else 0) - float(lum.mean())) < 8:
         return centre
-    # the body is the larger side of the split; pips are few
-    body = bright if bright.mean() >= 0.5 else ~bright
+    # the body is the side of the split with the largest connected patch: it surrounds
+    # the pips, which are separate spots, however much of the face they cover
+    side = (h - h // 4 - h // 4, w - w // 4 - w // 4)
+    body = bright if _largest_patch(bright, side) >= _largest_patch(~bright, side) else ~bright
     return centre[body]
+
+
+def _largest_patch(mask: np.ndarray, shape: tuple[int, int]) -> int:
+    """Pixels in the largest 4-connected patch of a flat mask of the given 2-D shape."""
+    n, _, stats, _ = cv2.connectedComponentsWithStats(
+        mask.reshape(shape).astype(np.uint8), connectivity=4
+    )
+    return int(stats[1:, cv2.CC_STAT_AREA].max()) if n > 1 else 0
 
 
 def name_color(bgr: tuple[float, float, float] | np.ndarray) -> str:
