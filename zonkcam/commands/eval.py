@@ -195,6 +195,9 @@ def run(args: argparse.Namespace) -> int:
         "precision",
         "recall",
         "images_exact",
+        "missed",
+        "extra",
+        "misread",
         "ms_median",
         "ms_p95",
     ]
@@ -203,9 +206,10 @@ def run(args: argparse.Namespace) -> int:
           f"second_opinions={result['second_opinions']} mirrors={args.mirrors} "
           f"value_net_alone={args.value_net_alone}"
           + (f" distort={distortion}" if distortion else ""))
-    print(f"{'':12}" + "".join(f"{k:>18}" for k in keys))
+    width = {k: max(len(k), 6) + 2 for k in keys}
+    print(f"{'':12}" + "".join(f"{k:>{width[k]}}" for k in keys))
     for name, s in [("all", result["all"]), *result["per_source"].items()]:
-        print(f"{name:12}" + "".join(f"{s.get(k, ''):>18}" for k in keys))
+        print(f"{name:12}" + "".join(f"{s.get(k, ''):>{width[k]}}" for k in keys))
     a = result["all"]
     right = a["dice"] - a["missed"] - a["misread"]
     print(f"read with confidence under {bar:g} (shown with a '?' at the table): "
