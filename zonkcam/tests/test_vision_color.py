@@ -74,3 +74,15 @@ def test_a_white_face_is_white_even_where_big_pips_cover_most_of_it():
     # and the same spots in white on a red die leave it red
     red = np.where(crop < 128, np.uint8(235), np.array([30, 30, 190], np.uint8)).astype(np.uint8)
     assert color.crop_color(red) == "red"
+
+
+def test_a_white_die_with_its_side_face_in_shade_is_white():
+    # oblique and lit from above: the top face white, the side face below it in shade,
+    # each about half of the crop's centre; the lit face names the die
+    crop = np.full((64, 64, 3), 225, np.uint8)
+    crop[31:] = 70
+    for cx in (26, 38):
+        cv2.circle(crop, (cx, 22), 2, (25, 25, 25), -1)
+    assert color.crop_color(crop) == "white"
+    # a black die lit the same way stays black
+    assert color.crop_color((crop.astype(np.float32) * 0.2).astype(np.uint8)) == "black"

@@ -57,6 +57,11 @@ def white_balance_gains(image: np.ndarray) -> np.ndarray:
     return np.clip(1 + 0.9 * (gains - 1), 0.7, 1.45).astype(np.float32)
 
 
+SHADE_TIE = 0.8
+"""The bright side of the split is the body when its largest patch is at least this
+share of the dark side's."""
+
+
 def _body_pixels(crop: np.ndarray) -> np.ndarray:
     h, w = crop.shape[:2]
     centre = crop[h // 4 : h - h // 4, w // 4 : w - w // 4].reshape(-1, 3)
@@ -72,7 +77,10 @@ def _body_pixels(crop: np.ndarray) -> np.ndarray:
     # the body is the side of the split with the largest connected patch: it surrounds
     # the pips, which are separate spots, however much of the face they cover
     side = (h - h // 4 - h // 4, w - w // 4 - w // 4)
-    body = bright if _largest_patch(bright, side) >= _largest_patch(~bright, side) else ~bright
+    lit, dim = _largest_patch(bright, side), _largest_patch(~bright, side)
+    # about as large: a face in light and one in shade, both the body; the lit one
+    # shows its colour better
+    body = bright if lit >= SHADE_TIE * dim else ~bright
     return centre[body]
 
 
