@@ -12,6 +12,7 @@ from zonkcam.calibration.calibrate import calibrate, load_calibration
 from zonkcam.commands.calibrate import default_calibration_path
 from zonkcam.commands.play import (
     DEMO_PLAYERS,
+    confirm_bar,
     new_game,
     pace,
     parse_pins,
@@ -22,7 +23,6 @@ from zonkcam.demo_game import DemoDriver
 from zonkcam.display.game_screen import GameScreen
 from zonkcam.display.setup import ChooseGame, ChooseRules, EnterPlayers, ResumableGame
 from zonkcam.display.sounds import Sounds
-from zonkcam.display.view import CONFIRM_BELOW
 from zonkcam.display.window import Window
 from zonkcam.errors import UserError
 from zonkcam.scorekeeper import Scorekeeper
@@ -70,9 +70,7 @@ def on_a_pi() -> bool:
 def run_app(args) -> int:
     size = parse_size(args.size)
     pins = parse_pins(args.pins)
-    confirm_below = CONFIRM_BELOW if args.confirm_below is None else args.confirm_below
-    if not 0 <= confirm_below <= 1:
-        raise UserError(f"--confirm-below {confirm_below:g}: give a confidence from 0 to 1")
+    confirm_below = confirm_bar(args.confirm_below)
     source = _open(args.source, args.seed)
     demo = isinstance(source, DemoTable)
     print(f"zonkcam: {source.name}" + (" (no camera: playing the demo game)" if demo else ""),

@@ -110,17 +110,15 @@ def _sheet(items, path: Path) -> None:  # noqa: ANN001
 
 
 def run(args: argparse.Namespace) -> int:
+    from zonkcam.commands.play import confirm_bar
     from zonkcam.commands.read import load_model_or_fail
-    from zonkcam.display.view import CONFIRM_BELOW
     from zonkcam.vision.dataset import load_labels, select
     from zonkcam.vision.distort import distort, parse_distortion
     from zonkcam.vision.imageio import ImageFileError, load_image
     from zonkcam.vision.metrics import Tally, flagged, match
     from zonkcam.vision.reader import read_dice
 
-    bar = CONFIRM_BELOW if args.confirm_below is None else args.confirm_below
-    if not 0 <= bar <= 1:
-        raise UserError(f"--confirm-below {bar:g}: give a confidence from 0 to 1")
+    bar = confirm_bar(args.confirm_below)
     records = select(load_labels(args.dataset), args.split)
     if not records:
         raise UserError(f"no images in split {args.split!r} of {args.dataset}")

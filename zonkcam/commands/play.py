@@ -154,6 +154,16 @@ def parse_size(text: str | None) -> tuple[int, int] | None:
     return w, h
 
 
+def confirm_bar(value: float | None) -> float:
+    """--confirm-below as given, or the screen's default bar; refused outside 0-1."""
+    from zonkcam.display.view import CONFIRM_BELOW
+
+    bar = CONFIRM_BELOW if value is None else value
+    if not 0 <= bar <= 1:
+        raise UserError(f"--confirm-below {bar:g}: give a confidence from 0 to 1")
+    return bar
+
+
 def parse_pins(text: str) -> tuple[int, int, int]:
     try:
         pins = tuple(int(v) for v in text.split(","))

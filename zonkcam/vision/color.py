@@ -64,7 +64,8 @@ share of the dark side's."""
 
 def _body_pixels(crop: np.ndarray) -> np.ndarray:
     h, w = crop.shape[:2]
-    centre = crop[h // 4 : h - h // 4, w // 4 : w - w // 4].reshape(-1, 3)
+    square = crop[h // 4 : h - h // 4, w // 4 : w - w // 4]
+    centre = square.reshape(-1, 3)
     if len(centre) < 4:
         return crop.reshape(-1, 3)
     c = centre.astype(np.float32)
@@ -76,19 +77,17 @@ def _body_pixels(crop: np.ndarray) -> np.ndarray:
         return centre
     # the body is the side of the split with the largest connected patch: it surrounds
     # the pips, which are separate spots, however much of the face they cover
-    side = (h - h // 4 - h // 4, w - w // 4 - w // 4)
-    lit, dim = _largest_patch(bright, side), _largest_patch(~bright, side)
+    bright2d = bright.reshape(square.shape[:2])
+    lit, dim = _largest_patch(bright2d), _largest_patch(~bright2d)
     # about as large: a face in light and one in shade, both the body; the lit one
     # shows its colour better
     body = bright if lit >= SHADE_TIE * dim else ~bright
     return centre[body]
 
 
-def _largest_patch(mask: np.ndarray, shape: tuple[int, int]) -> int:
-    """Pixels in the largest 4-connected patch of a flat mask of the given 2-D shape."""
-    n, _, stats, _ = cv2.connectedComponentsWithStats(
-        mask.reshape(shape).astype(np.uint8), connectivity=4
-    )
+def _largest_patch(mask: np.ndarray) -> int:
+    """Pixels in the largest 4-connected patch of a 2-D mask."""
+    n, _, stats, _ = cv2.connectedComponentsWithStats(mask.astype(np.uint8), connectivity=4)
     return int(stats[1:, cv2.CC_STAT_AREA].max()) if n > 1 else 0
 
 

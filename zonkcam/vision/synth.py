@@ -43,15 +43,8 @@ real photos show and the colours above do not (session 15). random_die never pic
 so the demo table and every render of earlier sessions stay as they were; training
 gives it to a share of the rendered dice (TrainConfig.tonal_pips)."""
 TONAL_SHADE = (0.62, 1.6)
-"""Pip colour as a multiple of the body colour: on a light body / on a dark one."""
-
-
-def pip_rgb(pip_color: str, body: np.ndarray) -> np.ndarray:
-    """The BGR colour of a die's pips (see PIP_COLORS and TONAL_PIPS)."""
-    if pip_color == TONAL_PIPS:
-        shade = TONAL_SHADE[0] if float(body.mean()) > 90 else TONAL_SHADE[1]
-        return np.clip(body * shade, 0, 255).astype(np.float32)
-    return np.array(PIP_COLORS[pip_color], np.float32)
+"""Pip colour as a multiple of the body colour: on a light body (mean over 90) / on a
+dark one."""
 MATS = ("felt", "wood", "white", "cloth", "board", "desk")
 PIP_STYLES = ("round", "small", "square", "big1", "logo1")
 
@@ -405,6 +398,14 @@ def _lay_printed_mat(table: np.ndarray, mat: Mat, cam: Camera) -> np.ndarray:
     printed = cv2.warpPerspective(mat.image.astype(np.float32), m, size, flags=cv2.INTER_AREA)
     cover = cv2.warpPerspective(np.ones((mh, mw), np.float32), m, size, flags=cv2.INTER_LINEAR)
     return table * (1 - cover[..., None]) + printed * cover[..., None]
+
+
+def pip_rgb(pip_color: str, body: np.ndarray) -> np.ndarray:
+    """The BGR colour of a die's pips (see PIP_COLORS and TONAL_PIPS)."""
+    if pip_color == TONAL_PIPS:
+        shade = TONAL_SHADE[0] if float(body.mean()) > 90 else TONAL_SHADE[1]
+        return np.clip(body * shade, 0, 255).astype(np.float32)
+    return np.array(PIP_COLORS[pip_color], np.float32)
 
 
 def _face_texture(
