@@ -11,6 +11,9 @@ from pathlib import Path
 from zonkcam.commands.read import add_views_option, reader_settings
 
 SIZES = ((640, 480), (1280, 960), (2304, 1296))
+CROWD_SIZE = (1280, 960)
+CROWDS = (10, 20, 40)
+"""`--crowd`: 1280x960 tables of this many small dice (synth.crowd_frames)."""
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -19,13 +22,20 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="reader ms per frame (median, p95) on rendered tables, and peak RSS",
         description="Renders seeded dice-table frames at 640x480, 1280x960 and 2304x1296 "
         "with 5 and 6 dice and times read_dice on each (decode excluded); also how many "
-        "frames it reads right and, per body colour, how many dice it names right.",
+        "frames it reads right and, per body colour, how many dice it names right. "
+        "--crowd adds crowded tables of 10, 20 and 40 small dice at 1280x960, with the "
+        "dice missed, extra and misread.",
     )
     p.add_argument("--frames", type=int, default=30, help="frames per size and dice count")
     p.add_argument("--threads", type=int, default=1)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--model-dir", type=Path, default=None)
     p.add_argument("--json", action="store_true")
+    p.add_argument(
+        "--crowd",
+        action="store_true",
+        help="also read crowded tables (10, 20 and 40 small dice, 1280x960, --frames each)",
+    )
     add_views_option(p)
     p.set_defaults(func=run)
 
@@ -40,32 +50,48 @@ def run(args: argparse.Namespace) -> int:
 
     model = load_model_or_fail(args.model_dir, args.threads)
     settings = reader_settings(args)
-    rows = []
     colors: dict[str, list[int]] = {}  # truth colour -> [dice found, named right]
-    for w, h in SIZES:
-        for n in (5, 6):
-            ms, right = [], 0
-            for f in synth.table_frames(w, h, n, args.frames, args.seed):
-                t0 = time.perf_counter()
-                dice = read_dice(f.image, model, settings)
-                ms.append((time.perf_counter() - t0) * 1000)
-                right += int(sorted(d.value for d in dice) == sorted(d.value for d in f.dice))
-                truth = [(t.value, t.bbox) for t in f.dice]
-                found = match(truth, [(d.value, d.bbox) for d in dice])
-                for i, j in found.matches:
-                    tally = colors.setdefault(f.dice[i].color, [0, 0])
-                    tally[0] += 1
-                    tally[1] += int(dice[j].color == f.dice[i].color)
-            rows.append(
-                {
-                    "size": f"{w}x{h}",
-                    "dice": n,
-                    "frames": len(ms),
-                    "ms_median": round(float(np.median(ms)), 2),
-                    "ms_p95": round(float(np.percentile(ms, 95)), 2),
-                    "frames_read_right": round(right / len(ms), 3),
-                }
-            )
+
+    def row(frames, size: str, n: int) -> dict:
+        ms, right, thrown, missed, extra, misread = [], 0, 0, 0, 0, 0
+        for f in frames:
+            t0 = time.perf_counter()
+            dice = read_dice(f.image, model, settings)
+            ms.append((time.perf_counter() - t0) * 1000)
+            right += int(sorted(d.value for d in dice) == sorted(d.value for d in f.dice))
+            truth = [(t.value, t.bbox) for t in f.dice]
+            found = match(truth, [(d.value, d.bbox) for d in dice])
+            thrown += found.n_truth
+            missed += found.n_truth - found.matched
+            extra += found.n_pred - found.matched
+            misread += found.matched - found.correct
+            for i, j in found.matches:
+                tally = colors.setdefault(f.dice[i].color, [0, 0])
+                tally[0] += 1
+                tally[1] += int(dice[j].color == f.dice[i].color)
+        return {
+            "size": size,
+            "dice": n,
+            "frames": len(ms),
+            "ms_median": round(float(np.median(ms)), 2),
+            "ms_p95": round(float(np.percentile(ms, 95)), 2),
+            "frames_read_right": round(right / len(ms), 3),
+            "dice_thrown": thrown,
+            "missed": missed,
+            "extra": extra,
+            "misread": misread,
+        }
+
+    rows = [
+        row(synth.table_frames(w, h, n, args.frames, args.seed), f"{w}x{h}", n)
+        for w, h in SIZES
+        for n in (5, 6)
+    ]
+    w, h = CROWD_SIZE
+    crowd = [
+        row(synth.crowd_frames(w, h, n, args.frames, args.seed), f"{w}x{h}", n)
+        for n in (CROWDS if args.crowd else ())
+    ]
     rss_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     result = {
         "threads": args.threads,
@@ -74,7 +100,9 @@ def run(args: argparse.Namespace) -> int:
         "second_opinions": 0 if args.no_second_opinion else len(model.second_opinions),
         "mirrors": args.mirrors,
         "value_net_alone": args.value_net_alone,
+        "crowd_look": settings.crowd_count,
         "rows": rows,
+        "crowd": crowd,
         "colors": {
             c: {"dice": n, "named_right": round(k / n, 3)} for c, (n, k) in sorted(colors.items())
         },
@@ -85,11 +113,18 @@ def run(args: argparse.Namespace) -> int:
         return 0
     print(f"threads={args.threads} views={args.views} recheck={not args.no_recheck} "
           f"second_opinions={result['second_opinions']} mirrors={args.mirrors} "
-          f"value_net_alone={args.value_net_alone}  (ms per frame, decode excluded)")
+          f"value_net_alone={args.value_net_alone} crowd_look={settings.crowd_count}  "
+          "(ms per frame, decode excluded)")
     for r in rows:
         print(
             f"{r['size']:>10} {r['dice']} dice: median {r['ms_median']:6.2f} ms  "
             f"p95 {r['ms_p95']:6.2f} ms  frames read right {r['frames_read_right']:.2f}"
+        )
+    for r in crowd:
+        print(
+            f"{r['size']:>10} {r['dice']:>2} small dice (crowd): median {r['ms_median']:6.2f} ms  "
+            f"frames read right {r['frames_read_right']:.2f}  missed {r['missed']} extra "
+            f"{r['extra']} misread {r['misread']} of {r['dice_thrown']}"
         )
     print("body colour named right (dice found, all sizes): " + ", ".join(
         f"{c} {v['named_right']:.2f} of {v['dice']}" for c, v in result["colors"].items()))

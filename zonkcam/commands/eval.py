@@ -139,6 +139,7 @@ def run(args: argparse.Namespace) -> int:
         return img, [(v, b) for (v, _), b in zip(truth, boxes, strict=True)]
 
     model = load_model_or_fail(args.model_dir, args.threads)
+    settings = reader_settings(args)
     total = Tally()
     per_source: dict[str, Tally] = {}
     scored = []
@@ -150,7 +151,7 @@ def run(args: argparse.Namespace) -> int:
             unreadable += 1
             continue
         t0 = time.perf_counter()
-        dice = read_dice(img, model, reader_settings(args))
+        dice = read_dice(img, model, settings)
         ms = (time.perf_counter() - t0) * 1000
         score = match(truth, [(d.value, d.bbox) for d in dice], rec.bbox_kind)
         flags = flagged(truth, [(d.value, d.confidence) for d in dice], score, bar)
@@ -167,6 +168,7 @@ def run(args: argparse.Namespace) -> int:
         "second_opinions": 0 if args.no_second_opinion else len(model.second_opinions),
         "mirrors": args.mirrors,
         "value_net_alone": args.value_net_alone,
+        "crowd_look": settings.crowd_count,
         "distort": str(distortion) if distortion else None,
         "confirm_below": bar,
         "all": total.summary(),
@@ -202,7 +204,7 @@ def run(args: argparse.Namespace) -> int:
     print(f"{args.dataset} split={args.split} threads={args.threads} views={args.views} "
           f"recheck={not args.no_recheck} "
           f"second_opinions={result['second_opinions']} mirrors={args.mirrors} "
-          f"value_net_alone={args.value_net_alone}"
+          f"value_net_alone={args.value_net_alone} crowd_look={settings.crowd_count}"
           + (f" distort={distortion}" if distortion else ""))
     width = {k: max(len(k), 6) + 2 for k in keys}
     print(f"{'':12}" + "".join(f"{k:>{width[k]}}" for k in keys))

@@ -171,6 +171,14 @@ def add_views_option(p: argparse.ArgumentParser) -> None:
         "left-right in the first look as well (touching dice; about 2 ms a frame)",
     )
     p.add_argument(
+        "--crowd-look",
+        type=_crowd_count,
+        default=None,
+        metavar="N",
+        help="when the first look keeps at least N dice, look again at 640 px for dice of "
+        "every size (touching dice of a crowd come apart there; default 10, 0 = never)",
+    )
+    p.add_argument(
         "--value-net-alone",
         action="store_true",
         help="keep every candidate the value net calls a die, however faint the "
@@ -178,12 +186,23 @@ def add_views_option(p: argparse.ArgumentParser) -> None:
     )
 
 
+def _crowd_count(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        n = -1
+    if n < 0:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of dice (0 = never)")
+    return n
+
+
 def reader_settings(args: argparse.Namespace) -> ReaderSettings:
-    """The reader settings that --views, --no-recheck, --no-second-opinion, --mirrors and
-    --value-net-alone ask for."""
+    """The reader settings that --views, --no-recheck, --no-second-opinion, --mirrors,
+    --crowd-look and --value-net-alone ask for."""
     from zonkcam.vision.reader import ReaderSettings  # noqa: PLC0415 - onnxruntime is heavy
 
     return ReaderSettings(
+        crowd_count=ReaderSettings.crowd_count if args.crowd_look is None else args.crowd_look,
         value_views=args.views,
         recheck_unsure=not args.no_recheck,
         second_opinion=not args.no_second_opinion,

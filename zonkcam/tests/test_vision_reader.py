@@ -11,7 +11,7 @@ import pytest
 from zonkcam import cli
 from zonkcam.display.view import CONFIRM_BELOW
 from zonkcam.vision import synth
-from zonkcam.vision.metrics import iou
+from zonkcam.vision.metrics import iou, match
 from zonkcam.vision.model import MODEL_DIR, load_model
 from zonkcam.vision.reader import (
     VALUE_BATCH,
@@ -196,6 +196,22 @@ def test_touching_dice_are_told_apart_with_a_mirrored_first_look(model):
     assert len(read_dice(out.image, model)) == 3
     mirrored = ReaderSettings(first_look_mirrors=("h",))
     assert_read_exactly(read_dice(out.image, model, mirrored), out.dice)
+
+
+def test_a_crowded_table_gets_a_second_look_at_every_size(model):
+    # 12 small dice (about 60 px wide at 1280x960, 15 px at the first look's 320 px),
+    # some touching: the first look alone loses one; the crowd's 640 px look finds it
+    out = next(synth.crowd_frames(1280, 960, 12, 1, 1))
+    truth = [(t.value, t.bbox) for t in out.dice]
+
+    def errors(settings: ReaderSettings) -> int:
+        found = read_dice(out.image, model, settings)
+        return match(truth, [(d.value, d.bbox) for d in found]).errors
+
+    assert len(truth) == 12
+    assert errors(ReaderSettings()) == 0  # crowd_count 10
+    assert errors(ReaderSettings(crowd_count=0)) == 1  # off
+    assert errors(ReaderSettings(crowd_count=13)) == 1  # not crowded enough
 
 
 @pytest.mark.xfail(
@@ -518,6 +534,12 @@ def test_cli_options_set_the_reader_settings() -> None:
         ReaderSettings(second_look_mirrors=("h", "x"))
     every = reader_settings(p.parse_args(["--mirrors", "all"]))
     assert (every.first_look_mirrors, every.second_look_mirrors) == (("h",), ("h", "v"))
+    assert default.crowd_count == 10
+    assert reader_settings(p.parse_args(["--crowd-look", "0"])).crowd_count == 0
+    assert reader_settings(p.parse_args(["--crowd-look", "25"])).crowd_count == 25
+    for bad in ("-1", "many"):
+        with pytest.raises(SystemExit):
+            p.parse_args(["--crowd-look", bad])
 
 
 def test_candidates_too_cold_to_keep_are_not_read() -> None:
@@ -783,5 +805,12 @@ def test_bench_times_every_size_and_scores_values_and_colours(capsys):
     named = sum(c["dice"] * c["named_right"] for c in res["colors"].values())
     assert named >= 0.8 * found
     assert res["peak_rss_mb"] > 0
+    assert res["crowd"] == []  # only with --crowd
+    assert cli.main(["bench", "--frames", "1", "--crowd", "--json"]) == 0
+    crowd = json.loads(capsys.readouterr().out)["crowd"]
+    assert [(r["size"], r["dice"]) for r in crowd] == [("1280x960", n) for n in (10, 20, 40)]
+    for r in crowd:
+        assert r["frames"] == 1 and r["dice_thrown"] <= r["dice"]
+        assert r["missed"] + r["misread"] <= 0.2 * r["dice_thrown"]  # 5-7% in session 16
     assert cli.main(["bench", "--frames", "1"]) == 0
     assert "body colour named right" in capsys.readouterr().out

@@ -105,6 +105,17 @@ class ReaderSettings:
     leave-one-source-out runs (left-out Epanemu errors 542 -> 506 with 5; 1 / 2 / 3 / 5
     / 8 / 12: 508 / 508 / 507 / 506 / 511 / 519), the training split and matteop65
     unchanged; it runs on 8 of the first 120 `zonkcam bench` frames (MODEL_CARD.md)."""
+    crowd_count: int = 10
+    """On a crowded table (the first look kept at least this many dice) the second look
+    runs too and adds its candidates of every size, not only the small ones: at 320 px
+    two touching dice of a crowd can come out as one box, or one of them not at all, and
+    at 640 px they come apart (since session 16). Its candidates of a first-look die's
+    size are voted on with heat_full, the small ones with small_heat_full. 0 = off.
+    Chosen in session 16 (errors, off / 8 / 10 / 12 / 16): training split 72 / 67 / 67 /
+    67 / -, Epanemu left out (session 12's twin) 829 / 829 / 826 / 826 / 824 (end to end
+    0.721 / 0.727 / 0.727 / 0.722 / 0.725), matteop65 left out 21 / 21 / - / - / -;
+    rendered 1280x960 tables of 10, 20 and 40 dice (8 each, scripts/bench_crowd.py) 47 /
+    20 / 22 / 22 / -. It never runs on `zonkcam bench`'s frames (5 and 6 dice)."""
     small_heat_full: float = 0.3
     """heat_full for the candidates that only the second look found: the detector is
     less warm about dice that are small even at 640 px. Chosen in session 8 on the
@@ -266,7 +277,7 @@ def detect_candidates(
     sides = _sides(boxes, image.shape, settings)[scores >= DETECTOR_ONLY_TRIGGER_HEAT]
     looks_small = len(sides) == 0 or bool((sides < settings.small_px).any())
     if _second_look_possible(image.shape, settings) and looks_small:
-        b2, s2 = _small_ones(image, model, settings)
+        b2, s2, _ = _small_ones(image, model, settings)
         if len(b2):
             boxes, scores = np.concatenate([boxes, b2]), np.concatenate([scores, s2])
             keep = _nms(boxes, scores, settings.nms_iou, settings.nms_centres)
@@ -286,14 +297,18 @@ def _second_look_possible(shape: tuple[int, ...], settings: ReaderSettings) -> b
 
 
 def _small_ones(
-    image: np.ndarray, model: DiceModel, settings: ReaderSettings
-) -> tuple[np.ndarray, np.ndarray]:
-    """The second look: candidates at small_pass_size that are small in the first's px."""
+    image: np.ndarray, model: DiceModel, settings: ReaderSettings, every_size: bool = False
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The second look: candidates at small_pass_size that are small in the first's px
+    (`every_size`: all of them, for a crowded table); (boxes, heat, whether each is
+    small)."""
     boxes, scores, _ = _detect(
         image, model, settings, settings.small_pass_size, settings.second_look_mirrors
     )
     small = _sides(boxes, image.shape, settings) < settings.small_px
-    return boxes[small], scores[small]
+    if every_size:
+        return boxes, scores, small
+    return boxes[small], scores[small], small[small]
 
 
 def _detect(
@@ -453,10 +468,12 @@ def ask_second_opinions(
     return out
 
 
-def min_kept_heat(settings: ReaderSettings, heat_full: float | None = None) -> float:
+def min_kept_heat(
+    settings: ReaderSettings, heat_full: float | np.ndarray | None = None
+) -> float | np.ndarray:
     """The least detector heat with which a candidate can still be kept (when the value
     net is sure of it): heat_full x min_die_prob ** (1 / heat_weight). `heat_full`:
-    settings.heat_full unless given (the second look's small_heat_full)."""
+    settings.heat_full unless given (the second look's small_heat_full; one per candidate)."""
     if settings.heat_weight <= 0:
         return 0.0
     full = settings.heat_full if heat_full is None else heat_full
@@ -477,10 +494,11 @@ def read_dice(
     )
     found = _Candidates.read(img, boxes, scores, settings.heat_full, model, settings)
     keep = found.kept(settings)
-    if _second_look_possible(img.shape, settings) and _small_dice_likely(
-        found, keep, img.shape, settings
+    crowded = 0 < settings.crowd_count <= len(keep)
+    if _second_look_possible(img.shape, settings) and (
+        crowded or _small_dice_likely(found, keep, img.shape, settings)
     ):
-        found = found.with_small_ones(img, model, settings)
+        found = found.with_second_look(img, model, settings, every_size=crowded)
         keep = found.kept(settings)
     if len(keep) == 0:
         return ()
@@ -534,12 +552,12 @@ class _Candidates:
         img: np.ndarray,
         boxes: np.ndarray,
         heat: np.ndarray,
-        heat_full: float,
+        heat_full: float | np.ndarray,
         model: DiceModel,
         settings: ReaderSettings,
     ) -> _Candidates:
         n = len(boxes)
-        backing = heat / max(heat_full, 1e-6)
+        backing = heat / np.maximum(heat_full, 1e-6)
         probs = np.zeros((n, 7), np.float32)
         probs[:, 0] = 1.0
         crops = np.zeros((n, CROP_SIZE, CROP_SIZE, 3), np.uint8)
@@ -571,12 +589,16 @@ class _Candidates:
             keep = keep[order]
         return keep
 
-    def with_small_ones(
-        self, img: np.ndarray, model: DiceModel, settings: ReaderSettings
+    def with_second_look(
+        self,
+        img: np.ndarray,
+        model: DiceModel,
+        settings: ReaderSettings,
+        every_size: bool = False,
     ) -> _Candidates:
-        """These and the second look's small candidates, read (of two boxes of one die,
-        the hotter stays)."""
-        b2, s2 = _small_ones(img, model, settings)
+        """These and the second look's small candidates (`every_size`: all its
+        candidates), read (of two boxes of one die, the hotter stays)."""
+        b2, s2, small = _small_ones(img, model, settings, every_size)
         if len(b2) == 0:
             return self
         n = len(self.boxes)
@@ -587,7 +609,8 @@ class _Candidates:
             settings.nms_centres,
         )
         old, new = order[order < n], order[order >= n] - n
-        added = _Candidates.read(img, b2[new], s2[new], settings.small_heat_full, model, settings)
+        full = np.where(small[new], settings.small_heat_full, settings.heat_full)
+        added = _Candidates.read(img, b2[new], s2[new], full, model, settings)
         return _Candidates(
             np.concatenate([self.boxes[old], added.boxes]),
             np.concatenate([self.heat[old], added.heat]),

@@ -904,3 +904,20 @@ def table_frames(width: int, height: int, n_dice: int, frames: int, seed: int) -
             tilt_deg=float(rng.uniform(0, 25)),
         )
         yield render(scene, rng)
+
+
+def crowd_frames(width: int, height: int, n_dice: int, frames: int, seed: int) -> Iterator:
+    """Seeded crowded tables of `n_dice` dice (a die 3.5-7% of the frame's longer side,
+    a quarter of them touching a neighbour, up to 35 degrees oblique), rendered one at a
+    time: `zonkcam bench --crowd`'s frames (ReaderSettings.crowd_count)."""
+    rng = np.random.default_rng([seed, width, n_dice, 1])
+    for _ in range(frames):
+        scene = random_scene(
+            rng,
+            width,
+            height,
+            n_dice=n_dice,
+            die_px=float(rng.uniform(0.035, 0.07)) * max(width, height),
+            tilt_deg=float(rng.uniform(0, 35)),
+        )
+        yield render(scene, rng)
