@@ -176,7 +176,7 @@ def add_views_option(p: argparse.ArgumentParser) -> None:
         default=None,
         metavar="N",
         help="when the first look keeps at least N dice, look again at 640 px for dice of "
-        "every size (touching dice of a crowd come apart there; default 10, 0 = never)",
+        "every size (touching dice of a crowd come apart there; default 8, 0 = never)",
     )
     p.add_argument(
         "--value-net-alone",

@@ -209,7 +209,7 @@ def test_a_crowded_table_gets_a_second_look_at_every_size(model):
         return match(truth, [(d.value, d.bbox) for d in found]).errors
 
     assert len(truth) == 12
-    assert errors(ReaderSettings()) == 0  # crowd_count 10
+    assert errors(ReaderSettings()) == 0  # crowd_count 8
     assert errors(ReaderSettings(crowd_count=0)) == 1  # off
     assert errors(ReaderSettings(crowd_count=13)) == 1  # not crowded enough
 
@@ -534,7 +534,8 @@ def test_cli_options_set_the_reader_settings() -> None:
         ReaderSettings(second_look_mirrors=("h", "x"))
     every = reader_settings(p.parse_args(["--mirrors", "all"]))
     assert (every.first_look_mirrors, every.second_look_mirrors) == (("h",), ("h", "v"))
-    assert default.crowd_count == 10
+    assert default.crowd_count == 8
+    assert f"default {default.crowd_count}, 0 = never" in " ".join(p.format_help().split())
     assert reader_settings(p.parse_args(["--crowd-look", "0"])).crowd_count == 0
     assert reader_settings(p.parse_args(["--crowd-look", "25"])).crowd_count == 25
     for bad in ("-1", "many"):

@@ -105,17 +105,23 @@ class ReaderSettings:
     leave-one-source-out runs (left-out Epanemu errors 542 -> 506 with 5; 1 / 2 / 3 / 5
     / 8 / 12: 508 / 508 / 507 / 506 / 511 / 519), the training split and matteop65
     unchanged; it runs on 8 of the first 120 `zonkcam bench` frames (MODEL_CARD.md)."""
-    crowd_count: int = 10
+    crowd_count: int = 8
     """On a crowded table (the first look kept at least this many dice) the second look
     runs too and adds its candidates of every size, not only the small ones: at 320 px
     two touching dice of a crowd can come out as one box, or one of them not at all, and
-    at 640 px they come apart (since session 16). Its candidates of a first-look die's
-    size are voted on with heat_full, the small ones with small_heat_full. 0 = off.
-    Chosen in session 16 (errors, off / 8 / 10 / 12 / 16): training split 72 / 67 / 67 /
-    67 / -, Epanemu left out (session 12's twin) 829 / 829 / 826 / 826 / 824 (end to end
-    0.721 / 0.727 / 0.727 / 0.722 / 0.725), matteop65 left out 21 / 21 / - / - / -;
-    rendered 1280x960 tables of 10, 20 and 40 dice (8 each, scripts/bench_crowd.py) 47 /
-    20 / 22 / 22 / -. It never runs on `zonkcam bench`'s frames (5 and 6 dice)."""
+    at 640 px they come apart (since session 16; `--crowd-look N`). Of two boxes of one
+    die the hotter stays, as for the small ones; the second look's candidates of a
+    first-look die's size are voted on with heat_full, the small ones with
+    small_heat_full. 0 = off. Chosen in session 16 (errors, off / 6 / 8 / 10 / 12):
+    training split 72 / 68 / 67 / 67 / 67; Epanemu left out, session 12's twin 829 / - /
+    829 / 826 / 826 (end to end 0.721 / - / 0.727 / 0.727 / 0.722), six of session 14's
+    and 15's value-net twins off / 8: 464 / 454, 512 / 502, 556 / 544, 611 / 600, 702 /
+    687, 531 / 524; matteop65 left out 21 / - / 21; `zonkcam bench --crowd` (30 tables
+    each of 10 / 20 / 40 small dice) 23 / 56 / 83 off, 8 / 24 / 38 at 6, 11 / 24 / 38 at
+    8, 22 / 24 / 38 at 10. At 6 it runs on `zonkcam bench`'s 6-dice frames too (1280x960
+    median 6 -> 23 ms); at 8 it never runs there. The validation split, read after:
+    13 errors off, 14 at 8 (one tall oblique die boxed again around its lower half by the
+    640 px look and read 3 for 1)."""
     small_heat_full: float = 0.3
     """heat_full for the candidates that only the second look found: the detector is
     less warm about dice that are small even at 640 px. Chosen in session 8 on the
