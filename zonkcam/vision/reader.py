@@ -120,8 +120,8 @@ class ReaderSettings:
     each of 10 / 20 / 40 small dice) 23 / 56 / 83 off, 8 / 24 / 38 at 6, 11 / 24 / 38 at
     8, 22 / 24 / 38 at 10. At 6 it runs on `zonkcam bench`'s 6-dice frames too (1280x960
     median 6 -> 23 ms); at 8 it never runs there. The validation split, read after:
-    13 errors off, 14 at 8 (one tall oblique die boxed again around its lower half by the
-    640 px look and read 3 for 1)."""
+    13 errors off, 14 at 8 (one tall oblique die boxed again around its front side face by
+    the 640 px look, a 3, and read 3 for 1)."""
     small_heat_full: float = 0.3
     """heat_full for the candidates that only the second look found: the detector is
     less warm about dice that are small even at 640 px. Chosen in session 8 on the
