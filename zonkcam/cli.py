@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 
 from zonkcam import __version__
@@ -47,7 +48,14 @@ def main(argv: list[str] | None = None) -> int:
         parser.print_help()
         return 2
     try:
-        return int(args.func(args) or 0)
+        code = int(args.func(args) or 0)
+        sys.stdout.flush()
+        return code
+    except BrokenPipeError:
+        # whatever read our output stopped reading (`zonkcam eval ... | head`): stop
+        # quietly, and keep Python from complaining as it flushes stdout at exit
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
     except (UserError, RulesError, TableError) as exc:
         print(f"zonkcam {args.command}: {exc}", file=sys.stderr)
         return 2

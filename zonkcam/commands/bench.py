@@ -11,9 +11,12 @@ from pathlib import Path
 from zonkcam.commands.read import add_views_option, reader_settings
 
 SIZES = ((640, 480), (1280, 960), (2304, 1296))
-CROWD_SIZE = (1280, 960)
+HARD_SIZE = (1280, 960)
 CROWDS = (10, 20, 40)
 """`--crowd`: 1280x960 tables of this many small dice (synth.crowd_frames)."""
+CLOSEUPS = (0.2, 0.3, 0.4)
+"""`--close`: 1280x960 close-ups of dice this share of the frame wide (synth.closeup_frames;
+their boxes, side faces and perspective included, come out about 0.33, 0.5 and 0.6)."""
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -23,8 +26,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="Renders seeded dice-table frames at 640x480, 1280x960 and 2304x1296 "
         "with 5 and 6 dice and times read_dice on each (decode excluded); also how many "
         "frames it reads right and, per body colour, how many dice it names right. "
-        "--crowd adds crowded tables of 10, 20 and 40 small dice at 1280x960, with the "
-        "dice missed, extra and misread.",
+        "--crowd adds crowded tables of 10, 20 and 40 small dice at 1280x960, --close "
+        "close-ups of one or two big dice, each with the dice missed, extra and misread.",
     )
     p.add_argument("--frames", type=int, default=30, help="frames per size and dice count")
     p.add_argument("--threads", type=int, default=1)
@@ -35,6 +38,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--crowd",
         action="store_true",
         help="also read crowded tables (10, 20 and 40 small dice, 1280x960, --frames each)",
+    )
+    p.add_argument(
+        "--close",
+        action="store_true",
+        help="also read close-ups (one or two dice 0.2, 0.3 and 0.4 of a 1280x960 frame "
+        "wide, --frames each)",
     )
     add_views_option(p)
     p.set_defaults(func=run)
@@ -52,7 +61,8 @@ def run(args: argparse.Namespace) -> int:
     settings = reader_settings(args)
     colors: dict[str, list[int]] = {}  # truth colour -> [dice found, named right]
 
-    def row(frames, size: str, n: int) -> dict:
+    def row(frames, size: str, n: int, name_colors: bool = True) -> dict:
+        """One row: the frames read, timed and scored (colours only if name_colors)."""
         ms, right, thrown, missed, extra, misread = [], 0, 0, 0, 0, 0
         for f in frames:
             t0 = time.perf_counter()
@@ -65,7 +75,7 @@ def run(args: argparse.Namespace) -> int:
             missed += found.n_truth - found.matched
             extra += found.n_pred - found.matched
             misread += found.matched - found.correct
-            for i, j in found.matches:
+            for i, j in found.matches if name_colors else ():
                 tally = colors.setdefault(f.dice[i].color, [0, 0])
                 tally[0] += 1
                 tally[1] += int(dice[j].color == f.dice[i].color)
@@ -87,11 +97,16 @@ def run(args: argparse.Namespace) -> int:
         for w, h in SIZES
         for n in (5, 6)
     ]
-    w, h = CROWD_SIZE
+    w, h = HARD_SIZE
     crowd = [
-        row(synth.crowd_frames(w, h, n, args.frames, args.seed), f"{w}x{h}", n)
+        row(synth.crowd_frames(w, h, n, args.frames, args.seed), f"{w}x{h}", n, False)
         for n in (CROWDS if args.crowd else ())
     ]
+    close = []
+    for share in CLOSEUPS if args.close else ():
+        r = row(synth.closeup_frames(w, h, share, args.frames, args.seed), f"{w}x{h}",
+                2 if share < 0.3 else 1, False)
+        close.append({"die_share": share, **r})
     rss_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     result = {
         "threads": args.threads,
@@ -101,8 +116,10 @@ def run(args: argparse.Namespace) -> int:
         "mirrors": args.mirrors,
         "value_net_alone": args.value_net_alone,
         "crowd_look": settings.crowd_count,
+        "big_look": settings.big_look_size,
         "rows": rows,
         "crowd": crowd,
+        "close": close,
         "colors": {
             c: {"dice": n, "named_right": round(k / n, 3)} for c, (n, k) in sorted(colors.items())
         },
@@ -113,8 +130,8 @@ def run(args: argparse.Namespace) -> int:
         return 0
     print(f"threads={args.threads} views={args.views} recheck={not args.no_recheck} "
           f"second_opinions={result['second_opinions']} mirrors={args.mirrors} "
-          f"value_net_alone={args.value_net_alone} crowd_look={settings.crowd_count}  "
-          "(ms per frame, decode excluded)")
+          f"value_net_alone={args.value_net_alone} crowd_look={settings.crowd_count} "
+          f"big_look={settings.big_look_size}  (ms per frame, decode excluded)")
     for r in rows:
         print(
             f"{r['size']:>10} {r['dice']} dice: median {r['ms_median']:6.2f} ms  "
@@ -126,7 +143,14 @@ def run(args: argparse.Namespace) -> int:
             f"frames read right {r['frames_read_right']:.2f}  missed {r['missed']} extra "
             f"{r['extra']} misread {r['misread']} of {r['dice_thrown']}"
         )
-    print("body colour named right (dice found, all sizes): " + ", ".join(
+    for r in close:
+        print(
+            f"{r['size']:>10} close-up, {r['dice']} {'die ' if r['dice'] == 1 else 'dice'} "
+            f"{r['die_share']:.1f} of the frame: median {r['ms_median']:6.2f} ms  frames read "
+            f"right {r['frames_read_right']:.2f}  missed {r['missed']} extra {r['extra']} "
+            f"misread {r['misread']} of {r['dice_thrown']}"
+        )
+    print("body colour named right (dice found, the first six rows): " + ", ".join(
         f"{c} {v['named_right']:.2f} of {v['dice']}" for c, v in result["colors"].items()))
     print(f"peak RSS {rss_mb:.0f} MB (this process; frames are rendered one at a time)")
     return 0

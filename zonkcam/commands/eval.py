@@ -169,6 +169,7 @@ def run(args: argparse.Namespace) -> int:
         "mirrors": args.mirrors,
         "value_net_alone": args.value_net_alone,
         "crowd_look": settings.crowd_count,
+        "big_look": settings.big_look_size,
         "distort": str(distortion) if distortion else None,
         "confirm_below": bar,
         "all": total.summary(),
@@ -204,7 +205,8 @@ def run(args: argparse.Namespace) -> int:
     print(f"{args.dataset} split={args.split} threads={args.threads} views={args.views} "
           f"recheck={not args.no_recheck} "
           f"second_opinions={result['second_opinions']} mirrors={args.mirrors} "
-          f"value_net_alone={args.value_net_alone} crowd_look={settings.crowd_count}"
+          f"value_net_alone={args.value_net_alone} crowd_look={settings.crowd_count} "
+          f"big_look={settings.big_look_size}"
           + (f" distort={distortion}" if distortion else ""))
     width = {k: max(len(k), 6) + 2 for k in keys}
     print(f"{'':12}" + "".join(f"{k:>{width[k]}}" for k in keys))

@@ -179,6 +179,14 @@ def add_views_option(p: argparse.ArgumentParser) -> None:
         "every size (touching dice of a crowd come apart there; default 8, 0 = never)",
     )
     p.add_argument(
+        "--big-look",
+        type=_big_look_size,
+        default=None,
+        metavar="PX",
+        help="when no die is found, look again at the photo scaled to PX px (32-319) for "
+        "dice too big for the first look (close-ups; default 160, 0 = never)",
+    )
+    p.add_argument(
         "--value-net-alone",
         action="store_true",
         help="keep every candidate the value net calls a die, however faint the "
@@ -196,13 +204,29 @@ def _crowd_count(text: str) -> int:
     return n
 
 
+def _big_look_size(text: str) -> int:
+    from zonkcam.vision.preprocess import DET_SIZE  # noqa: PLC0415 - OpenCV is heavy
+
+    try:
+        n = int(text)
+    except ValueError:
+        n = -1
+    if n != 0 and not 32 <= n < DET_SIZE:
+        raise argparse.ArgumentTypeError(
+            f"{text!r}: give a size in px from 32 to {DET_SIZE - 1} (under the first "
+            "look's), or 0 = never"
+        )
+    return n
+
+
 def reader_settings(args: argparse.Namespace) -> ReaderSettings:
     """The reader settings that --views, --no-recheck, --no-second-opinion, --mirrors,
-    --crowd-look and --value-net-alone ask for."""
+    --crowd-look, --big-look and --value-net-alone ask for."""
     from zonkcam.vision.reader import ReaderSettings  # noqa: PLC0415 - onnxruntime is heavy
 
     return ReaderSettings(
         crowd_count=ReaderSettings.crowd_count if args.crowd_look is None else args.crowd_look,
+        big_look_size=ReaderSettings.big_look_size if args.big_look is None else args.big_look,
         value_views=args.views,
         recheck_unsure=not args.no_recheck,
         second_opinion=not args.no_second_opinion,

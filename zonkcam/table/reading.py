@@ -55,6 +55,7 @@ class OnnxReader:
             second_opinion=False,
             first_look_mirrors=(),
             second_look_mirrors=(),
+            big_look_size=0,  # calibration sizes the dice: no close-ups at the table
         )
         if det_size is not None:
             self.settings = dataclasses.replace(self.settings, det_size=det_size)

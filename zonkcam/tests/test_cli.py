@@ -147,3 +147,14 @@ def test_rules_check_names_the_wrong_key(capsys, tmp_path):
     code, _, err = run_cli(capsys, "rules", "check", str(path))
     assert code == 2
     assert "hot_dcie" in err and "hot_dice" in err
+
+
+def test_output_cut_short_by_a_closed_pipe_is_no_traceback():
+    # `zonkcam rules show classic-10000 | head -1`: the reader goes away mid-output
+    cmd = [sys.executable, "-m", "zonkcam", "rules", "show", "classic-10000"]
+    with subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE) as proc:
+        proc.stdout.close()  # nobody reads what it prints
+        err = proc.stderr.read().decode()
+        code = proc.wait(timeout=60)
+    assert "Traceback" not in err and "BrokenPipeError" not in err, err
+    assert code == 1

@@ -214,6 +214,35 @@ def test_a_crowded_table_gets_a_second_look_at_every_size(model):
     assert errors(ReaderSettings(crowd_count=13)) == 1  # not crowded enough
 
 
+def test_a_close_up_die_is_found_by_the_big_look(model):
+    # one die about 60% of a 1280x960 frame wide (its box 740 x 750 px): too big for the
+    # first look at 320 px (the detector was trained on dice up to a fifth of the frame);
+    # at 160 px it is in range
+    frames = synth.closeup_frames(1280, 960, 0.4, 2, 0)
+    out = [f for f in frames][1]
+    assert len(out.dice) == 1 and out.dice[0].bbox[2] - out.dice[0].bbox[0] > 700
+    assert_read_exactly(read_dice(out.image, model), out.dice, check_color=False)
+    assert read_dice(out.image, model, ReaderSettings(big_look_size=0)) == ()
+
+
+def test_the_big_look_runs_only_when_nothing_was_found(model, monkeypatch):
+    from zonkcam.vision import reader
+
+    sizes = []
+    real = reader._detect
+
+    def spy(image, model, settings, size, mirrors=()):  # noqa: ANN001, ANN202
+        sizes.append(size)
+        return real(image, model, settings, size, mirrors)
+
+    monkeypatch.setattr(reader, "_detect", spy)
+    read_dice(table(0).image, model)  # six dice, found by the first look
+    assert ReaderSettings().big_look_size not in sizes
+    sizes.clear()
+    read_dice(np.full((480, 640, 3), 90, np.uint8), model)  # nothing at any size
+    assert sizes == [320, 640, 160]
+
+
 @pytest.mark.xfail(
     strict=True,
     reason="known limit: dice touching (under ~1 mm apart) and under ~50 px wide can "
@@ -535,6 +564,12 @@ def test_cli_options_set_the_reader_settings() -> None:
     every = reader_settings(p.parse_args(["--mirrors", "all"]))
     assert (every.first_look_mirrors, every.second_look_mirrors) == (("h",), ("h", "v"))
     assert default.crowd_count == 8
+    assert default.big_look_size == 160
+    assert reader_settings(p.parse_args(["--big-look", "0"])).big_look_size == 0
+    assert reader_settings(p.parse_args(["--big-look", "128"])).big_look_size == 128
+    for bad in ("320", "16", "big"):
+        with pytest.raises(SystemExit):
+            p.parse_args(["--big-look", bad])
     assert f"default {default.crowd_count}, 0 = never" in " ".join(p.format_help().split())
     assert reader_settings(p.parse_args(["--crowd-look", "0"])).crowd_count == 0
     assert reader_settings(p.parse_args(["--crowd-look", "25"])).crowd_count == 25
@@ -813,5 +848,10 @@ def test_bench_times_every_size_and_scores_values_and_colours(capsys):
     for r in crowd:
         assert r["frames"] == 1 and r["dice_thrown"] <= r["dice"]
         assert r["missed"] + r["misread"] <= 0.2 * r["dice_thrown"]  # 5-7% in session 16
+    assert res["close"] == []  # only with --close
+    assert cli.main(["bench", "--frames", "1", "--close", "--json"]) == 0
+    close = json.loads(capsys.readouterr().out)["close"]
+    assert [(r["die_share"], r["dice"]) for r in close] == [(0.2, 2), (0.3, 1), (0.4, 1)]
+    assert sum(r["missed"] + r["misread"] + r["extra"] for r in close) <= 1
     assert cli.main(["bench", "--frames", "1"]) == 0
     assert "body colour named right" in capsys.readouterr().out

@@ -122,6 +122,17 @@ class ReaderSettings:
     median 6 -> 23 ms); at 8 it never runs there. The validation split, read after:
     13 errors off, 14 at 8 (one tall oblique die boxed again around its front side face by
     the 640 px look, a 3, and read 3 for 1)."""
+    big_look_size: int = 160
+    big_px: float = 48.0
+    """A look for big dice: when neither look kept a die, the detector looks once more at
+    the photo scaled to big_look_size px (if under det_size), and its candidates at least
+    big_px wide in the first look's px (0.15 of the photo) are read and voted on with
+    heat_full. The detector was trained on dice up to a fifth of the photo wide; a
+    close-up of a die a third of the photo wide or more (over 100 px at 320 px) it often
+    does not find, and at 160 px that die is in its range (since session 16). 0 = off.
+    Rendered close-ups (`zonkcam bench --close`, 1 or 2 dice wholly in a 1280x960 frame)
+    and the photos, session 16: see MODEL_CARD.md, Measured, Session 16. Off at the
+    table (zonkcam.table.reading), where calibration sizes the dice."""
     small_heat_full: float = 0.3
     """heat_full for the candidates that only the second look found: the detector is
     less warm about dice that are small even at 640 px. Chosen in session 8 on the
@@ -506,6 +517,9 @@ def read_dice(
     ):
         found = found.with_second_look(img, model, settings, every_size=crowded)
         keep = found.kept(settings)
+    if len(keep) == 0 and 0 < settings.big_look_size < settings.det_size:
+        found = found.with_big_look(img, model, settings)
+        keep = found.kept(settings)
     if len(keep) == 0:
         return ()
     scale = settings.det_size / max(h, w)
@@ -603,20 +617,42 @@ class _Candidates:
         every_size: bool = False,
     ) -> _Candidates:
         """These and the second look's small candidates (`every_size`: all its
-        candidates), read (of two boxes of one die, the hotter stays)."""
+        candidates; the small ones voted on with small_heat_full), read."""
         b2, s2, small = _small_ones(img, model, settings, every_size)
-        if len(b2) == 0:
+        full = np.where(small, settings.small_heat_full, settings.heat_full)
+        return self._with(img, b2, s2, full, model, settings)
+
+    def with_big_look(
+        self, img: np.ndarray, model: DiceModel, settings: ReaderSettings
+    ) -> _Candidates:
+        """These and the big look's big candidates (ReaderSettings.big_look_size), read."""
+        b2, s2, _ = _detect(img, model, settings, settings.big_look_size)
+        big = _sides(b2, img.shape, settings) >= settings.big_px
+        full = np.full(int(big.sum()), settings.heat_full, np.float32)
+        return self._with(img, b2[big], s2[big], full, model, settings)
+
+    def _with(
+        self,
+        img: np.ndarray,
+        boxes: np.ndarray,
+        heat: np.ndarray,
+        heat_full: np.ndarray,
+        model: DiceModel,
+        settings: ReaderSettings,
+    ) -> _Candidates:
+        """These and another look's candidates (`heat_full` one per candidate), read; of
+        two boxes of one die, the hotter stays."""
+        if len(boxes) == 0:
             return self
         n = len(self.boxes)
         order = _nms(
-            np.concatenate([self.boxes, b2]),
-            np.concatenate([self.heat, s2]),
+            np.concatenate([self.boxes, boxes]),
+            np.concatenate([self.heat, heat]),
             settings.nms_iou,
             settings.nms_centres,
         )
         old, new = order[order < n], order[order >= n] - n
-        full = np.where(small[new], settings.small_heat_full, settings.heat_full)
-        added = _Candidates.read(img, b2[new], s2[new], full, model, settings)
+        added = _Candidates.read(img, boxes[new], heat[new], heat_full[new], model, settings)
         return _Candidates(
             np.concatenate([self.boxes[old], added.boxes]),
             np.concatenate([self.heat[old], added.heat]),

@@ -921,3 +921,30 @@ def crowd_frames(width: int, height: int, n_dice: int, frames: int, seed: int) -
             tilt_deg=float(rng.uniform(0, 35)),
         )
         yield render(scene, rng)
+
+
+def closeup_frames(width: int, height: int, share: float, frames: int, seed: int) -> Iterator:
+    """Seeded close-ups: one die (two when `share` is under 0.3) about `share` of the
+    frame's longer side wide (0.95-1.05 times, at most 0.6 of the shorter side), up to
+    30 degrees oblique, each die wholly in the frame (a scene is drawn again until it
+    is): `zonkcam bench --close`'s frames (ReaderSettings.big_look_size)."""
+    rng = np.random.default_rng([seed, width, round(share * 100), 2])
+    done = 0
+    while done < frames:
+        scene = random_scene(
+            rng,
+            width,
+            height,
+            n_dice=2 if share < 0.3 else 1,
+            die_px=min(share * max(width, height) * float(rng.uniform(0.95, 1.05)),
+                       0.6 * min(width, height)),
+            tilt_deg=float(rng.uniform(0, 30)),
+        )
+        corners = [scene.camera.project(np.concatenate(_die_geometry(d)[1])) for d in scene.dice]
+        if scene.dice and all(
+            (c[:, 0] >= 0).all() and (c[:, 0] <= width).all()
+            and (c[:, 1] >= 0).all() and (c[:, 1] <= height).all()
+            for c in corners
+        ):
+            done += 1
+            yield render(scene, rng)
