@@ -184,7 +184,7 @@ def add_views_option(p: argparse.ArgumentParser) -> None:
         default=None,
         metavar="PX",
         help="when no die is found, look again at the photo scaled to PX px (32-319) for "
-        "dice too big for the first look (close-ups; default 160, 0 = never)",
+        "dice too big for the first look (close-ups; default 96, 0 = never)",
     )
     p.add_argument(
         "--value-net-alone",

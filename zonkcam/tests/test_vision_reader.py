@@ -217,9 +217,8 @@ def test_a_crowded_table_gets_a_second_look_at_every_size(model):
 def test_a_close_up_die_is_found_by_the_big_look(model):
     # one die about 60% of a 1280x960 frame wide (its box 740 x 750 px): too big for the
     # first look at 320 px (the detector was trained on dice up to a fifth of the frame);
-    # at 160 px it is in range
-    frames = synth.closeup_frames(1280, 960, 0.4, 2, 0)
-    out = [f for f in frames][1]
+    # at 96 px it is in range
+    out = list(synth.closeup_frames(1280, 960, 0.4, 2, 0))[1]
     assert len(out.dice) == 1 and out.dice[0].bbox[2] - out.dice[0].bbox[0] > 700
     assert_read_exactly(read_dice(out.image, model), out.dice, check_color=False)
     assert read_dice(out.image, model, ReaderSettings(big_look_size=0)) == ()
@@ -240,7 +239,7 @@ def test_the_big_look_runs_only_when_nothing_was_found(model, monkeypatch):
     assert ReaderSettings().big_look_size not in sizes
     sizes.clear()
     read_dice(np.full((480, 640, 3), 90, np.uint8), model)  # nothing at any size
-    assert sizes == [320, 640, 160]
+    assert sizes == [320, 640, 96]
 
 
 @pytest.mark.xfail(
@@ -564,7 +563,8 @@ def test_cli_options_set_the_reader_settings() -> None:
     every = reader_settings(p.parse_args(["--mirrors", "all"]))
     assert (every.first_look_mirrors, every.second_look_mirrors) == (("h",), ("h", "v"))
     assert default.crowd_count == 8
-    assert default.big_look_size == 160
+    assert default.big_look_size == 96
+    assert f"default {default.big_look_size}, 0 = never" in " ".join(p.format_help().split())
     assert reader_settings(p.parse_args(["--big-look", "0"])).big_look_size == 0
     assert reader_settings(p.parse_args(["--big-look", "128"])).big_look_size == 128
     for bad in ("320", "16", "big"):

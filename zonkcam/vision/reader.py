@@ -122,16 +122,19 @@ class ReaderSettings:
     median 6 -> 23 ms); at 8 it never runs there. The validation split, read after:
     13 errors off, 14 at 8 (one tall oblique die boxed again around its front side face by
     the 640 px look, a 3, and read 3 for 1)."""
-    big_look_size: int = 160
+    big_look_size: int = 96
     big_px: float = 48.0
     """A look for big dice: when neither look kept a die, the detector looks once more at
     the photo scaled to big_look_size px (if under det_size), and its candidates at least
     big_px wide in the first look's px (0.15 of the photo) are read and voted on with
     heat_full. The detector was trained on dice up to a fifth of the photo wide; a
     close-up of a die a third of the photo wide or more (over 100 px at 320 px) it often
-    does not find, and at 160 px that die is in its range (since session 16). 0 = off.
-    Rendered close-ups (`zonkcam bench --close`, 1 or 2 dice wholly in a 1280x960 frame)
-    and the photos, session 16: see MODEL_CARD.md, Measured, Session 16. Off at the
+    does not find; at 96 px a die 0.15-0.65 of the photo wide is 14-64 px, as the
+    training dice were at 320 (since session 16). 0 = off. Chosen in session 16 on
+    rendered close-ups (`zonkcam bench --close`: one die 0.4 of a 1280x960 frame wide,
+    30 frames; errors off / 96 / 128 / 160 / 192: 12 / 0 / 1 / 2 / 2; close-ups that
+    may run over the frame's edge, 0.3-0.45 wide, 120 frames: 66 / 19 / 19 / 19 / 21);
+    the photos do not tell them apart (MODEL_CARD.md, Measured, Session 16). Off at the
     table (zonkcam.table.reading), where calibration sizes the dice."""
     small_heat_full: float = 0.3
     """heat_full for the candidates that only the second look found: the detector is
