@@ -14,6 +14,9 @@ SIZES = ((640, 480), (1280, 960), (2304, 1296))
 HARD_SIZE = (1280, 960)
 CROWDS = (10, 20, 40)
 """`--crowd`: 1280x960 tables of this many small dice (synth.crowd_frames)."""
+FAR_SIZE = (2560, 1920)
+FAR = (0.015, 0.02, 0.03)
+"""`--far`: 2560x1920 tables of five dice this share of the frame wide (synth.far_frames)."""
 CLOSEUPS = (0.2, 0.3, 0.4)
 """`--close`: 1280x960 close-ups of dice this share of the frame wide (synth.closeup_frames;
 their boxes, side faces and perspective included, come out about 0.33, 0.5 and 0.6)."""
@@ -26,8 +29,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="Renders seeded dice-table frames at 640x480, 1280x960 and 2304x1296 "
         "with 5 and 6 dice and times read_dice on each (decode excluded); also how many "
         "frames it reads right and, per body colour, how many dice it names right. "
-        "--crowd adds crowded tables of 10, 20 and 40 small dice at 1280x960, --close "
-        "close-ups of one or two big dice, each with the dice missed, extra and misread.",
+        "--crowd adds crowded tables of 10, 20 and 40 small dice at 1280x960, --far "
+        "tables of five tiny dice at 2560x1920, --close close-ups of one or two big dice, "
+        "each with the dice missed, extra and misread.",
     )
     p.add_argument("--frames", type=int, default=30, help="frames per size and dice count")
     p.add_argument("--threads", type=int, default=1)
@@ -38,6 +42,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--crowd",
         action="store_true",
         help="also read crowded tables (10, 20 and 40 small dice, 1280x960, --frames each)",
+    )
+    p.add_argument(
+        "--far",
+        action="store_true",
+        help="also read tables seen from afar (five dice 0.015, 0.02 and 0.03 of a "
+        "2560x1920 frame wide, --frames each)",
     )
     p.add_argument(
         "--close",
@@ -102,6 +112,11 @@ def run(args: argparse.Namespace) -> int:
         row(synth.crowd_frames(w, h, n, args.frames, args.seed), f"{w}x{h}", n, False)
         for n in (CROWDS if args.crowd else ())
     ]
+    fw, fh = FAR_SIZE
+    far = []
+    for share in FAR if args.far else ():
+        r = row(synth.far_frames(fw, fh, share, args.frames, args.seed), f"{fw}x{fh}", 5, False)
+        far.append({"die_share": share, **r})
     close = []
     for share in CLOSEUPS if args.close else ():
         r = row(synth.closeup_frames(w, h, share, args.frames, args.seed), f"{w}x{h}",
@@ -116,9 +131,11 @@ def run(args: argparse.Namespace) -> int:
         "mirrors": args.mirrors,
         "value_net_alone": args.value_net_alone,
         "crowd_look": settings.crowd_count,
+        "tiny_look": settings.tiny_look_size,
         "big_look": settings.big_look_size,
         "rows": rows,
         "crowd": crowd,
+        "far": far,
         "close": close,
         "colors": {
             c: {"dice": n, "named_right": round(k / n, 3)} for c, (n, k) in sorted(colors.items())
@@ -131,7 +148,8 @@ def run(args: argparse.Namespace) -> int:
     print(f"threads={args.threads} views={args.views} recheck={not args.no_recheck} "
           f"second_opinions={result['second_opinions']} mirrors={args.mirrors} "
           f"value_net_alone={args.value_net_alone} crowd_look={settings.crowd_count} "
-          f"big_look={settings.big_look_size}  (ms per frame, decode excluded)")
+          f"tiny_look={settings.tiny_look_size} big_look={settings.big_look_size}  "
+          "(ms per frame, decode excluded)")
     for r in rows:
         print(
             f"{r['size']:>10} {r['dice']} dice: median {r['ms_median']:6.2f} ms  "
@@ -142,6 +160,13 @@ def run(args: argparse.Namespace) -> int:
             f"{r['size']:>10} {r['dice']:>2} small dice (crowd): median {r['ms_median']:6.2f} ms  "
             f"frames read right {r['frames_read_right']:.2f}  missed {r['missed']} extra "
             f"{r['extra']} misread {r['misread']} of {r['dice_thrown']}"
+        )
+    for r in far:
+        print(
+            f"{r['size']:>10} from afar, 5 dice {r['die_share']:.3f} of the frame: median "
+            f"{r['ms_median']:6.2f} ms  frames read right {r['frames_read_right']:.2f}  "
+            f"missed {r['missed']} extra {r['extra']} misread {r['misread']} of "
+            f"{r['dice_thrown']}"
         )
     for r in close:
         print(

@@ -187,6 +187,14 @@ def add_views_option(p: argparse.ArgumentParser) -> None:
         "dice too big for the first look (close-ups; default 96, 0 = never)",
     )
     p.add_argument(
+        "--tiny-look",
+        type=_tiny_look_size,
+        default=None,
+        metavar="PX",
+        help="when the 640 px second look keeps no die or a tiny one, look again at PX px "
+        "(641-4096) for dice smaller still (default 1280, 0 = never; about 30 ms)",
+    )
+    p.add_argument(
         "--value-net-alone",
         action="store_true",
         help="keep every candidate the value net calls a die, however faint the "
@@ -219,14 +227,31 @@ def _big_look_size(text: str) -> int:
     return n
 
 
+TINY_LOOK_MAX = 4096
+
+
+def _tiny_look_size(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        n = -1
+    if n != 0 and not 640 < n <= TINY_LOOK_MAX:
+        raise argparse.ArgumentTypeError(
+            f"{text!r}: give a size in px from 641 to {TINY_LOOK_MAX} (over the second "
+            "look's 640), or 0 = never"
+        )
+    return n
+
+
 def reader_settings(args: argparse.Namespace) -> ReaderSettings:
     """The reader settings that --views, --no-recheck, --no-second-opinion, --mirrors,
-    --crowd-look, --big-look and --value-net-alone ask for."""
+    --crowd-look, --tiny-look, --big-look and --value-net-alone ask for."""
     from zonkcam.vision.reader import ReaderSettings  # noqa: PLC0415 - onnxruntime is heavy
 
     return ReaderSettings(
         crowd_count=ReaderSettings.crowd_count if args.crowd_look is None else args.crowd_look,
         big_look_size=ReaderSettings.big_look_size if args.big_look is None else args.big_look,
+        tiny_look_size=ReaderSettings.tiny_look_size if args.tiny_look is None else args.tiny_look,
         value_views=args.views,
         recheck_unsure=not args.no_recheck,
         second_opinion=not args.no_second_opinion,

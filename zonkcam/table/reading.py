@@ -55,7 +55,8 @@ class OnnxReader:
             second_opinion=False,
             first_look_mirrors=(),
             second_look_mirrors=(),
-            big_look_size=0,  # calibration sizes the dice: no close-ups at the table
+            big_look_size=0,  # calibration sizes the dice: no close-ups, no far dice
+            tiny_look_size=0,
         )
         if det_size is not None:
             self.settings = dataclasses.replace(self.settings, det_size=det_size)

@@ -31,7 +31,7 @@ def test_the_table_reads_each_die_once_by_one_value_net(table_and_reader):
     _, _, reader = table_and_reader
     assert not reader.settings.recheck_unsure and not reader.settings.second_opinion
     assert reader.settings.first_look_mirrors == reader.settings.second_look_mirrors == ()
-    assert reader.settings.big_look_size == 0  # calibration sizes the dice
+    assert reader.settings.big_look_size == reader.settings.tiny_look_size == 0  # sized dice
     assert reader.model.second_opinions == ()  # not even loaded
 
 

@@ -224,7 +224,22 @@ def test_a_close_up_die_is_found_by_the_big_look(model):
     assert read_dice(out.image, model, ReaderSettings(big_look_size=0)) == ()
 
 
-def test_the_big_look_runs_only_when_nothing_was_found(model, monkeypatch):
+def test_dice_far_away_are_found_by_the_tiny_look(model):
+    # five dice 38 px wide in a 2560x1920 photo: 5 px at the first look's 320 px, 10 px
+    # at the second look's 640; at 1280 px, 19 px, the detector finds them
+    out = list(synth.far_frames(2560, 1920, 0.015, 2, 0))[1]
+    truth = [(t.value, t.bbox) for t in out.dice]
+
+    def errors(settings: ReaderSettings) -> int:
+        found = read_dice(out.image, model, settings)
+        return match(truth, [(d.value, d.bbox) for d in found]).errors
+
+    assert len(truth) == 5
+    assert errors(ReaderSettings()) == 0
+    assert errors(ReaderSettings(tiny_look_size=0)) == 2
+
+
+def test_the_later_looks_run_only_when_called_for(model, monkeypatch):
     from zonkcam.vision import reader
 
     sizes = []
@@ -236,9 +251,12 @@ def test_the_big_look_runs_only_when_nothing_was_found(model, monkeypatch):
 
     monkeypatch.setattr(reader, "_detect", spy)
     read_dice(table(0).image, model)  # six dice, found by the first look
-    assert ReaderSettings().big_look_size not in sizes
+    assert sizes == [320]
     sizes.clear()
     read_dice(np.full((480, 640, 3), 90, np.uint8), model)  # nothing at any size
+    assert sizes == [320, 640, 1280, 96]  # first, second, tiny and big looks
+    sizes.clear()
+    read_dice(np.full((480, 640, 3), 90, np.uint8), model, ReaderSettings(tiny_look_size=0))
     assert sizes == [320, 640, 96]
 
 
@@ -564,6 +582,13 @@ def test_cli_options_set_the_reader_settings() -> None:
     assert (every.first_look_mirrors, every.second_look_mirrors) == (("h",), ("h", "v"))
     assert default.crowd_count == 8
     assert default.big_look_size == 96
+    assert default.tiny_look_size == 1280
+    assert f"default {default.tiny_look_size}, 0 = never" in " ".join(p.format_help().split())
+    assert reader_settings(p.parse_args(["--tiny-look", "0"])).tiny_look_size == 0
+    assert reader_settings(p.parse_args(["--tiny-look", "960"])).tiny_look_size == 960
+    for bad in ("640", "5000", "far"):
+        with pytest.raises(SystemExit):
+            p.parse_args(["--tiny-look", bad])
     assert f"default {default.big_look_size}, 0 = never" in " ".join(p.format_help().split())
     assert reader_settings(p.parse_args(["--big-look", "0"])).big_look_size == 0
     assert reader_settings(p.parse_args(["--big-look", "128"])).big_look_size == 128
@@ -638,7 +663,7 @@ def test_a_warm_candidate_that_is_no_die_does_not_hide_the_small_dice() -> None:
     image, detector, fake = _table_with_a_small_die([(100, 100, 60, 0.9)])
     dice = read_dice(image, fake, ONE_VIEW)
     assert [(d.value, d.bbox) for d in dice] == [(3, (776.0, 576.0, 824.0, 624.0))]
-    assert detector.sizes == [320, 640]
+    assert detector.sizes == [320, 640, 1280]  # 12 px at 320: tiny, so the tiny look too
 
 
 def test_no_second_look_when_the_first_kept_only_big_dice() -> None:
@@ -652,7 +677,7 @@ def test_no_second_look_when_the_first_kept_only_big_dice() -> None:
     image[576:624, 776:824] = 90
     image[576:624, 376:424] = 255  # a second small die, found by both looks
     dice = read_dice(image, fake, ONE_VIEW)
-    assert detector.sizes == [320, 640]
+    assert detector.sizes == [320, 640, 1280]  # and a tiny die (12 px) calls the tiny look
     assert [d.bbox for d in dice] == [(376.0, 576.0, 424.0, 624.0)]  # the other is grey
 
 
@@ -669,12 +694,12 @@ def test_a_cluttered_table_gets_the_second_look() -> None:
     # a big die kept, and warm candidates (heat 0.3) the value net turns away: a board's
     # tiles and tokens. Five of them (clutter_count) call for the second look, four not.
     tokens = [(180, 40, 20, 0.3), (220, 40, 20, 0.3), (260, 40, 20, 0.3), (300, 40, 20, 0.3)]
-    for clutter, looks in ((tokens, [320]), (tokens + [(260, 200, 20, 0.3)], [320, 640])):
+    for clutter, looks in ((tokens, [320]), (tokens + [(260, 200, 20, 0.3)], [320, 640, 1280])):
         image, detector, fake = _table_with_a_small_die([(100, 100, 60, 0.9), *clutter])
         image[280:520, 280:520] = 255  # the big die
         values = [d.value for d in read_dice(image, fake, ONE_VIEW)]
         assert detector.sizes == looks
-        assert values == [3] * len(looks)  # the small die only with the second look
+        assert values == [3] * min(len(looks), 2)  # the small die only with the second look
 
 
 def test_detector_only_candidates_keep_the_heat_rule_for_the_second_look() -> None:
@@ -848,7 +873,13 @@ def test_bench_times_every_size_and_scores_values_and_colours(capsys):
     for r in crowd:
         assert r["frames"] == 1 and r["dice_thrown"] <= r["dice"]
         assert r["missed"] + r["misread"] <= 0.2 * r["dice_thrown"]  # 5-7% in session 16
-    assert res["close"] == []  # only with --close
+    assert res["close"] == [] and res["far"] == []  # only with --close, --far
+    assert cli.main(["bench", "--frames", "1", "--far", "--json"]) == 0
+    far = json.loads(capsys.readouterr().out)["far"]
+    assert [(r["size"], r["die_share"], r["dice"]) for r in far] == [
+        ("2560x1920", share, 5) for share in (0.015, 0.02, 0.03)
+    ]
+    assert sum(r["missed"] + r["misread"] + r["extra"] for r in far) <= 3
     assert cli.main(["bench", "--frames", "1", "--close", "--json"]) == 0
     close = json.loads(capsys.readouterr().out)["close"]
     assert [(r["die_share"], r["dice"]) for r in close] == [(0.2, 2), (0.3, 1), (0.4, 1)]

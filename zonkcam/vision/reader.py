@@ -122,6 +122,24 @@ class ReaderSettings:
     median 6 -> 23 ms); at 8 it never runs there. The validation split, read after:
     13 errors off, 14 at 8 (one tall oblique die boxed again around its front side face by
     the 640 px look, a 3, and read 3 for 1)."""
+    tiny_look_size: int = 1280
+    tiny_px: float = 16.0
+    tiny_heat_full: float = 0.7
+    """A third look for tiny dice: when the second look ran and then kept no die, or one
+    under tiny_px in the first look's px (5% of the photo), the detector looks once more
+    at tiny_look_size px (if over small_pass_size; a smaller photo is scaled up), and its
+    candidates under tiny_px are read and voted on with heat_full = tiny_heat_full: dice
+    too small even for the second look (a table photographed whole from afar; far dice
+    on a board). Its candidates need a warmer detector than the second look's (0.7
+    against 0.3): the tiny look also finds pips, keys and parts of dice in piles. 0 =
+    off. Chosen in session 16 (MODEL_CARD.md, Measured, Session 16): errors on the
+    training split, session 12's Epanemu twin (end to end) and session 14's `t14e-d8`
+    twin (end to end), off 67 / 827 (0.728) / 451 (0.725); tiny_px and tiny_heat_full
+    12 and 0.6: 75 / 827 (0.738) / 433 (0.742); 14 and 0.6: 78 / 824 (0.741) / 430
+    (0.746); 16 and 0.6: 77 / 823 (0.742) / 424 (0.749); 14 and 0.7: 74 / 813 (0.740) /
+    436 (0.739); 16 and 0.7: 73 / 811 (0.741) / 430 (0.742); 14 and 0.8: 68 / 822
+    (0.730) / 447 (0.730). About 30 ms a 1280x960 frame where it runs (one detector view
+    at 1280 px). Off at the table (zonkcam.table.reading)."""
     big_look_size: int = 96
     big_px: float = 48.0
     """A look for big dice: when neither look kept a die, the detector looks once more at
@@ -513,16 +531,7 @@ def read_dice(
         img, model, settings, settings.det_size, settings.first_look_mirrors
     )
     found = _Candidates.read(img, boxes, scores, settings.heat_full, model, settings)
-    keep = found.kept(settings)
-    crowded = 0 < settings.crowd_count <= len(keep)
-    if _second_look_possible(img.shape, settings) and (
-        crowded or _small_dice_likely(found, keep, img.shape, settings)
-    ):
-        found = found.with_second_look(img, model, settings, every_size=crowded)
-        keep = found.kept(settings)
-    if len(keep) == 0 and 0 < settings.big_look_size < settings.det_size:
-        found = found.with_big_look(img, model, settings)
-        keep = found.kept(settings)
+    found, keep = _look_again(img, found, model, settings)
     if len(keep) == 0:
         return ()
     scale = settings.det_size / max(h, w)
@@ -537,6 +546,32 @@ def read_dice(
         dice.append(Die(value, round(float(p[value]), 4), bbox, crop_color(crop, gains)))
     dice.sort(key=lambda d: ((d.bbox[1] + d.bbox[3]) / 2, (d.bbox[0] + d.bbox[2]) / 2))
     return tuple(dice)
+
+
+def _look_again(
+    img: np.ndarray, found: _Candidates, model: DiceModel, settings: ReaderSettings
+) -> tuple[_Candidates, np.ndarray]:
+    """The looks after the first, each called by what the ones before kept: the second
+    look at 640 px (small dice, a cluttered board, or every size on a crowded table), the
+    tiny look at 1280 px (dice too small even for the second), the big look at 96 px
+    (close-ups: nothing found so far). Returns all the candidates read and the indices of
+    those kept."""
+    keep = found.kept(settings)
+    crowded = 0 < settings.crowd_count <= len(keep)
+    if _second_look_possible(img.shape, settings) and (
+        crowded or _small_dice_likely(found, keep, img.shape, settings)
+    ):
+        found = found.with_second_look(img, model, settings, every_size=crowded)
+        keep = found.kept(settings)
+        sides = _sides(found.boxes[keep], img.shape, settings)
+        tiny_ones_likely = len(sides) == 0 or bool((sides < settings.tiny_px).any())
+        if settings.tiny_look_size > settings.small_pass_size and tiny_ones_likely:
+            found = found.with_tiny_look(img, model, settings)
+            keep = found.kept(settings)
+    if len(keep) == 0 and 0 < settings.big_look_size < settings.det_size:
+        found = found.with_big_look(img, model, settings)
+        keep = found.kept(settings)
+    return found, keep
 
 
 def _small_dice_likely(
@@ -624,6 +659,15 @@ class _Candidates:
         b2, s2, small = _small_ones(img, model, settings, every_size)
         full = np.where(small, settings.small_heat_full, settings.heat_full)
         return self._with(img, b2, s2, full, model, settings)
+
+    def with_tiny_look(
+        self, img: np.ndarray, model: DiceModel, settings: ReaderSettings
+    ) -> _Candidates:
+        """These and the tiny look's tiny candidates (ReaderSettings.tiny_look_size), read."""
+        b2, s2, _ = _detect(img, model, settings, settings.tiny_look_size)
+        tiny = _sides(b2, img.shape, settings) < settings.tiny_px
+        full = np.full(int(tiny.sum()), settings.tiny_heat_full, np.float32)
+        return self._with(img, b2[tiny], s2[tiny], full, model, settings)
 
     def with_big_look(
         self, img: np.ndarray, model: DiceModel, settings: ReaderSettings

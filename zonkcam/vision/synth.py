@@ -923,6 +923,24 @@ def crowd_frames(width: int, height: int, n_dice: int, frames: int, seed: int) -
         yield render(scene, rng)
 
 
+def far_frames(width: int, height: int, share: float, frames: int, seed: int) -> Iterator:
+    """Seeded tables seen from afar: five dice `share` of the frame's longer side wide
+    (1-4% of a 2560x1920 frame: 13-51 px at the reader's first look of 320 px, 5-13 px),
+    up to 30 degrees oblique: `zonkcam bench --far`'s frames
+    (ReaderSettings.tiny_look_size)."""
+    rng = np.random.default_rng([seed, width, round(share * 1000), 3])
+    for _ in range(frames):
+        scene = random_scene(
+            rng,
+            width,
+            height,
+            n_dice=5,
+            die_px=share * max(width, height),
+            tilt_deg=float(rng.uniform(0, 30)),
+        )
+        yield render(scene, rng)
+
+
 def closeup_frames(width: int, height: int, share: float, frames: int, seed: int) -> Iterator:
     """Seeded close-ups: one die (two when `share` is under 0.3) about `share` of the
     frame's longer side wide (0.95-1.05 times, at most 0.6 of the shorter side), up to
