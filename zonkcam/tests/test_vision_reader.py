@@ -243,13 +243,18 @@ def test_the_later_looks_run_only_when_called_for(model, monkeypatch):
     from zonkcam.vision import reader
 
     sizes = []
-    real = reader._detect
+    real, real_tiled = reader._detect, reader._detect_tiled
 
     def spy(image, model, settings, size, mirrors=()):  # noqa: ANN001, ANN202
         sizes.append(size)
         return real(image, model, settings, size, mirrors)
 
+    def spy_tiled(image, model, settings, size):  # noqa: ANN001, ANN202
+        sizes.append(size)
+        return real_tiled(image, model, settings, size)
+
     monkeypatch.setattr(reader, "_detect", spy)
+    monkeypatch.setattr(reader, "_detect_tiled", spy_tiled)
     read_dice(table(0).image, model)  # six dice, found by the first look
     assert sizes == [320]
     sizes.clear()
@@ -646,6 +651,52 @@ class _BrightIsAThree:
         return [out]
 
 
+TINY_TILES = [704] * 4
+"""The tiny look's detector runs on a 1280x960 canvas: four 704 px tiles."""
+
+
+def test_the_tiny_look_tiles_its_canvas() -> None:
+    from zonkcam.vision.reader import TINY_TILE, TINY_TILE_OVERLAP, _tile_starts
+
+    assert (TINY_TILE, TINY_TILE_OVERLAP) == (704, 128)
+    assert _tile_starts(1280, 704, 128) == [0, 576]
+    assert _tile_starts(960, 704, 128) == [0, 256]
+    assert _tile_starts(500, 704, 128) == [0]  # one tile, cut to the canvas
+    assert _tile_starts(2000, 704, 128) == [0, 576, 1152, 1296]
+
+
+def test_a_die_on_a_tile_seam_is_found_once() -> None:
+    # a tiny die at x = 600-640 of the 1280 px canvas, where tiles 0-704 and 576-1280
+    # overlap: the right tile sees only its edge (a narrower box, IoU 0.4 with the whole
+    # one, too little for the NMS); the left tile's share of the canvas (x under 640)
+    # holds the centres of both, so only the left tile's whole box stays
+    from zonkcam.vision.model import DiceModel
+    from zonkcam.vision.reader import _detect_tiled
+
+    origins = {1: (0, 0), 2: (576, 0), 3: (0, 256), 4: (576, 256)}
+
+    class _Seam:
+        """Sees the die whole in the left tiles, its edge (16 px wide) in the right."""
+
+        def run(self, _names, feeds):  # noqa: ANN001, ANN202
+            h, w = feeds["image"].shape[2:]
+            peaks = np.zeros((1, 1, h // 4, w // 4), np.float32)
+            geom = np.zeros((1, 4, h // 4, w // 4), np.float32)
+            x0, y0 = origins[int(feeds["image"][0, 0, 0, 0])]
+            cx, bw = (620, 40) if x0 == 0 else (632, 16)
+            gx, gy = (cx - x0) // 4, (400 - y0) // 4
+            peaks[0, 0, gy, gx] = 0.9
+            geom[0, :, gy, gx] = [(cx - x0) / 4 - gx, 0, bw, 40]
+            return [peaks, geom]
+
+    image = np.full((960, 1280, 3), 90, np.uint8)
+    for mark, (x0, y0) in origins.items():
+        image[y0, x0] = mark  # each tile's top-left pixel says which tile it is
+    boxes, heat = _detect_tiled(image, DiceModel(_Seam(), None, threads=1), ReaderSettings(), 1280)
+    assert len(boxes) == 1 and heat[0] == pytest.approx(0.9)
+    assert boxes[0].tolist() == pytest.approx([600, 380, 640, 420])
+
+
 def _table_with_a_small_die(first_look: list, small_heat: float = 0.5):
     """A 1280x960 grey table with one small white die (48 px: 12 px in the first
     look's scale) at (800, 600) that only the second look proposes."""
@@ -663,7 +714,7 @@ def test_a_warm_candidate_that_is_no_die_does_not_hide_the_small_dice() -> None:
     image, detector, fake = _table_with_a_small_die([(100, 100, 60, 0.9)])
     dice = read_dice(image, fake, ONE_VIEW)
     assert [(d.value, d.bbox) for d in dice] == [(3, (776.0, 576.0, 824.0, 624.0))]
-    assert detector.sizes == [320, 640, 1280]  # 12 px at 320: tiny, so the tiny look too
+    assert detector.sizes == [320, 640, *TINY_TILES]  # 12 px at 320: tiny, the tiny look too
 
 
 def test_no_second_look_when_the_first_kept_only_big_dice() -> None:
@@ -677,7 +728,7 @@ def test_no_second_look_when_the_first_kept_only_big_dice() -> None:
     image[576:624, 776:824] = 90
     image[576:624, 376:424] = 255  # a second small die, found by both looks
     dice = read_dice(image, fake, ONE_VIEW)
-    assert detector.sizes == [320, 640, 1280]  # and a tiny die (12 px) calls the tiny look
+    assert detector.sizes == [320, 640, *TINY_TILES]  # a tiny die (12 px): the tiny look too
     assert [d.bbox for d in dice] == [(376.0, 576.0, 424.0, 624.0)]  # the other is grey
 
 
@@ -694,7 +745,8 @@ def test_a_cluttered_table_gets_the_second_look() -> None:
     # a big die kept, and warm candidates (heat 0.3) the value net turns away: a board's
     # tiles and tokens. Five of them (clutter_count) call for the second look, four not.
     tokens = [(180, 40, 20, 0.3), (220, 40, 20, 0.3), (260, 40, 20, 0.3), (300, 40, 20, 0.3)]
-    for clutter, looks in ((tokens, [320]), (tokens + [(260, 200, 20, 0.3)], [320, 640, 1280])):
+    more = tokens + [(260, 200, 20, 0.3)]
+    for clutter, looks in ((tokens, [320]), (more, [320, 640, *TINY_TILES])):
         image, detector, fake = _table_with_a_small_die([(100, 100, 60, 0.9), *clutter])
         image[280:520, 280:520] = 255  # the big die
         values = [d.value for d in read_dice(image, fake, ONE_VIEW)]
@@ -729,6 +781,8 @@ class _HalfBlind:
         peaks = np.zeros((1, 1, h // 4, w // 4), np.float32)
         geom = np.zeros((1, 4, h // 4, w // 4), np.float32)
         ys, xs = np.nonzero(x[0] > 200)
+        if len(xs) == 0:  # a tile of the tiny look without the square
+            return [peaks, geom]
         cx, cy = (xs.min() + xs.max() + 1) / 2, (ys.min() + ys.max() + 1) / 2
         if (cx < w / 2) if self.half == "left" else (cy < h / 2):
             gx, gy = int(cx / 4), int(cy / 4)

@@ -127,19 +127,20 @@ class ReaderSettings:
     tiny_heat_full: float = 0.7
     """A third look for tiny dice: when the second look ran and then kept no die, or one
     under tiny_px in the first look's px (5% of the photo), the detector looks once more
-    at tiny_look_size px (if over small_pass_size; a smaller photo is scaled up), and its
-    candidates under tiny_px are read and voted on with heat_full = tiny_heat_full: dice
-    too small even for the second look (a table photographed whole from afar; far dice
-    on a board). Its candidates need a warmer detector than the second look's (0.7
-    against 0.3): the tiny look also finds pips, keys and parts of dice in piles. 0 =
-    off. Chosen in session 16 (MODEL_CARD.md, Measured, Session 16): errors on the
-    training split, session 12's Epanemu twin (end to end) and session 14's `t14e-d8`
-    twin (end to end), off 67 / 827 (0.728) / 451 (0.725); tiny_px and tiny_heat_full
-    12 and 0.6: 75 / 827 (0.738) / 433 (0.742); 14 and 0.6: 78 / 824 (0.741) / 430
-    (0.746); 16 and 0.6: 77 / 823 (0.742) / 424 (0.749); 14 and 0.7: 74 / 813 (0.740) /
-    436 (0.739); 16 and 0.7: 73 / 811 (0.741) / 430 (0.742); 14 and 0.8: 68 / 822
-    (0.730) / 447 (0.730). About 30 ms a 1280x960 frame where it runs (one detector view
-    at 1280 px). Off at the table (zonkcam.table.reading)."""
+    at tiny_look_size px (if over small_pass_size; a smaller photo is scaled up), tile by
+    tile (_detect_tiled), and its candidates under tiny_px are read and voted on with
+    heat_full = tiny_heat_full: dice too small even for the second look (a table
+    photographed whole from afar; far dice on a board). Its candidates need a warmer
+    detector than the second look's (0.7 against 0.3): it also finds pips, keys and parts
+    of dice in piles. 0 = off. Chosen in session 16, on one untiled run at 1280 px
+    (MODEL_CARD.md, Measured, Session 16): errors on the training split, session 12's
+    Epanemu twin (end to end) and session 14's `t14e-d8` twin (end to end), off 67 / 827
+    (0.728) / 451 (0.725); tiny_px and tiny_heat_full 12 and 0.6: 75 / 827 (0.738) / 433
+    (0.742); 14 and 0.6: 78 / 824 (0.741) / 430 (0.746); 16 and 0.6: 77 / 823 (0.742) /
+    424 (0.749); 14 and 0.7: 74 / 813 (0.740) / 436 (0.739); 16 and 0.7: 73 / 811
+    (0.741) / 430 (0.742); 14 and 0.8: 68 / 822 (0.730) / 447 (0.730). Tiled as shipped:
+    72 / 813 (0.738) / 435 (0.738). About 35 ms a 1280x960 frame where it runs. Off at
+    the table (zonkcam.table.reading)."""
     big_look_size: int = 96
     big_px: float = 48.0
     """A look for big dice: when neither look kept a die, the detector looks once more at
@@ -374,6 +375,61 @@ def _detect(
     boxes, scores = boxes[ok], scores[ok]
     keep = _nms(boxes, scores, settings.nms_iou, settings.nms_centres)
     return boxes[keep], scores[keep].astype(np.float32), inp
+
+
+TINY_TILE = 704
+TINY_TILE_OVERLAP = 128
+"""The tiny look runs the detector on tiles of its 1280 px input, TINY_TILE px square
+overlapping by TINY_TILE_OVERLAP (four for a 4:3 photo): one run at 1280 px held about
+100 MB more at its peak (`zonkcam read` over the photo set: 256 MB against 154), a tile
+about as much as the second look's 640 px. A die under tiny_px (64 px at 1280) lies
+wholly in the tile whose share of the canvas holds its centre."""
+
+
+def _tile_starts(length: int, tile: int, overlap: int) -> list[int]:
+    """Where tiles `tile` long, overlapping by at least `overlap`, start along `length`."""
+    if length <= tile:
+        return [0]
+    starts = list(range(0, length - tile, tile - overlap))
+    return [*starts, length - tile]
+
+
+def _detect_tiled(
+    image: np.ndarray, model: DiceModel, settings: ReaderSettings, size: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """One detector look at `size` px, run tile by tile (TINY_TILE): (boxes (N, 4) in
+    image px, heat (N,)). Each tile keeps the candidates centred in its own share of the
+    canvas (up to the middle of its overlap with the next), so a die is found once."""
+    h, w = image.shape[:2]
+    inp, scale = letterbox(image, size)
+    ch, cw = inp.shape[:2]
+    found = []
+    xs = _tile_starts(cw, TINY_TILE, TINY_TILE_OVERLAP)
+    ys = _tile_starts(ch, TINY_TILE, TINY_TILE_OVERLAP)
+
+    def shares(starts: list[int], length: int) -> list[tuple[float, float]]:
+        ends = [min(s + TINY_TILE, length) for s in starts]
+        cuts = [(ends[i] + starts[i + 1]) / 2 for i in range(len(starts) - 1)]
+        return list(zip([0.0, *cuts], [*cuts, float(length)], strict=True))
+
+    for y0, (ylo, yhi) in zip(ys, shares(ys, ch), strict=True):
+        for x0, (xlo, xhi) in zip(xs, shares(xs, cw), strict=True):
+            view = inp[y0 : y0 + TINY_TILE, x0 : x0 + TINY_TILE]
+            cx, cy, bw, bh, heat = _detect_view(
+                view, "", view.shape[1], view.shape[0], model, settings
+            )
+            cx, cy = cx + x0, cy + y0
+            mine = (cx >= xlo) & (cx < xhi) & (cy >= ylo) & (cy < yhi)
+            found.append((cx[mine], cy[mine], bw[mine], bh[mine], heat[mine]))
+    cx, cy, bw, bh, scores = (np.concatenate(a) for a in zip(*found, strict=True))
+    if len(scores) == 0:
+        return np.zeros((0, 4), np.float32), np.zeros(0, np.float32)
+    boxes = np.stack([cx - bw / 2, cy - bh / 2, cx + bw / 2, cy + bh / 2], axis=1) / scale
+    boxes = np.clip(boxes, 0, [w, h, w, h]).astype(np.float32)
+    ok = (boxes[:, 2] - boxes[:, 0] >= 2) & (boxes[:, 3] - boxes[:, 1] >= 2)
+    boxes, scores = boxes[ok], scores[ok]
+    keep = _nms(boxes, scores, settings.nms_iou, settings.nms_centres)
+    return boxes[keep], scores[keep].astype(np.float32)
 
 
 def _detect_view(
@@ -664,7 +720,7 @@ class _Candidates:
         self, img: np.ndarray, model: DiceModel, settings: ReaderSettings
     ) -> _Candidates:
         """These and the tiny look's tiny candidates (ReaderSettings.tiny_look_size), read."""
-        b2, s2, _ = _detect(img, model, settings, settings.tiny_look_size)
+        b2, s2 = _detect_tiled(img, model, settings, settings.tiny_look_size)
         tiny = _sides(b2, img.shape, settings) < settings.tiny_px
         full = np.full(int(tiny.sum()), settings.tiny_heat_full, np.float32)
         return self._with(img, b2[tiny], s2[tiny], full, model, settings)
