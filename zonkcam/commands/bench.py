@@ -60,11 +60,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    import numpy as np
-
     from zonkcam.commands.read import load_model_or_fail
     from zonkcam.vision import synth
-    from zonkcam.vision.metrics import match
+    from zonkcam.vision.metrics import Tally, match
     from zonkcam.vision.reader import read_dice
 
     model = load_model_or_fail(args.model_dir, args.threads)
@@ -73,33 +71,29 @@ def run(args: argparse.Namespace) -> int:
 
     def row(frames, size: str, n: int, name_colors: bool = True) -> dict:
         """One row: the frames read, timed and scored (colours only if name_colors)."""
-        ms, right, thrown, missed, extra, misread = [], 0, 0, 0, 0, 0
+        tally, right = Tally(), 0
         for f in frames:
             t0 = time.perf_counter()
             dice = read_dice(f.image, model, settings)
-            ms.append((time.perf_counter() - t0) * 1000)
+            ms = (time.perf_counter() - t0) * 1000
             right += int(sorted(d.value for d in dice) == sorted(d.value for d in f.dice))
             truth = [(t.value, t.bbox) for t in f.dice]
             found = match(truth, [(d.value, d.bbox) for d in dice])
-            thrown += found.n_truth
-            missed += found.n_truth - found.matched
-            extra += found.n_pred - found.matched
-            misread += found.matched - found.correct
+            tally.add(found, ms)
             for i, j in found.matches if name_colors else ():
-                tally = colors.setdefault(f.dice[i].color, [0, 0])
-                tally[0] += 1
-                tally[1] += int(dice[j].color == f.dice[i].color)
+                named = colors.setdefault(f.dice[i].color, [0, 0])
+                named[0] += 1
+                named[1] += int(dice[j].color == f.dice[i].color)
+        scores = tally.summary()
         return {
             "size": size,
             "dice": n,
-            "frames": len(ms),
-            "ms_median": round(float(np.median(ms)), 2),
-            "ms_p95": round(float(np.percentile(ms, 95)), 2),
-            "frames_read_right": round(right / len(ms), 3),
-            "dice_thrown": thrown,
-            "missed": missed,
-            "extra": extra,
-            "misread": misread,
+            "frames": tally.images,
+            "ms_median": scores["ms_median"],
+            "ms_p95": scores["ms_p95"],
+            "frames_read_right": round(right / tally.images, 3),
+            "dice_thrown": tally.truth,
+            **{k: scores[k] for k in ("missed", "extra", "misread")},
         }
 
     rows = [
@@ -113,15 +107,17 @@ def run(args: argparse.Namespace) -> int:
         for n in (CROWDS if args.crowd else ())
     ]
     fw, fh = FAR_SIZE
-    far = []
-    for share in FAR if args.far else ():
-        r = row(synth.far_frames(fw, fh, share, args.frames, args.seed), f"{fw}x{fh}", 5, False)
-        far.append({"die_share": share, **r})
-    close = []
-    for share in CLOSEUPS if args.close else ():
-        r = row(synth.closeup_frames(w, h, share, args.frames, args.seed), f"{w}x{h}",
-                2 if share < 0.3 else 1, False)
-        close.append({"die_share": share, **r})
+    far = [
+        {"die_share": share,
+         **row(synth.far_frames(fw, fh, share, args.frames, args.seed), f"{fw}x{fh}", 5, False)}
+        for share in (FAR if args.far else ())
+    ]
+    close = [
+        {"die_share": share,
+         **row(synth.closeup_frames(w, h, share, args.frames, args.seed), f"{w}x{h}",
+               2 if share < 0.3 else 1, False)}
+        for share in (CLOSEUPS if args.close else ())
+    ]
     rss_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     result = {
         "threads": args.threads,

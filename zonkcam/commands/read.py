@@ -202,45 +202,33 @@ def add_views_option(p: argparse.ArgumentParser) -> None:
     )
 
 
-def _crowd_count(text: str) -> int:
+def _never_or_between(text: str, low: int, high: int | None, what: str) -> int:
+    """An option's whole number: 0 (never) or one from `low` to `high` (None: no limit)."""
     try:
         n = int(text)
     except ValueError:
         n = -1
-    if n < 0:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of dice (0 = never)")
+    if n != 0 and not (low <= n and (high is None or n <= high)):
+        span = f"{low} or more" if high is None else f"from {low} to {high}"
+        raise argparse.ArgumentTypeError(f"{text!r}: give {what}, {span}, or 0 = never")
     return n
+
+
+def _crowd_count(text: str) -> int:
+    return _never_or_between(text, 1, None, "a number of dice")
 
 
 def _big_look_size(text: str) -> int:
     from zonkcam.vision.preprocess import DET_SIZE  # noqa: PLC0415 - OpenCV is heavy
 
-    try:
-        n = int(text)
-    except ValueError:
-        n = -1
-    if n != 0 and not 32 <= n < DET_SIZE:
-        raise argparse.ArgumentTypeError(
-            f"{text!r}: give a size in px from 32 to {DET_SIZE - 1} (under the first "
-            "look's), or 0 = never"
-        )
-    return n
+    return _never_or_between(text, 32, DET_SIZE - 1, "a size in px under the first look's")
 
 
 TINY_LOOK_MAX = 4096
 
 
 def _tiny_look_size(text: str) -> int:
-    try:
-        n = int(text)
-    except ValueError:
-        n = -1
-    if n != 0 and not 640 < n <= TINY_LOOK_MAX:
-        raise argparse.ArgumentTypeError(
-            f"{text!r}: give a size in px from 641 to {TINY_LOOK_MAX} (over the second "
-            "look's 640), or 0 = never"
-        )
-    return n
+    return _never_or_between(text, 641, TINY_LOOK_MAX, "a size in px over the second look's")
 
 
 def reader_settings(args: argparse.Namespace) -> ReaderSettings:

@@ -198,15 +198,24 @@ def test_touching_dice_are_told_apart_with_a_mirrored_first_look(model):
     assert_read_exactly(read_dice(out.image, model, mirrored), out.dice)
 
 
-def test_a_crowded_table_gets_a_second_look_at_every_size(model):
-    # 12 small dice (about 60 px wide at 1280x960, 15 px at the first look's 320 px),
-    # some touching: the first look alone loses one; the crowd's 640 px look finds it
-    out = next(synth.crowd_frames(1280, 960, 12, 1, 1))
+def _errors_with(out, model):  # noqa: ANN001, ANN202
+    """How many errors (missed + extra + misread) the reader makes on a rendered frame,
+    by settings."""
     truth = [(t.value, t.bbox) for t in out.dice]
 
     def errors(settings: ReaderSettings) -> int:
         found = read_dice(out.image, model, settings)
         return match(truth, [(d.value, d.bbox) for d in found]).errors
+
+    return errors
+
+
+def test_a_crowded_table_gets_a_second_look_at_every_size(model):
+    # 12 small dice (about 60 px wide at 1280x960, 15 px at the first look's 320 px),
+    # some touching: the first look alone loses one; the crowd's 640 px look finds it
+    out = next(synth.crowd_frames(1280, 960, 12, 1, 1))
+    truth = [(t.value, t.bbox) for t in out.dice]
+    errors = _errors_with(out, model)
 
     assert len(truth) == 12
     assert errors(ReaderSettings()) == 0  # crowd_count 8
@@ -229,10 +238,7 @@ def test_dice_far_away_are_found_by_the_tiny_look(model):
     # at the second look's 640; at 1280 px, 19 px, the detector finds them
     out = list(synth.far_frames(2560, 1920, 0.015, 2, 0))[1]
     truth = [(t.value, t.bbox) for t in out.dice]
-
-    def errors(settings: ReaderSettings) -> int:
-        found = read_dice(out.image, model, settings)
-        return match(truth, [(d.value, d.bbox) for d in found]).errors
+    errors = _errors_with(out, model)
 
     assert len(truth) == 5
     assert errors(ReaderSettings()) == 0
@@ -588,24 +594,18 @@ def test_cli_options_set_the_reader_settings() -> None:
     assert default.crowd_count == 8
     assert default.big_look_size == 96
     assert default.tiny_look_size == 1280
-    assert f"default {default.tiny_look_size}, 0 = never" in " ".join(p.format_help().split())
-    assert reader_settings(p.parse_args(["--tiny-look", "0"])).tiny_look_size == 0
-    assert reader_settings(p.parse_args(["--tiny-look", "960"])).tiny_look_size == 960
-    for bad in ("640", "5000", "far"):
-        with pytest.raises(SystemExit):
-            p.parse_args(["--tiny-look", bad])
-    assert f"default {default.big_look_size}, 0 = never" in " ".join(p.format_help().split())
-    assert reader_settings(p.parse_args(["--big-look", "0"])).big_look_size == 0
-    assert reader_settings(p.parse_args(["--big-look", "128"])).big_look_size == 128
-    for bad in ("320", "16", "big"):
-        with pytest.raises(SystemExit):
-            p.parse_args(["--big-look", bad])
-    assert f"default {default.crowd_count}, 0 = never" in " ".join(p.format_help().split())
-    assert reader_settings(p.parse_args(["--crowd-look", "0"])).crowd_count == 0
-    assert reader_settings(p.parse_args(["--crowd-look", "25"])).crowd_count == 25
-    for bad in ("-1", "many"):
-        with pytest.raises(SystemExit):
-            p.parse_args(["--crowd-look", bad])
+    help_text = " ".join(p.format_help().split())
+    for option, field, good, bad in (
+        ("--tiny-look", "tiny_look_size", "960", ("640", "5000", "far")),
+        ("--big-look", "big_look_size", "128", ("320", "16", "big")),
+        ("--crowd-look", "crowd_count", "25", ("-1", "many")),
+    ):
+        assert f"default {getattr(default, field)}, 0 = never" in help_text
+        assert getattr(reader_settings(p.parse_args([option, "0"])), field) == 0
+        assert getattr(reader_settings(p.parse_args([option, good])), field) == int(good)
+        for text in bad:
+            with pytest.raises(SystemExit):
+                p.parse_args([option, text])
 
 
 def test_candidates_too_cold_to_keep_are_not_read() -> None:

@@ -366,15 +366,29 @@ def _detect(
     vw, vh = max(1, round(w * scale)), max(1, round(h * scale))
     found = [_detect_view(inp, "", vw, vh, model, settings)]
     found += [_detect_view(inp, m, vw, vh, model, settings) for m in mirrors]
+    boxes, scores = _image_boxes(found, scale, (h, w), settings)
+    return boxes, scores, inp
+
+
+def _image_boxes(
+    found: list[tuple[np.ndarray, ...]],
+    scale: float,
+    shape: tuple[int, int],
+    settings: ReaderSettings,
+) -> tuple[np.ndarray, np.ndarray]:
+    """The candidates of one look's views (or tiles), each (centre x, centre y, width,
+    height, heat) in the detector input's px, as boxes in image px (clipped to the
+    image, none under 2 px) through one NMS: (boxes (N, 4), heat (N,))."""
+    h, w = shape
     cx, cy, bw, bh, scores = (np.concatenate(a) for a in zip(*found, strict=True))
     if len(scores) == 0:
-        return np.zeros((0, 4), np.float32), np.zeros(0, np.float32), inp
+        return np.zeros((0, 4), np.float32), np.zeros(0, np.float32)
     boxes = np.stack([cx - bw / 2, cy - bh / 2, cx + bw / 2, cy + bh / 2], axis=1) / scale
     boxes = np.clip(boxes, 0, [w, h, w, h]).astype(np.float32)
     ok = (boxes[:, 2] - boxes[:, 0] >= 2) & (boxes[:, 3] - boxes[:, 1] >= 2)
     boxes, scores = boxes[ok], scores[ok]
     keep = _nms(boxes, scores, settings.nms_iou, settings.nms_centres)
-    return boxes[keep], scores[keep].astype(np.float32), inp
+    return boxes[keep], scores[keep].astype(np.float32)
 
 
 TINY_TILE = 704
@@ -421,15 +435,7 @@ def _detect_tiled(
             cx, cy = cx + x0, cy + y0
             mine = (cx >= xlo) & (cx < xhi) & (cy >= ylo) & (cy < yhi)
             found.append((cx[mine], cy[mine], bw[mine], bh[mine], heat[mine]))
-    cx, cy, bw, bh, scores = (np.concatenate(a) for a in zip(*found, strict=True))
-    if len(scores) == 0:
-        return np.zeros((0, 4), np.float32), np.zeros(0, np.float32)
-    boxes = np.stack([cx - bw / 2, cy - bh / 2, cx + bw / 2, cy + bh / 2], axis=1) / scale
-    boxes = np.clip(boxes, 0, [w, h, w, h]).astype(np.float32)
-    ok = (boxes[:, 2] - boxes[:, 0] >= 2) & (boxes[:, 3] - boxes[:, 1] >= 2)
-    boxes, scores = boxes[ok], scores[ok]
-    keep = _nms(boxes, scores, settings.nms_iou, settings.nms_centres)
-    return boxes[keep], scores[keep].astype(np.float32)
+    return _image_boxes(found, scale, (h, w), settings)
 
 
 def _detect_view(

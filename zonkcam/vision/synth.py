@@ -889,21 +889,37 @@ def random_scene(
     )
 
 
-def table_frames(width: int, height: int, n_dice: int, frames: int, seed: int) -> Iterator:
-    """Seeded random tables of `n_dice` dice (a die 6-10% of the frame's longer side,
-    up to 25 degrees oblique), rendered one at a time: `zonkcam bench`'s frames, and the
-    value net's calibration for int8 (with another seed)."""
-    rng = np.random.default_rng([seed, width, n_dice])
+def _tables(
+    rng: np.random.Generator,
+    width: int,
+    height: int,
+    n_dice: int,
+    frames: int,
+    die_share: float | tuple[float, float],
+    max_tilt_deg: float,
+) -> Iterator:
+    """`frames` random tables of `n_dice` dice, each die `die_share` of the frame's longer
+    side wide (a share drawn per table from a (low, high) range), up to `max_tilt_deg`
+    oblique, rendered one at a time."""
     for _ in range(frames):
+        share = die_share if isinstance(die_share, float) else float(rng.uniform(*die_share))
         scene = random_scene(
             rng,
             width,
             height,
             n_dice=n_dice,
-            die_px=float(rng.uniform(0.06, 0.1)) * max(width, height),
-            tilt_deg=float(rng.uniform(0, 25)),
+            die_px=share * max(width, height),
+            tilt_deg=float(rng.uniform(0, max_tilt_deg)),
         )
         yield render(scene, rng)
+
+
+def table_frames(width: int, height: int, n_dice: int, frames: int, seed: int) -> Iterator:
+    """Seeded random tables of `n_dice` dice (a die 6-10% of the frame's longer side,
+    up to 25 degrees oblique), rendered one at a time: `zonkcam bench`'s frames, and the
+    value net's calibration for int8 (with another seed)."""
+    rng = np.random.default_rng([seed, width, n_dice])
+    return _tables(rng, width, height, n_dice, frames, (0.06, 0.1), 25)
 
 
 def crowd_frames(width: int, height: int, n_dice: int, frames: int, seed: int) -> Iterator:
@@ -911,16 +927,7 @@ def crowd_frames(width: int, height: int, n_dice: int, frames: int, seed: int) -
     a quarter of them touching a neighbour, up to 35 degrees oblique), rendered one at a
     time: `zonkcam bench --crowd`'s frames (ReaderSettings.crowd_count)."""
     rng = np.random.default_rng([seed, width, n_dice, 1])
-    for _ in range(frames):
-        scene = random_scene(
-            rng,
-            width,
-            height,
-            n_dice=n_dice,
-            die_px=float(rng.uniform(0.035, 0.07)) * max(width, height),
-            tilt_deg=float(rng.uniform(0, 35)),
-        )
-        yield render(scene, rng)
+    return _tables(rng, width, height, n_dice, frames, (0.035, 0.07), 35)
 
 
 def far_frames(width: int, height: int, share: float, frames: int, seed: int) -> Iterator:
@@ -929,16 +936,7 @@ def far_frames(width: int, height: int, share: float, frames: int, seed: int) ->
     up to 30 degrees oblique: `zonkcam bench --far`'s frames
     (ReaderSettings.tiny_look_size)."""
     rng = np.random.default_rng([seed, width, round(share * 1000), 3])
-    for _ in range(frames):
-        scene = random_scene(
-            rng,
-            width,
-            height,
-            n_dice=5,
-            die_px=share * max(width, height),
-            tilt_deg=float(rng.uniform(0, 30)),
-        )
-        yield render(scene, rng)
+    return _tables(rng, width, height, 5, frames, float(share), 30)
 
 
 def closeup_frames(width: int, height: int, share: float, frames: int, seed: int) -> Iterator:
