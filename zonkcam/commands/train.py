@@ -111,6 +111,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "darker or lighter: engraved or same-colour pips (default 0)",
     )
     p.add_argument(
+        "--rounded-dice",
+        type=float,
+        default=None,
+        metavar="SHARE",
+        help="share (0-1) of the rendered dice drawn with rounded edges and corners "
+        "(default 0)",
+    )
+    p.add_argument(
         "--exclude-source",
         default=None,
         metavar="NAME",
@@ -190,7 +198,7 @@ def run(args: argparse.Namespace) -> int:
     )
     for name in ("det_steps", "cls_steps", "synth_scenes", "det_lr", "cls_lr", "tight_share",
                  "warp_share", "blur_max", "decoy_crops", "tonal_pips",
-                 "det_batch", "cls_batch"):
+                 "rounded_dice", "det_batch", "cls_batch"):
         if getattr(args, name) is not None:
             setattr(cfg, name, getattr(args, name))
     log(f"training: {cfg}")
@@ -223,7 +231,7 @@ def _check_inputs(args: argparse.Namespace, data: Path | None) -> None:
         if getattr(args, name) is not None and getattr(args, name) <= 0:
             raise UserError(f"--{name.replace('_', '-')} must be more than 0")
     _check_device(args.device)
-    for name in ("tight_share", "warp_share", "tonal_pips"):
+    for name in ("tight_share", "warp_share", "tonal_pips", "rounded_dice"):
         share = getattr(args, name)
         if share is not None and not 0 <= share <= 1:
             raise UserError(f"--{name.replace('_', '-')} must be between 0 and 1")

@@ -216,3 +216,47 @@ def test_tonal_pips_are_the_body_colour_a_shade_off():
     tonal_pip, body_too = centre(synth.TONAL_PIPS)
     assert body == pytest.approx(body_too, abs=2)
     assert black_pip + 60 < tonal_pip < body - 40  # still a pip, but a faint one
+
+
+def test_a_rounded_die_has_round_corners_and_a_box_round_it():
+    def die(rounding):  # a big die straight from above, on a plain white mat
+        spec = synth.DieSpec(value=5, color="red", size_mm=40, rounding=rounding)
+        scene = synth.Scene(dice=(spec,), mat=synth.Mat("white", (235, 235, 235)))
+        return synth.render(scene, np.random.default_rng(0))
+
+    sharp, round_ = die(0.0), die(0.5)
+    for out in (sharp, round_):
+        x0, y0, x1, y1 = (int(v) for v in out.dice[0].bbox)
+        red = (out.image[..., 2].astype(int) - out.image[..., 0]) > 80
+        ys, xs = np.nonzero(red)
+        # the box holds the whole painted die, and no more than a px or two of table
+        assert xs.min() >= x0 - 1 and xs.max() <= x1 + 1 and ys.min() >= y0 - 1
+        assert ys.max() <= y1 + 1 and xs.max() - xs.min() >= (x1 - x0) - 4
+    # the corner of the box is the die's own on a sharp cube, the table's on a rounded one
+    def corner_red(out):
+        x0, y0 = (int(v) + 2 for v in out.dice[0].bbox[:2])
+        patch = out.image[y0 : y0 + 3, x0 : x0 + 3].astype(int)
+        return float((patch[..., 2] - patch[..., 0]).mean())
+
+    assert corner_red(sharp) > 80 > 20 > corner_red(round_)
+    # the pips are drawn in towards the middle: the five's outer pips lie nearer its centre
+    def pip_spread(out):
+        x0, y0, x1, y1 = (int(v) for v in out.dice[0].bbox)
+        grey = out.image[y0:y1, x0:x1].mean(axis=2)
+        ys, xs = np.nonzero(grey < 40)
+        return (xs.max() - xs.min()) / (x1 - x0)
+
+    assert pip_spread(round_) < pip_spread(sharp) - 0.1
+
+
+def test_rounded_dice_leave_the_sharp_dice_renders_as_they_were():
+    # a die of rounding 0 takes the old path: the demo table and bench frames are unchanged
+    scene = synth.random_scene(np.random.default_rng(5))
+    zero = replace(scene, dice=tuple(replace(d, rounding=0.0) for d in scene.dice))
+    a = synth.render(scene, np.random.default_rng(2))
+    b = synth.render(zero, np.random.default_rng(2))
+    assert np.array_equal(a.image, b.image)
+    rounded = replace(scene, dice=tuple(replace(d, rounding=0.4) for d in scene.dice))
+    c = synth.render(rounded, np.random.default_rng(2))
+    assert not np.array_equal(a.image, c.image)
+    assert [(d.value, d.color) for d in c.dice] == [(d.value, d.color) for d in a.dice]

@@ -16,6 +16,7 @@ from zonkcam.vision.model import DETECTOR_FILE, MODEL_DIR, VALUES_FILE, load_mod
 from zonkcam.vision.preprocess import crop_die  # noqa: E402
 from zonkcam.vision.quantize import is_quantized, quantize_values  # noqa: E402
 from zonkcam.vision.training import (  # noqa: E402
+    ROUNDING,
     Detector,
     DetectorExport,
     TrainConfig,
@@ -32,6 +33,7 @@ from zonkcam.vision.training import (  # noqa: E402
     random_negative_boxes,
     salt_and_pepper,
     train,
+    with_rounded_dice,
     with_tonal_pips,
 )
 
@@ -174,6 +176,8 @@ def test_train_names_a_wrong_source_or_file_before_any_work(tmp_path, capsys) ->
     assert "--blur-max must be between 0.4 and 10" in capsys.readouterr().err
     assert main(["train", "--data", "none", "--tonal-pips", "2", "--out", out]) == 2
     assert "--tonal-pips must be between 0 and 1" in capsys.readouterr().err
+    assert main(["train", "--data", "none", "--rounded-dice", "-1", "--out", out]) == 2
+    assert "--rounded-dice must be between 0 and 1" in capsys.readouterr().err
     assert not (tmp_path / "run").exists()
 
 
@@ -189,6 +193,21 @@ def test_tonal_pips_go_to_about_their_share_of_dice_and_change_nothing_else() ->
     for a, b in zip(dice, toned, strict=True):
         assert replace(a, pip_color=b.pip_color) == b  # only the pips' colour changes
     assert [with_tonal_pips(s, 0.0, rng) for s in scenes] == scenes
+
+
+def test_rounded_dice_go_to_about_their_share_of_dice_and_change_nothing_else() -> None:
+    scenes = [synth.random_scene(np.random.default_rng(i)) for i in range(40)]
+    rng = np.random.default_rng(0)
+    changed = [with_rounded_dice(s, 0.3, rng) for s in scenes]
+    dice = [d for s in scenes for d in s.dice]
+    rounded = [d for s in changed for d in s.dice]
+    assert len(rounded) == len(dice) > 100
+    share = np.mean([d.rounding > 0 for d in rounded])
+    assert 0.2 < share < 0.4
+    assert all(ROUNDING[0] <= d.rounding <= ROUNDING[1] for d in rounded if d.rounding)
+    for a, b in zip(dice, rounded, strict=True):
+        assert replace(a, rounding=b.rounding) == b  # only the rounding changes
+    assert [with_rounded_dice(s, 0.0, rng) for s in scenes] == scenes
 
 
 def test_tight_die_boxes_only_when_asked_and_the_old_stream_without() -> None:

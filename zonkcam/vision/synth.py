@@ -4,7 +4,8 @@ A scene is a list of `DieSpec` (value, colour, position on the mat in mm, yaw) s
 by a pinhole `Camera` over a `Mat`, lit by a `Light`. `render(scene, rng)` draws it
 and returns the image (BGR uint8) plus one `DieTruth` per die (value, colour, box
 around the whole visible die). Dice are true 3-D cubes (opposite faces sum to 7),
-so oblique views show side faces; everything else (shadows, glare, blur, noise,
+so oblique views show side faces, sharp-edged or rounded (`DieSpec.rounding`: the
+outline of a rounded box, faces fading into its rim); everything else (shadows, glare, blur, noise,
 JPEG) is 2-D image work. Pure numpy/OpenCV, seeded by the caller's Generator.
 """
 
@@ -85,6 +86,12 @@ class DieSpec:
     """Resting on top of another die (one die height up)."""
     tilt_deg: float = 0.0
     """Cocked: tipped about its own x axis, resting on an edge (0 = flat)."""
+    rounding: float = 0.0
+    """0 = a sharp-edged cube; up to MAX_ROUNDING: edges and corners rounded over this
+    share of the half-side, as on most cheap dice (a rounded silhouette, a smaller flat
+    face, pips drawn in towards its centre). random_die never rounds a die, so the demo
+    table and the renders of earlier sessions stay as they were; training rounds a share
+    of the rendered dice (TrainConfig.rounded_dice)."""
 
 
 @dataclass(frozen=True)
@@ -415,7 +422,10 @@ def _face_texture(
     style: str,
     marble: np.ndarray | None,
     rng: np.random.Generator,
+    rounding: float = 0.0,
 ) -> np.ndarray:
+    """One face (float32 BGR, _TEX px square). `rounding` (DieSpec.rounding) draws the
+    pips in towards the centre of the smaller flat face and a little smaller."""
     t = _TEX
     tex = np.empty((t, t, 3), np.float32)
     tex[:] = body
@@ -429,12 +439,14 @@ def _face_texture(
     edge = cv2.GaussianBlur(edge, (0, 0), 3)
     tex *= (1 - 0.18 * edge)[..., None]
     radius = {"round": 0.095, "small": 0.075, "square": 0.09, "big1": 0.095, "logo1": 0.095}[style]
-    radius *= rng.uniform(0.85, 1.15)
+    radius *= rng.uniform(0.85, 1.15) * (1 - 0.3 * rounding)
+    pull = 1 - 0.5 * rounding
     pips = _PIPS[value]
     rot = int(rng.integers(0, 4))
     for u, v in pips:
         for _ in range(rot):
             u, v = 1 - v, u
+        u, v = 0.5 + (u - 0.5) * pull, 0.5 + (v - 0.5) * pull
         c = (int(u * t * 16), int(v * t * 16))
         r = radius * t
         col = pip.tolist()
@@ -673,6 +685,103 @@ def _draw_distractors(img: np.ndarray, scene: Scene, rng: np.random.Generator) -
         )
 
 
+def _glare(strength: float, rng: np.random.Generator) -> np.ndarray:
+    """A specular spot on a face texture (float32, _TEX x _TEX x 1)."""
+    gx, gy = rng.uniform(0.2, 0.8, 2) * _TEX
+    yy, xx = np.mgrid[0:_TEX, 0:_TEX]
+    g = np.exp(-((xx - gx) ** 2 + (yy - gy) ** 2) / (2 * (_TEX * 0.15) ** 2))
+    return (strength * 255 * g)[..., None].astype(np.float32)
+
+
+MAX_ROUNDING = 0.6
+def _sphere_points(n: int) -> np.ndarray:
+    """`n` directions spread evenly over a sphere (a Fibonacci lattice), (n, 3)."""
+    k = np.arange(n) + 0.5
+    z = 1 - 2 * k / n
+    phi = np.pi * (1 + 5**0.5) * k
+    r = np.sqrt(1 - z * z)
+    return np.stack([r * np.cos(phi), r * np.sin(phi), z], axis=1)
+
+
+_SPHERE = _sphere_points(128)
+"""A rounded die's outline is the hull of spheres about the corners of a smaller cube,
+sampled along these directions."""
+
+
+def _rounded_alpha(rounding: float) -> np.ndarray:
+    """A face's alpha on a rounded die: a square with its corners rounded and its edges
+    soft, so the face fades into the die's rounded rim."""
+    t = _TEX
+    a = np.zeros((t, t), np.float32)
+    rad = max(1, int(rounding * t / 2))
+    cv2.rectangle(a, (rad, 1), (t - 2 - rad, t - 2), 1.0, -1)
+    cv2.rectangle(a, (1, rad), (t - 2, t - 2 - rad), 1.0, -1)
+    for cx in (rad, t - 2 - rad):
+        for cy in (rad, t - 2 - rad):
+            cv2.circle(a, (cx, cy), rad, 1.0, -1, cv2.LINE_AA)
+    return cv2.GaussianBlur(a, (0, 0), max(1.0, rounding * t * 0.1))
+
+
+def _draw_rounded_die(
+    img: np.ndarray,
+    d: DieSpec,
+    geo: tuple[np.ndarray, list[np.ndarray], list[np.ndarray]],
+    cam: Camera,
+    ldir: np.ndarray,
+    light: Light,
+    rng: np.random.Generator,
+) -> DieTruth:
+    """Draw a die with rounded edges and corners (DieSpec.rounding) onto `img` (in place):
+    its outline filled in the body colour at the shade of its rim, then its visible
+    faces with rounded, soft-edged alphas over it, all within the outline."""
+    centre, quads, normals = geo
+    r = min(d.rounding, MAX_ROUNDING)
+    h = d.size_mm / 2
+    axes = (normals[2], normals[4], normals[0])  # the die's x, y, z (see _FACES)
+    corners = [
+        centre + (axes[0] * sx + axes[1] * sy + axes[2] * sz) * h * (1 - r)
+        for sx in (-1, 1)
+        for sy in (-1, 1)
+        for sz in (-1, 1)
+    ]
+    pts = np.concatenate([c + _SPHERE * h * r for c in corners])
+    outline = cv2.convexHull(cam.project(pts).astype(np.float32))[:, 0]
+    box = _bbox(outline)
+    body = np.array(DIE_COLORS[d.color], np.float32)
+    pip = pip_rgb(d.pip_color, body)
+    marble = None
+    if d.marbled:
+        marble = np.clip(body * rng.uniform(0.3, 1.6) + rng.uniform(-60, 60, 3), 0, 255)
+    values = _side_values(d.value, rng)
+    campos = cam.position
+    visible = [
+        fi for fi, (q, n) in enumerate(zip(quads, normals, strict=True))
+        if float(n @ (campos - q.mean(axis=0))) > 0
+    ]
+    shades = [0.45 + 0.55 * max(0.0, float(normals[fi] @ ldir)) for fi in visible]
+    top_box = _bbox(cam.project(quads[0])) if 0 in visible else box
+    hgt, wid = img.shape[:2]
+    x0, y0 = max(0, int(box[0]) - 1), max(0, int(box[1]) - 1)
+    x1, y1 = min(wid, int(math.ceil(box[2])) + 2), min(hgt, int(math.ceil(box[3])) + 2)
+    if x1 <= x0 or y1 <= y0:
+        return DieTruth(d.value, d.color, box, top_box)
+    layer = np.empty((y1 - y0, x1 - x0, 3), np.float32)
+    layer[:] = body * (float(np.mean(shades)) if shades else 0.6) * 0.85
+    alpha = _rounded_alpha(r)
+    for fi, shade in zip(visible, shades, strict=True):
+        tex = _face_texture(values[fi], body, pip, d.pip_style, marble, rng, r) * shade
+        if fi == 0 and light.glare > 0:
+            tex += _glare(light.glare, rng)
+        _warp_onto(layer, cam.project(quads[fi]) - [x0, y0], tex, alpha)
+    mask = np.zeros(layer.shape[:2], np.float32)
+    poly = np.round((outline - [x0, y0]) * 16).astype(np.int32)
+    cv2.fillConvexPoly(mask, poly, 1.0, cv2.LINE_AA, 4)
+    a = (mask * (0.7 if d.translucent else 1.0))[..., None]
+    roi = img[y0:y1, x0:x1]
+    roi[:] = roi * (1 - a) + layer * a
+    return DieTruth(d.value, d.color, box, top_box)
+
+
 def render(scene: Scene, rng: np.random.Generator) -> Rendered:
     """Draw `scene`; returns the BGR image and per-die truth (in scene.dice order)."""
     cam = scene.camera
@@ -708,6 +817,9 @@ def render(scene: Scene, rng: np.random.Generator) -> Rendered:
     truths: list[DieTruth | None] = [None] * len(scene.dice)
     for i in order:
         d = scene.dice[i]
+        if d.rounding > 0:
+            truths[i] = _draw_rounded_die(img, d, geo[i], cam, ldir, light, rng)
+            continue
         centre, quads, normals = geo[i]
         body = np.array(DIE_COLORS[d.color], np.float32)
         pip = pip_rgb(d.pip_color, body)
@@ -726,10 +838,7 @@ def render(scene: Scene, rng: np.random.Generator) -> Rendered:
             shade = 0.45 + 0.55 * max(0.0, float(n @ ldir))
             tex = _face_texture(values[fi], body, pip, d.pip_style, marble, rng) * shade
             if fi == 0 and light.glare > 0:
-                gx, gy = rng.uniform(0.2, 0.8, 2) * _TEX
-                yy, xx = np.mgrid[0:_TEX, 0:_TEX]
-                g = np.exp(-((xx - gx) ** 2 + (yy - gy) ** 2) / (2 * (_TEX * 0.15) ** 2))
-                tex += (light.glare * 255 * g)[..., None].astype(np.float32)
+                tex += _glare(light.glare, rng)
             alpha = _FACE_ALPHA * 0.7 if d.translucent else _FACE_ALPHA
             if not _warp_onto(img, proj, tex, alpha):
                 continue

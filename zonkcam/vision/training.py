@@ -84,6 +84,12 @@ class TrainConfig:
     lighter (synth.TONAL_PIPS: engraved or same-colour pips, as on the pink translucent
     dice of the Epanemu photos that the value net misreads). 0 for every shipped run.
     Drawn from a generator of their own, so the rest of the run's draws are unchanged."""
+    rounded_dice: float = 0.0
+    """Share of the rendered dice drawn with rounded edges and corners, rounded over
+    0.2-0.6 of the half-side (synth.DieSpec.rounding: most cheap dice; the Epanemu
+    photos' purple-cloth dice, which a value net that never saw them turns away). 0 for
+    every shipped run before session 17. Drawn from a generator of its own, so the rest
+    of the run's draws are unchanged."""
     quantize: bool = True
     """Write the value net in int8 (`vision/quantize.py`; the float32 file stays beside
     it as dice_values_fp32.onnx)."""
@@ -573,6 +579,9 @@ def build_data(
         scene = synth.random_scene(rng, w, h)
         if cfg.tonal_pips > 0:
             scene = with_tonal_pips(scene, cfg.tonal_pips, np.random.default_rng((cfg.seed, i, 2)))
+        if cfg.rounded_dice > 0:
+            rounded = np.random.default_rng((cfg.seed, i, 3))
+            scene = with_rounded_dice(scene, cfg.rounded_dice, rounded)
         if rng.random() < 0.5:  # more things that are not dice than a game table has
             scene = replace(scene, distractors=scene.distractors + int(rng.integers(2, 10)))
         out = synth.render(scene, rng)
@@ -616,6 +625,20 @@ def with_tonal_pips(scene: synth.Scene, share: float, rng: np.random.Generator) 
     (synth.TONAL_PIPS)."""
     dice = tuple(
         replace(d, pip_color=synth.TONAL_PIPS) if rng.random() < share else d for d in scene.dice
+    )
+    return replace(scene, dice=dice)
+
+
+ROUNDING = (0.2, 0.6)
+"""How far a rounded training die is rounded (synth.DieSpec.rounding), drawn uniformly."""
+
+
+def with_rounded_dice(scene: synth.Scene, share: float, rng: np.random.Generator) -> synth.Scene:
+    """`scene` with about `share` of its dice rounded (synth.DieSpec.rounding, drawn
+    from ROUNDING)."""
+    dice = tuple(
+        replace(d, rounding=float(rng.uniform(*ROUNDING))) if rng.random() < share else d
+        for d in scene.dice
     )
     return replace(scene, dice=dice)
 
