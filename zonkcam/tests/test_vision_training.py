@@ -181,33 +181,27 @@ def test_train_names_a_wrong_source_or_file_before_any_work(tmp_path, capsys) ->
     assert not (tmp_path / "run").exists()
 
 
-def test_tonal_pips_go_to_about_their_share_of_dice_and_change_nothing_else() -> None:
+@pytest.mark.parametrize(
+    ("give", "field", "given"),
+    [
+        (with_tonal_pips, "pip_color", lambda d: d.pip_color == synth.TONAL_PIPS),
+        (with_rounded_dice, "rounding", lambda d: ROUNDING[0] <= d.rounding <= ROUNDING[1]),
+    ],
+)
+def test_a_scene_option_goes_to_about_its_share_of_dice_and_changes_nothing_else(
+    give, field, given  # noqa: ANN001
+) -> None:
     scenes = [synth.random_scene(np.random.default_rng(i)) for i in range(40)]
     rng = np.random.default_rng(0)
-    changed = [with_tonal_pips(s, 0.3, rng) for s in scenes]
     dice = [d for s in scenes for d in s.dice]
-    toned = [d for s in changed for d in s.dice]
-    assert len(toned) == len(dice) > 100
-    share = np.mean([d.pip_color == synth.TONAL_PIPS for d in toned])
-    assert 0.2 < share < 0.4
-    for a, b in zip(dice, toned, strict=True):
-        assert replace(a, pip_color=b.pip_color) == b  # only the pips' colour changes
-    assert [with_tonal_pips(s, 0.0, rng) for s in scenes] == scenes
-
-
-def test_rounded_dice_go_to_about_their_share_of_dice_and_change_nothing_else() -> None:
-    scenes = [synth.random_scene(np.random.default_rng(i)) for i in range(40)]
-    rng = np.random.default_rng(0)
-    changed = [with_rounded_dice(s, 0.3, rng) for s in scenes]
-    dice = [d for s in scenes for d in s.dice]
-    rounded = [d for s in changed for d in s.dice]
-    assert len(rounded) == len(dice) > 100
-    share = np.mean([d.rounding > 0 for d in rounded])
-    assert 0.2 < share < 0.4
-    assert all(ROUNDING[0] <= d.rounding <= ROUNDING[1] for d in rounded if d.rounding)
-    for a, b in zip(dice, rounded, strict=True):
-        assert replace(a, rounding=b.rounding) == b  # only the rounding changes
-    assert [with_rounded_dice(s, 0.0, rng) for s in scenes] == scenes
+    changed = [d for s in (give(s, 0.3, rng) for s in scenes) for d in s.dice]
+    assert len(changed) == len(dice) > 100
+    assert not any(given(d) for d in dice)  # random_scene never gives it
+    assert 0.2 < np.mean([given(d) for d in changed]) < 0.4
+    for a, b in zip(dice, changed, strict=True):
+        assert replace(a, **{field: getattr(b, field)}) == b  # only that field changes
+        assert given(b) or b == a
+    assert [give(s, 0.0, rng) for s in scenes] == scenes
 
 
 def test_tight_die_boxes_only_when_asked_and_the_old_stream_without() -> None:

@@ -685,6 +685,19 @@ def _draw_distractors(img: np.ndarray, scene: Scene, rng: np.random.Generator) -
         )
 
 
+def _paint(
+    d: DieSpec, rng: np.random.Generator
+) -> tuple[np.ndarray, np.ndarray, np.ndarray | None, list[int]]:
+    """A die's body and pip colours (BGR float32), its marble veins' colour (or None)
+    and the values of its six faces in _FACES order."""
+    body = np.array(DIE_COLORS[d.color], np.float32)
+    pip = pip_rgb(d.pip_color, body)
+    marble = None
+    if d.marbled:
+        marble = np.clip(body * rng.uniform(0.3, 1.6) + rng.uniform(-60, 60, 3), 0, 255)
+    return body, pip, marble, _side_values(d.value, rng)
+
+
 def _glare(strength: float, rng: np.random.Generator) -> np.ndarray:
     """A specular spot on a face texture (float32, _TEX x _TEX x 1)."""
     gx, gy = rng.uniform(0.2, 0.8, 2) * _TEX
@@ -747,12 +760,7 @@ def _draw_rounded_die(
     pts = np.concatenate([c + _SPHERE * h * r for c in corners])
     outline = cv2.convexHull(cam.project(pts).astype(np.float32))[:, 0]
     box = _bbox(outline)
-    body = np.array(DIE_COLORS[d.color], np.float32)
-    pip = pip_rgb(d.pip_color, body)
-    marble = None
-    if d.marbled:
-        marble = np.clip(body * rng.uniform(0.3, 1.6) + rng.uniform(-60, 60, 3), 0, 255)
-    values = _side_values(d.value, rng)
+    body, pip, marble, values = _paint(d, rng)
     campos = cam.position
     visible = [
         fi for fi, (q, n) in enumerate(zip(quads, normals, strict=True))
@@ -821,12 +829,7 @@ def render(scene: Scene, rng: np.random.Generator) -> Rendered:
             truths[i] = _draw_rounded_die(img, d, geo[i], cam, ldir, light, rng)
             continue
         centre, quads, normals = geo[i]
-        body = np.array(DIE_COLORS[d.color], np.float32)
-        pip = pip_rgb(d.pip_color, body)
-        marble = None
-        if d.marbled:
-            marble = np.clip(body * rng.uniform(0.3, 1.6) + rng.uniform(-60, 60, 3), 0, 255)
-        values = _side_values(d.value, rng)
+        body, pip, marble, values = _paint(d, rng)
         pts_all = []
         top_box = None
         for fi, (quad, n) in enumerate(zip(quads, normals, strict=True)):
