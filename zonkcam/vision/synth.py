@@ -5,8 +5,8 @@ by a pinhole `Camera` over a `Mat`, lit by a `Light`. `render(scene, rng)` draws
 and returns the image (BGR uint8) plus one `DieTruth` per die (value, colour, box
 around the whole visible die). Dice are true 3-D cubes (opposite faces sum to 7),
 so oblique views show side faces, sharp-edged or rounded (`DieSpec.rounding`: the
-outline of a rounded box, faces fading into its rim); everything else (shadows, glare, blur, noise,
-JPEG) is 2-D image work. Pure numpy/OpenCV, seeded by the caller's Generator.
+outline of a rounded box, faces fading into its rim); everything else (shadows,
+glare, blur, noise, JPEG) is 2-D image work. Pure numpy/OpenCV, seeded by the caller's Generator.
 """
 
 from __future__ import annotations
@@ -707,6 +707,26 @@ def _glare(strength: float, rng: np.random.Generator) -> np.ndarray:
 
 
 MAX_ROUNDING = 0.6
+"""The most a die is rounded (DieSpec.rounding): at 0.6 a die seen from above is nearly
+round."""
+
+
+def _face_shade(normal: np.ndarray, ldir: np.ndarray) -> float:
+    """How lit a face is: 0.45 turned away from the light, 1.0 facing it."""
+    return 0.45 + 0.55 * max(0.0, float(normal @ ldir))
+
+
+def _faces_seen(
+    quads: list[np.ndarray], normals: list[np.ndarray], campos: np.ndarray
+) -> list[int]:
+    """Indices (in _FACES order) of a die's faces turned towards the camera."""
+    return [
+        fi
+        for fi, (q, n) in enumerate(zip(quads, normals, strict=True))
+        if float(n @ (campos - q.mean(axis=0))) > 0
+    ]
+
+
 def _sphere_points(n: int) -> np.ndarray:
     """`n` directions spread evenly over a sphere (a Fibonacci lattice), (n, 3)."""
     k = np.arange(n) + 0.5
@@ -761,12 +781,8 @@ def _draw_rounded_die(
     outline = cv2.convexHull(cam.project(pts).astype(np.float32))[:, 0]
     box = _bbox(outline)
     body, pip, marble, values = _paint(d, rng)
-    campos = cam.position
-    visible = [
-        fi for fi, (q, n) in enumerate(zip(quads, normals, strict=True))
-        if float(n @ (campos - q.mean(axis=0))) > 0
-    ]
-    shades = [0.45 + 0.55 * max(0.0, float(normals[fi] @ ldir)) for fi in visible]
+    visible = _faces_seen(quads, normals, cam.position)
+    shades = [_face_shade(normals[fi], ldir) for fi in visible]
     top_box = _bbox(cam.project(quads[0])) if 0 in visible else box
     hgt, wid = img.shape[:2]
     x0, y0 = max(0, int(box[0]) - 1), max(0, int(box[1]) - 1)
@@ -832,13 +848,10 @@ def render(scene: Scene, rng: np.random.Generator) -> Rendered:
         body, pip, marble, values = _paint(d, rng)
         pts_all = []
         top_box = None
-        for fi, (quad, n) in enumerate(zip(quads, normals, strict=True)):
-            fc = quad.mean(axis=0)
-            if float(n @ (campos - fc)) <= 0:
-                continue
-            proj = cam.project(quad)
+        for fi in _faces_seen(quads, normals, campos):
+            proj = cam.project(quads[fi])
             pts_all.append(proj)
-            shade = 0.45 + 0.55 * max(0.0, float(n @ ldir))
+            shade = _face_shade(normals[fi], ldir)
             tex = _face_texture(values[fi], body, pip, d.pip_style, marble, rng) * shade
             if fi == 0 and light.glare > 0:
                 tex += _glare(light.glare, rng)

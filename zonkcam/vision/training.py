@@ -87,9 +87,11 @@ class TrainConfig:
     rounded_dice: float = 0.0
     """Share of the rendered dice drawn with rounded edges and corners, rounded over
     0.2-0.6 of the half-side (synth.DieSpec.rounding: most cheap dice; the Epanemu
-    photos' purple-cloth dice, which a value net that never saw them turns away). 0 for
-    every shipped run before session 17. Drawn from a generator of its own, so the rest
-    of the run's draws are unchanged."""
+    photos' purple-cloth dice, which a value net that never saw them turns away). The
+    default 0 draws none; session 17's shipped value net (`s17v5r1`) was trained with
+    0.3, none before. Which dice are rounded is drawn from a generator of its own, but
+    a rounded die is drawn with other draws of the run's generator than a sharp one, so
+    the rest of the run's draws differ from those of the same run without it."""
     quantize: bool = True
     """Write the value net in int8 (`vision/quantize.py`; the float32 file stays beside
     it as dice_values_fp32.onnx)."""
