@@ -119,6 +119,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "(default 0)",
     )
     p.add_argument(
+        "--upright",
+        action="store_true",
+        help="never turn the value net's training crops (only mirror them left-right), "
+        "so it may learn which face is on top in an oblique photo",
+    )
+    p.add_argument(
         "--exclude-source",
         default=None,
         metavar="NAME",
@@ -191,6 +197,7 @@ def run(args: argparse.Namespace) -> int:
         mine_with=args.mine_with,
         exclude_source=args.exclude_source,
         quantize=not args.no_quantize,
+        upright=args.upright,
         device=args.device,
         workers=args.workers,
         time_limit_s=args.time_limit,

@@ -19,6 +19,7 @@ from zonkcam.vision.reader import (
     ReaderSettings,
     ask_second_opinions,
     classify_crops,
+    merge_views,
     read_dice,
     recheck_unsure,
 )
@@ -940,3 +941,75 @@ def test_bench_times_every_size_and_scores_values_and_colours(capsys):
     assert sum(r["missed"] + r["misread"] + r["extra"] for r in close) <= 1
     assert cli.main(["bench", "--frames", "1"]) == 0
     assert "body colour named right" in capsys.readouterr().out
+
+
+class _Meta:
+    custom_metadata_map = {"zonkcam.upright": "1"}
+
+
+class _UprightNet:
+    """Stands in for a value net trained upright (its ONNX metadata says so). It reads
+    where a crop's one bright corner pixel lies: top-left (the crop as it is) a 1, its
+    other corners (turned or mirrored views) 2-4, each a die with P 0.9 - 0.2 x corner."""
+
+    CORNERS = ((0, 0), (0, 63), (63, 63), (63, 0))
+
+    def __init__(self) -> None:
+        self.views_seen: list[int] = []
+
+    def get_modelmeta(self) -> _Meta:
+        return _Meta()
+
+    def run(self, _names, feeds):  # noqa: ANN001, ANN202
+        rows = []
+        for crop in feeds["crops"]:  # (3, 64, 64)
+            corner = next(i for i, (y, x) in enumerate(self.CORNERS) if crop[0, y, x] > 0)
+            self.views_seen.append(corner)
+            row = np.zeros(7, np.float32)
+            row[0] = 0.1 + 0.2 * corner
+            row[1 + corner] = 1.0 - row[0]
+            rows.append(row)
+        return [np.stack(rows)]
+
+
+def test_an_upright_value_net_reads_values_from_upright_views_only() -> None:
+    from zonkcam.vision.model import DiceModel, reads_upright
+
+    net = _UprightNet()
+    model = DiceModel(_Session([]), net, threads=1)
+    assert reads_upright(net) and not reads_upright(_Opinion([1, 0, 0, 0, 0, 0, 0]))
+    crop = np.zeros((1, 64, 64, 3), np.uint8)
+    crop[0, 0, 0] = 255  # top-left: as it is, this net reads a 1
+    probs = classify_crops(crop, model)
+    np.testing.assert_allclose(probs[0], [0.1, 0.9, 0, 0, 0, 0, 0], atol=1e-6)
+    # a 1 with P(a die) 0.9 but a value under 0.9 of it: unsure, so read again in the
+    # three quarter turns and the left-right mirror (top-right: the net's '2')
+    unsure = np.array([[0.1, 0.6, 0.3, 0, 0, 0, 0]], np.float32)
+    net.views_seen.clear()
+    out = recheck_unsure(crop, unsure, model)
+    assert sorted(net.views_seen) == [1, 1, 2, 3]  # 1 quarter turn, 2, 3, and the mirror
+    # P(not a die): the mean of all five readings; the values: those of the crop as it
+    # is and of its mirror only (the turned views' 3 and 4 left out), shared over P(a die)
+    # one, two, three quarter turns put the pixel bottom-left, bottom-right, top-right
+    # (P(not a die) 0.7, 0.5, 0.3); the mirror puts it top-right (0.3)
+    not_die = (0.1 + 0.7 + 0.5 + 0.3 + 0.3) / 5
+    values = np.array([0.6, 0.3 + 0.7, 0, 0, 0, 0])
+    expected = np.concatenate([[not_die], values / values.sum() * (1 - not_die)])
+    np.testing.assert_allclose(out[0], expected, atol=1e-6)
+    # two views of an upright net: the crop and its mirror, never a half turn
+    net.views_seen.clear()
+    two = classify_crops(crop, model, views=2)
+    assert sorted(net.views_seen) == [0, 1]
+    np.testing.assert_allclose(two[0, 0], 0.2, atol=1e-6)
+    np.testing.assert_allclose(two[0, 1:3], [0.9 / 1.6 * 0.8, 0.7 / 1.6 * 0.8], atol=1e-6)
+
+
+def test_views_of_a_net_trained_on_turned_crops_are_plain_means() -> None:
+    readings = np.random.default_rng(3).dirichlet(np.ones(7), (4, 5)).astype(np.float32)
+    mask = np.array([True, False, False, False])
+    np.testing.assert_allclose(merge_views(readings, mask, False), readings.mean(axis=0))
+    up = merge_views(readings, mask, True)
+    np.testing.assert_allclose(up[:, 0], readings.mean(axis=0)[:, 0], atol=1e-6)
+    np.testing.assert_allclose(up.sum(axis=1), 1, atol=1e-5)
+    best = readings[0, :, 1:].argmax(axis=1)  # the upright view alone picks the value
+    assert (up[:, 1:].argmax(axis=1) == best).all()

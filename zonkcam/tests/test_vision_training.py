@@ -309,6 +309,50 @@ def test_a_run_can_keep_the_detector_and_train_the_value_net_only(tmp_path) -> N
     np.testing.assert_allclose(probs.sum(axis=1), 1.0, atol=1e-5)
 
 
+def test_an_upright_run_marks_its_value_net_and_the_reader_sees_it(tmp_path) -> None:  # noqa: ANN001
+    from zonkcam.vision.model import reads_upright
+
+    shipped = load_model(threads=1)
+    assert not reads_upright(shipped.values)
+    cfg = TrainConfig(
+        out_dir=tmp_path / "run",
+        det_steps=0,
+        detector_init=MODEL_DIR / DETECTOR_FILE,
+        cls_steps=0,
+        values_init=MODEL_DIR / VALUES_FILE,
+        upright=True,
+        threads=1,
+        log=lambda msg: None,
+    )
+    paths = train(cfg)
+    model = load_model(tmp_path / "run", threads=1)
+    assert reads_upright(model.values)
+    assert is_quantized(paths[1])  # kept as it was, only marked
+    crops = np.random.default_rng(4).uniform(0, 255, (3, 3, 64, 64)).astype(np.float32)
+    same = [m.values.run(None, {"crops": crops})[0] for m in (model, shipped)]
+    np.testing.assert_array_equal(*same)
+
+
+def test_upright_batches_are_never_turned_and_draw_the_same_stream() -> None:
+    x = np.zeros((8, 64, 64, 3), np.uint8)
+    x[:, :16, :16] = 255  # a bright top-left corner
+    tops = {True: set(), False: set()}
+    unturned = 0
+    for seed in range(24):
+        for turns in (True, False):
+            b = _cls_batch(x, np.random.default_rng(seed), turns=turns)  # (N, 3, 64, 64)
+            top = b[:, :, :32].mean() > b[:, :, 32:].mean()
+            tops[turns].add(bool(top))
+        # a batch that a turn left as it was is the same either way: the turn is drawn
+        if np.random.default_rng(seed).integers(0, 4) == 0:
+            unturned += 1
+            np.testing.assert_array_equal(
+                _cls_batch(x, np.random.default_rng(seed), turns=False),
+                _cls_batch(x, np.random.default_rng(seed)),
+            )
+    assert unturned and tops[False] == {True} and tops[True] == {True, False}
+
+
 def test_the_int8_value_net_reads_as_the_float_one(tmp_path) -> None:  # noqa: ANN001
     import onnxruntime as ort
 

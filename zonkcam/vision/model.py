@@ -16,6 +16,11 @@ VALUES_FILE = "dice_values.onnx"
 SECOND_OPINION_FILES = ("dice_values_2.onnx", "dice_values_3.onnx")
 """More value nets, optional: the reader asks them about the candidates the first is
 unsure of (see zonkcam.vision.reader.ask_second_opinions)."""
+UPRIGHT_KEY = "zonkcam.upright"
+"""A value net's ONNX metadata: "1" when it was trained on crops never turned (`zonkcam
+train --upright`), so it tells which face of an oblique die is on top by which lies
+uppermost in the crop; the reader then reads its values from upright views only
+(reader.merge_views). A net without it was trained on turned crops."""
 DEFAULT_THREADS = 1
 """One core for the reader; the camera and the screen keep the others."""
 
@@ -37,6 +42,13 @@ class DiceModel:
     second_opinions: tuple[ort.InferenceSession, ...] = ()
     """Value nets like `values` (SECOND_OPINION_FILES found beside it), asked only about
     the candidates `values` is unsure of."""
+
+
+def reads_upright(net: ort.InferenceSession) -> bool:
+    """Whether the value net `net` was trained upright (UPRIGHT_KEY). A stand-in
+    without ONNX metadata (the tests' fakes) reads as trained on turned crops."""
+    meta = getattr(net, "get_modelmeta", None)
+    return meta is not None and meta().custom_metadata_map.get(UPRIGHT_KEY) == "1"
 
 
 def default_threads() -> int:

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from zonkcam.vision.color import crop_color, white_balance_gains
-from zonkcam.vision.model import DiceModel
+from zonkcam.vision.model import DiceModel, reads_upright
 from zonkcam.vision.preprocess import (
     CROP_SIZE,
     DET_SIZE,
@@ -473,24 +473,71 @@ VALUE_BATCH = 16
 run at once, their activations would hold tens of MB more for the life of the process."""
 
 
+TURNS = {1: (0,), 2: (0, 2), 4: (0, 1, 2, 3)}
+"""The quarter turns of a crop that classify_crops reads, by ReaderSettings.value_views."""
+
+
+def _view(crops: np.ndarray, turns: int, mirrored: bool) -> np.ndarray:
+    """(N, 64, 64, 3) crops turned `turns` quarter turns, then mirrored left-right."""
+    out = np.rot90(crops, turns, axes=(1, 2))
+    return out[:, :, ::-1] if mirrored else out
+
+
+def _views_of(views: int, upright: bool) -> tuple[tuple[int, bool], ...]:
+    """The (quarter turns, mirrored) views classify_crops reads for `views`: quarter
+    turns (TURNS) for a net trained on turned crops; for an upright net (model.
+    reads_upright) 1 = as is, 2 = plus its left-right mirror, 4 = the four quarter turns
+    and the mirror."""
+    if not upright or views == 1:
+        return tuple((k, False) for k in TURNS[views])
+    if views == 2:
+        return ((0, False), (0, True))
+    return tuple((k, False) for k in TURNS[4]) + ((0, True),)
+
+
+def _run_net(net: ort.InferenceSession, crops: np.ndarray) -> np.ndarray:
+    """(N, 64, 64, 3) crops -> (N, 7), one reading each."""
+    x = np.ascontiguousarray(crops.transpose(0, 3, 1, 2), dtype=np.float32)
+    # in batches of at most VALUE_BATCH: onnxruntime keeps the memory of its biggest run
+    return np.concatenate(
+        [net.run(None, {"crops": x[i : i + VALUE_BATCH]})[0] for i in range(0, len(x), VALUE_BATCH)]
+    )
+
+
+def merge_views(readings: np.ndarray, upright_views: np.ndarray, upright_net: bool) -> np.ndarray:
+    """(V, N, 7) readings of the same N crops in V views -> (N, 7). A net trained on
+    turned crops: their mean. An upright net (model.reads_upright): P(not a die) is
+    their mean too (whether a crop holds a die does not depend on which way is up), but
+    the face values come from the views that keep the crop upright (`upright_views`,
+    (V,) bool: as it is and mirrored left-right), shared out over P(a die): a turned
+    view of an oblique die shows the net a side face uppermost, which it takes for the
+    top face."""
+    mean = readings.mean(axis=0)
+    if not upright_net:
+        return mean
+    values = readings[np.asarray(upright_views, bool), :, 1:].sum(axis=0)
+    values = values / np.maximum(values.sum(axis=1, keepdims=True), 1e-9)
+    out = np.empty_like(mean)
+    out[:, 0] = mean[:, 0]
+    out[:, 1:] = values * (1.0 - mean[:, :1])
+    return out
+
+
 def classify_crops(
     crops: np.ndarray, model: DiceModel, views: int = 1, net: ort.InferenceSession | None = None
 ) -> np.ndarray:
     """(N, 64, 64, 3) BGR uint8 crops -> (N, 7) probabilities (0 = not a die, 1-6),
-    averaged over `views` quarter-turned copies (1, 2 or 4). `net`: the value net to
-    run (default model.values; a second opinion's)."""
+    merged over `views` views of each crop (1, 2 or 4; _views_of, merge_views). `net`:
+    the value net to run (default model.values; a second opinion's)."""
     n = len(crops)
     if n == 0:
         return np.zeros((0, 7), np.float32)
     net = model.values if net is None else net
-    turns = {1: (0,), 2: (0, 2), 4: (0, 1, 2, 3)}[views]
-    batch = np.concatenate([np.rot90(crops, k, axes=(1, 2)) for k in turns])
-    x = np.ascontiguousarray(batch.transpose(0, 3, 1, 2), dtype=np.float32)
-    # in batches of at most VALUE_BATCH: onnxruntime keeps the memory of its biggest run
-    probs = np.concatenate(
-        [net.run(None, {"crops": x[i : i + VALUE_BATCH]})[0] for i in range(0, len(x), VALUE_BATCH)]
-    )
-    return probs.reshape(len(turns), n, 7).mean(axis=0)
+    upright = reads_upright(net)
+    seen = _views_of(views, upright)
+    batch = np.concatenate([_view(crops, k, m) for k, m in seen])
+    readings = _run_net(net, batch).reshape(len(seen), n, 7)
+    return merge_views(readings, np.array([k == 0 for k, _ in seen]), upright)
 
 
 def _unsure(probs: np.ndarray, die_prob: tuple[float, float], value_share: float) -> np.ndarray:
@@ -508,18 +555,22 @@ def recheck_unsure(
     model: DiceModel,
     net: ort.InferenceSession | None = None,
 ) -> np.ndarray:
-    """`probs` with the unsure candidates' rows averaged with their three other quarter
-    turns (see ReaderSettings.recheck_unsure). `net`: the value net that read `probs`
-    (default model.values)."""
+    """`probs` with the unsure candidates' rows merged with their readings in the other
+    three quarter turns (see ReaderSettings.recheck_unsure), and for an upright net in
+    the left-right mirror too (merge_views: it reads the values from the upright views
+    only). `net`: the value net that read `probs` (default model.values)."""
     unsure = _unsure(probs, RECHECK_DIE_PROB, RECHECK_VALUE_SHARE)
     if not unsure.any():
         return probs
-    out = probs.copy()
+    net = model.values if net is None else net
+    upright = reads_upright(net)
+    others = ((1, False), (2, False), (3, False)) + (((0, True),) if upright else ())
     few = crops[unsure]
-    # the three turns in one run of the value net (one session call for a lone crop)
-    turned = np.concatenate([np.rot90(few, k, axes=(1, 2)) for k in (1, 2, 3)])
-    others = classify_crops(turned, model, net=net).reshape(3, len(few), 7).sum(axis=0)
-    out[unsure] = (probs[unsure] + others) / 4
+    # the other views in one run of the value net (one session call for a lone crop)
+    readings = _run_net(net, np.concatenate([_view(few, k, m) for k, m in others]))
+    readings = np.concatenate([probs[unsure][None], readings.reshape(len(others), len(few), 7)])
+    out = probs.copy()
+    out[unsure] = merge_views(readings, np.array([True] + [k == 0 for k, _ in others]), upright)
     return out
 
 

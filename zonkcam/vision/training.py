@@ -92,6 +92,12 @@ class TrainConfig:
     0.3, none before. Which dice are rounded is drawn from a generator of its own, but
     a rounded die is drawn with other draws of the run's generator than a sharp one, so
     the rest of the run's draws differ from those of the same run without it."""
+    upright: bool = False
+    """Never turn the value net's training crops a quarter or half turn (they are still
+    mirrored left-right): the net may then learn which way is up in an oblique photo,
+    where the die's top face lies above its side faces. False turns each batch a random
+    quarter turn, as every shipped run did. The turn is drawn either way, so the rest of
+    the run's draws are unchanged."""
     quantize: bool = True
     """Write the value net in int8 (`vision/quantize.py`; the float32 file stays beside
     it as dice_values_fp32.onnx)."""
@@ -942,12 +948,17 @@ def _warp_crop(im: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 
 
 def _cls_batch(
-    x: np.ndarray, rng: np.random.Generator, warp_share: float = 0.0, blur_max: float = 1.3
+    x: np.ndarray,
+    rng: np.random.Generator,
+    warp_share: float = 0.0,
+    blur_max: float = 1.3,
+    turns: bool = True,
 ) -> np.ndarray:
     b = x.astype(np.float32)
     n = len(b)
     k = int(rng.integers(0, 4))
-    b = np.rot90(b, k, axes=(1, 2))
+    if turns:
+        b = np.rot90(b, k, axes=(1, 2))
     if rng.random() < 0.5:
         b = b[:, :, ::-1]
     # per-sample colour: gains, brightness, contrast, channel order
@@ -987,7 +998,7 @@ def _cls_batch(
 def _value_batch(cfg: TrainConfig, x: np.ndarray, y: np.ndarray, rng) -> tuple:
     """One value-net batch: augmented crops (N, 3, 64, 64) and their classes."""
     idx = rng.integers(0, len(x), cfg.cls_batch)
-    return _cls_batch(x[idx], rng, cfg.warp_share, cfg.blur_max), y[idx]
+    return _cls_batch(x[idx], rng, cfg.warp_share, cfg.blur_max, not cfg.upright), y[idx]
 
 
 def train_values(
@@ -1099,6 +1110,33 @@ def _int8(cfg: TrainConfig, path: Path) -> Path:
     return path
 
 
+def mark_upright(path: Path) -> Path:
+    """Record in the value net's ONNX file at `path` that it was trained upright
+    (model.UPRIGHT_KEY), so the reader reads its values from upright views only."""
+    import onnx
+
+    from zonkcam.vision.model import UPRIGHT_KEY
+
+    m = onnx.load(str(path))
+    kept = [p for p in m.metadata_props if p.key != UPRIGHT_KEY]
+    del m.metadata_props[:]
+    m.metadata_props.extend(kept)
+    m.metadata_props.add(key=UPRIGHT_KEY, value="1")
+    onnx.save(m, str(path))
+    return path
+
+
+def _mark(cfg: TrainConfig, path: Path) -> Path:
+    """With cfg.upright, the value net at `path` (and its float32 file beside it) marked
+    upright (mark_upright)."""
+    if cfg.upright:
+        fp32 = path.with_name("dice_values_fp32.onnx")
+        for p in (path, fp32) if fp32.is_file() else (path,):
+            mark_upright(p)
+        cfg.log("value net marked upright: the reader reads its values from upright views")
+    return path
+
+
 def _value_worker(cfg: TrainConfig, x, y, xv, yv, path: str, threads: int = 1) -> None:
     torch.set_num_threads(threads)
     torch.set_flush_denormal(True)
@@ -1164,11 +1202,11 @@ def train(cfg: TrainConfig) -> list[Path]:
         if len(xv):
             acc = value_accuracy(val, xv, yv)
             cfg.log(f"value net: accuracy on held-out real crops {acc:.3f}")
-        paths.append(_int8(cfg, export_values(val, val_path)))
+        paths.append(_mark(cfg, _int8(cfg, export_values(val, val_path))))
     elif cfg.values_init is not None:
         kept = _keep(ValueNet(), cfg.values_init, val_path, export_values)
         cfg.log(f"value net kept as it was: {cfg.values_init}")
-        paths.append(_int8(cfg, kept))
+        paths.append(_mark(cfg, _int8(cfg, kept)))
     else:
         cfg.log("no value net trained (--cls-steps 0): the run holds a detector only")
     cfg.log(f"wrote {' and '.join(map(str, paths))} in {time.time() - t0:.0f} s")
