@@ -147,14 +147,16 @@ def add_views_option(p: argparse.ArgumentParser) -> None:
         type=int,
         choices=(1, 2, 4),
         default=1,
-        help="crop views the value net averages (2 or 4: a little more accurate, "
-        "about 0.5 ms per die per view slower; default 1)",
+        help="views of each crop the value net reads (2: plus a half turn, or for a net "
+        "trained upright its left-right mirror; 4: all four quarter turns, plus the "
+        "mirror for an upright net); about 0.5 ms per die per view slower; default 1",
     )
     p.add_argument(
         "--no-recheck",
         action="store_true",
         help="with one view, do not read the crops the value net is unsure of again in "
-        "the other three quarter turns (on by default: about one candidate in 16)",
+        "the other three quarter turns (and, for a net trained upright, the mirror; on by "
+        "default: about one candidate in 16)",
     )
     p.add_argument(
         "--no-second-opinion",

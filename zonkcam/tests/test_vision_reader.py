@@ -145,13 +145,18 @@ def test_only_unsure_candidates_are_read_again_in_the_other_quarter_turns(model)
         ],
         np.float32,
     )
-    out = recheck_unsure(crops, probs, model)
-    turned = [classify_crops(np.rot90(crops, k, axes=(1, 2)).copy(), model) for k in (1, 2, 3)]
+    # a value net trained on turned crops (the second opinion; the shipped first net is
+    # upright: test_an_upright_value_net_reads_values_from_upright_views_only)
+    (net,) = model.second_opinions
+    out = recheck_unsure(crops, probs, model, net)
+    turned = [
+        classify_crops(np.rot90(crops, k, axes=(1, 2)).copy(), model, net=net) for k in (1, 2, 3)
+    ]
     np.testing.assert_array_equal(out[[0, 3]], probs[[0, 3]])
     expected = (probs[[1, 2]] + sum(t[[1, 2]] for t in turned)) / 4
     np.testing.assert_allclose(out[[1, 2]], expected, atol=1e-6)
     sure = probs[[0, 3]]
-    np.testing.assert_array_equal(recheck_unsure(crops[[0, 3]], sure, model), sure)
+    np.testing.assert_array_equal(recheck_unsure(crops[[0, 3]], sure, model, net), sure)
 
 
 def test_recheck_can_be_switched_off_and_reads_rendered_dice_alike(model):

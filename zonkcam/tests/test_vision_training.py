@@ -310,16 +310,18 @@ def test_a_run_can_keep_the_detector_and_train_the_value_net_only(tmp_path) -> N
 
 
 def test_an_upright_run_marks_its_value_net_and_the_reader_sees_it(tmp_path) -> None:  # noqa: ANN001
-    from zonkcam.vision.model import reads_upright
+    from zonkcam.vision.model import SECOND_OPINION_FILES, reads_upright
 
     shipped = load_model(threads=1)
-    assert not reads_upright(shipped.values)
+    assert reads_upright(shipped.values)  # since session 18
+    (turned,) = shipped.second_opinions  # gw0: trained on turned crops
+    assert not reads_upright(turned)
     cfg = TrainConfig(
         out_dir=tmp_path / "run",
         det_steps=0,
         detector_init=MODEL_DIR / DETECTOR_FILE,
         cls_steps=0,
-        values_init=MODEL_DIR / VALUES_FILE,
+        values_init=MODEL_DIR / SECOND_OPINION_FILES[0],
         upright=True,
         threads=1,
         log=lambda msg: None,
@@ -329,7 +331,7 @@ def test_an_upright_run_marks_its_value_net_and_the_reader_sees_it(tmp_path) -> 
     assert reads_upright(model.values)
     assert is_quantized(paths[1])  # kept as it was, only marked
     crops = np.random.default_rng(4).uniform(0, 255, (3, 3, 64, 64)).astype(np.float32)
-    same = [m.values.run(None, {"crops": crops})[0] for m in (model, shipped)]
+    same = [net.run(None, {"crops": crops})[0] for net in (model.values, turned)]
     np.testing.assert_array_equal(*same)
 
 
