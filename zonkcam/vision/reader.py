@@ -161,8 +161,10 @@ class ReaderSettings:
     training split and the leave-one-source-out runs (0.25 / 0.3 / 0.35 / 0.4 (as the
     first look) / 0.5; MODEL_CARD.md)."""
     value_views: int = 1
-    """Views of each crop the value net averages: 1 = as is, 2 = plus a half turn,
-    4 = all four quarter turns (more robust, proportionally slower)."""
+    """Views of each crop the value net reads (_views_of, merge_views): 1 = as is, 2 =
+    plus a half turn, 4 = all four quarter turns (more robust, proportionally slower);
+    for a net trained upright, 2 = plus its left-right mirror, 4 = the four quarter
+    turns and the mirror, the face value read from the upright views only."""
     recheck_unsure: bool = True
     """With one view: a candidate the value net is unsure of (P(a die) inside
     RECHECK_DIE_PROB, or its best value under RECHECK_VALUE_SHARE of P(a die)) is read
@@ -171,7 +173,15 @@ class ReaderSettings:
     114 -> 112 errors, as much as `value_views=2` for every candidate); session 7's
     quarter turns took session 6's reader's training-split errors from 113 to 107 and
     those of the leave-one-source-out runs from 1092 to 1009 (Epanemu) and 43 to 43
-    (matteop65), at about 0.1 ms a frame (MODEL_CARD.md)."""
+    (matteop65), at about 0.1 ms a frame (MODEL_CARD.md).
+    For a value net trained upright (model.reads_upright: `zonkcam train --upright`, the
+    shipped one since session 18) the crop's left-right mirror is read as well, and
+    merge_views takes P(a die) from all five readings but the face value from the crop
+    and its mirror only: turned a quarter, an oblique die shows a side face uppermost,
+    which an upright net takes for the top face. Session 18, two Epanemu-left-out twins
+    trained upright (seeds 17 / 13; errors), the recheck in the four quarter turns
+    averaged 431 / 396, no recheck 541 / 518, the mirror only 467 / 466, P(a die) from the
+    four turns and the values from the crop and its mirror 408 / 380, this 401 / 386."""
     second_opinion: bool = True
     """Ask the model's second opinions (more value nets, model.second_opinions) about the
     candidates the value net is still unsure of after the recheck (SECOND_OPINION_DIE_PROB,
