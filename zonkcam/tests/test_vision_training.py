@@ -335,6 +335,19 @@ def test_an_upright_run_marks_its_value_net_and_the_reader_sees_it(tmp_path) -> 
     np.testing.assert_array_equal(*same)
 
 
+def test_the_upright_flag_reaches_the_training_config(tmp_path, monkeypatch) -> None:  # noqa: ANN001
+    import zonkcam.vision.training as training
+    from zonkcam.cli import main
+
+    seen = []
+    monkeypatch.setattr(training, "train", lambda cfg: seen.append(cfg) or [])
+    det = str(MODEL_DIR / DETECTOR_FILE)
+    base = ["train", "--data", "none", "--det-steps", "0", "--detector-from", det,
+            "--cls-steps", "0", "--out", str(tmp_path / "run")]
+    assert main(base + ["--upright"]) == 0 and main(base) == 0
+    assert [cfg.upright for cfg in seen] == [True, False]
+
+
 def test_upright_batches_are_never_turned_and_draw_the_same_stream() -> None:
     x = np.zeros((8, 64, 64, 3), np.uint8)
     x[:, :16, :16] = 255  # a bright top-left corner
