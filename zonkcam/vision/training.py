@@ -1118,10 +1118,8 @@ def mark_upright(path: Path) -> Path:
     from zonkcam.vision.model import UPRIGHT_KEY
 
     m = onnx.load(str(path))
-    kept = [p for p in m.metadata_props if p.key != UPRIGHT_KEY]
-    del m.metadata_props[:]
-    m.metadata_props.extend(kept)
-    m.metadata_props.add(key=UPRIGHT_KEY, value="1")
+    props = {p.key: p.value for p in m.metadata_props}
+    onnx.helper.set_model_props(m, {**props, UPRIGHT_KEY: "1"})
     onnx.save(m, str(path))
     return path
 
@@ -1130,9 +1128,9 @@ def _mark(cfg: TrainConfig, path: Path) -> Path:
     """With cfg.upright, the value net at `path` (and its float32 file beside it) marked
     upright (mark_upright)."""
     if cfg.upright:
-        fp32 = path.with_name("dice_values_fp32.onnx")
-        for p in (path, fp32) if fp32.is_file() else (path,):
-            mark_upright(p)
+        for p in (path, path.with_name("dice_values_fp32.onnx")):
+            if p.is_file():
+                mark_upright(p)
         cfg.log("value net marked upright: the reader reads its values from upright views")
     return path
 
