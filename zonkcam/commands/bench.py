@@ -129,6 +129,7 @@ def run(args: argparse.Namespace) -> int:
         "crowd_look": settings.crowd_count,
         "tiny_look": settings.tiny_look_size,
         "big_look": settings.big_look_size,
+        "recrop": settings.recrop_shrink,
         "rows": rows,
         "crowd": crowd,
         "far": far,
@@ -144,7 +145,8 @@ def run(args: argparse.Namespace) -> int:
     print(f"threads={args.threads} views={args.views} recheck={not args.no_recheck} "
           f"second_opinions={result['second_opinions']} mirrors={args.mirrors} "
           f"value_net_alone={args.value_net_alone} crowd_look={settings.crowd_count} "
-          f"tiny_look={settings.tiny_look_size} big_look={settings.big_look_size}  "
+          f"tiny_look={settings.tiny_look_size} big_look={settings.big_look_size} "
+          f"recrop={settings.recrop_shrink}  "
           "(ms per frame, decode excluded)")
     for r in rows:
         print(

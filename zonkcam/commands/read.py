@@ -197,6 +197,15 @@ def add_views_option(p: argparse.ArgumentParser) -> None:
         "(641-4096) for dice smaller still (default 1280, 0 = never; about 30 ms)",
     )
     p.add_argument(
+        "--recrop",
+        type=_recrop_share,
+        default=None,
+        metavar="SHARE",
+        help="read a candidate the value net doubted although the detector backs it once "
+        "more from its box shrunk to SHARE (0.5-0.95) of its width and height, for a die "
+        "boxed loosely with its side faces and the table round it (default 0.75, 0 = never)",
+    )
+    p.add_argument(
         "--value-net-alone",
         action="store_true",
         help="keep every candidate the value net calls a die, however faint the "
@@ -226,6 +235,18 @@ def _big_look_size(text: str) -> int:
     return _never_or_between(text, 32, DET_SIZE - 1, "a size in px under the first look's")
 
 
+def _recrop_share(text: str) -> float:
+    try:
+        share = float(text)
+    except ValueError:
+        share = -1.0
+    if share != 0 and not 0.5 <= share <= 0.95:
+        raise argparse.ArgumentTypeError(
+            f"{text!r}: give the share of the box to read again, from 0.5 to 0.95, or 0 = never"
+        )
+    return share
+
+
 TINY_LOOK_MAX = 4096
 
 
@@ -235,13 +256,14 @@ def _tiny_look_size(text: str) -> int:
 
 def reader_settings(args: argparse.Namespace) -> ReaderSettings:
     """The reader settings that --views, --no-recheck, --no-second-opinion, --mirrors,
-    --crowd-look, --tiny-look, --big-look and --value-net-alone ask for."""
+    --crowd-look, --tiny-look, --big-look, --recrop and --value-net-alone ask for."""
     from zonkcam.vision.reader import ReaderSettings  # noqa: PLC0415 - onnxruntime is heavy
 
     return ReaderSettings(
         crowd_count=ReaderSettings.crowd_count if args.crowd_look is None else args.crowd_look,
         big_look_size=ReaderSettings.big_look_size if args.big_look is None else args.big_look,
         tiny_look_size=ReaderSettings.tiny_look_size if args.tiny_look is None else args.tiny_look,
+        recrop_shrink=ReaderSettings.recrop_shrink if args.recrop is None else args.recrop,
         value_views=args.views,
         recheck_unsure=not args.no_recheck,
         second_opinion=not args.no_second_opinion,

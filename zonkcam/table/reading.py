@@ -48,7 +48,9 @@ class OnnxReader:
         # were chosen on photos, and the table's frames come 10 a second. Nor the
         # detector's mirrored views (session 12): the demo table reads 60 throws of 60
         # right with or without them (scripts/bench_table.py --seed 7), and they cost
-        # about a detector run more a frame.
+        # about a detector run more a frame. Nor the tighter second crop of a doubted
+        # candidate (session 19): chosen on photos from elsewhere, where boxes take in
+        # side faces; at the table the dice are seen from above at a known size.
         self.settings = dataclasses.replace(
             DEFAULT_SETTINGS,
             recheck_unsure=False,
@@ -57,6 +59,7 @@ class OnnxReader:
             second_look_mirrors=(),
             big_look_size=0,  # calibration sizes the dice: no close-ups, no far dice
             tiny_look_size=0,
+            recrop_shrink=0,
         )
         if det_size is not None:
             self.settings = dataclasses.replace(self.settings, det_size=det_size)

@@ -29,9 +29,9 @@ ONE_VIEW = ReaderSettings(**ONE_VIEW_FIELDS)
 """The detector without its mirrored views (as the fake detectors below, which cannot
 mirror their peaks, need)."""
 
-PLAIN = {"small_pass_size": 0, "recheck_unsure": False, **ONE_VIEW_FIELDS}
-"""Settings for a fake detector and value net: one look, one view, no recheck (a fake
-value net answers the same to any batch)."""
+PLAIN = {"small_pass_size": 0, "recheck_unsure": False, "recrop_shrink": 0, **ONE_VIEW_FIELDS}
+"""Settings for a fake detector and value net: one look, one view, no recheck, no second
+crop of a doubted candidate (a fake value net answers the same to any batch)."""
 
 SHARED = Path(__file__).resolve().parents[3] / "shared" / "datasets" / "real-dice-dev"
 
@@ -1018,3 +1018,75 @@ def test_views_of_a_net_trained_on_turned_crops_are_plain_means() -> None:
     np.testing.assert_allclose(up.sum(axis=1), 1, atol=1e-5)
     best = readings[0, :, 1:].argmax(axis=1)  # the upright view alone picks the value
     assert (up[:, 1:].argmax(axis=1) == best).all()
+
+
+class _SureWhenTight:
+    """Stands in for the value net: the more of the crop a white die fills, the surer it
+    is of a die showing 5 (over a quarter: P(a die) 0.95, the 5 `value_prob`; over a
+    tenth: 0.5; less: 0.1). Counts the crops it reads."""
+
+    def __init__(self, value_prob: float = 0.95) -> None:
+        self.value_prob = value_prob
+        self.crops_read = 0
+
+    def run(self, _names, feeds):  # noqa: ANN001, ANN202
+        x = feeds["crops"]
+        self.crops_read += len(x)
+        white = (x.mean(axis=1) > 200).mean(axis=(1, 2))
+        die = np.where(white > 0.25, 0.95, np.where(white > 0.1, 0.5, 0.1))
+        out = np.zeros((len(x), 7), np.float32)
+        out[:, 0] = 1 - die
+        out[:, 5] = np.where(white > 0.25, self.value_prob, die)
+        out[:, 1] = die - out[:, 5]
+        return [out]
+
+
+def _a_loosely_boxed_die(value_prob: float = 0.95, die_side: int = 24):
+    """A white die (`die_side` px) in the middle of a grey 320 px table that the detector
+    boxes 48 px wide, sure of it (heat 0.9): the crop of that box is mostly table."""
+    from zonkcam.vision.model import DiceModel
+
+    image = np.full((320, 320, 3), 90, np.uint8)
+    lo, hi = 160 - die_side // 2, 160 + die_side // 2
+    image[lo:hi, lo:hi] = 255
+    net = _SureWhenTight(value_prob)
+    return image, net, DiceModel(_Detector({320: [(160, 160, 48, 0.9)]}), net, threads=1)
+
+
+def test_a_doubted_die_is_read_again_from_a_tighter_box() -> None:
+    settings = replace(ONE_VIEW, small_pass_size=0, recheck_unsure=False)
+    assert settings.recrop_shrink == 0.75 == ReaderSettings().recrop_shrink
+    # the 48 px box's crop is a sixth white die: P(a die) 0.5, turned away; shrunk to
+    # 36 px it is over a quarter: 0.95, kept, in the detector's box
+    image, net, fake = _a_loosely_boxed_die()
+    dice = read_dice(image, fake, settings)
+    assert [(d.value, d.bbox) for d in dice] == [(5, (136.0, 136.0, 184.0, 184.0))]
+    assert dice[0].confidence == pytest.approx(0.95)
+    assert net.crops_read == 2
+    # off: turned away, read once
+    image, net, fake = _a_loosely_boxed_die()
+    assert read_dice(image, fake, replace(settings, recrop_shrink=0)) == ()
+    assert net.crops_read == 1
+    # the tighter reading stands only if its best value is sure enough (RECROP_VALUE_PROB)
+    image, net, fake = _a_loosely_boxed_die(value_prob=0.6)
+    assert read_dice(image, fake, settings) == ()
+    assert net.crops_read == 2
+    # a candidate the value net all but rules out (P(a die) 0.1) is not read again
+    image, net, fake = _a_loosely_boxed_die(die_side=10)
+    assert read_dice(image, fake, settings) == ()
+    assert net.crops_read == 1
+
+
+def test_recrop_option_sets_the_share() -> None:
+    import argparse
+
+    from zonkcam.commands.read import add_views_option, reader_settings
+
+    p = argparse.ArgumentParser()
+    add_views_option(p)
+    assert reader_settings(p.parse_args([])).recrop_shrink == 0.75
+    assert reader_settings(p.parse_args(["--recrop", "0"])).recrop_shrink == 0
+    assert reader_settings(p.parse_args(["--recrop", "0.9"])).recrop_shrink == 0.9
+    for bad in ("0.3", "1", "tight"):
+        with pytest.raises(SystemExit):
+            p.parse_args(["--recrop", bad])
