@@ -217,14 +217,17 @@ class ReaderSettings:
     5), 0.7 / 0.75 / 0.8 / 0.85 / 0.9 make 120 / 115 / 114 / 118 / 118 on the training
     split."""
     heat_full: float = 0.4
-    heat_weight: float = 0.3
+    heat_weight: float = 0.25
     """The two nets vote together: a candidate is kept when P(a die) x min(heat /
     heat_full, 1) ** heat_weight reaches min_die_prob, so one the detector was lukewarm
-    about (heat under heat_full) needs a surer value net, and one under about 0.19 heat
+    about (heat under heat_full) needs a surer value net, and one under about 0.16 heat
     never stays. Things the value net has never seen (a keyboard key, a board's number
     token) it can call a die with 0.9 and more, but the detector rarely backs it.
     0 = the value net alone decides. Chosen in session 6 on leave-one-source-out runs
-    and the training split (MODEL_CARD.md)."""
+    and the training split (0.3; MODEL_CARD.md); 0.25 since session 19, with the second
+    crop (recrop_shrink), on its six Epanemu twins and the training split (errors,
+    0.3 / 0.25 / 0.2: 1,877 / 1,867 / 1,889 and 62 / 60 / 61; the two matteop65 twins
+    48 and the validation split 13 either way, read after)."""
     min_value_prob: float = 0.0
     """A die whose best value is less likely than this is dropped."""
     dedupe_iou: float = 0.35
