@@ -737,6 +737,12 @@ def _small_dice_likely(
     return int((turned_away & warm).sum()) >= settings.clutter_count
 
 
+def vote(probs: np.ndarray, backing: np.ndarray, settings: ReaderSettings) -> np.ndarray:
+    """The two nets' vote per candidate: P(a die) x min(backing, 1) ** heat_weight; a
+    candidate is kept when it reaches settings.min_die_prob (ReaderSettings.heat_weight)."""
+    return (1.0 - probs[:, 0]) * np.minimum(backing, 1.0) ** settings.heat_weight
+
+
 def shrink_box(box: np.ndarray, share: float) -> np.ndarray:
     """`box` (x0, y0, x1, y1) shrunk to `share` of its width and height about its centre."""
     cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
@@ -754,20 +760,17 @@ def _recrop_turned_away(
     model: DiceModel,
     settings: ReaderSettings,
 ) -> None:
-    """In place: of the candidates `read`, those the vote turns away though the detector
-    backs them enough for a sure value net, and whose P(a die) is at least
+    """In place: of the candidates `read` (those hot enough that a sure value net would
+    keep them: min_kept_heat), those the vote turns away whose P(a die) is at least
     RECROP_DIE_PROB, read again from their box shrunk by settings.recrop_shrink; the new
     reading (and crop) replaces the old one where it is surer of a die and its best value
     reaches RECROP_VALUE_PROB (ReaderSettings.recrop_shrink)."""
     if settings.recrop_shrink <= 0 or len(read) == 0:
         return
-    is_die = 1.0 - probs[read, 0]
-    vote = np.minimum(backing[read], 1.0) ** settings.heat_weight
-    again = read[
-        (is_die >= RECROP_DIE_PROB)
-        & (is_die * vote < settings.min_die_prob)
-        & (vote >= settings.min_die_prob)
-    ]
+    doubted = (1.0 - probs[read, 0] >= RECROP_DIE_PROB) & (
+        vote(probs[read], backing[read], settings) < settings.min_die_prob
+    )
+    again = read[doubted]
     if len(again) == 0:
         return
     tight = np.stack([crop_die(img, shrink_box(boxes[i], settings.recrop_shrink)) for i in again])
@@ -820,8 +823,7 @@ class _Candidates:
         was lukewarm about needs a surer value net), then of two kept dice boxed over
         each other, the one the value net is surer of."""
         is_die = 1.0 - self.probs[:, 0]
-        backed = is_die * np.minimum(self.backing, 1.0) ** settings.heat_weight
-        keep = np.flatnonzero(backed >= settings.min_die_prob)
+        keep = np.flatnonzero(vote(self.probs, self.backing, settings) >= settings.min_die_prob)
         dedupe = (settings.dedupe_iou, settings.dedupe_inside, settings.dedupe_same_inside)
         if any(t > 0 for t in dedupe) and len(keep) > 1:
             iou = settings.dedupe_iou if settings.dedupe_iou > 0 else 1.0  # 1: never
