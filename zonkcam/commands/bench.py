@@ -130,6 +130,7 @@ def run(args: argparse.Namespace) -> int:
         "tiny_look": settings.tiny_look_size,
         "big_look": settings.big_look_size,
         "recrop": settings.recrop_shrink,
+        "size_bars": settings.size_bars,
         "rows": rows,
         "crowd": crowd,
         "far": far,
@@ -146,7 +147,7 @@ def run(args: argparse.Namespace) -> int:
           f"second_opinions={result['second_opinions']} mirrors={args.mirrors} "
           f"value_net_alone={args.value_net_alone} crowd_look={settings.crowd_count} "
           f"tiny_look={settings.tiny_look_size} big_look={settings.big_look_size} "
-          f"recrop={settings.recrop_shrink}  "
+          f"recrop={settings.recrop_shrink} size_bars={settings.size_bars}  "
           "(ms per frame, decode excluded)")
     for r in rows:
         print(

@@ -172,6 +172,7 @@ def run(args: argparse.Namespace) -> int:
         "tiny_look": settings.tiny_look_size,
         "big_look": settings.big_look_size,
         "recrop": settings.recrop_shrink,
+        "size_bars": settings.size_bars,
         "distort": str(distortion) if distortion else None,
         "confirm_below": bar,
         "all": total.summary(),
@@ -209,7 +210,7 @@ def run(args: argparse.Namespace) -> int:
           f"second_opinions={result['second_opinions']} mirrors={args.mirrors} "
           f"value_net_alone={args.value_net_alone} crowd_look={settings.crowd_count} "
           f"tiny_look={settings.tiny_look_size} big_look={settings.big_look_size} "
-          f"recrop={settings.recrop_shrink}"
+          f"recrop={settings.recrop_shrink} size_bars={settings.size_bars}"
           + (f" distort={distortion}" if distortion else ""))
     width = {k: max(len(k), 6) + 2 for k in keys}
     print(f"{'':12}" + "".join(f"{k:>{width[k]}}" for k in keys))

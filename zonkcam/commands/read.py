@@ -206,6 +206,12 @@ def add_views_option(p: argparse.ArgumentParser) -> None:
         "boxed loosely with its side faces and the table round it (default 0.75, 0 = never)",
     )
     p.add_argument(
+        "--no-size-bars",
+        action="store_true",
+        help="one vote bar for every candidate (default: once a die is sure, a candidate "
+        "of its size needs a lower vote, one over twice or under half its size a higher)",
+    )
+    p.add_argument(
         "--value-net-alone",
         action="store_true",
         help="keep every candidate the value net calls a die, however faint the "
@@ -256,7 +262,8 @@ def _tiny_look_size(text: str) -> int:
 
 def reader_settings(args: argparse.Namespace) -> ReaderSettings:
     """The reader settings that --views, --no-recheck, --no-second-opinion, --mirrors,
-    --crowd-look, --tiny-look, --big-look, --recrop and --value-net-alone ask for."""
+    --crowd-look, --tiny-look, --big-look, --recrop, --no-size-bars and --value-net-alone
+    ask for."""
     from zonkcam.vision.reader import ReaderSettings  # noqa: PLC0415 - onnxruntime is heavy
 
     return ReaderSettings(
@@ -264,6 +271,7 @@ def reader_settings(args: argparse.Namespace) -> ReaderSettings:
         big_look_size=ReaderSettings.big_look_size if args.big_look is None else args.big_look,
         tiny_look_size=ReaderSettings.tiny_look_size if args.tiny_look is None else args.tiny_look,
         recrop_shrink=ReaderSettings.recrop_shrink if args.recrop is None else args.recrop,
+        size_bars=not args.no_size_bars,
         value_views=args.views,
         recheck_unsure=not args.no_recheck,
         second_opinion=not args.no_second_opinion,

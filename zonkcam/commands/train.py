@@ -95,6 +95,30 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "training crops (default 1.3)",
     )
     p.add_argument(
+        "--grey-share",
+        type=float,
+        default=None,
+        metavar="SHARE",
+        help="share (0-1) of the value net's training crops turned grey each step "
+        "(default 0.1)",
+    )
+    p.add_argument(
+        "--pastel-dice",
+        type=float,
+        default=None,
+        metavar="SHARE",
+        help="share (0-1) of the rendered dice given a pale body of a random hue with "
+        "dark pips (default 0)",
+    )
+    p.add_argument(
+        "--crop-salt-pepper",
+        type=float,
+        default=None,
+        metavar="SHARE",
+        help="share (0-1) of the value net's training crops given salt-and-pepper noise "
+        "each step, as in Roboflow exports (default 0)",
+    )
+    p.add_argument(
         "--decoy-crops",
         type=int,
         default=None,
@@ -204,7 +228,8 @@ def run(args: argparse.Namespace) -> int:
         log=log,
     )
     for name in ("det_steps", "cls_steps", "synth_scenes", "det_lr", "cls_lr", "tight_share",
-                 "warp_share", "blur_max", "decoy_crops", "tonal_pips",
+                 "warp_share", "blur_max", "crop_salt_pepper", "grey_share", "pastel_dice",
+                 "decoy_crops", "tonal_pips",
                  "rounded_dice", "det_batch", "cls_batch"):
         if getattr(args, name) is not None:
             setattr(cfg, name, getattr(args, name))
@@ -238,7 +263,9 @@ def _check_inputs(args: argparse.Namespace, data: Path | None) -> None:
         if getattr(args, name) is not None and getattr(args, name) <= 0:
             raise UserError(f"--{name.replace('_', '-')} must be more than 0")
     _check_device(args.device)
-    for name in ("tight_share", "warp_share", "tonal_pips", "rounded_dice"):
+    shares = ("tight_share", "warp_share", "crop_salt_pepper", "grey_share", "pastel_dice",
+              "tonal_pips", "rounded_dice")
+    for name in shares:
         share = getattr(args, name)
         if share is not None and not 0 <= share <= 1:
             raise UserError(f"--{name.replace('_', '-')} must be between 0 and 1")

@@ -29,9 +29,16 @@ ONE_VIEW = ReaderSettings(**ONE_VIEW_FIELDS)
 """The detector without its mirrored views (as the fake detectors below, which cannot
 mirror their peaks, need)."""
 
-PLAIN = {"small_pass_size": 0, "recheck_unsure": False, "recrop_shrink": 0, **ONE_VIEW_FIELDS}
+PLAIN = {
+    "small_pass_size": 0,
+    "recheck_unsure": False,
+    "recrop_shrink": 0,
+    "size_bars": False,
+    **ONE_VIEW_FIELDS,
+}
 """Settings for a fake detector and value net: one look, one view, no recheck, no second
-crop of a doubted candidate (a fake value net answers the same to any batch)."""
+crop of a doubted candidate (a fake value net answers the same to any batch), one vote
+bar for every size."""
 
 SHARED = Path(__file__).resolve().parents[3] / "shared" / "datasets" / "real-dice-dev"
 
@@ -578,6 +585,52 @@ def test_a_candidate_the_detector_barely_saw_needs_a_surer_value_net() -> None:
     assert centres(read_dice(image, fake, vote)) == [(40, 40), (120, 200)]
     both = read_dice(image, fake, ReaderSettings(heat_weight=0, **PLAIN))
     assert centres(both) == [(40, 40), (200, 40), (120, 200)]
+    # with the size bars, the sure first die (0.95 x 1) sets the photo's die size: the
+    # second, of its size and surely a 4, needs a vote of 0.7 only
+    sized = ReaderSettings(heat_weight=0.3, **{**PLAIN, "size_bars": True})
+    assert centres(read_dice(image, fake, sized)) == [(40, 40), (200, 40), (120, 200)]
+
+
+def test_the_photos_sure_dice_set_the_vote_bar_by_size() -> None:
+    from zonkcam.vision.reader import vote_bars
+
+    def read_as(value: int, share: float = 0.95) -> list[float]:
+        row = [0.05, 0, 0, 0, 0, 0, 0]
+        row[value] = 0.95 * share
+        return row
+
+    boxes = np.array(
+        [
+            [0, 0, 40, 40],  # sure die (vote 0.95), a 4
+            [100, 0, 140, 40],  # its size, a sure 4: the lower bar
+            [100, 100, 144, 144],  # 1.1 x its size, a sure 5: the lower bar
+            [200, 0, 240, 40],  # its size, read as a 1: round things read as 1s
+            [300, 0, 340, 40],  # its size, its value unsure (0.5 of P(a die))
+            [20, 0, 60, 40],  # its size, half of it over the sure die: a side face
+            [0, 200, 60, 260],  # 1.5 x: neither
+            [400, 0, 500, 100],  # 2.5 x: the higher bar
+            [0, 300, 15, 315],  # 0.375 x: the higher bar
+        ],
+        np.float32,
+    )
+    probs = np.array(
+        [read_as(4), read_as(4), read_as(5), read_as(1), read_as(3, 0.5), read_as(4),
+         read_as(2), read_as(6), read_as(6)],
+        np.float32,
+    )
+    votes = np.array([0.95, 0.75, 0.75, 0.75, 0.75, 0.75, 0.75, 0.85, 0.85], np.float32)
+    settings = ReaderSettings()
+    low, base, high = settings.same_size_bar, settings.min_die_prob, settings.odd_size_bar
+    assert low < base < high
+    bars = vote_bars(boxes, probs, votes, settings)
+    assert bars.tolist() == pytest.approx([low, low, low, base, base, base, base, high, high])
+    # so of the 0.75 votes only those of the sure die's size are kept, and the 0.85 ones
+    # far off its size are not
+    assert np.flatnonzero(votes >= bars).tolist() == [0, 1, 2]
+    # no sure die, or the bars off: one bar for all
+    assert (vote_bars(boxes, probs, np.minimum(votes, 0.85), settings) == base).all()
+    off = ReaderSettings(size_bars=False)
+    assert (vote_bars(boxes, probs, votes, off) == base).all()
 
 
 def test_cli_options_set_the_reader_settings() -> None:
@@ -593,6 +646,7 @@ def test_cli_options_set_the_reader_settings() -> None:
     alone = reader_settings(p.parse_args(["--value-net-alone", "--no-recheck", "--views", "2"]))
     assert (alone.heat_weight, alone.recheck_unsure, alone.value_views) == (0.0, False, 2)
     assert not reader_settings(p.parse_args(["--no-second-opinion"])).second_opinion
+    assert default.size_bars and not reader_settings(p.parse_args(["--no-size-bars"])).size_bars
     assert (default.first_look_mirrors, default.second_look_mirrors) == ((), ("h", "v"))
     assert reader_settings(p.parse_args(["--mirrors", "none"])) == ONE_VIEW
     with pytest.raises(ValueError, match="unknown mirror 'x'"):

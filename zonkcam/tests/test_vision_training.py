@@ -33,6 +33,7 @@ from zonkcam.vision.training import (  # noqa: E402
     random_negative_boxes,
     salt_and_pepper,
     train,
+    with_pastel_dice,
     with_rounded_dice,
     with_tonal_pips,
 )
@@ -176,6 +177,8 @@ def test_train_names_a_wrong_source_or_file_before_any_work(tmp_path, capsys) ->
     assert "--blur-max must be between 0.4 and 10" in capsys.readouterr().err
     assert main(["train", "--data", "none", "--tonal-pips", "2", "--out", out]) == 2
     assert "--tonal-pips must be between 0 and 1" in capsys.readouterr().err
+    assert main(["train", "--data", "none", "--crop-salt-pepper", "1.2", "--out", out]) == 2
+    assert "--crop-salt-pepper must be between 0 and 1" in capsys.readouterr().err
     assert main(["train", "--data", "none", "--rounded-dice", "-1", "--out", out]) == 2
     assert "--rounded-dice must be between 0 and 1" in capsys.readouterr().err
     assert not (tmp_path / "run").exists()
@@ -202,6 +205,28 @@ def test_a_scene_option_goes_to_about_its_share_of_dice_and_changes_nothing_else
         assert replace(a, **{field: getattr(b, field)}) == b  # only that field changes
         assert given(b) or b == a
     assert [give(s, 0.0, rng) for s in scenes] == scenes
+
+
+def test_pastel_dice_are_pale_with_darker_pips_and_nothing_else_changes() -> None:
+    scenes = [synth.random_scene(np.random.default_rng(i)) for i in range(40)]
+    dice = [d for s in scenes for d in s.dice]
+    changed = [d for s in scenes for d in with_pastel_dice(s, 0.3, np.random.default_rng(0)).dice]
+    assert len(changed) == len(dice) > 100 and not any(d.body_bgr for d in dice)
+    pale = [d for d in changed if d.body_bgr is not None]
+    assert 0.2 < len(pale) / len(changed) < 0.4
+    for a, b in zip(dice, changed, strict=True):
+        assert replace(a, body_bgr=b.body_bgr, pip_color=b.pip_color) == b
+    for d in pale:
+        body = np.array(d.body_bgr, np.float32)
+        assert body.max() >= 185 and body.min() >= 185 * (1 - 0.46) - 1  # HSV: pale
+        assert synth.pip_rgb(d.pip_color, body).mean() < body.mean() - 40  # pips darker
+    # the renderer paints the body the colour asked for
+    die = synth.DieSpec(3, "black", size_mm=60.0, body_bgr=(200, 230, 250))
+    scene = synth.Scene((die,), synth.Camera(), synth.Mat())
+    img = synth.render(scene, np.random.default_rng(1)).image
+    centre = img[200:280, 280:360].reshape(-1, 3)
+    assert np.median(centre, axis=0).mean() > 150  # a pale die, not a black one
+    assert [with_pastel_dice(s, 0.0, np.random.default_rng(0)) for s in scenes] == scenes
 
 
 def test_tight_die_boxes_only_when_asked_and_the_old_stream_without() -> None:
@@ -253,6 +278,22 @@ def test_a_stronger_blur_only_when_asked_and_the_old_stream_without() -> None:
 
     assert all(sharpness(b[i]) < sharpness(a[i]) for i in changed)
     assert len(changed) < len(x) / 2
+
+
+def test_salt_and_pepper_crops_only_when_asked_and_the_old_stream_without() -> None:
+    # a flat grey crop: every black or white pixel afterwards is noise
+    x = np.full((64, 64, 64, 3), 128, np.uint8)
+    a = _cls_batch(x, np.random.default_rng(7), turns=False)
+    assert np.array_equal(_cls_batch(x, np.random.default_rng(7), turns=False, salt_pepper=0.0), a)
+    b = _cls_batch(x, np.random.default_rng(7), turns=False, salt_pepper=0.5)
+    assert not ((a < 1) | (a > 254)).any()
+    dots = ((b < 1) | (b > 254)).all(axis=1)  # (N, 64, 64): black or white in all channels
+    noisy = dots.any(axis=(1, 2))
+    assert 0.25 < noisy.mean() < 0.75
+    # of a crop's pixels (fewer pure dots where a small die's crop is scaled up, or
+    # Gaussian noise falls on them)
+    share = dots[noisy].mean(axis=(1, 2))
+    assert 0.002 < share.mean() < 0.015 and share.max() < 0.02
 
 
 @pytest.mark.parametrize("kind", ["values", "detector"])

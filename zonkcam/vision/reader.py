@@ -228,6 +228,23 @@ class ReaderSettings:
     crop (recrop_shrink), on its six Epanemu twins and the training split (errors,
     0.3 / 0.25 / 0.2: 1,877 / 1,867 / 1,889 and 62 / 60 / 61; the two matteop65 twins
     48 and the validation split 13 either way, read after)."""
+    size_bars: bool = True
+    same_size_bar: float = 0.7
+    odd_size_bar: float = 0.9
+    """The photo's dice are one size (vote_bars): once the vote is sure of a die (at
+    least SIZE_SURE_VOTE), a candidate about that size (within SAME_SIZE of the median
+    of the sure dice's sides) is kept with a vote of same_size_bar instead of
+    min_die_prob, if the value net is sure of its value (best value at least
+    SAME_SIZE_VALUE_SHARE of P(a die)), does not read it as a 1 (round things that are
+    not dice read as 1s) and it does not lie over a sure die (at most SAME_SIZE_OVERLAP
+    of its box: a die's side face); a candidate more than ODD_SIZE times bigger or
+    smaller than them needs odd_size_bar (a board's tile, a pip, a key). size_bars
+    False: every candidate needs min_die_prob (`--no-size-bars`).
+    Since session 20: the nets, which see one crop at a time, do not know the size of
+    the photo's other dice. Errors (missed / extra / misread), off / on: six Epanemu
+    twins 1,867 (871 / 602 / 394) / 1,732 (861 / 484 / 387), end to end 0.844 / 0.846,
+    images exactly right 0.570 / 0.596; training split 60 / 61 (end to end 0.981 /
+    0.982); two matteop65 twins 48 / 48 (MODEL_CARD.md, Measured, Session 20)."""
     min_value_prob: float = 0.0
     """A die whose best value is less likely than this is dropped."""
     dedupe_iou: float = 0.35
@@ -274,6 +291,15 @@ RECROP_VALUE_PROB = 0.8
 P(a die) at least RECROP_DIE_PROB; and the shrunk reading stands only if its best value
 is at least RECROP_VALUE_PROB (without that bar: Epanemu twins 1,876 errors, matteop65
 twins 54, the validation split two extra dice)."""
+SIZE_SURE_VOTE = 0.9
+SAME_SIZE = 1.25
+ODD_SIZE = 2.0
+SAME_SIZE_VALUE_SHARE = 0.7
+SAME_SIZE_OVERLAP = 0.25
+"""The photo's die size (ReaderSettings.same_size_bar, odd_size_bar; vote_bars): the
+vote that makes a die sure enough to set it, the factors of its size that are the same
+size and odd-sized, and what a candidate of the same size needs to have its bar lowered.
+Chosen in session 20 on the six Epanemu twins and the training split (model card)."""
 SECOND_OPINION_DIE_PROB = (0.2, 0.98)
 SECOND_OPINION_VALUE_SHARE = 0.95
 """The candidates the second opinions are asked about (ReaderSettings.second_opinion):
@@ -743,6 +769,39 @@ def vote(probs: np.ndarray, backing: np.ndarray, settings: ReaderSettings) -> np
     return (1.0 - probs[:, 0]) * np.minimum(backing, 1.0) ** settings.heat_weight
 
 
+def vote_bars(
+    boxes: np.ndarray, probs: np.ndarray, votes: np.ndarray, settings: ReaderSettings
+) -> np.ndarray:
+    """The vote each candidate needs to be kept (ReaderSettings.same_size_bar,
+    odd_size_bar): min_die_prob, lowered for a die of the size of the photo's sure dice,
+    raised for one far off that size."""
+    bars = np.full(len(votes), settings.min_die_prob)
+    sure = votes >= SIZE_SURE_VOTE
+    if not settings.size_bars or not sure.any():
+        return bars
+    area = np.maximum((boxes[:, 2] - boxes[:, 0]) * (boxes[:, 3] - boxes[:, 1]), 1e-6)
+    size = np.sqrt(area) / np.median(np.sqrt(area[sure]))
+    bars[(size > ODD_SIZE) | (size < 1 / ODD_SIZE)] = settings.odd_size_bar
+    # the same size: the value net sure of its value, not a 1, not over a sure die
+    is_die = 1.0 - probs[:, 0]
+    best = np.argmax(probs[:, 1:], axis=1)
+    sure_boxes = boxes[sure]
+    w = np.minimum(boxes[:, None, 2], sure_boxes[None, :, 2])
+    w -= np.maximum(boxes[:, None, 0], sure_boxes[None, :, 0])
+    h = np.minimum(boxes[:, None, 3], sure_boxes[None, :, 3])
+    h -= np.maximum(boxes[:, None, 1], sure_boxes[None, :, 1])
+    over = (np.clip(w, 0, None) * np.clip(h, 0, None)).max(axis=1) / area
+    same = (
+        (size < SAME_SIZE)
+        & (size > 1 / SAME_SIZE)
+        & (probs[np.arange(len(best)), best + 1] >= SAME_SIZE_VALUE_SHARE * is_die)
+        & (best != 0)  # not read as a 1
+        & ((over < SAME_SIZE_OVERLAP) | sure)
+    )
+    bars[same] = settings.same_size_bar
+    return bars
+
+
 def shrink_box(box: np.ndarray, share: float) -> np.ndarray:
     """`box` (x0, y0, x1, y1) shrunk to `share` of its width and height about its centre."""
     cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
@@ -823,7 +882,8 @@ class _Candidates:
         was lukewarm about needs a surer value net), then of two kept dice boxed over
         each other, the one the value net is surer of."""
         is_die = 1.0 - self.probs[:, 0]
-        keep = np.flatnonzero(vote(self.probs, self.backing, settings) >= settings.min_die_prob)
+        votes = vote(self.probs, self.backing, settings)
+        keep = np.flatnonzero(votes >= vote_bars(self.boxes, self.probs, votes, settings))
         dedupe = (settings.dedupe_iou, settings.dedupe_inside, settings.dedupe_same_inside)
         if any(t > 0 for t in dedupe) and len(keep) > 1:
             iou = settings.dedupe_iou if settings.dedupe_iou > 0 else 1.0  # 1: never

@@ -86,6 +86,11 @@ class DieSpec:
     """Resting on top of another die (one die height up)."""
     tilt_deg: float = 0.0
     """Cocked: tipped about its own x axis, resting on an edge (0 = flat)."""
+    body_bgr: tuple[int, int, int] | None = None
+    """The body's exact colour (BGR), in place of DIE_COLORS[color] (`color` stays the
+    colour truth): a pastel or off-shade die. random_die never sets it, so the demo
+    table and every render of earlier sessions stay as they were; training gives it to
+    a share of the rendered dice (TrainConfig.pastel_dice)."""
     rounding: float = 0.0
     """0 = a sharp-edged cube; up to MAX_ROUNDING: edges and corners rounded over this
     share of the half-side, as on most cheap dice (a rounded silhouette, a smaller flat
@@ -690,7 +695,7 @@ def _paint(
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None, list[int]]:
     """A die's body and pip colours (BGR float32), its marble veins' colour (or None)
     and the values of its six faces in _FACES order."""
-    body = np.array(DIE_COLORS[d.color], np.float32)
+    body = np.array(DIE_COLORS[d.color] if d.body_bgr is None else d.body_bgr, np.float32)
     pip = pip_rgb(d.pip_color, body)
     marble = None
     if d.marbled:

@@ -73,6 +73,20 @@ class TrainConfig:
     from 0.4 to this, in crop px. 1.3 for every shipped run; a die 25 px wide in a photo
     blurred by 1.5 px is blurred by about 3 px in its 64 px crop (`zonkcam eval --distort
     blur`, session 13). Changing it keeps the augmentation stream's draws."""
+    grey_share: float = 0.1
+    """Share of the value net's training crops turned grey each step. 0.1 for every
+    shipped run."""
+    pastel_dice: float = 0.0
+    """Share of the rendered dice given a pale body of a random hue (`with_pastel_dice`:
+    cream, peach, mint, pale pink or blue, as many real dice are) with dark pips. 0 for
+    every shipped run; drawn from a generator of its own."""
+    crop_salt_pepper: float = 0.0
+    """Share of the value net's training crops given salt-and-pepper noise each step
+    (`crop_salt_pepper`: 0.3-1.5% of the crop's pixels black or white, at the crop's own
+    scale before a small die's loss of resolution, so dots on a small die come out as
+    blobs): the noise of Roboflow exports, which the rendered tables carry only at the
+    table's scale (salt_pepper_share). 0 for every shipped run; drawn only when over 0,
+    so the augmentation stream of 0 is the one earlier runs drew."""
     decoy_crops: int = 0
     """Per rendered table, up to this many 'not a die' crops of its decoys
     (`synth.Rendered.decoys`: a printed board tile with its token or icon, boxed from
@@ -590,6 +604,9 @@ def build_data(
         if cfg.rounded_dice > 0:
             rounded = np.random.default_rng((cfg.seed, i, 3))
             scene = with_rounded_dice(scene, cfg.rounded_dice, rounded)
+        if cfg.pastel_dice > 0:
+            pastel = np.random.default_rng((cfg.seed, i, 4))
+            scene = with_pastel_dice(scene, cfg.pastel_dice, pastel)
         if rng.random() < 0.5:  # more things that are not dice than a game table has
             scene = replace(scene, distractors=scene.distractors + int(rng.integers(2, 10)))
         out = synth.render(scene, rng)
@@ -635,6 +652,25 @@ def with_tonal_pips(scene: synth.Scene, share: float, rng: np.random.Generator) 
         replace(d, pip_color=synth.TONAL_PIPS) if rng.random() < share else d for d in scene.dice
     )
     return replace(scene, dice=dice)
+
+
+PASTEL_PIPS = ("black", "black", "black", "red", "blue", "tone")
+
+
+def with_pastel_dice(scene: synth.Scene, share: float, rng: np.random.Generator) -> synth.Scene:
+    """`scene` with about `share` of its dice given a pale body of a random hue (HSV
+    saturation 0.1-0.45, value 0.75-1; synth.DieSpec.body_bgr) and dark pips
+    (PASTEL_PIPS; "tone": their own colour a shade darker)."""
+    out = []
+    for d in scene.dice:
+        if rng.random() < share:
+            hsv = np.array([[[rng.uniform(0, 180), rng.uniform(25, 115), rng.uniform(190, 255)]]])
+            bgr = cv2.cvtColor(hsv.astype(np.uint8), cv2.COLOR_HSV2BGR)[0, 0]
+            pip = str(rng.choice(PASTEL_PIPS))
+            pip = synth.TONAL_PIPS if pip == "tone" else pip
+            d = replace(d, body_bgr=tuple(int(v) for v in bgr), pip_color=pip)
+        out.append(d)
+    return replace(scene, dice=tuple(out))
 
 
 ROUNDING = (0.2, 0.6)
@@ -947,12 +983,23 @@ def _warp_crop(im: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     )
 
 
+def crop_salt_pepper(im: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """`im` (H, W, 3 float32) with 0.3-1.5% of its pixels set black or white, in place."""
+    h, w = im.shape[:2]
+    n = max(1, int(h * w * rng.uniform(0.003, 0.015)))
+    ys, xs = rng.integers(0, h, n), rng.integers(0, w, n)
+    im[ys, xs] = np.where(rng.random(n) < 0.5, 0.0, 255.0).astype(np.float32)[:, None]
+    return im
+
+
 def _cls_batch(
     x: np.ndarray,
     rng: np.random.Generator,
     warp_share: float = 0.0,
     blur_max: float = 1.3,
     turns: bool = True,
+    salt_pepper: float = 0.0,
+    grey_share: float = 0.1,
 ) -> np.ndarray:
     b = x.astype(np.float32)
     n = len(b)
@@ -970,7 +1017,7 @@ def _cls_batch(
     perm = rng.random(n) < 0.3
     if perm.any():
         b[perm] = b[perm][..., rng.permutation(3)]
-    grey = rng.random(n) < 0.1
+    grey = rng.random(n) < grey_share
     if grey.any():
         b[grey] = b[grey].mean(axis=-1, keepdims=True)
     out = np.empty((n, CROP_SIZE, CROP_SIZE, 3), np.float32)
@@ -979,15 +1026,17 @@ def _cls_batch(
         if warp_share > 0 and rng.random() < warp_share:
             im = _warp_crop(im, rng)
         r = rng.random()
+        noisy = salt_pepper > 0 and rng.random() < salt_pepper
         if r < 0.25:  # a small die: lose resolution
             s = int(rng.integers(14, 34))
-            im = cv2.resize(
-                cv2.resize(im, (s, s), interpolation=cv2.INTER_AREA),
-                (CROP_SIZE, CROP_SIZE),
-                interpolation=cv2.INTER_LINEAR,
-            )
+            small = cv2.resize(im, (s, s), interpolation=cv2.INTER_AREA)
+            if noisy:
+                small, noisy = crop_salt_pepper(small, rng), False
+            im = cv2.resize(small, (CROP_SIZE, CROP_SIZE), interpolation=cv2.INTER_LINEAR)
         elif r < 0.4:
             im = cv2.GaussianBlur(im, (0, 0), rng.uniform(0.4, blur_max))
+        if noisy:
+            im = crop_salt_pepper(im.copy(), rng)
         out[i] = im
     noise = rng.random(n) < 0.3
     if noise.any():
@@ -998,7 +1047,11 @@ def _cls_batch(
 def _value_batch(cfg: TrainConfig, x: np.ndarray, y: np.ndarray, rng) -> tuple:
     """One value-net batch: augmented crops (N, 3, 64, 64) and their classes."""
     idx = rng.integers(0, len(x), cfg.cls_batch)
-    return _cls_batch(x[idx], rng, cfg.warp_share, cfg.blur_max, not cfg.upright), y[idx]
+    batch = _cls_batch(
+        x[idx], rng, cfg.warp_share, cfg.blur_max, not cfg.upright, cfg.crop_salt_pepper,
+        cfg.grey_share,
+    )
+    return batch, y[idx]
 
 
 def train_values(
