@@ -609,7 +609,7 @@ def test_the_photos_sure_dice_set_the_vote_bar_by_size() -> None:
             [20, 0, 60, 40],  # its size, half of it over the sure die: a side face
             [0, 200, 60, 260],  # 1.5 x: neither
             [400, 0, 500, 100],  # 2.5 x: the higher bar
-            [0, 300, 15, 315],  # 0.375 x: the higher bar
+            [0, 300, 15, 315],  # 0.375 x: small dice far off are dice too
         ],
         np.float32,
     )
@@ -620,13 +620,13 @@ def test_the_photos_sure_dice_set_the_vote_bar_by_size() -> None:
     )
     votes = np.array([0.95, 0.75, 0.75, 0.75, 0.75, 0.75, 0.75, 0.85, 0.85], np.float32)
     settings = ReaderSettings()
-    low, base, high = settings.same_size_bar, settings.min_die_prob, settings.odd_size_bar
+    low, base, high = settings.same_size_bar, settings.min_die_prob, settings.big_size_bar
     assert low < base < high
     bars = vote_bars(boxes, probs, votes, settings)
-    assert bars.tolist() == pytest.approx([low, low, low, base, base, base, base, high, high])
-    # so of the 0.75 votes only those of the sure die's size are kept, and the 0.85 ones
-    # far off its size are not
-    assert np.flatnonzero(votes >= bars).tolist() == [0, 1, 2]
+    assert bars.tolist() == pytest.approx([low, low, low, base, base, base, base, high, base])
+    # so of the 0.75 votes only those of the sure die's size are kept, and of the 0.85
+    # ones the small one, not the big one
+    assert np.flatnonzero(votes >= bars).tolist() == [0, 1, 2, 8]
     # no sure die, or the bars off: one bar for all
     assert (vote_bars(boxes, probs, np.minimum(votes, 0.85), settings) == base).all()
     off = ReaderSettings(size_bars=False)

@@ -7,7 +7,8 @@ each candidate cut from the full-resolution image (those hot enough to be kept) 
 net ('not a die' or 1-6; unsure ones read again in the other three quarter turns, and
 those still unsure by the second opinion, another value net; those turned away though
 the detector backs them read again from a tighter box) -> kept when the value net and
-the detector's heat agree -> of two dice boxed over each other, the surer one -> if
+the detector's heat agree (the bar lower for a die of the size of the photo's sure
+dice, higher for a thing twice their size) -> of two dice boxed over each other, the surer one -> if
 none was kept, or a small one, or many candidates were turned away (a cluttered board),
 a second look at 640 px for small dice (and in two mirror images), read the same way ->
 colour.
@@ -230,21 +231,23 @@ class ReaderSettings:
     48 and the validation split 13 either way, read after)."""
     size_bars: bool = True
     same_size_bar: float = 0.7
-    odd_size_bar: float = 0.9
-    """The photo's dice are one size (vote_bars): once the vote is sure of a die (at
+    big_size_bar: float = 0.95
+    """The photo's dice are one size (vote_bars). Once the vote is sure of a die (at
     least SIZE_SURE_VOTE), a candidate about that size (within SAME_SIZE of the median
-    of the sure dice's sides) is kept with a vote of same_size_bar instead of
-    min_die_prob, if the value net is sure of its value (best value at least
-    SAME_SIZE_VALUE_SHARE of P(a die)), does not read it as a 1 (round things that are
-    not dice read as 1s) and it does not lie over a sure die (at most SAME_SIZE_OVERLAP
-    of its box: a die's side face); a candidate more than ODD_SIZE times bigger or
-    smaller than them needs odd_size_bar (a board's tile, a pip, a key). size_bars
-    False: every candidate needs min_die_prob (`--no-size-bars`).
-    Since session 20: the nets, which see one crop at a time, do not know the size of
-    the photo's other dice. Errors (missed / extra / misread), off / on: six Epanemu
-    twins 1,867 (871 / 602 / 394) / 1,732 (861 / 484 / 387), end to end 0.844 / 0.846,
-    images exactly right 0.570 / 0.596; training split 60 / 61 (end to end 0.981 /
-    0.982); two matteop65 twins 48 / 48 (MODEL_CARD.md, Measured, Session 20)."""
+    side of the sure dice) is kept with a vote of same_size_bar instead of min_die_prob
+    if the value net is sure of its value (best value at least SAME_SIZE_VALUE_SHARE of
+    P(a die)), does not read it as a 1 (round things that are not dice read as 1s) and
+    it does not lie over a sure die (at most SAME_SIZE_OVERLAP of its box: a die's side
+    face); a candidate more than BIG_SIZE times their size needs big_size_bar (a board's
+    tile, a hand). False: every candidate needs min_die_prob (`--no-size-bars`). Since
+    session 20: the nets see one candidate at a time and do not know the size of the
+    photo's other dice. Chosen on the six Epanemu twins and the training split, the
+    validation split read after (errors, missed / extra / misread; off / on): six twins
+    1,867 (871 / 602 / 394) / 1,722 (840 / 487 / 395), end to end 0.844 / 0.848, images
+    exactly right 0.570 / 0.598; training split 60 / 61 (end to end 0.981 / 0.982);
+    session 18's four twins 1,462 / 1,353; the two matteop65 twins 48 / 48; validation
+    13 / 12. Raising the bar for small candidates too (under half the size) lost more
+    small dice than it saved extra ones (MODEL_CARD.md, Measured, Session 20)."""
     min_value_prob: float = 0.0
     """A die whose best value is less likely than this is dropped."""
     dedupe_iou: float = 0.35
@@ -293,12 +296,12 @@ is at least RECROP_VALUE_PROB (without that bar: Epanemu twins 1,876 errors, mat
 twins 54, the validation split two extra dice)."""
 SIZE_SURE_VOTE = 0.9
 SAME_SIZE = 1.25
-ODD_SIZE = 2.0
+BIG_SIZE = 2.0
 SAME_SIZE_VALUE_SHARE = 0.7
 SAME_SIZE_OVERLAP = 0.25
-"""The photo's die size (ReaderSettings.same_size_bar, odd_size_bar; vote_bars): the
+"""The photo's die size (ReaderSettings.same_size_bar, big_size_bar; vote_bars): the
 vote that makes a die sure enough to set it, the factors of its size that are the same
-size and odd-sized, and what a candidate of the same size needs to have its bar lowered.
+size and too big, and what a candidate of the same size needs to have its bar lowered.
 Chosen in session 20 on the six Epanemu twins and the training split (model card)."""
 SECOND_OPINION_DIE_PROB = (0.2, 0.98)
 SECOND_OPINION_VALUE_SHARE = 0.95
@@ -773,15 +776,15 @@ def vote_bars(
     boxes: np.ndarray, probs: np.ndarray, votes: np.ndarray, settings: ReaderSettings
 ) -> np.ndarray:
     """The vote each candidate needs to be kept (ReaderSettings.same_size_bar,
-    odd_size_bar): min_die_prob, lowered for a die of the size of the photo's sure dice,
-    raised for one far off that size."""
+    big_size_bar): min_die_prob, lowered for a die of the size of the photo's sure dice,
+    raised for one more than twice that size."""
     bars = np.full(len(votes), settings.min_die_prob)
     sure = votes >= SIZE_SURE_VOTE
     if not settings.size_bars or not sure.any():
         return bars
     area = np.maximum((boxes[:, 2] - boxes[:, 0]) * (boxes[:, 3] - boxes[:, 1]), 1e-6)
     size = np.sqrt(area) / np.median(np.sqrt(area[sure]))
-    bars[(size > ODD_SIZE) | (size < 1 / ODD_SIZE)] = settings.odd_size_bar
+    bars[size > BIG_SIZE] = settings.big_size_bar
     # the same size: the value net sure of its value, not a 1, not over a sure die
     is_die = 1.0 - probs[:, 0]
     best = np.argmax(probs[:, 1:], axis=1)
