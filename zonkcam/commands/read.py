@@ -209,7 +209,7 @@ def add_views_option(p: argparse.ArgumentParser) -> None:
         "--no-size-bars",
         action="store_true",
         help="one vote bar for every candidate (default: once a die is sure, a candidate "
-        "of its size needs a lower vote, one over twice or under half its size a higher)",
+        "of its size needs a lower vote, one over twice its size a higher)",
     )
     p.add_argument(
         "--value-net-alone",

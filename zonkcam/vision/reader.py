@@ -8,10 +8,10 @@ net ('not a die' or 1-6; unsure ones read again in the other three quarter turns
 those still unsure by the second opinion, another value net; those turned away though
 the detector backs them read again from a tighter box) -> kept when the value net and
 the detector's heat agree (the bar lower for a die of the size of the photo's sure
-dice, higher for a thing twice their size) -> of two dice boxed over each other, the surer one -> if
-none was kept, or a small one, or many candidates were turned away (a cluttered board),
-a second look at 640 px for small dice (and in two mirror images), read the same way ->
-colour.
+dice, higher for a thing twice their size) -> of two dice boxed over each other, the
+surer one -> if none was kept, or a small one, or many candidates were turned away (a
+cluttered board), a second look at 640 px for small dice (and in two mirror images),
+read the same way -> colour.
 """
 
 from __future__ import annotations
@@ -312,6 +312,13 @@ the recheck's narrower band (0.3-0.95, 0.9) gave left-out Epanemu 494 errors wit
 second opinion, this band and every wider one up to asking about every candidate 486."""
 
 
+def _intersections(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """(len(a), len(b)): the area each box (x0, y0, x1, y1) of `a` shares with each of `b`."""
+    w = np.minimum(a[:, None, 2], b[None, :, 2]) - np.maximum(a[:, None, 0], b[None, :, 0])
+    h = np.minimum(a[:, None, 3], b[None, :, 3]) - np.maximum(a[:, None, 1], b[None, :, 1])
+    return np.clip(w, 0, None) * np.clip(h, 0, None)
+
+
 def _nms(
     boxes: np.ndarray,
     scores: np.ndarray,
@@ -328,11 +335,7 @@ def _nms(
     0) when more than that share of the smaller of the two boxes lies inside the other,
     or (`same_inside` > 0) more than that share when the two have the same `labels`."""
     order = np.argsort(-scores)
-    x0 = np.maximum(boxes[:, None, 0], boxes[None, :, 0])
-    y0 = np.maximum(boxes[:, None, 1], boxes[None, :, 1])
-    x1 = np.minimum(boxes[:, None, 2], boxes[None, :, 2])
-    y1 = np.minimum(boxes[:, None, 3], boxes[None, :, 3])
-    inter = np.clip(x1 - x0, 0, None) * np.clip(y1 - y0, 0, None)
+    inter = _intersections(boxes, boxes)
     area = (boxes[:, 2] - boxes[:, 0]) * (boxes[:, 3] - boxes[:, 1])
     # drops[i, j]: box i, if kept, suppresses box j (all pairs at once, then one cheap
     # greedy pass: a quarter of the time of comparing each kept box with the rest in turn)
@@ -788,12 +791,7 @@ def vote_bars(
     # the same size: the value net sure of its value, not a 1, not over a sure die
     is_die = 1.0 - probs[:, 0]
     best = np.argmax(probs[:, 1:], axis=1)
-    sure_boxes = boxes[sure]
-    w = np.minimum(boxes[:, None, 2], sure_boxes[None, :, 2])
-    w -= np.maximum(boxes[:, None, 0], sure_boxes[None, :, 0])
-    h = np.minimum(boxes[:, None, 3], sure_boxes[None, :, 3])
-    h -= np.maximum(boxes[:, None, 1], sure_boxes[None, :, 1])
-    over = (np.clip(w, 0, None) * np.clip(h, 0, None)).max(axis=1) / area
+    over = _intersections(boxes, boxes[sure]).max(axis=1) / area
     same = (
         (size < SAME_SIZE)
         & (size > 1 / SAME_SIZE)

@@ -82,7 +82,7 @@ class TrainConfig:
     every shipped run; drawn from a generator of its own."""
     crop_salt_pepper: float = 0.0
     """Share of the value net's training crops given salt-and-pepper noise each step
-    (`crop_salt_pepper`: 0.3-1.5% of the crop's pixels black or white, at the crop's own
+    (`salt_and_pepper`: 0.3-1.5% of the crop's pixels black or white, at the crop's own
     scale before a small die's loss of resolution, so dots on a small die come out as
     blobs): the noise of Roboflow exports, which the rendered tables carry only at the
     table's scale (salt_pepper_share). 0 for every shipped run; drawn only when over 0,
@@ -688,11 +688,12 @@ def with_rounded_dice(scene: synth.Scene, share: float, rng: np.random.Generator
 
 
 def salt_and_pepper(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """A copy with 0.3-1.5% of its pixels set black or white, as in Roboflow's exports
-    (most Epanemu photos carry it; dots on a die look like pips)."""
+    """A copy with 0.3-1.5% of its pixels (at least one) set black or white, as in
+    Roboflow's exports (most Epanemu photos carry it; dots on a die look like pips).
+    For a table image (uint8) or a value-net crop (float32; TrainConfig.crop_salt_pepper)."""
     out = img.copy()
     h, w = out.shape[:2]
-    n = int(h * w * rng.uniform(0.003, 0.015))
+    n = max(1, int(h * w * rng.uniform(0.003, 0.015)))
     ys, xs = rng.integers(0, h, n), rng.integers(0, w, n)
     out[ys, xs] = np.where(rng.random(n) < 0.5, 0, 255).astype(out.dtype)[:, None]
     return out
@@ -983,15 +984,6 @@ def _warp_crop(im: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     )
 
 
-def crop_salt_pepper(im: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """`im` (H, W, 3 float32) with 0.3-1.5% of its pixels set black or white, in place."""
-    h, w = im.shape[:2]
-    n = max(1, int(h * w * rng.uniform(0.003, 0.015)))
-    ys, xs = rng.integers(0, h, n), rng.integers(0, w, n)
-    im[ys, xs] = np.where(rng.random(n) < 0.5, 0.0, 255.0).astype(np.float32)[:, None]
-    return im
-
-
 def _cls_batch(
     x: np.ndarray,
     rng: np.random.Generator,
@@ -1027,16 +1019,17 @@ def _cls_batch(
             im = _warp_crop(im, rng)
         r = rng.random()
         noisy = salt_pepper > 0 and rng.random() < salt_pepper
-        if r < 0.25:  # a small die: lose resolution
+        if r < 0.25:  # a small die: lose resolution (speckled first: dots become blobs)
             s = int(rng.integers(14, 34))
             small = cv2.resize(im, (s, s), interpolation=cv2.INTER_AREA)
             if noisy:
-                small, noisy = crop_salt_pepper(small, rng), False
+                small = salt_and_pepper(small, rng)
             im = cv2.resize(small, (CROP_SIZE, CROP_SIZE), interpolation=cv2.INTER_LINEAR)
-        elif r < 0.4:
-            im = cv2.GaussianBlur(im, (0, 0), rng.uniform(0.4, blur_max))
-        if noisy:
-            im = crop_salt_pepper(im.copy(), rng)
+        else:
+            if r < 0.4:
+                im = cv2.GaussianBlur(im, (0, 0), rng.uniform(0.4, blur_max))
+            if noisy:
+                im = salt_and_pepper(im, rng)
         out[i] = im
     noise = rng.random(n) < 0.3
     if noise.any():
