@@ -152,9 +152,10 @@ def test_only_unsure_candidates_are_read_again_in_the_other_quarter_turns(model)
         ],
         np.float32,
     )
-    # a value net trained on turned crops (the second opinion; the shipped first net is
-    # upright: test_an_upright_value_net_reads_values_from_upright_views_only)
-    (net,) = model.second_opinions
+    # a value net trained on turned crops (the first second opinion, gw0; the shipped first
+    # net and the other second opinion are upright:
+    # test_an_upright_value_net_reads_values_from_upright_views_only)
+    net = model.second_opinions[0]
     out = recheck_unsure(crops, probs, model, net)
     turned = [
         classify_crops(np.rot90(crops, k, axes=(1, 2)).copy(), model, net=net) for k in (1, 2, 3)
@@ -960,8 +961,8 @@ def test_the_shipped_second_opinions_load_and_a_model_dir_without_them_too(tmp_p
     from zonkcam.vision.model import DETECTOR_FILE, SECOND_OPINION_FILES, VALUES_FILE
 
     shipped = load_model()
-    assert len(shipped.second_opinions) == 1  # dice_values_2.onnx; a third is optional
-    assert (MODEL_DIR / SECOND_OPINION_FILES[0]).is_file()
+    assert len(shipped.second_opinions) == 2  # dice_values_2.onnx and, since session 21, _3
+    assert all((MODEL_DIR / name).is_file() for name in SECOND_OPINION_FILES)
     crops = np.random.default_rng(8).integers(0, 256, (3, 64, 64, 3), dtype=np.uint8)
     for net in shipped.second_opinions:
         probs = classify_crops(crops, shipped, net=net)
