@@ -40,7 +40,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         type=Path,
         default=None,
         help="directory holding dice_detector.onnx and dice_values.onnx (and any second "
-        "opinions, dice_values_2.onnx and dice_values_3.onnx)",
+        "opinions, dice_values_2.onnx to dice_values_4.onnx)",
     )
     add_views_option(p)
     p.set_defaults(func=run)
@@ -161,8 +161,8 @@ def add_views_option(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--no-second-opinion",
         action="store_true",
-        help="do not ask the model's other value nets (dice_values_2.onnx, "
-        "dice_values_3.onnx) about the candidates the first is unsure of",
+        help="do not ask the model's other value nets (dice_values_2.onnx to "
+        "dice_values_4.onnx) about the candidates the first is unsure of",
     )
     p.add_argument(
         "--mirrors",

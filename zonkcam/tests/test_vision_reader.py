@@ -961,7 +961,7 @@ def test_the_shipped_second_opinions_load_and_a_model_dir_without_them_too(tmp_p
     from zonkcam.vision.model import DETECTOR_FILE, SECOND_OPINION_FILES, VALUES_FILE
 
     shipped = load_model()
-    assert len(shipped.second_opinions) == 2  # dice_values_2.onnx and, since session 21, _3
+    assert len(shipped.second_opinions) == 3  # dice_values_2.onnx and, since session 21, _3, _4
     assert all((MODEL_DIR / name).is_file() for name in SECOND_OPINION_FILES)
     crops = np.random.default_rng(8).integers(0, 256, (3, 64, 64, 3), dtype=np.uint8)
     for net in shipped.second_opinions:

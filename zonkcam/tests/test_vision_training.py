@@ -355,8 +355,8 @@ def test_an_upright_run_marks_its_value_net_and_the_reader_sees_it(tmp_path) -> 
 
     shipped = load_model(threads=1)
     assert reads_upright(shipped.values)  # since session 18
-    turned, upright = shipped.second_opinions  # gw0: turned crops; s18v5uu2 (session 21)
-    assert not reads_upright(turned) and reads_upright(upright)
+    turned, *upright = shipped.second_opinions  # gw0: turned crops; s18v5uu2, uu1 (s. 21)
+    assert not reads_upright(turned) and all(reads_upright(net) for net in upright)
     cfg = TrainConfig(
         out_dir=tmp_path / "run",
         det_steps=0,

@@ -13,7 +13,7 @@ MODEL_DIR = Path(__file__).resolve().parent.parent / "models"
 """zonkcam/models/ inside the installed package."""
 DETECTOR_FILE = "dice_detector.onnx"
 VALUES_FILE = "dice_values.onnx"
-SECOND_OPINION_FILES = ("dice_values_2.onnx", "dice_values_3.onnx")
+SECOND_OPINION_FILES = ("dice_values_2.onnx", "dice_values_3.onnx", "dice_values_4.onnx")
 """More value nets, optional: the reader asks them about the candidates the first is
 unsure of (see zonkcam.vision.reader.ask_second_opinions)."""
 UPRIGHT_KEY = "zonkcam.upright"
