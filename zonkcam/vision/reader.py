@@ -230,7 +230,7 @@ class ReaderSettings:
     0.3 / 0.25 / 0.2: 1,877 / 1,867 / 1,889 and 62 / 60 / 61; the two matteop65 twins
     48 and the validation split 13 either way, read after)."""
     size_bars: bool = True
-    same_size_bar: float = 0.7
+    same_size_bar: float = 0.6
     big_size_bar: float = 0.95
     """The photo's dice are one size (vote_bars). Once the vote is sure of a die (at
     least SIZE_SURE_VOTE), a candidate about that size (within SAME_SIZE of the median
@@ -247,7 +247,11 @@ class ReaderSettings:
     exactly right 0.570 / 0.598; training split 60 / 61 (end to end 0.981 / 0.982);
     session 18's four twins 1,462 / 1,353; the two matteop65 twins 48 / 48; validation
     13 / 12. Raising the bar for small candidates too (under half the size) lost more
-    small dice than it saved extra ones (MODEL_CARD.md, Measured, Session 20)."""
+    small dice than it saved extra ones (MODEL_CARD.md, Measured, Session 20).
+    same_size_bar 0.7 until session 21; 0.6 with the upright second opinions (the six
+    twins with stand-ins for the four value nets 1,491 -> 1,463, every twin fewer or
+    the same; training split 56 -> 57; matteop65 twins 49 -> 48; validation split the
+    same dice; 0.5: 1,477)."""
     min_value_prob: float = 0.0
     """A die whose best value is less likely than this is dropped."""
     dedupe_iou: float = 0.35
