@@ -5,7 +5,7 @@ Pure: numpy image in, frozen dataclasses out; the ONNX sessions come from
 peaks (die centres, class-agnostic; mirror images too if asked) -> a 64 px crop of
 each candidate cut from the full-resolution image (those hot enough to be kept) -> value
 net ('not a die' or 1-6; unsure ones read again in the other three quarter turns, and
-those still unsure by the second opinion, another value net; those turned away though
+those still unsure by the second opinions, more value nets; those turned away though
 the detector backs them read again from a tighter box) -> kept when the value net and
 the detector's heat agree (the bar lower for a die of the size of the photo's sure
 dice, higher for a thing twice their size) -> of two dice boxed over each other, the
