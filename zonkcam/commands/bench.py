@@ -131,6 +131,7 @@ def run(args: argparse.Namespace) -> int:
         "big_look": settings.big_look_size,
         "recrop": settings.recrop_shrink,
         "size_bars": settings.size_bars,
+        "find_up": settings.find_up,
         "rows": rows,
         "crowd": crowd,
         "far": far,
@@ -147,7 +148,8 @@ def run(args: argparse.Namespace) -> int:
           f"second_opinions={result['second_opinions']} mirrors={args.mirrors} "
           f"value_net_alone={args.value_net_alone} crowd_look={settings.crowd_count} "
           f"tiny_look={settings.tiny_look_size} big_look={settings.big_look_size} "
-          f"recrop={settings.recrop_shrink} size_bars={settings.size_bars}  "
+          f"recrop={settings.recrop_shrink} size_bars={settings.size_bars} "
+          f"find_up={settings.find_up}  "
           "(ms per frame, decode excluded)")
     for r in rows:
         print(

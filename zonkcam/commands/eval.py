@@ -173,6 +173,7 @@ def run(args: argparse.Namespace) -> int:
         "big_look": settings.big_look_size,
         "recrop": settings.recrop_shrink,
         "size_bars": settings.size_bars,
+        "find_up": settings.find_up,
         "distort": str(distortion) if distortion else None,
         "confirm_below": bar,
         "all": total.summary(),
@@ -210,7 +211,8 @@ def run(args: argparse.Namespace) -> int:
           f"second_opinions={result['second_opinions']} mirrors={args.mirrors} "
           f"value_net_alone={args.value_net_alone} crowd_look={settings.crowd_count} "
           f"tiny_look={settings.tiny_look_size} big_look={settings.big_look_size} "
-          f"recrop={settings.recrop_shrink} size_bars={settings.size_bars}"
+          f"recrop={settings.recrop_shrink} size_bars={settings.size_bars} "
+          f"find_up={settings.find_up}"
           + (f" distort={distortion}" if distortion else ""))
     width = {k: max(len(k), 6) + 2 for k in keys}
     print(f"{'':12}" + "".join(f"{k:>{width[k]}}" for k in keys))

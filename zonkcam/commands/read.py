@@ -212,6 +212,12 @@ def add_views_option(p: argparse.ArgumentParser) -> None:
         "of its size needs a lower vote, one over twice its size a higher)",
     )
     p.add_argument(
+        "--no-find-up",
+        action="store_true",
+        help="read a photo the way it lies (by default one lying on its side, where the "
+        "upright value nets disagree with the turned one, is read turned upright)",
+    )
+    p.add_argument(
         "--value-net-alone",
         action="store_true",
         help="keep every candidate the value net calls a die, however faint the "
@@ -262,8 +268,8 @@ def _tiny_look_size(text: str) -> int:
 
 def reader_settings(args: argparse.Namespace) -> ReaderSettings:
     """The reader settings that --views, --no-recheck, --no-second-opinion, --mirrors,
-    --crowd-look, --tiny-look, --big-look, --recrop, --no-size-bars and --value-net-alone
-    ask for."""
+    --crowd-look, --tiny-look, --big-look, --recrop, --no-size-bars, --no-find-up and
+    --value-net-alone ask for."""
     from zonkcam.vision.reader import ReaderSettings  # noqa: PLC0415 - onnxruntime is heavy
 
     return ReaderSettings(
@@ -272,6 +278,7 @@ def reader_settings(args: argparse.Namespace) -> ReaderSettings:
         tiny_look_size=ReaderSettings.tiny_look_size if args.tiny_look is None else args.tiny_look,
         recrop_shrink=ReaderSettings.recrop_shrink if args.recrop is None else args.recrop,
         size_bars=not args.no_size_bars,
+        find_up=not args.no_find_up,
         value_views=args.views,
         recheck_unsure=not args.no_recheck,
         second_opinion=not args.no_second_opinion,

@@ -22,6 +22,8 @@ from zonkcam.vision.reader import (
     merge_views,
     read_dice,
     recheck_unsure,
+    turn_box_back,
+    up_turns,
 )
 
 ONE_VIEW_FIELDS = {"first_look_mirrors": (), "second_look_mirrors": ()}
@@ -648,6 +650,7 @@ def test_cli_options_set_the_reader_settings() -> None:
     assert (alone.heat_weight, alone.recheck_unsure, alone.value_views) == (0.0, False, 2)
     assert not reader_settings(p.parse_args(["--no-second-opinion"])).second_opinion
     assert default.size_bars and not reader_settings(p.parse_args(["--no-size-bars"])).size_bars
+    assert default.find_up and not reader_settings(p.parse_args(["--no-find-up"])).find_up
     assert (default.first_look_mirrors, default.second_look_mirrors) == ((), ("h", "v"))
     assert reader_settings(p.parse_args(["--mirrors", "none"])) == ONE_VIEW
     with pytest.raises(ValueError, match="unknown mirror 'x'"):
@@ -1151,3 +1154,99 @@ def test_recrop_option_sets_the_share() -> None:
     for bad in ("0.3", "1", "tight"):
         with pytest.raises(SystemExit):
             p.parse_args(["--recrop", bad])
+
+
+class _BrightSideNet:
+    """Stands in for a value net trained upright: it reads which side of a crop is
+    brightest, top / right / bottom / left as a 1 / 2 / 3 / 4, a die with P 0.9."""
+
+    def get_modelmeta(self) -> _Meta:
+        return _Meta()
+
+    def run(self, _names, feeds):  # noqa: ANN001, ANN202
+        rows = []
+        for crop in feeds["crops"]:  # (3, 64, 64)
+            g = crop.mean(axis=0)
+            sides = [g[:32].mean(), g[:, 32:].mean(), g[32:].mean(), g[:, :32].mean()]
+            row = np.zeros(7, np.float32)
+            row[0] = 0.1
+            row[1 + int(np.argmax(sides))] = 0.9
+            rows.append(row)
+        return [np.stack(rows)]
+
+
+def _lit_from_above() -> tuple[np.ndarray, tuple[float, float, float, float]]:
+    """A grey photo with one die box (100-140, 60-100) whose top half is bright."""
+    img = np.full((200, 300, 3), 60, np.uint8)
+    img[40:80, 80:160] = 230
+    return img, (100.0, 60.0, 140.0, 100.0)
+
+
+def test_a_photo_on_its_side_is_turned_the_way_the_upright_nets_agree_with_the_turned_one():
+    from zonkcam.vision.model import DiceModel
+
+    img, box = _lit_from_above()
+    doubted = (Die(1, 0.6, box, "white"),)
+    # the turned net reads a 2 whichever way the photo lies; the upright net reads the
+    # bright side: the top (a 1) as the photo lies, the right (a 2) turned a quarter
+    # clockwise (np.rot90 three times), the left (a 4) turned anticlockwise
+    model = DiceModel(_Session([]), _BrightSideNet(), 1, (_Opinion([0.1, 0, 0.9, 0, 0, 0, 0]),))
+    assert up_turns(img, doubted, model) == 3
+    model_4 = replace(model, second_opinions=(_Opinion([0.1, 0, 0, 0, 0.9, 0, 0]),))
+    assert up_turns(img, doubted, model_4) == 1
+    # agreeing as the photo lies: it stays; so does a turn that agrees by too little
+    model_1 = replace(model, second_opinions=(_Opinion([0.1, 0.9, 0, 0, 0, 0, 0]),))
+    assert up_turns(img, doubted, model_1) == 0
+    assert up_turns(img, doubted, model, ReaderSettings(up_margin=1.0)) == 0
+    # the half turn is never weighed: a 3 (bottom) finds no quarter turn to agree with
+    model_3 = replace(model, second_opinions=(_Opinion([0.1, 0, 0, 0.9, 0, 0, 0]),))
+    assert up_turns(img, doubted, model_3) == 0
+    # not asked: every die sure, second opinions off, no turned net, no upright net
+    assert up_turns(img, (Die(1, 0.95, box, "white"),), model) == 0
+    assert up_turns(img, doubted, model, ReaderSettings(second_opinion=False)) == 0
+    assert up_turns(img, doubted, replace(model, second_opinions=())) == 0
+    turned_only = replace(model, values=_Opinion([0.1, 0.9, 0, 0, 0, 0, 0]))
+    assert up_turns(img, doubted, turned_only) == 0
+    assert up_turns(img, (), model) == 0
+
+
+@pytest.mark.parametrize("turns", [1, 2, 3])
+def test_a_box_in_a_turned_photo_maps_back_onto_the_photo(turns: int) -> None:
+    img = np.zeros((90, 160), np.uint8)
+    img[20:35, 100:140] = 255  # a box (100, 20, 140, 35)
+    turned = np.rot90(img, turns)
+    ys, xs = np.nonzero(turned)
+    found = (xs.min(), ys.min(), xs.max() + 1, ys.max() + 1)
+    assert turn_box_back(found, turns, turned.shape) == (100, 20, 140, 35)
+    assert turn_box_back(found, 0, turned.shape) == found
+
+
+def test_read_dice_reads_a_photo_on_its_side_turned_upright_in_the_photos_own_px() -> None:
+    from zonkcam.vision.model import DiceModel
+
+    # a fake detector that finds one 40 px die at (60, 60, 100, 100) however the photo
+    # lies; in the photo there, and where that box falls once the photo is turned a
+    # quarter clockwise, a die whose top half is bright
+    heat = np.zeros((1, 1, 80, 80), np.float32)
+    heat[0, 0, 20, 20] = 0.9
+    geom = np.zeros((1, 4, 80, 80), np.float32)
+    geom[0, 2:] = 40.0
+    found = (60.0, 60.0, 100.0, 100.0)
+    elsewhere = turn_box_back(found, 3, (320, 320))
+    image = np.full((320, 320, 3), 90, np.uint8)
+    for x0, y0, x1, y1 in (found, elsewhere):
+        image[int(y0) : int(y0 + y1) // 2, int(x0) : int(x1)] = 230
+    # the upright net reads the bright side (the top: a 1), the turned one a 2; each
+    # with P(a die) 0.9, so the mean reading is unsure of the value (0.45)
+    fake = DiceModel(
+        _Session([heat, geom]),
+        _BrightSideNet(),
+        threads=1,
+        second_opinions=(_Opinion([0.1, 0, 0.9, 0, 0, 0, 0]),),
+    )
+    as_it_lies = read_dice(image, fake, ReaderSettings(find_up=False, **PLAIN))
+    assert [(d.value, d.bbox) for d in as_it_lies] == [(1, found)]
+    # turned a quarter clockwise the bright side is on the right, where both nets read a 2
+    upright = read_dice(image, fake, ReaderSettings(**PLAIN))
+    assert [(d.value, d.bbox) for d in upright] == [(2, elsewhere)]
+    assert upright[0].confidence == pytest.approx(0.9)

@@ -283,6 +283,22 @@ class ReaderSettings:
     demo table (scripts/bench_table.py) reads 60 of 60 and 150 of 150 throws right with
     it or without."""
 
+    find_up: bool = True
+    up_margin: float = 0.5
+    """Read a photo lying on its side (turned a quarter) turned upright (up_turns; a
+    photo whose dice are all read surely is never checked, nor one read without second
+    opinions). The upright value nets take the side face of an oblique die for its top
+    when the photo lies on its side, so such a photo is read again turned the way on
+    which the upright nets agree with the turned net (`gw0`) by more than up_margin
+    (summed over its dice) more than as it lies. `--no-find-up`: off. Session 22,
+    errors off / on: the six Epanemu twins 1,491 / 1,480 and turned a quarter
+    (`--distort rot90`) 3,078 / 2,148 (end to end 0.702 / 0.794); the two matteop65
+    twins 49 / 47; the training split 57 / 55; the validation split 14 / 14 and turned
+    a quarter 24 / 17; a 1280x960 frame of `zonkcam bench` about as fast (MODEL_CARD.md,
+    Measured, Session 22). up_margin 0.5 was chosen on the photos' agreement scores
+    alone: of the 650 dev photos with dice it turns 2, of the same turned a quarter it
+    turns 80 back and 1 the wrong way (0.3: 3 / 127 / 1)."""
+
     def __post_init__(self) -> None:
         for m in (*self.first_look_mirrors, *self.second_look_mirrors):
             if m not in MIRRORS:
@@ -706,11 +722,100 @@ def read_dice(
     image: np.ndarray, model: DiceModel, settings: ReaderSettings = DEFAULT_SETTINGS
 ) -> tuple[Die, ...]:
     """Every six-sided die found in `image` (grey, BGR or BGRA; 8 or 16 bit), sorted
-    top-to-bottom then left-to-right."""
+    top-to-bottom then left-to-right. A photo lying on its side is read turned upright
+    (ReaderSettings.find_up), its boxes given in the photo's own px."""
     img = to_bgr8(image)
     h, w = img.shape[:2]
     if h < MIN_SIDE or w < MIN_SIDE:
         return ()
+    dice = _read_as_it_lies(img, model, settings)
+    turns = up_turns(img, dice, model, settings) if settings.find_up else 0
+    if turns == 0:
+        return dice
+    turned = np.ascontiguousarray(np.rot90(img, turns))
+    back = [
+        replace(d, bbox=tuple(round(v, 1) for v in turn_box_back(d.bbox, turns, turned.shape)))
+        for d in _read_as_it_lies(turned, model, settings)
+    ]
+    return tuple(sorted(back, key=_reading_order))
+
+
+def _reading_order(d: Die) -> tuple[float, float]:
+    """Top-to-bottom, then left-to-right, by the box's centre."""
+    return ((d.bbox[1] + d.bbox[3]) / 2, (d.bbox[0] + d.bbox[2]) / 2)
+
+
+UP_CHECK_BELOW = 0.9
+"""up_turns checks a photo only if some die in it was read with a confidence under this:
+a photo whose dice are all sure (a top-down table) costs nothing more. Of the 650
+photos of real-dice-dev with dice read 63 are checked; turned a quarter, 190 of 646."""
+UP_TURNS = (1, 3)
+"""The turns up_turns weighs against the photo as it is: a quarter either way (np.rot90,
+anticlockwise). Weighing the half turn as well turned 9 of 646 quarter-turned photos
+the wrong way against 1 (session 22)."""
+
+
+def up_turns(
+    img: np.ndarray,
+    dice: tuple[Die, ...],
+    model: DiceModel,
+    settings: ReaderSettings = DEFAULT_SETTINGS,
+) -> int:
+    """How many quarter turns anticlockwise (np.rot90) bring the photo `img` upright,
+    judged from the `dice` read in it: 1 or 3, or 0 (upright, or no telling). A turned
+    value net (trained on crops in every quarter turn, like `gw0`) reads a die's value
+    whichever way up the photo lies; the upright ones (model.reads_upright) read it well
+    only the photo's own way up, where the face on top of an oblique die is the one
+    uppermost. So each die's crop is read by every upright net as it is and turned by
+    each of UP_TURNS, and the photo is turned the way whose readings agree best with the
+    turned net's (the value shares' dot product, summed over the dice, averaged over the
+    upright nets) if that beats the photo as it is by more than settings.up_margin. Only
+    for a photo with an unsure die (UP_CHECK_BELOW) and a model with an upright first
+    net and a turned second opinion, asked (settings.second_opinion): the table loads
+    none, so it never turns its frames."""
+    if not dice or not settings.second_opinion or min(d.confidence for d in dice) >= UP_CHECK_BELOW:
+        return 0
+    turned_nets = [n for n in model.second_opinions if not reads_upright(n)]
+    if not reads_upright(model.values) or not turned_nets:
+        return 0
+    upright_nets = [n for n in (model.values, *model.second_opinions) if reads_upright(n)]
+    crops = np.stack([crop_die(img, np.asarray(d.bbox, np.float32)) for d in dice])
+    reference = _value_shares(classify_crops(crops, model, 4, turned_nets[0]))
+    turns = (0, *UP_TURNS)
+    views = np.concatenate([_view(crops, k, False) for k in turns])
+    agree = np.zeros(len(turns))
+    for net in upright_nets:
+        readings = _value_shares(_run_net(net, views)).reshape(len(turns), len(crops), 6)
+        agree += (readings * reference).sum(axis=(1, 2)) / len(upright_nets)
+    best = int(np.argmax(agree[1:])) + 1
+    return turns[best] if agree[best] - agree[0] > settings.up_margin else 0
+
+
+def _value_shares(probs: np.ndarray) -> np.ndarray:
+    """(N, 7) readings -> (N, 6): the face values' shares of P(a die)."""
+    values = probs[:, 1:].astype(np.float64)
+    return values / np.maximum(values.sum(axis=1, keepdims=True), 1e-9)
+
+
+def turn_box_back(
+    box: tuple[float, float, float, float], turns: int, shape: tuple[int, ...]
+) -> tuple[float, float, float, float]:
+    """A box (x0, y0, x1, y1) in px of a photo turned `turns` quarter turns anticlockwise
+    (np.rot90; `shape`: the turned photo's), in px of the photo as it was."""
+    x0, y0, x1, y1 = box
+    h, w = shape[:2]
+    for _ in range(turns % 4):
+        # one quarter turn back (clockwise): the turned photo's height was the width
+        x0, y0, x1, y1 = h - y1, x0, h - y0, x1
+        h, w = w, h
+    return (float(x0), float(y0), float(x1), float(y1))
+
+
+def _read_as_it_lies(
+    img: np.ndarray, model: DiceModel, settings: ReaderSettings
+) -> tuple[Die, ...]:
+    """read_dice of a BGR uint8 photo at least MIN_SIDE px each way, the way it lies."""
+    h, w = img.shape[:2]
     boxes, scores, inp = _detect(
         img, model, settings, settings.det_size, settings.first_look_mirrors
     )
@@ -728,7 +833,7 @@ def read_dice(
             continue
         bbox = tuple(round(float(v), 1) for v in box)
         dice.append(Die(value, round(float(p[value]), 4), bbox, crop_color(crop, gains)))
-    dice.sort(key=lambda d: ((d.bbox[1] + d.bbox[3]) / 2, (d.bbox[0] + d.bbox[2]) / 2))
+    dice.sort(key=_reading_order)
     return tuple(dice)
 
 
