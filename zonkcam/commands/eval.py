@@ -41,7 +41,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         metavar="NAME[=S]",
         help="distort every photo (and move its truth boxes) before reading it, to see "
         "how the reader holds up: blur[=sigma px], dark[=gamma], bright[=gain], "
-        "warm[=S], cool[=S], jpeg[=quality], scale[=factor], grey, rot90 "
+        "warm[=S], cool[=S], jpeg[=quality], scale[=factor], grey, rot90 (a quarter turn "
+        "clockwise), rot270 (anticlockwise) "
         "(defaults: blur=1.5 dark=1.8 bright=1.35 warm=0.3 cool=0.3 jpeg=25 scale=0.5)",
     )
     p.add_argument(

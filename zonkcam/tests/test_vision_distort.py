@@ -43,7 +43,9 @@ def _white_box(img: np.ndarray) -> tuple[int, int, int, int]:
     return xs.min(), ys.min(), xs.max() + 1, ys.max() + 1
 
 
-@pytest.mark.parametrize(("how", "size"), [("rot90", (60, 90)), ("scale=2", (180, 120))])
+@pytest.mark.parametrize(
+    ("how", "size"), [("rot90", (60, 90)), ("rot270", (60, 90)), ("scale=2", (180, 120))]
+)
 def test_the_truth_boxes_move_with_the_image(how: str, size: tuple[int, int]) -> None:
     img, box = _square()
     out, (moved,) = distort(img, [box], parse_distortion(how))

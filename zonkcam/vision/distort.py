@@ -23,6 +23,7 @@ DISTORTIONS: dict[str, tuple[float | None, str]] = {
     "scale": (0.5, "resize factor (0.5: half the pixels each way)"),
     "grey": (None, "grey levels only"),
     "rot90": (None, "a quarter turn clockwise"),
+    "rot270": (None, "a quarter turn anticlockwise"),
 }
 """Name -> (default strength, what it does)."""
 
@@ -93,6 +94,10 @@ def distort(
         out = cv2.rotate(image, cv2.ROTATE_90_CLOCKWISE)
         # (x, y) -> (h - y, x): the old bottom edge is the new left one
         out_boxes = [(h - y1, x0, h - y0, x1) for x0, y0, x1, y1 in out_boxes]
+    elif d.name == "rot270":
+        out = cv2.rotate(image, cv2.ROTATE_90_COUNTERCLOCKWISE)
+        # (x, y) -> (y, w - x): the old right edge is the new top one
+        out_boxes = [(y0, w - x1, y1, w - x0) for x0, y0, x1, y1 in out_boxes]
     else:  # pragma: no cover - parse_distortion admits only the names above
         raise ValueError(d.name)
     return np.clip(out, 0, 255).astype(np.uint8), out_boxes
