@@ -295,9 +295,10 @@ class ReaderSettings:
     (`--distort rot90`) 3,078 / 2,148 (end to end 0.702 / 0.794); the two matteop65
     twins 49 / 47; the training split 57 / 55; the validation split 14 / 14, turned a
     quarter 24 / 17 (`rot270`, the other way: 26 / 22); a 1280x960 frame of `zonkcam
-    bench` about as fast (MODEL_CARD.md, Measured, Session 22). up_margin 0.5 was chosen on the photos' agreement scores
-    alone: of the 650 dev photos with dice it turns 2, of the same turned a quarter it
-    turns 80 back and 1 the wrong way (0.3: 3 / 127 / 1)."""
+    bench` about as fast (MODEL_CARD.md, Measured, Session 22). up_margin 0.5 was
+    chosen on the photos' agreement scores alone: of the 650 dev photos with dice it
+    turns 2, of the same turned a quarter it turns 80 back and 1 the wrong way (0.3:
+    3 / 127 / 1)."""
 
     def __post_init__(self) -> None:
         for m in (*self.first_look_mirrors, *self.second_look_mirrors):
