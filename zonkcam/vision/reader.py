@@ -736,11 +736,25 @@ def read_dice(
     if turns == 0:
         return dice
     turned = np.ascontiguousarray(np.rot90(img, turns))
+    # the detector looks at the same mirror images of the photo: turned a quarter, its
+    # left-right mirror is the turned photo's top-bottom one
+    turned_settings = replace(
+        settings,
+        first_look_mirrors=_mirrors_turned(settings.first_look_mirrors),
+        second_look_mirrors=_mirrors_turned(settings.second_look_mirrors),
+    )
     back = [
         replace(d, bbox=tuple(round(v, 1) for v in turn_box_back(d.bbox, turns, turned.shape)))
-        for d in _read_as_it_lies(turned, model, settings)
+        for d in _read_as_it_lies(turned, model, turned_settings)
     ]
     return tuple(sorted(back, key=_reading_order))
+
+
+def _mirrors_turned(mirrors: tuple[str, ...]) -> tuple[str, ...]:
+    """The mirrors (MIRRORS) of a photo turned a quarter that show what `mirrors` show of
+    the photo as it lay: left-right and top-bottom change places."""
+    swap = {"h": "v", "v": "h", "hv": "hv"}
+    return tuple(m for m in MIRRORS if swap[m] in mirrors)
 
 
 def _reading_order(d: Die) -> tuple[float, float]:
