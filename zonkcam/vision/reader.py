@@ -740,8 +740,8 @@ def read_dice(
     # left-right mirror is the turned photo's top-bottom one
     turned_settings = replace(
         settings,
-        first_look_mirrors=_mirrors_turned(settings.first_look_mirrors),
-        second_look_mirrors=_mirrors_turned(settings.second_look_mirrors),
+        first_look_mirrors=_mirrors_turned(settings.first_look_mirrors, turns),
+        second_look_mirrors=_mirrors_turned(settings.second_look_mirrors, turns),
     )
     back = [
         replace(d, bbox=tuple(round(v, 1) for v in turn_box_back(d.bbox, turns, turned.shape)))
@@ -750,10 +750,11 @@ def read_dice(
     return tuple(sorted(back, key=_reading_order))
 
 
-def _mirrors_turned(mirrors: tuple[str, ...]) -> tuple[str, ...]:
-    """The mirrors (MIRRORS) of a photo turned a quarter that show what `mirrors` show of
-    the photo as it lay: left-right and top-bottom change places."""
-    swap = {"h": "v", "v": "h", "hv": "hv"}
+def _mirrors_turned(mirrors: tuple[str, ...], turns: int) -> tuple[str, ...]:
+    """The mirrors (MIRRORS) of a photo turned `turns` quarter turns that show what
+    `mirrors` show of the photo as it lay: left-right and top-bottom change places after
+    a quarter or three quarters, not after a half turn."""
+    swap = {"h": "v", "v": "h", "hv": "hv"} if turns % 2 else {m: m for m in MIRRORS}
     return tuple(m for m in MIRRORS if swap[m] in mirrors)
 
 
