@@ -21,7 +21,7 @@ from zonkcam.game.errors import TableError
 from zonkcam.game.state import GameState
 from zonkcam.scorekeeper import Scorekeeper
 from zonkcam.table.camera import CameraProblem, Frame
-from zonkcam.table.observe import Observation, TableWatcher
+from zonkcam.table.observe import Event, Observation, TableWatcher
 
 
 @dataclass
@@ -57,7 +57,10 @@ class TableApp:
         """Handle one frame (or camera problem): observe, play, take input, draw."""
         if isinstance(item, CameraProblem):
             self.camera_ok = False
-            self._message(f"camera: {item.message} (retrying)")
+            if not item.repeat:
+                again = "" if item.final else (f" (trying again in {item.retry_in_s:g} s)"
+                                                if item.retry_in_s else " (skipped)")
+                self._message(f"camera: {item.message}{again}")
         else:
             if not self.camera_ok:
                 self.camera_ok = True
@@ -94,13 +97,13 @@ class TableApp:
         return True
 
     def _observe(self, obs: Observation) -> None:
-        if obs.event == "hand" and self.screen is not None:
+        if obs.event is Event.BLOCKED and self.screen is not None:
             self.screen.message = obs.message  # on screen only: it is not news for the log
-        elif obs.event in ("camera-moved", "camera-problem") and obs.message:
+        elif obs.event in (Event.CAMERA_MOVED, Event.CAMERA_PROBLEM) and obs.message:
             self._message(obs.message)
-        if obs.event in ("rolling", "spinning"):
+        if obs.event in (Event.ROLLING, Event.SPINNING):
             self.last_settled = None  # the marks would sit where the dice were
-        if obs.event != "settled":
+        if obs.event is not Event.SETTLED:
             return
         self.last_settled = obs
         for outcome in self.flow.on_observation(obs, self.keeper.state):

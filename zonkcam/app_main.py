@@ -30,11 +30,12 @@ from zonkcam.service import Notifier
 from zonkcam.store import EventLog
 from zonkcam.table.camera import (
     CameraError,
+    FrameSource,
     ResilientSource,
     open_source,
     picamera2_available,
 )
-from zonkcam.table.demo import DemoTable
+from zonkcam.table.demo import PLAIN, CameraLook, DemoTable, look_of
 from zonkcam.table.observe import TableWatcher
 from zonkcam.table.reading import OnnxReader
 
@@ -42,22 +43,32 @@ FPS = 30.0
 WINNER_PAUSE_S = 6.0
 
 
-def demo_table(seed: int) -> DemoTable:
+def demo_table(seed: int, look: CameraLook = PLAIN) -> DemoTable:
     """The demo table as the app uses it: small frames, short pauses."""
-    return DemoTable(seed=seed, autoplay=False, size=(640, 480), rest_frames=8,
+    return DemoTable(seed=seed, autoplay=False, size=(640, 480), look=look, rest_frames=8,
                      tumble_frames=(8, 13))
 
 
-def _open(spec: str, seed: int):
+def _open(spec: str, seed: int) -> FrameSource:
     """The camera source; ``auto`` falls back to the demo table where there is no camera."""
     if spec == "auto" and picamera2_available():
         try:
             return open_source("pi")
         except CameraError as exc:
             print(f"zonkcam: {exc}", file=sys.stderr)
-    if spec in ("auto", "demo"):
-        return demo_table(seed)
+    if spec == "auto":
+        spec = "demo"
+    if spec == "demo" or spec.startswith("demo:"):
+        return demo_table(seed, look_of(spec))
     return open_source(spec)
+
+
+def keep_going(source: FrameSource) -> ResilientSource:
+    """The source, reopened from its spec whenever it fails (the demo table never does:
+    the demo's players hold on to it)."""
+    if isinstance(source, DemoTable):
+        return ResilientSource(lambda: source, source=source)
+    return ResilientSource(lambda: open_source(source.spec), source=source)
 
 
 def on_a_pi() -> bool:
@@ -105,10 +116,12 @@ def run_app(args) -> int:
               f"{', '.join(p.name for p in keeper.state.players)}")
         games, finished_at = 1, None
         notifier.status(f"game {keeper.game_id}")
-        stream = ResilientSource(lambda: source).frames()
-        for item in stream:
+        camera = keep_going(source)
+        for item in camera.frames():
             start = time.monotonic()
             app.tick(item)
+            # fed only from here: a frame arrived, or the screen says the camera is lost and
+            # is being reopened; a camera that hangs stops the feed and systemd restarts us
             notifier.watchdog()
             if app.quit:
                 break
@@ -127,7 +140,7 @@ def run_app(args) -> int:
                     app.next_game(keeper)
             if not (window.headless or args.fast):
                 pace(start, FPS)
-        source.close()
+        camera.close()
         final = app.keeper.state
         for p in final.players:
             print(f"  {final.shown_name(p)}: {p.score}"

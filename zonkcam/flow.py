@@ -14,12 +14,16 @@ from dataclasses import dataclass
 
 from zonkcam.game import actions as A
 from zonkcam.game.dice import Die
+from zonkcam.game.engine import apply
+from zonkcam.game.errors import TableError
 from zonkcam.game.scoring import score_roll
 from zonkcam.game.state import GameState, Phase
-from zonkcam.table.observe import Observation
-from zonkcam.table.zones import TableDie
+from zonkcam.table.observe import Event, Observation
+from zonkcam.table.tracking import Change
+from zonkcam.table.zones import TableDie, Zone
 
 DETROIT_COLOURS = {"white", "red", "green"}
+THROW_PHASES = (Phase.ROLL, Phase.GO_FOR_1000, Phase.PAIR)
 
 
 @dataclass(frozen=True)
@@ -33,33 +37,30 @@ Outcome = A.Action | Question
 
 
 class TableFlow:
-    def __init__(self) -> None:
-        self.kept_seen: Counter[int] = Counter()
-        """Values lying in the keep strip at the last settled observation."""
-        self.rolled_seen: Counter[int] = Counter()
-        """Values lying in the rolling area at the last settled observation."""
-
     def on_observation(self, obs: Observation, state: GameState) -> list[Outcome]:
-        if obs.event != "settled" or state.finished or state.player is None:
+        if obs.event != Event.SETTLED or state.finished or state.player is None:
             return []
-        kept_now = Counter(d.value for d in obs.kept if not d.cocked)
-        kept_before, self.kept_seen = self.kept_seen, kept_now
-        rolled_now = Counter(d.value for d in obs.rolled if not d.cocked)
-        rolled_before, self.rolled_seen = self.rolled_seen, rolled_now
-        phase = state.phase
-        if obs.change == "clear":
-            return []
-        if obs.change == "keep":
-            if phase is not Phase.DECIDE:
+        phase, who = state.phase, state.shown_name(state.player)
+        if obs.change is Change.KEEP:
+            if phase is not Phase.DECIDE or not obs.keep:
                 return []
-            # the keep is the dice gone from the rolling area (the watcher saw the others
-            # lie still); what is new in the strip only when none seem gone. The strip's
-            # dice are read less surely: a white 1 lying there can go unread in one
-            # frame and be read again in the next, and would be kept twice
-            new = (rolled_before - rolled_now) or (kept_now - kept_before)
-            return [A.Keep(tuple(sorted(new.elements())))] if new else []
-        if phase in (Phase.ROLL, Phase.GO_FOR_1000, Phase.PAIR):
+            return [A.Keep(tuple(sorted(d.value for d in obs.keep)))]
+        if obs.change is Change.MOVED:
+            return [Question(f"a die was moved, not thrown: {who}, throw again (or fix it "
+                             "on screen)")]
+        if obs.change is not Change.ROLL:
+            return []  # the first look, dice picked up, an empty table
+        if phase in THROW_PHASES:
             return self._throw(obs, state)
+        if phase is Phase.DECIDE and obs.keep:
+            # the keep slid into the strip and the rest thrown in one go
+            keep = A.Keep(tuple(sorted(d.value for d in obs.keep)))
+            try:
+                after = apply(state, keep)
+            except TableError:
+                after = None
+            if after is not None and after.phase is Phase.ROLL:
+                return [keep, *self._throw(obs, after)]
         if phase is Phase.DECIDE:
             return [Question("set the keep aside in the keep strip (or choose it with SELECT) "
                              "before throwing again")]
@@ -72,12 +73,15 @@ class TableFlow:
             if rules.drinking.penalties:
                 return [A.Penalty("sloppy")]
             return [Question(f"a die is off the mat: {who}, throw again")]
-        cocked = [d for d in obs.dice if d.cocked and d.zone == "rolling"]
+        cocked = [d for d in obs.dice if d.cocked and d.zone == Zone.ROLLING]
         if cocked:
             return [Question(f"{len(cocked)} cocked {'die' if len(cocked) == 1 else 'dice'}: "
                              f"{who}, throw again (or set the value on screen)")]
         rolled = list(obs.rolled)
         expected = 1 if state.phase is Phase.GO_FOR_1000 else t.dice_to_roll
+        if obs.unread and len(rolled) < expected:
+            return [Question(f"I cannot read {obs.unread} of the dice: {who}, throw again "
+                             "(or fix it on screen)")]
         if len(rolled) != expected:
             return [Question(f"{who} should have thrown {expected} dice but I see "
                              f"{len(rolled)}: is one hidden or stacked? Throw again or fix it "

@@ -20,8 +20,9 @@ from zonkcam.calibration.calibrate import (
 from zonkcam.commands.calibrate import default_calibration_path
 from zonkcam.errors import UserError
 from zonkcam.table.camera import CameraError, CameraProblem, ResilientSource, open_source
-from zonkcam.table.observe import Observation, TableWatcher, WatchConfig
+from zonkcam.table.observe import Event, Observation, TableWatcher, WatchConfig
 from zonkcam.table.reading import OnnxReader
+from zonkcam.table.zones import Zone
 
 
 def register(subparsers) -> None:
@@ -41,8 +42,9 @@ def register(subparsers) -> None:
                    help="stop after this many frames (default: run until the source ends)")
     p.add_argument("--still-frames", type=int, default=WatchConfig.still_frames,
                    help="frames without motion before reading (default %(default)s)")
-    p.add_argument("--agree", type=int, default=WatchConfig.agree_reads,
-                   help="consecutive reads that must agree (default %(default)s)")
+    p.add_argument("--reads", type=int, default=WatchConfig.min_reads,
+                   help="reads of a still table voted before it is reported (default "
+                   "%(default)s; more when they disagree)")
     p.add_argument("--model", help="folder with the ONNX models (default: the shipped ones)")
     p.add_argument("--threads", type=int, help="reader threads (default 1)")
     p.add_argument("--seed", type=int, default=0, help="demo table seed")
@@ -50,8 +52,8 @@ def register(subparsers) -> None:
 
 
 def run(args) -> int:
-    if args.still_frames < 1 or args.agree < 1:
-        raise UserError("--still-frames and --agree must be 1 or more")
+    if args.still_frames < 1 or args.reads < 1:
+        raise UserError("--still-frames and --reads must be 1 or more")
     source = open_source(args.source, seed=args.seed)
     print(f"zonkcam watch: reading {source.name}", file=sys.stderr)
     try:
@@ -63,8 +65,9 @@ def run(args) -> int:
         raise UserError(f"{source.name} gave no frame")
     cal = _calibration(args, source, first.image)
     reader = OnnxReader.for_table(cal, args.model, args.threads)
-    watcher = TableWatcher(cal, reader, WatchConfig(still_frames=args.still_frames,
-                                                    agree_reads=args.agree))
+    watcher = TableWatcher(cal, reader, WatchConfig(
+        still_frames=args.still_frames, min_reads=args.reads,
+        max_reads=max(args.reads, WatchConfig.max_reads)))
     annotate = Path(args.annotate) if args.annotate else None
     if annotate:
         annotate.mkdir(parents=True, exist_ok=True)
@@ -75,22 +78,27 @@ def run(args) -> int:
         _emit({"event": "camera-moved", "frame": first.index, "message":
                f"the mat's markers are {shift:.0f} px from where calibration saw them: put "
                "the camera back or run zonkcam calibrate"})
-    frames = _limited(ResilientSource(lambda: source).frames(), args.frames)
+    camera = ResilientSource(lambda: open_source(source.spec, seed=args.seed), source=source)
     last_image = {"image": first.image}
 
     def remember(stream):
         for item in stream:
-            if not isinstance(item, CameraProblem):
+            if isinstance(item, CameraProblem):
+                if item.repeat:
+                    continue  # said once; the source is reopened when its time comes
+            else:
                 last_image["image"] = item.image
             yield item
 
     try:
-        for obs in watcher.watch(remember(frames)):
+        for obs in watcher.watch(remember(_limited(camera.frames(), args.frames))):
             _emit(obs.to_json())
-            if annotate is not None and obs.event in ("settled", "hand", "camera-moved"):
+            if annotate is not None and obs.event in (Event.SETTLED, Event.BLOCKED,
+                                                      Event.CAMERA_MOVED):
                 _annotate(annotate, last_image["image"], cal, obs)
     finally:
-        source.close()
+        camera.close()
+    _emit({"event": "stopped", "bad_frames": camera.bad_frames})
     return 0
 
 
@@ -119,7 +127,7 @@ def _emit(obj: dict) -> None:
 
 def _annotate(folder: Path, image: np.ndarray, cal, obs: Observation) -> None:
     out = draw_zones(image, cal)
-    colours = {"rolling": (0, 255, 0), "keep": (255, 200, 0), "off": (0, 0, 255)}
+    colours = {Zone.ROLLING: (0, 255, 0), Zone.KEEP: (255, 200, 0), Zone.OFF: (0, 0, 255)}
     for d in obs.dice:
         x0, y0, x1, y1 = (int(round(v)) for v in d.bbox)
         colour = (0, 0, 255) if d.cocked else colours[d.zone]

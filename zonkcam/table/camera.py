@@ -1,9 +1,11 @@
 """Camera sources behind one small interface, and a wrapper that survives their failures.
 
 Every source gives :class:`Frame` objects (BGR uint8) from ``read()``, raises
-:class:`CameraError` when it cannot, returns ``None`` at the end of a file or folder,
-and is released with ``close()``. ``open_source("auto")`` takes the Pi camera where
-picamera2 imports and a camera answers, and otherwise the demo table.
+:class:`CameraError` when it cannot (:class:`BadFrameError` for one bad frame,
+:class:`SourceBrokenError` when a file cannot go on), returns ``None`` at the end of a
+file or folder, and is released with ``close()``. ``open_source(spec)`` opens one by its
+spec (``auto``, ``pi``, ``usb:N``, ``demo``, a file or a folder); :class:`ResilientSource`
+reopens it from the same spec, with backoff, whenever it fails.
 """
 
 from __future__ import annotations
@@ -31,6 +33,11 @@ class BadFrameError(CameraError):
     """One frame was not an image; the camera itself may carry on."""
 
 
+class SourceBrokenError(CameraError):
+    """A file source cannot go on (a video damaged from here on): reopening would only
+    start it again from the beginning."""
+
+
 @dataclass
 class Frame:
     image: np.ndarray
@@ -44,6 +51,8 @@ class Frame:
 class FrameSource(Protocol):
     name: str
     fps: float
+    spec: str
+    """What open_source() takes to open this source again."""
 
     def read(self) -> Frame | None: ...
 
@@ -68,8 +77,9 @@ def _check_image(image: Any, what: str) -> np.ndarray:
 
 
 class ImageFolderSource:
-    """Every image in a folder, in name order (a file that will not decode is a CameraError
-    for that frame; the next read goes on with the next file)."""
+    """Every image in a folder, in name order. A file that will not decode whole (empty,
+    truncated, not an image) is a BadFrameError for that frame; the next read goes on
+    with the next file."""
 
     def __init__(self, folder: str | Path, fps: float = 30.0) -> None:
         self.folder = Path(folder)
@@ -77,15 +87,19 @@ class ImageFolderSource:
         if not self.files:
             raise UserError(f"no images in {self.folder}")
         self.name, self.fps, self._next = f"folder {self.folder}", fps, 0
+        self.spec = str(self.folder)
 
     def read(self) -> Frame | None:
+        from zonkcam.vision.imageio import ImageFileError, load_image  # noqa: PLC0415
+
         if self._next >= len(self.files):
             return None
         path, index = self.files[self._next], self._next
         self._next += 1
-        image = cv2.imread(str(path), cv2.IMREAD_UNCHANGED)
-        if image is None:
-            raise BadFrameError(f"{path.name} is not a readable image")
+        try:
+            image = load_image(path)
+        except ImageFileError as exc:
+            raise BadFrameError(f"{path.name}: {exc}") from None
         return Frame(_check_image(image, path.name), index, index / self.fps)
 
     def close(self) -> None:
@@ -98,6 +112,7 @@ class VideoSource:
     def __init__(self, target: int | str, size: tuple[int, int] | None = None) -> None:
         self.target = target
         self.name = f"USB camera {target}" if isinstance(target, int) else f"video {target}"
+        self.spec = f"usb:{target}" if isinstance(target, int) else str(target)
         cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_ERROR)  # we say it ourselves
         self._cap = cv2.VideoCapture(target)
         if not self._cap.isOpened():
@@ -112,12 +127,31 @@ class VideoSource:
         ok, image = self._cap.read()
         if not ok:
             if isinstance(self.target, str):
-                return None  # end of the file
+                return self._damaged_or_done()
             raise CameraError(f"{self.name} stopped sending frames")
         index = self._index
         self._index += 1
         t = index / self.fps if isinstance(self.target, str) else time.monotonic() - self._start
         return Frame(_check_image(image, self.name), index, t)
+
+    def _damaged_or_done(self) -> None:
+        """A file that stops before its last frame is damaged there: skip to the next frame
+        that decodes (a BadFrameError saying how many were lost), or say that the rest of
+        the file cannot be read. At its last frame it is simply done (None)."""
+        total = int(self._cap.get(cv2.CAP_PROP_FRAME_COUNT) or 0)
+        if total <= 0 or self._index >= total - 1:
+            return None
+        step = 1
+        while self._index + step < total:
+            self._cap.set(cv2.CAP_PROP_POS_FRAMES, self._index + step)
+            if self._cap.grab():
+                self._cap.set(cv2.CAP_PROP_POS_FRAMES, self._index + step)
+                lost, self._index = step, self._index + step
+                raise BadFrameError(f"{self.name}: {lost} frame{'s' * (lost > 1)} from frame "
+                                    f"{self._index - lost} could not be decoded; skipped")
+            step *= 2
+        raise SourceBrokenError(f"{self.name} is damaged from frame {self._index} of {total}: "
+                                "the rest cannot be decoded")
 
     def close(self) -> None:
         self._cap.release()
@@ -149,7 +183,7 @@ class PiCameraSource:
                                                          "ColourGains") if k in meta})
         except Exception as exc:  # libcamera raises many kinds; all mean "no camera"
             raise CameraError(f"the Pi camera did not start: {exc}") from None
-        self.name, self.fps = "Pi camera", 30.0
+        self.name, self.fps, self.spec = "Pi camera", 30.0, "pi"
         self._index, self._start = 0, time.monotonic()
 
     def read(self) -> Frame | None:
@@ -178,7 +212,8 @@ def picamera2_available() -> bool:
 
 def open_source(spec: str, *, size: tuple[int, int] = (1280, 960), seed: int = 0,
                 **demo: Any) -> FrameSource:
-    """``auto``, ``pi``, ``demo``, ``usb[:N]``, a video file or an image folder.
+    """``auto``, ``pi``, ``demo`` (``demo:realistic``: through a realistic camera),
+    ``usb[:N]``, a video file or an image folder.
 
     ``auto`` takes the Pi camera where picamera2 imports and a camera starts, and
     otherwise the demo table (``demo`` keywords go to :class:`DemoTable`)."""
@@ -189,10 +224,10 @@ def open_source(spec: str, *, size: tuple[int, int] = (1280, 960), seed: int = 0
             except CameraError as exc:
                 print(f"zonkcam: {exc}; using the demo table", file=sys.stderr)
         spec = "demo"
-    if spec == "demo":
-        from zonkcam.table.demo import DemoTable  # noqa: PLC0415 - pulls in the renderer
+    if spec == "demo" or spec.startswith("demo:"):
+        from zonkcam.table.demo import DemoTable, look_of  # noqa: PLC0415 - the renderer
 
-        return DemoTable(seed=seed, **demo)
+        return DemoTable(seed=seed, look=look_of(spec), **demo)
     if spec == "pi":
         return PiCameraSource(size)
     if spec.startswith("usb"):
@@ -205,62 +240,92 @@ def open_source(spec: str, *, size: tuple[int, int] = (1280, 960), seed: int = 0
         return ImageFolderSource(path)
     if path.is_file():
         return VideoSource(str(path))
-    raise UserError(f"unknown source {spec!r}: use auto, pi, demo, usb[:N], a video file or "
-                    "a folder of images")
+    raise UserError(f"unknown source {spec!r}: use auto, pi, demo, demo:realistic, usb[:N], "
+                    "a video file or a folder of images")
 
 
 @dataclass
 class CameraProblem:
     message: str
     retry_in_s: float
+    """When the source is tried again (0: at once)."""
+    final: bool = False
+    """The source cannot go on (a damaged video): the stream ends after this."""
+    repeat: bool = False
+    """Still waiting to try again after a problem already reported (sent every
+    ``poll_s`` so that the screen keeps showing it)."""
 
 
 class ResilientSource:
-    """Reopens a failing camera with backoff; reports problems instead of raising.
+    """Keeps frames coming from a source that fails: reports each problem, reopens the
+    source with ``opener`` (a new object, opened from its spec) with backoff, skips and
+    counts bad frames, and never raises.
 
-    ``frames()`` yields Frame objects, a :class:`CameraProblem` for each failure, and
-    stops at the end of a finite source. ``sleep`` and ``opener`` are injectable for tests.
+    ``frames()`` yields Frame objects and a :class:`CameraProblem` for each failure; while
+    it waits to reopen it yields a ``repeat`` problem every ``poll_s`` instead of blocking,
+    so that the app goes on drawing. It stops at the end of a finite source, or after a
+    ``final`` problem. ``clock`` and ``sleep`` are injectable for tests.
     """
 
-    def __init__(self, opener: Callable[[], FrameSource], *, max_backoff_s: float = 8.0,
-                 max_bad_frames: int = 30, sleep: Callable[[float], None] = time.sleep) -> None:
-        self.opener, self.max_backoff_s, self.sleep = opener, max_backoff_s, sleep
-        self.max_bad_frames = max_bad_frames
-        self.source: FrameSource | None = None
+    def __init__(self, opener: Callable[[], FrameSource], *, source: FrameSource | None = None,
+                 max_backoff_s: float = 8.0, max_bad_frames: int = 30, poll_s: float = 0.1,
+                 clock: Callable[[], float] = time.monotonic,
+                 sleep: Callable[[float], None] = time.sleep) -> None:
+        self.opener, self.source = opener, source
+        self.max_backoff_s, self.max_bad_frames, self.poll_s = max_backoff_s, max_bad_frames, poll_s
+        self.clock, self.sleep = clock, sleep
+        self.bad_frames = 0
+        """Frames skipped because they were not whole images."""
+        self.reopened = 0
 
     def frames(self) -> Iterator[Frame | CameraProblem]:
         backoff, bad_in_a_row = 0.5, 0
+        waiting: CameraProblem | None = None
+        retry_at = 0.0
         while True:
+            if waiting is not None:
+                left = retry_at - self.clock()
+                if left > 0:
+                    yield CameraProblem(waiting.message, left, repeat=True)
+                    self.sleep(min(self.poll_s, left))
+                    continue
+                waiting = None
             try:
                 if self.source is None:
                     self.source = self.opener()
+                    self.reopened += 1
                 frame = self.source.read()
+            except SourceBrokenError as exc:
+                self.close()
+                yield CameraProblem(str(exc), 0.0, final=True)
+                return
             except BadFrameError as exc:
+                self.bad_frames += 1
                 bad_in_a_row += 1
                 if bad_in_a_row < self.max_bad_frames:
                     yield CameraProblem(str(exc), 0.0)
                     continue
-                exc = CameraError(f"{exc} ({bad_in_a_row} frames in a row); reopening")
-                bad_in_a_row = 0
-                self.close()
-                yield CameraProblem(str(exc), backoff)
-                self.sleep(backoff)
-                backoff = min(self.max_backoff_s, backoff * 2)
-                continue
+                waiting = CameraProblem(f"{exc} ({bad_in_a_row} bad frames in a row); "
+                                        "reopening", backoff)
             except (CameraError, UserError, OSError, cv2.error) as exc:
-                self.close()
-                yield CameraProblem(str(exc), backoff)
-                self.sleep(backoff)
-                backoff = min(self.max_backoff_s, backoff * 2)
+                waiting = CameraProblem(str(exc), backoff)
+            else:
+                if frame is None:
+                    return
+                backoff, bad_in_a_row = 0.5, 0
+                yield frame
                 continue
-            if frame is None:
-                return
-            backoff, bad_in_a_row = 0.5, 0
-            yield frame
+            self.close()
+            bad_in_a_row = 0
+            retry_at = self.clock() + backoff
+            backoff = min(self.max_backoff_s, backoff * 2)
+            yield waiting
 
     def close(self) -> None:
         if self.source is not None:
             try:
                 self.source.close()
+            except Exception:  # noqa: BLE001 - a dying camera may fail to close; it is gone
+                pass
             finally:
                 self.source = None

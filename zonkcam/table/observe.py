@@ -1,17 +1,29 @@
-"""From camera frames to table observations: rolling, settled rolls, hands, camera trouble.
+"""From camera frames to table observations: throws, keeps, things in the way, camera trouble.
 
-:class:`TableWatcher` takes frames one at a time. Motion means a roll (or a hand) is under
-way; once the mat has been still for ``still_frames`` frames the frame is read, and the
-read counts only when ``agree_reads`` consecutive reads agree (as casino dice readers
-require). Each settled state is reported once, classified against the last one as a
-``roll`` (dice thrown), a ``keep`` (dice moved to the keep strip) or ``clear``.
+:class:`TableWatcher` takes frames one at a time. Motion on the table (the mat and a
+margin round it; see :mod:`zonkcam.table.changes`) means a throw or a hand is under way.
+Once the table has been still for ``still_frames`` frames it is looked at:
+
+1. What changed since the table last settled? Nothing (a finger came and went, a shadow
+   passed): nothing to report. Otherwise only the changed parts of the frame are read,
+   at the size calibration says a die has.
+2. Reads of the still table are voted die by die (:class:`~zonkcam.table.tracking.Ballot`)
+   until every die is plainly there or not, with one value: a die missed in one read is
+   not lost, a value the reads disagree on comes out unsure.
+3. Anything on the mat that is not a die (a fingertip, a sleeve, a phone, a cup, a hand's
+   shadow) means "wait": nothing is reported until it has gone, and then the table is
+   compared with how it was before it came.
+4. The voted dice are set against the last settled state
+   (:func:`~zonkcam.table.tracking.compare`): a die whose place did not change is the
+   same die, read or not; the change is a ``roll``, a ``keep``, a ``moved`` die (a
+   question), a ``pickup`` or a ``clear``, reported once.
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from enum import StrEnum
 
 import cv2
 import numpy as np
@@ -23,69 +35,112 @@ from zonkcam.calibration.calibrate import (
     camera_shift,
 )
 from zonkcam.table.camera import CameraProblem, Frame
-from zonkcam.table.zones import SeenDie, TableDie, foreground, place
+from zonkcam.table.changes import ChangeMap, Region, TableView
+from zonkcam.table.tracking import Ballot, Change, compare
+from zonkcam.table.zones import Leftovers, SeenDie, TableDie, Zone, foreground, leftovers, place
 
-Reader = Callable[[np.ndarray], Sequence[SeenDie]]
-"""Anything that reads dice from a BGR image (the ONNX reader, or a fake in tests)."""
+Reader = Callable[[np.ndarray, Region | None], Sequence[SeenDie]]
+"""Reads dice from a BGR frame, only within ``region`` when one is given (the ONNX reader,
+or a fake in tests); boxes in frame px."""
+
+
+class Event(StrEnum):
+    ROLLING = "rolling"
+    """Something moves on the table (dice thrown, a hand)."""
+    SPINNING = "spinning"
+    """Motion confined to about one die: a die still spinning."""
+    BLOCKED = "blocked"
+    """The table is still but something that is not a die lies on the mat: waiting."""
+    SETTLED = "settled"
+    CAMERA_PROBLEM = "camera-problem"
+    CAMERA_MOVED = "camera-moved"
+    CAMERA_OK = "camera-ok"
 
 
 @dataclass(frozen=True)
 class WatchConfig:
-    still_frames: int = 3
-    """Frames without motion before the table is read."""
-    agree_reads: int = 2
-    """Consecutive reads that must agree before a settled roll is reported."""
+    still_frames: int = 2
+    """Frames without motion before the table is looked at."""
+    min_reads: int = 2
+    """Reads of a still table before its dice are voted."""
+    max_reads: int = 5
+    """The most reads voted when they disagree (a die seen in some, a value unclear)."""
     motion_width: int = 320
     """Frames are compared at this width."""
-    motion_level: int = 16
-    """Grey-level change that counts as motion."""
+    motion_level: int = 18
+    """Colour change (of 255) that counts as motion from one frame to the next."""
+    change_level: int = 24
+    """Colour change that counts as a change since the table last settled."""
     motion_die_share: float = 0.15
     """Moving pixels, as a share of one die's area, that mean something moved."""
+    changed_share: float = 0.25
+    """A die whose place changed over this share moved (or went)."""
     hand_dice: float = 7.0
-    """Something on the mat bigger than this many dice is a hand (or an arm, or a cup)."""
+    """Something on the mat bigger than this many dice is a hand: not worth reading."""
+    recheck_frames: int = 30
+    """While something is in the way, look again this often (frames)."""
+    refresh_frames: int = 60
+    """A still table's look is taken again this often, for light that drifts slowly."""
     moved_check_frames: int = 90
     """How often (in still frames) to check that the camera has not moved."""
 
 
 @dataclass(frozen=True)
 class Observation:
-    event: str
-    """rolling, spinning, hand, settled, camera-problem, camera-moved, camera-ok."""
+    event: Event
     frame: int
     t: float
     dice: tuple[TableDie, ...] = ()
-    """settled: every die read (in all zones)."""
-    change: str = ""
-    """settled: roll, keep or clear (against the last settled state)."""
+    """settled: every die on the table (in all zones)."""
+    change: Change | None = None
+    """settled: what happened since the last settled state."""
+    keep: tuple[TableDie, ...] = ()
+    """settled: the dice this change moved from the rolling area to the keep strip."""
+    unread: int = 0
+    """settled: things in the rolling area that look like dice the reader cannot read."""
     message: str = ""
     frames_since_motion: int = 0
     """settled: frames from the last moving frame to this report (the latency)."""
+    reads: int = 0
+    """settled: how many reads of the still table were voted."""
 
     @property
     def rolled(self) -> tuple[TableDie, ...]:
-        return tuple(d for d in self.dice if d.zone == "rolling")
+        return tuple(d for d in self.dice if d.zone == Zone.ROLLING)
 
     @property
-    def kept(self) -> tuple[TableDie, ...]:
-        return tuple(d for d in self.dice if d.zone == "keep")
+    def in_strip(self) -> tuple[TableDie, ...]:
+        return tuple(d for d in self.dice if d.zone == Zone.KEEP)
 
     @property
     def off_mat(self) -> tuple[TableDie, ...]:
-        return tuple(d for d in self.dice if d.zone == "off")
+        return tuple(d for d in self.dice if d.zone == Zone.OFF)
 
     def to_json(self) -> dict:
-        out: dict = {"event": self.event, "frame": self.frame, "t": round(self.t, 3)}
-        if self.event == "settled":
-            out.update(change=self.change,
+        out: dict = {"event": str(self.event), "frame": self.frame, "t": round(self.t, 3)}
+        if self.event == Event.SETTLED:
+            out.update(change=str(self.change),
                        values=sorted(d.value for d in self.rolled if not d.cocked),
                        rolling=[d.to_json() for d in self.rolled],
-                       keep=[d.to_json() for d in self.kept],
+                       keep=[d.to_json() for d in self.in_strip],
+                       kept=sorted(d.value for d in self.keep),
                        off_mat=[d.to_json() for d in self.off_mat],
                        cocked=sum(d.cocked for d in self.dice),
+                       unread=self.unread,
+                       reads=self.reads,
                        latency_frames=self.frames_since_motion)
         if self.message:
             out["message"] = self.message
         return out
+
+
+@dataclass
+class _Look:
+    """One still spell of the table: what changed, and the reads so far."""
+
+    changes: ChangeMap
+    regions: list[Region]
+    ballot: Ballot
 
 
 @dataclass
@@ -96,119 +151,164 @@ class TableWatcher:
 
     def __post_init__(self) -> None:
         cal, cfg = self.calibration, self.config
-        self._scale = cfg.motion_width / cal.image_size[0]
-        die_px = cal.px_per_mm * cal.geometry.die_mm * self._scale
-        self._min_moving = max(4, int(cfg.motion_die_share * die_px * die_px))
-        self._die_px = die_px
+        self.view = TableView(cal, cfg.motion_width)
+        die = self.view.die_px * self.view.scale
+        self._min_moving = max(4, int(cfg.motion_die_share * die * die))
+        self._die_mm = cal.geometry.die_mm
         self._prev: np.ndarray | None = None
-        self._moving_kind = ""
+        self._moving_kind: Event | None = None
         self._still = 0
         self._last_motion_frame = -1
-        self._need_read = True
-        self._candidate: list[TableDie] | None = None
-        self._agree = 0
-        self._settled: list[TableDie] = []
-        self._hand = False
+        self._need_look = True
+        self._look: _Look | None = None
+        self._recheck_at = 0
+        self._blocked = False
+        self._base: np.ndarray | None = None
+        """The table (small frame) when it last settled."""
+        self.state: tuple[TableDie, ...] = ()
+        """The dice on the table when it last settled."""
+        self._started = False
+        """Whether the table has settled, or moved, since watching began: until then what
+        lies there was already there (reported as START, nothing to play)."""
+        self._picked_up: list[TableDie] = []
         self._moved = False
 
     def watch(self, frames: Iterable[Frame | CameraProblem]) -> Iterator[Observation]:
         last_t, last_i = 0.0, 0
         for item in frames:
             if isinstance(item, CameraProblem):
-                yield Observation("camera-problem", last_i, last_t, message=item.message)
+                yield Observation(Event.CAMERA_PROBLEM, last_i, last_t, message=item.message)
                 self._prev = None  # the next good frame starts afresh
                 continue
             last_t, last_i = item.t, item.index
             yield from self.process(item)
 
     def process(self, frame: Frame) -> list[Observation]:
-        cfg = self.config
+        cfg, cal = self.config, self.calibration
         image = frame.image
-        if image.shape[1] != self.calibration.image_size[0] or \
-                image.shape[0] != self.calibration.image_size[1]:
-            return [self._obs("camera-problem", frame,
+        if image.shape[1] != cal.image_size[0] or image.shape[0] != cal.image_size[1]:
+            return [self._obs(Event.CAMERA_PROBLEM, frame,
                               message=f"frames are {image.shape[1]}x{image.shape[0]} but the "
-                              f"calibration is for {self.calibration.image_size[0]}x"
-                              f"{self.calibration.image_size[1]}: recalibrate")]
-        small = cv2.resize(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), None, fx=self._scale,
-                           fy=self._scale, interpolation=cv2.INTER_AREA)
-        small = cv2.GaussianBlur(small, (3, 3), 0)
+                              f"calibration is for {cal.image_size[0]}x{cal.image_size[1]}: "
+                              "recalibrate")]
+        small = self.view.small(image)
         prev, self._prev = self._prev, small
         if prev is None:
             return []
-        moving = cv2.absdiff(small, prev) > cfg.motion_level
-        changed = int(np.count_nonzero(moving))
+        moving = self.view.difference(small, prev, cfg.motion_level)
         out: list[Observation] = []
-        if changed >= self._min_moving:
+        if np.count_nonzero(moving) >= self._min_moving:
             kind = self._motion_kind(moving)
             if kind != self._moving_kind:
                 out.append(self._obs(kind, frame))
             self._moving_kind, self._still = kind, 0
             self._last_motion_frame = frame.index
-            self._need_read, self._candidate, self._agree, self._hand = True, None, 0, False
+            self._started = True  # whatever settles next came after we began watching
+            self._need_look, self._look, self._recheck_at = True, None, 0
             return out
-        self._moving_kind = ""
+        self._moving_kind = None
         self._still += 1
         if self._still % cfg.moved_check_frames == 0:
             out += self._check_camera(frame)
-        if self._need_read and self._still >= cfg.still_frames:
-            out += self._read(frame)
+        if self._need_look and self._still >= max(cfg.still_frames, self._recheck_at):
+            out += self._look_at(frame, small)
+        elif not self._need_look and self._still % cfg.refresh_frames == 0:
+            self._base = small  # nothing moved: only the light can have drifted
         return out
 
-    def _motion_kind(self, moving: np.ndarray) -> str:
+    def _motion_kind(self, moving: np.ndarray) -> Event:
         ys, xs = np.nonzero(moving)
         extent = max(xs.max() - xs.min(), ys.max() - ys.min())
-        return "spinning" if extent <= 2.5 * self._die_px else "rolling"
+        die = self.view.die_px * self.view.scale
+        return Event.SPINNING if extent <= 2.5 * die else Event.ROLLING
 
-    def _read(self, frame: Frame) -> list[Observation]:
+    def _look_at(self, frame: Frame, small: np.ndarray) -> list[Observation]:
         cal, cfg = self.calibration, self.config
-        mask = None
+        if self._look is None:
+            changes = self.view.changes(self._base, small, cfg.change_level)
+            if self._base is not None and not self._blocked and changes.dice < 0.3:
+                self._need_look = False  # the table is as it was
+                return []
+            self._look = _Look(changes, changes.regions(), Ballot(
+                self._die_mm, min_reads=cfg.min_reads, max_reads=cfg.max_reads))
+        look = self._look
+        top = mask = None
         if cal.reference is not None:
-            mask = foreground(cal.top_down(frame.image, REFERENCE_PX_PER_MM), cal.reference)
+            top = cal.top_down(frame.image, REFERENCE_PX_PER_MM)
+            mask = foreground(top, cal.reference)
             if self._largest_blob_dice(mask) > cfg.hand_dice:
-                if self._hand:
-                    return []
-                self._hand = True
-                return [self._obs("hand", frame, message="a hand (or something big) is on "
-                                  "the mat: waiting for it to go")]
-        self._hand = False
-        dice = place(self.reader(frame.image), cal, mask=mask)
-        fill = None if mask is None else self._strip_fill(mask)
-        if self._candidate is not None and _agree(self._candidate, dice, cal.geometry.die_mm):
-            self._agree += 1
+                return self._wait(frame, "something big (a hand?) is on the mat: waiting "
+                                  "for it to go")
+        seen: list[SeenDie] = []
+        for region in look.regions:
+            seen += self.reader(frame.image, region)
+        read = place(seen, cal, mask=mask)
+        first = look.ballot.reads == 0
+        look.ballot.add(read)
+        if first and top is not None:  # something in the way? no need to read it again
+            left = self._leftovers(top, read, look.changes)
+            if left.in_the_way:
+                return self._wait(frame, left.in_the_way)
+        if not look.ballot.decided:
+            return []
+        voted = look.ballot.dice()
+        left = self._leftovers(top, voted, look.changes) if top is not None else Leftovers()
+        if left.in_the_way:
+            return self._wait(frame, left.in_the_way)
+        return self._settle(frame, small, voted, left, look)
+
+    def _leftovers(self, top: np.ndarray, read: Sequence[TableDie],
+                   changes: ChangeMap) -> Leftovers:
+        """What lies on the mat besides the dice: those read now, and those lying where the
+        picture did not change (their reads are in the last settled state)."""
+        share = self.config.changed_share
+        kept = [d for d in self.state if changes.share(d.bbox) <= share]
+        assert self.calibration.reference is not None
+        left = leftovers(top, self.calibration.reference, kept + list(read), self.calibration)
+        # only what came since the table last settled counts as new and unread
+        half = self._die_mm / 2
+        new = tuple(u for u in left.unread if changes.share(
+            _box(self.calibration.mat_to_image([[u[0] - half, u[1] - half],
+                                                [u[0] + half, u[1] + half]]))) > share)
+        return Leftovers(left.in_the_way, new)
+
+    def _wait(self, frame: Frame, message: str) -> list[Observation]:
+        """Something is in the way: look again later (or after it moves)."""
+        self._look = None
+        self._recheck_at = self._still + self.config.recheck_frames
+        if self._blocked:
+            return []
+        self._blocked = True
+        return [self._obs(Event.BLOCKED, frame, message=message)]
+
+    def _settle(self, frame: Frame, small: np.ndarray, voted: list[TableDie], left: Leftovers,
+                look: _Look) -> list[Observation]:
+        share = self.config.changed_share
+        comparison = compare(self.state, voted, lambda d: look.changes.share(d.bbox) > share,
+                             self._die_mm, unread_in_strip=left.unread_in(Zone.KEEP),
+                             picked_up=self._picked_up)
+        self._look, self._need_look, self._blocked = None, False, False
+        self._base, self.state = small, comparison.dice
+        change = comparison.change
+        if not self._started:
+            self._started = True
+            change = Change.START if comparison.dice else None
+        if change is None:
+            return []
+        if change is Change.PICKUP:  # they may be set down in the keep strip next
+            self._picked_up += [d for d in comparison.gone if d.zone != Zone.KEEP]
         else:
-            self._candidate, self._agree = dice, 1
-        if self._agree < cfg.agree_reads:
-            return []
-        self._need_read = False
-        if _agree(self._settled, dice, cal.geometry.die_mm) and self._settled_once:
-            return []
-        change = _classify(self._settled, dice, cal.geometry.die_mm,
-                           strip_grew=fill is not None and self._settled_fill is not None
-                           and fill - self._settled_fill >= STRIP_GREW_DICE)
-        self._settled, self._settled_once, self._settled_fill = dice, True, fill
+            self._picked_up = []
         latency = frame.index - self._last_motion_frame if self._last_motion_frame >= 0 else 0
-        return [Observation("settled", frame.index, frame.t, tuple(dice), change,
-                            frames_since_motion=latency)]
-
-    _settled_once = False
-    _settled_fill: float | None = None
-
-    def _strip_fill(self, mask: np.ndarray) -> float:
-        """What lies in the keep strip by the reference mask, in dice (its area over a
-        die's): the strip's dice whether the reader reads them or not."""
-        r = self.calibration.geometry.keep_strip
-        k = REFERENCE_PX_PER_MM
-        strip = mask[max(0, int(r.y * k)):int((r.y + r.h) * k),
-                     max(0, int(r.x * k)):int((r.x + r.w) * k)]
-        die_area = (self.calibration.geometry.die_mm * k) ** 2
-        return float(np.count_nonzero(strip)) / die_area
+        return [Observation(Event.SETTLED, frame.index, frame.t, comparison.dice, change,
+                            keep=comparison.kept, unread=left.unread_in(Zone.ROLLING),
+                            frames_since_motion=latency, reads=look.ballot.reads)]
 
     def _largest_blob_dice(self, mask: np.ndarray) -> float:
         n, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
         if n <= 1:
             return 0.0
-        die_area = (self.calibration.geometry.die_mm * REFERENCE_PX_PER_MM) ** 2
+        die_area = (self._die_mm * REFERENCE_PX_PER_MM) ** 2
         return float(stats[1:, cv2.CC_STAT_AREA].max()) / die_area
 
     def _check_camera(self, frame: Frame) -> list[Observation]:
@@ -217,61 +317,18 @@ class TableWatcher:
             return []
         if shift > MOVED_PX and not self._moved:
             self._moved = True
-            return [self._obs("camera-moved", frame, message=f"the mat's markers moved "
+            return [self._obs(Event.CAMERA_MOVED, frame, message=f"the mat's markers moved "
                               f"{shift:.0f} px since calibration: put the camera back or run "
                               "zonkcam calibrate")]
         if shift <= MOVED_PX and self._moved:
             self._moved = False
-            return [self._obs("camera-ok", frame, message="the markers are back in place")]
+            return [self._obs(Event.CAMERA_OK, frame, message="the markers are back in place")]
         return []
 
-    def _obs(self, event: str, frame: Frame, **kw) -> Observation:
+    def _obs(self, event: Event, frame: Frame, **kw) -> Observation:
         return Observation(event, frame.index, frame.t, **kw)
 
 
-def _agree(a: Sequence[TableDie], b: Sequence[TableDie], die_mm: float) -> bool:
-    """Same dice (value, zone, cocked) in about the same places."""
-    if len(a) != len(b):
-        return False
-    left = list(b)
-    for d in a:
-        match = next((e for e in left if e.value == d.value and e.zone == d.zone
-                      and e.cocked == d.cocked and _near(d, e, die_mm / 2)), None)
-        if match is None:
-            return False
-        left.remove(match)
-    return True
-
-
-def _near(a: TableDie, b: TableDie, tol: float) -> bool:
-    return math.dist(a.center_mm, b.center_mm) <= tol
-
-
-STRIP_GREW_DICE = 0.5
-"""The keep strip's foreground grew by at least this many dice' areas: something joined
-it, read or not."""
-
-
-def _classify(before: Sequence[TableDie], after: Sequence[TableDie], die_mm: float,
-              strip_grew: bool = False) -> str:
-    """``keep`` when the dice left in the rolling area lay where they lay and dice joined
-    the keep strip: it holds more dice than before, or (fewer dice rolling) a die lies
-    in it where none lay or the strip's foreground grew (``strip_grew``), so that a die
-    in the strip left unread (a white 1 at the far end of the strip) does not turn a
-    keep into a throw. Else ``roll``, or ``clear`` for an empty mat."""
-    if not after:
-        return "clear"
-    rolled_before = [d for d in before if d.zone == "rolling"]
-    rolled_after = [d for d in after if d.zone == "rolling"]
-    kept_before = [d for d in before if d.zone == "keep"]
-    kept_after = [d for d in after if d.zone == "keep"]
-    stayed = all(any(e.value == d.value and _near(d, e, die_mm / 2) for e in rolled_before)
-                 for d in rolled_after)
-    if not stayed:
-        return "roll"
-    if len(kept_after) > len(kept_before):
-        return "keep"
-    joined = any(not any(_near(d, e, die_mm / 2) for e in kept_before) for d in kept_after)
-    if (joined or strip_grew) and len(rolled_after) < len(rolled_before):
-        return "keep"
-    return "roll"
+def _box(pts: np.ndarray) -> tuple[float, float, float, float]:
+    return (float(pts[:, 0].min()), float(pts[:, 1].min()), float(pts[:, 0].max()),
+            float(pts[:, 1].max()))

@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 
 import cv2
 import numpy as np
@@ -24,6 +25,15 @@ MIN_STANDING_OUT = 0.3
 """A die must differ from the empty mat over this share of its square (else it is print)."""
 TIPPED_AREA = 1.5
 """A footprint this many times a die's square looks tipped."""
+
+
+class Zone(StrEnum):
+    """Where on the mat a die lies."""
+
+    ROLLING = "rolling"
+    KEEP = "keep"
+    OFF = "off"
+    """Off the mat: a sloppy throw."""
 
 
 @dataclass(frozen=True)
@@ -45,8 +55,7 @@ class TableDie:
     color: str | None
     bbox: tuple[float, float, float, float]
     center_mm: tuple[float, float]
-    zone: str
-    """rolling, keep or off."""
+    zone: Zone
     touching: tuple[str, ...] = ()
     """Board images its footprint touches (LEFT, RIGHT, CHOOSE, SOCIAL)."""
     cocked: bool = False
@@ -61,17 +70,95 @@ class TableDie:
                 "touching": list(self.touching), "cocked": self.cocked}
 
 
-def foreground(top_down: np.ndarray, reference: np.ndarray) -> np.ndarray:
-    """Pixels (uint8 0/255) where something lies on the mat: not the printed mat and not
-    merely its shadow (a shadow darkens all three channels alike)."""
+SHADOW_BRIGHTNESS = 0.6
+"""The mat this much darker (all colours alike) is in a shadow."""
+LEFTOVER_DICE = 0.35
+"""Something not read as a die counts once it covers this share of a die's area."""
+
+
+def _ratios(top_down: np.ndarray, reference: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The mat's brightness against the empty mat, and how far its colour moved."""
     cur = top_down.astype(np.float32) + 8.0
     ref = cv2.resize(reference, (top_down.shape[1], top_down.shape[0])).astype(np.float32) + 8.0
     ratio = cur / ref
     brightness = ratio.mean(axis=2)
     chroma = np.abs(ratio - brightness[..., None]).max(axis=2) / np.maximum(brightness, 0.05)
-    mask = (chroma > 0.22) | (brightness > 1.35) | (brightness < 0.3)
-    mask = mask.astype(np.uint8) * 255
-    return cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
+    return brightness, chroma
+
+
+def _open(mask: np.ndarray) -> np.ndarray:
+    return cv2.morphologyEx(mask.astype(np.uint8) * 255, cv2.MORPH_OPEN,
+                            np.ones((2, 2), np.uint8))
+
+
+def foreground(top_down: np.ndarray, reference: np.ndarray) -> np.ndarray:
+    """Pixels (uint8 0/255) where something lies on the mat: not the printed mat and not
+    merely its shadow (a shadow darkens all three channels alike)."""
+    brightness, chroma = _ratios(top_down, reference)
+    return _open((chroma > 0.22) | (brightness > 1.35) | (brightness < 0.3))
+
+
+@dataclass(frozen=True)
+class Leftovers:
+    """What lies on the mat besides the dice read (mat mm)."""
+
+    in_the_way: str = ""
+    """Something that is not a die (a finger, a cup, a sleeve, a hand's shadow): what it
+    looks like, or "" when there is nothing."""
+    unread: tuple[tuple[float, float, Zone], ...] = ()
+    """Die-sized, die-shaped things the reader did not read: where they lie."""
+
+    def unread_in(self, zone: Zone) -> int:
+        return sum(z == zone for _, _, z in self.unread)
+
+
+def leftovers(top_down: np.ndarray, reference: np.ndarray, dice: Sequence[TableDie],
+              cal: Calibration) -> Leftovers:
+    """Everything on the mat that the dice read do not explain. Each die explains what lies
+    under its box (side faces included) and its shadow round it; what is left, over a
+    third of a die, is either die-like (about a die's size and square: a die the reader
+    missed) or something in the way; a shadow bigger than a die over the mat is in the way
+    too (a hand over the table)."""
+    geo = cal.geometry
+    k = REFERENCE_PX_PER_MM
+    die_px = geo.die_mm * k
+    brightness, chroma = _ratios(top_down, reference)
+    fg = _open((chroma > 0.22) | (brightness > 1.35) | (brightness < 0.3))
+    explained = np.zeros(fg.shape, np.uint8)
+    for d in dice:
+        x0, y0, x1, y1 = d.bbox
+        corners = cal.image_to_mat([[x0, y0], [x1, y0], [x1, y1], [x0, y1]]) * k
+        hull = cv2.convexHull(np.vstack([corners, np.asarray(d.footprint_mm or
+                                                              [d.center_mm]) * k])
+                              .astype(np.float32)).astype(np.int32)
+        cv2.fillConvexPoly(explained, hull, 255)
+    r = max(1, int(round(die_px * 0.6)))
+    explained = cv2.dilate(explained, cv2.getStructuringElement(cv2.MORPH_ELLIPSE,
+                                                                (2 * r + 1, 2 * r + 1)))
+    residual = cv2.bitwise_and(fg, cv2.bitwise_not(explained))
+    die_area = die_px * die_px
+    unread = []
+    n, labels, stats, centroids = cv2.connectedComponentsWithStats(residual, connectivity=8)
+    for i in range(1, n):
+        area = stats[i, cv2.CC_STAT_AREA]
+        if area < LEFTOVER_DICE * die_area:
+            continue
+        ys, xs = np.nonzero(labels == i)
+        (_, _), (w, h), _ = cv2.minAreaRect(np.c_[xs, ys].astype(np.float32))
+        long_side, short_side = max(w, h, 1.0), max(min(w, h), 1.0)
+        die_like = (0.45 * die_area <= area <= 2.2 * die_area and long_side / short_side <= 1.6
+                    and area >= 0.55 * long_side * short_side)
+        if not die_like:
+            return Leftovers("something that is not a die is on the mat")
+        cx, cy = centroids[i] / k
+        zone = Zone.KEEP if geo.keep_strip.contains(cx, cy) else Zone.ROLLING
+        unread.append((float(cx), float(cy), zone))
+    shade = _open((brightness < SHADOW_BRIGHTNESS) & (chroma <= 0.22))
+    shade = cv2.bitwise_and(shade, cv2.bitwise_not(cv2.bitwise_or(explained, fg)))
+    n, _, stats, _ = cv2.connectedComponentsWithStats(shade, connectivity=8)
+    if n > 1 and stats[1:, cv2.CC_STAT_AREA].max() >= die_area:
+        return Leftovers("a shadow lies over the mat", tuple(unread))
+    return Leftovers("", tuple(unread))
 
 
 def place(seen: Sequence[SeenDie], cal: Calibration, frame: np.ndarray | None = None,
@@ -95,26 +182,28 @@ def place(seen: Sequence[SeenDie], cal: Calibration, frame: np.ndarray | None = 
     measured = [(*f, *_footprint(mask, f[1], geo.die_mm, nadir, centres)) for f in found]
     found = measured
     out = []
-    for k, (d, (cx, cy), footprint, tipped) in enumerate(found):
-        # Cocked: tipped-looking, and with something to lean on: another die or the mat's
-        # edge. Which of two touching dice leans on the other is hard to see from above, so
-        # both are reported; the scorekeeper (or a re-throw) settles them.
-        against = [j for j, other in enumerate(found)
-                   if j != k and _overlaps(footprint, other[2], grow=1.5)]
-        leaning = not _inside(footprint, mat) or bool(against)
+    # Cocked: tipped-looking, and with something to lean on: another die or the mat's
+    # edge. Which of two touching dice leans on the other is hard to see from above, so
+    # both are reported; the scorekeeper (or a re-throw) settles them.
+    against = [[j for j, other in enumerate(found)
+                if j != k and _overlaps(f[2], other[2], grow=1.5)] for k, f in enumerate(found)]
+    cocked = [tipped and (not _inside(footprint, mat) or bool(against[k]))
+              for k, (_, _, footprint, tipped) in enumerate(found)]
+    cocked = [c or any(cocked[j] for j in against[k]) for k, c in enumerate(cocked)]
+    for k, (d, (cx, cy), footprint, _) in enumerate(found):
         if not mat.contains(cx, cy):
-            zone = "off"
+            zone = Zone.OFF
         elif geo.keep_strip.contains(cx, cy):
-            zone = "keep"
+            zone = Zone.KEEP
         else:
-            zone = "rolling"
+            zone = Zone.ROLLING
         # the measured footprint can miss the part of a white die on the mat's white ink
         reach = cv2.convexHull(np.vstack([footprint, _square((cx, cy), geo.die_mm)])
                                .astype(np.float32)).reshape(-1, 2)
         touching = tuple(b.label for b in geo.board_images
-                         if zone == "rolling" and _overlaps(reach, b.rect.corners))
+                         if zone == Zone.ROLLING and _overlaps(reach, b.rect.corners))
         out.append(TableDie(d.value, d.confidence, d.color, tuple(map(float, d.bbox)),
-                            (cx, cy), zone, touching, tipped and leaning,
+                            (cx, cy), zone, touching, cocked[k],
                             tuple((float(x), float(y)) for x, y in footprint)))
     return out
 

@@ -9,7 +9,8 @@ from zonkcam.game import actions as A
 from zonkcam.game.dice import parse_dice
 from zonkcam.game.game import Game
 from zonkcam.game.rules import PRESETS
-from zonkcam.table.observe import Observation
+from zonkcam.table.observe import Event, Observation
+from zonkcam.table.tracking import Change
 from zonkcam.table.zones import TableDie
 
 
@@ -17,8 +18,9 @@ def die(value, zone="rolling", color="white", touching=(), cocked=False, x=100.0
     return TableDie(value, 0.99, color, (0, 0, 10, 10), (x, 100.0), zone, touching, cocked)
 
 
-def settled(dice, change="roll"):
-    return Observation("settled", 1, 0.0, tuple(dice), change)
+def settled(dice, change=Change.ROLL, keep=(), unread=0):
+    return Observation(Event.SETTLED, 1, 0.0, tuple(dice), change, keep=tuple(keep),
+                       unread=unread)
 
 
 def game(rules="classic-10000", *actions):
@@ -32,22 +34,43 @@ def test_a_throw_is_a_roll_and_a_slide_is_a_keep():
     assert out == [A.Roll(parse_dice([1, 5, 2, 3, 4]))]
     g.play(out[0])
     moved = [die(1, "keep"), die(2), die(3), die(4), die(5)]
-    assert flow.on_observation(settled(moved, "keep"), g.state) == [A.Keep((1,))]
+    assert flow.on_observation(settled(moved, Change.KEEP, keep=[die(1)]), g.state) == \
+        [A.Keep((1,))]
 
 
-def test_the_keep_is_the_dice_gone_from_the_rolling_area():
+def test_the_keep_is_the_dice_the_watcher_saw_move_to_the_strip():
     g, flow = game(), TableFlow()
-    first = [die(1, "keep", x=10)] + [die(v, x=40 + 20 * i) for i, v in enumerate([4, 3, 1])]
     for action in (A.Roll(parse_dice([1, 2, 2, 3, 6])), A.Keep((1,)),
                    A.Roll(parse_dice([4, 3, 1, 6]))):
         g.play(action)
-    flow.on_observation(settled(first[:1] + [die(6, x=200)] + first[1:]), g.state)
-    # the first kept 1 was unread in the last frame (as a white 1 in the strip can be)
-    flow.kept_seen.clear()
-    moved = [die(1, "keep", x=10), die(1, "keep", x=30), die(4, x=40), die(3, x=60),
-             die(6, x=200)]
-    # the strip seems to gain two 1s, but one 1 left the rolling area: keep one 1
-    assert flow.on_observation(settled(moved, "keep"), g.state) == [A.Keep((1,))]
+    # the strip holds two 1s, one kept before: the keep is the one that moved
+    now = [die(1, "keep", x=10), die(1, "keep", x=30), die(4, x=40), die(3, x=60),
+           die(6, x=200)]
+    assert flow.on_observation(settled(now, Change.KEEP, keep=[die(1, x=150)]), g.state) == \
+        [A.Keep((1,))]
+
+
+def test_a_keep_and_a_throw_at_once_play_both():
+    g, flow = game(), TableFlow()
+    g.play(A.Roll(parse_dice([1, 5, 2, 3, 4])))
+    now = [die(1, "keep", x=10), die(5, "keep", x=30), die(6, x=50), die(6, x=90),
+           die(2, x=130)]
+    out = flow.on_observation(settled(now, Change.ROLL, keep=[die(1), die(5)]), g.state)
+    assert out == [A.Keep((1, 5)), A.Roll(parse_dice([6, 6, 2]))]
+    # a keep the rules refuse is no keep: the throw is a question
+    (q,) = flow.on_observation(settled(now, Change.ROLL, keep=[die(2)]), g.state)
+    assert isinstance(q, Question) and "keep aside" in q.text
+
+
+def test_a_moved_die_and_unread_dice_are_questions():
+    g, flow = game(), TableFlow()
+    (q,) = flow.on_observation(settled([die(v) for v in (1, 2, 3, 4, 5)], Change.MOVED),
+                               g.state)
+    assert isinstance(q, Question) and "moved, not thrown" in q.text
+    (q,) = flow.on_observation(settled([die(v) for v in (1, 2, 3, 4)], unread=1), g.state)
+    assert isinstance(q, Question) and "cannot read 1" in q.text
+    for change in (Change.START, Change.PICKUP, Change.CLEAR):
+        assert flow.on_observation(settled([die(1)], change), g.state) == []
 
 
 def test_wrong_count_off_mat_and_cocked_are_questions_or_sloppy():

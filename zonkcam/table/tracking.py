@@ -1,0 +1,214 @@
+"""The dice on the table, kept die by die from one settled state to the next.
+
+Two pure steps, no images:
+
+* :class:`Ballot` gathers the reads of one still table and votes die by die (a die is
+  matched across reads by where it lies on the mat): whether it is there at all, its
+  value and how sure the reads are of it. A die the reader misses in one read of several
+  is still there; a value the reads disagree on comes out with a low confidence.
+* :func:`compare` sets the voted dice against the last settled state. A die whose place
+  did not change in the picture is the same die, read or not; so a keep is the dice that
+  left the rolling area while the strip gained dice, whatever else flickers, and a throw is
+  a rolling area where no die lies where one lay.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
+from enum import StrEnum
+
+from zonkcam.table.zones import TableDie, Zone
+
+
+class Change(StrEnum):
+    """What happened on the table between two settled states."""
+
+    START = "start"
+    """The first look at the table: what lies there already (nothing is played)."""
+    ROLL = "roll"
+    """Dice thrown: no die lies in the rolling area where one lay."""
+    KEEP = "keep"
+    """Dice left the rolling area for the keep strip; the others lie as they lay."""
+    MOVED = "moved"
+    """Some rolled dice moved but others lie as they lay: not a throw (a question)."""
+    PICKUP = "pickup"
+    """Dice taken off the table (in a hand), none thrown or kept."""
+    CLEAR = "clear"
+    """No die on the table any more."""
+
+
+@dataclass
+class _Candidate:
+    """One die as seen across the reads of a still table."""
+
+    seen: list[TableDie] = field(default_factory=list)
+
+    @property
+    def centre(self) -> tuple[float, float]:
+        xs, ys = zip(*(d.center_mm for d in self.seen), strict=True)
+        return sum(xs) / len(xs), sum(ys) / len(ys)
+
+    def votes(self) -> Counter[int]:
+        out: Counter[int] = Counter()
+        for d in self.seen:
+            if not d.cocked:
+                out[d.value] += 1
+        return out
+
+    def voted(self, reads: int) -> TableDie:
+        """The die as the reads vote: the value most read (ties to the surer reads), its
+        confidence the mean over all reads (a read without the die, or with another value,
+        counts 0), cocked and zone as most reads say, the place as last read."""
+        weights: Counter[int] = Counter()
+        for d in self.seen:
+            if not d.cocked:
+                weights[d.value] += d.confidence
+        votes = self.votes()
+        last = self.seen[-1]
+        cocked = sum(d.cocked for d in self.seen) * 2 > len(self.seen)
+        zone = Counter(d.zone for d in self.seen).most_common(1)[0][0]
+        if cocked or not votes:
+            return replace(last, cocked=True, zone=zone,
+                           confidence=sum(d.confidence for d in self.seen) / reads)
+        value = max(votes, key=lambda v: (votes[v], weights[v]))
+        agreeing = [d for d in self.seen if not d.cocked and d.value == value]
+        place = agreeing[-1]
+        return replace(place, value=value, zone=zone, cocked=False,
+                       confidence=sum(d.confidence for d in agreeing) / reads)
+
+
+class Ballot:
+    """The reads of one still table, voted die by die."""
+
+    def __init__(self, die_mm: float, *, min_reads: int = 2, max_reads: int = 5) -> None:
+        self.die_mm = die_mm
+        self.min_reads, self.max_reads = min_reads, max_reads
+        self.reads = 0
+        self._candidates: list[_Candidate] = []
+
+    def add(self, dice: Sequence[TableDie]) -> None:
+        """One more read of the still table."""
+        self.reads += 1
+        pairs = sorted(((math.dist(d.center_mm, c.centre), i, j)
+                        for i, d in enumerate(dice) for j, c in enumerate(self._candidates)),
+                       key=lambda p: p[0])
+        used_dice: set[int] = set()
+        used_candidates: set[int] = set()
+        for dist, i, j in pairs:
+            if dist > self.die_mm / 2:
+                break
+            if i in used_dice or j in used_candidates:
+                continue
+            used_dice.add(i)
+            used_candidates.add(j)
+            self._candidates[j].seen.append(dice[i])
+        for i, d in enumerate(dice):
+            if i not in used_dice:
+                self._candidates.append(_Candidate([d]))
+
+    @property
+    def decided(self) -> bool:
+        """Enough reads that every die is plainly there or not, and every die there plainly
+        shows one value (or the reads are used up)."""
+        if self.reads < self.min_reads:
+            return False
+        if self.reads >= self.max_reads:
+            return True
+        for c in self._candidates:
+            share = len(c.seen) / self.reads
+            if 0.25 < share < 0.75:
+                return False
+            votes = c.votes()
+            if share >= 0.75 and votes and max(votes.values()) < 0.75 * sum(votes.values()):
+                return False
+        return True
+
+    def dice(self) -> list[TableDie]:
+        """The dice the reads vote to be there (once decided: seen in at least 0.4 of the
+        reads), with their voted values."""
+        return [c.voted(self.reads) for c in self._candidates
+                if len(c.seen) >= 0.4 * self.reads]
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """The table now, against the last settled state."""
+
+    dice: tuple[TableDie, ...]
+    """Every die on the table now."""
+    change: Change | None
+    """What happened; None when nothing did (a die read late is no change)."""
+    kept: tuple[TableDie, ...] = ()
+    """The dice that went from the rolling area to the keep strip (KEEP; with a throw,
+    ROLL), with the values read while they lay in the rolling area where that is known."""
+    new: tuple[TableDie, ...] = ()
+    """The dice that came to lie where none lay."""
+    gone: tuple[TableDie, ...] = ()
+    """The dice of the last settled state that are no longer where they lay."""
+
+
+def _rolling(d: TableDie) -> bool:
+    return d.zone in (Zone.ROLLING, Zone.OFF)
+
+
+def compare(before: Sequence[TableDie], voted: Sequence[TableDie],
+            changed: Callable[[TableDie], bool], die_mm: float, *,
+            unread_in_strip: int = 0, picked_up: Sequence[TableDie] = ()) -> Comparison:
+    """Set the voted dice of a still table against the last settled state ``before``.
+
+    ``changed(die)`` tells whether the picture changed where a die lies (or lay). A die of
+    ``before`` whose place did not change is still there, read or not; one whose place
+    changed is gone, unless a die of its value is read where it lay. A voted die where the
+    picture did not change and no die lay was missed before (it changes nothing).
+    ``unread_in_strip`` counts die-like things new in the keep strip that the reader could
+    not read; ``picked_up`` are rolled dice taken away since the last throw (they may be
+    set down in the strip next)."""
+    stayed = [d for d in before if not changed(d)]
+    gone = [d for d in before if changed(d)]
+    new: list[TableDie] = []
+    late: list[TableDie] = []
+    for v in voted:
+        if any(math.dist(v.center_mm, s.center_mm) <= die_mm / 2 for s in stayed):
+            continue  # a die that lies as it lay: the one read before
+        back = next((g for g in gone if g.value == v.value and g.zone == v.zone
+                     and math.dist(v.center_mm, g.center_mm) <= die_mm * 0.3), None)
+        if back is not None:  # its place changed (a neighbour's shadow), the die did not
+            gone.remove(back)
+            stayed.append(back)
+        elif changed(v):
+            new.append(v)
+        else:
+            late.append(v)
+    now = tuple(stayed + late + new)
+    stayed_rolling = [d for d in stayed if _rolling(d)]
+    gone_rolling = [d for d in gone if _rolling(d)]
+    new_rolling = [d for d in new if _rolling(d)]
+    new_kept = [d for d in new if d.zone == Zone.KEEP]
+    moved = {"new": tuple(new), "gone": tuple(gone)}
+    if not new and not gone and not unread_in_strip:
+        return Comparison(now, None)
+    if not now:
+        return Comparison(now, Change.CLEAR, **moved)
+    if new_rolling:
+        if stayed_rolling:
+            return Comparison(now, Change.MOVED, **moved)
+        kept = _kept(new_kept, gone_rolling, unread_in_strip=0)
+        return Comparison(now, Change.ROLL, kept=kept, **moved)
+    if new_kept or unread_in_strip:
+        kept = _kept(new_kept, list(picked_up) + gone_rolling, unread_in_strip)
+        return Comparison(now, Change.KEEP, kept=kept, **moved)
+    return Comparison(now, Change.PICKUP, **moved)
+
+
+def _kept(new_kept: list[TableDie], left_rolling: list[TableDie],
+          unread_in_strip: int) -> tuple[TableDie, ...]:
+    """The dice moved to the strip: the dice that left the rolling area when as many came
+    to the strip (their values were read in the rolling area, where the reader sees them
+    best), else the dice read in the strip."""
+    arrived = len(new_kept) + unread_in_strip
+    if arrived and len(left_rolling) == arrived:
+        return tuple(left_rolling)
+    return tuple(new_kept)
