@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
+import cv2
+
 from zonkcam.buttons import Command, InputCommand, action_for
 from zonkcam.demo_game import DemoDriver
 from zonkcam.display.game_screen import GameScreen
@@ -19,6 +21,7 @@ from zonkcam.flow import Question, TableFlow, dice_of
 from zonkcam.game import actions as A
 from zonkcam.game.errors import TableError
 from zonkcam.game.state import GameState
+from zonkcam.photos import RollPhotos
 from zonkcam.scorekeeper import Scorekeeper
 from zonkcam.table.camera import CameraProblem, Frame
 from zonkcam.table.observe import Event, Observation, TableWatcher
@@ -42,6 +45,8 @@ class TableApp:
     """SPACED or CHOOSE: waiting for the player's number."""
     correcting: int | None = None
     """The die (index in the last settled observation) the scorekeeper tapped to correct."""
+    photos: RollPhotos | None = None
+    """Where each roll's settled frame is kept (None: nowhere)."""
 
     def __post_init__(self) -> None:
         self._logged = len(self.keeper.state.log)
@@ -109,12 +114,35 @@ class TableApp:
         for outcome in self.flow.on_observation(obs, self.keeper.state):
             if isinstance(outcome, Question):
                 self._message(outcome.text)
-            else:
-                self.play(outcome)
+            elif self.play(outcome) and isinstance(outcome, A.Roll):
+                self._keep_photo(obs.dice)
+
+    def _keep_photo(self, dice) -> None:
+        """The frame the roll was read from, with what was read, beside the roll's event."""
+        if self.photos is not None and self.last_frame is not None:
+            self.photos.save(self.keeper.game_id, self.keeper.last_seq, self.last_frame.image,
+                             dice)
+
+    def _toggle_photo(self) -> None:
+        if self.screen is None:
+            return
+        if self.screen.photo is not None:
+            self.screen.photo = None
+            return
+        shots = self.photos.of_game(self.keeper.game_id) if self.photos is not None else []
+        image = cv2.imread(str(shots[-1][1])) if shots else None
+        if image is None:
+            self._message("no photo of a roll in this game yet")
+            return
+        self.screen.photo = (image, f"the last roll as the camera saw it (action "
+                                    f"{shots[-1][0]} of game {self.keeper.game_id}); v: back")
 
     def _command(self, command: Command) -> None:
         if command.kind is InputCommand.QUIT:
             self.quit = True
+            return
+        if command.kind is InputCommand.PHOTO:
+            self._toggle_photo()
             return
         if command.kind is InputCommand.TAP_DIE:
             self.correcting = command.value
@@ -161,11 +189,15 @@ class TableApp:
                  for d in rolled]
         corrected = A.Roll(dice_of(fixed, detroit=self.keeper.state.rules.points.colour_pairs
                                    > 0))
-        if self.play(A.Undo()) and not self.play(corrected):
-            self.play(read_roll)  # put the read roll back if the corrected one is refused
         self.last_settled = replace(obs, dice=tuple(
             replace(d, value=value, confidence=1.0, cocked=False) if d is target else d
             for d in obs.dice))
+        if self.play(A.Undo()):
+            if self.play(corrected):
+                self._keep_photo(self.last_settled.dice)
+            else:
+                self.play(read_roll)  # put the read roll back if the corrected one is refused
+                self.last_settled = obs
 
     def _message(self, text: str) -> None:
         if self.screen is not None:

@@ -25,6 +25,7 @@ from zonkcam.display.setup import ChooseGame, ChooseRules, EnterPlayers, Resumab
 from zonkcam.display.sounds import Sounds
 from zonkcam.display.window import Window
 from zonkcam.errors import UserError
+from zonkcam.photos import RollPhotos, photo_folder
 from zonkcam.scorekeeper import Scorekeeper
 from zonkcam.service import Notifier
 from zonkcam.store import EventLog
@@ -82,6 +83,8 @@ def run_app(args) -> int:
     size = parse_size(args.size)
     pins = parse_pins(args.pins)
     confirm_below = confirm_bar(args.confirm_below)
+    if args.photo_budget < 0:
+        raise UserError("--photo-budget takes megabytes, 0 or more (0: no photos)")
     source = _open(args.source, args.seed)
     demo = isinstance(source, DemoTable)
     print(f"zonkcam: {source.name}" + (" (no camera: playing the demo game)" if demo else ""),
@@ -111,7 +114,8 @@ def run_app(args) -> int:
         if demo:
             source.use_dice(keeper.state.rules.dice)
         app = TableApp(keeper, TableWatcher(cal, reader), screen,
-                       DemoDriver(source) if demo else None)
+                       DemoDriver(source) if demo else None,
+                       photos=RollPhotos(photo_folder(log.path), args.photo_budget))
         print(f"Game {keeper.game_id}: {keeper.state.rules.name}, "
               f"{', '.join(p.name for p in keeper.state.players)}")
         games, finished_at = 1, None
@@ -141,6 +145,8 @@ def run_app(args) -> int:
             if not (window.headless or args.fast):
                 pace(start, FPS)
         camera.close()
+        if app.photos is not None:
+            app.photos.wait()
         final = app.keeper.state
         for p in final.players:
             print(f"  {final.shown_name(p)}: {p.score}"
@@ -158,8 +164,9 @@ def _first_game(log: EventLog, args, demo: bool, ui: GameScreen,
     if not args.players and not args.rules and not args.new and not demo \
             and not ui.window.headless:
         return _set_up_on_screen(log, ui, unfinished, notifier)
-    if unfinished and not args.new and not args.players and not demo:
-        # after a crash or power cut the service comes back to the game in play
+    if unfinished and not args.new and not demo:
+        # after a crash or power cut the service comes back to the game in play, whatever
+        # its command line says: --rules and --players only seat a new game
         latest = unfinished[-1].id
         print(f"zonkcam: resuming unfinished game {latest} (start another with --new)",
               file=sys.stderr)

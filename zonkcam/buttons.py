@@ -8,10 +8,11 @@ Three GPIO buttons and a desktop keyboard (:mod:`zonkcam.display.keyboard`) both
 * SELECT: cycle through the legal keeps. Holding SELECT is UNDO (and no SELECT).
 
 gpiozero is imported only when :class:`ArcadeButtons` is built, so the rest of zonkcam runs
-where it is missing; tests drive it with gpiozero's ``MockFactory``. gpiozero's own
-``bounce_time`` is not simulated by mock pins and is not trusted alone: :class:`PressGate`
-ignores a press that comes within ``lockout`` seconds of the last accepted press of the
-same button, so one bouncing or held button can never give two commands.
+where it is missing; tests drive it with gpiozero's ``MockFactory``. A contact bounces on
+both edges, and gpiozero's ``bounce_time`` (not simulated by mock pins) can drop the edge
+that matters, so each button is debounced here (:class:`Contact`): a press counts once,
+and the button counts again only after it has lain released for ``settle`` seconds,
+however its press and its release bounce; a hold is one hold.
 """
 
 from __future__ import annotations
@@ -59,6 +60,8 @@ class InputCommand(StrEnum):
     """Keyboard: the next digit names the player (scoreboard order) who is spaced."""
     CHOOSE = "choose"
     """Keyboard: the next digit names who drinks for a scoring die on CHOOSE."""
+    PHOTO = "photo"
+    """Keyboard: show (or hide) the photo of the last roll the camera read."""
 
 
 @dataclass(frozen=True)
@@ -84,7 +87,7 @@ class ButtonPins:
 
 
 class PressGate:
-    """Accepts a button's press at most once per ``lockout`` seconds (debounce in our code)."""
+    """Accepts a button's press at most once per ``lockout`` seconds."""
 
     def __init__(self, lockout: float = 0.25,
                  clock: Callable[[], float] = time.monotonic) -> None:
@@ -92,8 +95,8 @@ class PressGate:
         self.clock = clock
         self._last: dict[str, float] = {}
 
-    def accept(self, button: str) -> bool:
-        now = self.clock()
+    def accept(self, button: str, now: float | None = None) -> bool:
+        now = self.clock() if now is None else now
         last = self._last.get(button)
         if last is not None and now - last < self.lockout:
             return False
@@ -101,42 +104,113 @@ class PressGate:
         return True
 
 
+class Contact:
+    """One button's contact, debounced on both edges.
+
+    ``edge(down, now)`` takes every raw change the pin reports; ``poll(down, now)`` is
+    called every frame with the pin's level as read then (an edge can be lost). A press is
+    accepted when the contact closes after lying open for ``settle`` seconds: the closings
+    of a bouncing release come too soon after the last opening and are ignored.
+
+    A button with a ``hold`` command gives its ``press`` command when released (after
+    ``settle`` seconds open), or its hold command once held ``hold_time`` seconds; a
+    button without one gives its press command at once, when it closes.
+    """
+
+    def __init__(self, name: str, press: Command, hold: Command | None = None, *,
+                 settle: float = 0.05, hold_time: float = 0.8, gate: PressGate | None = None
+                 ) -> None:
+        self.name, self.press, self.hold = name, press, hold
+        self.settle, self.hold_time = settle, hold_time
+        self.gate = gate or PressGate(0.0)
+        self.down = False
+        """The raw level: closed (pressed) or open."""
+        self.changed_at = float("-inf")
+        self.armed = True
+        """Open long enough that the next closing is a new press."""
+        self.pressed_at: float | None = None
+        """When the accepted press began, while its command is still to come."""
+        self.released_at: float | None = None
+
+    def edge(self, down: bool, now: float) -> list[Command]:
+        if down == self.down:
+            return []
+        if down and not self.armed and now - self.changed_at >= self.settle:
+            self.armed = True  # it lay open long enough before this closing
+        self.down, self.changed_at = down, now
+        if not down:
+            self.released_at = now
+            return []
+        if not self.armed:
+            return []  # a bounce of the last press or its release
+        self.armed = False
+        if not self.gate.accept(self.name, now):
+            return []
+        if self.hold is None:
+            return [self.press]
+        self.pressed_at, self.released_at = now, None
+        return []
+
+    def poll(self, down: bool, now: float) -> list[Command]:
+        out = self.edge(down, now)
+        if self.pressed_at is not None and self.hold is not None:
+            if self.down and now - self.pressed_at >= self.hold_time:
+                self.pressed_at = None
+                return [*out, self.hold]
+            if not self.down and now - self.changed_at >= self.settle:
+                held = (self.released_at or now) - self.pressed_at >= self.hold_time
+                self.pressed_at = None
+                out.append(self.hold if held else self.press)
+        if not self.down and now - self.changed_at >= self.settle:
+            self.armed = True
+        return out
+
+
 class ArcadeButtons:
     """BANK, ROLL and SELECT on GPIO, as a stream of :class:`Command`.
 
     BANK and ROLL give their command when pressed (never on release, never repeated while
-    held). SELECT must wait for its release to tell a press (SELECT) from a hold (UNDO):
-    the hold gives UNDO as soon as ``hold_time`` has passed, and its release gives nothing.
-    Callbacks may come from gpiozero's threads; :meth:`commands` drains them in order.
+    held). SELECT waits for its release to tell a press (SELECT) from a hold (UNDO): the
+    hold gives UNDO once ``hold_time`` has passed, and its release gives nothing. Edges
+    may come from gpiozero's threads; :meth:`commands` (called every frame) takes them in
+    order and looks at the pins' levels too.
     """
 
-    def __init__(self, pins: ButtonPins = ButtonPins(), *, bounce_time: float | None = 0.02,
+    def __init__(self, pins: ButtonPins = ButtonPins(), *, settle: float = 0.05,
                  hold_time: float = 0.8, lockout: float = 0.25,
                  clock: Callable[[], float] = time.monotonic, pin_factory: Any = None) -> None:
         from gpiozero import Button  # lazily: zonkcam runs where gpiozero is missing
 
         self.pins = pins
-        self.hold_time = hold_time
         self.clock = clock
-        self.gate = PressGate(lockout, clock)
+        gate = PressGate(lockout, clock)
+        self._contacts = {
+            "bank": Contact("bank", BANK, settle=settle, hold_time=hold_time, gate=gate),
+            "roll": Contact("roll", ROLL, settle=settle, hold_time=hold_time, gate=gate),
+            "select": Contact("select", SELECT, UNDO, settle=settle, hold_time=hold_time,
+                              gate=gate),
+        }
         self._queue: queue.SimpleQueue[Command] = queue.SimpleQueue()
         self._lock = threading.Lock()
-        self._select_down: float | None = None
-        """When the accepted SELECT press began, until its release or hold is handled."""
-        kwargs = dict(pull_up=True, bounce_time=bounce_time, hold_time=hold_time)
+        # every edge comes to us: the debouncing is Contact's
+        kwargs: dict[str, Any] = dict(pull_up=True, bounce_time=None)
         if pin_factory is not None:
             kwargs["pin_factory"] = pin_factory
         self.bank = Button(pins.bank, **kwargs)
         self.roll = Button(pins.roll, **kwargs)
         self.select = Button(pins.select, **kwargs)
-        self.bank.when_pressed = lambda: self._press("bank", BANK)
-        self.roll.when_pressed = lambda: self._press("roll", ROLL)
-        self.select.when_pressed = self._select_pressed
-        self.select.when_held = self._select_held
-        self.select.when_released = self._select_released
+        self._buttons = {"bank": self.bank, "roll": self.roll, "select": self.select}
+        for name, button in self._buttons.items():
+            button.when_pressed = lambda name=name: self._edge(name, True)
+            button.when_released = lambda name=name: self._edge(name, False)
 
     def commands(self) -> list[Command]:
         """Every command since the last call, oldest first."""
+        with self._lock:
+            now = self.clock()
+            for name, contact in self._contacts.items():
+                for command in contact.poll(self._buttons[name].is_pressed, now):
+                    self._queue.put(command)
         out = []
         while True:
             try:
@@ -154,30 +228,10 @@ class ArcadeButtons:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def _press(self, name: str, command: Command) -> None:
+    def _edge(self, name: str, down: bool) -> None:
         with self._lock:
-            if self.gate.accept(name):
+            for command in self._contacts[name].edge(down, self.clock()):
                 self._queue.put(command)
-
-    def _select_pressed(self) -> None:
-        with self._lock:
-            if self._select_down is None and self.gate.accept("select"):
-                self._select_down = self.clock()
-
-    def _select_held(self) -> None:
-        with self._lock:
-            if self._select_down is not None:
-                self._select_down = None
-                self._queue.put(UNDO)
-
-    def _select_released(self) -> None:
-        with self._lock:
-            if self._select_down is None:
-                return  # a bounce, or the release after a hold
-            # gpiozero's hold thread may not have run yet: the press's length decides too
-            held = self.clock() - self._select_down >= self.hold_time
-            self._select_down = None
-            self._queue.put(UNDO if held else SELECT)
 
 
 def open_buttons(pins: ButtonPins = ButtonPins(), **options: Any) -> ArcadeButtons | None:

@@ -19,6 +19,8 @@ class Scorekeeper:
         self.log = log
         self.game_id = game_id
         self.game = game
+        self.last_seq = 0
+        """The place in the log of the last action this scorekeeper wrote."""
 
     @classmethod
     def new(cls, log: EventLog, rules: RuleSet) -> Scorekeeper:
@@ -37,7 +39,7 @@ class Scorekeeper:
         """Accept ``action`` (raises TableError and writes nothing if it is illegal)."""
         was_finished = self.game.state.finished
         state = self.game.preview(action)
-        self.log.append(self.game_id, action)
+        self.last_seq = self.log.append(self.game_id, action)
         self.game.accept(action, state)
         if state.finished != was_finished:  # a win, or an undo of the winning action
             self.log.set_finished(self.game_id, state.finished)

@@ -7,6 +7,7 @@ import time
 
 from zonkcam.errors import UserError
 from zonkcam.game.game import Game
+from zonkcam.photos import RollPhotos, photo_folder
 from zonkcam.store import EventLog
 from zonkcam.textplay import board_text
 
@@ -18,6 +19,8 @@ def register(subparsers) -> None:
     sub.add_parser("list", help="every saved game").set_defaults(func=_list)
     show = sub.add_parser("show", help="a game's scoreboard and log")
     show.add_argument("game", type=int)
+    show.add_argument("--photos", metavar="DIR",
+                      help="also copy the photo the camera took of each roll into DIR")
     show.set_defaults(func=_show)
     export = sub.add_parser("export", help="a game's actions as JSON Lines (replayable)")
     export.add_argument("game", type=int)
@@ -41,8 +44,16 @@ def _list(args) -> int:
 def _show(args) -> int:
     with EventLog(args.db) as log:
         game = Game(log.rules(args.game), log.actions(args.game))
+        folder = photo_folder(log.path)
     print(board_text(game.state))
     print("\n".join(game.state.log))
+    if args.photos:
+        try:
+            n = RollPhotos(folder).export(args.game, args.photos)
+        except OSError as exc:
+            raise UserError(f"cannot copy the photos to {args.photos}: {exc}") from None
+        print(f"{n} roll photo{'s' * (n != 1)} of game {args.game} copied to {args.photos}"
+              + ("" if n else f" (none kept in {folder})"))
     return 0
 
 

@@ -15,6 +15,7 @@ from zonkcam.errors import UserError
 from zonkcam.game import actions as A
 from zonkcam.game.errors import TableError
 from zonkcam.game.rules import PRESETS, load_rules
+from zonkcam.photos import DEFAULT_BUDGET_MB
 from zonkcam.scorekeeper import Scorekeeper
 from zonkcam.store import EventLog
 from zonkcam.textplay import TextScorekeeper
@@ -54,6 +55,9 @@ def register(subparsers) -> None:
     p.add_argument("--confirm-below", type=float, metavar="BAR",
                    help="show the dice read with a confidence under BAR (0-1) with a '?' "
                    "for the players to confirm (default 0.6; `zonkcam eval` counts them)")
+    p.add_argument("--photo-budget", type=float, default=DEFAULT_BUDGET_MB, metavar="MB",
+                   help="disk kept for the photo of each roll beside the game log, oldest "
+                   "games' photos dropped first (default %(default)g MB; 0: no photos)")
     p.add_argument("--seed", type=int, default=0, help="demo table seed")
     p.set_defaults(func=run)
 

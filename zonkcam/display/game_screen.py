@@ -20,6 +20,8 @@ returned, so the app can log or ignore them.
 
 from __future__ import annotations
 
+import numpy as np
+
 from zonkcam.buttons import ArcadeButtons, Command, InputCommand
 from zonkcam.display.banners import BannerQueue
 from zonkcam.display.keyboard import KeyboardInput
@@ -46,6 +48,8 @@ class GameScreen:
         self.message = ""
         self.view: ScreenView | None = None
         """The view drawn last (what a tap refers to)."""
+        self.photo: tuple[np.ndarray, str] | None = None
+        """A roll's photo shown instead of the game (PHOTO), with its caption."""
 
     def commands(self) -> list[Command]:
         """Every command since the last call: keyboard and taps, then the GPIO buttons."""
@@ -67,13 +71,17 @@ class GameScreen:
         self.sounds.play_banners(state.banners)
         self.selected_keep = 0
         self.message = ""
+        self.photo = None  # the game moved on
 
     def draw(self, state: GameState, observation: TableObservation | None = None) -> ScreenView:
         """Draw ``state`` (and what the camera saw) and show it; returns the view drawn."""
         self.view = view_for(state, observation, self.selected_keep,
                              banner=self.banners.current(), message=self.message,
                              muted=self.sounds.muted, confirm_below=self.confirm_below)
-        self.screen.draw(self.window.surface, self.view)
+        if self.photo is not None:
+            self.screen.draw_photo(self.window.surface, *self.photo)
+        else:
+            self.screen.draw(self.window.surface, self.view)
         self.window.show()
         return self.view
 

@@ -13,6 +13,7 @@ g               GO FOR 1000
 p               PIGGYBACK
 x, then 1-9     SPACED: that player (scoreboard order) loses a turn and drinks
 c, then 1-9     CHOOSE: that player drinks for a die on the CHOOSE image
+v               PHOTO: the photo of the last roll read (again: back to the game)
 Esc             QUIT (closing the window too)
 ==============  ============================================
 
@@ -45,6 +46,7 @@ _KEYS = {
     pygame.K_p: InputCommand.PIGGYBACK,
     pygame.K_x: InputCommand.SPACED,
     pygame.K_c: InputCommand.CHOOSE,
+    pygame.K_v: InputCommand.PHOTO,
     pygame.K_ESCAPE: InputCommand.QUIT,
 }
 _ALWAYS = {pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_TAB, pygame.K_DOWN, pygame.K_UP,

@@ -157,6 +157,20 @@ class Screen:
             self.draw_banner(surface, view.banner, lay.banner)
         return lay
 
+    def draw_photo(self, surface: pygame.Surface, photo: np.ndarray, caption: str) -> None:
+        """A roll's photo (BGR) over the whole screen, its caption along the bottom."""
+        w, h = surface.get_size()
+        surface.fill(BACKGROUND)
+        bar = round(h * 0.1)
+        fh, fw = photo.shape[:2]
+        scale = min(w / fw, (h - bar) / fh)
+        size = (max(1, round(fw * scale)), max(1, round(fh * scale)))
+        bgr = np.ascontiguousarray(photo[:, :, :3], dtype=np.uint8)
+        image = pygame.transform.smoothscale(pygame.image.frombuffer(bgr, (fw, fh), "BGR"), size)
+        surface.blit(image, image.get_rect(midtop=(w // 2, 0)))
+        self.text(surface, caption, round(h * 0.06), (w // 2, h - bar // 2), anchor="center",
+                  width=w - 20)
+
     def tapped_die(self, pos: tuple[float, float], view: ScreenView) -> int | None:
         """Which die a tap at screen position ``pos`` hit on the last drawn camera view."""
         if self.camera_fit is None:

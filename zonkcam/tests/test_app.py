@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 
+import cv2
 import pytest
 from gpiozero import Device
 from gpiozero.pins.mock import MockFactory
@@ -23,6 +24,7 @@ from zonkcam.display.window import Window
 from zonkcam.game import actions as A
 from zonkcam.game.game import Game
 from zonkcam.game.rules import PRESETS
+from zonkcam.photos import RollPhotos, photo_folder
 from zonkcam.scorekeeper import Scorekeeper
 from zonkcam.store import EventLog
 from zonkcam.table.demo import TruthReader
@@ -118,6 +120,44 @@ def test_a_misread_die_is_corrected_by_tap_and_digit(tmp_path):
         assert sorted(d.value for d in state.turn.roll) == [1, 3, 4, 6, 6]
         kinds = [type(e).__name__ for e in log.actions(keeper.game_id)]
         assert kinds[-3:] == ["Roll", "Undo", "Roll"]  # the correction is in the log
+
+
+def test_every_roll_read_keeps_its_photo_and_the_screen_shows_it(tmp_path):
+    rules = PRESETS["classic-10000"]
+    table = demo_table(3)
+    first = table.read()
+    with EventLog(tmp_path / "g.db") as log:
+        keeper = Scorekeeper.new(log, rules)
+        keeper.play(A.Players(("Ann", "Bob")))
+        photos = RollPhotos(photo_folder(log.path))
+        window = Window.open((800, 480), screenshots=tmp_path / "shots")
+        screen = GameScreen(window, sounds=Sounds(muted=True))
+        app = TableApp(keeper, TableWatcher(calibrate(first.image, table.geometry),
+                                            TruthReader(table)), screen,
+                       say=lambda line: None, photos=photos)
+        app.tick(first)
+        app._command(Command(InputCommand.PHOTO))
+        assert screen.photo is None and "no photo" in screen.message
+        table.throw([2, 3, 4, 6, 6])
+        while table.busy:
+            app.tick(table.read())
+        index = next(i for i, d in enumerate(app.last_settled.dice) if d.value == 2)
+        app._command(Command(InputCommand.TAP_DIE, index))
+        app._command(Command(InputCommand.DIGIT, 1))
+        photos.wait()
+        shots = photos.of_game(keeper.game_id)
+        stored = log.actions(keeper.game_id)
+        # the roll as read and the corrected roll, each beside its place in the log
+        assert [seq for seq, _ in shots] == [k + 1 for k, a in enumerate(stored)
+                                             if isinstance(a, A.Roll)]
+        image = cv2.imread(str(shots[-1][1]))
+        assert image is not None and image.shape[1] == 640
+        app._command(Command(InputCommand.PHOTO))
+        assert screen.photo is not None and f"action {shots[-1][0]}" in screen.photo[1]
+        app.tick(table.read())  # drawn instead of the game
+        app._command(Command(InputCommand.PHOTO))
+        assert screen.photo is None
+        window.close()
 
 
 def _app_at_decision(tmp_path, buttons=None):

@@ -80,3 +80,33 @@ def test_sigterm_stops_the_app_at_once_and_the_game_resumes(tmp_path):
         (record,) = log.games()
         assert not Game(log.rules(record.id), log.actions(record.id)).state.finished
     assert_resumes(record.id, tmp_path)
+
+
+def test_the_service_command_line_resumes_the_game_in_play(tmp_path):
+    """The unit runs `zonkcam play --rules ... --players ...` at every start; on main each
+    restart (a crash, a power cut) abandoned the game in play for a new one at 0-0."""
+    import cv2
+
+    from zonkcam.calibration.calibrate import calibrate
+    from zonkcam.table.demo import DemoTable
+
+    table = DemoTable(seed=1, autoplay=False, size=(640, 480))
+    frames = tmp_path / "camera"
+    frames.mkdir()
+    for i in range(6):
+        cv2.imwrite(str(frames / f"{i:03d}.png"), table.read().image)
+    calibration = tmp_path / "calibration.json"
+    calibrate(table.read().image, table.geometry).save(calibration)
+    service = ["--source", str(frames), "--calibration", str(calibration),
+               "--rules", "classic-10000", "--players", "Ann", "Bob"]
+
+    def run(*extra):
+        proc = start([*service, *extra], tmp_path)
+        out, _ = proc.communicate(timeout=120)
+        assert proc.returncode == 0, out
+        return out
+
+    assert "Game 1: classic-10000, Ann, Bob" in run()
+    again = run()
+    assert "resuming unfinished game 1" in again and "Game 1:" in again
+    assert "Game 2:" in run("--new")
