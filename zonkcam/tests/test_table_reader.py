@@ -60,6 +60,6 @@ def test_throws_and_keeps_are_read_as_drawn(table_and_reader):
             for obs in watcher.process(frame):
                 if obs.event == "settled":
                     assert obs.change == "keep"
-                    assert sorted(d.value for d in obs.kept) == sorted(values)
+                    assert sorted(d.value for d in obs.keep) == sorted(values)
                     checked += 1
     assert checked == 6
