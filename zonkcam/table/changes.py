@@ -51,8 +51,10 @@ class TableView:
     def difference(self, a: np.ndarray, b: np.ndarray, level: int) -> np.ndarray:
         """Where two small frames differ by more than ``level`` in any colour, inside the
         table's part of the picture (uint8 0/255)."""
-        diff = cv2.absdiff(a, b).max(axis=2)
-        return cv2.bitwise_and((diff > level).astype(np.uint8) * 255, self.roi)
+        c0, c1, c2 = cv2.split(cv2.absdiff(a, b))
+        diff = cv2.max(cv2.max(c0, c1), c2)
+        _, moved = cv2.threshold(diff, level, 255, cv2.THRESH_BINARY)
+        return cv2.bitwise_and(moved, self.roi)
 
     def changes(self, base: np.ndarray | None, now: np.ndarray, level: int) -> ChangeMap:
         """Where the still table differs from how it looked when it last settled (``base``;

@@ -59,8 +59,9 @@ class Event(StrEnum):
 
 @dataclass(frozen=True)
 class WatchConfig:
-    still_frames: int = 2
-    """Frames without motion before the table is looked at."""
+    still_frames: int = 1
+    """Frames without motion before the table is looked at (a look that motion
+    interrupts starts again)."""
     min_reads: int = 2
     """Reads of a still table before its dice are voted."""
     max_reads: int = 5

@@ -78,12 +78,14 @@ LEFTOVER_DICE = 0.35
 
 def _ratios(top_down: np.ndarray, reference: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The mat's brightness against the empty mat, and how far its colour moved."""
-    cur = top_down.astype(np.float32) + 8.0
-    ref = cv2.resize(reference, (top_down.shape[1], top_down.shape[0])).astype(np.float32) + 8.0
-    ratio = cur / ref
-    brightness = ratio.mean(axis=2)
-    chroma = np.abs(ratio - brightness[..., None]).max(axis=2) / np.maximum(brightness, 0.05)
-    return brightness, chroma
+    if reference.shape != top_down.shape:
+        reference = cv2.resize(reference, (top_down.shape[1], top_down.shape[0]))
+    b, g, r = cv2.split(cv2.divide(top_down.astype(np.float32) + 8.0,
+                                   reference.astype(np.float32) + 8.0))
+    brightness = (b + g + r) / 3
+    spread = cv2.max(cv2.max(cv2.absdiff(b, brightness), cv2.absdiff(g, brightness)),
+                     cv2.absdiff(r, brightness))
+    return brightness, spread / np.maximum(brightness, 0.05)
 
 
 def _open(mask: np.ndarray) -> np.ndarray:
