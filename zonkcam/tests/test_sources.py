@@ -203,3 +203,93 @@ def test_sources_open_by_spec_and_can_be_opened_again(tmp_path):
 def test_auto_without_picamera2_is_the_demo_table(monkeypatch):
     monkeypatch.setattr(camera, "picamera2_available", lambda: False)
     assert open_source("auto").name == "demo table"
+
+
+# Sensor modes as picamera2 lists them for a Camera Module 3 (imx708, 16:9) and a
+# Camera Module 2 (imx219, 4:3).
+MODULE_3 = ((4608, 2592), [
+    {"size": (1536, 864), "bit_depth": 10, "crop_limits": (768, 432, 3072, 1728), "fps": 120.1},
+    {"size": (2304, 1296), "bit_depth": 10, "crop_limits": (0, 0, 4608, 2592), "fps": 56.0},
+    {"size": (4608, 2592), "bit_depth": 10, "crop_limits": (0, 0, 4608, 2592), "fps": 14.4},
+])
+MODULE_2 = ((3280, 2464), [
+    {"size": (640, 480), "bit_depth": 10, "crop_limits": (1000, 752, 1280, 960), "fps": 206.7},
+    {"size": (1640, 1232), "bit_depth": 10, "crop_limits": (0, 0, 3280, 2464), "fps": 41.9},
+    {"size": (1920, 1080), "bit_depth": 10, "crop_limits": (680, 692, 1920, 1080), "fps": 47.6},
+    {"size": (3280, 2464), "bit_depth": 10, "crop_limits": (0, 0, 3280, 2464), "fps": 21.2},
+])
+
+
+@pytest.mark.parametrize("camera_module,mode,size", [
+    (MODULE_3, (2304, 1296), (1280, 720)),
+    (MODULE_2, (1640, 1232), (1280, 962)),
+])
+def test_the_sensor_mode_sees_the_whole_field_of_view(camera_module, mode, size):
+    array, modes = camera_module
+    chosen = camera.full_view_mode(modes, array)
+    assert chosen["size"] == mode and tuple(chosen["crop_limits"][2:]) == array
+    assert camera.frame_size(chosen["size"]) == size
+
+
+class FakePicamera2:
+    """What PiCameraSource asks of picamera2, recorded."""
+
+    made = 0
+
+    def __init__(self):
+        FakePicamera2.made += 1
+        self.sensor_modes = MODULE_3[1]
+        self.camera_properties = {"PixelArraySize": MODULE_3[0]}
+        self.calls: list = []
+        self.running = False
+
+    def create_video_configuration(self, **kw):
+        return kw
+
+    def configure(self, config):
+        self.calls.append(("configure", config))
+
+    def start(self):
+        self.running = True
+
+    def stop(self):
+        self.running = False
+
+    def close(self):
+        self.running = False
+
+    def capture_metadata(self):
+        return {"ExposureTime": 12000, "AnalogueGain": 2.5, "ColourGains": (1.8, 1.4),
+                "Lux": 300.0}
+
+    def set_controls(self, controls):
+        self.calls.append(("set_controls", controls))
+
+    def capture_array(self, stream):
+        if not self.running:
+            raise RuntimeError("camera not running")
+        return np.zeros((720, 1280, 3), np.uint8)
+
+
+def test_the_pi_camera_locks_exposure_and_white_balance_the_documented_way(monkeypatch):
+    import sys
+    import types
+
+    monkeypatch.setitem(sys.modules, "picamera2", types.SimpleNamespace(Picamera2=FakePicamera2))
+    monkeypatch.setattr(camera, "_PICAMERA", None)
+    FakePicamera2.made = 0
+    source = camera.PiCameraSource(settle_s=0)
+    cam = camera._PICAMERA
+    (_, config), (_, controls) = cam.calls
+    assert config["main"] == {"size": (1280, 720), "format": "RGB888"}
+    assert config["sensor"] == {"output_size": (2304, 1296), "bit_depth": 10}
+    assert config["controls"]["FrameDurationLimits"] == (33_333, 33_333)
+    assert controls == {"AeEnable": False, "AwbEnable": False, "ExposureTime": 12000,
+                        "AnalogueGain": 2.5, "ColourGains": (1.8, 1.4)}
+    assert source.read().image.shape == (720, 1280, 3)
+    # reopened after a failure: the same Picamera2 object, started again
+    source.close()
+    with pytest.raises(CameraError, match="the Pi camera stopped"):
+        source.read()
+    again = open_source(source.spec)
+    assert FakePicamera2.made == 1 and again.read().image.shape == (720, 1280, 3)
