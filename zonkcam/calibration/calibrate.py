@@ -27,6 +27,9 @@ CORNER_NAMES = ("top-left", "top-right", "bottom-right", "bottom-left")
 MAX_EDGE_WIDTH_PX = 4.5
 """Marker edges blurrier than this (px from dark to light) mean the camera is out of focus."""
 REFERENCE_PX_PER_MM = 1.0
+MAX_FIT_MM = 4.0
+"""Every marker corner must fit one flat mat to within this (mm on the mat): further off and
+the zones would be drawn a quarter of a die from where they are printed."""
 MOVED_PX = 6.0
 """Markers this far from where calibration saw them mean the camera (or mat) moved."""
 
@@ -165,13 +168,23 @@ def calibrate(image: np.ndarray, geo: MatGeometry) -> Calibration:
     if homography is None:
         raise CalibrationError("the markers do not form a flat mat; is the mat lying flat?")
     cal = Calibration(geo, homography, (w, h), found, 0.0, 0.0, time.time())
-    err = float(np.sqrt(np.mean(np.sum((cal.mat_to_image(src) - dst) ** 2, axis=1))))
+    misfit = np.linalg.norm(cal.mat_to_image(src) - dst, axis=1)
+    err = float(np.sqrt(np.mean(misfit ** 2)))
     corners_px = cal.mat_to_image(geo.corners)
     outside = [CORNER_NAMES[k] for k, (x, y) in enumerate(corners_px)
                if not (-2 <= x <= w + 1 and -2 <= y <= h + 1)]
     if outside:
         raise CalibrationError(f"the mat's {', '.join(outside)} corner is outside the camera's "
                                "view: raise the camera or centre the mat under it")
+    worst = int(np.argmax(misfit))
+    fit_mm = float(misfit[worst]) / max(cal.px_per_mm, 1e-6)
+    if fit_mm > MAX_FIT_MM:
+        marker = geo.markers[worst // 4]
+        raise CalibrationError(
+            f"the markers do not fit a flat mat (marker {marker.id} is off by {fit_mm:.1f} mm, "
+            f"want under {MAX_FIT_MM:g}): lay the mat flat and smooth, check that the camera "
+            "looks straight down and its lens does not bend straight lines, and that the mat "
+            "was printed at 100% from this geometry")
     width = edge_width(image, found)
     if width > MAX_EDGE_WIDTH_PX:
         raise CalibrationError(f"the image is out of focus (marker edges {width:.1f} px wide, "

@@ -220,8 +220,11 @@ def draw_mat(geo: MatGeometry, dpi: float = 300) -> np.ndarray:
 def _die_image(img: np.ndarray, b: BoardImage, px: float) -> None:
     """A die drawn as an outline with a sign, not pips, so the reader never takes it for a die."""
     r = b.rect
-    x0, y0, side = int(r.x * px), int(r.y * px), int(r.w * px)
     white, thick = (240, 240, 240), max(2, int(1.6 * px))
+    # OpenCV centres a line on its path: inset by half a line so the ink stays in the zone
+    inset = thick // 2 + 1
+    x0, y0 = int(round(r.x * px)) + inset, int(round(r.y * px)) + inset
+    side = int((r.x + r.w) * px) - inset - x0
     corner = side // 6
     cv2.rectangle(img, (x0 + corner, y0), (x0 + side - corner, y0 + side), white, thick)
     cv2.rectangle(img, (x0, y0 + corner), (x0 + side, y0 + side - corner), white, thick)
@@ -253,6 +256,20 @@ def _text(img: np.ndarray, text: str, centre: tuple[int, int], height_px: float,
     (tw, th), _ = cv2.getTextSize(text, font, scale, thick)
     cv2.putText(img, text, (centre[0] - tw // 2, centre[1]), font, scale, colour, thick,
                 cv2.LINE_AA)
+
+
+def png_with_dpi(image: np.ndarray, dpi: float) -> bytes:
+    """The image as PNG bytes that say their resolution (a pHYs chunk), so a printer's
+    "actual size" prints the mat at its real size."""
+    ok, buf = cv2.imencode(".png", image, [cv2.IMWRITE_PNG_COMPRESSION, 9])
+    if not ok:
+        raise OSError("the PNG could not be encoded")
+    data = buf.tobytes()
+    per_metre = int(round(dpi / 0.0254))
+    body = b"pHYs" + per_metre.to_bytes(4, "big") * 2 + b"\x01"  # unit: the metre
+    chunk = (9).to_bytes(4, "big") + body + zlib.crc32(body).to_bytes(4, "big")
+    ihdr_end = 8 + 8 + 13 + 4  # signature, then IHDR's length, type, data and CRC
+    return data[:ihdr_end] + chunk + data[ihdr_end:]
 
 
 def write_pdf(image: np.ndarray, path: str | Path, width_mm: float, height_mm: float) -> None:

@@ -4,9 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import cv2
-
-from zonkcam.calibration.mat import SIZES, draw_mat, load_geometry, write_pdf
+from zonkcam.calibration.mat import SIZES, draw_mat, load_geometry, png_with_dpi, write_pdf
 from zonkcam.errors import UserError
 
 
@@ -14,8 +12,8 @@ def register(subparsers) -> None:
     p = subparsers.add_parser(
         "mat", help="draw the printable play mat (PNG at 300 dpi and PDF)",
         description="Draws the play mat: four ArUco markers, the rolling area, the keep strip "
-        "and the drinking table's board images, from the mat geometry (TOML). Print it at "
-        "100%% (no scaling) on A3 or A2.")
+        "and the drinking table's board images, from the mat geometry (TOML). Print the PDF "
+        "at 100% (actual size, no fit to page) on A3 or A2.")
     p.add_argument("--size", choices=SIZES, default="a3", help="paper size (default a3)")
     p.add_argument("--geometry", help="your own mat geometry TOML (default: the built-in one "
                    "for --size; see zonkcam/calibration/a3.toml)")
@@ -37,13 +35,13 @@ def run(args) -> int:
     except OSError as exc:
         raise UserError(f"cannot write to {base.parent}: {exc.strerror}") from None
     image = draw_mat(geo, dpi=args.dpi)
-    if not cv2.imwrite(str(png), image, [cv2.IMWRITE_PNG_COMPRESSION, 9]):
-        raise UserError(f"cannot write {png}")
     try:
+        png.write_bytes(png_with_dpi(image, args.dpi))
         write_pdf(image, pdf, geo.width_mm, geo.height_mm)
     except OSError as exc:
-        raise UserError(f"cannot write {pdf}: {exc.strerror}") from None
-    print(f"{geo.name} mat ({geo.width_mm:g} x {geo.height_mm:g} mm): {png} "
-          f"({image.shape[1]}x{image.shape[0]} px at {args.dpi} dpi) and {pdf}")
-    print("Print at 100% (actual size), lay it flat, then run: zonkcam calibrate")
+        raise UserError(f"cannot write the mat: {exc.strerror or exc}") from None
+    print(f"{geo.name} mat ({geo.width_mm:g} x {geo.height_mm:g} mm): {pdf} and {png} "
+          f"({image.shape[1]}x{image.shape[0]} px at {args.dpi} dpi)")
+    print(f"Print {pdf.name} at 100% (actual size, no fit to page), lay it flat, then run: "
+          "zonkcam calibrate")
     return 0

@@ -85,6 +85,46 @@ def test_calibration_from_camera_angles_within_2mm(tilt, distance):
     assert cal.reference is not None and cal.reference.shape[:2] == (297, 420)
 
 
+def test_markers_that_do_not_fit_a_flat_mat_are_refused():
+    image, truth = photograph(A3)
+    # the top-left marker lies 12 mm out of place (a mat that is not flat, or a marker
+    # printed elsewhere): cut it out and paste it further in
+    x0, y0 = truth(A3.markers[0].corners).min(axis=0).astype(int) - 4
+    x1, y1 = truth(A3.markers[0].corners).max(axis=0).astype(int) + 4
+    a, b = truth([[0, 0], [10, 0]])
+    shift = int(round(12 * np.linalg.norm(b - a) / 10))
+    patch = image[y0:y1, x0:x1].copy()
+    image[y0:y1, x0:x1] = 255
+    image[y0 + shift:y1 + shift, x0 + shift:x1 + shift] = patch
+    with pytest.raises(CalibrationError, match=r"do not fit a flat mat \(marker 0 is off by"):
+        calibrate(image, A3)
+
+
+def test_board_images_are_printed_inside_their_zones():
+    dpi = 300
+    image = draw_mat(A3, dpi=dpi)
+    px = dpi / 25.4
+    white = np.all(image >= 230, axis=2)
+    for b in A3.board_images:
+        r = b.rect
+        x0, y0, x1, y1 = (int(round(v * px)) for v in (r.x, r.y, r.x + r.w, r.y + r.h))
+        ring = white[y0 - 20:y1 + 8, x0 - 20:x1 + 20].copy()
+        ring[20:20 + (y1 - y0), 20:20 + (x1 - x0)] = False  # the zone itself
+        assert not ring.any(), f"{b.label}'s outline crosses its zone's edge"
+        assert white[y0:y1, x0:x1].any()  # and it is printed
+
+
+def test_the_png_says_its_resolution(tmp_path):
+    from zonkcam.cli import main
+
+    assert main(["mat", "--size", "a3", "--dpi", "100", "--out", str(tmp_path / "m")]) == 0
+    data = (tmp_path / "m.png").read_bytes()
+    at = data.index(b"pHYs")
+    per_metre = int.from_bytes(data[at + 4:at + 8], "big")
+    assert data[at + 12] == 1 and abs(per_metre * 0.0254 - 100) < 0.1
+    assert cv2.imread(str(tmp_path / "m.png")).shape == (1169, 1654, 3)
+
+
 def test_covered_marker_is_named():
     image, truth = photograph(A3)
     corners = truth(A3.markers[2].corners).astype(np.int32)
