@@ -31,7 +31,7 @@ from zonkcam.game import actions as A  # noqa: E402
 from zonkcam.game.rules import load_rules  # noqa: E402
 from zonkcam.scorekeeper import Scorekeeper  # noqa: E402
 from zonkcam.store import EventLog  # noqa: E402
-from zonkcam.table.demo import DemoTable, TruthReader  # noqa: E402
+from zonkcam.table.demo import PLAIN, DemoTable, TruthReader  # noqa: E402
 from zonkcam.table.observe import TableWatcher  # noqa: E402
 
 
@@ -48,7 +48,7 @@ def main() -> None:
     args = ap.parse_args()
     rules = dataclasses.replace(load_rules(args.rules), target=args.target)
     table = DemoTable(seed=1, autoplay=False, size=(320, 240), rest_frames=7,
-                      tumble_frames=(6, 9), noise=0.0)
+                      tumble_frames=(6, 9), look=dataclasses.replace(PLAIN, noise=0.0))
     first = table.read()
     watcher = TableWatcher(calibrate(first.image, table.geometry), TruthReader(table))
     tmp = Path(tempfile.mkdtemp(prefix="zonkcam-soak-"))

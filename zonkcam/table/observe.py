@@ -302,7 +302,7 @@ class TableWatcher:
             self._picked_up = []
         latency = frame.index - self._last_motion_frame if self._last_motion_frame >= 0 else 0
         return [Observation(Event.SETTLED, frame.index, frame.t, comparison.dice, change,
-                            keep=comparison.kept, unread=left.unread_in(Zone.ROLLING),
+                            keep=comparison.keep, unread=left.unread_in(Zone.ROLLING),
                             frames_since_motion=latency, reads=look.ballot.reads)]
 
     def _largest_blob_dice(self, mask: np.ndarray) -> float:

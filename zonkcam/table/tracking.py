@@ -33,7 +33,8 @@ class Change(StrEnum):
     KEEP = "keep"
     """Dice left the rolling area for the keep strip; the others lie as they lay."""
     MOVED = "moved"
-    """Some rolled dice moved but others lie as they lay: not a throw (a question)."""
+    """Rolled dice moved without a throw: some lie as they lay, or those that moved were
+    pushed a little with the same face up (a question)."""
     PICKUP = "pickup"
     """Dice taken off the table (in a hand), none thrown or kept."""
     CLEAR = "clear"
@@ -141,7 +142,7 @@ class Comparison:
     """Every die on the table now."""
     change: Change | None
     """What happened; None when nothing did (a die read late is no change)."""
-    kept: tuple[TableDie, ...] = ()
+    keep: tuple[TableDie, ...] = ()
     """The dice that went from the rolling area to the keep strip (KEEP; with a throw,
     ROLL), with the values read while they lay in the rolling area where that is known."""
     new: tuple[TableDie, ...] = ()
@@ -193,14 +194,34 @@ def compare(before: Sequence[TableDie], voted: Sequence[TableDie],
     if not now:
         return Comparison(now, Change.CLEAR, **moved)
     if new_rolling:
-        if stayed_rolling:
+        if stayed_rolling or _slid(gone_rolling, new_rolling, die_mm):
             return Comparison(now, Change.MOVED, **moved)
         kept = _kept(new_kept, gone_rolling, unread_in_strip=0)
-        return Comparison(now, Change.ROLL, kept=kept, **moved)
+        return Comparison(now, Change.ROLL, keep=kept, **moved)
     if new_kept or unread_in_strip:
         kept = _kept(new_kept, list(picked_up) + gone_rolling, unread_in_strip)
-        return Comparison(now, Change.KEEP, kept=kept, **moved)
+        return Comparison(now, Change.KEEP, keep=kept, **moved)
     return Comparison(now, Change.PICKUP, **moved)
+
+
+SLIDE_DICE = 2.5
+"""A die that shows the same face within this many dice of where one lay was pushed, not
+thrown."""
+
+
+def _slid(gone: list[TableDie], new: list[TableDie], die_mm: float) -> bool:
+    """Whether the dice that came could each be a die that went, pushed a little along the
+    mat with the same face up (a finger moved the last die left to throw)."""
+    if len(gone) != len(new):
+        return False
+    left = list(gone)
+    for d in new:
+        match = next((g for g in left if g.value == d.value
+                      and math.dist(g.center_mm, d.center_mm) <= SLIDE_DICE * die_mm), None)
+        if match is None:
+            return False
+        left.remove(match)
+    return True
 
 
 def _kept(new_kept: list[TableDie], left_rolling: list[TableDie],

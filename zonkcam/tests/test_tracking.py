@@ -1,0 +1,101 @@
+"""Tracking the dice from one settled state to the next: votes over reads, and what changed."""
+
+from __future__ import annotations
+
+from zonkcam.table.tracking import Ballot, Change, compare
+from zonkcam.table.zones import TableDie, Zone
+
+DIE = 16.0
+
+
+def die(value, x, y=100.0, zone=Zone.ROLLING, confidence=0.95, cocked=False):
+    return TableDie(value, confidence, "white", (x, y, x + 10, y + 10), (x, y), zone,
+                    cocked=cocked)
+
+
+def moved(*places):
+    """A `changed` test: the picture changed at these x positions (and nowhere else)."""
+    return lambda d: any(abs(d.center_mm[0] - x) < 1 for x in places)
+
+
+def test_two_agreeing_reads_decide():
+    ballot = Ballot(DIE)
+    ballot.add([die(1, 10), die(5, 50)])
+    assert not ballot.decided  # one read is never enough
+    ballot.add([die(1, 11), die(5, 50)])
+    assert ballot.decided
+    assert [(d.value, round(d.confidence, 2)) for d in ballot.dice()] == [(1, 0.95), (5, 0.95)]
+
+
+def test_a_die_missed_in_a_read_is_read_again_and_kept():
+    ballot = Ballot(DIE)
+    ballot.add([die(1, 10), die(5, 50)])
+    ballot.add([die(5, 50)])
+    assert not ballot.decided  # seen once in two: read again
+    ballot.add([die(1, 10), die(5, 50)])
+    ballot.add([die(1, 10), die(5, 50)])
+    assert ballot.decided
+    assert [d.value for d in ballot.dice()] == [1, 5]
+
+
+def test_values_the_reads_disagree_on_come_out_unsure():
+    ballot = Ballot(DIE, max_reads=5)
+    for value in (3, 5, 3, 5, 3):
+        ballot.add([die(value, 10)])
+    assert ballot.decided and ballot.reads == 5
+    (d,) = ballot.dice()
+    assert d.value == 3 and 0.5 < d.confidence < 0.6  # three reads in five
+
+
+def test_something_seen_once_in_many_reads_is_not_a_die():
+    ballot = Ballot(DIE)
+    ballot.add([die(2, 10), die(1, 200, confidence=0.5)])
+    for _ in range(4):
+        ballot.add([die(2, 10)])
+    assert [d.value for d in ballot.dice()] == [2]
+
+
+def test_a_throw_a_keep_a_push_and_a_pick_up():
+    before = [die(1, 10), die(5, 50), die(3, 90)]
+    # every die went and others came: a throw
+    thrown = [die(2, 20, 150), die(2, 60, 150), die(6, 130, 150)]
+    got = compare(before, thrown, lambda d: True, DIE)
+    assert got.change is Change.ROLL and len(got.new) == 3
+    # the 5 left for the strip; the 1 and the 3 lie as they lay (read or not)
+    strip = die(5, 60, 280, Zone.KEEP, confidence=0.4)
+    got = compare(before, [die(1, 10), strip], moved(50, 60), DIE)
+    assert got.change is Change.KEEP
+    assert [d.value for d in got.keep] == [5] and got.keep[0].confidence == 0.95
+    assert sorted(d.value for d in got.dice) == [1, 3, 5]
+    # the 3 pushed along with the same face up, the others where they were
+    got = compare(before, [die(1, 10), die(5, 50), die(3, 105)], moved(90, 105), DIE)
+    assert got.change is Change.MOVED
+    # the last die left, pushed a little: not a throw either
+    got = compare([die(3, 90)], [die(3, 120)], moved(90, 120), DIE)
+    assert got.change is Change.MOVED
+    # thrown across the mat, or showing another face: a throw
+    assert compare([die(3, 90)], [die(3, 300)], moved(90, 300), DIE).change is Change.ROLL
+    assert compare([die(3, 90)], [die(4, 100)], moved(90, 100), DIE).change is Change.ROLL
+    # picked up, none thrown yet; then all gone
+    got = compare(before, [die(1, 10)], moved(50, 90), DIE)
+    assert got.change is Change.PICKUP and [d.value for d in got.gone] == [5, 3]
+    assert compare(before, [], lambda d: True, DIE).change is Change.CLEAR
+
+
+def test_nothing_changed_where_the_picture_did_not():
+    before = [die(1, 10), die(5, 50)]
+    # the 5 unread this time, a 4 found where none was read before (missed then)
+    got = compare(before, [die(1, 10), die(4, 130)], lambda d: False, DIE)
+    assert got.change is None
+    assert sorted(d.value for d in got.dice) == [1, 4, 5]
+
+
+def test_a_die_set_down_in_the_strip_after_a_pick_up_is_a_keep():
+    picked = [die(5, 50)]
+    got = compare([die(1, 10)], [die(1, 10), die(2, 60, 280, Zone.KEEP)], moved(60), DIE,
+                  picked_up=picked)
+    # one die came to the strip, one was picked up from the rolling area: that one
+    assert got.change is Change.KEEP and [d.value for d in got.keep] == [5]
+    # a die the reader cannot read came to the strip as the 5 left the rolling area
+    got = compare([die(1, 10), die(5, 50)], [die(1, 10)], moved(50), DIE, unread_in_strip=1)
+    assert got.change is Change.KEEP and [d.value for d in got.keep] == [5]
