@@ -580,7 +580,7 @@ class DemoTable:
                     for a in np.linspace(0, 2 * math.pi, 40, endpoint=False)]
 
         if t.kind == "finger":  # a fingertip and the finger behind it, from the near side
-            self._poly(image, rect(15, 70, dy=-6), SKIN)
+            self._poly(image, rect(15, 50, dy=-6), SKIN)
             self._poly(image, [(x, y - 1) for x, y in circle(7.5)], SKIN)
             cv2.circle(image, tuple(self.mat_to_image([[t.x_mm, t.y_mm - 2]])[0].astype(int)),
                        max(1, int(3 * self._mm_px())), (150, 185, 230), -1, cv2.LINE_AA)

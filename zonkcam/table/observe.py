@@ -227,8 +227,8 @@ class TableWatcher:
         cal, cfg = self.calibration, self.config
         if self._look is None:
             changes = self.view.changes(self._base, small, cfg.change_level)
-            if self._base is not None and not self._blocked and changes.dice < 0.3:
-                self._need_look = False  # the table is as it was
+            if self._base is not None and changes.dice < 0.3:
+                self._need_look = self._blocked = False  # the table is as it was
                 return []
             self._look = _Look(changes, changes.regions(), Ballot(
                 self._die_mm, min_reads=cfg.min_reads, max_reads=cfg.max_reads))

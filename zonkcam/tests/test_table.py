@@ -174,6 +174,19 @@ def test_a_keep_slid_while_another_die_flickers_is_a_keep():
     assert [d.value for d in got[1].keep] == [5] and [d.value for d in got[2].keep] == [1]
 
 
+class Covered(TruthReader):
+    """The table's truth, less any die under something in the way (as the learned reader
+    misses a die under a fingertip)."""
+
+    def __call__(self, image, region=None):
+        seen = super().__call__(image, region)
+        things = self.table.things
+        dice = dict(zip(self.table.last.truth.boxes, self.table.last.truth.dice, strict=True))
+        return [s for s in seen if not any(
+            abs(dice[s.bbox].x_mm - th.x_mm) < 20 and abs(dice[s.bbox].y_mm - th.y_mm) < 20
+            for th in things)]
+
+
 @pytest.mark.parametrize("thing", ["finger", "cup", "phone", "sleeve", "shadow"])
 def test_something_in_the_way_is_waited_for_and_changes_nothing(thing):
     """On main a fingertip resting on a die gave a roll without that die, and another
@@ -182,7 +195,7 @@ def test_something_in_the_way_is_waited_for_and_changes_nothing(thing):
     t.throw([1, 1, 5, 2, 3])
     t.put(thing, frames=30, die=2)
     t.keep([5])
-    observations, frames = run(t)
+    observations, frames = run(t, reader=Covered)
     events = [o.event for o in observations]
     assert Event.BLOCKED in events
     blocked_at = next(o.frame for o in observations if o.event == Event.BLOCKED)
