@@ -261,8 +261,9 @@ def test_no_report_while_a_die_spins():
     assert not by_index[got[0].frame].truth.moving
 
 
-def test_board_images_and_off_the_mat():
-    t = table(seed=3)
+@pytest.mark.parametrize("camera", [table, realistic])
+def test_board_images_and_off_the_mat(camera):
+    t = camera(seed=3)
     t.throw([5, 1, 3, 2, 4], onto={0: "LEFT", 1: "SOCIAL"}, off_mat=[4])
     observations, _ = run(t)
     (roll,) = settled(observations)
