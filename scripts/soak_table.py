@@ -20,6 +20,7 @@ Run: python scripts/soak_table.py [--minutes 30] [--size 640x480] [--reader onnx
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import random
 import time
@@ -133,13 +134,34 @@ def _next_action(table: DemoTable, rng: random.Random) -> tuple[str, tuple | Non
         table.put(thing, frames=rng.randint(10, 60), die=rng.randrange(len(rolled)))
         return thing, None
     if r < 0.82:
-        table.nudge(rng.randrange(len(rolled)), by_mm=(rng.uniform(-30, 30), -25.0))
-        return "nudge", (Change.MOVED, None)
+        push = _free_push(table, rng)
+        if push is not None:
+            table.nudge(*push)
+            return "nudge", (Change.MOVED, None)
     if r < 0.9:
         table.spin(frames=rng.randint(10, 30))
         return "spin", None
     table.fidget(rng.randint(20, 60))
     return "fidget", None
+
+
+def _free_push(table: DemoTable, rng: random.Random) -> tuple[int, tuple[float, float]] | None:
+    """A rolled die and a push of up to 1.8 dice (tracking.SLIDE_DICE calls up to 2 a push)
+    that leaves it in the rolling area clear of the other dice, or None."""
+    dice = list(table.truth().dice)
+    rolled = [d for d in dice if d.zone == "rolling"]
+    area, die = table.geometry.rolling_area, table.geometry.die_mm
+    for _ in range(30):
+        k = rng.randrange(len(rolled))
+        d = rolled[k]
+        by = (rng.uniform(-20, 20), rng.uniform(-20, 20))
+        x, y = d.x_mm + by[0], d.y_mm + by[1]
+        if not (area.x + die < x < area.x + area.w - die and area.y + die < y < area.y
+                + area.h - die) or not die < math.hypot(*by) < 1.8 * die:
+            continue
+        if all(math.dist((x, y), (o.x_mm, o.y_mm)) > 2.2 * die for o in dice if o is not d):
+            return k, by
+    return None
 
 
 if __name__ == "__main__":

@@ -204,9 +204,10 @@ def compare(before: Sequence[TableDie], voted: Sequence[TableDie],
     return Comparison(now, Change.PICKUP, **moved)
 
 
-SLIDE_DICE = 2.5
+SLIDE_DICE = 2.0
 """A die that shows the same face within this many dice of where one lay was pushed, not
-thrown."""
+thrown (a die thrown lands that near with that face up about once in a hundred throws of
+one die: a question, not a wrong score)."""
 
 
 def _slid(gone: list[TableDie], new: list[TableDie], die_mm: float) -> bool:

@@ -145,11 +145,15 @@ def leftovers(top_down: np.ndarray, reference: np.ndarray, dice: Sequence[TableD
         area = stats[i, cv2.CC_STAT_AREA]
         if area < LEFTOVER_DICE * die_area:
             continue
-        ys, xs = np.nonzero(labels == i)
+        piece = (labels == i).astype(np.uint8)
+        ys, xs = np.nonzero(piece)
         (_, _), (w, h), _ = cv2.minAreaRect(np.c_[xs, ys].astype(np.float32))
         long_side, short_side = max(w, h, 1.0), max(min(w, h), 1.0)
-        die_like = (0.45 * die_area <= area <= 2.2 * die_area and long_side / short_side <= 1.6
-                    and area >= 0.55 * long_side * short_side)
+        # a die on its own: die-sized, square, and not growing out of a die read (a
+        # fingertip resting on a die is what is left of the finger past that die)
+        attached = bool(np.any(cv2.dilate(piece, np.ones((5, 5), np.uint8)) & (explained > 0)))
+        die_like = (not attached and 0.45 * die_area <= area <= 2.2 * die_area
+                    and long_side / short_side <= 1.6 and area >= 0.55 * long_side * short_side)
         if not die_like:
             return Leftovers("something that is not a die is on the mat")
         cx, cy = centroids[i] / k

@@ -209,7 +209,7 @@ def test_something_in_the_way_is_waited_for_and_changes_nothing(thing):
 def test_a_die_moved_by_a_finger_is_a_question_not_a_roll():
     t = realistic(seed=8)
     t.throw([2, 3, 4, 6, 6])
-    t.nudge(1, by_mm=(20.0, -30.0))
+    t.nudge(1, by_mm=(15.0, -20.0))
     observations, _ = run(t)
     got = settled(observations)
     assert [o.change for o in got] == [Change.ROLL, Change.MOVED]
