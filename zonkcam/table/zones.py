@@ -118,15 +118,19 @@ def leftovers(top_down: np.ndarray, reference: np.ndarray, dice: Sequence[TableD
               cal: Calibration) -> Leftovers:
     """Everything on the mat that the dice read do not explain. Each die explains what lies
     under its box (side faces included) and its shadow round it; what is left, over a
-    third of a die, is either die-like (about a die's size and square: a die the reader
-    missed) or something in the way; a shadow bigger than a die over the mat is in the way
-    too (a hand over the table)."""
+    third of a die, is either die-like or something in the way. Die-like is judged on the
+    whole thing lying there less the dice read (so a fingertip resting on a die is a
+    finger, not the die-sized stub of it past the die): about a die's size and square, a
+    die the reader missed. A shadow bigger than a die over the mat is in the way too (a
+    hand over the table)."""
     geo = cal.geometry
     k = REFERENCE_PX_PER_MM
     die_px = geo.die_mm * k
+    die_area = die_px * die_px
     brightness, chroma = _ratios(top_down, reference)
     fg = _open((chroma > 0.22) | (brightness > 1.35) | (brightness < 0.3))
     explained = np.zeros(fg.shape, np.uint8)
+    squares = np.zeros(fg.shape, np.uint8)
     for d in dice:
         x0, y0, x1, y1 = d.bbox
         corners = cal.image_to_mat([[x0, y0], [x1, y0], [x1, y1], [x0, y1]]) * k
@@ -134,31 +138,36 @@ def leftovers(top_down: np.ndarray, reference: np.ndarray, dice: Sequence[TableD
                                                               [d.center_mm]) * k])
                               .astype(np.float32)).astype(np.int32)
         cv2.fillConvexPoly(explained, hull, 255)
+        square = _square(d.center_mm, geo.die_mm * 1.3) * k
+        cv2.fillConvexPoly(squares, np.round(square).astype(np.int32), 255)
     r = max(1, int(round(die_px * 0.6)))
     explained = cv2.dilate(explained, cv2.getStructuringElement(cv2.MORPH_ELLIPSE,
                                                                 (2 * r + 1, 2 * r + 1)))
     residual = cv2.bitwise_and(fg, cv2.bitwise_not(explained))
-    die_area = die_px * die_px
+    # what lies there, less the dice read themselves: each piece judged whole
+    bare = cv2.bitwise_and(fg, cv2.bitwise_not(squares))
+    _, pieces = cv2.connectedComponents(bare, connectivity=8)
     unread = []
-    n, labels, stats, centroids = cv2.connectedComponentsWithStats(residual, connectivity=8)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(residual, connectivity=8)
+    judged: set[int] = set()
     for i in range(1, n):
-        area = stats[i, cv2.CC_STAT_AREA]
-        if area < LEFTOVER_DICE * die_area:
+        if stats[i, cv2.CC_STAT_AREA] < LEFTOVER_DICE * die_area:
             continue
-        piece = (labels == i).astype(np.uint8)
-        ys, xs = np.nonzero(piece)
-        (_, _), (w, h), _ = cv2.minAreaRect(np.c_[xs, ys].astype(np.float32))
+        under = pieces[labels == i]
+        label = int(np.bincount(under[under > 0]).argmax()) if np.any(under > 0) else 0
+        if label == 0 or label in judged:
+            continue
+        judged.add(label)
+        ys, xs = np.nonzero(pieces == label)
+        area = len(xs)
+        (cx, cy), (w, h), _ = cv2.minAreaRect(np.c_[xs, ys].astype(np.float32))
         long_side, short_side = max(w, h, 1.0), max(min(w, h), 1.0)
-        # a die on its own: die-sized, square, and not growing out of a die read (a
-        # fingertip resting on a die is what is left of the finger past that die)
-        attached = bool(np.any(cv2.dilate(piece, np.ones((5, 5), np.uint8)) & (explained > 0)))
-        die_like = (not attached and 0.45 * die_area <= area <= 2.2 * die_area
+        die_like = (0.45 * die_area <= area <= 2.2 * die_area
                     and long_side / short_side <= 1.6 and area >= 0.55 * long_side * short_side)
         if not die_like:
             return Leftovers("something that is not a die is on the mat")
-        cx, cy = centroids[i] / k
-        zone = Zone.KEEP if geo.keep_strip.contains(cx, cy) else Zone.ROLLING
-        unread.append((float(cx), float(cy), zone))
+        x, y = float(xs.mean()) / k, float(ys.mean()) / k
+        unread.append((x, y, Zone.KEEP if geo.keep_strip.contains(x, y) else Zone.ROLLING))
     shade = _open((brightness < SHADOW_BRIGHTNESS) & (chroma <= 0.22))
     shade = cv2.bitwise_and(shade, cv2.bitwise_not(cv2.bitwise_or(explained, fg)))
     n, _, stats, _ = cv2.connectedComponentsWithStats(shade, connectivity=8)
