@@ -1,20 +1,25 @@
 """A game as a list of accepted actions, with undo.
 
 :class:`Game` validates each action against the rules, keeps the actions that were
-accepted (the events) and the resulting state. Undo drops the last event and re-folds
-the rest, so any game can be replayed from its events alone.
+accepted (the events) and the resulting state. Undo drops the last event and goes back to
+the state before it, rebuilt from the nearest checkpoint (a state kept every
+``CHECKPOINT_EVERY`` events), so undo costs the same at any point of a long game.
 """
 
 from __future__ import annotations
 
+import bisect
 import json
 from collections.abc import Iterable
 
 from zonkcam.game import actions as A
-from zonkcam.game.engine import apply, new_game, replay
+from zonkcam.game.engine import apply, new_game
 from zonkcam.game.errors import TurnError
 from zonkcam.game.rules import RuleSet
 from zonkcam.game.state import GameState
+
+CHECKPOINT_EVERY = 32
+"""Keep the state after every this many events; an undo re-applies at most this many."""
 
 
 class Game:
@@ -23,6 +28,9 @@ class Game:
         self.events: list[A.Action] = []
         """Accepted actions, undos already applied (what the state is a fold of)."""
         self.state: GameState = new_game(rules)
+        self._kept: list[int] = [0]
+        """Event counts with a kept state, ascending, and the states themselves."""
+        self._states: list[GameState] = [self.state]
         for action in actions:
             self.play(action)
 
@@ -43,15 +51,34 @@ class Game:
             return apply(self.state, action)
         if not self.events:
             raise TurnError("nothing to undo")
-        state = replay(self.rules, self.events[:-1])
+        state = self.state_after(len(self.events) - 1).fork()
         state.log.append(f"UNDO: {json.dumps(A.action_to_json(self.events[-1]))}")
-        state.banners.append("UNDO")
+        state.banners = ["UNDO"]
+        return state
+
+    def state_after(self, n: int) -> GameState:
+        """The state after the first ``n`` events, as the game reached it."""
+        if n == len(self.events):
+            return self.state
+        i = bisect.bisect_right(self._kept, n) - 1
+        state = self._states[i]
+        for action in self.events[self._kept[i]:n]:
+            state = apply(state, action)
         return state
 
     def accept(self, action: A.Action, state: GameState) -> None:
         """Record ``action`` with the state :meth:`preview` returned for it."""
         if isinstance(action, A.Undo):
             self.events.pop()
+            # states kept from here on no longer follow from the events: the undo's own
+            # state (its log says UNDO) is where the game goes on from
+            keep = bisect.bisect_left(self._kept, len(self.events))
+            del self._kept[keep:], self._states[keep:]
+            self._kept.append(len(self.events))
+            self._states.append(state)
         else:
             self.events.append(action)
+            if len(self.events) % CHECKPOINT_EVERY == 0:
+                self._kept.append(len(self.events))
+                self._states.append(state)
         self.state = state
