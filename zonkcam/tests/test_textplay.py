@@ -57,4 +57,4 @@ def test_session_prints_refusals_and_saves(tmp_path):
     assert "every kept die must be part of a scoring combination" in text
     assert "needs 1000 in one turn to get on the board" in text
     assert stored[1:] == [A.Roll(parse_dice([1, 2, 4, 6, 6])), A.Keep((1,))]
-    assert "resume with: zonkcam play --resume 1" in shown[-1]
+    assert "resume with: zonkcam play --text --resume 1" in shown[-1]
