@@ -29,7 +29,8 @@ from pathlib import Path
 from zonkcam.errors import UserError
 from zonkcam.game.actions import Action, action_from_json, action_to_json
 from zonkcam.game.errors import RulesError, TableError
-from zonkcam.game.rules import RuleSet, rules_from_dict, rules_to_toml
+from zonkcam.game.names import escaped
+from zonkcam.game.rules import RuleSet, rules_from_dict, rules_to_toml, toml_string
 
 MIGRATIONS: tuple[str, ...] = (
     # 1: games and their events (the first released layout, which had no version number)
@@ -354,28 +355,34 @@ class EventLog:
         rows = self._read("SELECT id FROM games WHERE finished = 0 ORDER BY id DESC LIMIT 1")
         return rows[0][0] if rows else None
 
-    def _known(self, game_id: int) -> str:
-        """The game's stored rules (TOML); a StoreError for a game that is not here."""
+    def _known(self, game_id: int) -> tuple[str, str]:
+        """The game's table name and stored rules (TOML); a StoreError for a game that is
+        not here."""
         rows = []
         if isinstance(game_id, int) and 1 <= game_id <= MAX_GAME_ID:
-            rows = self._read("SELECT rules_toml FROM games WHERE id = ?", (game_id,))
+            rows = self._read("SELECT rules_name, rules_toml FROM games WHERE id = ?",
+                              (game_id,))
         if not rows:
             raise StoreError(f"no game {game_id} in {self.path} (see: zonkcam games list)")
-        return rows[0][0]
+        return str(rows[0][0]), str(rows[0][1])
 
     def rules(self, game_id: int) -> RuleSet:
-        text = self._known(game_id)
+        name, text = self._known(game_id)
         try:
-            return rules_from_dict(tomllib.loads(str(text)), where=f"game {game_id} rules")
+            return rules_from_dict(tomllib.loads(text), where=f"game {game_id} rules")
         except (tomllib.TOMLDecodeError, RulesError, RecursionError, ValueError) as exc:
-            raise StoreError(f"game {game_id}: its stored rules are damaged ({exc})") from None
+            rescued = _rescued_rules(name, text)
+            if rescued is not None:
+                return rescued
+            raise StoreError(f"game {game_id}: its stored rules are damaged "
+                             f"({escaped(str(exc))})") from None
 
     def actions(self, game_id: int) -> list[Action]:
         """The game's stored actions in order (undos included)."""
         out = []
         for seq, obj in enumerate(self.action_objects(game_id), start=1):
             try:
-                out.append(action_from_json(obj))
+                out.append(action_from_json(_legible(obj)))
             except TableError as exc:
                 raise StoreError(f"game {game_id}: stored action {seq} is damaged: "
                                  f"{exc}") from None
@@ -390,6 +397,39 @@ class EventLog:
             except (ValueError, TypeError, RecursionError):
                 raise StoreError(f"game {game_id}: stored action {seq} is damaged (not "
                                  "JSON)") from None
+
+
+_NAME_KEYS = ("players", "join", "leave", "player", "by", "zonk_name")
+
+
+def _legible(obj: object) -> object:
+    """A stored action with every name made printable. Names were not checked when the
+    first release stored them; escaping them the same way in every action of a game
+    keeps such a game playable."""
+    if not isinstance(obj, dict) or not any(k in obj for k in _NAME_KEYS):
+        return obj
+
+    def fix(value: object) -> object:
+        if isinstance(value, str):
+            return escaped(value)
+        if isinstance(value, list):
+            return [escaped(v) if isinstance(v, str) else v for v in value]
+        return value
+
+    return {k: fix(v) if k in _NAME_KEYS else v for k, v in obj.items()}
+
+
+def _rescued_rules(name: str, text: str) -> RuleSet | None:
+    """The rules of a game whose table name the first release stored unescaped (a newline,
+    NUL or ESC in it broke the TOML): the name is replaced by its printable form."""
+    written = 'name = "' + name.replace("\\", "\\\\").replace('"', '\\"') + '"\n'
+    if not text.startswith(written) or escaped(name) == name:
+        return None
+    try:
+        data = tomllib.loads(f"name = {toml_string(escaped(name))}\n" + text[len(written):])
+        return rules_from_dict(data, where="rules")
+    except (tomllib.TOMLDecodeError, RulesError, RecursionError, ValueError):
+        return None
 
 
 def _number(value: object) -> float:

@@ -10,8 +10,11 @@ from __future__ import annotations
 
 import unicodedata
 
-MAX_NAME = 24
-"""Characters in a player's name or zonk name."""
+MAX_NAME = 40
+"""Characters in a player's name or zonk name (the screen shrinks long names to fit)."""
+
+MAX_TABLE_NAME = 60
+"""Characters in a table's name."""
 
 _UNPRINTABLE = ("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp")
 """Control, format (bidi overrides, zero widths), surrogate, private, unassigned, line and
@@ -29,6 +32,15 @@ def escaped(text: str) -> str:
         return text
     return "".join(c.encode("unicode_escape").decode("ascii")
                    if unicodedata.category(c) in _UNPRINTABLE else c for c in text)
+
+
+def quoted(value: object, limit: int = 40) -> str:
+    """``repr(value)`` cut to fit in a one-line message."""
+    try:
+        text = repr(value)
+    except (ValueError, RecursionError):  # an int too long to print, a list too deep
+        return "a value that long"
+    return text if len(text) <= limit else text[:limit] + "..."
 
 
 def name_problem(name: str, what: str, limit: int = MAX_NAME) -> str | None:
