@@ -11,8 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from zonkcam.game import actions as A
-from zonkcam.game.errors import TableError
-from zonkcam.game.game import Game
+from zonkcam.game.game import FoldError, Game
 from zonkcam.game.rules import RuleSet
 from zonkcam.game.state import GameState
 from zonkcam.store import EventLog, StoreError
@@ -71,11 +70,10 @@ def saved_game(log: EventLog, game_id: int) -> tuple[Game, int]:
     rules = log.rules(game_id)
     actions = log.actions(game_id)
     game = Game(rules)
-    for seq, action in enumerate(actions, start=1):
-        try:
-            game.play(action)
-        except TableError as exc:
-            raise StoreError(f"game {game_id}: stored action {seq} is refused by the rules "
-                             f"({exc}); its actions are in: zonkcam games export "
-                             f"{game_id}") from None
+    try:
+        game.fold(actions)
+    except FoldError as exc:
+        raise StoreError(f"game {game_id}: stored action {exc.index + 1} is refused by the "
+                         f"rules ({exc}); its actions are in: zonkcam games export "
+                         f"{game_id}") from None
     return game, len(actions)

@@ -406,7 +406,7 @@ def _legible(obj: object) -> object:
     """A stored action with every name made printable. Names were not checked when the
     first release stored them; escaping them the same way in every action of a game
     keeps such a game playable."""
-    if not isinstance(obj, dict) or not any(k in obj for k in _NAME_KEYS):
+    if not isinstance(obj, dict) or obj.keys().isdisjoint(_NAME_KEYS):
         return obj
 
     def fix(value: object) -> object:

@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from zonkcam.game.dice import Die, parse_dice
+from zonkcam.game.dice import PLAIN_DICE, Die, parse_dice
 from zonkcam.game.errors import TableError
 from zonkcam.game.names import quoted
 
@@ -126,6 +126,14 @@ class ActionFormatError(TableError):
 
 def action_from_json(obj: Any) -> Action:
     """Parse one JSON object into an action; ActionFormatError says what is wrong."""
+    if type(obj) is dict and len(obj) == 1:  # the usual forms, read fast (a resume reads
+        ((key, value),) = obj.items()       # thousands); anything else takes the long way
+        if value is True and key in _FLAGS:
+            return _FLAGS[key]()
+        if key in ("roll", "keep") and type(value) is list and all(
+                type(v) is int and 1 <= v <= 6 for v in value):
+            return Roll(tuple(PLAIN_DICE[v] for v in value)) if key == "roll" else \
+                Keep(tuple(sorted(value)))
     if not isinstance(obj, dict) or not obj:
         raise ActionFormatError(f"an action is a JSON object such as {{\"roll\": [1, 5]}}, "
                                 f"not {quoted(obj)}")

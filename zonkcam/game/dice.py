@@ -50,8 +50,14 @@ class Die:
         return f"{self.value}{letter}"
 
 
+PLAIN_DICE = {v: Die(v) for v in FACES}
+"""The die of each face with no colour (dice are values: one of each will do)."""
+
+
 def parse_die(item: object) -> Die:
     """A die from ``5``, ``"5"``, ``"2w"``, ``"2white"`` or ``{"value": 2, "color": "red"}``."""
+    if type(item) is int and 1 <= item <= 6:
+        return PLAIN_DICE[item]
     if isinstance(item, Die):
         return item
     if isinstance(item, dict):

@@ -13,13 +13,22 @@ import json
 from collections.abc import Iterable
 
 from zonkcam.game import actions as A
-from zonkcam.game.engine import apply, new_game
-from zonkcam.game.errors import TurnError
+from zonkcam.game.engine import apply, new_game, step
+from zonkcam.game.errors import TableError, TurnError
 from zonkcam.game.rules import RuleSet
 from zonkcam.game.state import GameState
 
 CHECKPOINT_EVERY = 32
 """Keep the state after every this many events; an undo re-applies at most this many."""
+
+
+class FoldError(TableError):
+    """An action of :meth:`Game.fold` the rules refuse: ``index`` counts from 0, ``cause``
+    is the rules' own error."""
+
+    def __init__(self, index: int, cause: TableError) -> None:
+        super().__init__(str(cause))
+        self.index, self.cause = index, cause
 
 
 class Game:
@@ -31,8 +40,33 @@ class Game:
         self._kept: list[int] = [0]
         """Event counts with a kept state, ascending, and the states themselves."""
         self._states: list[GameState] = [self.state]
-        for action in actions:
-            self.play(action)
+        try:
+            self.fold(actions)
+        except FoldError as exc:
+            raise exc.cause from None
+
+    def fold(self, actions: Iterable[A.Action]) -> None:
+        """Play many actions at once (a resume): the same as :meth:`play` for each, but no
+        state in between is kept except the checkpoints, so no state is copied but those.
+        A refused action raises FoldError; the game is then not to be used."""
+        state = self.state
+        for i, action in enumerate(actions):
+            try:
+                if isinstance(action, A.Undo):
+                    self.state = state
+                    state = self.play(action)
+                    continue
+                if state is self._states[-1]:
+                    state = state.fork()  # a kept state is never changed
+                state.banners = []
+                step(state, action)
+            except TableError as exc:
+                raise FoldError(i, exc) from None
+            self.events.append(action)
+            if len(self.events) % CHECKPOINT_EVERY == 0:
+                self._kept.append(len(self.events))
+                self._states.append(state)
+        self.state = state
 
     def play(self, action: A.Action) -> GameState:
         """Accept ``action`` or raise TableError leaving the game unchanged."""

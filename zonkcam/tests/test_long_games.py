@@ -156,3 +156,19 @@ def test_a_replay_of_thousands_of_joins_stops_at_a_full_table(tmp_path, capsys):
     assert main(["replay", str(path)]) == 2
     err = capsys.readouterr().err
     assert f"line {MAX_PLAYERS + 1}:" in err and "at most" in err and len(err.splitlines()) == 1
+
+
+def test_a_folded_game_undoes_like_a_played_one():
+    """Game(rules, actions) folds without copying states; its kept states must still be
+    the states as played, undo after undo."""
+    played = long_game(3 * CHECKPOINT_EVERY + 7)
+    played.play(A.Undo())  # the last bank, banked again
+    played.play(BANK)
+    folded = Game(LONG, [A.Players(("Ann", "Bob", "Cy"))]
+                  + [ROLL if i % 2 else BANK for i in range(1, 3 * CHECKPOINT_EVERY + 7)]
+                  + [A.Undo(), BANK])
+    assert folded.state == played.state
+    for _ in range(2 * CHECKPOINT_EVERY + 3):
+        assert folded.undo() == played.undo()
+    with pytest.raises(PlayerError, match="at most"):  # a refused action: the rules' error
+        Game(LONG, [A.Players(tuple(f"P{i}" for i in range(MAX_PLAYERS + 1)))])
