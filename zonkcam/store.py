@@ -288,10 +288,11 @@ class EventLog:
         return self._write(steps)  # type: ignore[return-value]
 
     def append(self, game_id: int, action: Action, seq: int,
-               finished: bool | None = None) -> None:
+               finished: bool | None = None) -> int:
         """Write action number ``seq`` of a game this log claimed, and the game's finished
-        flag when ``finished`` is given, in one transaction. Refused when the game has been
-        claimed by another process or its last stored action is not ``seq - 1``."""
+        flag when ``finished`` is given, in one transaction; returns ``seq``. Refused when
+        the game has been claimed by another process or its last stored action is not
+        ``seq - 1``."""
         text = json.dumps(action_to_json(action))
 
         def steps(db: sqlite3.Connection) -> None:
@@ -309,6 +310,7 @@ class EventLog:
                            (int(finished), game_id))
 
         self._write(steps)
+        return seq
 
     # -- one writer per game --------------------------------------------------------------------
 
