@@ -49,7 +49,7 @@ class Game:
         """Play many actions at once (a resume): the same as :meth:`play` for each, but no
         state in between is kept except the checkpoints, so no state is copied but those.
         A refused action raises FoldError; the game is then not to be used."""
-        state = self.state
+        state = self.state.fork()  # the state handed out so far stays as it was
         for i, action in enumerate(actions):
             try:
                 if isinstance(action, A.Undo):

@@ -26,7 +26,7 @@ from zonkcam.game.rules import PRESETS, load_rules, rules_from_dict, rules_to_to
 from zonkcam.textplay import TextScorekeeper, parse_line
 from zonkcam.vision.imageio import MAX_DECODE_PIXELS, ImageFileError, decode_image
 
-FUZZ = settings(max_examples=150, deadline=None,
+FUZZ = settings(max_examples=100, deadline=None,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture,
                                        HealthCheck.data_too_large])
 

@@ -172,3 +172,11 @@ def test_a_folded_game_undoes_like_a_played_one():
         assert folded.undo() == played.undo()
     with pytest.raises(PlayerError, match="at most"):  # a refused action: the rules' error
         Game(LONG, [A.Players(tuple(f"P{i}" for i in range(MAX_PLAYERS + 1)))])
+
+
+def test_folding_more_actions_leaves_the_states_handed_out_as_they_were():
+    game = long_game(5)
+    before, shown = game.state, game.state.to_json()
+    game.fold([ROLL if i % 2 else BANK for i in range(5, 5 + CHECKPOINT_EVERY + 3)])
+    assert before.to_json() == shown and game.state is not before
+    assert len(game.events) == 5 + CHECKPOINT_EVERY + 3
