@@ -92,7 +92,8 @@ def resume(log: EventLog, which: str) -> Scorekeeper:
     if which == "latest":
         game_id = log.latest_unfinished()
         if game_id is None:
-            raise UserError("no unfinished game to resume; start one with zonkcam play")
+            raise UserError(f"no unfinished game in {escaped(str(log.path))} to resume; start "
+                            "one with --players NAME ... instead of --resume")
     else:
         try:
             game_id = int(which) if which.isdigit() and len(which) < 20 else -1

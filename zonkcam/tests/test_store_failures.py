@@ -267,3 +267,9 @@ def test_the_exit_hint_comes_back_with_the_same_options(tmp_path):
         "zonkcam", f"{sys.executable} -m zonkcam", 1)], input="quit\n", capture_output=True,
         text=True, timeout=60)
     assert again.returncode == 0 and "Game 1: classic-10000" in again.stdout
+
+
+def test_resuming_with_no_unfinished_game_names_the_log(tmp_path, capsys):
+    db = tmp_path / "other games.db"
+    err = one_line_error(capsys, "play", "--text", "--db", str(db), "--resume")
+    assert f"no unfinished game in {db} to resume" in err and "--players" in err
