@@ -136,6 +136,7 @@ def test_the_sandbox_keeps_the_devices_open(capsys):
         assert closing not in found
     assert found["SupplementaryGroups"] == ["video render input gpio audio"]
     assert found["StateDirectory"] == ["zonkcam"]  # lgpio's pipes: the working directory
+    assert "XDG_CACHE_HOME=/var/lib/zonkcam/cache" in found["Environment"]  # home: read-only
 
 
 @pytest.mark.skipif(shutil.which("systemd-analyze") is None, reason="no systemd-analyze")
