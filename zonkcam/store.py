@@ -442,13 +442,15 @@ def _number(value: object) -> float:
 
 
 def _players(text: object) -> tuple[str, ...]:
-    """The names in a game's first action, as far as it is readable."""
+    """The names in a game's first action as far as it is readable, printable as they are
+    when the game is played back."""
     try:
         obj = json.loads(text) if isinstance(text, str | bytes) else None
     except (ValueError, RecursionError):
         return ()
     names = obj.get("players") if isinstance(obj, dict) else None
-    return tuple(n for n in names if isinstance(n, str)) if isinstance(names, list) else ()
+    return tuple(escaped(n) for n in names if isinstance(n, str)) \
+        if isinstance(names, list) else ()
 
 
 # -- which process is which --------------------------------------------------------------------
