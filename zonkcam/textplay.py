@@ -15,7 +15,7 @@ from zonkcam.errors import UserError
 from zonkcam.game import actions as A
 from zonkcam.game.dice import parse_dice
 from zonkcam.game.errors import TableError
-from zonkcam.game.names import escaped, unprintable
+from zonkcam.game.names import escaped, quoted, unprintable
 from zonkcam.game.state import GameState, Phase
 from zonkcam.scorekeeper import Scorekeeper
 
@@ -74,13 +74,13 @@ def parse_line(line: str, state: GameState) -> A.Action | str:
         try:
             return A.Keep(keeps[int(text[1:]) - 1].dice)
         except (ValueError, IndexError):
-            raise InputError(f"no keep {text}: type keeps to list them") from None
+            raise InputError(f"no keep {quoted(text)}: type keeps to list them") from None
     if text and text[0].isdigit():
         dice = _dice(text)
         if state.phase is Phase.DECIDE:
             return A.Keep(tuple(sorted(d.value for d in dice)))
         return A.Roll(dice)
-    raise InputError(f"not a command: {text!r} (type help)")
+    raise InputError(f"not a command: {quoted(text)} (type help)")
 
 
 def _dice(text: str):
@@ -89,7 +89,7 @@ def _dice(text: str):
         raise InputError("which dice? e.g. 1 5 5 or 155")
     parts = compact.split() if " " in compact else [m.group(0) for m in _DICE.finditer(compact)]
     if "".join(parts).replace(" ", "") != compact.replace(" ", ""):
-        raise InputError(f"cannot read dice from {text!r}: type values 1-6, e.g. 1 5 5")
+        raise InputError(f"cannot read dice from {quoted(text)}: type values 1-6, e.g. 1 5 5")
     return parse_dice(parts)
 
 
