@@ -149,7 +149,10 @@ def run(db: Path, kills: int, seed: int = 0, target: int = 3000,
                                                  "--players", *PLAYERS]
         session = Session(db, args)
         left = kills - report.kills
-        mode = rng.choice(["idle", "idle", "in flight", "starting"]) if left > 0 else "none"
+        # each kind of kill once first, then idle half the time
+        unseen = [m for m in ("idle", "in flight", "starting") if m not in report.modes]
+        mode = rng.choice(unseen or ["idle", "idle", "in flight", "starting"]) if left > 0 \
+            else "none"
         if mode == "starting":
             time.sleep(rng.uniform(0.0, 0.8))
             session.kill()
