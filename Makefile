@@ -24,6 +24,7 @@ lint: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python scripts/bench_scoring.py
+	$(BIN)/zonkcam bench --engine
 
 # On a Raspberry Pi: a venv that sees apt's picamera2 and lgpio (see README, On a Raspberry Pi).
 pi-install:

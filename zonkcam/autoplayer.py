@@ -6,10 +6,14 @@ not an optimal strategy.
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass
 
 from zonkcam.game import actions as A
+from zonkcam.game.dice import Die
 from zonkcam.game.engine import allowed
+from zonkcam.game.game import Game
+from zonkcam.game.rules import RuleSet
 from zonkcam.game.scoring import Keep
 from zonkcam.game.state import GameState, Phase
 
@@ -51,3 +55,31 @@ class AutoPlayer:
             if state.rules.bank_after_keep:
                 return False  # keep first, then decide
         return total >= self.bank_at or (0 < left <= self.bank_with_dice and total >= 200)
+
+    def next_action(self, state: GameState, rng: random.Random) -> A.Action:
+        """What this player does next at a table where the dice fall as ``rng`` says."""
+        t = state.turn
+        if state.phase is Phase.ROLL:
+            if t.bank_ok and self.wants_to_bank(state):
+                return A.Bank()
+            return A.Roll(tuple(Die(rng.randint(1, 6)) for _ in range(t.dice_to_roll)))
+        if state.phase is Phase.DECIDE:
+            if self.wants_to_bank(state):
+                return A.Bank()
+            if self.wants_go_for_1000(state):
+                return A.GoFor1000()
+            return A.Keep(self.choose_keep(state).dice)
+        if state.phase is Phase.PAIR:
+            return A.Reroll()
+        return A.Roll((Die(rng.randint(1, 6)),))  # going for 1000
+
+
+def scripted_game(rules: RuleSet, players: tuple[str, ...], actions: int,
+                  seed: int = 0) -> list[A.Action]:
+    """A game of automatic players with seeded dice: its first ``actions`` actions, fewer
+    if it ends before (the seating counts as one)."""
+    rng, player = random.Random(seed), AutoPlayer()
+    game = Game(rules, [A.Players(players)])
+    while len(game.events) < actions and not game.state.finished:
+        game.play(player.next_action(game.state, rng))
+    return game.events

@@ -2,45 +2,83 @@
 
 ``Scorekeeper.play(action)`` checks the action against the rules, writes it to the log
 and commits, and only then updates the game, so whatever it reports as accepted
-survives a crash or power cut.
+survives a crash or power cut. A new game reaches the log with its players, in one
+transaction: a game without players is never stored.
 """
 
 from __future__ import annotations
 
-from zonkcam.game.actions import Action
-from zonkcam.game.game import Game
+from collections.abc import Sequence
+
+from zonkcam.game import actions as A
+from zonkcam.game.game import FoldError, Game
 from zonkcam.game.rules import RuleSet
 from zonkcam.game.state import GameState
-from zonkcam.store import EventLog
+from zonkcam.store import EventLog, StoreError
 
 
 class Scorekeeper:
-    def __init__(self, log: EventLog, game_id: int, game: Game) -> None:
+    def __init__(self, log: EventLog, game_id: int | None, game: Game, stored: int = 0) -> None:
         self.log = log
         self.game_id = game_id
+        """None until the game is stored (with its first action)."""
         self.game = game
-        self.last_seq = 0
-        """The place in the log of the last action this scorekeeper wrote."""
+        self._stored = stored
+        """Actions of this game in the log, undos included."""
 
     @classmethod
-    def new(cls, log: EventLog, rules: RuleSet) -> Scorekeeper:
-        return cls(log, log.new_game(rules), Game(rules))
+    def new(cls, log: EventLog, rules: RuleSet, actions: Sequence[A.Action] = ()
+            ) -> Scorekeeper:
+        """A new game; with ``actions`` (the seating, zonk names) it is stored with them in
+        one transaction, else with the first action played."""
+        game = Game(rules, actions)  # a refused action raises here, before anything is saved
+        keeper = cls(log, None, game)
+        if actions:
+            keeper.game_id = log.new_game(rules, actions, game.state.finished)
+            keeper._stored = len(actions)
+        return keeper
+
+    @property
+    def last_seq(self) -> int:
+        """The place in the log of the last action stored (undos count)."""
+        return self._stored
 
     @classmethod
     def resume(cls, log: EventLog, game_id: int) -> Scorekeeper:
-        rules = log.rules(game_id)
-        return cls(log, game_id, Game(rules, log.actions(game_id)))
+        """The saved game, claimed for this log (refused while another zonkcam plays it)."""
+        log.claim(game_id)
+        game, stored = saved_game(log, game_id)
+        return cls(log, game_id, game, stored)
 
     @property
     def state(self) -> GameState:
         return self.game.state
 
-    def play(self, action: Action) -> GameState:
-        """Accept ``action`` (raises TableError and writes nothing if it is illegal)."""
+    def play(self, action: A.Action) -> GameState:
+        """Accept ``action`` (raises TableError, or StoreError when it cannot be saved, and
+        then changes nothing)."""
         was_finished = self.game.state.finished
         state = self.game.preview(action)
-        self.last_seq = self.log.append(self.game_id, action)
+        finished = state.finished if state.finished != was_finished else None
+        if self.game_id is None:
+            self.game_id = self.log.new_game(self.game.rules, [action], state.finished)
+        else:
+            self.log.append(self.game_id, action, self._stored + 1, finished)
+        self._stored += 1
         self.game.accept(action, state)
-        if state.finished != was_finished:  # a win, or an undo of the winning action
-            self.log.set_finished(self.game_id, state.finished)
         return state
+
+
+def saved_game(log: EventLog, game_id: int) -> tuple[Game, int]:
+    """A saved game played back from the log, and how many actions it has stored (undos
+    included); a StoreError names the stored action the rules refuse."""
+    rules = log.rules(game_id)
+    actions = log.actions(game_id)
+    game = Game(rules)
+    try:
+        game.fold(actions)
+    except FoldError as exc:
+        raise StoreError(f"game {game_id}: stored action {exc.index + 1} is refused by the "
+                         f"rules ({exc}); its actions are in: zonkcam games export "
+                         f"{game_id}") from None
+    return game, len(actions)

@@ -1,42 +1,87 @@
 """The crash-safe event log: every accepted table action, in SQLite.
 
 Each action is written and committed (WAL, ``synchronous=FULL``) before the game
-reports it as accepted, so a SIGKILL or a power cut loses nothing that was shown.
+reports it as accepted, so a SIGKILL or a power cut loses nothing that was shown. Each
+step a player sees is one transaction: a new game with its players, an action with the
+finished flag it sets or clears.
 A game is stored as its rules (TOML text, so custom tables resume without their file)
 and its actions in order, undos included; its state is a fold over them.
+
+One game has one writer: a process claims the game before it writes (a ``writers``
+row naming the process), and every append checks the claim and the expected sequence
+number inside its transaction. A claim by a process that is gone (killed, or before a
+reboot) is taken over. Every SQLite failure becomes a :class:`StoreError`, one line that
+says what is wrong with the file; a failed write leaves the log as it was.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import secrets
 import sqlite3
 import time
-from collections.abc import Iterator
+import tomllib
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from zonkcam.errors import UserError
 from zonkcam.game.actions import Action, action_from_json, action_to_json
-from zonkcam.game.errors import TableError
-from zonkcam.game.rules import RuleSet, rules_from_dict, rules_to_toml
+from zonkcam.game.errors import RulesError, TableError
+from zonkcam.game.names import escaped
+from zonkcam.game.rules import RuleSet, rules_from_dict, rules_to_toml, toml_string
 
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS games (
-    id INTEGER PRIMARY KEY,
-    created REAL NOT NULL,
-    rules_name TEXT NOT NULL,
-    rules_toml TEXT NOT NULL,
-    finished INTEGER NOT NULL DEFAULT 0
-);
-CREATE TABLE IF NOT EXISTS events (
-    game_id INTEGER NOT NULL REFERENCES games(id),
-    seq INTEGER NOT NULL,
-    at REAL NOT NULL,
-    action TEXT NOT NULL,
-    PRIMARY KEY (game_id, seq)
-);
-"""
+MIGRATIONS: tuple[str, ...] = (
+    # 1: games and their events (the first released layout, which had no version number)
+    """
+    CREATE TABLE IF NOT EXISTS games (
+        id INTEGER PRIMARY KEY,
+        created REAL NOT NULL,
+        rules_name TEXT NOT NULL,
+        rules_toml TEXT NOT NULL,
+        finished INTEGER NOT NULL DEFAULT 0
+    );
+    CREATE TABLE IF NOT EXISTS events (
+        game_id INTEGER NOT NULL REFERENCES games(id),
+        seq INTEGER NOT NULL,
+        at REAL NOT NULL,
+        action TEXT NOT NULL,
+        PRIMARY KEY (game_id, seq)
+    );
+    """,
+    # 2: the process writing each game
+    """
+    CREATE TABLE writers (
+        game_id INTEGER PRIMARY KEY REFERENCES games(id),
+        process TEXT NOT NULL,
+        pid INTEGER NOT NULL,
+        since REAL NOT NULL
+    );
+    """,
+)
+"""The schema, one step per version: a file at version N has had the first N applied
+(``PRAGMA user_version``). A new layout is a new step at the end."""
+
+SCHEMA_VERSION = len(MIGRATIONS)
+
+_COLUMNS = {
+    "games": {"id", "created", "rules_name", "rules_toml", "finished"},
+    "events": {"game_id", "seq", "at", "action"},
+    "writers": {"game_id", "process", "pid", "since"},
+}
+"""Columns each table must have (a later version may add more)."""
+
+MAX_GAME_ID = 2**63 - 1
+"""SQLite's largest integer."""
+
+
+class StoreError(UserError):
+    """The game log cannot be read or written; the message says which file and why."""
+
+
+class GameBusyError(StoreError):
+    """Another process is writing the game."""
 
 
 def default_db_path() -> Path:
@@ -62,19 +107,158 @@ class GameRecord:
 class EventLog:
     """All games on this machine, one SQLite file."""
 
-    def __init__(self, path: str | os.PathLike | None = None) -> None:
+    def __init__(self, path: str | os.PathLike | None = None, *, timeout: float = 10.0) -> None:
         self.path = Path(path) if path else default_db_path()
+        self._db: sqlite3.Connection | None = None
+        self._claimed = False
+        self._token = secrets.token_hex(8)
+        self._process = f"{_this_process()}/{self._token}"
         try:
+            if self.path.is_dir():
+                raise StoreError(f"the game log {self.path} is a directory; give a file")
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            self._db = sqlite3.connect(self.path, isolation_level=None, timeout=10)
-            self._db.execute("PRAGMA journal_mode=WAL")
+        except OSError as exc:
+            raise StoreError(f"cannot open the game log {self.path}: "
+                             f"{exc.strerror or exc}") from None
+        try:
+            self._db = sqlite3.connect(self.path, isolation_level=None, timeout=timeout)
+            version = self._version()  # reads only: a foreign file is left as it is
+            if self._db.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
+                self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=FULL")
-            self._db.executescript(_SCHEMA)
-        except (OSError, sqlite3.Error) as exc:
-            raise UserError(f"cannot open the game log {self.path}: {exc}") from None
+            self._migrate(version)
+        except sqlite3.Error as exc:
+            self.close()
+            raise self._error(exc, "open") from None
+        except StoreError:
+            self.close()
+            raise
+
+    # -- opening: the layout and its version ------------------------------------------------
+
+    def _version(self) -> int:
+        """The file's layout version, once it is known to be a game log zonkcam reads."""
+        assert self._db is not None
+        version = self._db.execute("PRAGMA user_version").fetchone()[0]
+        if version > SCHEMA_VERSION:
+            raise StoreError(f"the game log {self.path} was written by a newer zonkcam (layout "
+                             f"version {version}; this one reads up to {SCHEMA_VERSION}): "
+                             "upgrade zonkcam")
+        if version == 0:
+            self._check_first_layout()
+        return version
+
+    def _migrate(self, version: int) -> None:
+        """Apply the layout steps the file lacks, each in its own transaction."""
+        db = self._db
+        assert db is not None
+        while version < SCHEMA_VERSION:
+            step = MIGRATIONS[version]
+            try:
+                db.executescript(f"BEGIN IMMEDIATE;\n{step}\n"
+                                 f"PRAGMA user_version = {version + 1};\nCOMMIT;")
+            except sqlite3.OperationalError:
+                if db.in_transaction:
+                    db.execute("ROLLBACK")
+                if db.execute("PRAGMA user_version").fetchone()[0] <= version:
+                    raise
+                # another process applied the step at the same moment
+            version = db.execute("PRAGMA user_version").fetchone()[0]
+        self._check_layout()
+
+    def _tables(self) -> dict[str, set[str]]:
+        assert self._db is not None
+        names = [r[0] for r in self._db.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")]
+        return {name: {r[1] for r in self._db.execute(f'PRAGMA table_info("{name}")')}
+                for name in names}
+
+    def _check_first_layout(self) -> None:
+        """A file without a version is empty or has the first released layout."""
+        tables = self._tables()
+        foreign = sorted(set(tables) - {"games", "events"})
+        if foreign:
+            raise StoreError(f"{self.path} is not a zonkcam game log (it has the tables "
+                             f"{', '.join(foreign)}); give another file with --db")
+        self._check_columns(tables)
+
+    def _check_layout(self) -> None:
+        tables = self._tables()
+        missing = sorted(set(_COLUMNS) - set(tables))
+        if missing:
+            raise StoreError(f"{self.path} is not a zonkcam game log (no {missing[0]} table)")
+        self._check_columns(tables)
+
+    def _check_columns(self, tables: dict[str, set[str]]) -> None:
+        for name, columns in tables.items():
+            lacking = sorted(_COLUMNS.get(name, set()) - columns)
+            if lacking:
+                raise StoreError(f"{self.path} is not a zonkcam game log (its {name} table "
+                                 f"has no {', '.join(lacking)} column)")
+
+    # -- errors --------------------------------------------------------------------------------
+
+    def _error(self, exc: sqlite3.Error, doing: str) -> StoreError:
+        """One line for an SQLite failure while ``doing`` (open, read, save to)."""
+        name = getattr(exc, "sqlite_errorname", "") or ""
+        where = f"the game log {self.path}"
+        lost = "; nothing was saved" if doing == "save to" else ""
+        if name.startswith(("SQLITE_CORRUPT", "SQLITE_NOTADB")) or "malformed" in str(exc) \
+                or "not a database" in str(exc):
+            return StoreError(f"{where} is damaged ({exc}): move it away to start a new log, "
+                              f"and keep it to recover games from (sqlite3 FILE .recover)")
+        if name.startswith("SQLITE_READONLY"):
+            return StoreError(f"cannot {doing} {where}: it is read-only (check the "
+                              f"permissions of the file and its folder){lost}")
+        if name == "SQLITE_FULL":
+            return StoreError(f"cannot {doing} {where}: the disk is full; free some space and "
+                              f"try again{lost}")
+        if name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")):
+            return StoreError(f"{where} is locked by another program; try again{lost}")
+        if name.startswith(("SQLITE_CANTOPEN", "SQLITE_PERM", "SQLITE_AUTH")):
+            return StoreError(f"cannot open {where} ({exc}): check that its folder exists and "
+                              "can be written")
+        if name.startswith("SQLITE_IOERR"):
+            return StoreError(f"cannot {doing} {where}: the disk refused ({exc}; is it full or "
+                              f"failing?){lost}")
+        return StoreError(f"cannot {doing} {where}: {exc}{lost}")
+
+    def _read(self, sql: str, args: tuple = ()) -> list[tuple]:
+        assert self._db is not None
+        try:
+            return self._db.execute(sql, args).fetchall()
+        except sqlite3.Error as exc:
+            raise self._error(exc, "read") from None
+
+    def _write(self, steps) -> object:  # noqa: ANN001 - a function of the connection
+        """Run ``steps(connection)`` in one write transaction; roll back if anything fails."""
+        db = self._db
+        assert db is not None
+        try:
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                result = steps(db)
+                db.execute("COMMIT")
+            except BaseException:
+                if db.in_transaction:
+                    db.execute("ROLLBACK")
+                raise
+        except sqlite3.Error as exc:
+            raise self._error(exc, "save to") from None
+        return result
+
+    # -- lifetime -----------------------------------------------------------------------------
 
     def close(self) -> None:
+        if self._db is None:
+            return
+        try:
+            if self._claimed and not self._db.in_transaction:
+                self._db.execute("DELETE FROM writers WHERE process = ?", (self._process,))
+        except sqlite3.Error:
+            pass  # a claim left behind is taken over once this process is gone
         self._db.close()
+        self._db = None
 
     def __enter__(self) -> EventLog:
         return self
@@ -82,71 +266,232 @@ class EventLog:
     def __exit__(self, *exc) -> None:
         self.close()
 
-    def new_game(self, rules: RuleSet) -> int:
-        with self._db:
-            self._db.execute("BEGIN")
-            cur = self._db.execute(
-                "INSERT INTO games (created, rules_name, rules_toml) VALUES (?, ?, ?)",
-                (time.time(), rules.name, rules_to_toml(rules)),
-            )
-        return int(cur.lastrowid)
+    # -- writing --------------------------------------------------------------------------------
 
-    def append(self, game_id: int, action: Action) -> int:
-        """Write one action and commit it; returns its sequence number."""
+    def new_game(self, rules: RuleSet, actions: Sequence[Action] = (),
+                 finished: bool = False) -> int:
+        """Store a new game with its first actions (the seating) in one transaction and
+        claim it for this log; returns its id."""
+        texts = [json.dumps(action_to_json(a)) for a in actions]
+        toml = rules_to_toml(rules)
+
+        def steps(db: sqlite3.Connection) -> int:
+            now = time.time()
+            cur = db.execute("INSERT INTO games (created, rules_name, rules_toml, finished) "
+                             "VALUES (?, ?, ?, ?)", (now, rules.name, toml, int(finished)))
+            game_id = int(cur.lastrowid)
+            db.executemany("INSERT INTO events (game_id, seq, at, action) VALUES (?, ?, ?, ?)",
+                           [(game_id, i, now, t) for i, t in enumerate(texts, start=1)])
+            self._take(db, game_id)
+            return game_id
+
+        return self._write(steps)  # type: ignore[return-value]
+
+    def append(self, game_id: int, action: Action, seq: int,
+               finished: bool | None = None) -> int:
+        """Write action number ``seq`` of a game this log claimed, and the game's finished
+        flag when ``finished`` is given, in one transaction; returns ``seq``. Refused when
+        the game has been claimed by another process or its last stored action is not
+        ``seq - 1``."""
         text = json.dumps(action_to_json(action))
-        with self._db:
-            self._db.execute("BEGIN IMMEDIATE")
-            (seq,) = self._db.execute(
-                "SELECT COALESCE(MAX(seq), 0) + 1 FROM events WHERE game_id = ?", (game_id,)
-            ).fetchone()
-            self._db.execute("INSERT INTO events (game_id, seq, at, action) VALUES (?, ?, ?, ?)",
-                             (game_id, seq, time.time(), text))
-        return int(seq)
 
-    def set_finished(self, game_id: int, finished: bool = True) -> None:
-        with self._db:
-            self._db.execute("BEGIN")
-            self._db.execute("UPDATE games SET finished = ? WHERE id = ?", (int(finished), game_id))
+        def steps(db: sqlite3.Connection) -> None:
+            self._check_claim(db, game_id)
+            (last,) = db.execute("SELECT COALESCE(MAX(seq), 0) FROM events WHERE game_id = ?",
+                                 (game_id,)).fetchone()
+            if last != seq - 1:
+                raise StoreError(f"game {game_id} was changed by another zonkcam ({last} "
+                                 f"actions stored, this one expected {seq - 1}): nothing "
+                                 "was saved; resume the game again to go on from there")
+            db.execute("INSERT INTO events (game_id, seq, at, action) VALUES (?, ?, ?, ?)",
+                       (game_id, seq, time.time(), text))
+            if finished is not None:
+                db.execute("UPDATE games SET finished = ? WHERE id = ?",
+                           (int(finished), game_id))
+
+        self._write(steps)
+        return seq
+
+    # -- one writer per game --------------------------------------------------------------------
+
+    def claim(self, game_id: int) -> None:
+        """Make this log the game's only writer (refused while another live process is)."""
+        self._known(game_id)
+        self._write(lambda db: self._take(db, game_id))
+
+    def _take(self, db: sqlite3.Connection, game_id: int) -> None:
+        row = db.execute("SELECT process, pid, since FROM writers WHERE game_id = ?",
+                         (game_id,)).fetchone()
+        if row is not None and row[0] != self._process and _alive(row[0], self._process):
+            since = time.strftime("%H:%M", time.localtime(row[2]))
+            raise GameBusyError(f"game {game_id} is being played by another zonkcam (process "
+                                f"{row[1]}, since {since}); close that one first")
+        # a log writes one game at a time: its earlier claim ends here
+        db.execute("DELETE FROM writers WHERE process = ? OR game_id = ?",
+                   (self._process, game_id))
+        db.execute("INSERT INTO writers (game_id, process, pid, since) VALUES (?, ?, ?, ?)",
+                   (game_id, self._process, os.getpid(), time.time()))
+        self._claimed = True
+
+    def _check_claim(self, db: sqlite3.Connection, game_id: int) -> None:
+        row = db.execute("SELECT process FROM writers WHERE game_id = ?",
+                         (game_id,)).fetchone()
+        if row is None or row[0] != self._process:
+            self._take(db, game_id)
+
+    # -- reading --------------------------------------------------------------------------------
 
     def games(self) -> list[GameRecord]:
-        rows = self._db.execute(
+        rows = self._read(
             "SELECT g.id, g.created, g.rules_name, g.finished, COUNT(e.seq), "
             "COALESCE(MAX(e.at), g.created) FROM games g LEFT JOIN events e ON e.game_id = g.id "
-            "GROUP BY g.id ORDER BY g.id"
-        ).fetchall()
+            "GROUP BY g.id ORDER BY g.id")
         out = []
         for gid, created, name, finished, n, updated in rows:
-            first = self._db.execute(
-                "SELECT action FROM events WHERE game_id = ? AND seq = 1", (gid,)
-            ).fetchone()
-            players = tuple(json.loads(first[0]).get("players", ())) if first else ()
-            out.append(GameRecord(gid, created, name, bool(finished), n, updated, players))
+            first = self._read("SELECT action FROM events WHERE game_id = ? AND seq = 1", (gid,))
+            out.append(GameRecord(gid, _number(created), str(name), bool(finished), n,
+                                  _number(updated), _players(first[0][0] if first else None)))
         return out
 
     def latest_unfinished(self) -> int | None:
-        row = self._db.execute(
-            "SELECT id FROM games WHERE finished = 0 ORDER BY id DESC LIMIT 1").fetchone()
-        return row[0] if row else None
+        rows = self._read("SELECT id FROM games WHERE finished = 0 ORDER BY id DESC LIMIT 1")
+        return rows[0][0] if rows else None
+
+    def _known(self, game_id: int) -> tuple[str, str]:
+        """The game's table name and stored rules (TOML); a StoreError for a game that is
+        not here."""
+        rows = []
+        if isinstance(game_id, int) and 1 <= game_id <= MAX_GAME_ID:
+            rows = self._read("SELECT rules_name, rules_toml FROM games WHERE id = ?",
+                              (game_id,))
+        if not rows:
+            raise StoreError(f"no game {game_id} in {self.path} (see: zonkcam games list)")
+        return str(rows[0][0]), str(rows[0][1])
 
     def rules(self, game_id: int) -> RuleSet:
-        row = self._db.execute("SELECT rules_toml FROM games WHERE id = ?",
-                               (game_id,)).fetchone()
-        if row is None:
-            raise UserError(f"no game {game_id} in {self.path} (see: zonkcam games list)")
-        import tomllib
-
-        return rules_from_dict(tomllib.loads(row[0]), where=f"game {game_id} rules")
+        name, text = self._known(game_id)
+        try:
+            return rules_from_dict(tomllib.loads(text), where=f"game {game_id} rules")
+        except (tomllib.TOMLDecodeError, RulesError, RecursionError, ValueError) as exc:
+            rescued = _rescued_rules(name, text)
+            if rescued is not None:
+                return rescued
+            raise StoreError(f"game {game_id}: its stored rules are damaged "
+                             f"({escaped(str(exc))})") from None
 
     def actions(self, game_id: int) -> list[Action]:
         """The game's stored actions in order (undos included)."""
-        return [action_from_json(obj) for obj in self.action_objects(game_id)]
+        out = []
+        for seq, obj in enumerate(self.action_objects(game_id), start=1):
+            try:
+                out.append(action_from_json(_legible(obj)))
+            except TableError as exc:
+                raise StoreError(f"game {game_id}: stored action {seq} is damaged: "
+                                 f"{exc}") from None
+        return out
 
     def action_objects(self, game_id: int) -> Iterator[dict]:
-        self.rules(game_id)  # raises for an unknown game
-        for (text,) in self._db.execute(
-            "SELECT action FROM events WHERE game_id = ? ORDER BY seq", (game_id,)
-        ):
+        self._known(game_id)
+        for seq, text in self._read("SELECT seq, action FROM events WHERE game_id = ? "
+                                    "ORDER BY seq", (game_id,)):
             try:
                 yield json.loads(text)
-            except json.JSONDecodeError:
-                raise TableError(f"game {game_id}: a stored action is damaged: {text!r}") from None
+            except (ValueError, TypeError, RecursionError):
+                raise StoreError(f"game {game_id}: stored action {seq} is damaged (not "
+                                 "JSON)") from None
+
+
+_NAME_KEYS = ("players", "join", "leave", "player", "by", "zonk_name")
+
+
+def _legible(obj: object) -> object:
+    """A stored action with every name made printable. Names were not checked when the
+    first release stored them; escaping them the same way in every action of a game
+    keeps such a game playable."""
+    if not isinstance(obj, dict) or obj.keys().isdisjoint(_NAME_KEYS):
+        return obj
+
+    def fix(value: object) -> object:
+        if isinstance(value, str):
+            return escaped(value)
+        if isinstance(value, list):
+            return [escaped(v) if isinstance(v, str) else v for v in value]
+        return value
+
+    return {k: fix(v) if k in _NAME_KEYS else v for k, v in obj.items()}
+
+
+def _rescued_rules(name: str, text: str) -> RuleSet | None:
+    """The rules of a game whose table name the first release stored unescaped (a newline,
+    NUL or ESC in it broke the TOML): the name is replaced by its printable form."""
+    written = 'name = "' + name.replace("\\", "\\\\").replace('"', '\\"') + '"\n'
+    if not text.startswith(written) or escaped(name) == name:
+        return None
+    try:
+        data = tomllib.loads(f"name = {toml_string(escaped(name))}\n" + text[len(written):])
+        return rules_from_dict(data, where="rules")
+    except (tomllib.TOMLDecodeError, RulesError, RecursionError, ValueError):
+        return None
+
+
+def _number(value: object) -> float:
+    try:
+        return float(value)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        return 0.0
+
+
+def _players(text: object) -> tuple[str, ...]:
+    """The names in a game's first action as far as it is readable, printable as they are
+    when the game is played back."""
+    try:
+        obj = json.loads(text) if isinstance(text, str | bytes) else None
+    except (ValueError, RecursionError):
+        return ()
+    names = obj.get("players") if isinstance(obj, dict) else None
+    return tuple(escaped(n) for n in names if isinstance(n, str)) \
+        if isinstance(names, list) else ()
+
+
+# -- which process is which --------------------------------------------------------------------
+
+def _boot_id() -> str:
+    try:
+        return Path("/proc/sys/kernel/random/boot_id").read_text().strip()
+    except OSError:
+        return "?"
+
+
+def _start_ticks(pid: int) -> str | None:
+    """When a process started (clock ticks since boot), None where it cannot be read."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    return stat.rsplit(")", 1)[-1].split()[19]
+
+
+def _this_process() -> str:
+    """This process, told apart from any other one, before or after a reboot."""
+    return f"{_boot_id()}/{os.getpid()}/{_start_ticks(os.getpid()) or '?'}"
+
+
+def _alive(process: str, mine: str) -> bool:
+    """Whether the process a claim names is still running."""
+    try:
+        boot, pid_text, start, _token = process.split("/")
+        pid = int(pid_text)
+    except ValueError:
+        return False
+    if boot != _boot_id():
+        return False  # claimed before a reboot or power cut
+    if f"{boot}/{pid}/{start}/" == mine[: mine.rfind("/") + 1]:
+        return True  # another log of this very process
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        pass  # another user's process
+    now = _start_ticks(pid)
+    return now is None or start == "?" or now == start  # else the pid was reused

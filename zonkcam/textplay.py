@@ -11,9 +11,11 @@ import re
 import sys
 from collections.abc import Callable
 
+from zonkcam.errors import UserError
 from zonkcam.game import actions as A
 from zonkcam.game.dice import parse_dice
 from zonkcam.game.errors import TableError
+from zonkcam.game.names import escaped, quoted, unprintable
 from zonkcam.game.state import GameState, Phase
 from zonkcam.scorekeeper import Scorekeeper
 
@@ -72,13 +74,13 @@ def parse_line(line: str, state: GameState) -> A.Action | str:
         try:
             return A.Keep(keeps[int(text[1:]) - 1].dice)
         except (ValueError, IndexError):
-            raise InputError(f"no keep {text}: type keeps to list them") from None
+            raise InputError(f"no keep {quoted(text)}: type keeps to list them") from None
     if text and text[0].isdigit():
         dice = _dice(text)
         if state.phase is Phase.DECIDE:
             return A.Keep(tuple(sorted(d.value for d in dice)))
         return A.Roll(dice)
-    raise InputError(f"not a command: {text!r} (type help)")
+    raise InputError(f"not a command: {quoted(text)} (type help)")
 
 
 def _dice(text: str):
@@ -87,7 +89,7 @@ def _dice(text: str):
         raise InputError("which dice? e.g. 1 5 5 or 155")
     parts = compact.split() if " " in compact else [m.group(0) for m in _DICE.finditer(compact)]
     if "".join(parts).replace(" ", "") != compact.replace(" ", ""):
-        raise InputError(f"cannot read dice from {text!r}: type values 1-6, e.g. 1 5 5")
+        raise InputError(f"cannot read dice from {quoted(text)}: type values 1-6, e.g. 1 5 5")
     return parse_dice(parts)
 
 
@@ -159,9 +161,18 @@ class TextScorekeeper:
     """The prompt loop: read a line, play it, print what happened."""
 
     def __init__(self, keeper: Scorekeeper, read: Callable[[str], str] = input,
-                 write: Callable[[str], None] = _print_now) -> None:
-        self.keeper, self.read, self.write = keeper, read, write
+                 write: Callable[[str], None] = _print_now, *,
+                 resume_command: str | None = None) -> None:
+        self.keeper, self.read = keeper, read
+        self._write = write
         self.prompt = "> " if sys.stdin.isatty() else ""
+        self.resume_command = resume_command or \
+            f"zonkcam play --text --resume {keeper.game_id}"
+        """Printed at the end: how to come back to this game."""
+
+    def write(self, text: str) -> None:
+        """Print ``text``; whatever is not printable in a line shows as an escape."""
+        self._write("\n".join(escaped(line) for line in text.split("\n")))
 
     def run(self) -> None:
         state = self.keeper.state
@@ -172,23 +183,30 @@ class TextScorekeeper:
                 line = self.read(self.prompt)
             except EOFError:
                 break
+            except UnicodeDecodeError:
+                self.write("! that line is not UTF-8 text; type it again")
+                continue
             if not line.strip():
                 continue
             if not self.handle(line):
                 break
-        self.write(f"Game {self.keeper.game_id} saved; resume with: "
-                   f"zonkcam play --resume {self.keeper.game_id}")
+        self.write(f"Game {self.keeper.game_id} saved; resume with: {self.resume_command}")
 
     def handle(self, line: str) -> bool:
         """Play one typed line; False to stop."""
         state = self.keeper.state
+        line = line.replace("\t", " ")
+        if unprintable(line):
+            self.write("! that line has characters that are not printable text (or not "
+                       "UTF-8); type it again")
+            return True
         try:
             action = parse_line(line, state)
             if isinstance(action, str):
                 return self._view(action, state)
             seen = len(state.log)
             new = self.keeper.play(action)
-        except TableError as exc:
+        except (TableError, UserError) as exc:
             self.write(f"! {exc}")
             return True
         log = new.log[seen:] if not isinstance(action, A.Undo) else new.log[-1:]

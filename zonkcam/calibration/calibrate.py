@@ -22,6 +22,7 @@ import numpy as np
 
 from zonkcam.calibration.mat import MatGeometry, Rect, geometry_from_dict
 from zonkcam.errors import UserError
+from zonkcam.game.names import quoted
 
 CORNER_NAMES = ("top-left", "top-right", "bottom-right", "bottom-left")
 MAX_EDGE_WIDTH_PX = 4.5
@@ -30,6 +31,8 @@ REFERENCE_PX_PER_MM = 1.0
 MAX_FIT_MM = 4.0
 """Every marker corner must fit one flat mat to within this (mm on the mat): further off and
 the zones would be drawn a quarter of a die from where they are printed."""
+MAX_CALIBRATION_BYTES = 64 * 2**20
+"""The largest calibration file read (one with its reference image is about 1 MB)."""
 MOVED_PX = 6.0
 """Markers this far from where calibration saw them mean the camera (or mat) moved."""
 
@@ -104,16 +107,28 @@ class Calibration:
 
 def load_calibration(path: str | Path) -> Calibration:
     """Read a calibration file; a missing, corrupt or foreign file gets a clear message."""
+    from zonkcam.vision.imageio import ImageFileError, decode_image
+
     path = Path(path)
     hint = "run: zonkcam calibrate"
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        with path.open("rb") as f:
+            raw = f.read(MAX_CALIBRATION_BYTES + 1)
     except FileNotFoundError:
         raise CalibrationError(f"no calibration at {path}; {hint}") from None
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise CalibrationError(f"calibration file {path} is damaged ({exc}); {hint}") from None
+    except OSError as exc:
+        raise CalibrationError(f"cannot read calibration file {path} "
+                               f"({exc.strerror or exc}); {hint}") from None
+    if len(raw) > MAX_CALIBRATION_BYTES:
+        raise CalibrationError(f"calibration file {path} is over "
+                               f"{MAX_CALIBRATION_BYTES // 2**20} MB; {hint}")
     try:
-        if data.get("format") != "zonkcam-calibration-1":
+        data = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError, RecursionError) as exc:
+        why = "nested too deeply" if isinstance(exc, RecursionError) else exc
+        raise CalibrationError(f"calibration file {path} is damaged ({why}); {hint}") from None
+    try:
+        if not isinstance(data, dict) or data.get("format") != "zonkcam-calibration-1":
             raise ValueError("not a zonkcam calibration file")
         h = np.array(data["homography"], np.float64)
         if h.shape != (3, 3) or not np.all(np.isfinite(h)) or abs(np.linalg.det(h)) < 1e-12:
@@ -126,15 +141,17 @@ def load_calibration(path: str | Path) -> Calibration:
         geometry = geometry_from_dict(data["geometry"], f"{path} geometry")
         reference = None
         if data.get("reference_png"):
-            buf = np.frombuffer(base64.b64decode(data["reference_png"]), np.uint8)
-            reference = cv2.imdecode(buf, cv2.IMREAD_COLOR)
-            if reference is None:
-                raise ValueError("its reference image is damaged")
+            try:
+                reference = decode_image(base64.b64decode(data["reference_png"]))[0]
+            except ImageFileError as exc:
+                raise ValueError(f"its reference image is damaged ({exc})") from None
         return Calibration(geometry, h, size, corners, float(data["reprojection_px"]),
                            float(data["edge_width_px"]), float(data.get("created", 0)),
                            reference)
-    except (KeyError, TypeError, ValueError, AttributeError, binascii.Error) as exc:
-        raise CalibrationError(f"calibration file {path} is not usable ({exc}); {hint}") from None
+    except (KeyError, TypeError, ValueError, AttributeError, OverflowError, RecursionError,
+            binascii.Error, cv2.error) as exc:
+        why = quoted(str(exc), 200)[1:-1]
+        raise CalibrationError(f"calibration file {path} is not usable ({why}); {hint}") from None
 
 
 def detect_markers(image: np.ndarray, geo: MatGeometry) -> dict[int, np.ndarray]:

@@ -6,10 +6,19 @@ import json
 import time
 
 from zonkcam.errors import UserError
-from zonkcam.game.game import Game
+from zonkcam.game.names import escaped
 from zonkcam.photos import RollPhotos, photo_folder
-from zonkcam.store import EventLog
+from zonkcam.scorekeeper import saved_game
+from zonkcam.store import MAX_GAME_ID, EventLog, StoreError
 from zonkcam.textplay import board_text
+
+
+def game_number(text: str) -> int:
+    """A game id as typed: a whole number from 1 up."""
+    number = int(text) if text.isascii() and text.isdigit() and len(text) < 20 else 0
+    if not 1 <= number <= MAX_GAME_ID:
+        raise ValueError(text)
+    return number
 
 
 def register(subparsers) -> None:
@@ -18,12 +27,12 @@ def register(subparsers) -> None:
     sub = p.add_subparsers(dest="games_command", metavar="ACTION", required=True)
     sub.add_parser("list", help="every saved game").set_defaults(func=_list)
     show = sub.add_parser("show", help="a game's scoreboard and log")
-    show.add_argument("game", type=int)
+    show.add_argument("game", type=game_number)
     show.add_argument("--photos", metavar="DIR",
                       help="also copy the photo the camera took of each roll into DIR")
     show.set_defaults(func=_show)
     export = sub.add_parser("export", help="a game's actions as JSON Lines (replayable)")
-    export.add_argument("game", type=int)
+    export.add_argument("game", type=game_number)
     export.add_argument("--out", help="write to this file instead of standard output")
     export.set_defaults(func=_export)
 
@@ -36,17 +45,17 @@ def _list(args) -> int:
         for g in games:
             when = time.strftime("%Y-%m-%d %H:%M", time.localtime(g.updated))
             status = "finished" if g.finished else "in play"
-            print(f"{g.id:>4}  {when}  {g.rules_name:<15} {status:<9} {g.events:>4} actions  "
-                  f"{', '.join(g.players)}")
+            print(f"{g.id:>4}  {when}  {escaped(g.rules_name):<15} {status:<9} {g.events:>4} "
+                  f"actions  {escaped(', '.join(g.players))}")
     return 0
 
 
 def _show(args) -> int:
     with EventLog(args.db) as log:
-        game = Game(log.rules(args.game), log.actions(args.game))
+        game, _ = saved_game(log, args.game)
         folder = photo_folder(log.path)
-    print(board_text(game.state))
-    print("\n".join(game.state.log))
+    for line in [*board_text(game.state).split("\n"), *game.state.log]:
+        print(escaped(line))
     if args.photos:
         try:
             n = RollPhotos(folder).export(args.game, args.photos)
@@ -60,7 +69,10 @@ def _show(args) -> int:
 def _export(args) -> int:
     with EventLog(args.db) as log:
         lines = [json.dumps(obj) for obj in log.action_objects(args.game)]
-        rules = log.rules(args.game)
+        try:
+            table = escaped(log.rules(args.game).name)
+        except StoreError:
+            table = "its stored rules are damaged"  # the actions are still worth having
     text = "".join(line + "\n" for line in lines)
     if args.out:
         try:
@@ -68,7 +80,8 @@ def _export(args) -> int:
                 f.write(text)
         except OSError as exc:
             raise UserError(f"cannot write {args.out}: {exc}") from None
-        print(f"wrote {len(lines)} actions of game {args.game} ({rules.name}) to {args.out}")
+        print(f"wrote {len(lines)} actions of game {args.game} ({table}) to "
+              f"{escaped(args.out)}")
     else:
         print(text, end="")
     return 0

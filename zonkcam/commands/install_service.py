@@ -5,13 +5,13 @@ from __future__ import annotations
 import grp
 import os
 import pwd
-import shlex
-import shutil
+import re
 import sys
 from importlib import resources
 from pathlib import Path
 
 from zonkcam.errors import UserError
+from zonkcam.game.names import escaped
 
 UNIT_PATH = Path("/etc/systemd/system/zonkcam.service")
 
@@ -19,10 +19,12 @@ UNIT_PATH = Path("/etc/systemd/system/zonkcam.service")
 def register(subparsers) -> None:
     p = subparsers.add_parser(
         "install-service", help="install zonkcam as a systemd service (start at boot)",
-        description="Renders zonkcam's systemd unit for this user and this installation and "
-        "installs it (needs sudo), or prints it with --print.")
+        description="Renders zonkcam's systemd unit for this user and this installation (the "
+        "Python running this command) and installs it (needs sudo), or prints it with --print.")
     p.add_argument("--user", default=None, help="run as this user (default: the invoking "
                    "user, or $SUDO_USER under sudo)")
+    p.add_argument("--allow-root", action="store_true",
+                   help="let the service run as root (refused otherwise)")
     p.add_argument("--print", action="store_true", help="print the unit instead of installing")
     p.add_argument("--out", help="write the unit here instead of " + str(UNIT_PATH))
     p.add_argument("play_args", nargs="*", metavar="PLAY-ARG",
@@ -30,23 +32,93 @@ def register(subparsers) -> None:
     p.set_defaults(func=run)
 
 
-def render(user: str, play_args: list[str], exe: str | None = None) -> str:
+_C_ESCAPES = {"\\": "\\\\", '"': '\\"', "\n": "\\n", "\t": "\\t", "\r": "\\r"}
+
+
+def unit_quoted(text: str) -> str:
+    """``text`` as one double-quoted word of a unit file: C escapes for backslash, quote and
+    control characters, and ``%%`` so that systemd expands no specifier (``%h``, ...)."""
+    out = []
+    for c in text:
+        if c in _C_ESCAPES:
+            out.append(_C_ESCAPES[c])
+        elif ord(c) < 0x20 or ord(c) == 0x7F:
+            out.append(f"\\x{ord(c):02x}")
+        elif c == "%":
+            out.append("%%")
+        else:
+            out.append(c)
+    return '"' + "".join(out) + '"'
+
+
+def exec_word(arg: str) -> str:
+    """One argument of ``ExecStart=``: quoted as :func:`unit_quoted`, and ``$$`` so that
+    systemd substitutes no environment variable (``$HOME``, ``${X}``)."""
+    if "\x00" in arg:
+        raise UserError("an argument for the service cannot hold a NUL character")
+    if arg == ";":
+        return "\\;"  # a lone semicolon would separate two commands
+    return unit_quoted(arg).replace("$", "$$")
+
+
+def _unit_path(path: str) -> str:
+    """A path for ``ReadWritePaths=`` (quoted, ``-``: no error while it does not exist)."""
+    if any(c in path for c in '"\\') or any(ord(c) < 0x20 or ord(c) == 0x7F for c in path):
+        raise UserError(f"the service cannot be given the path {escaped(repr(path))}: "
+                        "choose one without quotes, backslashes or control characters")
+    return unit_quoted("-" + path)
+
+
+_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]{0,31}")
+
+
+def _unit_name(name: str, what: str) -> str:
+    """A user or group name as ``User=`` and ``Group=`` take it (unquoted)."""
+    if not _NAME.fullmatch(name):
+        raise UserError(f"the {what} {escaped(repr(name))} is not a name systemd takes")
+    return name
+
+
+def _db_folders(play_args: list[str]) -> list[str]:
+    """Folders a ``--db FILE`` among the play arguments writes to."""
+    out = []
+    for i, arg in enumerate(play_args):
+        value = play_args[i + 1] if arg == "--db" and i + 1 < len(play_args) else \
+            arg.removeprefix("--db=") if arg.startswith("--db=") else None
+        if value:
+            out.append(str(Path(value).expanduser().absolute().parent))
+    return out
+
+
+def render(user: str, play_args: list[str], python: str | None = None,
+           allow_root: bool = False) -> str:
+    """The unit for ``user``, starting ``python -m zonkcam play PLAY-ARGS`` (by default
+    the Python running this, so the service runs this installation of zonkcam)."""
     try:
         pw = pwd.getpwnam(user)
-    except KeyError:
-        raise UserError(f"no user called {user!r}") from None
-    exe = exe or shutil.which("zonkcam") or str(Path(sys.executable).with_name("zonkcam"))
+    except (KeyError, ValueError):
+        raise UserError(f"no user called {escaped(repr(user))}") from None
+    if pw.pw_uid == 0 and not allow_root:
+        raise UserError("the service would run as root: give the user who plays "
+                        "(sudo zonkcam install-service --user NAME), or --allow-root")
+    python = python or os.path.abspath(sys.executable)
     home = Path(pw.pw_dir)
+    data_home, config_home = home / ".local" / "share", home / ".config"
+    args = play_args or ["--source", "auto"]
     template = resources.files("zonkcam.systemd").joinpath("zonkcam.service").read_text()
+    write = [str(data_home / "zonkcam"), *_db_folders(args)]
     return template.format(
-        user=user, group=grp.getgrgid(pw.pw_gid).gr_name, exe=exe,
-        args=" ".join(shlex.quote(a) for a in (play_args or ["--source", "auto"])),
-        data_home=home / ".local" / "share", config_home=home / ".config")
+        user=_unit_name(user, "user"),
+        group=_unit_name(grp.getgrgid(pw.pw_gid).gr_name, "group"),
+        exec_start=" ".join(exec_word(w) for w in [python, "-m", "zonkcam", "play", *args]),
+        data_home_env=unit_quoted(f"XDG_DATA_HOME={data_home}"),
+        config_home_env=unit_quoted(f"XDG_CONFIG_HOME={config_home}"),
+        write_paths=" ".join(_unit_path(p) for p in write))
 
 
 def run(args) -> int:
     user = args.user or os.environ.get("SUDO_USER") or pwd.getpwuid(os.getuid()).pw_name
-    unit = render(user, args.play_args)
+    unit = render(user, args.play_args, allow_root=args.allow_root)
     if args.print:
         print(unit, end="")
         return 0
@@ -58,8 +130,23 @@ def run(args) -> int:
                         "install-service), or see the unit with --print") from None
     except OSError as exc:
         raise UserError(f"cannot write {target}: {exc.strerror}") from None
-    print(f"wrote {target} (runs as {user})")
+    print(f"wrote {target} (runs as {escaped(user)})")
     if not args.out:
+        _make_data_folder(user)
         print("now: sudo systemctl daemon-reload && sudo systemctl enable --now zonkcam")
         print("logs: journalctl -u zonkcam -f")
     return 0
+
+
+def _make_data_folder(user: str) -> None:
+    """The game log's folder, owned by the user: the service may write only there (and in
+    /var/lib/zonkcam), so it must exist before the service starts."""
+    pw = pwd.getpwnam(user)
+    folder = Path(pw.pw_dir) / ".local" / "share" / "zonkcam"
+    missing = [p for p in (folder.parent.parent, folder.parent, folder) if not p.exists()]
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        for path in missing:
+            os.chown(path, pw.pw_uid, pw.pw_gid)
+    except OSError as exc:
+        raise UserError(f"cannot make {folder} for the game log: {exc.strerror}") from None

@@ -8,12 +8,14 @@ dummy driver, saves a screenshot per turn and prints the game log.
 
 from __future__ import annotations
 
+import shlex
 import sys
 import time
 
 from zonkcam.errors import UserError
 from zonkcam.game import actions as A
 from zonkcam.game.errors import TableError
+from zonkcam.game.names import escaped, unprintable
 from zonkcam.game.rules import PRESETS, load_rules
 from zonkcam.photos import DEFAULT_BUDGET_MB
 from zonkcam.scorekeeper import Scorekeeper
@@ -71,42 +73,59 @@ def run(args) -> int:
 
 
 def run_text(args) -> int:
+    if hasattr(sys.stdin, "reconfigure"):
+        # bytes that are not UTF-8 reach the scorekeeper as a line it refuses, not a crash
+        sys.stdin.reconfigure(errors="surrogateescape")
     with EventLog(args.db) as log:
         keeper = resume(log, args.resume) if args.resume else _new_text_game(log, args)
-        print(f"Game {keeper.game_id}: {keeper.state.rules.name} (type help for commands)")
-        TextScorekeeper(keeper).run()
+        print(f"Game {keeper.game_id}: {escaped(keeper.state.rules.name)} "
+              "(type help for commands)")
+        TextScorekeeper(keeper, resume_command=resume_command(args, keeper.game_id)).run()
     return 0
+
+
+def resume_command(args, game_id: int | None) -> str:
+    """The command that comes back to this game, with the options that found it."""
+    words = ["zonkcam", "play", "--text"] if args.text else ["zonkcam", "play"]
+    if args.db:
+        words += ["--db", args.db]
+    return shlex.join([*words, "--resume", str(game_id)])
 
 
 def resume(log: EventLog, which: str) -> Scorekeeper:
     if which == "latest":
         game_id = log.latest_unfinished()
         if game_id is None:
-            raise UserError("no unfinished game to resume; start one with zonkcam play")
+            raise UserError(f"no unfinished game in {escaped(str(log.path))} to resume; start "
+                            "one with --players NAME ... instead of --resume")
     else:
         try:
-            game_id = int(which)
+            game_id = int(which) if which.isdigit() and len(which) < 20 else -1
         except ValueError:
-            raise UserError(f"--resume takes a game number, not {which!r}") from None
+            game_id = -1
+        if game_id < 1:
+            raise UserError(f"--resume takes a game number, not {which!r}")
     return Scorekeeper.resume(log, game_id)
 
 
 def new_game(log: EventLog, rules_name: str, names: list[str]) -> Scorekeeper:
+    """A new game stored with its players (one transaction)."""
     rules = load_rules(rules_name)
     try:
-        seating = A.Players(tuple(names))
-        keeper = Scorekeeper.new(log, rules)
-        keeper.play(seating)
+        return Scorekeeper.new(log, rules, [A.Players(tuple(names))])
     except TableError as exc:
         raise UserError(str(exc)) from None
-    return keeper
 
 
 def _ask(prompt: str) -> str:
-    try:
-        return input(prompt).strip()
-    except EOFError:
-        raise UserError("no answer (end of input); nothing was saved") from None
+    while True:
+        try:
+            answer = input(prompt).strip()
+        except EOFError:
+            raise UserError("no answer (end of input); nothing was saved") from None
+        if not unprintable(answer):
+            return answer
+        print("! that answer has characters that are not printable text; type it again")
 
 
 def _new_text_game(log: EventLog, args) -> Scorekeeper:

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from zonkcam.errors import UserError
+from zonkcam.game.names import escaped
 
 if TYPE_CHECKING:
     from zonkcam.vision.reader import ReaderSettings
@@ -93,6 +94,7 @@ def run(args: argparse.Namespace) -> int:
             args.annotate.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise UserError(f"--annotate {args.annotate}: {exc.strerror or exc}") from exc
+    failed = 0
     for name in args.images:
         rec: dict = {"image": name}
         try:
@@ -119,21 +121,25 @@ def run(args: argparse.Namespace) -> int:
         except Exception as exc:  # one bad image must not stop the batch
             rec["dice"] = []
             rec["error"] = f"{type(exc).__name__}: {exc}"
+        failed += "error" in rec
         if args.json:
             print(json.dumps(rec), flush=True)
         elif "error" in rec:
-            print(f"{name}: error: {rec['error']}", flush=True)
+            print(f"{escaped(name)}: error: {escaped(rec['error'])}", flush=True)
         else:
             values = " ".join(str(d["value"]) for d in rec["dice"]) or "-"
             colors = ", ".join(d["color"] for d in rec["dice"])
             print(
-                f"{name}: {len(rec['dice'])} dice: {values}"
+                f"{escaped(name)}: {len(rec['dice'])} dice: {values}"
                 + (f" ({colors})" if colors else "")
                 + f"  [{rec['ms']:.1f} ms]",
                 flush=True,
             )
     sys.stdout.flush()
-    return 0
+    if failed:
+        print(f"zonkcam read: {failed} of {len(args.images)} images could not be read",
+              file=sys.stderr)
+    return 1 if failed == len(args.images) else 0  # exit 1: nothing was read at all
 
 
 MIRROR_CHOICES = {"none": ((), ()), "second": ((), ("h", "v")), "all": (("h",), ("h", "v"))}

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Iterator
+from typing import BinaryIO
 
 from zonkcam.errors import UserError
 from zonkcam.game.actions import action_from_json
 from zonkcam.game.errors import TableError
 from zonkcam.game.game import Game
+from zonkcam.game.names import escaped
 from zonkcam.game.rules import load_rules
 
 
@@ -28,35 +31,64 @@ def register(subparsers) -> None:
     p.set_defaults(func=run)
 
 
+MAX_LINE = 65_536
+"""Characters in one line of a replay file (an action is a few dozen)."""
+
+
 def run(args) -> int:
     rules = load_rules(args.rules)
-    lines = _read_lines(args.file)
     game = Game(rules)
-    for number, line in enumerate(lines, start=1):
+    for number, line in _lines(args.file):
         if not line.strip():
             continue
         try:
             obj = json.loads(line)
         except json.JSONDecodeError as exc:
-            print(f"zonkcam replay: {args.file} line {number}: not JSON ({exc.msg})",
-                  file=sys.stderr)
-            return 2
+            return _refuse(args.file, number, f"not JSON ({exc.msg})")
+        except (ValueError, RecursionError) as exc:  # a number too long, nesting too deep
+            why = "nested too deeply" if isinstance(exc, RecursionError) else str(exc)
+            return _refuse(args.file, number, f"not JSON zonkcam can read ({why})")
         try:
             game.play(action_from_json(obj))
         except TableError as exc:
-            print(f"zonkcam replay: {args.file} line {number}: {exc}", file=sys.stderr)
-            return 2
+            return _refuse(args.file, number, str(exc))
     print(json.dumps(game.state.to_json()))
     return 0
 
 
-def _read_lines(path: str) -> list[str]:
+def _refuse(path: str, number: int, why: str) -> int:
+    print(f"zonkcam replay: {escaped(path)} line {number}: {escaped(why)}", file=sys.stderr)
+    return 2
+
+
+def _lines(path: str) -> Iterator[tuple[int, str]]:
+    """(number, text) of each line, read as it is needed; one line for any problem."""
     if path == "-":
-        return sys.stdin.read().splitlines()
+        yield from _numbered(sys.stdin.buffer, path)
+        return
     try:
-        with open(path, encoding="utf-8") as f:
-            return f.read().splitlines()
+        with open(path, "rb") as f:
+            yield from _numbered(f, path)
     except FileNotFoundError:
-        raise UserError(f"no such file: {path}") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise UserError(f"cannot read {path}: {exc}") from None
+        raise UserError(f"no such file: {escaped(path)}") from None
+    except IsADirectoryError:
+        raise UserError(f"{escaped(path)} is a folder, not a file") from None
+    except OSError as exc:
+        raise UserError(f"cannot read {escaped(path)}: {exc.strerror or exc}") from None
+
+
+def _numbered(f: BinaryIO, path: str) -> Iterator[tuple[int, str]]:
+    number = 0
+    while True:
+        number += 1
+        raw = f.readline(MAX_LINE + 1)
+        if not raw:
+            return
+        if len(raw) > MAX_LINE:
+            raise UserError(f"{escaped(path)} line {number}: longer than {MAX_LINE} "
+                            "bytes; one action is one line")
+        try:
+            line = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            raise UserError(f"{escaped(path)} line {number}: not UTF-8 text") from None
+        yield number, line

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from zonkcam.game.names import escaped
 from zonkcam.game.rules import PRESETS, load_rules, rules_to_toml
 
 
@@ -33,5 +34,5 @@ def _show(args) -> int:
 
 def _check(args) -> int:
     rules = load_rules(args.name)
-    print(f"{args.name}: OK ({rules.name}, {rules.dice} dice)")
+    print(f"{escaped(args.name)}: OK ({rules.name}, {rules.dice} dice)")
     return 0

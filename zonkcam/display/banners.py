@@ -7,9 +7,10 @@ a set time. The queue reads a clock you pass in, so tests move time by hand.
 
 from __future__ import annotations
 
+import itertools
 import time
 from collections import deque
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
 from zonkcam.display.view import ShownBanner
@@ -78,14 +79,20 @@ def banners_for(state: GameState) -> list[ShownBanner]:
             subtitle = " & ".join(names)
         elif name in _LOG_PREFIX:
             prefix = _LOG_PREFIX[name]
-            line = next((e for e in reversed(state.log) if e.startswith(prefix)), "")
+            line = next((e for e in _recent(state) if e.startswith(prefix)), "")
             subtitle = line[len(prefix):]
         elif name in ("ZONK", "HAND OUT", "FINAL ROUND"):
             words = {"ZONK": " zonks", "HAND OUT": " hands out ", "FINAL ROUND": "FINAL ROUND: "}
-            line = next((e for e in reversed(state.log) if words[name] in e), "")
+            line = next((e for e in _recent(state) if words[name] in e), "")
             subtitle = line.removeprefix("FINAL ROUND: ")
         shown.append(banner(name, subtitle))
     return shown
+
+
+def _recent(state: GameState) -> Iterator[str]:
+    """The log's last lines, newest first: those of the action that raised the banners
+    are among them, and a long game's early lines are never searched."""
+    return itertools.islice(reversed(state.log), 64)
 
 
 class BannerQueue:

@@ -15,8 +15,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from zonkcam.game.dice import Die, parse_dice
+from zonkcam.game.dice import PLAIN_DICE, Die, parse_dice
 from zonkcam.game.errors import TableError
+from zonkcam.game.names import quoted
 
 PENALTIES = ("spaced", "sloppy")
 BOARD_IMAGES = ("left", "right", "choose", "social")
@@ -125,20 +126,28 @@ class ActionFormatError(TableError):
 
 def action_from_json(obj: Any) -> Action:
     """Parse one JSON object into an action; ActionFormatError says what is wrong."""
+    if type(obj) is dict and len(obj) == 1:  # the usual forms, read fast (a resume reads
+        ((key, value),) = obj.items()       # thousands); anything else takes the long way
+        if value is True and key in _FLAGS:
+            return _FLAGS[key]()
+        if key in ("roll", "keep") and type(value) is list and all(
+                type(v) is int and 1 <= v <= 6 for v in value):
+            return Roll(tuple(PLAIN_DICE[v] for v in value)) if key == "roll" else \
+                Keep(tuple(sorted(value)))
     if not isinstance(obj, dict) or not obj:
         raise ActionFormatError(f"an action is a JSON object such as {{\"roll\": [1, 5]}}, "
-                                f"not {obj!r}")
+                                f"not {quoted(obj)}")
     keys = set(obj)
 
     def only(*allowed: str) -> None:
         extra = keys - set(allowed)
         if extra:
-            raise ActionFormatError(f"unexpected {sorted(extra)} in {obj}")
+            raise ActionFormatError(f"unexpected {quoted(sorted(extra))} in {quoted(obj)}")
 
     def name(key: str) -> str:
         value = obj.get(key)
         if not isinstance(value, str) or not value.strip():
-            raise ActionFormatError(f"{key!r} must be a player's name, not {value!r}")
+            raise ActionFormatError(f"{key!r} must be a player's name, not {quoted(value)}")
         return value.strip()
 
     for key, cls in _FLAGS.items():
@@ -179,7 +188,7 @@ def action_from_json(obj: Any) -> Action:
     if "zonk_name" in keys:
         only("zonk_name", "player", "by")
         return ZonkName(name("player"), name("zonk_name"), name("by"))
-    raise ActionFormatError(f"unknown action {sorted(keys)}")
+    raise ActionFormatError(f"unknown action {quoted(sorted(keys))}")
 
 
 def _list(value: Any, key: str) -> list:

@@ -7,6 +7,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from zonkcam.game.errors import BadDiceError
+from zonkcam.game.names import quoted
 
 FACES = (1, 2, 3, 4, 5, 6)
 
@@ -19,7 +20,7 @@ COLOURS = {
     "k": "black",
     "y": "yellow",
 }
-_DIE_TEXT = re.compile(r"^\s*([0-9]+)\s*([a-zA-Z]*)\s*$")
+_DIE_TEXT = re.compile(r"^\s*([0-9]{1,3})\s*([a-zA-Z]{0,12})\s*$", re.ASCII)
 
 
 @dataclass(frozen=True, order=True)
@@ -33,12 +34,14 @@ class Die:
 
     def __post_init__(self) -> None:
         if isinstance(self.value, bool) or not isinstance(self.value, int):
-            raise BadDiceError(f"a die value must be a whole number 1-6, not {self.value!r}")
+            raise BadDiceError(f"a die value must be a whole number 1-6, not "
+                               f"{quoted(self.value)}")
         if self.value not in FACES:
-            raise BadDiceError(f"a die shows 1 to 6, not {self.value}")
+            shown = self.value if -1000 < self.value < 1000 else "a number that long"
+            raise BadDiceError(f"a die shows 1 to 6, not {shown}")
         if self.color is not None and self.color not in COLOURS.values():
             allowed = ", ".join(sorted(COLOURS.values()))
-            raise BadDiceError(f"unknown die colour {self.color!r} (known: {allowed})")
+            raise BadDiceError(f"unknown die colour {quoted(self.color)} (known: {allowed})")
 
     def __str__(self) -> str:
         if self.color is None:
@@ -47,39 +50,47 @@ class Die:
         return f"{self.value}{letter}"
 
 
+PLAIN_DICE = {v: Die(v) for v in FACES}
+"""The die of each face with no colour (dice are values: one of each will do)."""
+
+
 def parse_die(item: object) -> Die:
     """A die from ``5``, ``"5"``, ``"2w"``, ``"2white"`` or ``{"value": 2, "color": "red"}``."""
+    if type(item) is int and 1 <= item <= 6:
+        return PLAIN_DICE[item]
     if isinstance(item, Die):
         return item
     if isinstance(item, dict):
         unknown = set(item) - {"value", "color", "colour"}
         if unknown:
-            raise BadDiceError(f"a die has only 'value' and 'color', not {sorted(unknown)}")
+            raise BadDiceError(f"a die has only 'value' and 'color', not "
+                               f"{quoted(sorted(map(str, unknown)))}")
         color = item.get("color", item.get("colour"))
         return Die(item.get("value"), _colour_name(color) if color is not None else None)
     if isinstance(item, bool):
-        raise BadDiceError(f"a die value must be a whole number 1-6, not {item!r}")
+        raise BadDiceError(f"a die value must be a whole number 1-6, not {quoted(item)}")
     if isinstance(item, int):
         return Die(item)
     if isinstance(item, str):
         match = _DIE_TEXT.match(item)
         if not match:
-            raise BadDiceError(f"cannot read {item!r} as a die: write a value 1-6, e.g. 5 or 2w")
+            raise BadDiceError(f"cannot read {quoted(item)} as a die: write a value 1-6, e.g. "
+                               "5 or 2w")
         value, colour = int(match.group(1)), match.group(2)
         return Die(value, _colour_name(colour) if colour else None)
-    raise BadDiceError(f"cannot read {item!r} as a die")
+    raise BadDiceError(f"cannot read {quoted(item)} as a die")
 
 
 def _colour_name(text: object) -> str:
     if not isinstance(text, str):
-        raise BadDiceError(f"a die colour is a word such as 'red', not {text!r}")
+        raise BadDiceError(f"a die colour is a word such as 'red', not {quoted(text)}")
     word = text.strip().lower()
     if word in COLOURS:
         return COLOURS[word]
     if word in COLOURS.values():
         return word
     allowed = ", ".join(f"{k} ({v})" for k, v in COLOURS.items())
-    raise BadDiceError(f"unknown die colour {text!r}; use one of {allowed}")
+    raise BadDiceError(f"unknown die colour {quoted(text)}; use one of {allowed}")
 
 
 def parse_dice(items: Iterable[object]) -> tuple[Die, ...]:

@@ -7,7 +7,6 @@ exactly as it was. A game is ``functools.reduce(apply, actions, new_game(rules))
 
 from __future__ import annotations
 
-import copy
 import functools
 from collections.abc import Iterable
 
@@ -21,9 +20,13 @@ from zonkcam.game.errors import (
     TableError,
     TurnError,
 )
+from zonkcam.game.names import name_problem
 from zonkcam.game.rules import RuleSet
 from zonkcam.game.scoring import Keep, RollContext, score_roll
 from zonkcam.game.state import GameState, Phase, PiggybackOffer, PlayerState, TurnState
+
+MAX_PLAYERS = 20
+"""Players at one table, those who left included (they stay on the score card)."""
 
 
 def new_game(rules: RuleSet) -> GameState:
@@ -37,7 +40,7 @@ def replay(rules: RuleSet, actions: Iterable[A.Action]) -> GameState:
 
 def apply(state: GameState, action: A.Action) -> GameState:
     """The state after ``action``; raises TableError (and changes nothing) if it is illegal."""
-    s = copy.deepcopy(state)
+    s = state.fork()
     s.banners = []
     step(s, action)
     return s
@@ -73,10 +76,11 @@ def _players(s: GameState, a: A.Players) -> None:
         raise TurnError("the players are already seated; use join or leave")
     if not a.names:
         raise PlayerError("a game needs at least one player")
+    if len(a.names) > MAX_PLAYERS:
+        raise PlayerError(f"a table seats at most {MAX_PLAYERS} players, not {len(a.names)}")
     seen: set[str] = set()
     for name in a.names:
-        if not name:
-            raise PlayerError("a player's name cannot be empty")
+        _check_name(name, "a player's name")
         if name.casefold() in seen:
             raise PlayerError(f"two players are called {name!r}: give one a different name")
         seen.add(name.casefold())
@@ -87,6 +91,7 @@ def _players(s: GameState, a: A.Players) -> None:
 
 
 def _join(s: GameState, a: A.Join) -> None:
+    _check_name(a.name, "a player's name")
     existing = s.find(a.name)
     if existing is not None and not existing.left:
         raise PlayerError(f"{a.name} is already playing")
@@ -94,6 +99,9 @@ def _join(s: GameState, a: A.Join) -> None:
         existing.left = False
         s.log.append(f"{s.shown_name(existing)} rejoins with {existing.score}")
         return
+    if len(s.players) >= MAX_PLAYERS:
+        raise PlayerError(f"a table seats at most {MAX_PLAYERS} players (those who left "
+                          "included)")
     s.players.append(PlayerState(a.name))
     s.log.append(f"{a.name} joins the game")
 
@@ -111,6 +119,7 @@ def _leave(s: GameState, a: A.Leave) -> None:
 def _zonk_name(s: GameState, a: A.ZonkName) -> None:
     if not s.rules.drinking.zonk_names:
         raise TableError(f"the {s.rules.name} table does not use zonk names")
+    _check_name(a.name, "a zonk name")
     target, namer = _player(s, a.player), _player(s, a.by)
     if target is namer:
         raise PlayerError(f"nobody names themself: someone other than {a.player} "
@@ -120,6 +129,12 @@ def _zonk_name(s: GameState, a: A.ZonkName) -> None:
         raise PlayerError(f"{a.name!r} is already a player's name or zonk name")
     target.zonk_name = a.name
     s.log.append(f"{namer.name} names {target.name} {a.name!r}")
+
+
+def _check_name(name: str, what: str) -> None:
+    problem = name_problem(name, what)
+    if problem:
+        raise PlayerError(problem)
 
 
 def _player(s: GameState, name: str) -> PlayerState:

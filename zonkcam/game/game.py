@@ -1,20 +1,34 @@
 """A game as a list of accepted actions, with undo.
 
 :class:`Game` validates each action against the rules, keeps the actions that were
-accepted (the events) and the resulting state. Undo drops the last event and re-folds
-the rest, so any game can be replayed from its events alone.
+accepted (the events) and the resulting state. Undo drops the last event and goes back to
+the state before it, rebuilt from the nearest checkpoint (a state kept every
+``CHECKPOINT_EVERY`` events), so undo costs the same at any point of a long game.
 """
 
 from __future__ import annotations
 
+import bisect
 import json
 from collections.abc import Iterable
 
 from zonkcam.game import actions as A
-from zonkcam.game.engine import apply, new_game, replay
-from zonkcam.game.errors import TurnError
+from zonkcam.game.engine import apply, new_game, step
+from zonkcam.game.errors import TableError, TurnError
 from zonkcam.game.rules import RuleSet
 from zonkcam.game.state import GameState
+
+CHECKPOINT_EVERY = 32
+"""Keep the state after every this many events; an undo re-applies at most this many."""
+
+
+class FoldError(TableError):
+    """An action of :meth:`Game.fold` the rules refuse: ``index`` counts from 0, ``cause``
+    is the rules' own error."""
+
+    def __init__(self, index: int, cause: TableError) -> None:
+        super().__init__(str(cause))
+        self.index, self.cause = index, cause
 
 
 class Game:
@@ -23,8 +37,36 @@ class Game:
         self.events: list[A.Action] = []
         """Accepted actions, undos already applied (what the state is a fold of)."""
         self.state: GameState = new_game(rules)
-        for action in actions:
-            self.play(action)
+        self._kept: list[int] = [0]
+        """Event counts with a kept state, ascending, and the states themselves."""
+        self._states: list[GameState] = [self.state]
+        try:
+            self.fold(actions)
+        except FoldError as exc:
+            raise exc.cause from None
+
+    def fold(self, actions: Iterable[A.Action]) -> None:
+        """Play many actions at once (a resume): the same as :meth:`play` for each, but no
+        state in between is kept except the checkpoints, so no state is copied but those.
+        A refused action raises FoldError; the game is then not to be used."""
+        state = self.state.fork()  # the state handed out so far stays as it was
+        for i, action in enumerate(actions):
+            try:
+                if isinstance(action, A.Undo):
+                    self.state = state
+                    state = self.play(action)
+                    continue
+                if state is self._states[-1]:
+                    state = state.fork()  # a kept state is never changed
+                state.banners = []
+                step(state, action)
+            except TableError as exc:
+                raise FoldError(i, exc) from None
+            self.events.append(action)
+            if len(self.events) % CHECKPOINT_EVERY == 0:
+                self._kept.append(len(self.events))
+                self._states.append(state)
+        self.state = state
 
     def play(self, action: A.Action) -> GameState:
         """Accept ``action`` or raise TableError leaving the game unchanged."""
@@ -43,15 +85,34 @@ class Game:
             return apply(self.state, action)
         if not self.events:
             raise TurnError("nothing to undo")
-        state = replay(self.rules, self.events[:-1])
+        state = self.state_after(len(self.events) - 1).fork()
         state.log.append(f"UNDO: {json.dumps(A.action_to_json(self.events[-1]))}")
-        state.banners.append("UNDO")
+        state.banners = ["UNDO"]
+        return state
+
+    def state_after(self, n: int) -> GameState:
+        """The state after the first ``n`` events, as the game reached it."""
+        if n == len(self.events):
+            return self.state
+        i = bisect.bisect_right(self._kept, n) - 1
+        state = self._states[i]
+        for action in self.events[self._kept[i]:n]:
+            state = apply(state, action)
         return state
 
     def accept(self, action: A.Action, state: GameState) -> None:
         """Record ``action`` with the state :meth:`preview` returned for it."""
         if isinstance(action, A.Undo):
             self.events.pop()
+            # states kept from here on no longer follow from the events: the undo's own
+            # state (its log says UNDO) is where the game goes on from
+            keep = bisect.bisect_left(self._kept, len(self.events))
+            del self._kept[keep:], self._states[keep:]
+            self._kept.append(len(self.events))
+            self._states.append(state)
         else:
             self.events.append(action)
+            if len(self.events) % CHECKPOINT_EVERY == 0:
+                self._kept.append(len(self.events))
+                self._states.append(state)
         self.state = state

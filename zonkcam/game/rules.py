@@ -14,6 +14,12 @@ from pathlib import Path
 from typing import Any
 
 from zonkcam.game.errors import RulesError
+from zonkcam.game.names import MAX_TABLE_NAME, escaped, name_problem, quoted
+
+MAX_NUMBER = 1_000_000_000
+"""The largest number a rule takes (points, targets, turns)."""
+MAX_RULES_FILE = 1_000_000
+"""Bytes in a rules file (a whole table is about 1,000)."""
 
 END_MODES = ("final-round", "instant", "turns")
 HOT_DICE = ("may", "must")
@@ -130,6 +136,8 @@ def _validate(r: RuleSet) -> None:
         if not ok:
             raise RulesError(message)
 
+    problem = name_problem(r.name, "the table's name", MAX_TABLE_NAME)
+    need(problem is None, problem or "")
     need(2 <= r.dice <= 6, f"dice must be 2 to 6, not {r.dice}")
     need(r.end in END_MODES, f"end must be one of {', '.join(END_MODES)}, not {r.end!r}")
     need(r.hot_dice in HOT_DICE, f"hot_dice must be 'may' or 'must', not {r.hot_dice!r}")
@@ -143,10 +151,16 @@ def _validate(r: RuleSet) -> None:
     need(r.dice == 6 or not (r.go_for_1000 or r.straight_completion),
          "go_for_1000 and straight_completion need dice = 6")
     need(r.dice == 6 or not r.points.colour_pairs, "colour_pairs needs dice = 6")
+    seen: set[tuple[int, ...]] = set()
     for s in r.points.straights:
-        need(len(s.faces) <= r.dice, f"straight {s.label} needs more dice than the table has")
+        label = s.label if len(s.faces) <= 6 else s.label[:11] + "..."
+        need(len(s.faces) <= r.dice, f"straight {label} needs more dice than the table has")
         need(len(set(s.faces)) == len(s.faces) and all(1 <= f <= 6 for f in s.faces),
-             f"straight faces must be different faces 1-6, not {s.label}")
+             f"straight faces must be different faces 1-6, not {label}")
+        need(0 < s.points <= MAX_NUMBER, f"straight {label} must score 1 to {MAX_NUMBER:,} "
+             f"points, not {quoted(s.points)} (leave it out to switch it off)")
+        need(tuple(sorted(s.faces)) not in seen, f"straight {label} is listed twice")
+        seen.add(tuple(sorted(s.faces)))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -244,9 +258,9 @@ def rules_from_dict(data: dict[str, Any], *, where: str = "rules") -> RuleSet:
     if base_name is None:
         base = RuleSet(name="custom")
     else:
-        if base_name not in PRESETS:
+        if not isinstance(base_name, str) or base_name not in PRESETS:
             raise RulesError(
-                f"{where}: base must be one of {', '.join(PRESETS)}, not {base_name!r}")
+                f"{where}: base must be one of {', '.join(PRESETS)}, not {quoted(base_name)}")
         base = PRESETS[base_name]
     top = _fields(RuleSet)
     top.pop("points")
@@ -289,23 +303,24 @@ def _read_table(table: Any, fields: dict[str, Any], where: str, extra: tuple[str
 
 def _convert(key: str, value: Any, kind: str, where: str) -> Any:
     def wrong(expected: str) -> RulesError:
-        return RulesError(f"{where}: {key} must be {expected}, not {value!r}")
+        return RulesError(f"{where}: {key} must be {expected}, not {quoted(value)}")
 
     if kind == "bool":
         if not isinstance(value, bool):
             raise wrong("true or false")
         return value
     if kind == "int":
-        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-            raise wrong("a whole number, 0 or more")
+        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_NUMBER:
+            raise wrong(f"a whole number from 0 to {MAX_NUMBER:,}")
         return value
     if kind == "str":
         if not isinstance(value, str):
             raise wrong("a string")
         return value
     if kind == "tuple[int, ...]":
-        if not isinstance(value, list) or not all(
-            isinstance(v, int) and not isinstance(v, bool) and v > 0 for v in value
+        if not isinstance(value, list) or len(value) > 100 or not all(
+            isinstance(v, int) and not isinstance(v, bool) and 0 < v <= MAX_NUMBER
+            for v in value
         ):
             raise wrong("a list of whole numbers, e.g. [2500, 5000]")
         return tuple(value)
@@ -313,12 +328,15 @@ def _convert(key: str, value: Any, kind: str, where: str) -> Any:
         if not isinstance(value, list):
             raise wrong('a list such as [{faces = "12345", points = 1000}]')
         out = []
-        for item in value:
+        for item in value[:100]:
             if (not isinstance(item, dict) or set(item) != {"faces", "points"}
-                    or not isinstance(item["faces"], str) or not item["faces"].isdigit()
+                    or not isinstance(item["faces"], str) or not item["faces"].isascii()
+                    or not item["faces"].isdigit() or len(item["faces"]) > 6
                     or isinstance(item["points"], bool) or not isinstance(item["points"], int)):
                 raise wrong('a list such as [{faces = "12345", points = 1000}]')
             out.append(_straight(item["faces"], item["points"]))
+        if len(value) > 100:
+            raise wrong("at most 100 straights")
         return tuple(out)
     raise AssertionError(f"no converter for {kind}")  # pragma: no cover
 
@@ -328,21 +346,31 @@ def load_rules(name_or_path: str) -> RuleSet:
     if name_or_path in PRESETS:
         return PRESETS[name_or_path]
     path = Path(name_or_path)
-    if path.suffix.lower() != ".toml" and not path.exists():
+    shown = escaped(name_or_path)
+    if path.suffix.lower() != ".toml" and not path.exists() and not path.is_symlink():
         raise RulesError(
-            f"unknown rules {name_or_path!r}: use one of {', '.join(PRESETS)} or a .toml file"
-        )
+            f"unknown rules {quoted(name_or_path)}: use one of {', '.join(PRESETS)} or a "
+            ".toml file")
     try:
-        text = path.read_text(encoding="utf-8")
+        with path.open("rb") as f:
+            raw = f.read(MAX_RULES_FILE + 1)
     except FileNotFoundError:
-        raise RulesError(f"rules file {name_or_path} does not exist") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise RulesError(f"cannot read rules file {name_or_path}: {exc}") from None
+        raise RulesError(f"rules file {shown} does not exist") from None
+    except OSError as exc:
+        raise RulesError(f"cannot read rules file {shown}: {exc.strerror or exc}") from None
+    if len(raw) > MAX_RULES_FILE:
+        raise RulesError(f"rules file {shown} is over {MAX_RULES_FILE:,} bytes; a table's "
+                         "rules are a few lines")
     try:
-        data = tomllib.loads(text)
+        data = tomllib.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise RulesError(f"rules file {shown} is not UTF-8 text") from None
     except tomllib.TOMLDecodeError as exc:
-        raise RulesError(f"{name_or_path} is not valid TOML: {exc}") from None
-    return rules_from_dict(data, where=str(name_or_path))
+        raise RulesError(f"{shown} is not valid TOML: {exc}") from None
+    except (ValueError, RecursionError) as exc:  # a number too long, nesting too deep
+        why = "nested too deeply" if isinstance(exc, RecursionError) else str(exc)
+        raise RulesError(f"{shown} is not TOML zonkcam can read ({why})") from None
+    return rules_from_dict(data, where=shown)
 
 
 def rules_to_toml(rules: RuleSet) -> str:
@@ -355,13 +383,29 @@ def rules_to_toml(rules: RuleSet) -> str:
     return "\n".join(lines) + "\n"
 
 
+def toml_string(text: str) -> str:
+    """``text`` as a TOML basic string: backslash, quote and every control character
+    escaped, so whatever a name holds, the file stays valid TOML."""
+    out = []
+    for c in text:
+        if c in '"\\':
+            out.append("\\" + c)
+        elif 0xD800 <= ord(c) <= 0xDFFF:
+            out.append("\\ufffd")  # a lone surrogate: bytes that were not UTF-8
+        elif ord(c) < 0x20 or ord(c) == 0x7F:
+            out.append(f"\\u{ord(c):04x}")
+        else:
+            out.append(c)
+    return '"' + "".join(out) + '"'
+
+
 def _toml_value(v: Any) -> str:
     if isinstance(v, bool):
         return "true" if v else "false"
     if isinstance(v, int):
         return str(v)
     if isinstance(v, str):
-        return '"' + v.replace("\\", "\\\\").replace('"', '\\"') + '"'
+        return toml_string(v)
     if isinstance(v, dict):
         return "{ " + ", ".join(f"{k} = {_toml_value(x)}" for k, x in v.items()) + " }"
     if isinstance(v, list | tuple):

@@ -11,6 +11,7 @@ from enum import StrEnum
 from typing import Any
 
 from zonkcam.game.dice import Die
+from zonkcam.game.lines import Lines
 from zonkcam.game.rules import RuleSet
 from zonkcam.game.scoring import Keep, RollScore
 
@@ -27,6 +28,13 @@ class Phase(StrEnum):
     GO_FOR_1000 = "go-for-1000"
     """The player rolls one die hoping for the missing face."""
     OVER = "over"
+
+
+def _copied(obj):  # noqa: ANN001, ANN202 - any of the dataclasses here
+    """A shallow copy (what ``copy.copy`` makes, without its generic machinery)."""
+    new = object.__new__(type(obj))
+    new.__dict__.update(obj.__dict__)
+    return new
 
 
 @dataclass
@@ -50,8 +58,14 @@ class PlayerState:
     zonk_name: str | None = None
     frame_zonks: int = 0
     frame_earned: bool = False
-    sheet: list[str] = field(default_factory=list)
+    sheet: Lines = field(default_factory=Lines)
     """Per turn: the game total and B's (``1200 (+1)``) or a zonk (``Z (+1)``)."""
+
+    def fork(self) -> PlayerState:
+        """A copy to change; the score sheet is shared, not copied."""
+        p = _copied(self)
+        p.sheet = self.sheet.copy()
+        return p
 
 
 @dataclass
@@ -75,7 +89,7 @@ class TurnState:
     """Going for 1000: the face that completes 1-2-3-4-5-6."""
 
 
-@dataclass
+@dataclass(frozen=True)
 class PiggybackOffer:
     total: int
     dice: int
@@ -95,7 +109,18 @@ class GameState:
     offer: PiggybackOffer | None = None
     banners: list[str] = field(default_factory=list)
     """Banners raised by the last action (ZONK, HOT DICE, ...), for the screen."""
-    log: list[str] = field(default_factory=list)
+    log: Lines = field(default_factory=Lines)
+
+    def fork(self) -> GameState:
+        """A copy for the engine to change: its cost does not grow with the game's length
+        (the log and score sheets are shared; everything else here is small or immutable)."""
+        s = _copied(self)
+        s.players = [p.fork() for p in self.players]
+        s.turn = _copied(self.turn)
+        s.winners = list(self.winners)
+        s.banners = list(self.banners)
+        s.log = self.log.copy()
+        return s
 
     # -- reading the state ---------------------------------------------------------------
 

@@ -57,4 +57,38 @@ def test_session_prints_refusals_and_saves(tmp_path):
     assert "every kept die must be part of a scoring combination" in text
     assert "needs 1000 in one turn to get on the board" in text
     assert stored[1:] == [A.Roll(parse_dice([1, 2, 4, 6, 6])), A.Keep((1,))]
-    assert "resume with: zonkcam play --resume 1" in shown[-1]
+    assert "resume with: zonkcam play --text --resume 1" in shown[-1]
+
+
+def test_bytes_that_are_not_utf8_at_a_strict_terminal_are_one_line(tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    proc = subprocess.run(
+        [sys.executable, "-m", "zonkcam", "play", "--text", "--db", str(tmp_path / "g.db"),
+         "--players", "Ann", "Bob"], input=b"\xff\xfe12\n23466\njoin Z\x1b[2Jed\nquit\n",
+        capture_output=True, timeout=60, env=dict(os.environ, PYTHONIOENCODING="utf-8:strict"))
+    out = proc.stdout.decode()
+    assert proc.returncode == 0 and b"Traceback" not in proc.stderr, proc.stderr
+    refusals = [x for x in out.splitlines() if x.startswith("! ")]
+    assert len(refusals) == 2 and all("not printable text" in x for x in refusals)
+    assert "Ann zonks" in out and "\x1b" not in out
+    with EventLog(tmp_path / "g.db") as log:
+        assert len(log.actions(1)) == 2
+
+
+def test_a_line_the_terminal_cannot_decode_is_refused(game, tmp_path):
+    lines = iter([None, "quit"])
+
+    def read(_prompt):
+        line = next(lines)
+        if line is None:
+            raise UnicodeDecodeError("utf-8", b"\xff", 0, 1, "invalid start byte")
+        return line
+
+    shown: list[str] = []
+    with EventLog(tmp_path / "g.db") as log:
+        keeper = Scorekeeper.new(log, PRESETS["chicago"], [A.Players(("Ann",))])
+        TextScorekeeper(keeper, read=read, write=shown.append).run()
+    assert "! that line is not UTF-8 text; type it again" in shown

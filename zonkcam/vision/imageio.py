@@ -1,7 +1,15 @@
-"""Decode image files for the CLI (the reader itself never touches files)."""
+"""Decode image files for the CLI (the reader itself never touches files).
+
+Every file is sized from its header before it is decoded, so no file, whatever its
+format, can make the decoder allocate more than a bounded amount of memory: JPEGs over
+``MAX_PIXELS`` are decoded at 1/2, 1/4 or 1/8 size, anything still over
+``MAX_DECODE_PIXELS`` (and formats whose size is not read here) is refused.
+"""
 
 from __future__ import annotations
 
+import errno
+import struct
 from pathlib import Path
 
 import cv2
@@ -23,6 +31,15 @@ def _truncated(data: bytes) -> bool:
 MAX_PIXELS = 24_000_000
 """JPEGs larger than this are decoded at 1/2, 1/4 or 1/8 size (libjpeg's own scaling),
 so that a 48 MP photo does not cost 150 MB+ of memory; dice stay far above pip size."""
+
+MAX_DECODE_PIXELS = 50_000_000
+"""The most pixels decoded at all (150 MB as 8-bit BGR): a larger PNG, TIFF, ... is
+refused, and a JPEG is refused when even 1/8 of it is larger."""
+
+MAX_FILE_BYTES = 256 * 2**20
+"""The largest image file read."""
+
+FORMATS = "JPEG, PNG, BMP, WebP, GIF, TIFF or PNM (PPM/PGM/PBM)"
 
 _SOF = {0xC0, 0xC1, 0xC2, 0xC3, 0xC5, 0xC6, 0xC7, 0xC9, 0xCA, 0xCB, 0xCD, 0xCE, 0xCF}
 
@@ -49,48 +66,142 @@ def jpeg_size(data: bytes) -> tuple[int, int] | None:
     return None
 
 
-def load_image_scaled(path: str | Path, max_pixels: int = MAX_PIXELS) -> tuple[np.ndarray, int]:
-    """Like `load_image`, but a JPEG over `max_pixels` comes back at 1/f of its size;
-    returns (image, f): multiply boxes by f to get the file's pixels."""
-    data = _read(path)
-    size = jpeg_size(data) if data[:3] == b"\xff\xd8\xff" else None
+def image_size(data: bytes) -> tuple[str, int, int] | None:
+    """(format, width, height) from the header of a file in one of ``FORMATS``; None for
+    any other file, or a header too short to say."""
+    try:
+        if data[:3] == b"\xff\xd8\xff":
+            size = jpeg_size(data)
+            return ("JPEG", *size) if size else None
+        if data[:8] == b"\x89PNG\r\n\x1a\n" and data[12:16] == b"IHDR":
+            return ("PNG", *struct.unpack(">II", data[16:24]))
+        if data[:2] == b"BM":
+            header = struct.unpack("<I", data[14:18])[0]
+            if header == 12:  # OS/2 bitmap
+                return ("BMP", *struct.unpack("<HH", data[18:22]))
+            w, h = struct.unpack("<ii", data[18:26])
+            return ("BMP", abs(w), abs(h))
+        if data[:4] == b"RIFF" and data[8:12] == b"WEBP":
+            return _webp_size(data)
+        if data[:6] in (b"GIF87a", b"GIF89a"):
+            return ("GIF", *struct.unpack("<HH", data[6:10]))
+        if data[:4] in (b"II*\x00", b"MM\x00*"):
+            return _tiff_size(data)
+        if data[:1] == b"P" and data[1:2] in b"123456" and data[1:2]:
+            return _pnm_size(data)
+    except struct.error:
+        return None
+    return None
+
+
+def _webp_size(data: bytes) -> tuple[str, int, int] | None:
+    chunk = data[12:16]
+    if chunk == b"VP8 " and data[23:26] == b"\x9d\x01\x2a":
+        w, h = struct.unpack("<HH", data[26:30])
+        return "WebP", w & 0x3FFF, h & 0x3FFF
+    if chunk == b"VP8L" and data[20:21] == b"\x2f":
+        bits = int.from_bytes(data[21:25], "little")
+        return "WebP", (bits & 0x3FFF) + 1, ((bits >> 14) & 0x3FFF) + 1
+    if chunk == b"VP8X":
+        w = int.from_bytes(data[24:27], "little") + 1
+        h = int.from_bytes(data[27:30], "little") + 1
+        return "WebP", w, h
+    return None
+
+
+def _tiff_size(data: bytes) -> tuple[str, int, int] | None:
+    order = "<" if data[:2] == b"II" else ">"
+    (ifd,) = struct.unpack(order + "I", data[4:8])
+    (count,) = struct.unpack(order + "H", data[ifd:ifd + 2])
+    size: dict[int, int] = {}
+    for k in range(min(count, 1000)):
+        entry = data[ifd + 2 + 12 * k: ifd + 14 + 12 * k]
+        tag, kind = struct.unpack(order + "HH", entry[:4])
+        if tag in (256, 257):
+            fmt = order + ("H" if kind == 3 else "I")
+            size[tag] = struct.unpack(fmt, entry[8:8 + struct.calcsize(fmt)])[0]
+    if 256 in size and 257 in size:
+        return "TIFF", size[256], size[257]
+    return None
+
+
+def _pnm_size(data: bytes) -> tuple[str, int, int] | None:
+    numbers: list[int] = []
+    for line in data[2:1024].split(b"\n"):
+        for word in line.split(b"#", 1)[0].split():
+            if not word.isdigit() or len(word) > 9:
+                return None
+            numbers.append(int(word))
+            if len(numbers) == 2:
+                return "PNM", numbers[0], numbers[1]
+    return None
+
+
+def _decode_factor(data: bytes, max_pixels: int) -> int:
+    """The reduction (1, 2, 4 or 8) this file is decoded at; ImageFileError for a file
+    that is not one of ``FORMATS`` or is too large to decode."""
+    found = image_size(data)
+    if found is None:
+        raise ImageFileError(f"not an image zonkcam reads (a {FORMATS} file)")
+    kind, w, h = found
     factor = 1
-    if size is not None:
-        while factor < 8 and size[0] * size[1] / factor**2 > max_pixels:
+    if kind == "JPEG":
+        while factor < 8 and w * h / factor**2 > max_pixels:
             factor *= 2
+    if w * h / factor**2 > MAX_DECODE_PIXELS:
+        most = MAX_DECODE_PIXELS // 1_000_000
+        raise ImageFileError(f"a {kind} of {w}x{h} ({w * h / 1e6:.0f} MP) is too large to read "
+                             f"(at most {most} MP, or a JPEG up to 64 times that)")
+    return factor
+
+
+def decode_image(data: bytes, max_pixels: int = MAX_DECODE_PIXELS) -> tuple[np.ndarray, int]:
+    """Image bytes -> (BGR uint8 image, f): a JPEG over ``max_pixels`` comes back at 1/f of
+    its size; ImageFileError for anything that cannot be read."""
+    if not data:
+        raise ImageFileError("empty file")
+    if _truncated(data):
+        raise ImageFileError("truncated image file")
+    factor = _decode_factor(data, max_pixels)
     flags = {
         1: cv2.IMREAD_COLOR,
         2: cv2.IMREAD_REDUCED_COLOR_2,
         4: cv2.IMREAD_REDUCED_COLOR_4,
         8: cv2.IMREAD_REDUCED_COLOR_8,
     }[factor]
-    img = cv2.imdecode(np.frombuffer(data, np.uint8), flags)
+    level = cv2.utils.logging.getLogLevel()
+    cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_SILENT)  # the reason is ours
+    try:
+        img = cv2.imdecode(np.frombuffer(data, np.uint8), flags)
+    except cv2.error:
+        img = None
+    finally:
+        cv2.utils.logging.setLogLevel(level)
     if img is None or img.size == 0:
         raise ImageFileError("not an image OpenCV can decode")
     return img, factor
 
 
+def load_image_scaled(path: str | Path, max_pixels: int = MAX_PIXELS) -> tuple[np.ndarray, int]:
+    """Like `load_image`, but a JPEG over `max_pixels` comes back at 1/f of its size;
+    returns (image, f): multiply boxes by f to get the file's pixels."""
+    return decode_image(_read(path), max_pixels)
+
+
 def load_image(path: str | Path) -> np.ndarray:
     """A file -> BGR uint8 image (EXIF orientation applied; 16-bit and grey converted)."""
-    data = _read(path)
-    img = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
-    if img is None or img.size == 0:
-        raise ImageFileError("not an image OpenCV can decode")
-    return img
+    return decode_image(_read(path))[0]
 
 
 def _read(path: str | Path) -> bytes:
-    p = Path(path)
-    if not p.exists():
-        raise ImageFileError("no such file")
-    if p.is_dir():
-        raise ImageFileError("is a directory")
     try:
-        data = p.read_bytes()
+        with open(path, "rb") as f:
+            data = f.read(MAX_FILE_BYTES + 1)
     except OSError as exc:
-        raise ImageFileError(f"cannot read: {exc.strerror or exc}") from exc
-    if not data:
-        raise ImageFileError("empty file")
-    if _truncated(data):
-        raise ImageFileError("truncated image file")
+        why = {errno.ENOENT: "no such file", errno.EISDIR: "is a directory",
+               errno.ELOOP: "a loop of symbolic links", errno.EACCES: "permission denied",
+               errno.ENOTDIR: "no such file (a part of its path is not a folder)"}
+        raise ImageFileError(why.get(exc.errno, f"cannot read: {exc.strerror or exc}")) from exc
+    if len(data) > MAX_FILE_BYTES:
+        raise ImageFileError(f"over {MAX_FILE_BYTES // 2**20} MB, too large for a photo")
     return data

@@ -1,0 +1,170 @@
+"""The rendered systemd unit: this installation's zonkcam, no root unless asked, every
+argument reaching zonkcam exactly as given, and the sandbox (tested as text: there is no
+Pi here; systemd-analyze checks the syntax where it is installed)."""
+
+from __future__ import annotations
+
+import os
+import pwd
+import re
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from zonkcam.cli import main
+
+USER = "nobody"
+
+
+def unit(capsys, *play_args: str, user: str = USER, extra: tuple[str, ...] = ()) -> str:
+    assert main(["install-service", "--print", "--user", user, *extra, "--", *play_args]) == 0
+    return capsys.readouterr().out
+
+
+def directives(text: str) -> dict[str, list[str]]:
+    out: dict[str, list[str]] = {}
+    for line in text.splitlines():
+        if line and not line.startswith(("#", "[")):
+            key, _, value = line.partition("=")
+            out.setdefault(key, []).append(value)
+    return out
+
+
+_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "\\": "\\", '"': '"', "'": "'", "s": " "}
+
+
+def systemd_words(line: str) -> list[str]:
+    """ExecStart= split as systemd.service(5) 'Command lines' says: words on whitespace,
+    double quotes with C escapes, %% for %, $$ for $, a lone \\; for ;."""
+    words, i = [], 0
+    while i < len(line):
+        if line[i] == " ":
+            i += 1
+            continue
+        if line.startswith("\\;", i):
+            words.append(";")
+            i += 2
+            continue
+        assert line[i] == '"', f"unquoted word at {line[i:]!r}"
+        i += 1
+        word = ""
+        while line[i] != '"':
+            if line[i] == "\\":
+                nxt = line[i + 1]
+                if nxt == "x":
+                    word += chr(int(line[i + 2:i + 4], 16))
+                    i += 4
+                    continue
+                word += _ESCAPES[nxt]
+                i += 2
+                continue
+            if line[i] in "%$":
+                assert line[i + 1] == line[i], f"unescaped {line[i]} in {line!r}"
+                i += 1
+            word += line[i]
+            i += 1
+        words.append(word)
+        i += 1
+    return words
+
+
+def test_the_service_runs_this_installation_not_the_first_zonkcam_on_path(
+        capsys, tmp_path, monkeypatch):
+    other = tmp_path / "zonkcam"
+    other.write_text("#!/bin/sh\necho another zonkcam\n")
+    other.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{tmp_path}:{os.environ['PATH']}")
+    (exec_start,) = directives(unit(capsys))["ExecStart"]
+    words = systemd_words(exec_start)
+    assert words[:4] == [os.path.abspath(sys.executable), "-m", "zonkcam", "play"]
+    assert str(other) not in exec_start
+
+
+def test_root_is_refused_unless_asked(capsys, monkeypatch):
+    monkeypatch.delenv("SUDO_USER", raising=False)
+    root = pwd.getpwuid(0).pw_name
+    assert main(["install-service", "--print", "--user", root]) == 2
+    err = capsys.readouterr().err
+    assert "the service would run as root" in err and "--allow-root" in err
+    if os.geteuid() == 0:  # as root without sudo: the invoking user is root
+        assert main(["install-service", "--print"]) == 2
+        assert "would run as root" in capsys.readouterr().err
+    assert directives(unit(capsys, user=root, extra=("--allow-root",)))["User"] == [root]
+
+
+@pytest.mark.parametrize("arg", [
+    "Ann\nExecStartPre=/bin/rm -rf /home", "%h", "$HOME", "${HOME}", "100%", 'say "hi"',
+    "back\\slash", ";", "a;b", "tab\there", "Zoë 🎲", " spaced ", "", "\x1b[31m"])
+def test_every_argument_reaches_zonkcam_as_given(capsys, arg):
+    text = unit(capsys, "--players", "Ann", arg)
+    found = directives(text)
+    assert "ExecStartPre" not in found  # a newline injects nothing
+    assert all(line == "" or line.startswith(("#", "[")) or "=" in line
+               for line in text.splitlines())
+    (exec_start,) = found["ExecStart"]
+    assert systemd_words(exec_start)[4:] == ["--players", "Ann", arg]
+
+
+def test_paths_are_escaped_too(capsys):
+    found = directives(unit(capsys, "--db", "/srv/our games/100%.db"))
+    assert found["ReadWritePaths"] == [
+        f'"-{pwd.getpwnam(USER).pw_dir}/.local/share/zonkcam" "-/srv/our games"']
+    assert main(["install-service", "--print", "--user", USER, "--", "--db",
+                 '/srv/a"b/g.db']) == 2
+    assert "choose one without quotes" in capsys.readouterr().err
+
+
+SANDBOX = {
+    "NoNewPrivileges": "yes", "CapabilityBoundingSet": "", "RestrictSUIDSGID": "yes",
+    "ProtectSystem": "strict", "ProtectHome": "read-only", "PrivateTmp": "yes",
+    "ProtectKernelTunables": "yes", "ProtectKernelModules": "yes", "ProtectKernelLogs": "yes",
+    "ProtectControlGroups": "yes", "ProtectHostname": "yes", "ProtectProc": "invisible",
+    "RestrictNamespaces": "yes", "LockPersonality": "yes", "RestrictRealtime": "yes",
+    "RestrictAddressFamilies": "AF_UNIX AF_NETLINK", "SystemCallArchitectures": "native",
+    "UMask": "0077",
+}
+
+
+def test_the_sandbox_keeps_the_devices_open(capsys):
+    found = directives(unit(capsys))
+    assert {k: found[k][0] for k in SANDBOX} == SANDBOX
+    # camera, GPIO, screen, input and sound are device files: nothing may close /dev
+    for closing in ("PrivateDevices", "DevicePolicy", "DeviceAllow", "ProtectClock",
+                    "PrivateNetwork", "ProcSubset"):
+        assert closing not in found
+    assert found["SupplementaryGroups"] == ["video render input gpio audio"]
+    assert found["StateDirectory"] == ["zonkcam"]  # lgpio's pipes: the working directory
+    assert "XDG_CACHE_HOME=/var/lib/zonkcam/cache" in found["Environment"]  # home: read-only
+
+
+@pytest.mark.skipif(shutil.which("systemd-analyze") is None, reason="no systemd-analyze")
+def test_systemd_reads_the_unit_without_a_warning(capsys, tmp_path):
+    # systemd warns about the user nobody itself: any other user who is not root will do
+    user = next((p.pw_name for p in pwd.getpwall() if 0 < p.pw_uid < 65534), None)
+    if user is None:
+        pytest.skip("no user but root and nobody")
+    path = tmp_path / "zonkcam.service"
+    path.write_text(unit(capsys, "--players", "Ann", "Bob\nX=1", "%h", "$HOME", ";",
+                         user=user))
+    proc = subprocess.run(["systemd-analyze", "verify", str(path)], capture_output=True,
+                          text=True, timeout=60)
+    warnings = [x for x in (proc.stdout + proc.stderr).splitlines()
+                if re.search(r"zonkcam\.service:\d+", x)]
+    assert proc.returncode == 0 and warnings == [], proc.stderr
+
+
+def test_installing_makes_the_game_log_folder(tmp_path, monkeypatch, capsys):
+    from zonkcam.commands import install_service
+
+    monkeypatch.setattr(install_service, "UNIT_PATH", tmp_path / "zonkcam.service")
+    home = tmp_path / "home"
+    home.mkdir()
+    me = pwd.getpwuid(os.getuid())
+    fake = pwd.struct_passwd((me.pw_name, "x", me.pw_uid, me.pw_gid, "", str(home), "/bin/sh"))
+    monkeypatch.setattr(install_service.pwd, "getpwnam", lambda name: fake)
+    assert main(["install-service", "--allow-root", "--user", me.pw_name]) == 0
+    assert (home / ".local" / "share" / "zonkcam").is_dir()
+    text = (tmp_path / "zonkcam.service").read_text()
+    assert f'ReadWritePaths="-{home}/.local/share/zonkcam"' in text
