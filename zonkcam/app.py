@@ -23,6 +23,7 @@ from zonkcam.game.errors import TableError
 from zonkcam.game.state import GameState
 from zonkcam.photos import RollPhotos
 from zonkcam.scorekeeper import Scorekeeper
+from zonkcam.store import StoreError
 from zonkcam.table.camera import CameraProblem, Frame
 from zonkcam.table.observe import Event, Observation, TableWatcher
 
@@ -90,7 +91,7 @@ class TableApp:
         turns_before = sum(p.turns for p in self.keeper.state.players)
         try:
             state = self.keeper.play(action)
-        except TableError as exc:
+        except (TableError, StoreError) as exc:  # refused, or not saved: nothing changed
             self._message(str(exc))
             return False
         if self.screen is not None:

@@ -195,10 +195,7 @@ def _set_up_on_screen(log: EventLog, ui: GameScreen, unfinished,
     players = _run_screen(ui, EnterPlayers(rules.rules), notifier)
     if players is None:
         return None
-    keeper = Scorekeeper.new(log, rules.rules)
-    for action in players.actions:
-        keeper.play(action)
-    return keeper
+    return Scorekeeper.new(log, rules.rules, players.actions)  # one transaction
 
 
 def _run_screen(ui: GameScreen, screen, notifier: Notifier | None = None):

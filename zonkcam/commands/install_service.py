@@ -104,7 +104,11 @@ def render(user: str, play_args: list[str], python: str | None = None,
     python = python or os.path.abspath(sys.executable)
     home = Path(pw.pw_dir)
     data_home, config_home = home / ".local" / "share", home / ".config"
-    args = play_args or ["--source", "auto"]
+    args = list(play_args)
+    if not any(a == "--source" or a.startswith("--source=") for a in args):
+        # at the table a missing camera is a problem to show and retry, never the demo game
+        # playing on the real game log
+        args = ["--source", "pi", *args]
     template = resources.files("zonkcam.systemd").joinpath("zonkcam.service").read_text()
     write = [str(data_home / "zonkcam"), *_db_folders(args)]
     return template.format(

@@ -276,3 +276,20 @@ def test_a_confirm_bar_outside_0_to_1_is_refused_before_the_camera_opens(capsys,
     monkeypatch.setattr(app_main, "_open", no_camera)
     assert cli.main(["play", "--source", "demo", "--confirm-below", "1.5"]) == 2
     assert "--confirm-below 1.5: give a confidence from 0 to 1" in capsys.readouterr().err
+
+
+def test_an_action_the_log_cannot_save_is_a_message_not_a_crash(tmp_path, monkeypatch):
+    from zonkcam.store import StoreError
+
+    app, table, log, window, lines = _app_at_decision(tmp_path)
+    events = list(app.keeper.game.events)
+
+    def full(*args, **kw):
+        raise StoreError(f"cannot write the game log {log.path}: the disk is full")
+
+    monkeypatch.setattr(app.keeper.log, "append", full)
+    assert not app.play(A.Bank())
+    assert app.keeper.game.events == events  # nothing changed
+    assert "the disk is full" in app.screen.message and "the disk is full" in lines[-1]
+    window.close()
+    log.close()

@@ -104,7 +104,18 @@ def test_every_argument_reaches_zonkcam_as_given(capsys, arg):
     assert all(line == "" or line.startswith(("#", "[")) or "=" in line
                for line in text.splitlines())
     (exec_start,) = found["ExecStart"]
-    assert systemd_words(exec_start)[4:] == ["--players", "Ann", arg]
+    assert systemd_words(exec_start)[4:] == ["--source", "pi", "--players", "Ann", arg]
+
+
+def test_the_service_plays_the_camera_never_the_demo(capsys):
+    """`--source auto` falls back to the demo table when the camera does not start: at a
+    real table the demo's players would play on the game log."""
+    (exec_start,) = directives(unit(capsys, "--rules", "chicago"))["ExecStart"]
+    assert systemd_words(exec_start)[4:] == ["--source", "pi", "--rules", "chicago"]
+    (exec_start,) = directives(unit(capsys, "--source", "usb:1"))["ExecStart"]
+    assert systemd_words(exec_start)[4:] == ["--source", "usb:1"]
+    text = unit(capsys)
+    assert "every start resumes the game in play" in text
 
 
 def test_paths_are_escaped_too(capsys):
