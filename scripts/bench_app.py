@@ -10,7 +10,7 @@ showing it. The demo table is seen through a realistic camera by default (15 deg
 tilt, barrel distortion, uneven light, blur, JPEG, clutter round the mat), at 1280x960.
 
 Run: python scripts/bench_app.py [--throws 20] [--size 1280x960] [--look realistic|plain]
-     [--reader onnx|truth] [--threads 1]
+     [--reader onnx|truth] [--threads 1] [--slowdown X]
 """
 
 from __future__ import annotations
@@ -55,6 +55,9 @@ def main() -> None:
     ap.add_argument("--reader", choices=("onnx", "truth"), default="onnx")
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--slowdown", type=float, default=1.0, metavar="X",
+                    help="count each frame's processing X times over: a slower machine "
+                    "(a Pi 5 is about 2.5 times slower than this one)")
     args = ap.parse_args()
     w, h = (int(v) for v in args.size.split("x"))
     table = DemoTable(seed=args.seed, autoplay=False, size=(w, h), look=LOOKS[args.look],
@@ -108,7 +111,7 @@ def main() -> None:
                 events = len(app.keeper.game.events)
                 start = time.perf_counter()
                 app.tick(frame)
-                spent = time.perf_counter() - start
+                spent = (time.perf_counter() - start) * args.slowdown
                 per_frame.append(spent * 1000)
                 busy_until = max(taken, busy_until) + spent
                 added = app.keeper.game.events[events:]
@@ -129,7 +132,8 @@ def main() -> None:
             elif app.keeper.state.turn.total:
                 app.play(A.Bank())
     print(f"demo table {w}x{h} ({args.look} camera), {args.throws} throws, reader: "
-          f"{args.reader}, {args.threads} thread(s)")
+          f"{args.reader}, {args.threads} thread(s)"
+          + (f", processing counted {args.slowdown:g} times over" if args.slowdown != 1 else ""))
     print(f"rolls scored: {len(latency['roll'])} ({right} read right, {wrong} wrong); "
           f"keeps: {len(latency['keep'])}")
     for kind, values in latency.items():

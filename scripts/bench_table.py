@@ -4,7 +4,7 @@ Throws dice on the demo table and measures, for every settled roll, the frames f
 the last frame in which a die moved to the frame whose observation reports the roll
 (target: at most 10 frames at 30 fps), plus the watcher's time per frame (reading
 included, rendering excluded). Run: python scripts/bench_table.py [--throws N]
-[--reader onnx|truth]
+[--reader onnx|truth] [--size WxH] [--look plain|realistic]
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import time
 
 from zonkcam.calibration.calibrate import calibrate
 from zonkcam.display.view import CONFIRM_BELOW
-from zonkcam.table.demo import DemoTable, TruthReader
+from zonkcam.table.demo import LOOKS, DemoTable, TruthReader
 from zonkcam.table.observe import TableWatcher
 
 
@@ -25,11 +25,13 @@ def main() -> None:
     ap.add_argument("--reader", choices=("onnx", "truth"), default="onnx")
     ap.add_argument("--size", default="960x720")
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--look", choices=tuple(LOOKS), default="plain",
+                    help="the demo camera: plain, or realistic (tilt, distortion, JPEG, ...)")
     ap.add_argument("--confirm-below", type=float, default=CONFIRM_BELOW, metavar="BAR",
                     help="count the dice read under this confidence (the screen's '?')")
     args = ap.parse_args()
     w, h = (int(v) for v in args.size.split("x"))
-    table = DemoTable(seed=args.seed, size=(w, h), autoplay=False)
+    table = DemoTable(seed=args.seed, size=(w, h), autoplay=False, look=LOOKS[args.look])
     empty = table.read()
     if args.reader == "onnx":
         from zonkcam.table.reading import OnnxReader
@@ -62,7 +64,8 @@ def main() -> None:
                     right += read == truth
                     if read != truth:
                         wrong.append(f"  throw {throw + 1}: read {read}, thrown {truth}")
-    print(f"demo table {w}x{h}, {args.throws} throws of 5 dice, reader: {args.reader}")
+    print(f"demo table {w}x{h} ({args.look} camera), {args.throws} throws of 5 dice, "
+          f"reader: {args.reader}")
     print(f"settled rolls reported: {reports} (throws: {args.throws}); values right: {right}")
     print("\n".join(wrong), end="\n" if wrong else "")
     print(f"dice read with confidence under {args.confirm_below:g} (a '?' on the screen): "
