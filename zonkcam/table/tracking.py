@@ -155,6 +155,11 @@ def _rolling(d: TableDie) -> bool:
     return d.zone in (Zone.ROLLING, Zone.OFF)
 
 
+SAME_DIE = 0.8
+"""A die read this near (in dice) a die that lies as it lay is that die: two dice lying
+flat are a die apart at least."""
+
+
 def compare(before: Sequence[TableDie], voted: Sequence[TableDie],
             changed: Callable[[TableDie], bool], die_mm: float, *,
             unread_in_strip: int = 0, picked_up: Sequence[TableDie] = ()) -> Comparison:
@@ -172,8 +177,8 @@ def compare(before: Sequence[TableDie], voted: Sequence[TableDie],
     new: list[TableDie] = []
     late: list[TableDie] = []
     for v in voted:
-        if any(math.dist(v.center_mm, s.center_mm) <= die_mm / 2 for s in stayed):
-            continue  # a die that lies as it lay: the one read before
+        if any(math.dist(v.center_mm, s.center_mm) <= SAME_DIE * die_mm for s in stayed):
+            continue  # a die that lies as it lay (or a side face of it): the one read before
         back = next((g for g in gone if g.value == v.value and g.zone == v.zone
                      and math.dist(v.center_mm, g.center_mm) <= die_mm * 0.3), None)
         if back is not None:  # its place changed (a neighbour's shadow), the die did not

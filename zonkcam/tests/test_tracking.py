@@ -99,3 +99,14 @@ def test_a_die_set_down_in_the_strip_after_a_pick_up_is_a_keep():
     # a die the reader cannot read came to the strip as the 5 left the rolling area
     got = compare([die(1, 10), die(5, 50)], [die(1, 10)], moved(50), DIE, unread_in_strip=1)
     assert got.change is Change.KEEP and [d.value for d in got.keep] == [5]
+
+
+def test_a_die_read_twice_beside_itself_is_one_die():
+    """A side face of a die that lies as it lay, read as a die of its own (11 mm away),
+    is that die, not a new one."""
+    before = [die(5, 235, 142), die(3, 213, 111)]
+    strip = die(3, 80, 256, Zone.KEEP)
+    got = compare(before, [die(5, 235, 142), die(2, 234, 131, confidence=0.79), strip],
+                  moved(213, 80), DIE)
+    assert got.change is Change.KEEP
+    assert sorted((str(d.zone), d.value) for d in got.dice) == [("keep", 3), ("rolling", 5)]
