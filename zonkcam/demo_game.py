@@ -2,7 +2,8 @@
 
 :class:`DemoDriver` looks at the game and, when the table is idle, does what a player
 would: throws the dice the game is waiting for, slides the chosen keep into the keep
-strip, or presses BANK. The camera (the demo table's frames), the reader, the table logic
+strip, or presses BANK (or takes over the last bank's dice, or goes for 1000), as the
+advisor says is best. The camera (the demo table's frames), the reader, the table logic
 and the rules engine do the rest, exactly as for real players.
 """
 
@@ -46,6 +47,8 @@ class DemoDriver:
         if state.phase is Phase.ROLL:
             if t.bank_ok and self.player.wants_to_bank(state):
                 return [BANK]
+            if self.player.wants_piggyback(state):
+                return [Command(InputCommand.PIGGYBACK)]
             if stuck:  # the camera did not see this throw as the game expects: throw again
                 self.table.throw(n=t.dice_to_roll)
                 return []

@@ -18,10 +18,10 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import reduce
 
-from zonkcam.game.dice import Die, values_of
+from zonkcam.game.dice import Die
 from zonkcam.game.rules import RuleSet
 from zonkcam.game.scoring import Keep, RollContext, score_roll
-from zonkcam.game.state import TurnState
+from zonkcam.game.state import Phase, TurnState
 
 COLOURS = ("white", "white", "red", "red", "green", "green")
 """The detroit table's dice, two of each colour."""
@@ -160,8 +160,10 @@ class TurnModel:
                         set_aside_points, carried if rules.carry_over_extras else frozenset())
 
     def position_of(self, turn: TurnState) -> int:
-        """The index of the position a turn in the engine stands at (rolling next)."""
-        first = turn.rolls == 0 and not turn.piggybacked
+        """The index of the position a turn in the engine stands at: rolling next, or,
+        with a roll on the table, the position it was thrown from."""
+        thrown = turn.rolls - (0 if turn.phase is Phase.ROLL else 1)
+        first = thrown == 0 and not turn.piggybacked
         return self.find(self.canonical(turn.dice_to_roll, first=first,
                                         set_aside=turn.set_aside,
                                         set_aside_points=turn.set_aside_points,

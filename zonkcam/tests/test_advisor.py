@@ -3,10 +3,10 @@ legality, monotone values, and the advice the table sees."""
 
 from __future__ import annotations
 
-import copy
 import dataclasses
 import functools
 import itertools
+import math
 from fractions import Fraction
 from pathlib import Path
 
@@ -19,13 +19,14 @@ from zonkcam.advisor.advice import Advisor, Best, Objective
 from zonkcam.advisor.model import TurnModel
 from zonkcam.advisor.points import long_run, solve_points
 from zonkcam.advisor.solver import Solver
+from zonkcam.autoplayer import AutoPlayer
 from zonkcam.game import actions as A
 from zonkcam.game.dice import Die, parse_dice
 from zonkcam.game.engine import allowed
 from zonkcam.game.game import Game
-from zonkcam.game.rules import PRESETS, load_rules, rules_from_dict
+from zonkcam.game.rules import PRESETS, load_rules
 from zonkcam.game.scoring import score_roll
-from zonkcam.game.state import Phase
+from zonkcam.game.state import Phase, PiggybackOffer
 
 DATA = Path(__file__).parent / "data"
 FARKLE = load_rules(str(DATA / "farkle.toml"))
@@ -105,51 +106,38 @@ def test_the_turn_total_bound_does_not_move_the_optimum(name):
 
 def oracle_optimum(rules, bank_from=0, cap=20_000):
     """Expected points of a turn under optimal play, by memoised recursion on the engine's
-    scoring (no position tracking, so only for tables without set-aside context)."""
+    scoring (no set-aside context, so only for tables without it)."""
     dice = rules.dice
-    by_n = {}
+    rolls = {}
     for n in range(1, dice + 1):
-        rolls = []
+        rolls[n] = []
         for faces in itertools.combinations_with_replacement(range(1, 7), n):
-            counts = [faces.count(f) for f in range(1, 7)]
-            chance = Fraction(1)
-            for c in counts:
-                chance /= Fraction(1) * __import__("math").factorial(c)
-            chance *= __import__("math").factorial(n) / 6**n
+            ways = math.factorial(n)
+            for f in range(1, 7):
+                ways //= math.factorial(faces.count(f))
             keeps = score_roll(rules, tuple(map(Die, faces))).keeps
-            rolls.append((float(chance), faces, [(len(k.dice), k.points) for k in keeps]))
-        by_n[n] = rolls
+            rolls[n].append((ways / 6**n, [(n - len(k.dice), k.points) for k in keeps]))
+    pair = 4 / 36 if rules.two_dice_pair_reroll else 0.0  # 2-2, 3-3, 4-4, 6-6: throw again
 
     @functools.cache
-    def free(t, n):  # may bank
-        r = roll(t, n)
-        return max(r, t) if t >= bank_from else r
+    def free(t, n):  # the player may bank
+        return max(roll(t, n), t) if t >= bank_from else roll(t, n)
 
     @functools.cache
     def roll(t, n):
         if t >= cap:
             return t
         total = 0.0
-        for chance, faces, keeps in by_n[n]:
-            if not keeps:
-                if rules.two_dice_pair_reroll and n == 2 and faces[0] == faces[1]:
-                    total += chance * -1.0  # marker: handled below
-                continue
-            best = 0.0
-            for used, points in keeps:
-                left = n - used
+        for chance, keeps in rolls[n]:
+            options = [0.0]
+            for left, points in keeps:
                 if left == 0:
-                    v = free(t + points, dice) if rules.hot_dice == "may" else roll(
-                        t + points, dice)
+                    hot = free if rules.hot_dice == "may" else roll
+                    options.append(hot(t + points, dice))
                 else:
-                    v = free(t + points, left) if rules.bank_after_keep else roll(
-                        t + points, left)
-                best = max(best, v)
-            total += chance * best
-        if rules.two_dice_pair_reroll and n == 2:
-            pair = 4 / 36
-            total = (total + pair) / (1 - pair)  # undo the markers, then throw again
-        return total
+                    options.append((free if rules.bank_after_keep else roll)(t + points, left))
+            total += chance * max(options)
+        return total / (1 - pair) if n == 2 else total
 
     return roll(0, dice)
 
@@ -227,6 +215,7 @@ def test_advice_is_always_an_action_the_engine_accepts(name, data):
         assert advice is not None
         assert advice.bank is None or allowed(state, A.Bank())
         if state.phase is Phase.DECIDE:
+            assert any(k.go_for_1000 for k in advice.keeps) == allowed(state, A.GoFor1000())
             keeps = [k for k in advice.keeps if not k.go_for_1000]
             assert [k.dice for k in keeps] == [k.dice for k in state.turn.score.keeps]
             for k in advice.keeps:
@@ -245,3 +234,110 @@ def test_advice_is_always_an_action_the_engine_accepts(name, data):
             game.play(A.Keep(data.draw(st.sampled_from(state.turn.score.keeps)).dice))
         elif state.phase is Phase.PAIR:
             game.play(A.Reroll())
+
+
+# -- the advice a table sees ---------------------------------------------------------------
+
+def seated(rules, names=("Ann", "Bob", "Cy")):
+    game = Game(rules)
+    game.play(A.Players(tuple(names)))
+    return game
+
+
+def set_scores(game, **scores):
+    for p in game.state.players:
+        if p.name in scores:
+            p.score, p.on_board = scores[p.name], True
+
+
+def test_last_turn_of_the_final_round_plays_to_beat_the_leader():
+    # the demo players banked 350 at 7,750 against 10,750 on their last turn: a sure loss
+    game = seated(PRESETS["classic-10000"])
+    set_scores(game, Ann=10_750, Bob=7_750, Cy=6_000)
+    game.state.final_round_by = 0
+    game.state.current = 1
+    for action in (A.Roll(parse_dice([3, 3, 3, 5, 4])), A.Keep((3, 3, 3, 5))):
+        game.play(action)
+    state = game.state
+    assert (state.player.name, state.turn.total, state.turn.dice_to_roll) == ("Bob", 350, 1)
+    assert allowed(state, A.Bank())
+    advice = ADVISOR.advise(state)
+    assert advice.objective is Objective.LAST_TURN
+    assert advice.best is Best.ROLL and advice.bank == 0.0  # banking 350 cannot win
+    assert 0 < advice.roll < 0.05
+    assert not AutoPlayer().wants_to_bank(state)
+
+
+def test_a_bank_that_reaches_the_target_on_an_instant_table_is_the_advice():
+    game = seated(PRESETS["chicago"])
+    set_scores(game, Ann=9_900)
+    for action in (A.Roll(parse_dice([1, 2, 2, 3, 4])), A.Keep((1,))):
+        game.play(action)
+    advice = ADVISOR.advise(game.state)
+    assert advice.objective is Objective.POINTS
+    assert advice.best is Best.BANK and "wins" in advice.note
+    # the same 100 with four dice far from the target: expected points say roll on
+    set_scores(game, Ann=5_000)
+    assert ADVISOR.advise(game.state).best is Best.ROLL
+
+
+def test_the_entry_minimum_refuses_the_bank_and_the_advice_knows():
+    game = seated(PRESETS["classic-10000"])
+    for action in (A.Roll(parse_dice([3, 3, 3, 5, 4])), A.Keep((3, 3, 3, 5))):
+        game.play(action)
+    assert not allowed(game.state, A.Bank())
+    advice = ADVISOR.advise(game.state)
+    assert advice.bank is None and advice.best is Best.ROLL
+    set_scores(game, Ann=2_000)  # on the board: 350 with one die left is banked
+    advice = ADVISOR.advise(game.state)
+    assert advice.bank == 350 and advice.best is Best.BANK
+
+
+def test_a_rich_piggyback_is_taken_and_a_poor_one_left():
+    game = seated(PRESETS["chicago"])
+    game.state.offer = PiggybackOffer(1_500, 4, "Cy")
+    advice = ADVISOR.advise(game.state)
+    assert advice.best is Best.PIGGYBACK and allowed(game.state, A.Piggyback())
+    assert AutoPlayer().wants_piggyback(game.state)
+    game.state.offer = PiggybackOffer(100, 1, "Cy")
+    assert ADVISOR.advise(game.state).best is Best.ROLL
+
+
+def test_a_pair_is_thrown_again():
+    game = seated(PRESETS["classic-10000"])
+    set_scores(game, Ann=2_000)
+    for action in (A.Roll(parse_dice([1, 1, 1, 2, 3])), A.Keep((1, 1, 1)),
+                   A.Roll(parse_dice([4, 4]))):
+        game.play(action)
+    assert game.state.phase is Phase.PAIR
+    advice = ADVISOR.advise(game.state)
+    assert advice.best is Best.REROLL and advice.roll > 0
+
+
+def test_go_for_1000_is_worth_a_sixth_of_hot_dice_with_1000():
+    rules = PRESETS["all-johnnys"]
+    game = seated(rules)
+    set_scores(game, Ann=3_000)
+    game.play(A.Roll(parse_dice([1, 2, 3, 4, 6, 6])))
+    advice = ADVISOR.advise(game.state)
+    go = next(k for k in advice.keeps if k.go_for_1000)
+    values, keys = ADVISOR.points(rules)
+    model = values.model
+    assert go.value == pytest.approx(values.free(model.hot, 1000, keys[(True, 0)]) / 6)
+    assert allowed(game.state, A.GoFor1000())
+
+
+def test_keep_values_are_what_rolling_on_or_banking_after_them_is_worth():
+    rules = FARKLE
+    game = seated(rules)
+    game.play(A.Roll(parse_dice([1, 1, 5, 2, 3, 4])))
+    advice = ADVISOR.advise(game.state)
+    values, keys = ADVISOR.points(rules)
+    p, model = keys[(True, 0)], values.model
+    by_dice = {k.dice: k for k in advice.keeps}
+    one = by_dice[(1,)]
+    five_left = model.find(model.canonical(5))
+    assert one.roll == pytest.approx(values.roll(five_left, 100, p))
+    assert one.bank == 100 and one.dice_left == 5
+    assert one.zonk_chance == pytest.approx(25 / 324)
+    assert advice.bank == 250  # taking the points: the best keep, 1 1 5
