@@ -3,7 +3,7 @@
 Three GPIO buttons and a desktop keyboard (:mod:`zonkcam.display.keyboard`) both turn into
 :class:`Command` values:
 
-* BANK: bank the turn total.
+* BANK: bank the turn total. Holding BANK shows or hides the odds panel (and no BANK).
 * ROLL: take the selected keep and roll on (in set-up screens: confirm).
 * SELECT: cycle through the legal keeps. Holding SELECT is UNDO (and no SELECT).
 
@@ -59,6 +59,8 @@ class InputCommand(StrEnum):
     """Keyboard: the next digit names the player (scoreboard order) who is spaced."""
     CHOOSE = "choose"
     """Keyboard: the next digit names who drinks for a scoring die on CHOOSE."""
+    ODDS = "odds"
+    """Show or hide the odds panel (keyboard o; BANK held)."""
 
 
 @dataclass(frozen=True)
@@ -72,6 +74,7 @@ class Command:
 
 BANK, ROLL, SELECT, UNDO = (Command(InputCommand.BANK), Command(InputCommand.ROLL),
                             Command(InputCommand.SELECT), Command(InputCommand.UNDO))
+ODDS = Command(InputCommand.ODDS)
 
 
 @dataclass(frozen=True)
@@ -104,9 +107,10 @@ class PressGate:
 class ArcadeButtons:
     """BANK, ROLL and SELECT on GPIO, as a stream of :class:`Command`.
 
-    BANK and ROLL give their command when pressed (never on release, never repeated while
-    held). SELECT must wait for its release to tell a press (SELECT) from a hold (UNDO):
-    the hold gives UNDO as soon as ``hold_time`` has passed, and its release gives nothing.
+    ROLL gives its command when pressed (never on release, never repeated while held).
+    SELECT and BANK wait for their release to tell a press (SELECT, BANK) from a hold (UNDO,
+    ODDS): the hold gives its command as soon as ``hold_time`` has passed, and its release
+    gives nothing, so a held BANK never banks.
     Callbacks may come from gpiozero's threads; :meth:`commands` drains them in order.
     """
 
@@ -123,13 +127,17 @@ class ArcadeButtons:
         self._lock = threading.Lock()
         self._select_down: float | None = None
         """When the accepted SELECT press began, until its release or hold is handled."""
+        self._bank_down: float | None = None
+        """The same for BANK."""
         kwargs = dict(pull_up=True, bounce_time=bounce_time, hold_time=hold_time)
         if pin_factory is not None:
             kwargs["pin_factory"] = pin_factory
         self.bank = Button(pins.bank, **kwargs)
         self.roll = Button(pins.roll, **kwargs)
         self.select = Button(pins.select, **kwargs)
-        self.bank.when_pressed = lambda: self._press("bank", BANK)
+        self.bank.when_pressed = self._bank_pressed
+        self.bank.when_held = self._bank_held
+        self.bank.when_released = self._bank_released
         self.roll.when_pressed = lambda: self._press("roll", ROLL)
         self.select.when_pressed = self._select_pressed
         self.select.when_held = self._select_held
@@ -178,6 +186,26 @@ class ArcadeButtons:
             held = self.clock() - self._select_down >= self.hold_time
             self._select_down = None
             self._queue.put(UNDO if held else SELECT)
+
+
+    def _bank_pressed(self) -> None:
+        with self._lock:
+            if self._bank_down is None and self.gate.accept("bank"):
+                self._bank_down = self.clock()
+
+    def _bank_held(self) -> None:
+        with self._lock:
+            if self._bank_down is not None:
+                self._bank_down = None
+                self._queue.put(ODDS)
+
+    def _bank_released(self) -> None:
+        with self._lock:
+            if self._bank_down is None:
+                return  # a bounce, or the release after a hold
+            held = self.clock() - self._bank_down >= self.hold_time
+            self._bank_down = None
+            self._queue.put(ODDS if held else BANK)
 
 
 def open_buttons(pins: ButtonPins = ButtonPins(), **options: Any) -> ArcadeButtons | None:

@@ -17,7 +17,7 @@ Every value comes from a table solved once per rule set (or per score, for ``win
 from __future__ import annotations
 
 import threading
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
@@ -130,11 +130,14 @@ class Advisor:
     """Advice for game states; keeps every table it solves. Safe to share between threads.
 
     ``win_tables``: solved two-player tables (:func:`zonkcam.advisor.race.build`) by rule
-    set; without one, two players get ``points`` advice like any other number.
+    set, and ``load`` finds one for rules not among them (None: there is none); without
+    one, two players get ``points`` advice like any other number.
     """
 
-    def __init__(self, win_tables: Mapping[RuleSet, WinTable] | None = None) -> None:
-        self.win_tables = dict(win_tables or {})
+    def __init__(self, win_tables: Mapping[RuleSet, WinTable] | None = None,
+                 load: Callable[[RuleSet], WinTable | None] | None = None) -> None:
+        self.win_tables: dict[RuleSet, WinTable | None] = dict(win_tables or {})
+        self._load = load
         self._lock = threading.RLock()
         self._solvers: dict[RuleSet, Solver] = {}
         self._points: dict[RuleSet, tuple[Values, dict[tuple[bool, int], int]]] = {}
@@ -183,11 +186,19 @@ class Advisor:
                 self._last[key] = last_turn(self.solver(rules), [lead], [on_board])
             return self._last[key]
 
+    def win_table(self, rules: RuleSet) -> WinTable | None:
+        with self._lock:
+            if rules not in self.win_tables and self._load is not None:
+                self.win_tables[rules] = self._load(rules)
+            return self.win_tables.get(rules)
+
     def _win_values(self, rules: RuleSet, me: int, them: int) -> Values:
         key = (rules, me, them)
         with self._lock:
             if key not in self._win:
-                self._win[key] = self.win_tables[rules].turn_values(me, them)
+                table = self.win_table(rules)
+                assert table is not None
+                self._win[key] = table.turn_values(me, them)
             return self._win[key]
 
     # -- advice --------------------------------------------------------------------------
@@ -199,7 +210,7 @@ class Advisor:
         if rules.end == "final-round" and state.final_round_by is not None \
                 and state.players[state.final_round_by] is not me and others:
             return Objective.LAST_TURN
-        table = self.win_tables.get(rules)
+        table = self.win_table(rules)
         if table is not None and me is not None and len(others) == 1:
             try:
                 table.index(me.score), table.index(others[0].score)
@@ -332,3 +343,51 @@ class Advisor:
             return advice
         return Advice(**{**advice.__dict__, "best": Best.BANK, "best_keep": None,
                          "note": f"banking reaches {rules.target}: it wins"})
+
+
+def advice_key(state: GameState) -> tuple:
+    """Everything advice for ``state`` depends on, as a hashable value (to keep advice per
+    state without holding on to states)."""
+    t = state.turn
+    players = tuple((p.score, p.on_board, p.zonks_in_a_row, p.left) for p in state.players)
+    roll = tuple((d.value, d.color) for d in t.roll) if t.roll else None
+    offer = (state.offer.total, state.offer.dice) if state.offer else None
+    return (state.rules, state.current, state.finished, state.final_round_by, players,
+            t.phase, t.total, t.dice_to_roll, roll, t.rolls, tuple(sorted(t.set_aside)),
+            t.set_aside_points, t.carried, t.bank_ok, t.piggybacked, offer)
+
+
+def best_words(advice: Advice, state: GameState) -> str:
+    """The advice in a few words, as the screen and the terminal say it."""
+    t = state.turn
+    match advice.best:
+        case Best.BANK:
+            return "bank (wins)" if "wins" in advice.note else "bank"
+        case Best.KEEP:
+            keep = " ".join(map(str, advice.best_keep or ()))
+            row = next((k for k in advice.keeps if k.dice == advice.best_keep), None)
+            then = "" if row is None or row.bank is None or row.roll > row.bank else \
+                ", then bank"
+            return f"keep {keep}{then}"
+        case Best.ROLL:
+            n = 1 if state.phase is Phase.GO_FOR_1000 else t.dice_to_roll
+            return f"roll {n} {'die' if n == 1 else 'dice'}"
+        case Best.GO_FOR_1000:
+            return "go for 1000"
+        case Best.REROLL:
+            return "throw the pair again"
+        case Best.PASS:
+            return "pass"
+        case Best.PIGGYBACK:
+            offer = state.offer
+            return f"piggyback {offer.total}" if offer else "piggyback"
+    return str(advice.best)  # pragma: no cover
+
+
+def worth(advice: Advice, value: float | None) -> str:
+    """A value as the advice's objective counts it: points, or a chance to win."""
+    if value is None:
+        return "-"
+    if advice.objective is Objective.POINTS:
+        return f"{value:,.0f}"
+    return f"{value:.1%}"

@@ -145,7 +145,8 @@ class WinTable:
 
 
 def build(rules: RuleSet, progress: Callable[[int, int], None] | None = None) -> WinTable:
-    """Solve the race for ``rules`` (see :func:`unsupported` for what it covers)."""
+    """Solve the race for ``rules`` (see :func:`unsupported` for what it covers);
+    ``progress(done, total)`` is called after each score sum, in units of work."""
     reason = unsupported(rules)
     if reason:
         raise ValueError(reason)
@@ -153,13 +154,15 @@ def build(rules: RuleSet, progress: Callable[[int, int], None] | None = None) ->
     g = model.step
     A = -(-rules.target // g)
     solver = Solver(model, monotone=not rules.piggyback)
-    last = _last_turns(solver, A)
+    last = _last_turns(solver, A) if rules.end == "final-round" else np.zeros((2, 1))
     pig = np.zeros((A, A, rules.dice, A), dtype=np.float32) if rules.piggyback else None
     table = WinTable(rules, g, np.zeros((A, A)), last, pig, solver)
     positions = {k: model.find(model.canonical(k)) for k in range(1, rules.dice)}
-    layers = range(2 * (A - 1), -1, -1)
-    for n, s in enumerate(layers):
-        i = np.arange(max(0, s - A + 1), min(s, A - 1) + 1)
+    sums = range(2 * (A - 1), -1, -1)
+    layers = [np.arange(max(0, s - A + 1), min(s, A - 1) + 1) for s in sums]
+    beyond = last.shape[1] if rules.end == "final-round" else 0
+    work = np.cumsum([len(i) * (A - i.min() + beyond) for i in layers])
+    for n, (s, i) in enumerate(zip(sums, layers, strict=True)):
         j = s - i
         order = {(int(a), int(b)): k for k, (a, b) in enumerate(zip(i, j, strict=True))}
         mate = np.array([order[(int(b), int(a))] for a, b in zip(i, j, strict=True)])
@@ -184,7 +187,7 @@ def build(rules: RuleSet, progress: Callable[[int, int], None] | None = None) ->
             for k in range(1, rules.dice):
                 pig[i, j, k, :top] = X[:top, positions[k], :len(i)].T
         if progress is not None:
-            progress(n + 1, len(layers))
+            progress(int(work[n]), int(work[-1]))
     return table
 
 

@@ -8,6 +8,7 @@ import pytest
 
 from zonkcam.buttons import (
     BANK,
+    ODDS,
     ROLL,
     SELECT,
     UNDO,
@@ -113,13 +114,39 @@ def test_buttons_are_locked_out_separately(buttons, factory):
     assert buttons.commands() == [BANK, ROLL]
 
 
-def test_bank_held_down_does_not_repeat(buttons, factory, clock):
+def test_holding_bank_shows_the_odds_and_never_banks(buttons, factory, clock):
     p = pin(factory, 17)
     p.drive_low()
-    time.sleep(HOLD * 2.5)  # long enough for gpiozero's hold thread to act, were it asked
+    deadline = time.monotonic() + 3
+    got = []
+    while not got and time.monotonic() < deadline:  # gpiozero's hold thread fires
+        time.sleep(0.02)
+        got = buttons.commands()
+    assert got == [ODDS]
     clock.now += 5
-    assert buttons.commands() == [BANK]
+    time.sleep(HOLD * 2.5)  # held on: nothing repeats
     p.drive_high()
+    assert buttons.commands() == []
+
+
+def test_long_bank_press_is_odds_even_before_the_hold_thread_runs(buttons, factory, clock):
+    p = pin(factory, 17)
+    p.drive_low()
+    clock.now += HOLD + 0.05
+    p.drive_high()
+    assert buttons.commands() == [ODDS]
+
+
+def test_short_bank_press_banks_once_on_release(buttons, factory, clock):
+    p = pin(factory, 17)
+    p.drive_low()
+    assert buttons.commands() == []  # a press or a hold? the release tells
+    clock.now += 0.05
+    p.drive_high()
+    assert buttons.commands() == [BANK]
+    for _ in range(3):  # bounces of the same press: nothing more
+        p.drive_low()
+        p.drive_high()
     assert buttons.commands() == []
 
 
@@ -215,5 +242,6 @@ def test_action_for_buttons():
     assert action_for(ROLL, state, len(keeps)) == A.Keep(keeps[0].dice)
     assert action_for(UNDO, state) == A.Undo()
     assert action_for(SELECT, state) is None
+    assert action_for(ODDS, state) is None  # the screen's business, not the game's
     rolled = game.play(A.Keep(keeps[0].dice))
     assert action_for(ROLL, rolled) is None  # the camera reads the next roll

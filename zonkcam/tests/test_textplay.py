@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from zonkcam.advisor.advice import Advisor, best_words
 from zonkcam.game import actions as A
 from zonkcam.game.dice import parse_dice
 from zonkcam.game.errors import TableError
@@ -58,3 +59,29 @@ def test_session_prints_refusals_and_saves(tmp_path):
     assert "needs 1000 in one turn to get on the board" in text
     assert stored[1:] == [A.Roll(parse_dice([1, 2, 4, 6, 6])), A.Keep((1,))]
     assert "resume with: zonkcam play --resume 1" in shown[-1]
+
+
+def test_odds_shows_the_advice_for_the_current_state(tmp_path):
+    typed = iter(["odds", "15533", "odds", "quit"])
+    shown: list[str] = []
+    advisor = Advisor()
+    with EventLog(tmp_path / "g.db") as log:
+        keeper = Scorekeeper.new(log, PRESETS["chicago"])
+        keeper.play(A.Players(("Ann", "Bob")))
+        TextScorekeeper(keeper, read=lambda _: next(typed), write=shown.append,
+                        advisor=advisor).run()
+        state = keeper.state
+    odds = [s for s in shown if s.startswith("odds for Ann")]
+    assert len(odds) == 2
+    first, second = odds
+    assert "nothing scores on the next roll: 7.7%" in first  # five dice: 25/324
+    assert "bank not allowed  |  roll on 340" in first
+    assert "best: roll 5 dice" in first
+    advice = advisor.advise(state)
+    assert f"best: {best_words(advice, state)}" in second
+    assert "#1 keep 1 5 5" in second and "roll on" in second
+    assert f"bank {advice.bank:,.0f}" in second
+
+
+def test_odds_is_a_view_word(game):
+    assert parse_line("odds", game.state) == "odds"
