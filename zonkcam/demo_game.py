@@ -13,6 +13,7 @@ from collections.abc import Callable
 
 from zonkcam.autoplayer import AutoPlayer
 from zonkcam.buttons import BANK, ROLL, Command, InputCommand
+from zonkcam.commands.solve import cached_advisor
 from zonkcam.game.state import GameState, Phase
 from zonkcam.table.demo import DemoTable
 
@@ -21,7 +22,7 @@ class DemoDriver:
     def __init__(self, table: DemoTable, player: AutoPlayer | None = None,
                  press: Callable[[Command], None] | None = None) -> None:
         self.table = table
-        self.player = player or AutoPlayer()
+        self.player = player or AutoPlayer(cached_advisor())
         self.press = press
         """Presses a button for real (e.g. a mocked GPIO pin); None: hand back commands."""
         self._asked: tuple | None = None

@@ -40,6 +40,8 @@ class Position:
     set_aside_points: int = 0
     carried: frozenset[int] = frozenset()
     """Faces of set-aside triples whose later dice score extra (carry-over extras)."""
+    closed: bool = False
+    """This cycle's set-aside dice can no longer complete 1-2-3-4-5-6 (a face twice)."""
 
     def context(self, rules: RuleSet) -> RollContext:
         return RollContext(full_roll=self.dice == rules.dice, carried=self.carried,
@@ -134,6 +136,8 @@ class TurnModel:
         self.index: dict[Position, int] = {}
         self.rolls: list[Rolls] = []
         """Per position index: what rolling from there can give."""
+        self._after: dict[tuple[Position, Keep], tuple[int, bool]] = {}
+        """Where each keep from each position leads, and whether banking is allowed then."""
         self.start = self._add(self.canonical(rules.dice, first=True))
         self.hot = self._add(self.canonical(rules.dice))
         self.hot_free = rules.hot_dice == "may" and rules.bank_after_keep
@@ -148,16 +152,19 @@ class TurnModel:
     # -- positions ------------------------------------------------------------------------
 
     def canonical(self, dice: int, *, first: bool = False, set_aside: Sequence[int] = (),
-                  set_aside_points: int = 0, carried: frozenset[int] = frozenset()
-                  ) -> Position:
+                  set_aside_points: int = 0, carried: frozenset[int] = frozenset(),
+                  closed: bool = False) -> Position:
         """The position, leaving out what cannot matter under these rules."""
         rules = self.rules
         aside = tuple(sorted(set_aside))
-        if (not rules.straight_completion or len(set(aside)) != len(aside)
-                or set_aside_points >= rules.straight_completion):
+        closed = bool(rules.straight_completion) and (
+            closed or len(set(aside)) != len(aside)
+            or set_aside_points >= rules.straight_completion)
+        if closed or not rules.straight_completion:
             aside, set_aside_points = (), 0
         return Position(dice, first and bool(rules.go_for_1000) and dice == rules.dice, aside,
-                        set_aside_points, carried if rules.carry_over_extras else frozenset())
+                        set_aside_points, carried if rules.carry_over_extras else frozenset(),
+                        closed)
 
     def position_of(self, turn: TurnState) -> int:
         """The index of the position a turn in the engine stands at: rolling next, or,
@@ -223,15 +230,18 @@ class TurnModel:
         rules, n = self.rules, position.dice
         out = []
         for keep in keeps:
-            left = n - len(keep.dice)
-            if left == 0:
-                target, free = self.hot, self.hot_free
-            else:
-                carried = position.carried | keep.triples
-                target = self._add(self.canonical(
-                    left, set_aside=position.set_aside + keep.dice,
-                    set_aside_points=position.set_aside_points + keep.points, carried=carried))
-                free = rules.bank_after_keep
+            key = (position, keep)
+            if key not in self._after:
+                left = n - len(keep.dice)
+                if left == 0:
+                    self._after[key] = (self.hot, self.hot_free)
+                else:
+                    self._after[key] = (self._add(self.canonical(
+                        left, set_aside=position.set_aside + keep.dice,
+                        set_aside_points=position.set_aside_points + keep.points,
+                        carried=position.carried | keep.triples, closed=position.closed)),
+                        rules.bank_after_keep)
+            target, free = self._after[key]
             out.append(Option(Choice.KEEP, keep.points, target, free, keep=keep.dice))
         best = keeps[0]
         if not rules.bank_after_keep and not (len(best.dice) == n and rules.hot_dice == "must"):

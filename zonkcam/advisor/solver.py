@@ -63,18 +63,18 @@ class Solver:
         for i, rolls in enumerate(model.rolls):
             pos_start.append(len(group_chance))
             zonk[i], pair[i] = float(rolls.zonk), float(rolls.pair)
-            merged: dict[tuple[Edge, ...], float] = {}
+            merged: dict[tuple[tuple[int, int], ...], float] = {}
             for outcome in rolls.scoring:
                 key = self._edges(outcome.options, monotone)
                 merged[key] = merged.get(key, 0.0) + float(outcome.chance)
             if not merged:  # nothing ever scores from here
-                merged[(Edge(self.ZERO, 0),)] = 0.0
+                merged[((self.ZERO, 0),)] = 0.0
             for key, chance in merged.items():
                 group_start.append(len(rows))
                 group_chance.append(chance)
-                for e in key:
-                    rows.append(e.row)
-                    shifts.append(e.shift)
+                for row, shift in key:
+                    rows.append(row)
+                    shifts.append(shift)
         # edges as a [slot, group] grid (short groups repeat their first edge), so that the
         # best option of every roll is one max over the slots
         group_start.append(len(rows))
@@ -107,14 +107,16 @@ class Solver:
             return Edge(self.BANK0 + option.left, shift)
         return Edge(self.GO, 0)
 
-    def _edges(self, options: tuple[Option, ...], monotone: bool) -> tuple[Edge, ...]:
-        edges = {self.edge(o) for o in options}
+    def _edges(self, options: tuple[Option, ...], monotone: bool) -> tuple[tuple[int, int], ...]:
+        """The options' (row, shift) pairs, without repeats (and, where values never fall
+        as the total rises, only the largest shift into each row)."""
+        edges = {(e.row, e.shift) for e in map(self.edge, options)}
         if monotone:
             top: dict[int, int] = {}
-            for e in edges:
-                top[e.row] = max(top.get(e.row, -1), e.shift)
-            edges = {Edge(r, s) for r, s in top.items()}
-        return tuple(sorted(edges, key=lambda e: (e.row, e.shift)))
+            for row, shift in edges:
+                top[row] = max(top.get(row, -1), shift)
+            edges = set(top.items())
+        return tuple(sorted(edges))
 
     # -- the recursion --------------------------------------------------------------------
 

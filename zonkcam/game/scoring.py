@@ -118,8 +118,10 @@ def score_roll(rules: RuleSet, dice: Sequence[Die], context: RollContext | None 
     counts = counts_of(d.value for d in dice)
     pairs = ctx.full_roll and rules.points.colour_pairs > 0 and _colour_pairs(dice)
     completion = _completes_straight(rules, counts, ctx)
-    keeps = _keeps(rules, counts, ctx.full_roll, ctx.carried, pairs, completion,
-                   ctx.set_aside_points)
+    # only what can change this roll's keeps goes into the cache key
+    carried = frozenset(f for f in ctx.carried if counts[f - 1])
+    keeps = _keeps(rules, counts, ctx.full_roll, carried, pairs, completion,
+                   ctx.set_aside_points if completion else 0)
     return RollScore(dice, keeps)
 
 
