@@ -49,7 +49,7 @@ class DemoDriver:
             if t.bank_ok and self.player.wants_to_bank(state):
                 return [BANK]
             if self.player.wants_piggyback(state):
-                return [Command(InputCommand.PIGGYBACK)]
+                return [ROLL]  # ROLL at the start of a turn takes over the offered dice
             if stuck:  # the camera did not see this throw as the game expects: throw again
                 self.table.throw(n=t.dice_to_roll)
                 return []

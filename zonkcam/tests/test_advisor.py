@@ -20,6 +20,8 @@ from zonkcam.advisor.model import TurnModel
 from zonkcam.advisor.points import long_run, solve_points
 from zonkcam.advisor.solver import Solver
 from zonkcam.autoplayer import AutoPlayer
+from zonkcam.buttons import ROLL
+from zonkcam.demo_game import DemoDriver
 from zonkcam.game import actions as A
 from zonkcam.game.dice import Die, parse_dice
 from zonkcam.game.engine import allowed
@@ -341,3 +343,33 @@ def test_keep_values_are_what_rolling_on_or_banking_after_them_is_worth():
     assert one.bank == 100 and one.dice_left == 5
     assert one.zonk_chance == pytest.approx(25 / 324)
     assert advice.bank == 250  # taking the points: the best keep, 1 1 5
+
+
+class FakeTable:
+    """What DemoDriver asks of the demo table, recorded."""
+
+    busy = False
+
+    def __init__(self) -> None:
+        self.did: list[tuple] = []
+
+    def throw(self, n):
+        self.did.append(("throw", n))
+
+    def pick_up(self):
+        self.did.append(("pick up",))
+
+    def keep(self, dice):
+        self.did.append(("keep", tuple(dice)))
+
+
+def test_the_demo_players_do_what_the_advisor_says():
+    table = FakeTable()
+    driver = DemoDriver(table, AutoPlayer(ADVISOR))
+    game = seated(PRESETS["chicago"])
+    game.state.offer = PiggybackOffer(1_500, 4, "Cy")
+    assert driver.step(game.state) == [ROLL]  # ROLL at the start of a turn: piggyback
+    game = seated(PRESETS["chicago"])
+    game.play(A.Roll(parse_dice([1, 5, 5, 3, 4])))
+    assert driver.step(game.state) == []
+    assert table.did[-1] == ("keep", ADVISOR.advise(game.state).best_keep)
