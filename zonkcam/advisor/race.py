@@ -74,8 +74,10 @@ class WinTable:
     last: np.ndarray
     """``last[on_board, m]``: a last turn's chance to beat a lead of ``m * step`` points."""
     pig: np.ndarray | None = None
-    """``pig[i, j, k, u]``: rolling ``k`` dice taken over with ``u * step`` points
-    (piggyback), ``i * step`` against ``j * step``."""
+    """Piggyback tables: ``pig[i, j, k, u]`` is what taking over ``k`` dice and ``u * step``
+    points adds to the chance to win of a player starting a turn with ``i * step`` against
+    ``j * step`` (0 where starting afresh is as good; ``u <= j``, the total the opponent
+    banked)."""
     solver: Solver | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
@@ -138,8 +140,8 @@ class WinTable:
         for k in range(rules.dice + 1):
             pay = base
             if self.pig is not None and 0 < k < rules.dice:
-                them_pig = self.pig[jj, inside, k, np.minimum(u, self.pig.shape[3] - 1)]
-                pay = np.where(reached, base, 1 - np.maximum(self.win[jj, inside], them_pig))
+                offer = self.pig[jj, inside, k, np.minimum(u, self.pig.shape[3] - 1)]
+                pay = np.where(reached, base, base - offer)
             bank[k] = np.where(allowed, pay, -np.inf)
         return bank, n_grid
 
@@ -156,6 +158,7 @@ def build(rules: RuleSet, progress: Callable[[int, int], None] | None = None) ->
     solver = Solver(model, monotone=not rules.piggyback)
     last = _last_turns(solver, A) if rules.end == "final-round" else np.zeros((2, 1))
     pig = np.zeros((A, A, rules.dice, A), dtype=np.float32) if rules.piggyback else None
+    below = np.tril(np.ones((A, A), dtype=bool))  # [j, u]: an offer is at most the score
     table = WinTable(rules, g, np.zeros((A, A)), last, pig, solver)
     positions = {k: model.find(model.canonical(k)) for k in range(1, rules.dice)}
     sums = range(2 * (A - 1), -1, -1)
@@ -185,7 +188,8 @@ def build(rules: RuleSet, progress: Callable[[int, int], None] | None = None) ->
         if pig is not None:
             top = min(A, X.shape[0])
             for k in range(1, rules.dice):
-                pig[i, j, k, :top] = X[:top, positions[k], :len(i)].T
+                gain = X[:top, positions[k], :len(i)].T - x[:, None]
+                pig[i, j, k, :top] = np.where(below[j, :top], np.maximum(gain, 0.0), 0.0)
         if progress is not None:
             progress(int(work[n]), int(work[-1]))
     return table
