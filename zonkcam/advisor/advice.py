@@ -17,6 +17,7 @@ Every value comes from a table solved once per rule set (or per score, for ``win
 from __future__ import annotations
 
 import threading
+from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
@@ -31,6 +32,8 @@ from zonkcam.game.state import GameState, Phase, PlayerState
 
 TIE = 1e-9
 """Values this close count as equal (banking is advised on a tie)."""
+KEEP = 64
+"""Per-score turn tables kept (the last turns of final rounds, two-player turns)."""
 
 
 class Objective(StrEnum):
@@ -142,8 +145,8 @@ class Advisor:
         self._solvers: dict[RuleSet, Solver] = {}
         self._points: dict[RuleSet, tuple[Values, dict[tuple[bool, int], int]]] = {}
         self._long_run: dict[RuleSet, LongRun] = {}
-        self._last: dict[tuple[RuleSet, int, bool], Values] = {}
-        self._win: dict[tuple[RuleSet, int, int], Values] = {}
+        self._last: OrderedDict[tuple, Values] = OrderedDict()
+        self._win: OrderedDict[tuple, Values] = OrderedDict()
 
     # -- the tables ----------------------------------------------------------------------
 
@@ -180,11 +183,19 @@ class Advisor:
             return self._points[rules]
 
     def _last_turn(self, rules: RuleSet, lead: int, on_board: bool) -> Values:
-        key = (rules, lead, on_board)
+        return self._kept(self._last, (rules, lead, on_board),
+                          lambda: last_turn(self.solver(rules), [lead], [on_board]))
+
+    def _kept(self, cache: OrderedDict, key: tuple, make: Callable[[], Values]) -> Values:
+        """``cache[key]``, made if missing; the least recently used go beyond :data:`KEEP`."""
         with self._lock:
-            if key not in self._last:
-                self._last[key] = last_turn(self.solver(rules), [lead], [on_board])
-            return self._last[key]
+            if key in cache:
+                cache.move_to_end(key)
+            else:
+                cache[key] = make()
+                while len(cache) > KEEP:
+                    cache.popitem(last=False)
+            return cache[key]
 
     def win_table(self, rules: RuleSet) -> WinTable | None:
         with self._lock:
@@ -193,13 +204,9 @@ class Advisor:
             return self.win_tables.get(rules)
 
     def _win_values(self, rules: RuleSet, me: int, them: int) -> Values:
-        key = (rules, me, them)
-        with self._lock:
-            if key not in self._win:
-                table = self.win_table(rules)
-                assert table is not None
-                self._win[key] = table.turn_values(me, them)
-            return self._win[key]
+        table = self.win_table(rules)
+        assert table is not None
+        return self._kept(self._win, (rules, me, them), lambda: table.turn_values(me, them))
 
     # -- advice --------------------------------------------------------------------------
 
