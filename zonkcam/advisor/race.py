@@ -25,6 +25,9 @@ from zonkcam.game.rules import RuleSet
 
 DELTA = 1e-4
 """The step in a zonk's worth to measure how a turn's value changes with it."""
+PIG_STEPS = 65_535
+"""A stored table keeps what a piggyback adds to the chance to win in steps of
+1/65,535 (two bytes, under 8e-6 off)."""
 TOLERANCE = 1e-9
 """Newton's method stops when its last step moved no chance by more than this (the error
 left is far smaller: near the answer each step squares it)."""
@@ -77,7 +80,7 @@ class WinTable:
     """Piggyback tables: ``pig[i, j, k, u]`` is what taking over ``k`` dice and ``u * step``
     points adds to the chance to win of a player starting a turn with ``i * step`` against
     ``j * step`` (0 where starting afresh is as good; ``u <= j``, the total the opponent
-    banked)."""
+    banked); float, or as stored, in steps of 1/:data:`PIG_STEPS`."""
     solver: Solver | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
@@ -141,6 +144,8 @@ class WinTable:
             pay = base
             if self.pig is not None and 0 < k < rules.dice:
                 offer = self.pig[jj, inside, k, np.minimum(u, self.pig.shape[3] - 1)]
+                if offer.dtype == np.uint16:  # as stored: in steps of 1/65,535
+                    offer = offer / PIG_STEPS
                 pay = np.where(reached, base, base - offer)
             bank[k] = np.where(allowed, pay, -np.inf)
         return bank, n_grid

@@ -23,7 +23,7 @@ import numpy as np
 
 from zonkcam.advisor.advice import Advisor
 from zonkcam.advisor.points import solve_points
-from zonkcam.advisor.race import WinTable, build, unsupported
+from zonkcam.advisor.race import PIG_STEPS, WinTable, build, unsupported
 from zonkcam.errors import UserError
 from zonkcam.game.errors import RulesError
 from zonkcam.game.rules import RuleSet, load_rules, rules_from_dict, rules_to_toml
@@ -67,7 +67,10 @@ def save_table(table: WinTable, path: Path) -> None:
               "rules": np.array(rules_to_toml(table.rules)), "win": table.win,
               "last": table.last}
     if table.pig is not None:
-        arrays["pig"] = table.pig
+        pig = table.pig
+        if pig.dtype != np.uint16:
+            pig = np.round(np.clip(pig, 0.0, 1.0) * PIG_STEPS).astype(np.uint16)
+        arrays["pig"] = pig
     buffer = io.BytesIO()
     np.savez_compressed(buffer, **arrays)
     tmp = path.with_suffix(".tmp")

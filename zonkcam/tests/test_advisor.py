@@ -170,7 +170,7 @@ def test_values_never_fall_as_the_turn_total_rises(name):
 
 ADVISOR = Advisor()
 COLOURS = ["white", "white", "red", "red", "green", "green"]
-GAME_SETTINGS = settings(max_examples=40, deadline=None,
+GAME_SETTINGS = settings(max_examples=25, deadline=None,
                          suppress_health_check=[HealthCheck.too_slow,
                                                 HealthCheck.data_too_large])
 

@@ -8,9 +8,16 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from zonkcam.advisor.race import build
 from zonkcam.cli import main
-from zonkcam.commands.solve import cached_advisor, load_table, read_table, table_path
-from zonkcam.game.rules import load_rules
+from zonkcam.commands.solve import (
+    cached_advisor,
+    load_table,
+    read_table,
+    save_table,
+    table_path,
+)
+from zonkcam.game.rules import load_rules, rules_from_dict
 
 DATA = Path(__file__).parent / "data"
 SHORT = 'base = "classic-10000"\nname = "short classic"\ntarget = 1500\n'
@@ -119,3 +126,21 @@ def test_solve_refuses_what_it_cannot_race_in_one_line(capsys):
     code, out, _ = run_cli(capsys, "solve", "--rules", "all-johnnys")
     assert code == 0
     assert "524.644 on average" in out and "no two-player table" in out
+
+
+def test_a_stored_piggyback_table_gives_the_turns_it_was_built_with(tmp_path):
+    rules = rules_from_dict({"name": "tiny pig", "dice": 3, "target": 600, "end": "instant",
+                             "piggyback": True})
+    table = build(rules)
+    path = tmp_path / "pig.npz"
+    save_table(table, path)
+    stored = read_table(path)
+    assert stored.rules == rules and stored.pig.dtype == np.uint16
+    assert np.array_equal(stored.win, table.win)
+    start = table.solver.model.start
+    for me, them in [(0, 0), (100, 450), (500, 50)]:
+        built = table.turn_values(me, them).X
+        again = stored.turn_values(me, them).X
+        assert np.allclose(again, built, atol=1e-4)
+        assert stored.turn_values(me, them).roll(start, 0) == pytest.approx(
+            table.chance(me, them), abs=1e-4)
