@@ -68,8 +68,10 @@ def save_table(table: WinTable, path: Path) -> None:
               "last": table.last}
     if table.pig is not None:
         pig = table.pig
-        if pig.dtype != np.uint16:
-            pig = np.round(np.clip(pig, 0.0, 1.0) * PIG_STEPS).astype(np.uint16)
+        if pig.dtype != np.uint16:  # one score at a time: no float copy of the whole table
+            pig = np.empty(table.pig.shape, dtype=np.uint16)
+            for i, part in enumerate(table.pig):
+                pig[i] = np.round(np.clip(part, 0.0, 1.0) * PIG_STEPS)
         arrays["pig"] = pig
     buffer = io.BytesIO()
     np.savez_compressed(buffer, **arrays)
