@@ -187,7 +187,6 @@ class ArcadeButtons:
             self._select_down = None
             self._queue.put(UNDO if held else SELECT)
 
-
     def _bank_pressed(self) -> None:
         with self._lock:
             if self._bank_down is None and self.gate.accept("bank"):
