@@ -4,7 +4,8 @@ For each preset and the two published tables (zonkcam/tests/data): the cold sing
 solve (the turn model from the engine's scoring, then the expected-points table for every
 problem the advisor keeps: on the board or not, zonks in a row), and the time of one
 piece of advice for random states of random games, the first (which solves) and the
-median and worst of the rest. With --race TABLE.npz..., the two-player tables built by
+median and worst of the rest, and a last turn of a final round at a new lead (a small
+solve of its own). With --race TABLE.npz..., the two-player tables built by
 ``zonkcam solve``: size on disk, and the per-score turn values advice reads from them.
 Run: python scripts/bench_advisor.py [--race FILE ...]
 """
@@ -83,8 +84,12 @@ def bench(name: str, rules) -> None:
         advisor.advise(s)
         times.append(time.perf_counter() - t0)
     first, rest = times[0], times[1:]
+    start = time.perf_counter()
+    advisor._last_turn(rules, 3000, True)  # a final round's last turn, 3,000 behind
+    last = time.perf_counter() - start
     print(f"| {name} | {solve * 1000:.0f} | {first * 1000:.0f} | "
-          f"{statistics.median(rest) * 1000:.2f} | {max(rest) * 1000:.1f} |")
+          f"{statistics.median(rest) * 1000:.2f} | {max(rest) * 1000:.1f} | "
+          f"{last * 1000:.1f} |")
 
 
 def main() -> None:
@@ -93,8 +98,8 @@ def main() -> None:
                         help="two-player table files to time")
     args = parser.parse_args()
     print("| rules | single-turn solve ms | first advice ms | advice median ms | "
-          "advice max ms |")
-    print("|---|---|---|---|---|")
+          "advice max ms | last turn, new lead ms |")
+    print("|---|---|---|---|---|---|")
     for name, rules in PRESETS.items():
         bench(name, rules)
     for table in ("zilch.toml", "farkle.toml"):
