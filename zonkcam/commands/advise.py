@@ -24,8 +24,12 @@ from zonkcam.game.state import GameState, Phase, PlayerState, TurnState
 
 
 def register(subparsers) -> None:
-    p = subparsers.add_parser("advise", help="the odds and best play for a turn, as JSON",
-                              description=__doc__.split("\n\n")[0])
+    p = subparsers.add_parser(
+        "advise", help="the odds and best play for a turn, as JSON",
+        description="The advisor's view of one state of a turn, as JSON: the chance that "
+        "the next roll scores nothing, what banking and rolling on are worth, every legal "
+        "keep of --roll valued, the best play, and with --score and --opponent the chance "
+        "to win (from the table zonkcam solve builds).")
     p.add_argument("--rules", default="classic-10000",
                    help="preset name or TOML file (default: classic-10000)")
     p.add_argument("--turn-total", type=int, default=0, metavar="N",
