@@ -10,9 +10,10 @@ win chance against one opponent's score, ...). Rows of the table:
 * ``BANK(k)``: the payoff of banking with ``k`` dice left (``-inf`` where the rules refuse);
 * ``GO``: going for 1000 from this total; ``ZERO``: a constant 0.
 
-Above the grid (turn totals no turn in play reaches) the table is filled with the value of
-the play that banks at the first chance: ``a * payoff + (1 - a) * zonk``, where ``a`` is
-the best chance from each position of reaching a state where banking is allowed.
+Above the grid the table is filled with what rolling on is worth there: where a bank pays
+a fixed amount (a win), ``a * payoff + (1 - a) * zonk``, ``a`` being the best chance from
+each position of reaching a state where banking is allowed; where a bank pays the turn
+total (expected points), the exact asymptote ``a * t + b`` (:meth:`Solver.asymptote`).
 """
 
 from __future__ import annotations
