@@ -19,6 +19,7 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
 import pygame  # noqa: E402
 
+from zonkcam.advisor.advice import Advisor  # noqa: E402
 from zonkcam.buttons import ROLL, Command, InputCommand  # noqa: E402
 from zonkcam.display import scenes  # noqa: E402
 from zonkcam.display.banners import banners_for  # noqa: E402
@@ -29,19 +30,20 @@ from zonkcam.game.rules import PRESETS  # noqa: E402
 
 SMALL, BIG = (800, 480), (1920, 1080)
 
-# file name: (scene, size, show the banner the last action raised)
+# file name: (scene, size, show the banner the last action raised, show the odds panel)
 SHOTS = {
-    "roll-800x480": ("roll", SMALL, False),
-    "roll-1920x1080": ("roll", BIG, False),
-    "hot-dice": ("hot-dice", SMALL, True),
-    "zonk": ("zonk", SMALL, True),
-    "drinking": ("drinking", SMALL, False),
-    "drink-left": ("drinking", SMALL, True),
-    "all-johnnys": ("all-johnnys", SMALL, False),
-    "newbie": ("all-johnnys", SMALL, True),
-    "detroit-colours": ("detroit", SMALL, False),
-    "winner-800x480": ("winner", SMALL, True),
-    "winner-1920x1080": ("winner", BIG, True),
+    "roll-800x480": ("roll", SMALL, False, False),
+    "roll-1920x1080": ("roll", BIG, False, False),
+    "odds": ("roll", SMALL, False, True),
+    "hot-dice": ("hot-dice", SMALL, True, False),
+    "zonk": ("zonk", SMALL, True, False),
+    "drinking": ("drinking", SMALL, False, False),
+    "drink-left": ("drinking", SMALL, True, False),
+    "all-johnnys": ("all-johnnys", SMALL, False, False),
+    "newbie": ("all-johnnys", SMALL, True, False),
+    "detroit-colours": ("detroit", SMALL, False, False),
+    "winner-800x480": ("winner", SMALL, True, False),
+    "winner-1920x1080": ("winner", BIG, True, False),
 }
 
 
@@ -54,11 +56,14 @@ def main(argv: list[str] | None = None) -> int:
     pygame.display.init()
     pygame.font.init()
     screen = Screen()
-    for name, (scene_name, size, with_banner) in SHOTS.items():
+    advisor = Advisor()
+    for name, (scene_name, size, with_banner, with_odds) in SHOTS.items():
         scene = scenes.SCENES[scene_name]()
         raised = banners_for(scene.state) if with_banner else []
         banner = next((b for b in raised if b.name != "ZONK"), raised[0]) if raised else None
-        view = view_for(scene.state, scene.observation, scene.selected_keep, banner=banner)
+        odds = advisor.advise(scene.state) if with_odds else False
+        view = view_for(scene.state, scene.observation, scene.selected_keep, banner=banner,
+                        odds=odds)
         surface = pygame.Surface(size)
         screen.draw(surface, view)
         _save(surface, out / f"{name}.png")

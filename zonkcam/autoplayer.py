@@ -1,14 +1,16 @@
-"""Simple automatic players for the demo game: which keep to take, when to bank.
+"""The demo game's automatic players: they play what the advisor says is best.
 
-Pure: a decision from the game state alone. Good enough to look like a sensible player;
-not an optimal strategy.
+Pure: a decision from the game state alone, read off :class:`~zonkcam.advisor.advice.Advisor`
+(expected points, the chance to win with two players and a solved table, and on a last
+turn of the final round the chance to beat the leader).
 """
 
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
+from zonkcam.advisor.advice import Advice, Advisor, Best
 from zonkcam.game import actions as A
 from zonkcam.game.dice import Die
 from zonkcam.game.engine import allowed
@@ -18,43 +20,36 @@ from zonkcam.game.scoring import Keep
 from zonkcam.game.state import GameState, Phase
 
 
-@dataclass(frozen=True)
+@dataclass
 class AutoPlayer:
-    bank_at: int = 400
-    """Bank once the turn total reaches this (and the rules allow it)..."""
-    bank_with_dice: int = 2
-    """...or with this many dice or fewer left to throw and anything worth banking."""
+    advisor: Advisor = field(default_factory=Advisor)
+
+    def advice(self, state: GameState) -> Advice | None:
+        return self.advisor.advise(state)
 
     def choose_keep(self, state: GameState) -> Keep:
         """The keep to set aside from the roll on the table (phase DECIDE)."""
         assert state.phase is Phase.DECIDE and state.turn.score is not None
-        keeps = state.turn.score.keeps
-        best = keeps[0]
-        # With nothing better than singles, keep one single and throw more dice.
-        if all(name.startswith("single") for name in best.combos) and \
-                len(best.dice) < state.turn.dice_to_roll:
-            singles = [k for k in keeps if len(k.dice) == 1]
-            return max(singles, key=lambda k: k.points)
-        return best
+        advice = self.advice(state)
+        if advice is not None and advice.best_keep is not None:
+            return state.turn.score.keep_for(advice.best_keep)
+        return state.turn.score.keeps[0]
 
     def wants_go_for_1000(self, state: GameState) -> bool:
-        return allowed(state, A.GoFor1000()) and state.turn.score is not None and \
-            state.turn.score.best is not None and state.turn.score.best.points < 300
+        advice = self.advice(state)
+        return advice is not None and advice.best is Best.GO_FOR_1000 and \
+            allowed(state, A.GoFor1000())
+
+    def wants_piggyback(self, state: GameState) -> bool:
+        """At the start of a turn: take over the last bank's dice and total."""
+        advice = self.advice(state)
+        return advice is not None and advice.best is Best.PIGGYBACK and \
+            allowed(state, A.Piggyback())
 
     def wants_to_bank(self, state: GameState) -> bool:
         """After a keep (phase ROLL with bank allowed), or straight after a roll."""
-        if not allowed(state, A.Bank()):
-            return False
-        t = state.turn
-        total = t.total
-        left = t.dice_to_roll
-        if state.phase is Phase.DECIDE:  # taking the points: the best keep is added
-            best = t.score.best if t.score else None
-            total += best.points if best else 0
-            left -= len(best.dice) if best else 0
-            if state.rules.bank_after_keep:
-                return False  # keep first, then decide
-        return total >= self.bank_at or (0 < left <= self.bank_with_dice and total >= 200)
+        advice = self.advice(state)
+        return advice is not None and advice.best is Best.BANK and allowed(state, A.Bank())
 
     def next_action(self, state: GameState, rng: random.Random) -> A.Action:
         """What this player does next at a table where the dice fall as ``rng`` says."""
@@ -62,6 +57,8 @@ class AutoPlayer:
         if state.phase is Phase.ROLL:
             if t.bank_ok and self.wants_to_bank(state):
                 return A.Bank()
+            if self.wants_piggyback(state):
+                return A.Piggyback()
             return A.Roll(tuple(Die(rng.randint(1, 6)) for _ in range(t.dice_to_roll)))
         if state.phase is Phase.DECIDE:
             if self.wants_to_bank(state):

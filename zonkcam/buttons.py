@@ -3,7 +3,7 @@
 Three GPIO buttons and a desktop keyboard (:mod:`zonkcam.display.keyboard`) both turn into
 :class:`Command` values:
 
-* BANK: bank the turn total.
+* BANK: bank the turn total. Holding BANK shows or hides the odds panel (and no BANK).
 * ROLL: take the selected keep and roll on (in set-up screens: confirm).
 * SELECT: cycle through the legal keeps. Holding SELECT is UNDO (and no SELECT).
 
@@ -62,6 +62,8 @@ class InputCommand(StrEnum):
     """Keyboard: the next digit names who drinks for a scoring die on CHOOSE."""
     PHOTO = "photo"
     """Keyboard: show (or hide) the photo of the last roll the camera read."""
+    ODDS = "odds"
+    """Show or hide the odds panel (keyboard o; BANK held)."""
 
 
 @dataclass(frozen=True)
@@ -75,6 +77,7 @@ class Command:
 
 BANK, ROLL, SELECT, UNDO = (Command(InputCommand.BANK), Command(InputCommand.ROLL),
                             Command(InputCommand.SELECT), Command(InputCommand.UNDO))
+ODDS = Command(InputCommand.ODDS)
 
 
 @dataclass(frozen=True)
@@ -135,33 +138,40 @@ class Contact:
     def edge(self, down: bool, now: float) -> list[Command]:
         if down == self.down:
             return []
-        if down and not self.armed and now - self.changed_at >= self.settle:
-            self.armed = True  # it lay open long enough before this closing
+        out: list[Command] = []
+        if down and now - self.changed_at >= self.settle:
+            out = self._released()  # it lay open long enough: the last press is over
+            self.armed = True
         self.down, self.changed_at = down, now
         if not down:
             self.released_at = now
-            return []
+            return out
         if not self.armed:
-            return []  # a bounce of the last press or its release
+            return out  # a bounce of the last press or its release
         self.armed = False
         if not self.gate.accept(self.name, now):
-            return []
+            return out
         if self.hold is None:
-            return [self.press]
+            return [*out, self.press]
         self.pressed_at, self.released_at = now, None
-        return []
+        return out
+
+    def _released(self) -> list[Command]:
+        """The command of a press (with a hold command) whose release has settled."""
+        if self.pressed_at is None or self.hold is None:
+            return []
+        held = (self.released_at or self.changed_at) - self.pressed_at >= self.hold_time
+        self.pressed_at = None
+        return [self.hold if held else self.press]
 
     def poll(self, down: bool, now: float) -> list[Command]:
         out = self.edge(down, now)
-        if self.pressed_at is not None and self.hold is not None:
-            if self.down and now - self.pressed_at >= self.hold_time:
-                self.pressed_at = None
-                return [*out, self.hold]
-            if not self.down and now - self.changed_at >= self.settle:
-                held = (self.released_at or now) - self.pressed_at >= self.hold_time
-                self.pressed_at = None
-                out.append(self.hold if held else self.press)
+        if self.pressed_at is not None and self.hold is not None and self.down \
+                and now - self.pressed_at >= self.hold_time:
+            self.pressed_at = None
+            return [*out, self.hold]
         if not self.down and now - self.changed_at >= self.settle:
+            out += self._released()
             self.armed = True
         return out
 
@@ -169,11 +179,12 @@ class Contact:
 class ArcadeButtons:
     """BANK, ROLL and SELECT on GPIO, as a stream of :class:`Command`.
 
-    BANK and ROLL give their command when pressed (never on release, never repeated while
-    held). SELECT waits for its release to tell a press (SELECT) from a hold (UNDO): the
-    hold gives UNDO once ``hold_time`` has passed, and its release gives nothing. Edges
-    may come from gpiozero's threads; :meth:`commands` (called every frame) takes them in
-    order and looks at the pins' levels too.
+    ROLL gives its command when pressed (never on release, never repeated while held).
+    SELECT and BANK wait for their release to tell a press (SELECT, BANK) from a hold (UNDO,
+    ODDS): the hold gives its command once ``hold_time`` has passed, and its release gives
+    nothing, so a held BANK never banks. Edges may come from gpiozero's threads;
+    :meth:`commands` (called every frame) takes them in order and looks at the pins' levels
+    too.
     """
 
     def __init__(self, pins: ButtonPins = ButtonPins(), *, settle: float = 0.05,
@@ -185,7 +196,7 @@ class ArcadeButtons:
         self.clock = clock
         gate = PressGate(lockout, clock)
         self._contacts = {
-            "bank": Contact("bank", BANK, settle=settle, hold_time=hold_time, gate=gate),
+            "bank": Contact("bank", BANK, ODDS, settle=settle, hold_time=hold_time, gate=gate),
             "roll": Contact("roll", ROLL, settle=settle, hold_time=hold_time, gate=gate),
             "select": Contact("select", SELECT, UNDO, settle=settle, hold_time=hold_time,
                               gate=gate),

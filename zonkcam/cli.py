@@ -18,6 +18,8 @@ COMMAND_MODULES: tuple[str, ...] = (
     "zonkcam.commands.play",
     "zonkcam.commands.games",
     "zonkcam.commands.rules",
+    "zonkcam.commands.advise",
+    "zonkcam.commands.solve",
     "zonkcam.commands.mat",
     "zonkcam.commands.calibrate",
     "zonkcam.commands.watch",

@@ -2,7 +2,8 @@
 
 :class:`DemoDriver` looks at the game and, when the table is idle, does what a player
 would: throws the dice the game is waiting for, slides the chosen keep into the keep
-strip, or presses BANK. The camera (the demo table's frames), the reader, the table logic
+strip, or presses BANK (or takes over the last bank's dice, or goes for 1000), as the
+advisor says is best. The camera (the demo table's frames), the reader, the table logic
 and the rules engine do the rest, exactly as for real players.
 """
 
@@ -12,6 +13,7 @@ from collections.abc import Callable
 
 from zonkcam.autoplayer import AutoPlayer
 from zonkcam.buttons import BANK, ROLL, Command, InputCommand
+from zonkcam.commands.solve import cached_advisor
 from zonkcam.game.state import GameState, Phase
 from zonkcam.table.demo import DemoTable
 
@@ -20,7 +22,7 @@ class DemoDriver:
     def __init__(self, table: DemoTable, player: AutoPlayer | None = None,
                  press: Callable[[Command], None] | None = None) -> None:
         self.table = table
-        self.player = player or AutoPlayer()
+        self.player = player or AutoPlayer(cached_advisor())
         self.press = press
         """Presses a button for real (e.g. a mocked GPIO pin); None: hand back commands."""
         self._asked: tuple | None = None
@@ -46,6 +48,8 @@ class DemoDriver:
         if state.phase is Phase.ROLL:
             if t.bank_ok and self.player.wants_to_bank(state):
                 return [BANK]
+            if self.player.wants_piggyback(state):
+                return [ROLL]  # ROLL at the start of a turn takes over the offered dice
             if stuck:  # the camera did not see this throw as the game expects: throw again
                 self.table.throw(n=t.dice_to_roll)
                 return []

@@ -11,6 +11,7 @@ import re
 import sys
 from collections.abc import Callable
 
+from zonkcam.advisor.advice import Advisor, Objective, best_words, worth
 from zonkcam.errors import UserError
 from zonkcam.game import actions as A
 from zonkcam.game.dice import parse_dice
@@ -32,6 +33,7 @@ Type the dice as digits: 12466 or 1 2 4 6 6 (detroit colours: 2w 2w 3r 3r 4g 4g)
   land left|right|social, land choose NAME   a scoring die touched a board image
   join NAME, leave NAME   players joining and leaving
   keeps, board, log       show the legal keeps, the scoreboard, the whole log
+  odds                    zonk chance, bank against rolling on, the best keep
   help, quit"""
 
 _SIMPLE = {
@@ -39,7 +41,7 @@ _SIMPLE = {
     "pass": A.Pass, "go": A.GoFor1000, "pig": A.Piggyback, "piggyback": A.Piggyback,
     "sloppy": lambda: A.Penalty("sloppy"),
 }
-_VIEWS = {"keeps", "board", "log", "help", "?", "quit", "q", "exit"}
+_VIEWS = {"keeps", "board", "log", "odds", "help", "?", "quit", "q", "exit"}
 _DICE = re.compile(r"([1-9])\s*([a-zA-Z]*)")
 
 
@@ -154,6 +156,33 @@ def board_text(state: GameState) -> str:
     return "\n".join(lines)
 
 
+_OBJECTIVES = {Objective.POINTS: "expected points", Objective.WIN: "chance to win",
+               Objective.LAST_TURN: "last turn: chance to beat the leader"}
+
+
+def odds_text(state: GameState, advisor: Advisor) -> str:
+    """What the advisor says for the current state, for the terminal."""
+    advice = advisor.advise(state)
+    if advice is None:
+        return "no odds: nobody is to play"
+    who = state.shown_name(state.player) if state.player else "?"
+    lines = [f"odds for {who} ({_OBJECTIVES[advice.objective]}):"]
+    if advice.zonk_chance is not None:
+        lines.append(f"  nothing scores on the next roll: {advice.zonk_chance:.1%}")
+    bank = worth(advice, advice.bank) if advice.bank is not None else "not allowed"
+    lines.append(f"  bank {bank}  |  roll on {worth(advice, advice.roll)}")
+    for i, k in enumerate(advice.keeps, start=1):
+        after = "" if k.bank is None else f"  bank {worth(advice, k.bank)}"
+        left = f"{k.dice_left} {'die' if k.dice_left == 1 else 'dice'}"
+        lines.append(f"  #{i} {k.label:<16} roll on {worth(advice, k.roll)}{after}  "
+                     f"({left}, nothing scores {k.zonk_chance:.1%})")
+    if advice.win_chance is not None:
+        lines.append(f"  chance to win: {advice.win_chance:.1%}")
+    lines.append(f"  best: {best_words(advice, state)}"
+                 + (f" ({advice.note})" if advice.note else ""))
+    return "\n".join(lines)
+
+
 _print_now = functools.partial(print, flush=True)
 
 
@@ -162,17 +191,26 @@ class TextScorekeeper:
 
     def __init__(self, keeper: Scorekeeper, read: Callable[[str], str] = input,
                  write: Callable[[str], None] = _print_now, *,
-                 resume_command: str | None = None) -> None:
+                 resume_command: str | None = None, advisor: Advisor | None = None) -> None:
         self.keeper, self.read = keeper, read
         self._write = write
         self.prompt = "> " if sys.stdin.isatty() else ""
         self.resume_command = resume_command or \
             f"zonkcam play --text --resume {keeper.game_id}"
         """Printed at the end: how to come back to this game."""
+        self._advisor = advisor
 
     def write(self, text: str) -> None:
         """Print ``text``; whatever is not printable in a line shows as an escape."""
         self._write("\n".join(escaped(line) for line in text.split("\n")))
+
+    @property
+    def advisor(self) -> Advisor:
+        if self._advisor is None:
+            from zonkcam.commands.solve import cached_advisor  # noqa: PLC0415 - table files
+
+            self._advisor = cached_advisor()
+        return self._advisor
 
     def run(self) -> None:
         state = self.keeper.state
@@ -223,6 +261,9 @@ class TextScorekeeper:
     def _view(self, name: str, state: GameState) -> bool:
         if name == "quit":
             return False
+        if name == "odds":
+            self.write(odds_text(state, self.advisor))
+            return True
         text = {"help": HELP, "keeps": keeps_text(state), "board": board_text(state),
                 "log": "\n".join(state.log)}[name]
         self.write(text)

@@ -46,6 +46,7 @@ STYLES: dict[str, BannerStyle] = {
     "SPACED": BannerStyle("SPACED", (90, 90, 90)),
     "HAND OUT": BannerStyle("HAND OUT", (0, 120, 60)),
     "UNDO": BannerStyle("UNDO", (60, 60, 60)),
+    "THREE ZONKS": BannerStyle("THREE ZONKS", (120, 0, 0)),
 }
 _DEFAULT = BannerStyle("", (60, 60, 60))
 
@@ -60,6 +61,7 @@ _LOG_PREFIX = {
     "NEWBIE": "NEWBIE: ",
     "FRAME": "FRAME: ",
     "SLOPPY": "SLOPPY: ",
+    "THREE ZONKS": "THREE ZONKS: ",
 }
 
 

@@ -14,8 +14,10 @@
                         ui.message = str(exc)                  # one line, no traceback
             ui.draw(keeper.state, observation)                 # once a frame
 
-SELECT, BACK and MUTE are handled here (they change only the screen) and are still
-returned, so the app can log or ignore them.
+SELECT, BACK, MUTE and ODDS are handled here (they change only the screen) and are still
+returned, so the app can log or ignore them. The odds panel (off at first; ODDS shows and
+hides it) reads advice from :class:`~zonkcam.display.odds.OddsWorker`, which works it out
+on its own thread: drawing a frame never waits for it.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ import numpy as np
 from zonkcam.buttons import ArcadeButtons, Command, InputCommand
 from zonkcam.display.banners import BannerQueue
 from zonkcam.display.keyboard import KeyboardInput
+from zonkcam.display.odds import OddsWorker
 from zonkcam.display.screen import Screen
 from zonkcam.display.sounds import Sounds
 from zonkcam.display.view import CONFIRM_BELOW, ScreenView, TableObservation, view_for
@@ -35,7 +38,7 @@ from zonkcam.game.state import GameState
 class GameScreen:
     def __init__(self, window: Window, *, buttons: ArcadeButtons | None = None,
                  sounds: Sounds | None = None, banners: BannerQueue | None = None,
-                 confirm_below: float = CONFIRM_BELOW) -> None:
+                 confirm_below: float = CONFIRM_BELOW, odds: OddsWorker | None = None) -> None:
         self.window = window
         self.confirm_below = confirm_below
         """Dice read with less confidence than this get a '?' (`zonkcam play --confirm-below`)."""
@@ -50,6 +53,8 @@ class GameScreen:
         """The view drawn last (what a tap refers to)."""
         self.photo: tuple[np.ndarray, str] | None = None
         """A roll's photo shown instead of the game (PHOTO), with its caption."""
+        self.show_odds = False
+        self.odds = odds if odds is not None else OddsWorker()
 
     def commands(self) -> list[Command]:
         """Every command since the last call: keyboard and taps, then the GPIO buttons."""
@@ -63,6 +68,8 @@ class GameScreen:
                 self.selected_keep -= 1
             elif command.kind is InputCommand.MUTE:
                 self.sounds.toggle_mute()
+            elif command.kind is InputCommand.ODDS:
+                self.show_odds = not self.show_odds
         return out
 
     def played(self, state: GameState) -> None:
@@ -75,9 +82,11 @@ class GameScreen:
 
     def draw(self, state: GameState, observation: TableObservation | None = None) -> ScreenView:
         """Draw ``state`` (and what the camera saw) and show it; returns the view drawn."""
+        odds = self.odds.advice(state) if self.show_odds and not state.finished else False
         self.view = view_for(state, observation, self.selected_keep,
                              banner=self.banners.current(), message=self.message,
-                             muted=self.sounds.muted, confirm_below=self.confirm_below)
+                             muted=self.sounds.muted, confirm_below=self.confirm_below,
+                             odds=odds)
         if self.photo is not None:
             self.screen.draw_photo(self.window.surface, *self.photo)
         else:

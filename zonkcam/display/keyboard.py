@@ -9,6 +9,7 @@ s, Tab, Down    SELECT (next keep); Up = BACK (previous keep)
 u, Backspace    UNDO
 1-6             DIGIT (the corrected value of a die)
 m               MUTE
+o               ODDS (show or hide the odds panel)
 g               GO FOR 1000
 p               PIGGYBACK
 x, then 1-9     SPACED: that player (scoreboard order) loses a turn and drinks
@@ -42,6 +43,7 @@ _KEYS = {
     pygame.K_u: InputCommand.UNDO,
     pygame.K_BACKSPACE: InputCommand.UNDO,
     pygame.K_m: InputCommand.MUTE,
+    pygame.K_o: InputCommand.ODDS,
     pygame.K_g: InputCommand.GO_FOR_1000,
     pygame.K_p: InputCommand.PIGGYBACK,
     pygame.K_x: InputCommand.SPACED,

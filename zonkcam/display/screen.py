@@ -14,6 +14,7 @@ import pygame
 
 from zonkcam.display.view import (
     KeepRow,
+    OddsView,
     PlayerRow,
     ScreenView,
     ShownBanner,
@@ -50,6 +51,8 @@ class Layout:
     keeps: pygame.Rect
     board: pygame.Rect
     banner: pygame.Rect
+    odds: pygame.Rect
+    """The odds panel, over the bottom of the camera view when it is shown."""
 
 
 def layout_for(size: tuple[int, int]) -> Layout:
@@ -72,6 +75,8 @@ def layout_for(size: tuple[int, int]) -> Layout:
         board=pygame.Rect(right_x, body_top + keeps_h + pad, right_w,
                           h - body_top - keeps_h - 2 * pad),
         banner=pygame.Rect(0, round(h * 0.30), w, round(h * 0.40)),
+        odds=pygame.Rect(pad, body_top + camera_h - round(h * 0.17), left_w - pad,
+                         round(h * 0.17)),
     )
 
 
@@ -153,6 +158,8 @@ class Screen:
         self._turn(surface, lay.turn, view)
         self._keeps(surface, lay.keeps, view)
         self._board(surface, lay.board, view)
+        if view.odds is not None:
+            self._odds(surface, lay.odds, view.odds)
         if view.banner is not None:
             self.draw_banner(surface, view.banner, lay.banner)
         return lay
@@ -312,11 +319,36 @@ class Screen:
         fg = BACKGROUND if keep.selected else TEXT
         if keep.selected:
             pygame.draw.rect(surface, bg, row, border_radius=max(2, row.h // 6))
+        if keep.best:  # the advisor's choice, while the odds panel is shown
+            pygame.draw.rect(surface, SURE, row, max(2, row.h // 12),
+                             border_radius=max(2, row.h // 6))
         size = round(row.h * 0.85)
         points = self.text(surface, f"{keep.points:,}", size, (row.right - 4, row.centery),
                            color=fg, background=bg, anchor="midright")
         self.text(surface, keep.label, size, (row.x + 4, row.centery), color=fg, background=bg,
                   anchor="midleft", width=points.left - row.x - 12)
+
+    def _odds(self, surface: pygame.Surface, rect: pygame.Rect, odds: OddsView) -> None:
+        """Zonk chance, bank against rolling on, and the advice, in two lines."""
+        h = surface.get_height()
+        pad = max(4, h // 80)
+        pygame.draw.rect(surface, PANEL, rect)
+        pygame.draw.rect(surface, SURE, rect, max(2, h // 160))
+        size = round(rect.h * 0.36)
+        width = rect.w - 2 * pad
+        if not odds.ready:
+            self.text(surface, "ODDS: working them out...", size, (rect.x + pad, rect.centery),
+                      color=DIM, background=PANEL, anchor="midleft", width=width)
+            return
+        first = f"ZONK {odds.zonk}   BANK {odds.bank}   ROLL {odds.roll}"
+        if odds.win:
+            first += f"   WIN {odds.win}"
+        self.text(surface, first, size, (rect.x + pad, rect.y + pad), background=PANEL,
+                  width=width)
+        label = "BEST:" if odds.objective != "last turn" else "LAST TURN, BEST:"
+        self.text(surface, f"{label} {odds.best.upper()}", size,
+                  (rect.x + pad, rect.bottom - pad), color=SURE, background=PANEL,
+                  anchor="bottomleft", width=width)
 
     def _board(self, surface: pygame.Surface, rect: pygame.Rect, view: ScreenView) -> None:
         h = surface.get_height()

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from zonkcam.advisor.advice import Advice, Best, best_words, worth
 from zonkcam.game import actions as A
 from zonkcam.game.engine import allowed
 from zonkcam.game.state import GameState, Phase
@@ -67,6 +68,8 @@ class KeepRow:
     points: int
     combos: tuple[str, ...]
     selected: bool
+    best: bool = False
+    """The odds panel is shown and this is the advisor's choice."""
 
     @property
     def label(self) -> str:
@@ -106,6 +109,34 @@ class ShownBanner:
 
 
 @dataclass(frozen=True)
+class OddsView:
+    """The odds panel: what the advisor says about the state on screen."""
+
+    ready: bool
+    """False while the advice is being worked out (the panel says so)."""
+    objective: str = ""
+    """points, win or last turn."""
+    zonk: str = ""
+    """Chance that the next roll scores nothing, e.g. "16%"."""
+    bank: str = ""
+    roll: str = ""
+    best: str = ""
+    """The advice in a few words: "keep 1 5", "bank", "roll 3 dice", ..."""
+    win: str = ""
+    """The chance to win, where the objective is one."""
+
+
+def odds_view(advice: Advice | None, state: GameState) -> OddsView:
+    """The panel's words and numbers for ``advice`` (None: not ready)."""
+    if advice is None:
+        return OddsView(ready=False)
+    win = worth(advice, advice.win_chance) if advice.win_chance is not None else ""
+    zonk = f"{advice.zonk_chance:.0%}" if advice.zonk_chance is not None else "-"
+    return OddsView(True, str(advice.objective), zonk, worth(advice, advice.bank),
+                    worth(advice, advice.roll), best_words(advice, state), win)
+
+
+@dataclass(frozen=True)
 class ScreenView:
     """Everything the game screen shows at one moment."""
 
@@ -134,6 +165,8 @@ class ScreenView:
     message: str = ""
     """One line for the players, e.g. why the last button press was refused."""
     muted: bool = False
+    odds: OddsView | None = None
+    """The odds panel, when it is shown."""
 
     @property
     def selected_keep(self) -> KeepRow | None:
@@ -162,16 +195,25 @@ def view_for(
     message: str = "",
     muted: bool = False,
     confirm_below: float = CONFIRM_BELOW,
+    odds: Advice | None | bool = False,
 ) -> ScreenView:
-    """The screen for ``state``; ``selected_keep`` indexes the legal keeps (wraps around)."""
+    """The screen for ``state``; ``selected_keep`` indexes the legal keeps (wraps around).
+
+    ``odds``: False hides the odds panel; an :class:`Advice` fills it; None shows it
+    while the advice is being worked out."""
     rules, turn = state.rules, state.turn
+    advice = odds if isinstance(odds, Advice) else None
     keeps: tuple[KeepRow, ...] = ()
     if state.phase is Phase.DECIDE and turn.score is not None and turn.score.keeps:
         rows = [(k.dice, k.points, k.combos) for k in turn.score.keeps]
         if allowed(state, A.GoFor1000()):  # SELECT reaches it after the keeps
             rows.append(((), rules.go_for_1000, ("GO FOR 1000: roll one die",)))
         chosen = selected_keep % len(rows)
-        keeps = tuple(KeepRow(*row, i == chosen) for i, row in enumerate(rows))
+        best = None
+        if advice is not None:
+            best = () if advice.best is Best.GO_FOR_1000 else advice.best_keep
+        keeps = tuple(KeepRow(*row, i == chosen, row[0] == best)
+                      for i, row in enumerate(rows))
     drinking = rules.drinking
     drinks = drinking.penalties or drinking.board_images
     winners = set(state.winners) if state.finished else set()
@@ -216,6 +258,7 @@ def view_for(
         banner=banner,
         message=message,
         muted=muted,
+        odds=None if odds is False or state.finished else odds_view(advice, state),
     )
 
 

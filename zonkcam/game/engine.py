@@ -309,7 +309,7 @@ def _bank(s: GameState, a: A.Bank) -> None:
 def _credit(s: GameState, p: PlayerState, total: int) -> None:
     rules, drink, who = s.rules, s.rules.drinking, s.shown_name(p)
     old, new = p.score, p.score + total
-    p.score, p.on_board = new, True
+    p.score, p.on_board, p.zonks_in_a_row = new, True, 0
     s.log.append(f"{who} banks {total} (total {new})")
     barriers = new // 1000 - old // 1000
     bees = 0
@@ -373,6 +373,15 @@ def _zonk(s: GameState, *, newbie: bool = False, dice: int = 0, note: str = "") 
             p.frame_zonks, p.frame_earned = 0, False
     p.bees += bees
     marks = [note] if note else []
+    if rules.three_zonk_penalty:
+        p.zonks_in_a_row += 1
+        if p.zonks_in_a_row == 3:
+            p.zonks_in_a_row = 0
+            p.score -= rules.three_zonk_penalty
+            marks.append(f"-{rules.three_zonk_penalty}")
+            s.log.append(f"THREE ZONKS: {who} loses {rules.three_zonk_penalty} "
+                         f"(total {p.score})")
+            s.banners.append("THREE ZONKS")
     if newbie:
         marks.append("newbie")
     elif dice >= 5 and rules.bees:  # the all-johnnys sheet marks zonks with 5 or 6 dice

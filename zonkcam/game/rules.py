@@ -50,6 +50,8 @@ class Points:
     extra_die: int = 0
     """Each die beyond three of a kind (four or more of a kind); 0 = a fourth die scores
     only as a single 1 or 5, and six of a kind is two triples."""
+    extra_die_doubles: bool = False
+    """Each die beyond three of a kind doubles it instead (four 2s = 400, five 2s = 800)."""
     six_of_a_kind: int = 0
     """Six of a kind of face F (2-6) with all dice rolled scores F times this ("megas")."""
     six_ones: int = 0
@@ -58,6 +60,12 @@ class Points:
     straights: tuple[Straight, ...] = ()
     colour_pairs: int = 0
     """Detroit: every colour pair shows one number on both its dice, all dice rolled."""
+    three_pairs: int = 0
+    """Six dice rolled showing three pairs (four of a kind and a pair, or six of a kind,
+    count as three pairs)."""
+    nothing: int = 0
+    """All of the table's dice rolled and nothing scores: worth this instead of a zonk, and
+    every die counts as set aside (hot dice)."""
 
 
 @dataclass(frozen=True)
@@ -115,6 +123,8 @@ class RuleSet:
     """No scoring dice on the first roll of a turn: +1 B, counts as a zonk."""
     frames: bool = False
     """Every three zonks close a frame; +1 B on the third if a barrier was crossed in it."""
+    three_zonk_penalty: int = 0
+    """A player's third zonk in a row costs this many points off the game total (0 = off)."""
     points: Points = field(default_factory=Points)
     drinking: DrinkRules = field(default_factory=DrinkRules)
 
@@ -148,6 +158,11 @@ def _validate(r: RuleSet) -> None:
     need(r.bees or not (r.newbie or r.frames), "newbie and frames give B's: they need bees = true")
     need(not r.carry_over_extras or r.points.extra_die > 0,
          "carry_over_extras needs points.extra_die above 0")
+    need(not (r.points.extra_die_doubles and r.points.extra_die),
+         "points.extra_die_doubles replaces points.extra_die: set extra_die = 0")
+    need(r.dice == 6 or not r.points.three_pairs, "three_pairs needs dice = 6")
+    need(not (r.points.nothing and r.newbie),
+         "points.nothing and newbie both claim a roll where nothing scores: use one")
     need(r.dice == 6 or not (r.go_for_1000 or r.straight_completion),
          "go_for_1000 and straight_completion need dice = 6")
     need(r.dice == 6 or not r.points.colour_pairs, "colour_pairs needs dice = 6")

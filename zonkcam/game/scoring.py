@@ -118,8 +118,10 @@ def score_roll(rules: RuleSet, dice: Sequence[Die], context: RollContext | None 
     counts = counts_of(d.value for d in dice)
     pairs = ctx.full_roll and rules.points.colour_pairs > 0 and _colour_pairs(dice)
     completion = _completes_straight(rules, counts, ctx)
-    keeps = _keeps(rules, counts, ctx.full_roll, ctx.carried, pairs, completion,
-                   ctx.set_aside_points)
+    # only what can change this roll's keeps goes into the cache key
+    carried = frozenset(f for f in ctx.carried if counts[f - 1])
+    keeps = _keeps(rules, counts, ctx.full_roll, carried, pairs, completion,
+                   ctx.set_aside_points if completion else 0)
     return RollScore(dice, keeps)
 
 
@@ -154,6 +156,8 @@ def _keeps(rules: RuleSet, counts: Counts, full_roll: bool, carried: frozenset[i
             names = tuple(c.name for c in parts)
             triples = frozenset(c.of_a_kind for c in parts if c.of_a_kind)
             keeps.append(Keep(values_of(sub), points, names, triples))
+    if not keeps and full_roll and rules.points.nothing:
+        keeps.append(Keep(values_of(counts), rules.points.nothing, ("nothing scores",)))
     keeps.sort(key=lambda k: (-k.points, -len(k.dice), k.dice))
     return tuple(keeps)
 
@@ -181,6 +185,8 @@ def _combos(rules: RuleSet, counts: Counts, full_roll: bool, carried: frozenset[
                 c = [0] * 6
                 c[three - 1], c[two - 1] = 3, 2
                 out.append(Combo(f"full house {three}s over {two}s", tuple(c), p.full_house))
+        if p.three_pairs and n_rolled == 6 and all(n % 2 == 0 for n in counts):
+            out.append(Combo("three pairs", counts, p.three_pairs))
         for face in FACES:
             megas = p.six_ones if face == 1 else p.six_of_a_kind * face
             if megas and counts[face - 1] == 6:
@@ -193,10 +199,11 @@ def _combos(rules: RuleSet, counts: Counts, full_roll: bool, carried: frozenset[
         triple = p.three_ones if face == 1 else p.three_of_a_kind * face
         if not triple or counts[face - 1] < 3:
             continue
-        if p.extra_die:
+        if p.extra_die or p.extra_die_doubles:
             for n in (6, 5, 4):
-                out.append(Combo(f"{_WORDS[n]} {face}s", unit(face, n),
-                                 triple + (n - 3) * p.extra_die, face))
+                extra = triple * (2 ** (n - 3) - 1) if p.extra_die_doubles else \
+                    (n - 3) * p.extra_die
+                out.append(Combo(f"{_WORDS[n]} {face}s", unit(face, n), triple + extra, face))
         out.append(Combo(f"three {face}s", unit(face, 3), triple, face))
     for face in sorted(carried):
         out.append(Combo(f"extra {face} (carried)", unit(face, 1), p.extra_die))

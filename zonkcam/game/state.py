@@ -58,6 +58,8 @@ class PlayerState:
     zonk_name: str | None = None
     frame_zonks: int = 0
     frame_earned: bool = False
+    zonks_in_a_row: int = 0
+    """Zonks since this player's last bank (the three-zonk penalty counts them)."""
     sheet: Lines = field(default_factory=Lines)
     """Per turn: the game total and B's (``1200 (+1)``) or a zonk (``Z (+1)``)."""
 

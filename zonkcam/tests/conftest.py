@@ -1,4 +1,4 @@
-"""Shared fixtures: headless SDL, and no test touches the user's real game log."""
+"""Shared fixtures: headless SDL, and no test touches the user's real game log or cache."""
 
 from __future__ import annotations
 
@@ -13,4 +13,5 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 @pytest.fixture(autouse=True)
 def _private_data_dir(tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg-data"))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg-cache"))
     monkeypatch.delenv("ZONKCAM_DB", raising=False)

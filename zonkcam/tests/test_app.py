@@ -50,7 +50,7 @@ def play_demo(rules, tmp_path, *, seed=1, press_pins=None, max_frames=4000):
     buttons = None
     press = None
     if press_pins is not None:
-        buttons = ArcadeButtons(ButtonPins(), pin_factory=press_pins, lockout=0.0)
+        buttons = ArcadeButtons(ButtonPins(), pin_factory=press_pins, lockout=0.0, settle=0.0)
         pins = {InputCommand.BANK: 17, InputCommand.ROLL: 27, InputCommand.SELECT: 22}
 
         def press(command: Command) -> None:
@@ -179,19 +179,29 @@ def _app_at_decision(tmp_path, buttons=None):
 
 
 def test_a_bouncing_bank_button_banks_once_and_skips_nobody(tmp_path, mock_pins):
-    buttons = ArcadeButtons(ButtonPins(), pin_factory=mock_pins)  # the real 0.25 s lockout
+    now = [100.0]
+    buttons = ArcadeButtons(ButtonPins(), pin_factory=mock_pins, clock=lambda: now[0])
     app, table, log, window, lines = _app_at_decision(tmp_path, buttons)
     assert app.keeper.state.player.name == "Ann"
     bank = mock_pins.pin(17)
     for _ in range(6):  # contact bounce: several closures within a few milliseconds
         bank.drive_low()
+        now[0] += 0.002
         bank.drive_high()
-    app.tick(table.read())
-    bank.drive_low()  # and then held down for a while
+        now[0] += 0.002
+    bank.drive_low()  # and then held down a while (a press, not the 0.8 s hold)
     for _ in range(10):
+        now[0] += 0.03
         app.tick(table.read())
+    for _ in range(4):  # a bouncing release
+        bank.drive_high()
+        now[0] += 0.002
+        bank.drive_low()
+        now[0] += 0.002
     bank.drive_high()
-    app.tick(table.read())
+    for _ in range(5):
+        now[0] += 0.03
+        app.tick(table.read())
     state = app.keeper.state
     assert sum(" banks " in line for line in state.log) == 1
     assert state.player.name == "Bob"  # the next player, not the one after

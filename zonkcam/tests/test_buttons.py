@@ -6,6 +6,7 @@ import pytest
 
 from zonkcam.buttons import (
     BANK,
+    ODDS,
     ROLL,
     SELECT,
     UNDO,
@@ -96,7 +97,7 @@ def test_default_pins():
 
 def test_one_press_is_one_command(buttons, factory, clock):
     press(factory, clock, 17)
-    assert buttons.commands() == [BANK]
+    assert later(buttons, clock) == [BANK]
     clock.now += 0.3
     press(factory, clock, 27)
     assert buttons.commands() == [ROLL]
@@ -137,15 +138,26 @@ def test_presses_apart_count_twice_and_within_lockout_once(buttons, factory, clo
 
 
 def test_buttons_are_locked_out_separately(buttons, factory, clock):
-    press(factory, clock, 17)
     press(factory, clock, 27)
-    assert buttons.commands() == [BANK, ROLL]
+    press(factory, clock, 17)
+    assert later(buttons, clock) == [ROLL, BANK]
 
 
-def test_bank_held_down_does_not_repeat(buttons, factory, clock):
+def test_holding_bank_shows_the_odds_and_never_banks(buttons, factory, clock):
     drive(factory, clock, 17, [True])
-    assert later(buttons, clock, 5) == [BANK]
-    drive(factory, clock, 17, [False])
+    assert later(buttons, clock, HOLD / 2) == []  # a press or a hold? not yet
+    assert later(buttons, clock, HOLD) == [ODDS]
+    assert later(buttons, clock, 5) == []  # held on: nothing repeats
+    drive(factory, clock, 17, RELEASE_BOUNCE)
+    assert later(buttons, clock) == []
+
+
+def test_short_bank_press_banks_once_on_release(buttons, factory, clock):
+    drive(factory, clock, 17, [True])
+    assert buttons.commands() == []  # a press or a hold? the release tells
+    clock.now += 0.05
+    drive(factory, clock, 17, RELEASE_BOUNCE)
+    assert later(buttons, clock) == [BANK]
     assert later(buttons, clock) == []
 
 
@@ -183,10 +195,10 @@ def test_short_select_is_select(buttons, factory, clock):
 
 def test_custom_pins(factory, clock):
     with ArcadeButtons(ButtonPins(bank=5, roll=6, select=13), clock=clock) as b:
-        press(factory, clock, 5)
         press(factory, clock, 6)
+        press(factory, clock, 5)
         press(factory, clock, 17)  # not a button any more
-        assert b.commands() == [BANK, ROLL]
+        assert later(b, clock) == [ROLL, BANK]
 
 
 def test_no_gpio_is_no_buttons_not_a_traceback(monkeypatch):
@@ -202,8 +214,8 @@ def test_no_gpio_is_no_buttons_not_a_traceback(monkeypatch):
 def test_open_buttons_on_gpio(factory):
     buttons = open_buttons(ButtonPins(bank=5, roll=6, select=13))
     assert buttons is not None
-    factory.pin(5).drive_low()
-    assert buttons.commands() == [BANK]
+    factory.pin(6).drive_low()
+    assert buttons.commands() == [ROLL]
     buttons.close()
 
 
@@ -234,5 +246,6 @@ def test_action_for_buttons():
     assert action_for(ROLL, state, len(keeps)) == A.Keep(keeps[0].dice)
     assert action_for(UNDO, state) == A.Undo()
     assert action_for(SELECT, state) is None
+    assert action_for(ODDS, state) is None  # the screen's business, not the game's
     rolled = game.play(A.Keep(keeps[0].dice))
     assert action_for(ROLL, rolled) is None  # the camera reads the next roll

@@ -30,6 +30,7 @@ def click(pos, button=1):
     (pygame.K_u, UNDO),
     (pygame.K_BACKSPACE, UNDO),
     (pygame.K_m, Command(InputCommand.MUTE)),
+    (pygame.K_o, Command(InputCommand.ODDS)),
     (pygame.K_ESCAPE, Command(InputCommand.QUIT)),
     (pygame.K_UP, Command(InputCommand.BACK)),
     (pygame.K_5, Command(InputCommand.DIGIT, 5)),

@@ -20,7 +20,7 @@ from zonkcam.tests.durability import run
 
 
 def test_random_sigkills_lose_no_acknowledged_action(tmp_path):
-    report = run(tmp_path / "games.sqlite3", kills=12, seed=1)
+    report = run(tmp_path / "games.sqlite3", kills=12, seed=1, target=5000)
     assert report.kills == 12 and report.checked > 500
     assert set(report.modes) == {"idle", "in flight", "starting"}
 

@@ -944,3 +944,36 @@ def test_a_player_who_left_cannot_win():
     play(rules, [{"roll": [1, 1, 1, 2, 3]}, {"bank": True}] + zonk_turn(rules), game)
     assert game.state.finished
     assert game.state.winners == ["B"]
+
+
+# -- the three-zonk penalty (Zilch) -----------------------------------------------------------
+
+PENALTY = rules_from_dict({"dice": 6, "name": "penalty", "three_zonk_penalty": 500})
+
+
+def test_the_third_zonk_in_a_row_costs_the_penalty():
+    game = play(PENALTY, [{"players": ["Ann"]}, {"roll": [1, 2, 3, 4, 6, 6]}, {"keep": [1]},
+                          {"bank": True}])
+    assert who(game, "Ann").score == 100
+    play(PENALTY, zonk_turn(PENALTY) * 2, game)
+    assert who(game, "Ann").score == 100 and who(game, "Ann").zonks_in_a_row == 2
+    play(PENALTY, zonk_turn(PENALTY), game)
+    ann = who(game, "Ann")
+    assert (ann.score, ann.zonks_in_a_row, ann.zonks) == (-400, 0, 3)
+    assert ann.sheet[-1] == "Z (-500)"
+    assert game.state.log[-1] == "THREE ZONKS: Ann loses 500 (total -400)"
+    assert "THREE ZONKS" in game.state.banners
+
+
+def test_a_bank_starts_the_zonk_count_again():
+    game = play(PENALTY, [{"players": ["Ann"]}] + zonk_turn(PENALTY) * 2
+                + [{"roll": [5, 2, 3, 4, 6, 6]}, {"bank": True}] + zonk_turn(PENALTY) * 2)
+    ann = who(game, "Ann")
+    assert (ann.score, ann.zonks_in_a_row) == (50, 2)
+    assert "THREE ZONKS" not in " ".join(game.state.log)
+
+
+def test_without_the_penalty_zonks_in_a_row_cost_nothing():
+    rules = rules_from_dict({"dice": 6})
+    game = play(rules, [{"players": ["Ann"]}] + zonk_turn(rules) * 4)
+    assert who(game, "Ann").score == 0 and who(game, "Ann").zonks_in_a_row == 0

@@ -7,6 +7,7 @@ import copy
 import dataclasses
 import itertools
 from functools import cache
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
@@ -17,7 +18,7 @@ from zonkcam.game.dice import Die
 from zonkcam.game.engine import replay
 from zonkcam.game.errors import TableError
 from zonkcam.game.game import Game
-from zonkcam.game.rules import PRESETS
+from zonkcam.game.rules import PRESETS, load_rules
 from zonkcam.game.scoring import RollContext, score_roll
 from zonkcam.game.state import Phase
 
@@ -50,6 +51,9 @@ def oracle_combos(rules, roll, context=None, colour_pairs=False):
         if p.extra_die:  # four or more of a kind: +extra for each die beyond three
             for n in (4, 5, 6):
                 combos.append((vec([f] * n), triple + (n - 3) * p.extra_die))
+        if p.extra_die_doubles:  # or each die beyond three doubles it
+            for n in (4, 5, 6):
+                combos.append((vec([f] * n), triple * 2 ** (n - 3)))
     if full:
         for s in p.straights:
             combos.append((vec(list(s.faces)), s.points))
@@ -62,6 +66,8 @@ def oracle_combos(rules, roll, context=None, colour_pairs=False):
                 combos.append((vec([f] * 6), mega))
         if colour_pairs and p.colour_pairs:
             combos.append((vec(values), p.colour_pairs))
+        if p.three_pairs and len(values) == 6 and all(values.count(v) % 2 == 0 for v in values):
+            combos.append((vec(values), p.three_pairs))
     if context is not None:
         for f in context.carried:
             combos.append((vec([f]), p.extra_die))
@@ -96,6 +102,9 @@ def oracle_keeps(rules, roll, context=None, colour_pairs=False):
             pts = best(tuple(sub.count(f) for f in range(1, 7)))
             if pts is not None:
                 out[tuple(sub)] = pts
+    full = len(values) == rules.dice if context is None else context.full_roll
+    if not out and full and rules.points.nothing:  # nothing scores: all dice, a fixed worth
+        out[tuple(values)] = rules.points.nothing
     return out
 
 
@@ -137,6 +146,14 @@ def test_every_possible_roll_against_the_oracle(name):
             check_against_oracle(rules, [Die(v) for v in values])
             n_rolls += 1
     assert n_rolls == {5: 461, 6: 923}[rules.dice]
+
+
+@pytest.mark.parametrize("table", ["zilch.toml", "farkle.toml"])
+def test_every_possible_roll_of_the_published_tables_against_the_oracle(table):
+    rules = load_rules(str(Path(__file__).parent / "data" / table))
+    for n in range(1, rules.dice + 1):
+        for values in itertools.combinations_with_replacement(range(1, 7), n):
+            check_against_oracle(rules, [Die(v) for v in values])
 
 
 def dice_lists(n_min=1, n_max=6):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import tomllib
+from pathlib import Path
 
 import pytest
 
@@ -10,8 +11,10 @@ from zonkcam.game import actions as A
 from zonkcam.game.dice import parse_dice
 from zonkcam.game.errors import BankError, RulesError
 from zonkcam.game.game import Game
-from zonkcam.game.rules import PRESETS, load_rules, rules_from_dict, rules_to_toml
+from zonkcam.game.rules import PRESETS, Points, load_rules, rules_from_dict, rules_to_toml
 from zonkcam.game.scoring import score_roll
+
+DATA = Path(__file__).parent / "data"
 
 # -- presets match RULES.md ---------------------------------------------------------------
 
@@ -158,6 +161,11 @@ def test_a_wrong_value_type_names_the_key(data, key):
         ({"base": "yahtzee"}, "base"),
         ({"points": {"straights": [{"faces": "1234567", "points": 1}]}}, "straight"),
         ({"winner_by": "bees"}, "bees"),
+        ({"points": {"three_pairs": 1500}}, "three_pairs"),
+        ({"points": {"extra_die": 100, "extra_die_doubles": True}}, "extra_die_doubles"),
+        ({"base": "all-johnnys", "points": {"nothing": 500}}, "newbie"),
+        ({"points": {"nothing": -1}}, "nothing"),
+        ({"three_zonk_penalty": "500"}, "three_zonk_penalty"),
     ],
 )
 def test_impossible_values_are_refused_with_the_key(data, word):
@@ -177,3 +185,21 @@ def test_toml_file_errors_name_the_file_and_key(tmp_path):
         load_rules(str(path))
     with pytest.raises(RulesError, match="does not exist"):
         load_rules(str(tmp_path / "missing.toml"))
+
+
+# -- the published tables (zonkcam/tests/data) -----------------------------------------------
+
+def test_zilch_table_says_what_busche_played():
+    rules = load_rules(str(DATA / "zilch.toml"))
+    p = rules.points
+    assert (rules.dice, rules.bank_minimum, rules.entry_minimum, rules.three_zonk_penalty) == (
+        6, 300, 0, 500)
+    assert (p.extra_die_doubles, p.three_pairs, p.nothing) == (True, 1500, 500)
+    assert [(s.faces, s.points) for s in p.straights] == [((1, 2, 3, 4, 5, 6), 1500)]
+    assert rules_from_dict(tomllib.loads(rules_to_toml(rules))) == rules
+
+
+def test_farkle_table_is_ones_fives_and_triples_only():
+    rules = load_rules(str(DATA / "farkle.toml"))
+    assert rules.dice == 6 and rules.points == Points()
+    assert (rules.entry_minimum, rules.bank_minimum, rules.end) == (0, 0, "instant")

@@ -326,3 +326,36 @@ def test_zonk_chance_presets_agree_where_no_extra_combo_can_rescue():
     count = sum(score_roll(replaced, tuple(Die(f) for f in faces)).zonk
                 for faces in itertools.product(range(1, 7), repeat=6))
     assert count == 1440
+
+
+# -- options for other published tables: doubling, three pairs, nothing scores ----------------
+
+ZILCH_POINTS = rules_from_dict({"dice": 6, "name": "zilch points", "points": {
+    "extra_die_doubles": True, "three_pairs": 1500, "nothing": 500}})
+
+
+@pytest.mark.parametrize(
+    ("roll", "keep", "points"),
+    [
+        ([2, 2, 2, 2, 3, 4], [2, 2, 2, 2], 400),  # each die beyond three doubles
+        ([2, 2, 2, 2, 2, 4], [2, 2, 2, 2, 2], 800),
+        ([1, 1, 1, 1, 1, 1], [1, 1, 1, 1, 1, 1], 8000),
+        ([2, 2, 3, 3, 4, 4], [2, 2, 3, 3, 4, 4], 1500),  # three pairs
+        ([2, 2, 2, 2, 3, 3], [2, 2, 2, 2, 3, 3], 1500),  # four of a kind and a pair
+        ([2, 2, 3, 4, 6, 6], [2, 2, 3, 4, 6, 6], 500),  # nothing scores
+    ],
+)
+def test_zilch_options_score_what_they_say(roll, keep, points):
+    assert score_roll(ZILCH_POINTS, parse_dice(roll)).keep_for(keep).points == points
+
+
+def test_three_pairs_and_nothing_need_all_six_dice():
+    five = score_roll(ZILCH_POINTS, parse_dice([2, 2, 3, 3, 4]))
+    assert five.zonk  # no three pairs with five dice, and nothing scores only with six
+    ctx = RollContext(full_roll=False)
+    assert score_roll(ZILCH_POINTS, parse_dice([2, 2, 3, 3, 4, 4]), ctx).zonk
+
+
+def test_nothing_is_never_offered_beside_a_scoring_keep():
+    score = score_roll(ZILCH_POINTS, parse_dice([1, 2, 3, 4, 6, 6]))
+    assert [k.dice for k in score.keeps] == [(1,)]

@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import time
+
 import pygame
 import pytest
 
-from zonkcam.buttons import BANK, ROLL, SELECT, InputCommand, action_for
+from zonkcam.advisor.advice import Advisor, Best, best_words
+from zonkcam.buttons import BANK, ODDS, ROLL, SELECT, InputCommand, action_for
 from zonkcam.display.banners import BannerQueue
 from zonkcam.display.fake_table import mat_observation
 from zonkcam.display.game_screen import GameScreen
-from zonkcam.display.screen import layout_for
+from zonkcam.display.odds import OddsWorker
+from zonkcam.display.screen import SURE, layout_for
 from zonkcam.display.sounds import Sounds
 from zonkcam.display.window import Window
 from zonkcam.game import actions as A
@@ -134,3 +138,80 @@ def test_headless_window_saves_what_is_shown(window):
     saved = window.screenshots / "screen.png"
     assert saved.exists()
     assert pygame.image.load(str(saved)).get_size() == (800, 480)
+
+
+# -- the odds panel -------------------------------------------------------------------------
+
+class SlowAdvisor:
+    """An advisor that takes its time: the frame must not wait for it."""
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+        self.inner = Advisor()
+
+    def advise(self, state):
+        time.sleep(self.seconds)
+        return self.inner.advise(state)
+
+
+def test_the_odds_panel_is_off_until_asked_for_and_o_toggles_it(window):
+    game = Game(PRESETS["classic-10000"], [A.Players(("Ann", "Bob"))])
+    ui = GameScreen(window, sounds=Sounds(mixer=FakeMixer()), odds=OddsWorker(Advisor()))
+    assert ui.draw(game.state).odds is None
+    press(pygame.K_o)
+    assert [c.kind for c in ui.commands()] == [InputCommand.ODDS]
+    assert ui.draw(game.state).odds is not None
+    press(pygame.K_o)
+    ui.commands()
+    assert ui.draw(game.state).odds is None
+
+
+def test_holding_bank_toggles_the_odds_panel(window):
+    class Buttons:  # what ArcadeButtons gives for a held BANK (test_buttons.py)
+        def commands(self):
+            return [ODDS]
+
+    ui = GameScreen(window, buttons=Buttons(), sounds=Sounds(mixer=FakeMixer()))
+    ui.commands()
+    assert ui.show_odds
+    game = Game(PRESETS["classic-10000"], [A.Players(("Ann", "Bob"))])
+    assert action_for(ODDS, game.state) is None  # it never reaches the game
+
+
+def test_the_odds_panel_never_waits_for_the_advice(window):
+    game = Game(PRESETS["chicago"], [A.Players(("Ann", "Bob"))])
+    game.play(A.Roll(parse_dice([1, 5, 5, 3, 4])))
+    worker = OddsWorker(SlowAdvisor(0.5))
+    ui = GameScreen(window, sounds=Sounds(mixer=FakeMixer()), odds=worker)
+    ui.show_odds = True
+    start = time.perf_counter()
+    view = ui.draw(game.state)
+    assert time.perf_counter() - start < 0.25  # a frame, not the half second of advice
+    assert view.odds is not None and not view.odds.ready
+    assert find_text(window.surface, ui.screen, "ODDS: working them out...")
+    assert worker.wait(game.state) is not None
+    view = ui.draw(game.state)
+    assert view.odds.ready
+
+
+def test_the_odds_panel_shows_the_advice_and_marks_the_best_keep(window, tmp_path):
+    game = Game(PRESETS["chicago"], [A.Players(("Ann", "Bob"))])
+    game.play(A.Roll(parse_dice([1, 5, 5, 3, 4])))
+    advisor = Advisor()
+    worker = OddsWorker(advisor)
+    ui = GameScreen(window, sounds=Sounds(mixer=FakeMixer()), odds=worker)
+    ui.show_odds = True
+    advice = worker.wait(game.state)
+    view = ui.draw(game.state, mat_observation([1, 5, 5, 3, 4]))
+    assert advice == advisor.advise(game.state)
+    assert advice.best is Best.KEEP
+    odds = view.odds
+    assert odds.ready and odds.best == best_words(advice, game.state)
+    assert odds.zonk == f"{advice.zonk_chance:.0%}"
+    assert find_text(window.surface, ui.screen, f"BEST: {odds.best.upper()}")
+    first = f"ZONK {odds.zonk}   BANK {odds.bank}   ROLL {odds.roll}"
+    assert find_text(window.surface, ui.screen, first)
+    marked = [k for k in view.keeps if k.best]
+    assert [k.dice for k in marked] == [advice.best_keep]
+    assert share_of(window.surface, layout_for(window.size).keeps, SURE) > 0
+    pygame.image.save(window.surface, str(artifacts_dir(tmp_path) / "odds-panel.png"))

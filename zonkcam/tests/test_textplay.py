@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from zonkcam.advisor.advice import Advisor, best_words
 from zonkcam.game import actions as A
 from zonkcam.game.dice import parse_dice
 from zonkcam.game.errors import TableError
@@ -92,3 +93,29 @@ def test_a_line_the_terminal_cannot_decode_is_refused(game, tmp_path):
         keeper = Scorekeeper.new(log, PRESETS["chicago"], [A.Players(("Ann",))])
         TextScorekeeper(keeper, read=read, write=shown.append).run()
     assert "! that line is not UTF-8 text; type it again" in shown
+
+
+def test_odds_shows_the_advice_for_the_current_state(tmp_path):
+    typed = iter(["odds", "15533", "odds", "quit"])
+    shown: list[str] = []
+    advisor = Advisor()
+    with EventLog(tmp_path / "g.db") as log:
+        keeper = Scorekeeper.new(log, PRESETS["chicago"])
+        keeper.play(A.Players(("Ann", "Bob")))
+        TextScorekeeper(keeper, read=lambda _: next(typed), write=shown.append,
+                        advisor=advisor).run()
+        state = keeper.state
+    odds = [s for s in shown if s.startswith("odds for Ann")]
+    assert len(odds) == 2
+    first, second = odds
+    assert "nothing scores on the next roll: 7.7%" in first  # five dice: 25/324
+    assert "bank not allowed  |  roll on 340" in first
+    assert "best: roll 5 dice" in first
+    advice = advisor.advise(state)
+    assert f"best: {best_words(advice, state)}" in second
+    assert "#1 keep 1 5 5" in second and "roll on" in second
+    assert f"bank {advice.bank:,.0f}" in second
+
+
+def test_odds_is_a_view_word(game):
+    assert parse_line("odds", game.state) == "odds"

@@ -1,0 +1,117 @@
+"""Benchmark: the advisor's single-turn solve per table, and advice per decision.
+
+For each preset and the two published tables (zonkcam/tests/data): the cold single-turn
+solve (the turn model from the engine's scoring, then the expected-points table for every
+problem the advisor keeps: on the board or not, zonks in a row), and the time of one
+piece of advice for random states of random games, the first (which solves) and the
+median and worst of the rest, and a last turn of a final round at a new lead (a small
+solve of its own). With --race TABLE.npz..., the two-player tables built by
+``zonkcam solve``: size on disk, and the per-score turn values advice reads from them.
+Run: python scripts/bench_advisor.py [--race FILE ...]
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+from pathlib import Path
+
+from zonkcam.advisor.advice import Advisor
+from zonkcam.commands.solve import read_table
+from zonkcam.game import actions as A
+from zonkcam.game.dice import Die
+from zonkcam.game.game import Game
+from zonkcam.game.rules import PRESETS, load_rules
+from zonkcam.game.scoring import _keeps
+from zonkcam.game.state import Phase
+
+DATA = Path(__file__).resolve().parent.parent / "zonkcam" / "tests" / "data"
+COLOURS = ("white", "white", "red", "red", "green", "green")
+
+
+def states(rules, n: int, seed: int = 1):
+    """``n`` states met in random games of ``rules`` (three players)."""
+    rng = random.Random(seed)
+    out = []
+    while len(out) < n:
+        game = Game(rules, [A.Players(("Ann", "Bob", "Cy"))])
+        for _ in range(200):
+            s = game.state
+            if s.finished or len(out) >= n:
+                break
+            out.append(s)
+            t = s.turn
+            if s.phase is Phase.DECIDE:
+                if rng.random() < 0.2 and _try(game, A.Bank()):
+                    continue
+                game.play(A.Keep(rng.choice(t.score.keeps).dice))
+            elif s.phase is Phase.PAIR:
+                game.play(A.Reroll())
+            elif s.phase is Phase.ROLL and t.bank_ok and rng.random() < 0.3 and \
+                    _try(game, A.Bank()):
+                continue
+            else:
+                k = 1 if s.phase is Phase.GO_FOR_1000 else t.dice_to_roll
+                faces = [rng.randint(1, 6) for _ in range(k)]
+                if rules.points.colour_pairs and k == 6:
+                    game.play(A.Roll(tuple(map(Die, faces, COLOURS))))
+                else:
+                    game.play(A.Roll(tuple(map(Die, faces))))
+    return out
+
+
+def _try(game, action) -> bool:
+    try:
+        game.play(action)
+    except ValueError:
+        return False
+    return True
+
+
+def bench(name: str, rules) -> None:
+    _keeps.cache_clear()
+    advisor = Advisor()
+    start = time.perf_counter()
+    advisor.points(rules)
+    solve = time.perf_counter() - start
+    sample = states(rules, 400)
+    advisor = Advisor()
+    times = []
+    for s in sample:
+        t0 = time.perf_counter()
+        advisor.advise(s)
+        times.append(time.perf_counter() - t0)
+    first, rest = times[0], times[1:]
+    start = time.perf_counter()
+    advisor._last_turn(rules, 3000, True)  # a final round's last turn, 3,000 behind
+    last = time.perf_counter() - start
+    print(f"| {name} | {solve * 1000:.0f} | {first * 1000:.0f} | "
+          f"{statistics.median(rest) * 1000:.2f} | {max(rest) * 1000:.1f} | "
+          f"{last * 1000:.1f} |")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--race", nargs="*", default=[], metavar="FILE",
+                        help="two-player table files to time")
+    args = parser.parse_args()
+    print("| rules | single-turn solve ms | first advice ms | advice median ms | "
+          "advice max ms | last turn, new lead ms |")
+    print("|---|---|---|---|---|---|")
+    for name, rules in PRESETS.items():
+        bench(name, rules)
+    for table in ("zilch.toml", "farkle.toml"):
+        bench(table, load_rules(str(DATA / table)))
+    for path in map(Path, args.race):
+        table = read_table(path)
+        start = time.perf_counter()
+        table.turn_values(0, 0)
+        t = time.perf_counter() - start
+        print(f"{table.rules.name}: {path.stat().st_size / 1e6:.1f} MB on disk, "
+              f"turn values at (0, 0) in {t * 1000:.0f} ms")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,81 @@
+"""Benchmark: whole games of the demo's automatic players, straight through the engine.
+
+Plays ``--games`` games per table (three players, random dice from ``--seed`` on) with
+:class:`~zonkcam.autoplayer.AutoPlayer` deciding as in the demo game, and reports the
+rolls a game takes (the demo game's length: each roll is a throw on the demo table) and
+the time of the players' decisions per roll.
+Run: python scripts/bench_players.py [--games 60] [--rules classic-10000 ...]
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+
+from zonkcam.autoplayer import AutoPlayer
+from zonkcam.game import actions as A
+from zonkcam.game.dice import Die
+from zonkcam.game.game import Game
+from zonkcam.game.rules import PRESETS
+from zonkcam.game.state import Phase
+
+COLOURS = ("white", "white", "red", "red", "green", "green")
+
+
+def play(player: AutoPlayer, rules, seed: int) -> tuple[int, float]:
+    """One game: (rolls, seconds spent deciding)."""
+    rng = random.Random(seed)
+    game = Game(rules, [A.Players(("Ann", "Bob", "Cy"))])
+    rolls, deciding = 0, 0.0
+    while not game.state.finished:
+        s, t = game.state, game.state.turn
+        start = time.perf_counter()
+        action = None
+        if s.phase is Phase.ROLL:
+            if t.bank_ok and player.wants_to_bank(s):
+                action = A.Bank()
+            elif player.wants_piggyback(s):
+                action = A.Piggyback()
+        elif s.phase is Phase.DECIDE:
+            if player.wants_to_bank(s):
+                action = A.Bank()
+            elif player.wants_go_for_1000(s):
+                action = A.GoFor1000()
+            else:
+                action = A.Keep(player.choose_keep(s).dice)
+        elif s.phase is Phase.PAIR:
+            action = A.Reroll()
+        deciding += time.perf_counter() - start
+        if action is None:
+            n = 1 if s.phase is Phase.GO_FOR_1000 else t.dice_to_roll
+            faces = [rng.randint(1, 6) for _ in range(n)]
+            if rules.points.colour_pairs and n == 6:
+                action = A.Roll(tuple(map(Die, faces, COLOURS)))
+            else:
+                action = A.Roll(tuple(map(Die, faces)))
+            rolls += 1
+        game.play(action)
+    return rolls, deciding
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=60)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--rules", nargs="+", default=["classic-10000", "chicago"],
+                        choices=sorted(PRESETS))
+    args = parser.parse_args()
+    player = AutoPlayer()
+    for name in args.rules:
+        results = [play(player, PRESETS[name], args.seed + g) for g in range(args.games)]
+        rolls = [r for r, _ in results]
+        per_roll = sum(d for _, d in results) / sum(rolls)
+        print(f"{name}: {statistics.mean(rolls):.0f} rolls a game (sd "
+              f"{statistics.stdev(rolls):.0f}, {args.games} games), decisions "
+              f"{per_roll * 1000:.2f} ms a roll")
+
+
+if __name__ == "__main__":
+    main()
