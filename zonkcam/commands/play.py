@@ -15,8 +15,8 @@ import time
 from zonkcam.errors import UserError
 from zonkcam.game import actions as A
 from zonkcam.game.errors import TableError
-from zonkcam.game.names import escaped, unprintable
-from zonkcam.game.rules import PRESETS, load_rules
+from zonkcam.game.names import escaped, quoted, unprintable
+from zonkcam.game.rules import PRESETS, RuleSet, load_rules
 from zonkcam.photos import DEFAULT_BUDGET_MB
 from zonkcam.scorekeeper import Scorekeeper
 from zonkcam.store import EventLog
@@ -84,35 +84,38 @@ def run_text(args) -> int:
     return 0
 
 
-def resume_command(args, game_id: int | None) -> str:
-    """The command that comes back to this game, with the options that found it."""
-    words = ["zonkcam", "play", "--text"] if args.text else ["zonkcam", "play"]
+def resume_command(args, game_id: int | None, *, text: bool | None = None) -> str:
+    """The command that comes back to this game, with the options that found it
+    (``text``: in the terminal, whatever ``args`` say)."""
+    words = ["zonkcam", "play"] + (["--text"] if (args.text if text is None else text) else [])
     if args.db:
         words += ["--db", args.db]
     return shlex.join([*words, "--resume", str(game_id)])
 
 
-def resume(log: EventLog, which: str) -> Scorekeeper:
+def resume_id(log: EventLog, which: str) -> int:
+    """The game ``--resume`` names: a number, or "latest" (the latest unfinished game)."""
     if which == "latest":
         game_id = log.latest_unfinished()
         if game_id is None:
             raise UserError(f"no unfinished game in {escaped(str(log.path))} to resume; start "
                             "one with --players NAME ... instead of --resume")
-    else:
-        try:
-            game_id = int(which) if which.isdigit() and len(which) < 20 else -1
-        except ValueError:
-            game_id = -1
-        if game_id < 1:
-            raise UserError(f"--resume takes a game number, not {which!r}")
-    return Scorekeeper.resume(log, game_id)
+        return game_id
+    game_id = int(which) if which.isascii() and which.isdigit() and len(which) < 20 else -1
+    if game_id < 1:
+        raise UserError(f"--resume takes a game number, not {quoted(which)}")
+    return game_id
 
 
-def new_game(log: EventLog, rules_name: str, names: list[str]) -> Scorekeeper:
-    """A new game stored with its players (one transaction)."""
-    rules = load_rules(rules_name)
+def resume(log: EventLog, which: str) -> Scorekeeper:
+    return Scorekeeper.resume(log, resume_id(log, which))
+
+
+def new_game(log: EventLog, rules: RuleSet, names: list[str], *,
+             demo: bool = False) -> Scorekeeper:
+    """A new game stored with its players (one transaction); ``demo``: the demo game's."""
     try:
-        return Scorekeeper.new(log, rules, [A.Players(tuple(names))])
+        return Scorekeeper.new(log, rules, [A.Players(tuple(names))], demo=demo)
     except TableError as exc:
         raise UserError(str(exc)) from None
 
@@ -141,7 +144,7 @@ def _new_text_game(log: EventLog, args) -> Scorekeeper:
             break
         names = [n.strip() for n in _ask("Players, in turn order (comma separated): ")
                  .split(",") if n.strip()]
-    keeper = new_game(log, rules_name or "classic-10000", list(names))
+    keeper = new_game(log, load_rules(rules_name or "classic-10000"), list(names))
     if keeper.state.rules.drinking.zonk_names and interactive:
         _zonk_names(keeper, list(names))
     return keeper

@@ -22,6 +22,7 @@ from zonkcam.display.game_screen import GameScreen
 from zonkcam.display.sounds import Sounds
 from zonkcam.display.window import Window
 from zonkcam.game import actions as A
+from zonkcam.game.dice import parse_dice
 from zonkcam.game.game import Game
 from zonkcam.game.rules import PRESETS
 from zonkcam.photos import RollPhotos, photo_folder
@@ -303,3 +304,49 @@ def test_an_action_the_log_cannot_save_is_a_message_not_a_crash(tmp_path, monkey
     assert "the disk is full" in app.screen.message and "the disk is full" in lines[-1]
     window.close()
     log.close()
+
+
+def test_the_demo_never_plays_a_game_people_played(tmp_path, capsys, monkeypatch):
+    # without a camera `play --resume 1` started the demo table, and its automatic players
+    # played on the saved game: 4 actions became 75
+    from zonkcam import app_main, cli
+
+    monkeypatch.setattr(app_main, "picamera2_available", lambda: False)  # no camera here
+    db = tmp_path / "res.sqlite3"
+    with EventLog(db) as log:
+        keeper = Scorekeeper.new(log, PRESETS["classic-10000"], [A.Players(("Ann", "Bob"))])
+        for action in (A.Roll(parse_dice([1, 1, 1, 2, 3])), A.Keep((1, 1, 1)), A.Bank()):
+            keeper.play(action)
+    for which in (["1"], []):
+        assert cli.main(["play", "--resume", *which, "--db", str(db)]) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "game 1 is played by people" in err
+        assert f"zonkcam play --text --db {db} --resume 1" in err
+    with EventLog(db) as log:
+        assert len(log.actions(1)) == 4 and not log.games()[0].demo
+
+
+def test_a_camera_table_never_comes_back_to_a_demo_game(tmp_path):
+    import argparse
+
+    from zonkcam.app_main import _first_game
+
+    with EventLog(tmp_path / "g.db") as log:
+        demo = Scorekeeper.new(log, PRESETS["chicago"], [A.Players(("Ann", "Bob"))], demo=True)
+        assert log.games()[0].demo and Scorekeeper.resume(log, demo.game_id).demo
+        args = argparse.Namespace(resume=None, players=["Di", "Ed"], rules="drinking",
+                                  new=False)
+        ui = argparse.Namespace(window=argparse.Namespace(headless=True))
+        keeper = _first_game(log, args, False, ui)
+        assert keeper.game_id != demo.game_id and not keeper.demo
+        assert [p.name for p in keeper.state.players] == ["Di", "Ed"]
+
+
+def test_the_headless_demo_plays_a_short_game_named_so():
+    from zonkcam.app_main import headless_demo_rules
+
+    short = headless_demo_rules(PRESETS["classic-10000"])
+    assert (short.name, short.target) == ("classic-10000, demo to 3,000", 3000)
+    johnnys = headless_demo_rules(PRESETS["all-johnnys"])
+    assert (johnnys.name, johnnys.turns) == ("all-johnnys, demo 5 turns", 5)
+    assert headless_demo_rules(short) == short

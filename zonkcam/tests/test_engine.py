@@ -1068,15 +1068,14 @@ def test_drinks_due_can_be_drunk_after_the_game():
     assert who(game, "B").drinks_due == 0 and game.state.finished
 
 
-def test_an_edited_copy_of_a_preset_is_not_named_as_the_preset():
-    import tomllib
+def test_an_edited_copy_of_a_preset_is_not_named_as_the_preset(tmp_path):
+    from zonkcam.game.rules import load_rules, rules_to_toml
 
-    from zonkcam.game.rules import rules_to_toml
-
-    data = tomllib.loads(rules_to_toml(CLASSIC))
-    assert rules_from_dict(data).name == "classic-10000"  # unedited: the preset itself
-    data["target"] = 5000
-    edited = rules_from_dict(data)
+    path = tmp_path / "ours.toml"
+    path.write_text(rules_to_toml(CLASSIC))
+    assert load_rules(str(path)) == CLASSIC  # unedited: the preset itself
+    path.write_text(rules_to_toml(CLASSIC).replace("target = 10000", "target = 5000"))
+    edited = load_rules(str(path))
     assert edited.name == "classic-10000 (custom)" and edited.target == 5000
-    data["name"] = "ours"
-    assert rules_from_dict(data).name == "ours"
+    path.write_text(rules_to_toml(CLASSIC).replace('"classic-10000"', '"ours"'))
+    assert load_rules(str(path)).name == "ours"
