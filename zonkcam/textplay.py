@@ -7,14 +7,13 @@ current state; ``TextScorekeeper`` runs the prompt loop over a :class:`Scorekeep
 from __future__ import annotations
 
 import functools
-import re
 import sys
 from collections.abc import Callable
 
 from zonkcam.advisor.advice import Advisor, Objective, best_words, worth
 from zonkcam.errors import UserError
 from zonkcam.game import actions as A
-from zonkcam.game.dice import parse_dice
+from zonkcam.game.dice import parse_typed_dice
 from zonkcam.game.errors import TableError
 from zonkcam.game.names import escaped, quoted, unprintable
 from zonkcam.game.state import GameState, Phase
@@ -42,7 +41,6 @@ _SIMPLE = {
     "sloppy": lambda: A.Penalty("sloppy"),
 }
 _VIEWS = {"keeps", "board", "log", "odds", "help", "?", "quit", "q", "exit"}
-_DICE = re.compile(r"([1-9])\s*([a-zA-Z]*)")
 
 
 class InputError(TableError):
@@ -85,14 +83,7 @@ def parse_line(line: str, state: GameState) -> A.Action | str:
     raise InputError(f"not a command: {quoted(text)} (type help)")
 
 
-def _dice(text: str):
-    compact = text.replace(",", " ").strip()
-    if not compact:
-        raise InputError("which dice? e.g. 1 5 5 or 155")
-    parts = compact.split() if " " in compact else [m.group(0) for m in _DICE.finditer(compact)]
-    if "".join(parts).replace(" ", "") != compact.replace(" ", ""):
-        raise InputError(f"cannot read dice from {quoted(text)}: type values 1-6, e.g. 1 5 5")
-    return parse_dice(parts)
+_dice = parse_typed_dice
 
 
 def status_line(state: GameState) -> str:

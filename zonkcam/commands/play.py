@@ -8,9 +8,11 @@ dummy driver, saves a screenshot per turn and prints the game log.
 
 from __future__ import annotations
 
+import argparse
 import shlex
 import sys
 import time
+from collections.abc import Callable
 
 from zonkcam.errors import UserError
 from zonkcam.game import actions as A
@@ -42,7 +44,7 @@ def register(subparsers) -> None:
                    help="auto (the Pi camera, else the demo table), pi, demo, usb[:N], ...")
     p.add_argument("--calibration", help="calibration file (default: "
                    "$XDG_CONFIG_HOME/zonkcam/calibration.json)")
-    p.add_argument("--games", type=int, default=0,
+    p.add_argument("--games", type=whole_number(0), default=0,
                    help="demo: stop after this many games (default: 1 without a display, "
                    "else keep playing)")
     p.add_argument("--fast", action="store_true", help="demo: do not wait for real time")
@@ -53,7 +55,7 @@ def register(subparsers) -> None:
     p.add_argument("--pins", default="17,27,22", metavar="BANK,ROLL,SELECT",
                    help="GPIO (BCM) pins of the buttons (default 17,27,22)")
     p.add_argument("--model", help="folder with the ONNX models (default: the shipped ones)")
-    p.add_argument("--threads", type=int, help="reader threads (default 1)")
+    p.add_argument("--threads", type=whole_number(1), help="reader threads (default 1)")
     p.add_argument("--confirm-below", type=float, metavar="BAR",
                    help="show the dice read with a confidence under BAR (0-1) with a '?' "
                    "for the players to confirm (default 0.6; `zonkcam eval` counts them)")
@@ -62,6 +64,23 @@ def register(subparsers) -> None:
                    "games' photos dropped first (default %(default)g MB; 0: no photos)")
     p.add_argument("--seed", type=int, default=0, help="demo table seed")
     p.set_defaults(func=run)
+
+
+def whole_number(least: int) -> Callable[[str], int]:
+    """An argparse type: a whole number from ``least`` up."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            value = least - 1
+        if value < least:
+            raise argparse.ArgumentTypeError(f"give a whole number from {least} up, not "
+                                             f"{quoted(text)}")
+        return value
+
+    parse.__name__ = "whole number"
+    return parse
 
 
 def run(args) -> int:
