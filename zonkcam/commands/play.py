@@ -9,20 +9,24 @@ dummy driver, saves a screenshot per turn and prints the game log.
 from __future__ import annotations
 
 import argparse
+import atexit
+import os
 import shlex
 import sys
 import time
 from collections.abc import Callable
+from pathlib import Path
 
 from zonkcam.errors import UserError
 from zonkcam.game import actions as A
-from zonkcam.game.errors import TableError
+from zonkcam.game.errors import RulesError, TableError
+from zonkcam.game.game import Game
 from zonkcam.game.names import escaped, quoted, unprintable
 from zonkcam.game.rules import PRESETS, RuleSet, load_rules
 from zonkcam.photos import DEFAULT_BUDGET_MB
 from zonkcam.scorekeeper import Scorekeeper
 from zonkcam.store import EventLog
-from zonkcam.textplay import TextScorekeeper
+from zonkcam.textplay import TextScorekeeper, player_names
 
 DEMO_PLAYERS = ("Ann", "Bob", "Cy")
 
@@ -91,10 +95,46 @@ def run(args) -> int:
     return run_app(args)
 
 
+HISTORY_LINES = 1000
+"""Typed lines kept for the arrow keys between sessions."""
+
+
+def history_path() -> Path:
+    """``$XDG_STATE_HOME/zonkcam/text-history`` (normally ~/.local/state)."""
+    base = os.environ.get("XDG_STATE_HOME") or os.path.join(os.path.expanduser("~"),
+                                                            ".local", "state")
+    return Path(base) / "zonkcam" / "text-history"
+
+
+def line_editing(path: Path) -> None:
+    """Arrow keys, Ctrl-A/E and the lines of earlier sessions at the prompt (the standard
+    library's readline, where Python has it); the history is saved at exit."""
+    try:
+        import readline  # noqa: PLC0415 - only for a person at a terminal
+    except ImportError:
+        return
+    readline.set_history_length(HISTORY_LINES)
+    try:
+        readline.read_history_file(path)
+    except OSError:
+        pass  # the first session, or an unreadable file: start without
+
+    def save() -> None:
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            readline.write_history_file(path)
+        except OSError:
+            pass  # history is a convenience: never a reason to fail
+
+    atexit.register(save)
+
+
 def run_text(args) -> int:
     if hasattr(sys.stdin, "reconfigure"):
         # bytes that are not UTF-8 reach the scorekeeper as a line it refuses, not a crash
         sys.stdin.reconfigure(errors="surrogateescape")
+    if sys.stdin.isatty():
+        line_editing(history_path())
     with EventLog(args.db) as log:
         keeper = resume(log, args.resume) if args.resume else _new_text_game(log, args)
         print(f"Game {keeper.game_id}: {escaped(keeper.state.rules.name)} "
@@ -145,6 +185,11 @@ def _ask(prompt: str) -> str:
             answer = input(prompt).strip()
         except EOFError:
             raise UserError("no answer (end of input); nothing was saved") from None
+        except KeyboardInterrupt:
+            print()
+            raise UserError("stopped before the game began; nothing was saved") from None
+        if answer.lower() in ("quit", "q", "exit"):
+            raise UserError("stopped before the game began; nothing was saved")
         if not unprintable(answer):
             return answer
         print("! that answer has characters that are not printable text; type it again")
@@ -152,20 +197,35 @@ def _ask(prompt: str) -> str:
 
 def _new_text_game(log: EventLog, args) -> Scorekeeper:
     interactive = sys.stdin.isatty()
-    rules_name = args.rules
-    if rules_name is None and interactive:
-        print("Tables: " + ", ".join(PRESETS))
-        rules_name = _ask("Rules [classic-10000]: ") or "classic-10000"
-    names = args.players
-    while not names:
-        if not interactive:
-            names = _ask("").replace(",", " ").split()
-            break
-        names = [n.strip() for n in _ask("Players, in turn order (comma separated): ")
-                 .split(",") if n.strip()]
-    keeper = new_game(log, load_rules(rules_name or "classic-10000"), list(names))
-    if keeper.state.rules.drinking.zonk_names and interactive:
-        _zonk_names(keeper, list(names))
+    rules = load_rules(args.rules) if args.rules else None  # a wrong name: before the names
+    if rules is None and interactive:
+        print("Tables: " + ", ".join(PRESETS) + " (or a .toml file)")
+        while rules is None:
+            try:
+                rules = load_rules(_ask("Rules [classic-10000]: ") or "classic-10000")
+            except RulesError as exc:
+                print(f"! {exc}")
+    rules = rules or PRESETS["classic-10000"]
+    if args.players or not interactive:
+        names = list(args.players or player_names(_ask("")))
+        return _seated(log, rules, names, interactive)
+    while True:
+        names = player_names(_ask("Players, in turn order (Ann Bob Cy; commas between "
+                                  "names with spaces): "))
+        if not names:
+            continue
+        try:
+            Game(rules, [A.Players(tuple(names))])
+        except TableError as exc:
+            print(f"! {exc}")
+            continue
+        return _seated(log, rules, names, interactive)
+
+
+def _seated(log: EventLog, rules: RuleSet, names: list[str], interactive: bool) -> Scorekeeper:
+    keeper = new_game(log, rules, names)
+    if rules.drinking.zonk_names and interactive:
+        _zonk_names(keeper, names)
     return keeper
 
 
