@@ -276,6 +276,16 @@ def test_scorekeeper_enters_spaced_and_choose_from_the_keyboard(tmp_path):
         app._command(Command(InputCommand.DIGIT, 2))
         assert app.keeper.state.players[1].drinks == 1
         assert app.keeper.state.log[-1] == "DRINK CHOOSE: Bob drinks"
+        # d, then the player's number: their drinks due are drunk; d 0: everyone's
+        app._command(Command(InputCommand.DRANK))
+        app._command(Command(InputCommand.DIGIT, 2))
+        assert [p.drinks_due for p in app.keeper.state.players] == [0, 0, 1]
+        app._command(Command(InputCommand.DRANK))
+        app._command(Command(InputCommand.DIGIT, 0))
+        assert app.keeper.state.log[-1] == "DRUNK: Cy 1"
+        app.play(A.Land("social"))
+        app._command(Command(InputCommand.DRUNK))  # ROLL held
+        assert [p.drinks_due for p in app.keeper.state.players] == [0, 0, 0]
 
 
 def test_a_confirm_bar_outside_0_to_1_is_refused_before_the_camera_opens(capsys, monkeypatch):
