@@ -369,15 +369,15 @@ def _zonk(s: GameState, *, newbie: bool = False, dice: int = 0, note: str = "") 
     if rules.frames:
         p.frame_zonks += 1
         if p.frame_zonks == 3:
+            # (a frame is earned by a barrier crossed in it; a newbie gives its B anyway)
             if p.frame_earned:
                 bees += 1
                 s.log.append(f"FRAME: {who}'s third zonk closes an earned frame, +1 B")
             elif newbie:
                 bees += 1
-                s.log.append(f"FRAME: {who}'s third zonk is a newbie: it closes a frame "
-                             "with no barrier crossed, +1 B")
+                s.log.append(f"FRAME: {who}'s newbie closes an unearned frame, +1 B")
             else:
-                s.log.append(f"FRAME: {who}'s third zonk closes a frame with no barrier crossed")
+                s.log.append(f"FRAME: {who}'s third zonk closes an unearned frame")
             s.banners.append("FRAME")
             p.frame_zonks, p.frame_earned = 0, False
     p.bees += bees
@@ -415,7 +415,7 @@ def _penalty(s: GameState, a: A.Penalty) -> None:
     if p is not s.player:
         raise TurnError(f"only the roller throws a sloppy die; it is {_who(s)}'s turn")
     p.drinks += 1
-    s.log.append(f"SLOPPY: a die fell off the table; {who}'s turn ends with no points, drink")
+    s.log.append(f"SLOPPY: {who} drinks and scores nothing (a die fell off the table)")
     s.banners.append("SLOPPY")
     p.sheet.append("S")
     _end_turn(s)

@@ -1017,8 +1017,7 @@ def test_johnnys_newbie_third_zonk_of_an_unearned_frame_says_unearned():
     newbie = [{"roll": [2, 2, 3, 4, 6, 6]}]
     game = play(JOHNNYS, [{"players": ["A"]}] + _late_zonk() * 2 + newbie)
     frame = [x for x in game.state.log if x.startswith("FRAME:")]
-    assert frame == ["FRAME: A's third zonk is a newbie: it closes a frame with no barrier "
-                     "crossed, +1 B"]
+    assert frame == ["FRAME: A's newbie closes an unearned frame, +1 B"]
     bank_1000 = [{"roll": [1, 1, 1, 2, 3, 4]}, {"bank": True}]
     game = play(JOHNNYS, [{"players": ["A"]}] + bank_1000 + _late_zonk() * 2 + newbie)
     assert any("closes an earned frame" in x for x in game.state.log[-4:])
