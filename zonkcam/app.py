@@ -79,7 +79,8 @@ class TableApp:
             commands += self.driver.step(self.keeper.state)
         for command in commands:
             self._command(command)
-        if self.screen is not None:
+        if self.screen is not None and (self._turn_shot or self.screen.window.due()):
+            # without a display only the frames saved are drawn
             seen = self.last_settled.dice if self.last_settled is not None else ()
             frame = self.last_frame.image if self.last_frame is not None else None
             self.screen.draw(self.keeper.state, TableObservation(frame, seen))

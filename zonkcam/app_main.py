@@ -65,6 +65,10 @@ def headless_demo_rules(rules: RuleSet) -> RuleSet:
     return replace(short, name=f"{rules.name[:40]}, demo {what}")
 
 
+QUICK_TUMBLE = (4, 7)
+"""Frames the demo's dice tumble when nobody watches (no display): half the usual."""
+
+
 def demo_table(seed: int, look: CameraLook = PLAIN) -> DemoTable:
     """The demo table as the app uses it: small frames, short pauses."""
     return DemoTable(seed=seed, autoplay=False, size=(640, 480), look=look, rest_frames=8,
@@ -136,6 +140,8 @@ def run_app(args) -> int:
             return 0  # the set-up screens were left with Esc
         if demo:
             source.use_dice(keeper.state.rules.dice)
+            if window.headless:
+                source.tumble_frames = QUICK_TUMBLE
         app = TableApp(keeper, TableWatcher(cal, reader), screen,
                        DemoDriver(source) if demo else None,
                        photos=RollPhotos(photo_folder(log.path), args.photo_budget))
