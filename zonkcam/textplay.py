@@ -78,24 +78,22 @@ def parse_line(line: str, state: GameState) -> A.Action | str:
     if word in ("join", "leave") and rest:
         return A.Join(rest) if word == "join" else A.Leave(rest)
     if word in ("roll", "r"):
-        return A.Roll(_dice(rest))
+        return A.Roll(parse_typed_dice(rest))
     if word in ("keep", "k"):
-        return A.Keep(tuple(sorted(d.value for d in _dice(rest))))
+        return A.Keep(tuple(sorted(d.value for d in parse_typed_dice(rest))))
     if text.startswith("#"):
         keeps = state.turn.score.keeps if state.turn.score and state.phase is Phase.DECIDE else ()
         number = text[1:].strip()
-        if not (number.isascii() and number.isdigit() and 1 <= int(number) <= len(keeps)):
+        if not (number.isascii() and number.isdigit() and len(number) < 4
+                and 1 <= int(number) <= len(keeps)):
             raise InputError(f"no keep {quoted(text)}: type keeps to list them")
         return A.Keep(keeps[int(number) - 1].dice)
     if text and text[0].isdigit():
-        dice = _dice(text)
+        dice = parse_typed_dice(text)
         if state.phase is Phase.DECIDE:
             return A.Keep(tuple(sorted(d.value for d in dice)))
         return A.Roll(dice)
     raise InputError(f"not a command: {quoted(text)} (type help)")
-
-
-_dice = parse_typed_dice
 
 
 def player_names(text: str) -> list[str]:
@@ -315,28 +313,37 @@ class TextScorekeeper:
         if due and due != drinks_line(state):
             self.write(due)
         if isinstance(action, A.Join) and new.rules.drinking.zonk_names:
-            self._name(action.name)
+            if not self._name(action.name):
+                return False
             new = self.keeper.state
         self.write(status_line(new))
         return True
 
-    def _name(self, player: str) -> None:
-        """Ask who gives ``player`` a zonk name, and the name (Enter skips)."""
+    def _name(self, player: str) -> bool:
+        """Ask who gives ``player`` a zonk name, and the name (Enter skips); False when the
+        answer is quit (or the input ends)."""
         while True:
-            namer = self.ask(f"Who chooses a zonk name for {player}? (a player's name; "
-                             "Enter to skip) ")
-            if not namer or not namer.strip() or unprintable(namer):
-                return
-            name = self.ask(f"{namer.strip()}, the zonk name for {player}: ")
-            if not name or not name.strip() or unprintable(name):
-                return
+            namer = self._answer(f"Who chooses a zonk name for {player}? (a player's name; "
+                                 "Enter to skip) ")
+            if not namer:
+                return namer is not None
+            name = self._answer(f"{namer}, the zonk name for {player}: ")
+            if not name:
+                return name is not None
             try:
-                state = self.keeper.play(A.ZonkName(player, name.strip(), namer.strip()))
+                state = self.keeper.play(A.ZonkName(player, name, namer))
             except (TableError, UserError) as exc:
                 self.write(f"! {exc}")
                 continue
             self.write(f"  {state.log[-1]}")
-            return
+            return True
+
+    def _answer(self, prompt: str) -> str | None:
+        """An answer to a question: "" to skip it, None for quit or the end of input."""
+        line = self.ask(prompt)
+        if line is None or line.strip().lower() in ("quit", "q", "exit"):
+            return None
+        return "" if unprintable(line) else line.strip()
 
     def _view(self, name: str, state: GameState, line: str = "") -> bool:
         if name == "quit":
@@ -350,8 +357,9 @@ class TextScorekeeper:
                 self.write(f"! the {state.rules.name} table does not use zonk names")
             elif state.find(player) is None:
                 self.write(f"! no player called {quoted(player)}")
+            elif not self._name(state.find(player).name):
+                return False
             else:
-                self._name(state.find(player).name)
                 self.write(status_line(self.keeper.state))
             return True
         text = {"help": HELP, "keeps": keeps_text(state), "board": board_text(state),

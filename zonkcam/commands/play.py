@@ -2,8 +2,9 @@
 
 With a Pi camera it plays for real; with no camera it plays the demo game: the demo
 table throws dice, automatic players choose keeps and bank, and everything runs through
-the real reader, table logic, rules engine and screen. With no display it draws on SDL's
-dummy driver, saves a screenshot per turn and prints the game log.
+the real reader, table logic, rules engine and screen. With no display it plays one short
+game on SDL's dummy driver, saves a screenshot per turn and prints the game log. The demo
+plays only its own games: a game people played is never handed to its players.
 """
 
 from __future__ import annotations

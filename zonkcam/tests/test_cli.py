@@ -282,3 +282,19 @@ def test_help_texts_print_percent_signs_once(capsys):
     with pytest.raises(SystemExit):
         main(["mat", "--help"])
     assert "100% (actual size" in capsys.readouterr().out
+
+
+def test_games_show_says_in_words_what_an_undo_took_back(capsys, tmp_path):
+    from zonkcam.game import actions as A
+    from zonkcam.game.dice import parse_dice
+    from zonkcam.game.rules import PRESETS
+    from zonkcam.scorekeeper import Scorekeeper
+    from zonkcam.store import EventLog
+
+    db = tmp_path / "g.db"
+    with EventLog(db) as log:
+        keeper = Scorekeeper.new(log, PRESETS["chicago"], [A.Players(("Ann", "Bob"))])
+        for action in (A.Roll(parse_dice([1, 1, 1, 2, 3])), A.Keep((1, 1, 1)), A.Undo()):
+            keeper.play(action)
+    code, out, _ = run_cli(capsys, "games", "--db", str(db), "show", "1")
+    assert code == 0 and "UNDO: keep 1 1 1" in out and "{" not in out
