@@ -16,7 +16,8 @@
 
 SELECT, BACK, MUTE and ODDS are handled here (they change only the screen) and are still
 returned, so the app can log or ignore them. Banners belong to the turn whose action raised
-them: once the next turn's player acts, those still showing or waiting are dropped. The
+them: the action that ends a turn drops the turn's earlier ones, and its own go once the
+next player acts. The
 odds panel (off at first; ODDS shows and hides it) reads advice from
 :class:`~zonkcam.display.odds.OddsWorker`, which works it out on its own thread: drawing a
 frame never waits for it.
@@ -80,12 +81,14 @@ class GameScreen:
 
     def played(self, state: GameState) -> None:
         """An action was accepted and led to ``state``: banners, sounds, a fresh selection."""
-        acted_in = self._turn_now
-        if acted_in is not None and self._banners_from not in (None, acted_in):
-            self.banners.clear()  # a later turn is being played: those banners are old news
+        acted_in, now = self._turn_now, turn_in_play(state)
+        if acted_in is not None and (now != acted_in
+                                     or self._banners_from not in (None, acted_in)):
+            # the turn ended, or a later one is being played: earlier banners are old news
+            self.banners.clear()
         if state.banners:
             self._banners_from = acted_in
-        self._turn_now = turn_in_play(state)
+        self._turn_now = now
         self.banners.push_state(state)
         self.sounds.play_banners(state.banners)
         self.selected_keep = 0

@@ -304,13 +304,15 @@ class Screen:
         outline = UNSURE if shown.unsure else SURE
         pygame.draw.rect(surface, outline, box.inflate(6, 6), max(2, h // (90 if shown.unsure
                                                                            else 160)))
+        # looked at up close (a tap fixes a die): the dice to check are also named in big
+        # letters over the keeps
         label = f"{shown.die.value}?" if shown.unsure else str(shown.die.value)
-        size = self._figure(surface)
+        size = round(h * 0.06)
         tall = self.fonts(size).get_height()
         anchor_y = box.top - 3 if box.top - tall > fit.rect.top else box.bottom + 3
         r = self.text(surface, label, size, (box.centerx, anchor_y),
                       color=UNSURE if shown.unsure else TEXT,
-                      anchor="midbottom" if anchor_y < box.top else "midtop")
+                      anchor="midbottom" if anchor_y < box.top else "midtop", label=True)
         colour = DIE_COLOURS.get(shown.colour or "")
         if colour is not None:  # only on a table that plays with colours
             swatch = pygame.Rect(r.right + 2, r.top + r.h // 4, r.h // 2, r.h // 2)
@@ -348,8 +350,14 @@ class Screen:
         if not view.keeps:
             self._next_step(surface, rect, view)
             return
-        title = self.text(surface, "KEEPS", round(h * 0.045), (rect.x + pad, rect.y + pad),
-                          color=DIM, background=PANEL, label=True)
+        unsure = [f"{view.dice[i].die.value}?" for i in view.unsure_dice]
+        if unsure:  # read with low confidence: the players check them (tap to fix)
+            title = self.text(surface, "CHECK " + " ".join(unsure), self._figure(surface),
+                              (rect.x + pad, rect.y + pad), color=UNSURE, background=PANEL,
+                              width=rect.w - 2 * pad)
+        else:
+            title = self.text(surface, "KEEPS", round(h * 0.045), (rect.x + pad, rect.y + pad),
+                              color=DIM, background=PANEL, label=True)
         row_h = max(round(h * 0.08), self.fonts(self._figure(surface)).get_height() + 4)
         top = title.bottom + pad // 2
         fits = max(1, (rect.bottom - top) // row_h)

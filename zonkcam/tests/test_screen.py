@@ -215,6 +215,8 @@ def test_camera_view_marks_each_die_and_flags_the_unsure_one(out):
     mat_rgb = tuple(reversed(MAT_BGR))
     assert share_of(surface, lay.camera, mat_rgb) > 0.3  # the frame is drawn, RGB not BGR
     assert find_text(surface, screen, "5?")
+    at = find_text(surface, screen, "CHECK 5?")  # and named big over the keeps
+    assert at and lay.keeps.collidepoint(at)
     fit = screen.camera_fit
     for i, shown in enumerate(view.dice):
         box = fit.to_screen(shown.die.bbox).inflate(10, 10)

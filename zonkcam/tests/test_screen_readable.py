@@ -1,6 +1,10 @@
 """The screen read from two metres: every figure a player acts on is drawn at least 28 px
 tall on an 800x480 screen, and nothing is drawn over it, in every moment of every table
-(the scenes behind docs/screenshots/, each with every banner its last action raised)."""
+(the scenes behind docs/screenshots/, each with every banner its last action raised).
+
+Labels are exempt: panel titles, the table's name, and the values written beside the dice
+on the camera view, which is looked at up close (a tap fixes a die; the dice to check are
+named in big letters over the keeps)."""
 
 from __future__ import annotations
 
