@@ -48,6 +48,8 @@ class TableApp:
     """The die (index in the last settled observation) the scorekeeper tapped to correct."""
     photos: RollPhotos | None = None
     """Where each roll's settled frame is kept (None: nowhere)."""
+    unwatched: bool = False
+    """Nobody watches the screen (no display): draw only the frames that are saved."""
 
     def __post_init__(self) -> None:
         self._logged = len(self.keeper.state.log)
@@ -79,8 +81,8 @@ class TableApp:
             commands += self.driver.step(self.keeper.state)
         for command in commands:
             self._command(command)
-        if self.screen is not None and (self._turn_shot or self.screen.window.due()):
-            # without a display only the frames saved are drawn
+        if self.screen is not None and (not self.unwatched or self._turn_shot
+                                        or self.screen.window.due()):
             seen = self.last_settled.dice if self.last_settled is not None else ()
             frame = self.last_frame.image if self.last_frame is not None else None
             self.screen.draw(self.keeper.state, TableObservation(frame, seen))

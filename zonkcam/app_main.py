@@ -144,7 +144,8 @@ def run_app(args) -> int:
                 source.tumble_frames = QUICK_TUMBLE
         app = TableApp(keeper, TableWatcher(cal, reader), screen,
                        DemoDriver(source) if demo else None,
-                       photos=RollPhotos(photo_folder(log.path), args.photo_budget))
+                       photos=RollPhotos(photo_folder(log.path), args.photo_budget),
+                       unwatched=window.headless)
         print(f"Game {keeper.game_id}: {keeper.state.rules.name}, "
               f"{', '.join(p.name for p in keeper.state.players)}")
         games, finished_at = 1, None

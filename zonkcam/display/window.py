@@ -71,7 +71,7 @@ class Window:
         return pygame.event.get()
 
     def due(self) -> bool:
-        """Whether a frame drawn now would be seen: always on a display; without one, when
+        """Whether a frame shown now would be seen: always on a display; without one, when
         the next ``screen.png`` is due."""
         return not self.headless or self._last_shot is None or \
             self.clock() - self._last_shot >= self.screenshot_every

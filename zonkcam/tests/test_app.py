@@ -360,3 +360,24 @@ def test_the_headless_demo_plays_a_short_game_named_so():
     johnnys = headless_demo_rules(PRESETS["all-johnnys"])
     assert (johnnys.name, johnnys.turns) == ("all-johnnys, demo 5 turns", 5)
     assert headless_demo_rules(short) == short
+
+
+def test_without_anyone_watching_only_the_frames_saved_are_drawn(tmp_path):
+    table = demo_table(2)
+    first = table.read()
+    drawn = []
+    with EventLog(tmp_path / "g.db") as log, \
+            Window.open((800, 480), screenshots=tmp_path / "shots") as window:
+        keeper = Scorekeeper.new(log, PRESETS["chicago"], [A.Players(("Ann", "Bob"))])
+        for unwatched in (False, True):
+            screen = GameScreen(window, sounds=Sounds(muted=True))
+            screen.draw = lambda *a, **k: (drawn.append(unwatched), window.show())  # noqa: B023
+            app = TableApp(keeper, TableWatcher(calibrate(first.image, table.geometry),
+                                                TruthReader(table)), screen,
+                           say=lambda line: None, unwatched=unwatched)
+            window._last_shot, window.clock = None, lambda: 0.0
+            for _ in range(20):  # within a second: one screen.png is due
+                app.tick(table.read())
+            app.play(A.Roll(parse_dice([2, 3, 4, 6, 6])))  # a turn ends: its screenshot
+            app.tick(table.read())
+    assert drawn.count(False) == 21 and drawn.count(True) == 2
