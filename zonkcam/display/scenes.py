@@ -114,10 +114,14 @@ def winner() -> Scene:
 
 
 def final_round() -> Scene:
-    """classic-10000: Ann banks past 10,000; Bob and Cyrus have one more turn each."""
-    game = Game(PRESETS["classic-10000"], [A.Players(("Ann", "Bob", "Cyrus"))])
-    for p, score in zip(game.state.players, (9_400, 7_750, 8_200), strict=True):
-        p.score, p.on_board = score, True  # a long evening, skipped
+    """A short classic game (to 2,000): Ann banks past it; Bob and Cyrus have one more turn
+    each."""
+    rules = dataclasses.replace(PRESETS["classic-10000"], name="classic-2000", target=2000)
+    game = Game(rules, [A.Players(("Ann", "Bob", "Cyrus"))])
+    for roll in ([1, 1, 1, 2, 3], [1, 1, 1, 4, 3]):  # Ann and Bob: 1,000 each
+        game.play(_roll(roll))
+        game.play(A.Bank())
+    game.play(_roll([2, 3, 4, 6, 6]))  # Cyrus zonks
     game.play(_roll([1, 1, 1, 5, 3]))
     game.play(A.Bank())
     return Scene("final-round", game, _seen([1, 1, 1, 5, 3]))
