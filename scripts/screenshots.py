@@ -28,23 +28,9 @@ from zonkcam.display.setup import ChooseRules, EnterPlayers  # noqa: E402
 from zonkcam.display.view import view_for  # noqa: E402
 from zonkcam.game.rules import PRESETS  # noqa: E402
 
-SMALL, BIG = (800, 480), (1920, 1080)
-
-# file name: (scene, size, show the banner the last action raised, show the odds panel)
-SHOTS = {
-    "roll-800x480": ("roll", SMALL, False, False),
-    "roll-1920x1080": ("roll", BIG, False, False),
-    "odds": ("roll", SMALL, False, True),
-    "hot-dice": ("hot-dice", SMALL, True, False),
-    "zonk": ("zonk", SMALL, True, False),
-    "drinking": ("drinking", SMALL, False, False),
-    "drink-left": ("drinking", SMALL, True, False),
-    "all-johnnys": ("all-johnnys", SMALL, False, False),
-    "newbie": ("all-johnnys", SMALL, True, False),
-    "detroit-colours": ("detroit", SMALL, False, False),
-    "winner-800x480": ("winner", SMALL, True, False),
-    "winner-1920x1080": ("winner", BIG, True, False),
-}
+SMALL = (800, 480)
+SHOTS = scenes.SHOTS
+"""File name: scene, size, with its banner, with the odds panel."""
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -57,14 +43,14 @@ def main(argv: list[str] | None = None) -> int:
     pygame.font.init()
     screen = Screen()
     advisor = Advisor()
-    for name, (scene_name, size, with_banner, with_odds) in SHOTS.items():
-        scene = scenes.SCENES[scene_name]()
-        raised = banners_for(scene.state) if with_banner else []
+    for name, shot in SHOTS.items():
+        scene = scenes.SCENES[shot.scene]()
+        raised = banners_for(scene.state) if shot.banner else []
         banner = next((b for b in raised if b.name != "ZONK"), raised[0]) if raised else None
-        odds = advisor.advise(scene.state) if with_odds else False
+        odds = advisor.advise(scene.state) if shot.odds else False
         view = view_for(scene.state, scene.observation, scene.selected_keep, banner=banner,
                         odds=odds)
-        surface = pygame.Surface(size)
+        surface = pygame.Surface(shot.size)
         screen.draw(surface, view)
         _save(surface, out / f"{name}.png")
 

@@ -48,6 +48,8 @@ class TableApp:
     """The die (index in the last settled observation) the scorekeeper tapped to correct."""
     photos: RollPhotos | None = None
     """Where each roll's settled frame is kept (None: nowhere)."""
+    unwatched: bool = False
+    """Nobody watches the screen (no display): draw only the frames that are saved."""
 
     def __post_init__(self) -> None:
         self._logged = len(self.keeper.state.log)
@@ -79,7 +81,8 @@ class TableApp:
             commands += self.driver.step(self.keeper.state)
         for command in commands:
             self._command(command)
-        if self.screen is not None:
+        if self.screen is not None and (not self.unwatched or self._turn_shot
+                                        or self.screen.window.due()):
             seen = self.last_settled.dice if self.last_settled is not None else ()
             frame = self.last_frame.image if self.last_frame is not None else None
             self.screen.draw(self.keeper.state, TableObservation(frame, seen))
@@ -149,23 +152,31 @@ class TableApp:
             self.correcting = command.value
             self._message("type the die's value (1-6) to correct it")
             return
-        if command.kind in (InputCommand.SPACED, InputCommand.CHOOSE):
+        if command.kind in (InputCommand.SPACED, InputCommand.CHOOSE, InputCommand.DRANK):
             self.naming = command.kind
-            self._message("which player? type their number on the scoreboard")
+            everyone = ", 0 for everyone" if command.kind is InputCommand.DRANK else ""
+            self._message(f"which player? type their number on the scoreboard{everyone}")
             return
         if command.kind is InputCommand.DIGIT and self.naming is not None:
             kind, self.naming = self.naming, None
             players = self.keeper.state.players
+            if kind is InputCommand.DRANK and command.value == 0:
+                self.play(A.Drunk())
+                return
             if not 1 <= command.value <= len(players):
                 self._message(f"no player {command.value}")
                 return
             name = players[command.value - 1].name
-            self.play(A.Penalty("spaced", name) if kind is InputCommand.SPACED
-                      else A.Land("choose", name))
+            self.play({InputCommand.SPACED: A.Penalty("spaced", name),
+                       InputCommand.CHOOSE: A.Land("choose", name),
+                       InputCommand.DRANK: A.Drunk(name)}[kind])
             return
         if command.kind is InputCommand.DIGIT and self.correcting is not None:
-            self._correct(self.correcting, int(command.value))
-            self.correcting = None
+            index, self.correcting = self.correcting, None
+            if not 1 <= command.value <= 6:
+                self._message(f"a die shows 1 to 6, not {command.value}")
+                return
+            self._correct(index, int(command.value))
             return
         selected = self.screen.selected_keep if self.screen is not None else 0
         action = action_for(command, self.keeper.state, selected)

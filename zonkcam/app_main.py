@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 
 from zonkcam.app import TableApp
@@ -18,6 +19,8 @@ from zonkcam.commands.play import (
     parse_pins,
     parse_size,
     resume,
+    resume_command,
+    resume_id,
 )
 from zonkcam.demo_game import DemoDriver
 from zonkcam.display.game_screen import GameScreen
@@ -25,6 +28,7 @@ from zonkcam.display.setup import ChooseGame, ChooseRules, EnterPlayers, Resumab
 from zonkcam.display.sounds import Sounds
 from zonkcam.display.window import Window
 from zonkcam.errors import UserError
+from zonkcam.game.rules import RuleSet, load_rules
 from zonkcam.photos import RollPhotos, photo_folder
 from zonkcam.scorekeeper import Scorekeeper
 from zonkcam.service import Notifier
@@ -42,6 +46,27 @@ from zonkcam.table.reading import OnnxReader
 
 FPS = 30.0
 WINNER_PAUSE_S = 6.0
+HEADLESS_DEMO_TARGET = 3000
+"""Without a display the demo plays one short game: to this target, ..."""
+HEADLESS_DEMO_TURNS = 5
+"""... or this many turns each on a table that counts turns."""
+
+
+def headless_demo_rules(rules: RuleSet) -> RuleSet:
+    """The table's rules for the demo game without a display: a short game, named so."""
+    if rules.end == "turns":
+        short = replace(rules, turns=min(rules.turns, HEADLESS_DEMO_TURNS))
+        what = f"{short.turns} turns"
+    else:
+        short = replace(rules, target=min(rules.target, HEADLESS_DEMO_TARGET))
+        what = f"to {short.target:,}"
+    if short == rules:
+        return rules
+    return replace(short, name=f"{rules.name[:40]}, demo {what}")
+
+
+QUICK_TUMBLE = (4, 7)
+"""Frames the demo's dice tumble when nobody watches (no display): half the usual."""
 
 
 def demo_table(seed: int, look: CameraLook = PLAIN) -> DemoTable:
@@ -87,6 +112,8 @@ def run_app(args) -> int:
         raise UserError("--photo-budget takes megabytes, 0 or more (0: no photos)")
     source = _open(args.source, args.seed)
     demo = isinstance(source, DemoTable)
+    if demo and args.resume:
+        _demo_may_resume(args)
     print(f"zonkcam: {source.name}" + (" (no camera: playing the demo game)" if demo else ""),
           file=sys.stderr)
     try:
@@ -113,9 +140,12 @@ def run_app(args) -> int:
             return 0  # the set-up screens were left with Esc
         if demo:
             source.use_dice(keeper.state.rules.dice)
+            if window.headless:
+                source.tumble_frames = QUICK_TUMBLE
         app = TableApp(keeper, TableWatcher(cal, reader), screen,
                        DemoDriver(source) if demo else None,
-                       photos=RollPhotos(photo_folder(log.path), args.photo_budget))
+                       photos=RollPhotos(photo_folder(log.path), args.photo_budget),
+                       unwatched=window.headless)
         print(f"Game {keeper.game_id}: {keeper.state.rules.name}, "
               f"{', '.join(p.name for p in keeper.state.players)}")
         games, finished_at = 1, None
@@ -139,7 +169,8 @@ def run_app(args) -> int:
                         break
                     games += 1
                     finished_at = None
-                    keeper = new_game(log, state.rules.name, [p.name for p in state.players])
+                    keeper = new_game(log, state.rules, [p.name for p in state.players],
+                                      demo=True)
                     print(f"Game {keeper.game_id}: {state.rules.name}")
                     app.next_game(keeper)
             if not (window.headless or args.fast):
@@ -156,11 +187,23 @@ def run_app(args) -> int:
     return 0
 
 
+def _demo_may_resume(args) -> None:
+    """The demo's automatic players play only the demo's own games: a game people played
+    goes on where people can enter the dice."""
+    with EventLog(args.db) as log:
+        game_id = resume_id(log, args.resume)
+        if not log.is_demo(game_id):
+            raise UserError(f"game {game_id} is played by people and there is no camera "
+                            "here to read their dice (the demo's players play only demo "
+                            "games): go on in the terminal with "
+                            f"{resume_command(args, game_id, text=True)}")
+
+
 def _first_game(log: EventLog, args, demo: bool, ui: GameScreen,
                 notifier: Notifier | None = None) -> Scorekeeper | None:
     if args.resume:
         return resume(log, args.resume)
-    unfinished = [g for g in log.games() if not g.finished]
+    unfinished = [g for g in log.games() if not g.finished and not g.demo]
     if not args.players and not args.rules and not args.new and not demo \
             and not ui.window.headless:
         return _set_up_on_screen(log, ui, unfinished, notifier)
@@ -175,7 +218,10 @@ def _first_game(log: EventLog, args, demo: bool, ui: GameScreen,
     if not players:
         raise UserError("name the players: zonkcam play --players Ann Bob ... "
                         "(or --resume a saved game)")
-    return new_game(log, args.rules or "classic-10000", players)
+    rules = load_rules(args.rules or "classic-10000")
+    if demo and ui.window.headless:
+        rules = headless_demo_rules(rules)
+    return new_game(log, rules, players, demo=demo)
 
 
 def _set_up_on_screen(log: EventLog, ui: GameScreen, unfinished,

@@ -4,8 +4,12 @@ Three GPIO buttons and a desktop keyboard (:mod:`zonkcam.display.keyboard`) both
 :class:`Command` values:
 
 * BANK: bank the turn total. Holding BANK shows or hides the odds panel (and no BANK).
-* ROLL: take the selected keep and roll on (in set-up screens: confirm).
+* ROLL: take the selected keep and roll on (in set-up screens: confirm). Holding ROLL
+  marks every drink due as drunk (and no ROLL).
 * SELECT: cycle through the legal keeps. Holding SELECT is UNDO (and no SELECT).
+
+Each button tells a press from a hold by how long it is held, so a press counts when it
+is released.
 
 gpiozero is imported only when :class:`ArcadeButtons` is built, so the rest of zonkcam runs
 where it is missing; tests drive it with gpiozero's ``MockFactory``. A contact bounces on
@@ -64,6 +68,11 @@ class InputCommand(StrEnum):
     """Keyboard: show (or hide) the photo of the last roll the camera read."""
     ODDS = "odds"
     """Show or hide the odds panel (keyboard o; BANK held)."""
+    DRUNK = "drunk"
+    """Every drink due is drunk (ROLL held)."""
+    DRANK = "drank"
+    """Keyboard: the next digit names the player (scoreboard order) whose drinks due are
+    drunk; 0 is everyone."""
 
 
 @dataclass(frozen=True)
@@ -78,6 +87,7 @@ class Command:
 BANK, ROLL, SELECT, UNDO = (Command(InputCommand.BANK), Command(InputCommand.ROLL),
                             Command(InputCommand.SELECT), Command(InputCommand.UNDO))
 ODDS = Command(InputCommand.ODDS)
+DRUNK = Command(InputCommand.DRUNK)
 
 
 @dataclass(frozen=True)
@@ -179,10 +189,9 @@ class Contact:
 class ArcadeButtons:
     """BANK, ROLL and SELECT on GPIO, as a stream of :class:`Command`.
 
-    ROLL gives its command when pressed (never on release, never repeated while held).
-    SELECT and BANK wait for their release to tell a press (SELECT, BANK) from a hold (UNDO,
-    ODDS): the hold gives its command once ``hold_time`` has passed, and its release gives
-    nothing, so a held BANK never banks. Edges may come from gpiozero's threads;
+    Each button waits for its release to tell a press (BANK, ROLL, SELECT) from a hold
+    (ODDS, DRUNK, UNDO): the hold gives its command once ``hold_time`` has passed, and its
+    release gives nothing, so a held BANK never banks. Edges may come from gpiozero's threads;
     :meth:`commands` (called every frame) takes them in order and looks at the pins' levels
     too.
     """
@@ -197,7 +206,8 @@ class ArcadeButtons:
         gate = PressGate(lockout, clock)
         self._contacts = {
             "bank": Contact("bank", BANK, ODDS, settle=settle, hold_time=hold_time, gate=gate),
-            "roll": Contact("roll", ROLL, settle=settle, hold_time=hold_time, gate=gate),
+            "roll": Contact("roll", ROLL, DRUNK, settle=settle, hold_time=hold_time,
+                            gate=gate),
             "select": Contact("select", SELECT, UNDO, settle=settle, hold_time=hold_time,
                               gate=gate),
         }
@@ -258,11 +268,14 @@ def action_for(command: Command, state: GameState, selected_keep: int = 0) -> A.
     """The table action a button press stands for in ``state``, or None if it is no action.
 
     BANK banks; ROLL takes the selected keep (after a roll) or throws the pair again; UNDO
-    undoes. SELECT only moves the selection; rolls themselves come from the camera.
+    undoes; DRUNK (everyone's) marks the drinks due drunk. SELECT only moves the selection;
+    rolls themselves come from the camera.
     """
     kind = command.kind
     if kind is InputCommand.UNDO:
         return A.Undo()
+    if kind is InputCommand.DRUNK:
+        return A.Drunk()
     if kind is InputCommand.GO_FOR_1000:
         return A.GoFor1000()
     if kind is InputCommand.PIGGYBACK:

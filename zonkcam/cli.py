@@ -46,9 +46,9 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    if not getattr(args, "func", None):
+    if not getattr(args, "func", None):  # `zonkcam` alone: what it can do
         parser.print_help()
-        return 2
+        return 0
     try:
         code = int(args.func(args) or 0)
         sys.stdout.flush()

@@ -25,16 +25,19 @@ class Scorekeeper:
         self.game = game
         self._stored = stored
         """Actions of this game in the log, undos included."""
+        self.demo = False
+        """The demo game's: only its automatic players play it."""
 
     @classmethod
-    def new(cls, log: EventLog, rules: RuleSet, actions: Sequence[A.Action] = ()
-            ) -> Scorekeeper:
+    def new(cls, log: EventLog, rules: RuleSet, actions: Sequence[A.Action] = (), *,
+            demo: bool = False) -> Scorekeeper:
         """A new game; with ``actions`` (the seating, zonk names) it is stored with them in
-        one transaction, else with the first action played."""
+        one transaction, else with the first action played. ``demo``: the demo game's."""
         game = Game(rules, actions)  # a refused action raises here, before anything is saved
         keeper = cls(log, None, game)
+        keeper.demo = demo
         if actions:
-            keeper.game_id = log.new_game(rules, actions, game.state.finished)
+            keeper.game_id = log.new_game(rules, actions, game.state.finished, demo=demo)
             keeper._stored = len(actions)
         return keeper
 
@@ -48,7 +51,9 @@ class Scorekeeper:
         """The saved game, claimed for this log (refused while another zonkcam plays it)."""
         log.claim(game_id)
         game, stored = saved_game(log, game_id)
-        return cls(log, game_id, game, stored)
+        keeper = cls(log, game_id, game, stored)
+        keeper.demo = log.is_demo(game_id)
+        return keeper
 
     @property
     def state(self) -> GameState:
@@ -61,7 +66,8 @@ class Scorekeeper:
         state = self.game.preview(action)
         finished = state.finished if state.finished != was_finished else None
         if self.game_id is None:
-            self.game_id = self.log.new_game(self.game.rules, [action], state.finished)
+            self.game_id = self.log.new_game(self.game.rules, [action], state.finished,
+                                             demo=self.demo)
         else:
             self.log.append(self.game_id, action, self._stored + 1, finished)
         self._stored += 1

@@ -59,15 +59,24 @@ MIGRATIONS: tuple[str, ...] = (
         since REAL NOT NULL
     );
     """,
+    # 3: the demo game's games, which only the demo plays on
+    """
+    ALTER TABLE games ADD COLUMN demo INTEGER NOT NULL DEFAULT 0;
+    """,
 )
 """The schema, one step per version: a file at version N has had the first N applied
 (``PRAGMA user_version``). A new layout is a new step at the end."""
 
 SCHEMA_VERSION = len(MIGRATIONS)
 
-_COLUMNS = {
+_FIRST_COLUMNS = {
     "games": {"id", "created", "rules_name", "rules_toml", "finished"},
     "events": {"game_id", "seq", "at", "action"},
+}
+"""Columns of the first released layout (no version number)."""
+_COLUMNS = {
+    **_FIRST_COLUMNS,
+    "games": _FIRST_COLUMNS["games"] | {"demo"},
     "writers": {"game_id", "process", "pid", "since"},
 }
 """Columns each table must have (a later version may add more)."""
@@ -102,6 +111,8 @@ class GameRecord:
     events: int
     updated: float
     players: tuple[str, ...]
+    demo: bool = False
+    """Played by the demo game's automatic players (never by people)."""
 
 
 class EventLog:
@@ -180,18 +191,19 @@ class EventLog:
         if foreign:
             raise StoreError(f"{self.path} is not a zonkcam game log (it has the tables "
                              f"{', '.join(foreign)}); give another file with --db")
-        self._check_columns(tables)
+        self._check_columns(tables, _FIRST_COLUMNS)
 
     def _check_layout(self) -> None:
         tables = self._tables()
         missing = sorted(set(_COLUMNS) - set(tables))
         if missing:
             raise StoreError(f"{self.path} is not a zonkcam game log (no {missing[0]} table)")
-        self._check_columns(tables)
+        self._check_columns(tables, _COLUMNS)
 
-    def _check_columns(self, tables: dict[str, set[str]]) -> None:
+    def _check_columns(self, tables: dict[str, set[str]],
+                       wanted: dict[str, set[str]]) -> None:
         for name, columns in tables.items():
-            lacking = sorted(_COLUMNS.get(name, set()) - columns)
+            lacking = sorted(wanted.get(name, set()) - columns)
             if lacking:
                 raise StoreError(f"{self.path} is not a zonkcam game log (its {name} table "
                                  f"has no {', '.join(lacking)} column)")
@@ -269,16 +281,17 @@ class EventLog:
     # -- writing --------------------------------------------------------------------------------
 
     def new_game(self, rules: RuleSet, actions: Sequence[Action] = (),
-                 finished: bool = False) -> int:
+                 finished: bool = False, *, demo: bool = False) -> int:
         """Store a new game with its first actions (the seating) in one transaction and
-        claim it for this log; returns its id."""
+        claim it for this log; returns its id. ``demo``: the demo game's."""
         texts = [json.dumps(action_to_json(a)) for a in actions]
         toml = rules_to_toml(rules)
 
         def steps(db: sqlite3.Connection) -> int:
             now = time.time()
-            cur = db.execute("INSERT INTO games (created, rules_name, rules_toml, finished) "
-                             "VALUES (?, ?, ?, ?)", (now, rules.name, toml, int(finished)))
+            cur = db.execute("INSERT INTO games (created, rules_name, rules_toml, finished, "
+                             "demo) VALUES (?, ?, ?, ?, ?)",
+                             (now, rules.name, toml, int(finished), int(demo)))
             game_id = int(cur.lastrowid)
             db.executemany("INSERT INTO events (game_id, seq, at, action) VALUES (?, ?, ?, ?)",
                            [(game_id, i, now, t) for i, t in enumerate(texts, start=1)])
@@ -344,14 +357,21 @@ class EventLog:
     def games(self) -> list[GameRecord]:
         rows = self._read(
             "SELECT g.id, g.created, g.rules_name, g.finished, COUNT(e.seq), "
-            "COALESCE(MAX(e.at), g.created) FROM games g LEFT JOIN events e ON e.game_id = g.id "
-            "GROUP BY g.id ORDER BY g.id")
+            "COALESCE(MAX(e.at), g.created), g.demo FROM games g "
+            "LEFT JOIN events e ON e.game_id = g.id GROUP BY g.id ORDER BY g.id")
         out = []
-        for gid, created, name, finished, n, updated in rows:
+        for gid, created, name, finished, n, updated, demo in rows:
             first = self._read("SELECT action FROM events WHERE game_id = ? AND seq = 1", (gid,))
             out.append(GameRecord(gid, _number(created), str(name), bool(finished), n,
-                                  _number(updated), _players(first[0][0] if first else None)))
+                                  _number(updated), _players(first[0][0] if first else None),
+                                  bool(demo)))
         return out
+
+    def is_demo(self, game_id: int) -> bool:
+        """Whether the demo game's automatic players play this game."""
+        self._known(game_id)
+        rows = self._read("SELECT demo FROM games WHERE id = ?", (game_id,))
+        return bool(rows[0][0])
 
     def latest_unfinished(self) -> int | None:
         rows = self._read("SELECT id FROM games WHERE finished = 0 ORDER BY id DESC LIMIT 1")

@@ -7,14 +7,14 @@ current state; ``TextScorekeeper`` runs the prompt loop over a :class:`Scorekeep
 from __future__ import annotations
 
 import functools
-import re
 import sys
 from collections.abc import Callable
 
 from zonkcam.advisor.advice import Advisor, Objective, best_words, worth
 from zonkcam.errors import UserError
 from zonkcam.game import actions as A
-from zonkcam.game.dice import parse_dice
+from zonkcam.game.dice import parse_typed_dice
+from zonkcam.game.engine import may_bank
 from zonkcam.game.errors import TableError
 from zonkcam.game.names import escaped, quoted, unprintable
 from zonkcam.game.state import GameState, Phase
@@ -31,18 +31,19 @@ Type the dice as digits: 12466 or 1 2 4 6 6 (detroit colours: 2w 2w 3r 3r 4g 4g)
   pig                     piggyback on the last bank's dice (chicago, detroit)
   spaced NAME, sloppy     drinking penalties
   land left|right|social, land choose NAME   a scoring die touched a board image
+  drunk, drunk NAME       the drinks due are drunk (everyone's, or NAME's)
   join NAME, leave NAME   players joining and leaving
-  keeps, board, log       show the legal keeps, the scoreboard, the whole log
-  odds                    zonk chance, bank against rolling on, the best keep
-  help, quit"""
+  zonkname NAME           give NAME a zonk name (drinking)
+  keeps, board, sheet     the legal keeps, the scoreboard, each player's score sheet
+  log, odds               the whole log; zonk chance, bank against rolling on, best keep
+  help, quit              (arrow keys edit the line and bring back earlier ones)"""
 
 _SIMPLE = {
     "b": A.Bank, "bank": A.Bank, "u": A.Undo, "undo": A.Undo, "reroll": A.Reroll,
     "pass": A.Pass, "go": A.GoFor1000, "pig": A.Piggyback, "piggyback": A.Piggyback,
-    "sloppy": lambda: A.Penalty("sloppy"),
+    "sloppy": lambda: A.Penalty("sloppy"), "drunk": A.Drunk,
 }
-_VIEWS = {"keeps", "board", "log", "odds", "help", "?", "quit", "q", "exit"}
-_DICE = re.compile(r"([1-9])\s*([a-zA-Z]*)")
+_VIEWS = {"keeps", "board", "sheet", "log", "odds", "help", "?", "quit", "q", "exit"}
 
 
 class InputError(TableError):
@@ -50,66 +51,77 @@ class InputError(TableError):
 
 
 def parse_line(line: str, state: GameState) -> A.Action | str:
-    """The action a typed line stands for, or the name of a view command."""
+    """The action a typed line stands for, or the name of a view command (``zonkname``
+    asks for the name itself)."""
     text = line.strip()
     word, _, rest = text.partition(" ")
     word, rest = word.lower(), rest.strip()
     if word in _VIEWS:
         return {"?": "help", "q": "quit", "exit": "quit"}.get(word, word)
+    if state.phase is Phase.SETUP:  # a game stored without its players: seat them
+        return A.Players(tuple(player_names(text)))
     if word in _SIMPLE and not rest:
         return _SIMPLE[word]()
+    if word == "drunk":
+        return A.Drunk(rest)
+    if word == "zonkname" and rest:
+        return "zonkname"
     if word == "spaced":
         return A.Penalty("spaced", rest or None)
     if word == "land":
         image, _, who = rest.partition(" ")
         if image not in A.BOARD_IMAGES:
             raise InputError("land left, land right, land social or land choose NAME")
+        if image == "choose" and not who.strip():
+            raise InputError("land choose NAME: say who drinks")
         return A.Land(image, who.strip() or None)
     if word in ("join", "leave") and rest:
         return A.Join(rest) if word == "join" else A.Leave(rest)
     if word in ("roll", "r"):
-        return A.Roll(_dice(rest))
+        return A.Roll(parse_typed_dice(rest))
     if word in ("keep", "k"):
-        return A.Keep(tuple(sorted(d.value for d in _dice(rest))))
+        return A.Keep(tuple(sorted(d.value for d in parse_typed_dice(rest))))
     if text.startswith("#"):
         keeps = state.turn.score.keeps if state.turn.score and state.phase is Phase.DECIDE else ()
-        try:
-            return A.Keep(keeps[int(text[1:]) - 1].dice)
-        except (ValueError, IndexError):
-            raise InputError(f"no keep {quoted(text)}: type keeps to list them") from None
+        number = text[1:].strip()
+        if not (number.isascii() and number.isdigit() and len(number) < 4
+                and 1 <= int(number) <= len(keeps)):
+            raise InputError(f"no keep {quoted(text)}: type keeps to list them")
+        return A.Keep(keeps[int(number) - 1].dice)
     if text and text[0].isdigit():
-        dice = _dice(text)
+        dice = parse_typed_dice(text)
         if state.phase is Phase.DECIDE:
             return A.Keep(tuple(sorted(d.value for d in dice)))
         return A.Roll(dice)
     raise InputError(f"not a command: {quoted(text)} (type help)")
 
 
-def _dice(text: str):
-    compact = text.replace(",", " ").strip()
-    if not compact:
-        raise InputError("which dice? e.g. 1 5 5 or 155")
-    parts = compact.split() if " " in compact else [m.group(0) for m in _DICE.finditer(compact)]
-    if "".join(parts).replace(" ", "") != compact.replace(" ", ""):
-        raise InputError(f"cannot read dice from {quoted(text)}: type values 1-6, e.g. 1 5 5")
-    return parse_dice(parts)
+def player_names(text: str) -> list[str]:
+    """Names as typed: separated by spaces, or by commas where a name has a space."""
+    parts = text.split(",") if "," in text else text.split()
+    return [name.strip() for name in parts if name.strip()]
 
 
 def status_line(state: GameState) -> str:
     """One line: whose turn, what they must do, the turn total."""
     if state.finished:
         return state.log[-1] if state.log else "game over"
+    if state.phase is Phase.SETUP or state.player is None:
+        return "no players are seated yet: type their names, e.g. Ann Bob Cy"
     p, t = state.player, state.turn
-    who = state.shown_name(p) if p else "?"
+    who = state.shown_name(p)
+    if state.rules.end == "turns":
+        who += f" (turn {p.turns + 1} of {state.rules.turns})"
+    bank = may_bank(state)
     match state.phase:
         case Phase.ROLL:
-            extra = " (or bank)" if t.bank_ok else ""
+            extra = " (or bank)" if t.bank_ok and bank else ""
             if state.offer and not t.rolls and not t.piggybacked:
                 extra += (f" (or pig: take over {state.offer.total} with "
                           f"{_dice_word(state.offer.dice)})")
             todo = f"roll {_dice_word(t.dice_to_roll)}{extra}"
         case Phase.DECIDE:
-            todo = "keep scoring dice, or bank"
+            todo = "keep scoring dice, or bank" if bank else "keep scoring dice"
         case Phase.PAIR:
             todo = "reroll the pair, or pass"
         case Phase.GO_FOR_1000:
@@ -117,6 +129,15 @@ def status_line(state: GameState) -> str:
         case _:
             todo = "?"
     return f"{who}: {todo} | turn total {t.total}"
+
+
+def drinks_line(state: GameState) -> str:
+    """Who owes how many drinks, or "" when nobody does."""
+    owing = [p for p in state.players if p.drinks_due]
+    if not owing:
+        return ""
+    return "DRINKS DUE: " + ", ".join(f"{state.shown_name(p)} {p.drinks_due}" for p in owing) \
+        + " (type drunk when they are drunk)"
 
 
 def _dice_word(n: int) -> str:
@@ -141,19 +162,40 @@ def board_text(state: GameState) -> str:
         cells = [f"{mark} {state.shown_name(p):<14} {p.score:>6}"]
         if rules.bees:
             cells.append(f"B {p.bees:>2}")
+        if rules.end == "turns":
+            cells.append(f"turns {p.turns:>2}/{rules.turns}")
         cells.append(f"zonks {p.zonks}")
         if rules.entry_minimum:
             cells.append("on board" if p.on_board else "not on board")
         if rules.drinking.penalties or rules.drinking.board_images:
-            cells.append(f"drinks {p.drinks} hand-outs {p.handouts} rules {p.rules}")
+            cells.append(f"drinks due {p.drinks_due} hand-outs {p.handouts} rules {p.rules}")
         if p.spaced:
             cells.append("SPACED")
         if p.left:
             cells.append("(left)")
+        if rules.bees and p.sheet:
+            cells.append(f"last turn: {p.sheet[-1]}")
         lines.append("  ".join(cells))
     if state.final_round_by is not None and not state.finished:
         lines.append("  FINAL ROUND")
     return "\n".join(lines)
+
+
+def sheet_text(state: GameState) -> str:
+    """The score sheet: per turn, each player's game total (with B's) or zonk."""
+    players = state.players
+    if not players:
+        return "no players yet"
+    turns = max(len(p.sheet) for p in players)
+    if not turns:
+        return "the score sheet is empty: nobody has finished a turn yet"
+    columns = [[state.shown_name(p), *p.sheet] for p in players]
+    widths = [max(len(cell) for cell in column) for column in columns]
+    rows = [["turn", *(c[0] for c in columns)]]
+    rows += [[str(i), *(c[i] if i < len(c) else "" for c in columns)]
+             for i in range(1, turns + 1)]
+    return "\n".join("  " + "  ".join([row[0].rjust(4)] + [cell.ljust(w) for cell, w in zip(
+        row[1:], widths, strict=True)]).rstrip() for row in rows)
 
 
 _OBJECTIVES = {Objective.POINTS: "expected points", Objective.WIN: "chance to win",
@@ -189,10 +231,12 @@ _print_now = functools.partial(print, flush=True)
 class TextScorekeeper:
     """The prompt loop: read a line, play it, print what happened."""
 
-    def __init__(self, keeper: Scorekeeper, read: Callable[[str], str] = input,
+    def __init__(self, keeper: Scorekeeper, read: Callable[[str], str] | None = None,
                  write: Callable[[str], None] = _print_now, *,
                  resume_command: str | None = None, advisor: Advisor | None = None) -> None:
-        self.keeper, self.read = keeper, read
+        self.keeper = keeper
+        self.read = read or (lambda prompt: input(prompt))
+        """Reads a typed line (``input``, with line editing where readline is loaded)."""
         self._write = write
         self.prompt = "> " if sys.stdin.isatty() else ""
         self.resume_command = resume_command or \
@@ -215,20 +259,30 @@ class TextScorekeeper:
     def run(self) -> None:
         state = self.keeper.state
         self.write(board_text(state))
-        self.write(status_line(state))
+        for line in (drinks_line(state), status_line(state)):
+            if line:
+                self.write(line)
+        try:
+            while True:
+                line = self.ask(self.prompt)
+                if line is None:
+                    break
+                if line.strip() and not self.handle(line):
+                    break
+        except KeyboardInterrupt:  # Ctrl-C: every accepted action is already saved
+            self.write("")
+        self.write(f"Game {self.keeper.game_id} saved; resume with: {self.resume_command}")
+
+    def ask(self, prompt: str) -> str | None:
+        """The next typed line (None at the end of input); a line that is not UTF-8 is
+        refused and asked for again."""
         while True:
             try:
-                line = self.read(self.prompt)
+                return self.read(prompt)
             except EOFError:
-                break
+                return None
             except UnicodeDecodeError:
                 self.write("! that line is not UTF-8 text; type it again")
-                continue
-            if not line.strip():
-                continue
-            if not self.handle(line):
-                break
-        self.write(f"Game {self.keeper.game_id} saved; resume with: {self.resume_command}")
 
     def handle(self, line: str) -> bool:
         """Play one typed line; False to stop."""
@@ -241,7 +295,7 @@ class TextScorekeeper:
         try:
             action = parse_line(line, state)
             if isinstance(action, str):
-                return self._view(action, state)
+                return self._view(action, state, line)
             seen = len(state.log)
             new = self.keeper.play(action)
         except (TableError, UserError) as exc:
@@ -252,19 +306,63 @@ class TextScorekeeper:
             self.write(f"  {entry}")
         if new.phase is Phase.DECIDE:
             self.write(keeps_text(new))
-        if new.finished or any(not e.startswith(("HOT", "GO FOR")) and " banks " in e
-                               for e in log):
+        if new.finished or isinstance(action, A.Players) or any(
+                not e.startswith(("HOT", "GO FOR")) and " banks " in e for e in log):
             self.write(board_text(new))
+        due = drinks_line(new)
+        if due and due != drinks_line(state):
+            self.write(due)
+        if isinstance(action, A.Join) and new.rules.drinking.zonk_names:
+            if not self._name(action.name):
+                return False
+            new = self.keeper.state
         self.write(status_line(new))
         return True
 
-    def _view(self, name: str, state: GameState) -> bool:
+    def _name(self, player: str) -> bool:
+        """Ask who gives ``player`` a zonk name, and the name (Enter skips); False when the
+        answer is quit (or the input ends)."""
+        while True:
+            namer = self._answer(f"Who chooses a zonk name for {player}? (a player's name; "
+                                 "Enter to skip) ")
+            if not namer:
+                return namer is not None
+            name = self._answer(f"{namer}, the zonk name for {player}: ")
+            if not name:
+                return name is not None
+            try:
+                state = self.keeper.play(A.ZonkName(player, name, namer))
+            except (TableError, UserError) as exc:
+                self.write(f"! {exc}")
+                continue
+            self.write(f"  {state.log[-1]}")
+            return True
+
+    def _answer(self, prompt: str) -> str | None:
+        """An answer to a question: "" to skip it, None for quit or the end of input."""
+        line = self.ask(prompt)
+        if line is None or line.strip().lower() in ("quit", "q", "exit"):
+            return None
+        return "" if unprintable(line) else line.strip()
+
+    def _view(self, name: str, state: GameState, line: str = "") -> bool:
         if name == "quit":
             return False
         if name == "odds":
             self.write(odds_text(state, self.advisor))
             return True
+        if name == "zonkname":
+            player = line.strip().partition(" ")[2].strip()
+            if not state.rules.drinking.zonk_names:
+                self.write(f"! the {state.rules.name} table does not use zonk names")
+            elif state.find(player) is None:
+                self.write(f"! no player called {quoted(player)}")
+            elif not self._name(state.find(player).name):
+                return False
+            else:
+                self.write(status_line(self.keeper.state))
+            return True
         text = {"help": HELP, "keeps": keeps_text(state), "board": board_text(state),
-                "log": "\n".join(state.log)}[name]
+                "sheet": sheet_text(state), "log": "\n".join(state.log)}[name]
         self.write(text)
         return True

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 import time
 
@@ -21,37 +22,53 @@ def game_number(text: str) -> int:
     return number
 
 
+DB_HELP = "game log file (default: $XDG_DATA_HOME/zonkcam/games.sqlite3)"
+GAME_HELP = "the game's number (see: zonkcam games list)"
+
+
 def register(subparsers) -> None:
-    p = subparsers.add_parser("games", help="list, show or export saved games")
-    p.add_argument("--db", help="game log file (default: $XDG_DATA_HOME/zonkcam/games.sqlite3)")
+    # --db before or after the action: `games --db F list` and `games list --db F`
+    db = argparse.ArgumentParser(add_help=False)
+    db.add_argument("--db", default=argparse.SUPPRESS, help=DB_HELP)
+    p = subparsers.add_parser("games", help="list, show or export saved games", parents=[db],
+                              description="The saved games in the game log.")
     sub = p.add_subparsers(dest="games_command", metavar="ACTION", required=True)
-    sub.add_parser("list", help="every saved game").set_defaults(func=_list)
-    show = sub.add_parser("show", help="a game's scoreboard and log")
-    show.add_argument("game", type=game_number)
+    sub.add_parser("list", help="every saved game", parents=[db]).set_defaults(func=_list)
+    show = sub.add_parser("show", help="a game's scoreboard and log", parents=[db])
+    show.add_argument("game", type=game_number, help=GAME_HELP)
     show.add_argument("--photos", metavar="DIR",
                       help="also copy the photo the camera took of each roll into DIR")
     show.set_defaults(func=_show)
-    export = sub.add_parser("export", help="a game's actions as JSON Lines (replayable)")
-    export.add_argument("game", type=game_number)
+    export = sub.add_parser("export", parents=[db],
+                            help="a game's rules and actions as JSON Lines (zonkcam replay "
+                            "plays them back)")
+    export.add_argument("game", type=game_number, help=GAME_HELP)
     export.add_argument("--out", help="write to this file instead of standard output")
     export.set_defaults(func=_export)
 
 
 def _list(args) -> int:
-    with EventLog(args.db) as log:
+    with EventLog(getattr(args, "db", None)) as log:
         games = log.games()
         if not games:
             print(f"no saved games in {log.path}")
-        for g in games:
-            when = time.strftime("%Y-%m-%d %H:%M", time.localtime(g.updated))
-            status = "finished" if g.finished else "in play"
-            print(f"{g.id:>4}  {when}  {escaped(g.rules_name):<15} {status:<9} {g.events:>4} "
-                  f"actions  {escaped(', '.join(g.players))}")
+            return 0
+    rows = [("game", "last action", "table", "status", "actions", "players")]
+    for g in games:
+        status = ("finished" if g.finished else "in play") + (" (demo)" if g.demo else "")
+        rows.append((str(g.id), time.strftime("%Y-%m-%d %H:%M", time.localtime(g.updated)),
+                     escaped(g.rules_name), status, str(g.events),
+                     escaped(", ".join(g.players))))
+    widths = [max(len(row[i]) for row in rows) for i in range(5)]
+    for row in rows:
+        cells = [row[0].rjust(widths[0]), row[1].ljust(widths[1]), row[2].ljust(widths[2]),
+                 row[3].ljust(widths[3]), row[4].rjust(widths[4]), row[5]]
+        print("  ".join(cells).rstrip())
     return 0
 
 
 def _show(args) -> int:
-    with EventLog(args.db) as log:
+    with EventLog(getattr(args, "db", None)) as log:
         game, _ = saved_game(log, args.game)
         folder = photo_folder(log.path)
     for line in [*board_text(game.state).split("\n"), *game.state.log]:
@@ -67,13 +84,15 @@ def _show(args) -> int:
 
 
 def _export(args) -> int:
-    with EventLog(args.db) as log:
+    with EventLog(getattr(args, "db", None)) as log:
         lines = [json.dumps(obj) for obj in log.action_objects(args.game)]
         try:
-            table = escaped(log.rules(args.game).name)
+            rules = log.rules(args.game)
         except StoreError:
-            table = "its stored rules are damaged"  # the actions are still worth having
-    text = "".join(line + "\n" for line in lines)
+            rules = None  # the actions are still worth having
+    table = escaped(rules.name) if rules else "its stored rules are damaged"
+    header = [json.dumps({"rules": rules.to_dict()})] if rules else []
+    text = "".join(line + "\n" for line in header + lines)
     if args.out:
         try:
             with open(args.out, "w", encoding="utf-8") as f:

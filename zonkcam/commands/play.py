@@ -2,25 +2,32 @@
 
 With a Pi camera it plays for real; with no camera it plays the demo game: the demo
 table throws dice, automatic players choose keeps and bank, and everything runs through
-the real reader, table logic, rules engine and screen. With no display it draws on SDL's
-dummy driver, saves a screenshot per turn and prints the game log.
+the real reader, table logic, rules engine and screen. With no display it plays one short
+game on SDL's dummy driver, saves a screenshot per turn and prints the game log. The demo
+plays only its own games: a game people played is never handed to its players.
 """
 
 from __future__ import annotations
 
+import argparse
+import atexit
+import os
 import shlex
 import sys
 import time
+from collections.abc import Callable
+from pathlib import Path
 
 from zonkcam.errors import UserError
 from zonkcam.game import actions as A
-from zonkcam.game.errors import TableError
-from zonkcam.game.names import escaped, unprintable
-from zonkcam.game.rules import PRESETS, load_rules
+from zonkcam.game.errors import RulesError, TableError
+from zonkcam.game.game import Game
+from zonkcam.game.names import escaped, quoted, unprintable
+from zonkcam.game.rules import PRESETS, RuleSet, load_rules
 from zonkcam.photos import DEFAULT_BUDGET_MB
 from zonkcam.scorekeeper import Scorekeeper
 from zonkcam.store import EventLog
-from zonkcam.textplay import TextScorekeeper
+from zonkcam.textplay import TextScorekeeper, player_names
 
 DEMO_PLAYERS = ("Ann", "Bob", "Cy")
 
@@ -42,7 +49,7 @@ def register(subparsers) -> None:
                    help="auto (the Pi camera, else the demo table), pi, demo, usb[:N], ...")
     p.add_argument("--calibration", help="calibration file (default: "
                    "$XDG_CONFIG_HOME/zonkcam/calibration.json)")
-    p.add_argument("--games", type=int, default=0,
+    p.add_argument("--games", type=whole_number(0), default=0,
                    help="demo: stop after this many games (default: 1 without a display, "
                    "else keep playing)")
     p.add_argument("--fast", action="store_true", help="demo: do not wait for real time")
@@ -53,7 +60,7 @@ def register(subparsers) -> None:
     p.add_argument("--pins", default="17,27,22", metavar="BANK,ROLL,SELECT",
                    help="GPIO (BCM) pins of the buttons (default 17,27,22)")
     p.add_argument("--model", help="folder with the ONNX models (default: the shipped ones)")
-    p.add_argument("--threads", type=int, help="reader threads (default 1)")
+    p.add_argument("--threads", type=whole_number(1), help="reader threads (default 1)")
     p.add_argument("--confirm-below", type=float, metavar="BAR",
                    help="show the dice read with a confidence under BAR (0-1) with a '?' "
                    "for the players to confirm (default 0.6; `zonkcam eval` counts them)")
@@ -64,6 +71,23 @@ def register(subparsers) -> None:
     p.set_defaults(func=run)
 
 
+def whole_number(least: int) -> Callable[[str], int]:
+    """An argparse type: a whole number from ``least`` up."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            value = least - 1
+        if value < least:
+            raise argparse.ArgumentTypeError(f"give a whole number from {least} up, not "
+                                             f"{quoted(text)}")
+        return value
+
+    parse.__name__ = "whole number"
+    return parse
+
+
 def run(args) -> int:
     if args.text:
         return run_text(args)
@@ -72,10 +96,46 @@ def run(args) -> int:
     return run_app(args)
 
 
+HISTORY_LINES = 1000
+"""Typed lines kept for the arrow keys between sessions."""
+
+
+def history_path() -> Path:
+    """``$XDG_STATE_HOME/zonkcam/text-history`` (normally ~/.local/state)."""
+    base = os.environ.get("XDG_STATE_HOME") or os.path.join(os.path.expanduser("~"),
+                                                            ".local", "state")
+    return Path(base) / "zonkcam" / "text-history"
+
+
+def line_editing(path: Path) -> None:
+    """Arrow keys, Ctrl-A/E and the lines of earlier sessions at the prompt (the standard
+    library's readline, where Python has it); the history is saved at exit."""
+    try:
+        import readline  # noqa: PLC0415 - only for a person at a terminal
+    except ImportError:
+        return
+    readline.set_history_length(HISTORY_LINES)
+    try:
+        readline.read_history_file(path)
+    except OSError:
+        pass  # the first session, or an unreadable file: start without
+
+    def save() -> None:
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            readline.write_history_file(path)
+        except OSError:
+            pass  # history is a convenience: never a reason to fail
+
+    atexit.register(save)
+
+
 def run_text(args) -> int:
     if hasattr(sys.stdin, "reconfigure"):
         # bytes that are not UTF-8 reach the scorekeeper as a line it refuses, not a crash
         sys.stdin.reconfigure(errors="surrogateescape")
+    if sys.stdin.isatty():
+        line_editing(history_path())
     with EventLog(args.db) as log:
         keeper = resume(log, args.resume) if args.resume else _new_text_game(log, args)
         print(f"Game {keeper.game_id}: {escaped(keeper.state.rules.name)} "
@@ -84,35 +144,38 @@ def run_text(args) -> int:
     return 0
 
 
-def resume_command(args, game_id: int | None) -> str:
-    """The command that comes back to this game, with the options that found it."""
-    words = ["zonkcam", "play", "--text"] if args.text else ["zonkcam", "play"]
+def resume_command(args, game_id: int | None, *, text: bool | None = None) -> str:
+    """The command that comes back to this game, with the options that found it
+    (``text``: in the terminal, whatever ``args`` say)."""
+    words = ["zonkcam", "play"] + (["--text"] if (args.text if text is None else text) else [])
     if args.db:
         words += ["--db", args.db]
     return shlex.join([*words, "--resume", str(game_id)])
 
 
-def resume(log: EventLog, which: str) -> Scorekeeper:
+def resume_id(log: EventLog, which: str) -> int:
+    """The game ``--resume`` names: a number, or "latest" (the latest unfinished game)."""
     if which == "latest":
         game_id = log.latest_unfinished()
         if game_id is None:
             raise UserError(f"no unfinished game in {escaped(str(log.path))} to resume; start "
                             "one with --players NAME ... instead of --resume")
-    else:
-        try:
-            game_id = int(which) if which.isdigit() and len(which) < 20 else -1
-        except ValueError:
-            game_id = -1
-        if game_id < 1:
-            raise UserError(f"--resume takes a game number, not {which!r}")
-    return Scorekeeper.resume(log, game_id)
+        return game_id
+    game_id = int(which) if which.isascii() and which.isdigit() and len(which) < 20 else -1
+    if game_id < 1:
+        raise UserError(f"--resume takes a game number, not {quoted(which)}")
+    return game_id
 
 
-def new_game(log: EventLog, rules_name: str, names: list[str]) -> Scorekeeper:
-    """A new game stored with its players (one transaction)."""
-    rules = load_rules(rules_name)
+def resume(log: EventLog, which: str) -> Scorekeeper:
+    return Scorekeeper.resume(log, resume_id(log, which))
+
+
+def new_game(log: EventLog, rules: RuleSet, names: list[str], *,
+             demo: bool = False) -> Scorekeeper:
+    """A new game stored with its players (one transaction); ``demo``: the demo game's."""
     try:
-        return Scorekeeper.new(log, rules, [A.Players(tuple(names))])
+        return Scorekeeper.new(log, rules, [A.Players(tuple(names))], demo=demo)
     except TableError as exc:
         raise UserError(str(exc)) from None
 
@@ -123,6 +186,11 @@ def _ask(prompt: str) -> str:
             answer = input(prompt).strip()
         except EOFError:
             raise UserError("no answer (end of input); nothing was saved") from None
+        except KeyboardInterrupt:
+            print()
+            raise UserError("stopped before the game began; nothing was saved") from None
+        if answer.lower() in ("quit", "q", "exit"):
+            raise UserError("stopped before the game began; nothing was saved")
         if not unprintable(answer):
             return answer
         print("! that answer has characters that are not printable text; type it again")
@@ -130,20 +198,35 @@ def _ask(prompt: str) -> str:
 
 def _new_text_game(log: EventLog, args) -> Scorekeeper:
     interactive = sys.stdin.isatty()
-    rules_name = args.rules
-    if rules_name is None and interactive:
-        print("Tables: " + ", ".join(PRESETS))
-        rules_name = _ask("Rules [classic-10000]: ") or "classic-10000"
-    names = args.players
-    while not names:
-        if not interactive:
-            names = _ask("").replace(",", " ").split()
-            break
-        names = [n.strip() for n in _ask("Players, in turn order (comma separated): ")
-                 .split(",") if n.strip()]
-    keeper = new_game(log, rules_name or "classic-10000", list(names))
-    if keeper.state.rules.drinking.zonk_names and interactive:
-        _zonk_names(keeper, list(names))
+    rules = load_rules(args.rules) if args.rules else None  # a wrong name: before the names
+    if rules is None and interactive:
+        print("Tables: " + ", ".join(PRESETS) + " (or a .toml file)")
+        while rules is None:
+            try:
+                rules = load_rules(_ask("Rules [classic-10000]: ") or "classic-10000")
+            except RulesError as exc:
+                print(f"! {exc}")
+    rules = rules or PRESETS["classic-10000"]
+    if args.players or not interactive:
+        names = list(args.players or player_names(_ask("")))
+        return _seated(log, rules, names, interactive)
+    while True:
+        names = player_names(_ask("Players, in turn order (Ann Bob Cy; commas between "
+                                  "names with spaces): "))
+        if not names:
+            continue
+        try:
+            Game(rules, [A.Players(tuple(names))])
+        except TableError as exc:
+            print(f"! {exc}")
+            continue
+        return _seated(log, rules, names, interactive)
+
+
+def _seated(log: EventLog, rules: RuleSet, names: list[str], interactive: bool) -> Scorekeeper:
+    keeper = new_game(log, rules, names)
+    if rules.drinking.zonk_names and interactive:
+        _zonk_names(keeper, names)
     return keeper
 
 

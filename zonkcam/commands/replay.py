@@ -1,4 +1,4 @@
-"""`zonkcam replay --rules NAME FILE`: play a JSON Lines file of table actions."""
+"""`zonkcam replay [--rules NAME] FILE`: play a JSON Lines file of table actions."""
 
 from __future__ import annotations
 
@@ -9,10 +9,10 @@ from typing import BinaryIO
 
 from zonkcam.errors import UserError
 from zonkcam.game.actions import action_from_json
-from zonkcam.game.errors import TableError
+from zonkcam.game.errors import RulesError, TableError
 from zonkcam.game.game import Game
 from zonkcam.game.names import escaped
-from zonkcam.game.rules import load_rules
+from zonkcam.game.rules import PRESETS, load_rules, rules_from_dict
 
 
 def register(subparsers) -> None:
@@ -23,10 +23,13 @@ def register(subparsers) -> None:
         '{"keep": [1]}, {"bank": true}, {"reroll": true}, {"pass": true}, '
         '{"go_for_1000": true}, {"piggyback": true}, {"penalty": "spaced"|"sloppy", '
         '"player": NAME}, {"land": "left"|"right"|"choose"|"social"}, {"join": NAME}, '
-        '{"leave": NAME}, {"zonk_name": NAME, "player": NAME, "by": NAME}, {"undo": true}. '
-        "An illegal action stops the replay with exit code 2.",
+        '{"leave": NAME}, {"zonk_name": NAME, "player": NAME, "by": NAME}, '
+        '{"drunk": NAME|true}, {"undo": true}. A first line {"rules": {...}} (as `zonkcam '
+        'games export` writes) gives the table\'s rules. An illegal action stops the replay '
+        "with exit code 2.",
     )
-    p.add_argument("--rules", default="classic-10000", help="preset name or TOML file")
+    p.add_argument("--rules", help="preset name or TOML file (default: the file's own rules "
+                   "line, else classic-10000)")
     p.add_argument("file", metavar="FILE", help="JSON Lines file, or - for standard input")
     p.set_defaults(func=run)
 
@@ -36,8 +39,8 @@ MAX_LINE = 65_536
 
 
 def run(args) -> int:
-    rules = load_rules(args.rules)
-    game = Game(rules)
+    given = load_rules(args.rules) if args.rules else None
+    game: Game | None = None
     for number, line in _lines(args.file):
         if not line.strip():
             continue
@@ -48,10 +51,23 @@ def run(args) -> int:
         except (ValueError, RecursionError) as exc:  # a number too long, nesting too deep
             why = "nested too deeply" if isinstance(exc, RecursionError) else str(exc)
             return _refuse(args.file, number, f"not JSON zonkcam can read ({why})")
+        if game is None:
+            if isinstance(obj, dict) and set(obj) == {"rules"}:  # the file's own rules
+                if not isinstance(obj["rules"], dict):
+                    return _refuse(args.file, number, "the rules line holds an object of "
+                                   'rules, e.g. {"rules": {"base": "chicago"}}')
+                try:
+                    rules = given or rules_from_dict(obj["rules"], where="its rules")
+                except RulesError as exc:
+                    return _refuse(args.file, number, str(exc))
+                game = Game(rules)
+                continue
+            game = Game(given or PRESETS["classic-10000"])
         try:
             game.play(action_from_json(obj))
         except TableError as exc:
             return _refuse(args.file, number, str(exc))
+    game = game or Game(given or PRESETS["classic-10000"])
     print(json.dumps(game.state.to_json()))
     return 0
 

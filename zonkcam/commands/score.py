@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from zonkcam.game.dice import parse_dice
+from zonkcam.game.dice import parse_typed_dice
 from zonkcam.game.rules import load_rules
 from zonkcam.game.scoring import score_roll
 
@@ -19,13 +19,14 @@ def register(subparsers) -> None:
     p.add_argument("--rules", default="classic-10000",
                    help="preset name or TOML file (default: classic-10000)")
     p.add_argument("dice", nargs="+", metavar="DIE",
-                   help="die values such as 1 5 5 6 6, or with detroit colours 2w 2w 3r 3r 4g 4g")
+                   help="die values such as 1 5 5 6 6 or 15566, or with detroit colours "
+                   "2w 2w 3r 3r 4g 4g")
     p.set_defaults(func=run)
 
 
 def run(args) -> int:
     rules = load_rules(args.rules)
-    dice = parse_dice(args.dice)
+    dice = parse_typed_dice(" ".join(args.dice))
     result = score_roll(rules, dice)
     best = result.best
     print(json.dumps({

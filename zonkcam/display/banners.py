@@ -79,14 +79,16 @@ def banners_for(state: GameState) -> list[ShownBanner]:
         if name == "WINNER":
             names = [state.shown_name(p) for p in state.players if p.name in state.winners]
             subtitle = " & ".join(names)
+        elif name == "FINAL ROUND" and state.final_round_by is not None:
+            who = state.shown_name(state.players[state.final_round_by])
+            subtitle = f"{who} reached {state.rules.target:,}: one more turn each"
         elif name in _LOG_PREFIX:
             prefix = _LOG_PREFIX[name]
             line = next((e for e in _recent(state) if e.startswith(prefix)), "")
-            subtitle = line[len(prefix):]
-        elif name in ("ZONK", "HAND OUT", "FINAL ROUND"):
-            words = {"ZONK": " zonks", "HAND OUT": " hands out ", "FINAL ROUND": "FINAL ROUND: "}
-            line = next((e for e in _recent(state) if words[name] in e), "")
-            subtitle = line.removeprefix("FINAL ROUND: ")
+            subtitle = line[len(prefix):].split(" (")[0]  # the why in brackets: in the log
+        elif name in ("ZONK", "HAND OUT"):
+            words = {"ZONK": " zonks", "HAND OUT": " hands out "}
+            subtitle = next((e for e in _recent(state) if words[name] in e), "")
         shown.append(banner(name, subtitle))
     return shown
 

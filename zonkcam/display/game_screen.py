@@ -15,9 +15,12 @@
             ui.draw(keeper.state, observation)                 # once a frame
 
 SELECT, BACK, MUTE and ODDS are handled here (they change only the screen) and are still
-returned, so the app can log or ignore them. The odds panel (off at first; ODDS shows and
-hides it) reads advice from :class:`~zonkcam.display.odds.OddsWorker`, which works it out
-on its own thread: drawing a frame never waits for it.
+returned, so the app can log or ignore them. Banners belong to the turn whose action raised
+them: the action that ends a turn drops the turn's earlier ones, and its own go once the
+next player acts. The
+odds panel (off at first; ODDS shows and hides it) reads advice from
+:class:`~zonkcam.display.odds.OddsWorker`, which works it out on its own thread: drawing a
+frame never waits for it.
 """
 
 from __future__ import annotations
@@ -55,6 +58,10 @@ class GameScreen:
         """A roll's photo shown instead of the game (PHOTO), with its caption."""
         self.show_odds = False
         self.odds = odds if odds is not None else OddsWorker()
+        self._turn_now: tuple | None = None
+        """The turn in play as last seen (drawn or played)."""
+        self._banners_from: tuple | None = None
+        """The turn in which the banners queued were raised."""
 
     def commands(self) -> list[Command]:
         """Every command since the last call: keyboard and taps, then the GPIO buttons."""
@@ -74,6 +81,14 @@ class GameScreen:
 
     def played(self, state: GameState) -> None:
         """An action was accepted and led to ``state``: banners, sounds, a fresh selection."""
+        acted_in, now = self._turn_now, turn_in_play(state)
+        if acted_in is not None and (now != acted_in
+                                     or self._banners_from not in (None, acted_in)):
+            # the turn ended, or a later one is being played: earlier banners are old news
+            self.banners.clear()
+        if state.banners:
+            self._banners_from = acted_in
+        self._turn_now = now
         self.banners.push_state(state)
         self.sounds.play_banners(state.banners)
         self.selected_keep = 0
@@ -82,6 +97,7 @@ class GameScreen:
 
     def draw(self, state: GameState, observation: TableObservation | None = None) -> ScreenView:
         """Draw ``state`` (and what the camera saw) and show it; returns the view drawn."""
+        self._turn_now = turn_in_play(state)
         odds = self.odds.advice(state) if self.show_odds and not state.finished else False
         self.view = view_for(state, observation, self.selected_keep,
                              banner=self.banners.current(), message=self.message,
@@ -96,3 +112,8 @@ class GameScreen:
 
     def _tapped(self, pos: tuple[float, float]) -> int | None:
         return self.screen.tapped_die(pos, self.view) if self.view is not None else None
+
+
+def turn_in_play(state: GameState) -> tuple:
+    """Tells one turn of a game from another: turns finished, whose turn, game over."""
+    return (sum(p.turns for p in state.players), state.current, state.finished)

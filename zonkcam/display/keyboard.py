@@ -7,13 +7,14 @@ b               BANK
 r, space, Enter ROLL (take the selected keep and roll on)
 s, Tab, Down    SELECT (next keep); Up = BACK (previous keep)
 u, Backspace    UNDO
-1-6             DIGIT (the corrected value of a die)
+0-9             DIGIT (the corrected value of a die, a player's number)
 m               MUTE
 o               ODDS (show or hide the odds panel)
 g               GO FOR 1000
 p               PIGGYBACK
 x, then 1-9     SPACED: that player (scoreboard order) loses a turn and drinks
 c, then 1-9     CHOOSE: that player drinks for a die on the CHOOSE image
+d, then 0-9     DRANK: that player's drinks due are drunk (0: everyone's; ROLL held too)
 v               PHOTO: the photo of the last roll read (again: back to the game)
 Esc             QUIT (closing the window too)
 ==============  ============================================
@@ -48,14 +49,15 @@ _KEYS = {
     pygame.K_p: InputCommand.PIGGYBACK,
     pygame.K_x: InputCommand.SPACED,
     pygame.K_c: InputCommand.CHOOSE,
+    pygame.K_d: InputCommand.DRANK,
     pygame.K_v: InputCommand.PHOTO,
     pygame.K_ESCAPE: InputCommand.QUIT,
 }
 _ALWAYS = {pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_TAB, pygame.K_DOWN, pygame.K_UP,
            pygame.K_ESCAPE}
 """Keys that keep their meaning while typing."""
-_DIGITS = {getattr(pygame, f"K_{n}"): n for n in range(1, 7)}
-_DIGITS.update({getattr(pygame, f"K_KP{n}"): n for n in range(1, 7)})
+_DIGITS = {getattr(pygame, f"K_{n}"): n for n in range(10)}
+_DIGITS.update({getattr(pygame, f"K_KP{n}"): n for n in range(10)})
 
 
 class KeyboardInput:

@@ -113,6 +113,73 @@ def winner() -> Scene:
     return Scene("winner", game, _seen([1, 1, 1, 2, 3]))
 
 
+def final_round() -> Scene:
+    """A short classic game (to 2,000): Ann banks past it; Bob and Cyrus have one more turn
+    each."""
+    rules = dataclasses.replace(PRESETS["classic-10000"], name="classic-2000", target=2000)
+    game = Game(rules, [A.Players(("Ann", "Bob", "Cyrus"))])
+    for roll in ([1, 1, 1, 2, 3], [1, 1, 1, 4, 3]):  # Ann and Bob: 1,000 each
+        game.play(_roll(roll))
+        game.play(A.Bank())
+    game.play(_roll([2, 3, 4, 6, 6]))  # Cyrus zonks
+    game.play(_roll([1, 1, 1, 5, 3]))
+    game.play(A.Bank())
+    return Scene("final-round", game, _seen([1, 1, 1, 5, 3]))
+
+
+def sloppy() -> Scene:
+    """drinking: a die falls off the table: Noodle's turn ends with no points, and a drink."""
+    game = Game(PRESETS["drinking"], [A.Players(("Ann", "Bob", "Cy"))])
+    game.play(A.ZonkName("Ann", "Dizzy", "Cy"))
+    game.play(A.ZonkName("Bob", "Noodle", "Ann"))
+    game.play(A.ZonkName("Cy", "Captain", "Bob"))
+    game.play(_roll([1, 1, 1, 5, 2]))
+    game.play(A.Bank())  # 1,050: a barrier (hand out 3) and a turn over 1,000 (a rule)
+    game.play(A.Penalty("sloppy"))
+    return Scene("sloppy", game, None)
+
+
+def hand_out() -> Scene:
+    """drinking: Dizzy banks 1,050 on the first turn: hand out 3 drinks, make a rule."""
+    game = Game(PRESETS["drinking"], [A.Players(("Ann", "Bob", "Cy"))])
+    game.play(A.ZonkName("Ann", "Dizzy", "Cy"))
+    game.play(_roll([1, 1, 1, 5, 2]))
+    game.play(A.Bank())
+    return Scene("hand-out", game, _seen([1, 1, 1, 5, 2]))
+
+
+def spaced() -> Scene:
+    """drinking: Captain touched the dice out of turn: spaced (loses a turn) and drinks."""
+    game = Game(PRESETS["drinking"], [A.Players(("Ann", "Bob", "Cy"))])
+    game.play(A.ZonkName("Cy", "Captain", "Bob"))
+    game.play(A.Penalty("spaced", "Captain"))
+    return Scene("spaced", game, None)
+
+
+def piggyback() -> Scene:
+    """chicago: Ann banked 1,000 with two dice left: Bob may take them over."""
+    game = Game(PRESETS["chicago"], [A.Players(("Ann", "Bob"))])
+    game.play(_roll([1, 1, 1, 3, 4]))
+    game.play(A.Keep((1, 1, 1)))
+    game.play(A.Bank())
+    return Scene("piggyback", game, _seen([1, 1, 1, 3, 4]))
+
+
+def go_for_1000() -> Scene:
+    """all-johnnys: Ann's first roll 1 2 3 4 5 5 is one die from 1-6: she goes for 1000."""
+    game = Game(PRESETS["all-johnnys"], [A.Players(("Ann", "Bob"))])
+    game.play(_roll([1, 2, 3, 4, 5, 5]))
+    game.play(A.GoFor1000())
+    return Scene("go-for-1000", game, _seen([1, 2, 3, 4, 5, 5]))
+
+
+def made_1000() -> Scene:
+    """all-johnnys: the one die shows the 6: +1,000 and all six dice again."""
+    scene = go_for_1000()
+    scene.game.play(_roll([6]))
+    return Scene("made-1000", scene.game, _seen([6]))
+
+
 SCENES: dict[str, Callable[[], Scene]] = {
     "roll": roll_with_keeps,
     "hot-dice": hot_dice,
@@ -121,4 +188,48 @@ SCENES: dict[str, Callable[[], Scene]] = {
     "all-johnnys": all_johnnys,
     "detroit": detroit_colours,
     "winner": winner,
+    "final-round": final_round,
+    "sloppy": sloppy,
+    "hand-out": hand_out,
+    "spaced": spaced,
+    "piggyback": piggyback,
+    "go-for-1000": go_for_1000,
+    "made-1000": made_1000,
+}
+"""Every kind of moment at the table: zonk, hot dice, final round, winner, penalties, drinks
+due and hand-outs, piggyback offer, go for 1000, B's and newbies, colour pairs."""
+
+
+@dataclass(frozen=True)
+class Shot:
+    """One screenshot of docs/screenshots/ (scripts/screenshots.py)."""
+
+    scene: str
+    size: tuple[int, int] = (800, 480)
+    banner: bool = False
+    """With the banner the scene's last action raised (the first that is not ZONK)."""
+    odds: bool = False
+
+
+SHOTS: dict[str, Shot] = {
+    "roll-800x480": Shot("roll"),
+    "roll-1920x1080": Shot("roll", (1920, 1080)),
+    "odds": Shot("roll", odds=True),
+    "hot-dice": Shot("hot-dice", banner=True),
+    "zonk": Shot("zonk", banner=True),
+    "drinking": Shot("drinking"),
+    "drink-left": Shot("drinking", banner=True),
+    "sloppy": Shot("sloppy", banner=True),
+    "hand-out": Shot("hand-out", banner=True),
+    "spaced": Shot("spaced"),
+    "all-johnnys": Shot("all-johnnys"),
+    "newbie": Shot("all-johnnys", banner=True),
+    "go-for-1000": Shot("go-for-1000"),
+    "made-1000": Shot("made-1000", banner=True),
+    "piggyback": Shot("piggyback"),
+    "final-round": Shot("final-round"),
+    "final-round-banner": Shot("final-round", banner=True),
+    "detroit-colours": Shot("detroit"),
+    "winner-800x480": Shot("winner", banner=True),
+    "winner-1920x1080": Shot("winner", (1920, 1080), banner=True),
 }

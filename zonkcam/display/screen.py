@@ -1,8 +1,24 @@
 """Drawing a :class:`~zonkcam.display.view.ScreenView` onto a pygame Surface of any size.
 
 The layout is in proportions of the surface and every font is sized from its height, so
-the same code is readable from two metres on an 800x480 Pi screen and fills 1920x1080.
-High contrast: white and yellow on near-black, big digits for the totals.
+the same code fills 1920x1080 and reads from two metres on an 800x480 Pi screen: every
+figure a player acts on is drawn at least :data:`FIGURE` of the height (28 px lines at
+480). High contrast: white and yellow on near-black, big digits for the totals.
+
+::
+
+    +---------------------------------------------------------+
+    | Ann's turn                       rules  [FINAL ROUND]    |  header
+    +-----------------+-----------+---------------------------+
+    | camera view     | TURN      | keeps, or the next step   |  middle (banners
+    | (or the odds)   | 1,050     | (ROLL 3 DICE, or BANK...) |  cover this band)
+    +-----------------+-----------+---------------------------+
+    | > Ann      not on board                           1,000 |  scoreboard
+    +---------------------------------------------------------+
+    | DRINKS DUE: Noodle 2, Captain 1      hold ROLL: drunk    |  drinking table
+    +---------------------------------------------------------+
+    | SELECT a keep, ROLL on or BANK   (or why a press failed) |  footer
+    +---------------------------------------------------------+
 """
 
 from __future__ import annotations
@@ -27,6 +43,7 @@ BACKGROUND: RGB = (12, 12, 16)
 PANEL: RGB = (32, 32, 40)
 TEXT: RGB = (255, 255, 255)
 DIM: RGB = (150, 150, 160)
+LIGHT: RGB = (215, 215, 225)
 ACCENT: RGB = (255, 210, 0)
 """Yellow: the turn total, the selected keep, the current player."""
 WARN: RGB = (255, 140, 0)
@@ -34,10 +51,18 @@ SURE: RGB = (0, 230, 60)
 """Outline of a die read with confidence."""
 UNSURE: RGB = (255, 0, 255)
 """Outline of a die the players should confirm."""
+DRINK: RGB = (200, 0, 110)
+"""The drinks-due band."""
 DIE_COLOURS: dict[str, RGB] = {
     "white": (245, 245, 245), "red": (220, 30, 30), "green": (30, 180, 60),
     "blue": (40, 90, 230), "black": (20, 20, 20), "yellow": (250, 220, 0),
 }
+
+FIGURE = 0.0875
+"""The smallest font for anything a player acts on, as a share of the screen's height:
+42 at 480 px, whose lines are 28 px tall."""
+BOARD_SLOTS = 3
+"""Scoreboard rows the layout keeps room for (more players make it taller)."""
 
 
 @dataclass(frozen=True)
@@ -49,34 +74,42 @@ class Layout:
     camera: pygame.Rect
     turn: pygame.Rect
     keeps: pygame.Rect
+    """The keeps of the roll on the table, or the next step."""
     board: pygame.Rect
     banner: pygame.Rect
+    """Over the middle band: never over the header or the scoreboard."""
     odds: pygame.Rect
-    """The odds panel, over the bottom of the camera view when it is shown."""
+    """The odds panel, over the camera view when it is shown."""
+    drinks: pygame.Rect | None
+    """The drinks-due band (None when nobody owes a drink)."""
+    footer: pygame.Rect
 
 
-def layout_for(size: tuple[int, int]) -> Layout:
+def layout_for(size: tuple[int, int], *, players: int = BOARD_SLOTS,
+               drinks: bool = False) -> Layout:
     w, h = size
     pad = max(4, h // 80)
-    header_h = round(h * 0.13)
-    left_w = round(w * 0.52)
-    camera_h = round(h * 0.55)
-    body_top = header_h + pad
-    right_x = left_w + pad
-    right_w = w - right_x - pad
-    keeps_h = round((h - body_top) * 0.42)
+    header = pygame.Rect(0, 0, w, round(h * 0.11))
+    footer_h = round(h * 0.09)
+    footer = pygame.Rect(0, h - footer_h, w, footer_h)
+    bottom = footer.top - pad
+    band = None
+    if drinks:
+        band = pygame.Rect(0, bottom - footer_h, w, footer_h)
+        bottom = band.top - pad
+    row_h = round(h * 0.075)
+    board_h = min(max(BOARD_SLOTS, players) * row_h, round(h * 0.5)) + 2 * pad
+    board = pygame.Rect(pad, bottom - board_h, w - 2 * pad, board_h)
+    top = header.bottom + pad
+    middle_h = board.top - pad - top
+    camera_w, turn_w = round(w * 0.38), round(w * 0.22)
+    camera = pygame.Rect(pad, top, camera_w - pad, middle_h)
+    turn = pygame.Rect(camera.right + pad, top, turn_w - pad, middle_h)
+    keeps = pygame.Rect(turn.right + pad, top, w - turn.right - 2 * pad, middle_h)
     return Layout(
-        size=(w, h),
-        header=pygame.Rect(0, 0, w, header_h),
-        camera=pygame.Rect(pad, body_top, left_w - pad, camera_h),
-        turn=pygame.Rect(pad, body_top + camera_h + pad, left_w - pad,
-                         h - body_top - camera_h - 2 * pad),
-        keeps=pygame.Rect(right_x, body_top, right_w, keeps_h),
-        board=pygame.Rect(right_x, body_top + keeps_h + pad, right_w,
-                          h - body_top - keeps_h - 2 * pad),
-        banner=pygame.Rect(0, round(h * 0.30), w, round(h * 0.40)),
-        odds=pygame.Rect(pad, body_top + camera_h - round(h * 0.17), left_w - pad,
-                         round(h * 0.17)),
+        size=(w, h), header=header, camera=camera, turn=turn, keeps=keeps, board=board,
+        banner=pygame.Rect(0, top - pad, w, middle_h + 2 * pad), odds=camera.copy(),
+        drinks=band, footer=footer,
     )
 
 
@@ -89,6 +122,8 @@ class DrawnText:
     size: int
     color: RGB
     background: RGB
+    label: bool = False
+    """A label (a panel's title, the table's name), not a figure anyone acts on."""
 
 
 @dataclass(frozen=True)
@@ -150,7 +185,8 @@ class Screen:
     # -- the whole screen ----------------------------------------------------------------
 
     def draw(self, surface: pygame.Surface, view: ScreenView) -> Layout:
-        lay = layout_for(surface.get_size())
+        lay = layout_for(surface.get_size(), players=len(view.board),
+                         drinks=bool(view.drinks_due))
         self.layout, self.texts, self.camera_fit = lay, [], None
         surface.fill(BACKGROUND)
         self._header(surface, lay.header, view)
@@ -158,6 +194,9 @@ class Screen:
         self._turn(surface, lay.turn, view)
         self._keeps(surface, lay.keeps, view)
         self._board(surface, lay.board, view)
+        if lay.drinks is not None:
+            self._drinks(surface, lay.drinks, view)
+        self._footer(surface, lay.footer, view)
         if view.odds is not None:
             self._odds(surface, lay.odds, view.odds)
         if view.banner is not None:
@@ -189,42 +228,56 @@ class Screen:
 
     def text(self, surface: pygame.Surface, text: str, size: int, pos: tuple[int, int], *,
              color: RGB = TEXT, background: RGB = BACKGROUND, anchor: str = "topleft",
-             width: int | None = None) -> pygame.Rect:
-        """Draw ``text`` with its ``anchor`` point at ``pos``, shrunk to fit ``width``."""
+             width: int | None = None, label: bool = False) -> pygame.Rect:
+        """Draw ``text`` with its ``anchor`` point at ``pos``, shrunk to fit ``width``;
+        ``label``: a title or name tag, not a figure anyone acts on."""
         if width is not None:
             size = self.fonts.fit(text, size, width)
         image = self.fonts.render(text, size, color, background)
         rect = image.get_rect(**{anchor: pos})
         surface.blit(image, rect)
-        self.texts.append(DrawnText(text, rect, max(8, int(size)), color, background))
+        self.texts.append(DrawnText(text, rect, max(8, int(size)), color, background, label))
         return rect
 
     def _panel(self, surface: pygame.Surface, rect: pygame.Rect) -> None:
         pygame.draw.rect(surface, PANEL, rect, border_radius=max(2, rect.h // 40))
 
+    @staticmethod
+    def _figure(surface: pygame.Surface) -> int:
+        return round(surface.get_height() * FIGURE)
+
     # -- parts ---------------------------------------------------------------------------
 
     def _header(self, surface: pygame.Surface, rect: pygame.Rect, view: ScreenView) -> None:
+        """Whose turn on the left; the table's name and the game's flags on the right."""
         h = surface.get_height()
-        pad = max(4, h // 60)
+        pad = max(4, h // 80)
+        figure = self._figure(surface)
+        name = self.text(surface, view.rules_name, round(h * 0.035), (rect.right - pad, 2),
+                         color=DIM, anchor="topright", width=rect.w // 3, label=True)
+        flags = [("FINAL ROUND", BACKGROUND, TEXT)] if view.final_round else []
+        if view.turn_of:
+            flags.append((view.turn_of, BACKGROUND, ACCENT))
+        if view.muted:
+            flags.append(("MUTED", TEXT, PANEL))
+        right = rect.right - pad
+        for word, colour, background in reversed(flags):  # side by side, never on top
+            chip = pygame.Rect(0, 0, self.fonts(figure).size(word)[0] + 2 * pad,
+                               self.fonts(figure).get_height())
+            chip.bottomright = (right, rect.bottom - 2)
+            pygame.draw.rect(surface, background, chip)
+            self.text(surface, word, figure, chip.center, color=colour, background=background,
+                      anchor="center")
+            right = chip.left - pad
         if view.finished:
             title = "GAME OVER"
         elif view.player:
             title = f"{view.player}'s turn"
         else:
             title = "zonkcam"
-        right = [view.rules_name] + (["MUTED"] if view.muted else [])
-        small = round(h * 0.045)
-        y = pad
-        for word in right:
-            r = self.text(surface, word, small, (rect.right - pad, y), color=DIM,
-                          anchor="topright")
-            y = r.bottom
-        self.text(surface, title, round(h * 0.11), (pad, rect.centery), color=ACCENT,
-                  anchor="midleft", width=round(rect.w * 0.68))
-        if view.final_round:
-            self.text(surface, " FINAL ROUND ", small, (rect.right - pad, rect.bottom - pad),
-                      color=BACKGROUND, background=TEXT, anchor="bottomright")
+        space = (right if flags else name.left) - 3 * pad
+        self.text(surface, title, round(h * 0.1), (pad, rect.centery), color=ACCENT,
+                  anchor="midleft", width=space)
 
     def _camera(self, surface: pygame.Surface, rect: pygame.Rect, view: ScreenView) -> None:
         h = surface.get_height()
@@ -232,7 +285,7 @@ class Screen:
         if frame is None or getattr(frame, "ndim", 0) != 3 or frame.shape[2] < 3:
             self._panel(surface, rect)
             self.text(surface, "no camera", round(h * 0.05), rect.center, color=DIM,
-                      background=PANEL, anchor="center")
+                      background=PANEL, anchor="center", label=True)
             return
         fh, fw = frame.shape[:2]
         scale = min(rect.w / fw, rect.h / fh)
@@ -251,70 +304,71 @@ class Screen:
         outline = UNSURE if shown.unsure else SURE
         pygame.draw.rect(surface, outline, box.inflate(6, 6), max(2, h // (90 if shown.unsure
                                                                            else 160)))
+        # looked at up close (a tap fixes a die): the dice to check are also named in big
+        # letters over the keeps
         label = f"{shown.die.value}?" if shown.unsure else str(shown.die.value)
         size = round(h * 0.06)
-        anchor_y = box.top - 3 if box.top - size > fit.rect.top else box.bottom + 3
+        tall = self.fonts(size).get_height()
+        anchor_y = box.top - 3 if box.top - tall > fit.rect.top else box.bottom + 3
         r = self.text(surface, label, size, (box.centerx, anchor_y),
                       color=UNSURE if shown.unsure else TEXT,
-                      anchor="midbottom" if anchor_y < box.top else "midtop")
-        colour = DIE_COLOURS.get(shown.die.color or "")
-        if colour is not None:
+                      anchor="midbottom" if anchor_y < box.top else "midtop", label=True)
+        colour = DIE_COLOURS.get(shown.colour or "")
+        if colour is not None:  # only on a table that plays with colours
             swatch = pygame.Rect(r.right + 2, r.top + r.h // 4, r.h // 2, r.h // 2)
             pygame.draw.rect(surface, colour, swatch)
             pygame.draw.rect(surface, TEXT, swatch, 1)
 
     def _turn(self, surface: pygame.Surface, rect: pygame.Rect, view: ScreenView) -> None:
+        """The turn total in big digits, the dice to throw next and the selected keep."""
         h = surface.get_height()
         pad = max(4, h // 80)
+        figure = self._figure(surface)
         self._panel(surface, rect)
         label = self.text(surface, "TURN", round(h * 0.045), (rect.x + pad, rect.y + pad),
-                          color=DIM, background=PANEL)
-        self.text(surface, f"{view.turn_total:,}", round(h * 0.20),
-                  (label.right + pad * 2, rect.y + pad), color=ACCENT, background=PANEL,
-                  width=round(rect.w * 0.5))
-        right = rect.right - pad
-        if view.dice_to_roll and not view.finished:
-            n = view.dice_after_keep
-            r = self.text(surface, f"{n} {'DIE' if n == 1 else 'DICE'}", round(h * 0.08),
-                          (right, rect.y + pad), background=PANEL, anchor="topright")
-            keep = view.selected_keep
-            if keep is not None:
-                self.text(surface, f"keep +{keep.points}", round(h * 0.06),
-                          (right, r.bottom + pad // 2), color=ACCENT, background=PANEL,
-                          anchor="topright")
-        prompt_size = round(h * 0.05)
-        bottom = rect.bottom - pad
-        if view.message:
-            r = self.text(surface, view.message, prompt_size, (rect.x + pad, bottom),
-                          color=WARN, background=PANEL, anchor="bottomleft", width=rect.w - pad * 2)
-            bottom = r.top
-        self.text(surface, view.prompt, prompt_size, (rect.x + pad, bottom), background=PANEL,
-                  anchor="bottomleft", width=rect.w - pad * 2)
+                          color=DIM, background=PANEL, label=True)
+        total = self.text(surface, f"{view.turn_total:,}", round(h * 0.2),
+                          (rect.centerx, label.bottom), color=ACCENT, background=PANEL,
+                          anchor="midtop", width=rect.w - 2 * pad)
+        if not view.dice_to_roll or view.finished:
+            return
+        n = view.dice_after_keep
+        y = max(total.bottom, rect.y + round(rect.h * 0.55))
+        dice = self.text(surface, f"{n} {'DIE' if n == 1 else 'DICE'}", figure,
+                         (rect.centerx, y), background=PANEL, anchor="midtop",
+                         width=rect.w - 2 * pad)
+        keep = view.selected_keep
+        if keep is not None:
+            self.text(surface, f"keep +{keep.points:,}", figure, (rect.centerx, dice.bottom),
+                      color=ACCENT, background=PANEL, anchor="midtop", width=rect.w - 2 * pad)
 
     def _keeps(self, surface: pygame.Surface, rect: pygame.Rect, view: ScreenView) -> None:
+        """The legal keeps of the roll on the table (one selected), or the next step."""
         h = surface.get_height()
         pad = max(4, h // 80)
         self._panel(surface, rect)
         if not view.keeps:
-            if view.set_aside:
-                title = self.text(surface, "SET ASIDE", round(h * 0.045),
-                                  (rect.x + pad, rect.y + pad), color=DIM, background=PANEL)
-                self.text(surface, " ".join(map(str, view.set_aside)), round(h * 0.12),
-                          (rect.x + pad, title.bottom + pad), background=PANEL,
-                          width=rect.w - 2 * pad)
+            self._next_step(surface, rect, view)
             return
-        title = self.text(surface, "KEEPS", round(h * 0.045), (rect.x + pad, rect.y + pad),
-                          color=DIM, background=PANEL)
-        row_h = round(h * 0.075)
+        unsure = [f"{view.dice[i].die.value}?" for i in view.unsure_dice]
+        if unsure:  # read with low confidence: the players check them (tap to fix)
+            title = self.text(surface, "CHECK " + " ".join(unsure), self._figure(surface),
+                              (rect.x + pad, rect.y + pad), color=UNSURE, background=PANEL,
+                              width=rect.w - 2 * pad)
+        else:
+            title = self.text(surface, "KEEPS", round(h * 0.045), (rect.x + pad, rect.y + pad),
+                              color=DIM, background=PANEL, label=True)
+        row_h = max(round(h * 0.08), self.fonts(self._figure(surface)).get_height() + 4)
         top = title.bottom + pad // 2
         fits = max(1, (rect.bottom - top) // row_h)
         chosen = next((i for i, k in enumerate(view.keeps) if k.selected), 0)
         first = min(max(0, chosen - fits + 1), max(0, len(view.keeps) - fits))
         for n, keep in enumerate(view.keeps[first:first + fits]):
             row = pygame.Rect(rect.x + pad, top + n * row_h, rect.w - 2 * pad, row_h - 2)
-            self._keep_row(surface, row, keep)
+            self._keep_row(surface, row, keep, self._figure(surface))
 
-    def _keep_row(self, surface: pygame.Surface, row: pygame.Rect, keep: KeepRow) -> None:
+    def _keep_row(self, surface: pygame.Surface, row: pygame.Rect, keep: KeepRow,
+                  size: int) -> None:
         bg = ACCENT if keep.selected else PANEL
         fg = BACKGROUND if keep.selected else TEXT
         if keep.selected:
@@ -322,33 +376,55 @@ class Screen:
         if keep.best:  # the advisor's choice, while the odds panel is shown
             pygame.draw.rect(surface, SURE, row, max(2, row.h // 12),
                              border_radius=max(2, row.h // 6))
-        size = round(row.h * 0.85)
-        points = self.text(surface, f"{keep.points:,}", size, (row.right - 4, row.centery),
+        points = self.text(surface, f"{keep.points:,}", size, (row.right - 6, row.centery),
                            color=fg, background=bg, anchor="midright")
-        self.text(surface, keep.label, size, (row.x + 4, row.centery), color=fg, background=bg,
-                  anchor="midleft", width=points.left - row.x - 12)
+        self.text(surface, keep.label, size, (row.x + 6, row.centery), color=fg, background=bg,
+                  anchor="midleft", width=points.left - row.x - 16)
 
-    def _odds(self, surface: pygame.Surface, rect: pygame.Rect, odds: OddsView) -> None:
-        """Zonk chance, bank against rolling on, and the advice, in two lines."""
+    def _next_step(self, surface: pygame.Surface, rect: pygame.Rect, view: ScreenView) -> None:
+        """While no roll is on the table: ROLL 3 DICE in big letters, what else the player
+        may do (bank, piggyback) or needs, and the dice set aside so far."""
         h = surface.get_height()
         pad = max(4, h // 80)
+        figure = self._figure(surface)
+        width = rect.w - 2 * pad
+        y = rect.y + pad
+        for i, line in enumerate(view.next_step):
+            r = self.text(surface, line, round(h * 0.12) if i == 0 else figure,
+                          (rect.x + pad, y), color=TEXT if i == 0 else ACCENT,
+                          background=PANEL, width=width)
+            y = r.bottom + (pad if i == 0 else 0)
+        if view.set_aside:
+            label = self.text(surface, "SET ASIDE", round(h * 0.045), (rect.x + pad, y + pad),
+                              color=DIM, background=PANEL, label=True)
+            self.text(surface, " ".join(map(str, view.set_aside)), figure,
+                      (label.right + pad, label.centery), background=PANEL, anchor="midleft",
+                      width=rect.right - label.right - 2 * pad)
+
+    def _odds(self, surface: pygame.Surface, rect: pygame.Rect, odds: OddsView) -> None:
+        """Zonk chance, bank against rolling on, the chance to win and the advice, over the
+        camera view."""
+        h = surface.get_height()
+        pad = max(4, h // 80)
+        figure = self._figure(surface)
         pygame.draw.rect(surface, PANEL, rect)
         pygame.draw.rect(surface, SURE, rect, max(2, h // 160))
-        size = round(rect.h * 0.36)
         width = rect.w - 2 * pad
+        y = rect.y + pad
         if not odds.ready:
-            self.text(surface, "ODDS: working them out...", size, (rect.x + pad, rect.centery),
-                      color=DIM, background=PANEL, anchor="midleft", width=width)
+            for line in ("ODDS:", "working them out"):
+                y = self.text(surface, line, figure, (rect.x + pad, y), color=DIM,
+                              background=PANEL, width=width).bottom
             return
-        first = f"ZONK {odds.zonk}   BANK {odds.bank}   ROLL {odds.roll}"
+        lines = [f"ZONK {odds.zonk}", f"BANK {odds.bank}", f"ROLL {odds.roll}"]
         if odds.win:
-            first += f"   WIN {odds.win}"
-        self.text(surface, first, size, (rect.x + pad, rect.y + pad), background=PANEL,
-                  width=width)
-        label = "BEST:" if odds.objective != "last turn" else "LAST TURN, BEST:"
-        self.text(surface, f"{label} {odds.best.upper()}", size,
-                  (rect.x + pad, rect.bottom - pad), color=SURE, background=PANEL,
-                  anchor="bottomleft", width=width)
+            lines.append(f"WIN {odds.win}")
+        for line in lines:
+            y = self.text(surface, line, figure, (rect.x + pad, y), background=PANEL,
+                          width=width).bottom
+        label = "BEST:" if odds.objective != "last turn" else "LAST TURN:"
+        self.text(surface, f"{label} {odds.best.upper()}", figure, (rect.x + pad, y + pad),
+                  color=SURE, background=PANEL, width=width)
 
     def _board(self, surface: pygame.Surface, rect: pygame.Rect, view: ScreenView) -> None:
         h = surface.get_height()
@@ -356,45 +432,70 @@ class Screen:
         self._panel(surface, rect)
         if not view.board:
             return
-        row_h = min(round(h * 0.14), (rect.h - 2 * pad) // len(view.board))
+        row_h = min(round(h * 0.075), (rect.h - 2 * pad) // len(view.board))
+        size = self.fonts.fit("0", round(h * 0.1), 10_000)
+        while size > 8 and self.fonts(size).get_height() > row_h:
+            size -= 1
+        name_w = max(self.fonts(size).size(p.name)[0] for p in view.board)
+        name_w = min(name_w, round(rect.w * 0.3))
         for n, player in enumerate(view.board):
             row = pygame.Rect(rect.x + pad, rect.y + pad + n * row_h, rect.w - 2 * pad, row_h)
-            self._player_row(surface, row, player, two_lines=row_h >= h * 0.1)
+            self._player_row(surface, row, player, size, name_w)
 
-    def _player_row(self, surface: pygame.Surface, row: pygame.Rect, p: PlayerRow,
-                    two_lines: bool) -> None:
-        """Name and score; the badges (B's, zonks, drinks, ...) under them where there is
-        room, else squeezed between them."""
+    def _player_row(self, surface: pygame.Surface, row: pygame.Rect, p: PlayerRow, size: int,
+                    name_w: int) -> None:
+        """One line: name, what the player needs to know (badges), B's and the score."""
         bg = PANEL
-        bar = max(3, row.h // 10)
+        bar = max(3, row.h // 8)
         if p.current or p.winner:
             pygame.draw.rect(surface, ACCENT, (row.x, row.y + 2, bar, row.h - 4))
-        line = pygame.Rect(row.x, row.y, row.w, round(row.h * 0.62) if two_lines else row.h)
-        size = round(line.h * 0.95)
         score_colour = DIM if p.on_board is False or p.left else (ACCENT if p.winner else TEXT)
-        score = self.text(surface, f"{p.score:,}", size, (line.right, line.centery),
+        score = self.text(surface, f"{p.score:,}", size, (row.right - 4, row.centery),
                           color=score_colour, background=bg, anchor="midright")
-        name_x = row.x + bar + 6
-        name_end = score.left - 8
+        end = score.left - 12
         if p.bees is not None:  # B's win the game where the table has them: show them big
-            bees = self.text(surface, f"{p.bees} B", round(size * 0.85),
-                             (name_end - 8, line.centery), color=ACCENT, background=bg,
-                             anchor="midright")
-            name_end = bees.left - 8
-        badges = player_badges(p)
-        badge_colour = WARN if (p.spaced or p.drinks) else DIM
-        if badges and two_lines:
-            self.text(surface, badges, round((row.h - line.h) * 0.9),
-                      (name_x, line.bottom), color=badge_colour, background=bg,
-                      width=row.right - name_x)
-        elif badges:
-            badge = self.text(surface, badges, round(size * 0.6), (name_end, line.centery),
-                              color=badge_colour, background=bg, anchor="midright",
-                              width=round(row.w * 0.4))
-            name_end = badge.left - 8
-        self.text(surface, p.name, round(size * 0.85), (name_x, line.centery),
+            end = self.text(surface, f"{p.bees} B", size, (end, row.centery), color=ACCENT,
+                            background=bg, anchor="midright").left - 12
+        name_x = row.x + bar + 8
+        self.text(surface, p.name, size, (name_x, row.centery),
                   color=DIM if p.left else (ACCENT if p.current or p.winner else TEXT),
-                  background=bg, anchor="midleft", width=max(10, name_end - name_x))
+                  background=bg, anchor="midleft", width=name_w)
+        x = name_x + name_w + 16
+        dot = self.fonts(size).size(" · ")[0]
+        for i, badge in enumerate(p.badges):
+            colour = ACCENT if badge == "WINNER" else WARN if badge == "SPACED" else LIGHT
+            if x + (dot if i else 0) + self.fonts(size).size(badge)[0] > end:
+                break  # no room: the rest is in the terminal's board and the log
+            if i:
+                x = self.text(surface, " · ", size, (x, row.centery), color=DIM,
+                              background=bg, anchor="midleft", label=True).right
+            x = self.text(surface, badge, size, (x, row.centery), color=colour,
+                          background=bg, anchor="midleft").right
+
+    def _drinks(self, surface: pygame.Surface, rect: pygame.Rect, view: ScreenView) -> None:
+        """Who owes how many drinks, across the screen in the table's colour."""
+        h = surface.get_height()
+        pad = max(4, h // 80)
+        figure = self._figure(surface)
+        pygame.draw.rect(surface, DRINK, rect)
+        owed = "DRINKS DUE: " + ", ".join(f"{name} {n}" for name, n in view.drinks_due)
+        hint = "hold ROLL: drunk"
+        hint_w = self.fonts(figure).size(hint)[0]
+        room = rect.w - 2 * pad
+        if self.fonts(figure).size(owed)[0] + hint_w + 4 * pad <= room:
+            self.text(surface, hint, figure, (rect.right - pad, rect.centery), color=TEXT,
+                      background=DRINK, anchor="midright")
+            room -= hint_w + 4 * pad
+        self.text(surface, owed, figure, (rect.x + pad, rect.centery), color=TEXT,
+                  background=DRINK, anchor="midleft", width=room)
+
+    def _footer(self, surface: pygame.Surface, rect: pygame.Rect, view: ScreenView) -> None:
+        """What to press next, or why the last press was refused."""
+        h = surface.get_height()
+        pad = max(4, h // 80)
+        text, colour = (view.message, WARN) if view.message else (view.prompt, TEXT)
+        self.text(surface, text, self._figure(surface), (rect.x + pad, rect.centery),
+                  color=colour, anchor="midleft", width=rect.w - 2 * pad)
 
     def draw_banner(self, surface: pygame.Surface, banner: ShownBanner,
                     rect: pygame.Rect | None = None) -> pygame.Rect:
@@ -404,36 +505,17 @@ class Screen:
         pygame.draw.rect(surface, banner.background, rect)
         edge = max(3, h // 100)
         pygame.draw.rect(surface, banner.foreground, rect.inflate(-2 * edge, -2 * edge), edge)
-        title_size = round(rect.h * (0.55 if banner.subtitle else 0.7))
         if banner.subtitle:
+            sub = max(round(rect.h * 0.2), self._figure(surface))
+            title_size = min(round(rect.h * 0.5), rect.h - 2 * sub)
             self.text(surface, banner.title, title_size, (rect.centerx, rect.centery + edge),
                       color=banner.foreground, background=banner.background,
                       anchor="midbottom", width=rect.w - 8 * edge)
-            self.text(surface, banner.subtitle, round(rect.h * 0.22),
+            self.text(surface, banner.subtitle, sub,
                       (rect.centerx, rect.centery + 2 * edge), color=banner.foreground,
                       background=banner.background, anchor="midtop", width=rect.w - 8 * edge)
         else:
-            self.text(surface, banner.title, title_size, rect.center, color=banner.foreground,
-                      background=banner.background, anchor="center", width=rect.w - 8 * edge)
+            self.text(surface, banner.title, round(rect.h * 0.6), rect.center,
+                      color=banner.foreground, background=banner.background, anchor="center",
+                      width=rect.w - 8 * edge)
         return rect
-
-
-def player_badges(p: PlayerRow) -> str:
-    """The small marks beside a player's name: zonks, drinks, hand-outs, rules, ..."""
-    marks = []
-    marks.append(f"zonks {p.zonks}")
-    if p.drinks:
-        marks.append(f"drinks {p.drinks}")
-    if p.handouts:
-        marks.append(f"hand out {p.handouts}")
-    if p.rules:
-        marks.append(f"rules {p.rules}")
-    if p.on_board is False:
-        marks.append("not on board")
-    if p.spaced:
-        marks.append("SPACED")
-    if p.left:
-        marks.append("left")
-    if p.winner:
-        marks.append("WINNER")
-    return " ".join(marks)

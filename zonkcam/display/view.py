@@ -13,21 +13,15 @@ from typing import Any, Protocol
 
 from zonkcam.advisor.advice import Advice, Best, best_words, worth
 from zonkcam.game import actions as A
-from zonkcam.game.engine import allowed
-from zonkcam.game.state import GameState, Phase
+from zonkcam.game.engine import allowed, may_bank
+from zonkcam.game.state import GameState, Phase, PlayerState
 from zonkcam.table.zones import SeenDie
 
 __all__ = ["SeenDie", "DieReading", "TableObservation", "ScreenView", "view_for", "die_at"]
 
 CONFIRM_BELOW = 0.6
 """Dice read with less confidence than this are flagged for the players to confirm
-(`zonkcam play --confirm-below`). Measured in session 15 with `zonkcam eval
---confirm-below BAR` and the table's reader settings (`--no-recheck --no-second-opinion
---mirrors none`): 0.6 flags 25 of the training split's 1,898 dice read right and 13 of
-its 25 misread ones; 0.75 flags 70 and 17. On the matteop65 twin (session 13's, the
-photos most like a table camera) 0.75 flags 37 dice read right against 11 and catches no
-more of its 8 misread; the demo table's dice flag at neither. So 0.6 stays (README,
-"The screen")."""
+(`zonkcam play --confirm-below`); README, "The screen", has the measured trade-off."""
 
 
 class DieReading(Protocol):
@@ -58,6 +52,8 @@ class ShownDie:
     die: DieReading
     unsure: bool
     """Read with low confidence (or cocked): shown with a "?" for the players to confirm."""
+    colour: str | None = None
+    """The colour read, on a table that plays with colours (detroit)."""
 
 
 @dataclass(frozen=True)
@@ -94,6 +90,11 @@ class PlayerRow:
     left: bool = False
     current: bool = False
     winner: bool = False
+    drinks_due: int | None = None
+    """Drinks this player still owes (the drinking table's band lists them)."""
+    badges: tuple[str, ...] = ()
+    """What the row says beside the name, most important first: WINNER, SPACED, not on
+    board, hand-outs, rules to make, the last score-sheet entry, zonks a rule counts."""
 
 
 @dataclass(frozen=True)
@@ -167,6 +168,13 @@ class ScreenView:
     muted: bool = False
     odds: OddsView | None = None
     """The odds panel, when it is shown."""
+    next_step: tuple[str, ...] = ()
+    """While no roll is on the table: what the player does next (the first line, in big
+    letters) and what else they may do or need."""
+    turn_of: str = ""
+    """On a table that counts turns: the current player's turn, e.g. "TURN 4 OF 21"."""
+    drinks_due: tuple[tuple[str, int], ...] = ()
+    """Who owes how many drinks (the drinking table), in seating order."""
 
     @property
     def selected_keep(self) -> KeepRow | None:
@@ -232,6 +240,8 @@ def view_for(
             left=p.left,
             current=p is state.player and not state.finished,
             winner=p.name in winners,
+            drinks_due=p.drinks_due if drinks else None,
+            badges=badges_for(state, p, p.name in winners),
         )
         for p in state.players
     )
@@ -244,7 +254,7 @@ def view_for(
         phase=state.phase,
         prompt=prompt_for(state),
         turn_total=turn.total,
-        dice_to_roll=turn.dice_to_roll,
+        dice_to_roll=1 if state.phase is Phase.GO_FOR_1000 else turn.dice_to_roll,
         table_dice=rules.dice,
         keeps=keeps,
         set_aside=turn.set_aside if not state.finished else (),
@@ -253,13 +263,70 @@ def view_for(
         finished=state.finished,
         winners=tuple(_shown(state, n) for n in state.winners) if state.finished else (),
         frame=observation.frame if observation is not None else None,
-        dice=tuple(ShownDie(d, d.confidence < confirm_below or getattr(d, "cocked", False))
+        dice=tuple(ShownDie(d, d.confidence < confirm_below or getattr(d, "cocked", False),
+                            d.color if rules.points.colour_pairs else None)
                    for d in seen),
         banner=banner,
         message=message,
         muted=muted,
         odds=None if odds is False or state.finished else odds_view(advice, state),
+        next_step=next_step_for(state) if not keeps else (),
+        turn_of=(f"TURN {min(player.turns + 1, rules.turns)} OF {rules.turns}"
+                 if rules.end == "turns" and player is not None and not state.finished
+                 else ""),
+        drinks_due=tuple((state.shown_name(p), p.drinks_due) for p in state.players
+                         if p.drinks_due),
     )
+
+
+def badges_for(state: GameState, p: PlayerState, winner: bool) -> tuple[str, ...]:
+    """The marks beside a player's name that someone acts on, most important first."""
+    rules, out = state.rules, []
+    if winner:
+        out.append("WINNER")
+    if p.spaced:
+        out.append("SPACED")
+    if p.left:
+        out.append("left")
+    if rules.entry_minimum and not p.on_board:
+        out.append("not on board")
+    if p.handouts:
+        out.append(f"hand out {p.handouts}")
+    if p.rules:
+        out.append(f"{p.rules} rule{'s' * (p.rules != 1)} to make")
+    if rules.bees and p.sheet:
+        out.append(f"last {p.sheet[-1]}")
+    if rules.frames and p.frame_zonks:
+        out.append(f"zonks {p.frame_zonks}/3")  # the third closes the frame
+    if rules.three_zonk_penalty and p.zonks_in_a_row:
+        out.append(f"zonks {p.zonks_in_a_row}/3")  # the third costs points
+    return tuple(out)
+
+
+def next_step_for(state: GameState) -> tuple[str, ...]:
+    """What the current player does next while no roll is on the table, in big words."""
+    t, rules, p = state.turn, state.rules, state.player
+    match state.phase:
+        case Phase.SETUP:
+            return ("SEAT THE PLAYERS",)
+        case Phase.OVER:
+            return ("GAME OVER",)
+        case Phase.GO_FOR_1000:
+            return ("ROLL 1 DIE", f"NEEDS A {t.missing_face}")
+        case Phase.PAIR:
+            return ("PAIR: ROLL AGAIN", "or BANK to pass")
+        case Phase.DECIDE:
+            return ()
+    lines = [f"ROLL {t.dice_to_roll} {'DIE' if t.dice_to_roll == 1 else 'DICE'}"]
+    offer = state.offer
+    if offer and not t.rolls and not t.piggybacked and rules.piggyback:
+        lines += [f"or PIGGYBACK {offer.total:,}", f"on {offer.dice} "
+                  f"{'die' if offer.dice == 1 else 'dice'}: press ROLL"]
+    if t.bank_ok and may_bank(state):
+        lines.append(f"or BANK {t.total:,}")
+    elif p is not None and rules.entry_minimum and not p.on_board:
+        lines.append(f"{rules.entry_minimum:,} TO GET ON")
+    return tuple(lines)
 
 
 def prompt_for(state: GameState) -> str:
@@ -270,13 +337,14 @@ def prompt_for(state: GameState) -> str:
             return "seat the players"
         case Phase.ROLL:
             dice = f"roll {turn.dice_to_roll} {'die' if turn.dice_to_roll == 1 else 'dice'}"
-            if turn.bank_ok:
+            if turn.bank_ok and may_bank(state):
                 return f"{dice} or BANK"
             if state.offer and not turn.rolls and not turn.piggybacked:
-                return f"{dice}, or ROLL to piggyback {state.offer.total}"
+                return f"{dice}, or ROLL to piggyback {state.offer.total:,}"
             return dice
         case Phase.DECIDE:
-            return "SELECT a keep, ROLL on or BANK"
+            return "SELECT a keep, ROLL on or BANK" if may_bank(state) else \
+                "SELECT a keep, ROLL on"
         case Phase.PAIR:
             return "pair: ROLL again or BANK to pass"
         case Phase.GO_FOR_1000:

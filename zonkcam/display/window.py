@@ -70,6 +70,12 @@ class Window:
     def events(self) -> list[pygame.event.Event]:
         return pygame.event.get()
 
+    def due(self) -> bool:
+        """Whether a frame shown now would be seen: always on a display; without one, when
+        the next ``screen.png`` is due."""
+        return not self.headless or self._last_shot is None or \
+            self.clock() - self._last_shot >= self.screenshot_every
+
     def show(self) -> None:
         """Put what was drawn on the screen; without a display, save it now and then."""
         if not self.headless:

@@ -7,7 +7,7 @@ The JSON form is one object per action, as used by ``zonkcam replay`` and the ev
 ``{"penalty": "spaced" | "sloppy", "player": NAME}``,
 ``{"land": "left" | "right" | "choose" | "social", "player": NAME}``,
 ``{"join": NAME}``, ``{"leave": NAME}``, ``{"zonk_name": NAME, "player": NAME, "by": NAME}``,
-``{"undo": true}``.
+``{"drunk": NAME}`` (or ``{"drunk": true}``: everyone's drinks due), ``{"undo": true}``.
 """
 
 from __future__ import annotations
@@ -109,12 +109,19 @@ class ZonkName:
 
 
 @dataclass(frozen=True)
+class Drunk:
+    """The drinks due are drunk: ``player``'s, or without one everyone's."""
+
+    player: str | None = None
+
+
+@dataclass(frozen=True)
 class Undo:
     """Take back the last accepted action."""
 
 
 Action = (Players | Roll | Keep | Bank | Reroll | Pass | GoFor1000 | Piggyback | Penalty | Land
-          | Join | Leave | ZonkName | Undo)
+          | Join | Leave | ZonkName | Drunk | Undo)
 
 _FLAGS = {"bank": Bank, "reroll": Reroll, "pass": Pass, "go_for_1000": GoFor1000,
           "piggyback": Piggyback, "undo": Undo}
@@ -188,6 +195,9 @@ def action_from_json(obj: Any) -> Action:
     if "zonk_name" in keys:
         only("zonk_name", "player", "by")
         return ZonkName(name("player"), name("zonk_name"), name("by"))
+    if "drunk" in keys:
+        only("drunk")
+        return Drunk(None if obj["drunk"] is True else name("drunk"))
     raise ActionFormatError(f"unknown action {quoted(sorted(keys))}")
 
 
@@ -221,4 +231,32 @@ def action_to_json(action: Action) -> dict[str, Any]:
             return {"leave": name}
         case ZonkName(player, name, by):
             return {"zonk_name": name, "player": player, "by": by}
+        case Drunk(player):
+            return {"drunk": player if player else True}
     raise TypeError(f"not an action: {action!r}")  # pragma: no cover
+
+
+def describe(action: Action) -> str:
+    """The action in a few words, as the log and the terminal say it."""
+    match action:
+        case Players(names):
+            return "seating " + ", ".join(names)
+        case Roll(dice):
+            return "roll " + " ".join(map(str, dice))
+        case Keep(values):
+            return "keep " + " ".join(map(str, values))
+        case Penalty(kind, player):
+            return kind + (f" {player}" if player else "")
+        case Land(image, player):
+            return f"land {image}" + (f" {player}" if player else "")
+        case Join(name):
+            return f"{name} joining"
+        case Leave(name):
+            return f"{name} leaving"
+        case ZonkName(player, name, by):
+            return f"{by} naming {player} {name!r}"
+        case Drunk(player):
+            return f"{player}'s drinks drunk" if player else "drinks drunk"
+    words = {Bank: "bank", Reroll: "re-roll", Pass: "pass", GoFor1000: "go for 1000",
+             Piggyback: "piggyback", Undo: "undo"}
+    return words[type(action)]

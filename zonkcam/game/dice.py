@@ -115,3 +115,20 @@ def counts_of(values: Iterable[int]) -> tuple[int, int, int, int, int, int]:
 def values_of(counts: Sequence[int]) -> tuple[int, ...]:
     """The sorted dice values a count vector stands for."""
     return tuple(face for face, n in zip(FACES, counts, strict=True) for _ in range(n))
+
+
+_TYPED_DIE = re.compile(r"([1-9])\s*([a-zA-Z]*)")
+
+
+def parse_typed_dice(text: str) -> tuple[Die, ...]:
+    """Dice as a person types them: ``12466``, ``1 2 4 6 6``, ``1,5,5`` or with detroit
+    colours ``2w 2w 3r`` / ``2w2w3r``."""
+    compact = text.replace(",", " ").strip()
+    if not compact:
+        raise BadDiceError("which dice? e.g. 1 5 5 or 155")
+    parts = compact.split() if " " in compact else \
+        [m.group(0) for m in _TYPED_DIE.finditer(compact)]
+    if "".join(parts).replace(" ", "") != compact.replace(" ", ""):
+        raise BadDiceError(f"cannot read dice from {quoted(text)}: type values 1-6, e.g. 1 5 5")
+    return parse_dice(parts)
+

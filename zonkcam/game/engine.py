@@ -55,11 +55,16 @@ def allowed(state: GameState, action: A.Action) -> bool:
     return True
 
 
+def may_bank(state: GameState) -> bool:
+    """Whether the current player may bank now: the phase, the entry and bank minimums."""
+    return state.phase in (Phase.ROLL, Phase.DECIDE) and allowed(state, A.Bank())
+
+
 def step(s: GameState, action: A.Action) -> None:
     """Apply ``action`` to ``s`` in place (``s`` is garbage if this raises)."""
     if isinstance(action, A.Undo):
         raise TurnError("undo is handled by the game's event log, not by the rules")
-    if s.finished and not isinstance(action, A.ZonkName):
+    if s.finished and not isinstance(action, A.ZonkName | A.Drunk):
         raise GameOverError(f"the game is over ({_result(s)}); start a new one")
     if s.phase is Phase.SETUP and not isinstance(action, A.Players):
         raise TurnError('seat the players first, e.g. {"players": ["Ann", "Bob"]}')
@@ -364,11 +369,15 @@ def _zonk(s: GameState, *, newbie: bool = False, dice: int = 0, note: str = "") 
     if rules.frames:
         p.frame_zonks += 1
         if p.frame_zonks == 3:
-            if p.frame_earned or newbie:
+            # (a frame is earned by a barrier crossed in it; a newbie gives its B anyway)
+            if p.frame_earned:
                 bees += 1
                 s.log.append(f"FRAME: {who}'s third zonk closes an earned frame, +1 B")
+            elif newbie:
+                bees += 1
+                s.log.append(f"FRAME: {who}'s newbie closes an unearned frame, +1 B")
             else:
-                s.log.append(f"FRAME: {who}'s third zonk closes a frame with no barrier crossed")
+                s.log.append(f"FRAME: {who}'s third zonk closes an unearned frame")
             s.banners.append("FRAME")
             p.frame_zonks, p.frame_earned = 0, False
     p.bees += bees
@@ -406,7 +415,7 @@ def _penalty(s: GameState, a: A.Penalty) -> None:
     if p is not s.player:
         raise TurnError(f"only the roller throws a sloppy die; it is {_who(s)}'s turn")
     p.drinks += 1
-    s.log.append(f"SLOPPY: a die fell off the table; {who}'s turn ends with no points, drink")
+    s.log.append(f"SLOPPY: {who} drinks and scores nothing (a die fell off the table)")
     s.banners.append("SLOPPY")
     p.sheet.append("S")
     _end_turn(s)
@@ -433,6 +442,25 @@ def _land(s: GameState, a: A.Land) -> None:
     names = "everyone" if a.image == "social" else s.shown_name(drinkers[0])
     s.log.append(f"DRINK {a.image.upper()}: {names} drinks")
     s.banners.append(f"DRINK: {a.image.upper()}")
+
+
+def _drunk(s: GameState, a: A.Drunk) -> None:
+    drink = s.rules.drinking
+    if not (drink.penalties or drink.board_images):
+        raise TableError(f"the {s.rules.name} table has no drinks")
+    if a.player:
+        p = _player(s, a.player)
+        if not p.drinks_due:
+            raise PlayerError(f"{s.shown_name(p)} owes no drink")
+        owing = [p]
+    else:
+        owing = [p for p in s.players if p.drinks_due]
+        if not owing:
+            raise PlayerError("nobody owes a drink")
+    done = ", ".join(f"{s.shown_name(p)} {p.drinks_due}" for p in owing)
+    for p in owing:
+        p.drunk = p.drinks
+    s.log.append(f"DRUNK: {done}")
 
 
 def _neighbour(s: GameState, direction: int) -> PlayerState:
@@ -517,11 +545,12 @@ def _expecting(s: GameState) -> str:
     t, who = s.turn, _who(s)
     match s.phase:
         case Phase.ROLL:
-            may_bank = " or bank" if t.bank_ok else ""
+            bank = " or bank" if t.bank_ok and may_bank(s) else ""
             dice = "1 die" if t.dice_to_roll == 1 else f"{t.dice_to_roll} dice"
-            return f"{who} must roll {dice} next{may_bank}"
+            return f"{who} must roll {dice} next{bank}"
         case Phase.DECIDE:
-            return f"{who} must keep scoring dice from the roll (or bank)"
+            bank = " (or bank)" if may_bank(s) else ""
+            return f"{who} must keep scoring dice from the roll{bank}"
         case Phase.PAIR:
             return f"{who} rolled a pair: re-roll it or pass"
         case Phase.GO_FOR_1000:
@@ -544,4 +573,5 @@ _HANDLERS = {
     A.Bank: _bank,
     A.Penalty: _penalty,
     A.Land: _land,
+    A.Drunk: _drunk,
 }

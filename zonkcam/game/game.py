@@ -9,7 +9,6 @@ the state before it, rebuilt from the nearest checkpoint (a state kept every
 from __future__ import annotations
 
 import bisect
-import json
 from collections.abc import Iterable
 
 from zonkcam.game import actions as A
@@ -54,7 +53,8 @@ class Game:
             try:
                 if isinstance(action, A.Undo):
                     self.state = state
-                    state = self.play(action)
+                    state = self._undone()  # as stored, even of a seating
+                    self.accept(action, state)
                     continue
                 if state is self._states[-1]:
                     state = state.fork()  # a kept state is never changed
@@ -83,10 +83,17 @@ class Game:
         Nothing changes until :meth:`accept` (the event log writes in between)."""
         if not isinstance(action, A.Undo):
             return apply(self.state, action)
+        if self.events and isinstance(self.events[-1], A.Players):
+            raise TurnError("nothing to undo: the game starts with its players seated "
+                            "(join NAME or leave NAME changes them)")
+        return self._undone()
+
+    def _undone(self) -> GameState:
+        """The state before the last event, its log saying what was taken back."""
         if not self.events:
             raise TurnError("nothing to undo")
         state = self.state_after(len(self.events) - 1).fork()
-        state.log.append(f"UNDO: {json.dumps(A.action_to_json(self.events[-1]))}")
+        state.log.append(f"UNDO: {A.describe(self.events[-1])}")
         state.banners = ["UNDO"]
         return state
 

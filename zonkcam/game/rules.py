@@ -287,7 +287,7 @@ def rules_from_dict(data: dict[str, Any], *, where: str = "rules") -> RuleSet:
     if "name" not in changes:
         changes["name"] = base.name if base_name is None else f"{base_name} (custom)"
     try:
-        return dataclasses.replace(
+        rules = dataclasses.replace(
             base,
             points=dataclasses.replace(base.points, **points_changes),
             drinking=dataclasses.replace(base.drinking, **drink_changes),
@@ -295,6 +295,7 @@ def rules_from_dict(data: dict[str, Any], *, where: str = "rules") -> RuleSet:
         )
     except RulesError as exc:
         raise RulesError(f"{where}: {exc}") from None
+    return rules
 
 
 def _fields(cls: type) -> dict[str, Any]:
@@ -385,7 +386,11 @@ def load_rules(name_or_path: str) -> RuleSet:
     except (ValueError, RecursionError) as exc:  # a number too long, nesting too deep
         why = "nested too deeply" if isinstance(exc, RecursionError) else str(exc)
         raise RulesError(f"{shown} is not TOML zonkcam can read ({why})") from None
-    return rules_from_dict(data, where=shown)
+    rules = rules_from_dict(data, where=shown)
+    if rules.name in PRESETS and rules != PRESETS[rules.name]:
+        # an edited copy of `rules show PRESET` is not that preset
+        rules = dataclasses.replace(rules, name=f"{rules.name} (custom)")
+    return rules
 
 
 def rules_to_toml(rules: RuleSet) -> str:

@@ -44,7 +44,9 @@ class PlayerState:
     bees: int = 0
     zonks: int = 0
     drinks: int = 0
-    """Drinks the table says this player must take."""
+    """Drinks the table has told this player to take."""
+    drunk: int = 0
+    """Of those, the drinks marked drunk."""
     handouts: int = 0
     """Drinks this player may hand out."""
     rules: int = 0
@@ -62,6 +64,11 @@ class PlayerState:
     """Zonks since this player's last bank (the three-zonk penalty counts them)."""
     sheet: Lines = field(default_factory=Lines)
     """Per turn: the game total and B's (``1200 (+1)``) or a zonk (``Z (+1)``)."""
+
+    @property
+    def drinks_due(self) -> int:
+        """Drinks this player still owes."""
+        return self.drinks - self.drunk
 
     def fork(self) -> PlayerState:
         """A copy to change; the score sheet is shared, not copied."""
@@ -167,6 +174,7 @@ class GameState:
                     "bees": p.bees,
                     "zonks": p.zonks,
                     "drinks": p.drinks,
+                    "drinks_due": p.drinks_due,
                     "handouts": p.handouts,
                     "rules": p.rules,
                     "on_board": p.on_board,

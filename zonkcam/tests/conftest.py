@@ -1,4 +1,4 @@
-"""Shared fixtures: headless SDL, and no test touches the user's real game log or cache."""
+"""Shared fixtures: headless SDL, and no test touches the user's real game log, cache or history."""
 
 from __future__ import annotations
 
@@ -14,4 +14,5 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 def _private_data_dir(tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg-data"))
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg-cache"))
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "xdg-state"))
     monkeypatch.delenv("ZONKCAM_DB", raising=False)

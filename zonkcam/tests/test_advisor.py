@@ -268,6 +268,29 @@ def test_last_turn_of_the_final_round_plays_to_beat_the_leader():
     assert not AutoPlayer().wants_to_bank(state)
 
 
+@pytest.mark.parametrize("lead", [50, 350, 1_000, 3_000])
+def test_the_demo_players_never_bank_a_sure_loss_on_a_last_turn(lead):
+    """Last turns of a final round played out by the demo's players with random dice: a
+    bank leaves the banker at least level with the leader, whatever the lead."""
+    import random
+
+    player = AutoPlayer(ADVISOR)
+    banked = 0
+    for seed in range(25):
+        game = seated(PRESETS["classic-10000"])
+        set_scores(game, Ann=10_000 + lead, Bob=10_000, Cy=9_000)
+        game.state.final_round_by, game.state.current = 0, 1
+        rng = random.Random(seed)
+        while game.state.player.name == "Bob" and not game.state.finished:
+            state = game.state
+            action = player.next_action(state, rng)
+            after = game.play(action)
+            if isinstance(action, A.Bank):
+                banked += 1
+                assert after.players[1].score >= after.players[0].score, (seed, state.turn)
+    assert lead > 1_000 or banked  # small leads are caught and banked now and then
+
+
 def test_a_bank_that_reaches_the_target_on_an_instant_table_is_the_advice():
     game = seated(PRESETS["chicago"])
     set_scores(game, Ann=9_900)

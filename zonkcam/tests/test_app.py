@@ -22,6 +22,7 @@ from zonkcam.display.game_screen import GameScreen
 from zonkcam.display.sounds import Sounds
 from zonkcam.display.window import Window
 from zonkcam.game import actions as A
+from zonkcam.game.dice import parse_dice
 from zonkcam.game.game import Game
 from zonkcam.game.rules import PRESETS
 from zonkcam.photos import RollPhotos, photo_folder
@@ -275,6 +276,16 @@ def test_scorekeeper_enters_spaced_and_choose_from_the_keyboard(tmp_path):
         app._command(Command(InputCommand.DIGIT, 2))
         assert app.keeper.state.players[1].drinks == 1
         assert app.keeper.state.log[-1] == "DRINK CHOOSE: Bob drinks"
+        # d, then the player's number: their drinks due are drunk; d 0: everyone's
+        app._command(Command(InputCommand.DRANK))
+        app._command(Command(InputCommand.DIGIT, 2))
+        assert [p.drinks_due for p in app.keeper.state.players] == [0, 0, 1]
+        app._command(Command(InputCommand.DRANK))
+        app._command(Command(InputCommand.DIGIT, 0))
+        assert app.keeper.state.log[-1] == "DRUNK: Cy 1"
+        app.play(A.Land("social"))
+        app._command(Command(InputCommand.DRUNK))  # ROLL held
+        assert [p.drinks_due for p in app.keeper.state.players] == [0, 0, 0]
 
 
 def test_a_confirm_bar_outside_0_to_1_is_refused_before_the_camera_opens(capsys, monkeypatch):
@@ -303,3 +314,70 @@ def test_an_action_the_log_cannot_save_is_a_message_not_a_crash(tmp_path, monkey
     assert "the disk is full" in app.screen.message and "the disk is full" in lines[-1]
     window.close()
     log.close()
+
+
+def test_the_demo_never_plays_a_game_people_played(tmp_path, capsys, monkeypatch):
+    # without a camera `play --resume 1` started the demo table, and its automatic players
+    # played on the saved game: 4 actions became 75
+    from zonkcam import app_main, cli
+
+    monkeypatch.setattr(app_main, "picamera2_available", lambda: False)  # no camera here
+    db = tmp_path / "res.sqlite3"
+    with EventLog(db) as log:
+        keeper = Scorekeeper.new(log, PRESETS["classic-10000"], [A.Players(("Ann", "Bob"))])
+        for action in (A.Roll(parse_dice([1, 1, 1, 2, 3])), A.Keep((1, 1, 1)), A.Bank()):
+            keeper.play(action)
+    for which in (["1"], []):
+        assert cli.main(["play", "--resume", *which, "--db", str(db)]) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "game 1 is played by people" in err
+        assert f"zonkcam play --text --db {db} --resume 1" in err
+    with EventLog(db) as log:
+        assert len(log.actions(1)) == 4 and not log.games()[0].demo
+
+
+def test_a_camera_table_never_comes_back_to_a_demo_game(tmp_path):
+    import argparse
+
+    from zonkcam.app_main import _first_game
+
+    with EventLog(tmp_path / "g.db") as log:
+        demo = Scorekeeper.new(log, PRESETS["chicago"], [A.Players(("Ann", "Bob"))], demo=True)
+        assert log.games()[0].demo and Scorekeeper.resume(log, demo.game_id).demo
+        args = argparse.Namespace(resume=None, players=["Di", "Ed"], rules="drinking",
+                                  new=False)
+        ui = argparse.Namespace(window=argparse.Namespace(headless=True))
+        keeper = _first_game(log, args, False, ui)
+        assert keeper.game_id != demo.game_id and not keeper.demo
+        assert [p.name for p in keeper.state.players] == ["Di", "Ed"]
+
+
+def test_the_headless_demo_plays_a_short_game_named_so():
+    from zonkcam.app_main import headless_demo_rules
+
+    short = headless_demo_rules(PRESETS["classic-10000"])
+    assert (short.name, short.target) == ("classic-10000, demo to 3,000", 3000)
+    johnnys = headless_demo_rules(PRESETS["all-johnnys"])
+    assert (johnnys.name, johnnys.turns) == ("all-johnnys, demo 5 turns", 5)
+    assert headless_demo_rules(short) == short
+
+
+def test_without_anyone_watching_only_the_frames_saved_are_drawn(tmp_path):
+    table = demo_table(2)
+    first = table.read()
+    drawn = []
+    with EventLog(tmp_path / "g.db") as log, \
+            Window.open((800, 480), screenshots=tmp_path / "shots") as window:
+        keeper = Scorekeeper.new(log, PRESETS["chicago"], [A.Players(("Ann", "Bob"))])
+        for unwatched in (False, True):
+            screen = GameScreen(window, sounds=Sounds(muted=True))
+            screen.draw = lambda *a, **k: (drawn.append(unwatched), window.show())  # noqa: B023
+            app = TableApp(keeper, TableWatcher(calibrate(first.image, table.geometry),
+                                                TruthReader(table)), screen,
+                           say=lambda line: None, unwatched=unwatched)
+            window._last_shot, window.clock = None, lambda: 0.0
+            for _ in range(20):  # within a second: one screen.png is due
+                app.tick(table.read())
+            app.play(A.Roll(parse_dice([2, 3, 4, 6, 6])))  # a turn ends: its screenshot
+            app.tick(table.read())
+    assert drawn.count(False) == 21 and drawn.count(True) == 2

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from zonkcam.buttons import (
     BANK,
+    DRUNK,
     ODDS,
     ROLL,
     SELECT,
@@ -100,7 +103,7 @@ def test_one_press_is_one_command(buttons, factory, clock):
     assert later(buttons, clock) == [BANK]
     clock.now += 0.3
     press(factory, clock, 27)
-    assert buttons.commands() == [ROLL]
+    assert later(buttons, clock) == [ROLL]
     clock.now += 0.3
     press(factory, clock, 22)
     assert later(buttons, clock) == [SELECT]
@@ -161,10 +164,16 @@ def test_short_bank_press_banks_once_on_release(buttons, factory, clock):
     assert later(buttons, clock) == []
 
 
-def test_command_on_press_not_on_release(buttons, factory, clock):
+def test_roll_counts_when_released_and_held_marks_the_drinks_drunk(buttons, factory, clock):
     drive(factory, clock, 27, [True])
-    assert buttons.commands() == [ROLL]
-    drive(factory, clock, 27, [False])
+    assert buttons.commands() == []  # a press or a hold? the release tells
+    clock.now += 0.05
+    drive(factory, clock, 27, RELEASE_BOUNCE)
+    assert later(buttons, clock) == [ROLL]
+    clock.now += 0.3
+    drive(factory, clock, 27, BOUNCE)
+    assert later(buttons, clock, HOLD + 0.1) == [DRUNK]  # held: never a ROLL
+    drive(factory, clock, 27, RELEASE_BOUNCE)
     assert later(buttons, clock) == []
 
 
@@ -196,9 +205,10 @@ def test_short_select_is_select(buttons, factory, clock):
 def test_custom_pins(factory, clock):
     with ArcadeButtons(ButtonPins(bank=5, roll=6, select=13), clock=clock) as b:
         press(factory, clock, 6)
+        assert later(b, clock) == [ROLL]
         press(factory, clock, 5)
         press(factory, clock, 17)  # not a button any more
-        assert later(b, clock) == [ROLL, BANK]
+        assert later(b, clock) == [BANK]
 
 
 def test_no_gpio_is_no_buttons_not_a_traceback(monkeypatch):
@@ -215,6 +225,8 @@ def test_open_buttons_on_gpio(factory):
     buttons = open_buttons(ButtonPins(bank=5, roll=6, select=13))
     assert buttons is not None
     factory.pin(6).drive_low()
+    factory.pin(6).drive_high()
+    time.sleep(0.1)  # the release settles
     assert buttons.commands() == [ROLL]
     buttons.close()
 

@@ -35,13 +35,16 @@ def click(pos, button=1):
     (pygame.K_UP, Command(InputCommand.BACK)),
     (pygame.K_5, Command(InputCommand.DIGIT, 5)),
     (pygame.K_KP3, Command(InputCommand.DIGIT, 3)),
+    (pygame.K_7, Command(InputCommand.DIGIT, 7)),
+    (pygame.K_0, Command(InputCommand.DIGIT, 0)),
+    (pygame.K_d, Command(InputCommand.DRANK)),
 ])
 def test_keys(k, command):
     assert KeyboardInput().commands([key(k)]) == [command]
 
 
 def test_other_keys_and_events_give_nothing():
-    events = [key(pygame.K_z, "z"), key(pygame.K_7, "7"),
+    events = [key(pygame.K_z, "z"), key(pygame.K_F1),
               pygame.event.Event(pygame.KEYUP, key=pygame.K_b, mod=0),
               pygame.event.Event(pygame.MOUSEMOTION, pos=(1, 1), rel=(0, 0), buttons=(0, 0, 0))]
     assert KeyboardInput().commands(events) == []

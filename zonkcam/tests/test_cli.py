@@ -158,3 +158,143 @@ def test_output_cut_short_by_a_closed_pipe_is_no_traceback():
         code = proc.wait(timeout=60)
     assert "Traceback" not in err and "BrokenPipeError" not in err, err
     assert code == 1
+
+
+# -- the command line as a new user meets it ------------------------------------------------
+
+def _saved_drinking_game(db) -> None:
+    from zonkcam.game import actions as A
+    from zonkcam.game.dice import parse_dice
+    from zonkcam.game.rules import PRESETS
+    from zonkcam.scorekeeper import Scorekeeper
+    from zonkcam.store import EventLog
+
+    with EventLog(db) as log:
+        keeper = Scorekeeper.new(log, PRESETS["drinking"], [A.Players(("Ann", "Bob"))])
+        for action in (A.Roll(parse_dice([1, 1, 1, 4, 5])), A.Land("left"), A.Bank()):
+            keeper.play(action)
+
+
+def test_an_export_carries_its_rules_into_replay(capsys, tmp_path):
+    # a drinking game replayed under the default classic-10000 rules was refused (or
+    # scored wrong): the export now starts with the game's rules
+    db, out_file = tmp_path / "g.db", tmp_path / "game.jsonl"
+    _saved_drinking_game(db)
+    assert main(["games", "export", "1", "--db", str(db), "--out", str(out_file)]) == 0
+    capsys.readouterr()
+    first = json.loads(out_file.read_text().splitlines()[0])
+    assert first["rules"]["name"] == "drinking"
+    code, out, _ = run_cli(capsys, "replay", str(out_file))
+    state = json.loads(out)
+    assert code == 0 and state["rules"] == "drinking"
+    assert [(p["score"], p["drinks_due"]) for p in state["players"]] == [(1050, 0), (0, 1)]
+    code, _, err = run_cli(capsys, "replay", "--rules", "chicago", str(out_file))
+    assert code == 2 and "line 4: the chicago table has no board images" in err  # --rules
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"rules": {"dice": 9}}\n{"players": ["Ann"]}\n')
+    code, _, err = run_cli(capsys, "replay", str(bad))
+    assert code == 2 and "line 1" in err and "dice must be 2 to 6" in err
+
+
+def test_games_takes_db_before_or_after_the_action(capsys, tmp_path):
+    db = tmp_path / "g.db"
+    _saved_drinking_game(db)
+    for argv in (["games", "--db", str(db), "list"], ["games", "list", "--db", str(db)]):
+        code, out, err = run_cli(capsys, *argv)
+        assert code == 0 and "drinking" in out, err
+    assert run_cli(capsys, "games", "show", "1", "--db", str(db))[0] == 0
+
+
+def test_games_list_columns_line_up(capsys, tmp_path):
+    from zonkcam.game import actions as A
+    from zonkcam.game.rules import PRESETS, RuleSet
+    from zonkcam.scorekeeper import Scorekeeper
+    from zonkcam.store import EventLog
+
+    db = tmp_path / "g.db"
+    with EventLog(db) as log:
+        Scorekeeper.new(log, PRESETS["chicago"], [A.Players(("Ann",))])
+        Scorekeeper.new(log, RuleSet(name="a table with a long name"),
+                        [A.Players(("Bob", "Cy"))], demo=True)
+    code, out, _ = run_cli(capsys, "games", "list", "--db", str(db))
+    header, *rows = out.splitlines()
+    assert header.split() == ["game", "last", "action", "table", "status", "actions",
+                              "players"]
+    for word in ("table", "status", "players"):
+        assert {row.find(w) for row, w in zip(rows, {"table": ["chicago", "a table"],
+                                                      "status": ["in play", "in play"],
+                                                      "players": ["Ann", "Bob"]}[word],
+                                               strict=True)} == {header.find(word)}
+    assert "in play (demo)" in rows[1]
+
+
+def test_zonkcam_alone_shows_what_it_can_do_and_succeeds(capsys):
+    code, out, _ = run_cli(capsys)
+    assert code == 0 and "COMMAND" in out and "play" in out
+
+
+def test_score_takes_the_dice_as_typed_in_text_mode(capsys):
+    for dice in (["12345"], ["1", "2", "3", "4", "5"], ["1,2,3,4,5"]):
+        code, out, _ = run_cli(capsys, "score", *dice)
+        assert code == 0 and json.loads(out)["best"]["points"] == 1000
+    code, out, _ = run_cli(capsys, "score", "--rules", "detroit", "2w2w3r3r4g4g")
+    assert code == 0 and json.loads(out)["dice"] == ["2w", "2w", "3r", "3r", "4g", "4g"]
+
+
+@pytest.mark.parametrize("argv", [["--games", "-1"], ["--threads", "0"], ["--threads", "x"]])
+def test_play_refuses_counts_below_their_least(capsys, argv):
+    with pytest.raises(SystemExit) as exit_:
+        main(["play", "--source", "demo", *argv])
+    assert exit_.value.code == 2
+    assert "give a whole number from" in capsys.readouterr().err
+
+
+READER_COMMANDS = {"read", "eval", "bench", "train"}
+"""The dice reader's own commands, kept by the reader's engineer."""
+
+
+def _options(parser, path):
+    import argparse
+
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for name, sub in action.choices.items():
+                if name not in READER_COMMANDS:
+                    yield from _options(sub, [*path, name])
+        elif not isinstance(action, argparse._HelpAction):
+            yield " ".join(path), action
+
+
+def test_every_option_says_what_it_is_for():
+    from zonkcam.cli import build_parser
+
+    silent = [f"{cmd} {action.option_strings or action.dest}"
+              for cmd, action in _options(build_parser(), ["zonkcam"]) if not action.help]
+    assert silent == []
+
+
+def test_help_texts_print_percent_signs_once(capsys):
+    for command in ("mat", "play", "solve"):
+        with pytest.raises(SystemExit):
+            main([command, "--help"])
+        out = capsys.readouterr().out
+        assert "%%" not in out and "%(" not in out
+    with pytest.raises(SystemExit):
+        main(["mat", "--help"])
+    assert "100% (actual size" in capsys.readouterr().out
+
+
+def test_games_show_says_in_words_what_an_undo_took_back(capsys, tmp_path):
+    from zonkcam.game import actions as A
+    from zonkcam.game.dice import parse_dice
+    from zonkcam.game.rules import PRESETS
+    from zonkcam.scorekeeper import Scorekeeper
+    from zonkcam.store import EventLog
+
+    db = tmp_path / "g.db"
+    with EventLog(db) as log:
+        keeper = Scorekeeper.new(log, PRESETS["chicago"], [A.Players(("Ann", "Bob"))])
+        for action in (A.Roll(parse_dice([1, 1, 1, 2, 3])), A.Keep((1, 1, 1)), A.Undo()):
+            keeper.play(action)
+    code, out, _ = run_cli(capsys, "games", "--db", str(db), "show", "1")
+    assert code == 0 and "UNDO: keep 1 1 1" in out and "{" not in out

@@ -977,3 +977,104 @@ def test_without_the_penalty_zonks_in_a_row_cost_nothing():
     rules = rules_from_dict({"dice": 6})
     game = play(rules, [{"players": ["Ann"]}] + zonk_turn(rules) * 4)
     assert who(game, "Ann").score == 0 and who(game, "Ann").zonks_in_a_row == 0
+
+
+# -- the scorekeeper's night: dead ends, drinks due, words ---------------------------------
+
+def test_the_seating_cannot_be_undone():
+    # one undo too many at the start took the players away, and then every action was
+    # refused: a game nobody could play on
+    game = play(CLASSIC, [{"players": ["Ann", "Bob"]}])
+    refused(game, A.Undo(), TurnError, "players seated")
+    game.play(act({"roll": [1, 1, 1, 2, 3]}))
+    game.play(A.Undo())
+    refused(game, A.Undo(), TurnError, "players seated")
+    assert game.state.player.name == "Ann"
+
+
+def test_a_stored_undo_of_the_seating_still_loads():
+    game = Game(CLASSIC, [])
+    game.fold([A.Players(("Ann", "Bob")), A.Undo()])
+    assert game.state.phase is Phase.SETUP and game.events == []
+    game.play(A.Players(("Cy",)))
+    assert game.state.player.name == "Cy"
+
+
+def test_undo_says_in_words_what_it_took_back():
+    game = play(CLASSIC, [{"players": ["Ann", "Bob"]}, {"roll": [1, 1, 1, 2, 3]},
+                          {"keep": [1, 1, 1]}])
+    game.play(A.Undo())
+    assert game.state.log[-1] == "UNDO: keep 1 1 1"
+    game = play(DRINKING, [{"players": ["Ann", "Bob"]}, {"roll": [1, 2, 3, 4, 6]},
+                           {"land": "choose", "player": "Bob"}])
+    game.play(A.Undo())
+    assert game.state.log[-1] == "UNDO: land choose Bob"
+    assert all("{" not in A.describe(a) for a in (A.Bank(), A.Penalty("sloppy"),
+                                                   A.Join("Cy"), A.Drunk(), A.Drunk("Cy")))
+
+
+def test_johnnys_newbie_third_zonk_of_an_unearned_frame_says_unearned():
+    newbie = [{"roll": [2, 2, 3, 4, 6, 6]}]
+    game = play(JOHNNYS, [{"players": ["A"]}] + _late_zonk() * 2 + newbie)
+    frame = [x for x in game.state.log if x.startswith("FRAME:")]
+    assert frame == ["FRAME: A's newbie closes an unearned frame, +1 B"]
+    bank_1000 = [{"roll": [1, 1, 1, 2, 3, 4]}, {"bank": True}]
+    game = play(JOHNNYS, [{"players": ["A"]}] + bank_1000 + _late_zonk() * 2 + newbie)
+    assert any("closes an earned frame" in x for x in game.state.log[-4:])
+
+
+def test_what_the_table_waits_for_offers_a_bank_only_where_it_is_allowed():
+    # Ann is not on the board: 100 cannot be banked, and the refusal must not offer it
+    game = play(CLASSIC, [{"players": ["Ann", "Bob"]}, {"roll": [1, 2, 3, 4, 6]},
+                          {"keep": [1]}])
+    error = refused(game, {"keep": [1]}, TurnError)
+    assert "bank" not in str(error)
+    game = play(CLASSIC, [{"players": ["Ann", "Bob"]}, {"roll": [1, 2, 3, 4, 6]}])
+    error = refused(game, {"roll": [1, 2, 3, 4, 6]}, TurnError)
+    assert "bank" not in str(error)
+    game = play(CLASSIC, [{"players": ["Ann", "Bob"]}, {"roll": [1, 1, 1, 2, 3]},
+                          {"keep": [1, 1, 1]}])
+    assert "or bank" in str(refused(game, {"keep": [1]}, TurnError))
+
+
+def test_drinks_due_are_marked_drunk_one_player_or_everyone():
+    game = play(DRINKING, [{"players": ["A", "B", "C"]}, {"roll": [1, 2, 3, 4, 6]},
+                           {"land": "social"}, {"land": "left"}])
+    assert [p.drinks_due for p in game.state.players] == [1, 2, 1]
+    game.play(act({"drunk": "B"}))
+    assert [p.drinks_due for p in game.state.players] == [1, 0, 1]
+    assert game.state.log[-1] == "DRUNK: B 2"
+    refused(game, {"drunk": "B"}, PlayerError, "owes no drink")
+    refused(game, {"drunk": "Zed"}, PlayerError, "no player")
+    game.play(act({"drunk": True}))
+    assert [p.drinks_due for p in game.state.players] == [0, 0, 0]
+    assert [p.drinks for p in game.state.players] == [1, 2, 1]  # drunk, still counted
+    assert game.state.log[-1] == "DRUNK: A 1, C 1"
+    refused(game, {"drunk": True}, PlayerError, "nobody owes")
+    game.play(A.Undo())
+    assert game.state.to_json()["players"][0]["drinks_due"] == 1
+    refused(play(CLASSIC, [{"players": ["A"]}]), {"drunk": True}, TableError, "no drinks")
+    assert A.action_from_json(A.action_to_json(A.Drunk("B"))) == A.Drunk("B")
+    assert A.action_from_json({"drunk": True}) == A.Drunk()
+
+
+def test_drinks_due_can_be_drunk_after_the_game():
+    rules = dataclasses.replace(DRINKING, target=1000, entry_minimum=0)
+    game = play(rules, [{"players": ["A", "B"]}, {"roll": [1, 1, 1, 2, 3]},
+                        {"land": "left"}, {"bank": True}])
+    assert game.state.finished and who(game, "B").drinks_due == 1
+    game.play(A.Drunk("B"))
+    assert who(game, "B").drinks_due == 0 and game.state.finished
+
+
+def test_an_edited_copy_of_a_preset_is_not_named_as_the_preset(tmp_path):
+    from zonkcam.game.rules import load_rules, rules_to_toml
+
+    path = tmp_path / "ours.toml"
+    path.write_text(rules_to_toml(CLASSIC))
+    assert load_rules(str(path)) == CLASSIC  # unedited: the preset itself
+    path.write_text(rules_to_toml(CLASSIC).replace("target = 10000", "target = 5000"))
+    edited = load_rules(str(path))
+    assert edited.name == "classic-10000 (custom)" and edited.target == 5000
+    path.write_text(rules_to_toml(CLASSIC).replace('"classic-10000"', '"ours"'))
+    assert load_rules(str(path)).name == "ours"

@@ -134,7 +134,8 @@ def _first_release_game(db, table_name: str, players: list[str]) -> None:
     rules = dataclasses.replace(PRESETS["chicago"], name="ok")
     toml = rules_to_toml(rules).replace('name = "ok"', f'name = "{table_name}"')
     with sqlite3.connect(db) as con:
-        con.execute("INSERT INTO games VALUES (1, 1.7e9, ?, ?, 0)", (table_name, toml))
+        con.execute("INSERT INTO games (id, created, rules_name, rules_toml, finished) "
+                    "VALUES (1, 1.7e9, ?, ?, 0)", (table_name, toml))
         for seq, obj in enumerate([{"players": players}, {"roll": [1, 2, 3, 4, 6]},
                                    {"keep": [1]}], start=1):
             con.execute("INSERT INTO events VALUES (1, ?, 1.7e9, ?)", (seq, json.dumps(obj)))

@@ -95,7 +95,7 @@ def test_final_round_flag():
     state = game.play(A.Bank())
     assert view_for(state).final_round
     surface, screen = render(view_for(state))
-    assert find_text(surface, screen, " FINAL ROUND ")
+    assert find_text(surface, screen, "FINAL ROUND")
 
 
 def test_the_tables_dice_show_as_read_and_cocked_ones_are_flagged():
@@ -215,6 +215,8 @@ def test_camera_view_marks_each_die_and_flags_the_unsure_one(out):
     mat_rgb = tuple(reversed(MAT_BGR))
     assert share_of(surface, lay.camera, mat_rgb) > 0.3  # the frame is drawn, RGB not BGR
     assert find_text(surface, screen, "5?")
+    at = find_text(surface, screen, "CHECK 5?")  # and named big over the keeps
+    assert at and lay.keeps.collidepoint(at)
     fit = screen.camera_fit
     for i, shown in enumerate(view.dice):
         box = fit.to_screen(shown.die.bbox).inflate(10, 10)
@@ -331,7 +333,8 @@ def test_before_seating_and_with_a_full_table(out):
     view = view_for(game.state)
     surface, screen = render(view)
     save(surface, out, "eight-players")
-    lay = layout_for(SMALL)
+    lay = screen.layout  # the scoreboard grows for more than three players
+    assert lay.board.h > layout_for(SMALL).board.h
     for name in names:
         at = find_text(surface, screen, name)
         assert at and lay.board.collidepoint(at), name
@@ -341,3 +344,65 @@ def test_big_numbers_have_thousands_separators():
     scene = scenes.hot_dice()
     surface, screen = render(view_for(scene.state))
     assert find_text(surface, screen, "1,100")  # the turn total
+
+
+def test_dice_get_a_colour_chip_only_where_the_table_plays_colours():
+    # the reader names a colour for every die; a white chip sat beside every die on
+    # tables without colours
+    seen = mat_observation([1, 5, 2, 3, 4], colors=["white"] * 5)
+    classic = view_for(scenes.zonk().state, seen)
+    assert [d.colour for d in classic.dice] == [None] * 5
+    white = (245, 245, 245)
+    plain, _ = render(classic)
+    chips, _ = render(dataclasses.replace(classic, dice=tuple(
+        dataclasses.replace(d, colour="white") for d in classic.dice)))
+    camera = layout_for(SMALL, players=2).camera
+    assert share_of(chips, camera, white) > share_of(plain, camera, white)
+    detroit = scenes.detroit_colours()
+    assert [d.colour for d in view_for(detroit.state, detroit.observation).dice] == [
+        "white", "white", "red", "red", "green", "green"]
+
+
+def test_the_start_of_a_turn_says_what_to_do_in_the_keeps_panel():
+    # the keeps panel was empty at the start of every turn
+    view = view_for(scenes.zonk().state)
+    assert view.keeps == () and view.next_step == ("ROLL 5 DICE",)
+    surface, screen = render(view)
+    at = find_text(surface, screen, "ROLL 5 DICE")
+    assert at and screen.layout.keeps.collidepoint(at)
+    piggy = view_for(scenes.piggyback().state)
+    assert piggy.next_step == ("ROLL 5 DICE", "or PIGGYBACK 1,000", "on 2 dice: press ROLL")
+    fresh = Game(PRESETS["classic-10000"], [A.Players(("Ann",))])
+    assert view_for(fresh.state).next_step == ("ROLL 5 DICE", "1,000 TO GET ON")
+    going = view_for(scenes.go_for_1000().state)
+    assert going.next_step == ("ROLL 1 DIE", "NEEDS A 6") and going.dice_to_roll == 1
+
+
+def test_bank_is_offered_only_where_the_rules_allow_it():
+    # "SELECT a keep, ROLL on or BANK" for a player not yet on the board
+    game = Game(PRESETS["classic-10000"], [A.Players(("Ann", "Bob"))])
+    state = game.play(A.Roll(parse_dice([1, 2, 3, 4, 6])))
+    assert view_for(state).prompt == "SELECT a keep, ROLL on"
+    state = game.play(A.Keep((1,)))
+    assert view_for(state).prompt == "roll 4 dice"
+    assert not any("BANK" in line for line in view_for(state).next_step)
+
+
+def test_all_johnnys_shows_the_turn_of_21_and_the_score_sheet():
+    view = view_for(scenes.all_johnnys().state)
+    assert view.turn_of == "TURN 1 OF 21"
+    rows = {p.name: p.badges for p in view.board}
+    assert rows["Ann"] == ("last 1100 (+1)",)
+    assert rows["Bob"] == ("not on board", "last Z (newbie) (+1)", "zonks 1/3")
+    surface, screen = render(view)
+    for text in ("TURN 1 OF 21", "last 1100 (+1)"):
+        assert find_text(surface, screen, text), text
+
+
+def test_drinks_due_are_a_band_of_their_own():
+    view = view_for(scenes.drinking().state)
+    assert view.drinks_due == (("Captain", 2),)
+    surface, screen = render(view)
+    assert find_text(surface, screen, "DRINKS DUE: Captain 2")
+    assert screen.layout.drinks is not None and find_text(surface, screen, "hold ROLL: drunk")
+    assert view_for(scenes.zonk().state).drinks_due == ()

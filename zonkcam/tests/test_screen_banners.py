@@ -89,7 +89,7 @@ def test_frame_banner_says_whose_frame():
     for _ in range(3):
         state = game.play(A.Roll(parse_dice([2, 3, 4, 6, 6, 2])))  # newbie zonks
     frame = [b for b in banners_for(state) if b.name == "FRAME"]
-    assert frame and frame[0].subtitle.startswith("Ann's third zonk closes")
+    assert frame and frame[0].subtitle == "Ann's newbie closes an unearned frame, +1 B"
 
 
 def test_winner_banner_uses_the_zonk_name():

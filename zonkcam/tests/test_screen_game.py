@@ -188,7 +188,7 @@ def test_the_odds_panel_never_waits_for_the_advice(window):
     view = ui.draw(game.state)
     assert time.perf_counter() - start < 0.25  # a frame, not the half second of advice
     assert view.odds is not None and not view.odds.ready
-    assert find_text(window.surface, ui.screen, "ODDS: working them out...")
+    assert find_text(window.surface, ui.screen, "working them out")
     assert worker.wait(game.state) is not None
     view = ui.draw(game.state)
     assert view.odds.ready
@@ -209,9 +209,39 @@ def test_the_odds_panel_shows_the_advice_and_marks_the_best_keep(window, tmp_pat
     assert odds.ready and odds.best == best_words(advice, game.state)
     assert odds.zonk == f"{advice.zonk_chance:.0%}"
     assert find_text(window.surface, ui.screen, f"BEST: {odds.best.upper()}")
-    first = f"ZONK {odds.zonk}   BANK {odds.bank}   ROLL {odds.roll}"
-    assert find_text(window.surface, ui.screen, first)
+    for line in (f"ZONK {odds.zonk}", f"BANK {odds.bank}", f"ROLL {odds.roll}"):
+        assert find_text(window.surface, ui.screen, line), line
     marked = [k for k in view.keeps if k.best]
     assert [k.dice for k in marked] == [advice.best_keep]
     assert share_of(window.surface, layout_for(window.size).keeps, SURE) > 0
     pygame.image.save(window.surface, str(artifacts_dir(tmp_path) / "odds-panel.png"))
+
+
+def test_banners_go_once_the_next_turn_plays(window):
+    # a turn's banners (ZONK, FINAL ROUND, HAND OUT, HOT DICE, ...) stayed up while the
+    # next player threw and kept; within one turn HOT DICE stays for its time
+    clock = Clock()
+    ui = GameScreen(window, sounds=Sounds(mixer=FakeMixer()), banners=BannerQueue(2.5, clock))
+    game = Game(PRESETS["classic-10000"], [A.Players(("Ann", "Bob"))])
+    ui.draw(game.state)
+    ui.played(game.play(A.Roll(parse_dice([2, 3, 4, 6, 6]))))  # Ann zonks
+    assert ui.draw(game.state).banner.name == "ZONK"  # until Bob acts
+    clock.now = 0.5
+    ui.played(game.play(A.Roll(parse_dice([1, 1, 1, 5, 5]))))  # Bob throws
+    assert ui.draw(game.state).banner is None
+    ui.played(game.play(A.Keep((1, 1, 1, 5, 5))))  # Bob: hot dice
+    assert ui.draw(game.state).banner.name == "HOT DICE"
+    clock.now = 1.0
+    ui.played(game.play(A.Roll(parse_dice([1, 3, 4, 6, 6]))))  # Bob again, in his turn
+    assert ui.draw(game.state).banner.name == "HOT DICE"
+    ui.played(game.play(A.Bank()))  # the turn ends: its banners with it
+    assert ui.draw(game.state).banner is None
+
+
+def test_muted_shows_beside_the_final_round(window):
+    from zonkcam.display import scenes
+
+    ui = GameScreen(window, sounds=Sounds(mixer=FakeMixer(), muted=True))
+    ui.draw(scenes.final_round().state)
+    for flag in ("FINAL ROUND", "MUTED"):
+        assert find_text(window.surface, ui.screen, flag), flag  # drawn, and not covered

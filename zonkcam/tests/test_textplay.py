@@ -119,3 +119,226 @@ def test_odds_shows_the_advice_for_the_current_state(tmp_path):
 
 def test_odds_is_a_view_word(game):
     assert parse_line("odds", game.state) == "odds"
+
+
+# -- no dead ends ------------------------------------------------------------------------------
+
+def session(tmp_path, rules, typed, players=("Ann", "Bob"), *, keeper=None):
+    """Play typed lines through the terminal scorekeeper; what it printed, and the game."""
+    lines = iter(typed)
+
+    def read(_prompt):
+        line = next(lines, None)
+        if line is None:
+            raise EOFError
+        if isinstance(line, BaseException):
+            raise line
+        return line
+
+    shown: list[str] = []
+    log = EventLog(tmp_path / "g.db")
+    if keeper is None:
+        keeper = Scorekeeper.new(log, PRESETS[rules], [A.Players(tuple(players))])
+    TextScorekeeper(keeper, read=read, write=shown.append, advisor=Advisor()).run()
+    log.close()
+    return "\n".join(shown), keeper.state
+
+
+def test_hash_zero_is_no_keep(game):
+    game.play(A.Roll(parse_dice([1, 5, 5, 6, 6])))
+    for line in ("#0", "#-1", "# 9", "#x"):
+        with pytest.raises(TableError, match="no keep"):
+            parse_line(line, game.state)
+    keeps = game.state.turn.score.keeps
+    assert parse_line(f"#{len(keeps)}", game.state) == A.Keep(keeps[-1].dice)
+
+
+def test_bank_is_offered_only_where_the_rules_allow_it(tmp_path):
+    # Ann is not on the board (1,000 to get on): neither 100 nor its roll can be banked
+    out, _ = session(tmp_path, "classic-10000", ["12346", "1", "quit"])
+    assert "Ann: keep scoring dice | turn total 0" in out
+    assert "Ann: roll 4 dice | turn total 100" in out
+    assert "(or bank)" not in out and "or bank |" not in out
+    out, _ = session(tmp_path, "classic-10000", ["11123", "111", "quit"])
+    assert "Ann: keep scoring dice, or bank | turn total 0" in out
+    assert "Ann: roll 2 dice (or bank) | turn total 1000" in out
+
+
+def test_land_choose_without_a_name_is_answered_in_words(tmp_path):
+    out, state = session(tmp_path, "drinking", ["12346", "land choose", "land choose Bob",
+                                                "quit"])
+    assert "! land choose NAME: say who drinks" in out and "{" not in out
+    assert state.players[1].drinks_due == 1
+
+
+def test_one_undo_too_many_at_the_start_and_play_goes_on(tmp_path):
+    out, state = session(tmp_path, "classic-10000", ["u", "12466", "join Cy", "quit"])
+    assert "! nothing to undo: the game starts with its players seated" in out
+    assert "Ann rolls 1 2 4 6 6" in out and "Cy joins the game" in out
+    assert [p.name for p in state.players] == ["Ann", "Bob", "Cy"]
+
+
+def test_a_game_stored_without_its_players_is_seated_by_typing_names(tmp_path):
+    # a failed start once left such a game in play: resumed it said "?: ? | turn total 0"
+    with EventLog(tmp_path / "g.db") as log:
+        log.new_game(PRESETS["chicago"])
+    with EventLog(tmp_path / "g.db") as log:
+        keeper = Scorekeeper.resume(log, 1)
+        out, state = session(tmp_path, "chicago", ["Ann Bob", "12466", "quit"], keeper=keeper)
+    assert "no players are seated yet: type their names" in out and "?: ?" not in out
+    assert "Players: Ann, Bob (Ann starts)" in out and "Ann rolls 1 2 4 6 6" in out
+
+
+def test_all_johnnys_shows_the_turn_and_the_score_sheet(tmp_path):
+    out, state = session(tmp_path, "all-johnnys", [
+        "111235", "b",          # Ann: 1,050 (+1 B) ends her first turn
+        "223466",               # Bob: newbie
+        "board", "sheet", "quit"], players=("Ann", "Bob"))
+    assert "Ann (turn 1 of 21): roll 6 dice" in out
+    assert "Ann (turn 2 of 21): roll 6 dice" in out
+    board = out[out.rindex("> Ann"):]
+    assert "turns  1/21" in board and "last turn: 1050 (+1)" in board
+    assert "last turn: Z (newbie) (+1)" in board
+    sheet = out[out.index("  turn  Ann"):].splitlines()
+    assert sheet[1].split() == ["1", "1050", "(+1)", "Z", "(newbie)", "(+1)"]
+
+
+def test_a_player_joining_the_drinking_table_gets_a_zonk_name(tmp_path):
+    out, state = session(tmp_path, "drinking", [
+        "join Dee", "Bob", "Dizzy",          # Bob names the newcomer
+        "zonkname Ann", "Ann", "Me", "Dee", "Captain",  # nobody names themself
+        "quit"], players=("Ann", "Bob"))
+    assert "Bob names Dee 'Dizzy'" in out and "Dee names Ann 'Captain'" in out
+    assert "! nobody names themself" in out
+    assert [state.shown_name(p) for p in state.players] == ["Captain", "Bob", "Dizzy"]
+
+
+def test_drinks_due_show_and_are_marked_drunk(tmp_path):
+    out, state = session(tmp_path, "drinking", ["12346", "land social", "land left",
+                                                "drunk Bob", "drunk", "board", "quit"])
+    assert "DRINKS DUE: Ann 1, Bob 2 (type drunk when they are drunk)" in out
+    assert "DRUNK: Bob 2" in out and "DRUNK: Ann 1" in out
+    assert "drinks due 0" in out.splitlines()[-3]
+    assert [p.drinks_due for p in state.players] == [0, 0]
+
+
+def test_ctrl_c_still_says_the_game_is_saved(tmp_path):
+    out, state = session(tmp_path, "chicago", ["23466", KeyboardInterrupt()])
+    assert out.splitlines()[-1] == "Game 1 saved; resume with: zonkcam play --text --resume 1"
+    assert state.log[-1] == "Ann zonks"
+
+
+def _interactive(monkeypatch, answers):
+    import builtins
+    import sys
+
+    lines = iter(answers)
+    asked: list[str] = []
+
+    def fake_input(prompt=""):
+        asked.append(prompt)
+        line = next(lines, None)
+        if line is None:
+            raise EOFError
+        return line
+
+    monkeypatch.setattr(sys.stdin, "isatty", lambda: True)
+    monkeypatch.setattr(builtins, "input", fake_input)
+    monkeypatch.setattr("zonkcam.commands.play.line_editing", lambda path: None)
+    return asked
+
+
+def test_set_up_asks_again_for_a_mistyped_table_and_splits_names_on_spaces(
+        tmp_path, monkeypatch, capsys):
+    from zonkcam.cli import main
+
+    asked = _interactive(monkeypatch, ["chicgo", "chicago", "Ann Ann", "Ann Bob Cy", "quit"])
+    assert main(["play", "--text", "--db", str(tmp_path / "g.db")]) == 0
+    out = capsys.readouterr().out
+    assert "! unknown rules 'chicgo'" in out
+    assert sum(p.startswith("Rules") for p in asked) == 2
+    assert "! two players are called 'Ann'" in out
+    with EventLog(tmp_path / "g.db") as log:
+        (game,) = log.games()
+        assert (game.rules_name, game.players) == ("chicago", ("Ann", "Bob", "Cy"))
+    _interactive(monkeypatch, ["", "Ann Marie, Bob", "quit"])
+    assert main(["play", "--text", "--db", str(tmp_path / "h.db")]) == 0
+    with EventLog(tmp_path / "h.db") as log:
+        assert log.games()[0].players == ("Ann Marie", "Bob")
+
+
+def test_a_mistyped_rules_option_is_refused_before_the_names(tmp_path, capsys, monkeypatch):
+    import io
+    import sys
+
+    from zonkcam.cli import main
+
+    monkeypatch.setattr(sys, "stdin", io.StringIO(""))  # nobody there to type names
+    assert main(["play", "--text", "--rules", "nope", "--db", str(tmp_path / "g.db")]) == 2
+    assert "unknown rules 'nope'" in capsys.readouterr().err
+
+
+def test_a_failed_start_leaves_no_game(tmp_path, capsys, monkeypatch):
+    import io
+    import sys
+
+    from zonkcam.cli import main
+
+    db = str(tmp_path / "g.db")
+    assert main(["play", "--text", "--db", db, "--players", "Ann", "Ann"]) == 2
+    monkeypatch.setattr(sys, "stdin", io.StringIO("\n"))
+    assert main(["play", "--text", "--db", db]) == 2
+    assert "at least one player" in capsys.readouterr().err
+    assert main(["games", "--db", db, "list"]) == 0
+    assert "no saved games" in capsys.readouterr().out
+
+
+def test_line_editing_and_history_at_a_terminal(tmp_path):
+    # without readline an arrow key was a line of its own: not a command: '\x1b[A'
+    import os
+    import select
+    import subprocess
+    import sys
+    import time
+
+    db = tmp_path / "g.db"
+
+    def run(keys: list[str]) -> str:
+        master, slave = os.openpty()
+        seat = ["--resume"] if db.exists() else ["--rules", "chicago", "--players", "Ann", "Bob"]
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "zonkcam", "play", "--text", "--db", str(db), *seat],
+            stdin=slave, stdout=slave, stderr=slave, env=dict(os.environ, TERM="xterm"),
+            close_fds=True)
+        os.close(slave)
+        out = b""
+
+        def read_until(done, timeout: float = 30.0) -> None:
+            nonlocal out
+            end = time.monotonic() + timeout
+            while not done() and time.monotonic() < end:
+                if select.select([master], [], [], 0.1)[0]:
+                    try:
+                        out += os.read(master, 4096)
+                    except OSError:  # the other end closed
+                        return
+
+        try:
+            for key in keys:
+                read_until(lambda: out.endswith(b"> "))
+                before = len(out)
+                os.write(master, key.encode())
+                read_until(lambda before=before, key=key: len(out) > before + len(key) + 2
+                           and (out.endswith(b"> ") or b"saved" in out[before:]))
+            assert proc.wait(timeout=30) == 0
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+            os.close(master)
+        return out.decode(errors="replace")
+
+    first = run(["23466\r", "\x1b[A\r", "quit\r"])  # up arrow: the zonk typed again
+    assert "not a command" not in first and "not printable" not in first
+    assert "Ann rolls 2 3 4 6 6" in first and "Bob rolls 2 3 4 6 6" in first
+    second = run(["\x1b[A\r"])  # the last line of the last session: quit
+    assert "Game 1 saved" in second
