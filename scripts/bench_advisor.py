@@ -19,7 +19,7 @@ import time
 from pathlib import Path
 
 from zonkcam.advisor.advice import Advisor
-from zonkcam.commands.solve import read_table
+from zonkcam.advisor.tables import read_table
 from zonkcam.game import actions as A
 from zonkcam.game.dice import Die
 from zonkcam.game.game import Game
@@ -27,7 +27,7 @@ from zonkcam.game.rules import PRESETS, load_rules
 from zonkcam.game.scoring import _keeps
 from zonkcam.game.state import Phase
 
-DATA = Path(__file__).resolve().parent.parent / "zonkcam" / "tests" / "data"
+DATA = Path(__file__).resolve().parent.parent / "tests" / "data"
 COLOURS = ("white", "white", "red", "red", "green", "green")
 
 

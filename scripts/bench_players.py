@@ -14,7 +14,7 @@ import random
 import statistics
 import time
 
-from zonkcam.autoplayer import AutoPlayer
+from zonkcam.app.players import AutoPlayer
 from zonkcam.game import actions as A
 from zonkcam.game.dice import Die
 from zonkcam.game.game import Game

@@ -13,9 +13,9 @@ import argparse
 import statistics
 import time
 
-from zonkcam.calibration.calibrate import calibrate
 from zonkcam.display.view import CONFIRM_BELOW
-from zonkcam.table.demo import LOOKS, DemoTable, TruthReader
+from zonkcam.mat.calibrate import calibrate
+from zonkcam.sources.demo import LOOKS, DemoTable, TruthReader
 from zonkcam.table.observe import TableWatcher
 
 

@@ -11,7 +11,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from zonkcam.tests.durability import run
+from tests.durability import run
 
 
 def main() -> None:

@@ -20,7 +20,7 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 import pygame  # noqa: E402
 
 from zonkcam.advisor.advice import Advisor  # noqa: E402
-from zonkcam.buttons import ROLL, Command, InputCommand  # noqa: E402
+from zonkcam.controls import ROLL, Command, InputCommand  # noqa: E402
 from zonkcam.display import scenes  # noqa: E402
 from zonkcam.display.banners import banners_for  # noqa: E402
 from zonkcam.display.screen import Screen  # noqa: E402

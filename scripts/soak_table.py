@@ -26,8 +26,8 @@ import random
 import time
 from collections import Counter
 
-from zonkcam.calibration.calibrate import calibrate
-from zonkcam.table.demo import REALISTIC, THINGS, DemoTable, TruthReader
+from zonkcam.mat.calibrate import calibrate
+from zonkcam.sources.demo import REALISTIC, THINGS, DemoTable, TruthReader
 from zonkcam.table.observe import Event, TableWatcher
 from zonkcam.table.tracking import Change
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 
 from zonkcam.advisor.race import unsupported
-from zonkcam.commands.solve import cached_advisor
+from zonkcam.advisor.tables import cached_advisor
 from zonkcam.errors import UserError
 from zonkcam.game.dice import parse_dice
 from zonkcam.game.rules import load_rules

@@ -79,15 +79,15 @@ def run_engine(args: argparse.Namespace) -> int:
 
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
-    from zonkcam.autoplayer import scripted_game
+    from zonkcam.app.players import scripted_game
     from zonkcam.display.game_screen import GameScreen
     from zonkcam.display.sounds import Sounds
     from zonkcam.display.window import Window
     from zonkcam.game.game import CHECKPOINT_EVERY, Game
     from zonkcam.game.rules import PRESETS
     from zonkcam.game.state import Phase
-    from zonkcam.scorekeeper import Scorekeeper
-    from zonkcam.store import EventLog
+    from zonkcam.record.scorekeeper import Scorekeeper
+    from zonkcam.record.store import EventLog
 
     # four players at the classic table with a target nobody reaches: a game of any length
     rules = dataclasses.replace(PRESETS["classic-10000"], target=10**9)

@@ -2,23 +2,19 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import cv2
 
-from zonkcam.calibration.calibrate import CalibrationError, calibrate, draw_zones
-from zonkcam.calibration.mat import load_geometry
 from zonkcam.errors import UserError
-from zonkcam.table.camera import CameraError, open_source
-
-
-def default_calibration_path() -> Path:
-    """``$ZONKCAM_CALIBRATION``, else ``$XDG_CONFIG_HOME/zonkcam/calibration.json``."""
-    if os.environ.get("ZONKCAM_CALIBRATION"):
-        return Path(os.environ["ZONKCAM_CALIBRATION"])
-    base = os.environ.get("XDG_CONFIG_HOME") or os.path.join(os.path.expanduser("~"), ".config")
-    return Path(base) / "zonkcam" / "calibration.json"
+from zonkcam.mat.calibrate import (
+    CalibrationError,
+    calibrate,
+    default_calibration_path,
+    draw_zones,
+)
+from zonkcam.mat.layout import load_geometry
+from zonkcam.sources import CameraError, open_source
 
 
 def register(subparsers) -> None:

@@ -6,12 +6,12 @@ import argparse
 import json
 import time
 
+from zonkcam.app.text import board_text
 from zonkcam.errors import UserError
 from zonkcam.game.names import escaped
-from zonkcam.photos import RollPhotos, photo_folder
-from zonkcam.scorekeeper import saved_game
-from zonkcam.store import MAX_GAME_ID, EventLog, StoreError
-from zonkcam.textplay import board_text
+from zonkcam.record.photos import RollPhotos, photo_folder
+from zonkcam.record.scorekeeper import saved_game
+from zonkcam.record.store import MAX_GAME_ID, EventLog, StoreError
 
 
 def game_number(text: str) -> int:

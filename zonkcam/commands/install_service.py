@@ -7,9 +7,9 @@ import os
 import pwd
 import re
 import sys
-from importlib import resources
 from pathlib import Path
 
+from zonkcam.data import SYSTEMD
 from zonkcam.errors import UserError
 from zonkcam.game.names import escaped
 
@@ -109,7 +109,7 @@ def render(user: str, play_args: list[str], python: str | None = None,
         # at the table a missing camera is a problem to show and retry, never the demo game
         # playing on the real game log
         args = ["--source", "pi", *args]
-    template = resources.files("zonkcam.systemd").joinpath("zonkcam.service").read_text()
+    template = (SYSTEMD / "zonkcam.service").read_text()
     write = [str(data_home / "zonkcam"), *_db_folders(args)]
     return template.format(
         user=_unit_name(user, "user"),

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from zonkcam.calibration.mat import SIZES, draw_mat, load_geometry, png_with_dpi, write_pdf
 from zonkcam.errors import UserError
+from zonkcam.mat.layout import SIZES, draw_mat, load_geometry, png_with_dpi, write_pdf
 
 
 def register(subparsers) -> None:

@@ -10,24 +10,11 @@ plays only its own games: a game people played is never handed to its players.
 from __future__ import annotations
 
 import argparse
-import atexit
-import os
-import shlex
-import sys
-import time
 from collections.abc import Callable
-from pathlib import Path
 
 from zonkcam.errors import UserError
-from zonkcam.game import actions as A
-from zonkcam.game.errors import RulesError, TableError
-from zonkcam.game.game import Game
-from zonkcam.game.names import escaped, quoted, unprintable
-from zonkcam.game.rules import PRESETS, RuleSet, load_rules
-from zonkcam.photos import DEFAULT_BUDGET_MB
-from zonkcam.scorekeeper import Scorekeeper
-from zonkcam.store import EventLog
-from zonkcam.textplay import TextScorekeeper, player_names
+from zonkcam.game.names import quoted
+from zonkcam.record.photos import DEFAULT_BUDGET_MB
 
 DEMO_PLAYERS = ("Ann", "Bob", "Cy")
 
@@ -90,162 +77,12 @@ def whole_number(least: int) -> Callable[[str], int]:
 
 def run(args) -> int:
     if args.text:
+        from zonkcam.app.text import run_text  # noqa: PLC0415 - readline
+
         return run_text(args)
-    from zonkcam.app_main import run_app  # noqa: PLC0415 - pygame, OpenCV, onnxruntime
+    from zonkcam.app.main import run_app  # noqa: PLC0415 - pygame, OpenCV, onnxruntime
 
     return run_app(args)
-
-
-HISTORY_LINES = 1000
-"""Typed lines kept for the arrow keys between sessions."""
-
-
-def history_path() -> Path:
-    """``$XDG_STATE_HOME/zonkcam/text-history`` (normally ~/.local/state)."""
-    base = os.environ.get("XDG_STATE_HOME") or os.path.join(os.path.expanduser("~"),
-                                                            ".local", "state")
-    return Path(base) / "zonkcam" / "text-history"
-
-
-def line_editing(path: Path) -> None:
-    """Arrow keys, Ctrl-A/E and the lines of earlier sessions at the prompt (the standard
-    library's readline, where Python has it); the history is saved at exit."""
-    try:
-        import readline  # noqa: PLC0415 - only for a person at a terminal
-    except ImportError:
-        return
-    readline.set_history_length(HISTORY_LINES)
-    try:
-        readline.read_history_file(path)
-    except OSError:
-        pass  # the first session, or an unreadable file: start without
-
-    def save() -> None:
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            readline.write_history_file(path)
-        except OSError:
-            pass  # history is a convenience: never a reason to fail
-
-    atexit.register(save)
-
-
-def run_text(args) -> int:
-    if hasattr(sys.stdin, "reconfigure"):
-        # bytes that are not UTF-8 reach the scorekeeper as a line it refuses, not a crash
-        sys.stdin.reconfigure(errors="surrogateescape")
-    if sys.stdin.isatty():
-        line_editing(history_path())
-    with EventLog(args.db) as log:
-        keeper = resume(log, args.resume) if args.resume else _new_text_game(log, args)
-        print(f"Game {keeper.game_id}: {escaped(keeper.state.rules.name)} "
-              "(type help for commands)")
-        TextScorekeeper(keeper, resume_command=resume_command(args, keeper.game_id)).run()
-    return 0
-
-
-def resume_command(args, game_id: int | None, *, text: bool | None = None) -> str:
-    """The command that comes back to this game, with the options that found it
-    (``text``: in the terminal, whatever ``args`` say)."""
-    words = ["zonkcam", "play"] + (["--text"] if (args.text if text is None else text) else [])
-    if args.db:
-        words += ["--db", args.db]
-    return shlex.join([*words, "--resume", str(game_id)])
-
-
-def resume_id(log: EventLog, which: str) -> int:
-    """The game ``--resume`` names: a number, or "latest" (the latest unfinished game)."""
-    if which == "latest":
-        game_id = log.latest_unfinished()
-        if game_id is None:
-            raise UserError(f"no unfinished game in {escaped(str(log.path))} to resume; start "
-                            "one with --players NAME ... instead of --resume")
-        return game_id
-    game_id = int(which) if which.isascii() and which.isdigit() and len(which) < 20 else -1
-    if game_id < 1:
-        raise UserError(f"--resume takes a game number, not {quoted(which)}")
-    return game_id
-
-
-def resume(log: EventLog, which: str) -> Scorekeeper:
-    return Scorekeeper.resume(log, resume_id(log, which))
-
-
-def new_game(log: EventLog, rules: RuleSet, names: list[str], *,
-             demo: bool = False) -> Scorekeeper:
-    """A new game stored with its players (one transaction); ``demo``: the demo game's."""
-    try:
-        return Scorekeeper.new(log, rules, [A.Players(tuple(names))], demo=demo)
-    except TableError as exc:
-        raise UserError(str(exc)) from None
-
-
-def _ask(prompt: str) -> str:
-    while True:
-        try:
-            answer = input(prompt).strip()
-        except EOFError:
-            raise UserError("no answer (end of input); nothing was saved") from None
-        except KeyboardInterrupt:
-            print()
-            raise UserError("stopped before the game began; nothing was saved") from None
-        if answer.lower() in ("quit", "q", "exit"):
-            raise UserError("stopped before the game began; nothing was saved")
-        if not unprintable(answer):
-            return answer
-        print("! that answer has characters that are not printable text; type it again")
-
-
-def _new_text_game(log: EventLog, args) -> Scorekeeper:
-    interactive = sys.stdin.isatty()
-    rules = load_rules(args.rules) if args.rules else None  # a wrong name: before the names
-    if rules is None and interactive:
-        print("Tables: " + ", ".join(PRESETS) + " (or a .toml file)")
-        while rules is None:
-            try:
-                rules = load_rules(_ask("Rules [classic-10000]: ") or "classic-10000")
-            except RulesError as exc:
-                print(f"! {exc}")
-    rules = rules or PRESETS["classic-10000"]
-    if args.players or not interactive:
-        names = list(args.players or player_names(_ask("")))
-        return _seated(log, rules, names, interactive)
-    while True:
-        names = player_names(_ask("Players, in turn order (Ann Bob Cy; commas between "
-                                  "names with spaces): "))
-        if not names:
-            continue
-        try:
-            Game(rules, [A.Players(tuple(names))])
-        except TableError as exc:
-            print(f"! {exc}")
-            continue
-        return _seated(log, rules, names, interactive)
-
-
-def _seated(log: EventLog, rules: RuleSet, names: list[str], interactive: bool) -> Scorekeeper:
-    keeper = new_game(log, rules, names)
-    if rules.drinking.zonk_names and interactive:
-        _zonk_names(keeper, names)
-    return keeper
-
-
-def _zonk_names(keeper: Scorekeeper, names: list[str]) -> None:
-    """Each player names the player to their left, so nobody names themself."""
-    if len(names) < 2:
-        return
-    print("Zonk names: only these are shown, and nobody names themself.")
-    for i, namer in enumerate(names):
-        player = names[(i + 1) % len(names)]
-        while True:
-            name = _ask(f"{namer}, choose a zonk name for {player} (Enter to skip): ")
-            if not name:
-                break
-            try:
-                keeper.play(A.ZonkName(player, name, namer))
-                break
-            except TableError as exc:
-                print(f"! {exc}")
 
 
 def parse_size(text: str | None) -> tuple[int, int] | None:
@@ -279,10 +116,3 @@ def parse_pins(text: str) -> tuple[int, int, int]:
         raise UserError(f"--pins takes three different BCM pin numbers 0-27, e.g. 17,27,22, "
                         f"not {text!r}")
     return pins  # type: ignore[return-value]
-
-
-def pace(start: float, fps: float) -> None:
-    """Sleep what is left of one frame's time."""
-    left = 1.0 / fps - (time.monotonic() - start)
-    if left > 0:
-        time.sleep(left)

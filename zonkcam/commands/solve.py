@@ -4,32 +4,22 @@ Prints the single-turn optimum (expected points of a turn, zonk chances per numb
 dice; the long-run average where the table has the three-zonk penalty), then solves the
 two-player race (the chance to win from every pair of scores, :mod:`zonkcam.advisor.race`)
 and stores it in ``$XDG_CACHE_HOME/zonkcam/`` where ``zonkcam advise``, ``zonkcam play``
-and the demo game find it. This module owns the table files: :func:`load_table`,
-:func:`cached_advisor`.
+and the demo game find it (:mod:`zonkcam.advisor.tables`).
 """
 
 from __future__ import annotations
 
-import hashlib
-import io
-import os
 import resource
 import sys
 import time
-import tomllib
 from pathlib import Path
-
-import numpy as np
 
 from zonkcam.advisor.advice import Advisor
 from zonkcam.advisor.points import solve_points
-from zonkcam.advisor.race import PIG_STEPS, WinTable, build, unsupported
+from zonkcam.advisor.race import WinTable, build, unsupported
+from zonkcam.advisor.tables import read_table, save_table, table_path
 from zonkcam.errors import UserError
-from zonkcam.game.errors import RulesError
-from zonkcam.game.rules import RuleSet, load_rules, rules_from_dict, rules_to_toml
-
-FORMAT = 1
-"""The table file's format; a file of another format is rebuilt, never misread."""
+from zonkcam.game.rules import load_rules
 
 
 def register(subparsers) -> None:
@@ -46,73 +36,6 @@ def register(subparsers) -> None:
                    help="print the single-turn figures only")
     p.set_defaults(func=run)
 
-
-# -- table files ------------------------------------------------------------------------------
-
-def cache_dir() -> Path:
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "zonkcam"
-
-
-def table_path(rules: RuleSet) -> Path:
-    """Where the two-player table of ``rules`` is stored (named after the rules' content)."""
-    digest = hashlib.sha256(rules_to_toml(rules).encode()).hexdigest()[:12]
-    slug = "".join(c if c.isalnum() else "-" for c in rules.name.lower()).strip("-")
-    return cache_dir() / f"win-{slug or 'table'}-{digest}.npz"
-
-
-def save_table(table: WinTable, path: Path) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    arrays = {"format": np.array(FORMAT), "step": np.array(table.step),
-              "rules": np.array(rules_to_toml(table.rules)), "win": table.win,
-              "last": table.last}
-    if table.pig is not None:
-        pig = table.pig
-        if pig.dtype != np.uint16:  # one score at a time: no float copy of the whole table
-            pig = np.empty(table.pig.shape, dtype=np.uint16)
-            for i, part in enumerate(table.pig):
-                pig[i] = np.round(np.clip(part, 0.0, 1.0) * PIG_STEPS)
-        arrays["pig"] = pig
-    buffer = io.BytesIO()
-    np.savez_compressed(buffer, **arrays)
-    tmp = path.with_suffix(".tmp")
-    tmp.write_bytes(buffer.getvalue())
-    tmp.replace(path)
-
-
-def read_table(path: Path) -> WinTable:
-    """A stored table; UserError if the file is not one."""
-    try:
-        with np.load(path, allow_pickle=False) as data:
-            if int(data["format"]) != FORMAT:
-                raise UserError(f"{path} is a table of another format: build it again")
-            rules = rules_from_dict(tomllib.loads(str(data["rules"])))
-            pig = data["pig"] if "pig" in data.files else None
-            return WinTable(rules, int(data["step"]), data["win"], data["last"], pig)
-    except FileNotFoundError:
-        raise UserError(f"no table file {path}") from None
-    except (OSError, ValueError, KeyError, RulesError, tomllib.TOMLDecodeError) as exc:
-        raise UserError(f"{path} is not a zonkcam table ({exc})") from None
-
-
-def load_table(rules: RuleSet) -> WinTable | None:
-    """The stored two-player table of exactly these rules, or None."""
-    path = table_path(rules)
-    if not path.exists():
-        return None
-    try:
-        table = read_table(path)
-    except UserError:
-        return None
-    return table if table.rules == rules else None
-
-
-def cached_advisor() -> Advisor:
-    """An advisor that uses the stored two-player table of any rules it is asked about."""
-    return Advisor(load=load_table)
-
-
-# -- the command ------------------------------------------------------------------------------
 
 def run(args) -> int:
     rules = load_rules(args.rules)

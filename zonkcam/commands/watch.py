@@ -9,17 +9,17 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from zonkcam.calibration.calibrate import (
+from zonkcam.errors import UserError
+from zonkcam.mat.calibrate import (
     MOVED_PX,
     CalibrationError,
     calibrate,
     camera_shift,
+    default_calibration_path,
     draw_zones,
     load_calibration,
 )
-from zonkcam.commands.calibrate import default_calibration_path
-from zonkcam.errors import UserError
-from zonkcam.table.camera import CameraError, CameraProblem, ResilientSource, open_source
+from zonkcam.sources import CameraError, CameraProblem, ResilientSource, open_source
 from zonkcam.table.observe import Event, Observation, TableWatcher, WatchConfig
 from zonkcam.table.reading import OnnxReader
 from zonkcam.table.zones import Zone

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from zonkcam.buttons import ArcadeButtons, Command, InputCommand
+from zonkcam.controls import Command, InputCommand
 from zonkcam.display.banners import BannerQueue
 from zonkcam.display.keyboard import KeyboardInput
 from zonkcam.display.odds import OddsWorker
@@ -36,6 +36,7 @@ from zonkcam.display.sounds import Sounds
 from zonkcam.display.view import CONFIRM_BELOW, ScreenView, TableObservation, view_for
 from zonkcam.display.window import Window
 from zonkcam.game.state import GameState
+from zonkcam.hardware.buttons import ArcadeButtons
 
 
 class GameScreen:

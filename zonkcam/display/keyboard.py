@@ -29,7 +29,7 @@ from collections.abc import Callable, Iterable
 
 import pygame
 
-from zonkcam.buttons import Command, InputCommand
+from zonkcam.controls import Command, InputCommand
 
 _KEYS = {
     pygame.K_b: InputCommand.BANK,

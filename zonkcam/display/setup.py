@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import pygame
 
-from zonkcam.buttons import Command, InputCommand
+from zonkcam.controls import Command, InputCommand
 from zonkcam.display.screen import ACCENT, BACKGROUND, DIM, PANEL, TEXT, WARN, Screen
 from zonkcam.game import actions as A
 from zonkcam.game.errors import TableError

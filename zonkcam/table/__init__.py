@@ -1,1 +1,4 @@
-"""The table: camera sources, the demo table, settled-roll detection and zones."""
+"""The table: from camera frames to settled throws and keeps. ``observe`` watches the
+frames, ``changes`` says what changed in the picture, ``reading`` reads the dice there,
+``zones`` places them on the mat, ``tracking`` votes the reads and compares settled
+states."""

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from zonkcam.calibration.calibrate import Calibration
+from zonkcam.mat.calibrate import Calibration
 
 Region = tuple[int, int, int, int]
 """A part of the frame to read (x0, y0, x1, y1 in frame px, x1/y1 exclusive)."""

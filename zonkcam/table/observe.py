@@ -28,13 +28,8 @@ from enum import StrEnum
 import cv2
 import numpy as np
 
-from zonkcam.calibration.calibrate import (
-    MOVED_PX,
-    REFERENCE_PX_PER_MM,
-    Calibration,
-    camera_shift,
-)
-from zonkcam.table.camera import CameraProblem, Frame
+from zonkcam.mat.calibrate import MOVED_PX, REFERENCE_PX_PER_MM, Calibration, camera_shift
+from zonkcam.sources import CameraProblem, Frame
 from zonkcam.table.changes import ChangeMap, Region, TableView
 from zonkcam.table.tracking import Ballot, Change, compare
 from zonkcam.table.zones import Leftovers, SeenDie, TableDie, Zone, foreground, leftovers, place

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import numpy as np
 
-from zonkcam.calibration.calibrate import Calibration
 from zonkcam.errors import UserError
+from zonkcam.mat.calibrate import Calibration
 
 DIE_PX_FOR_DETECTOR = 28.0
 """Measured on the demo game (4,000 frames each): at 22 px a die showing 1 in the keep

@@ -16,8 +16,8 @@ from enum import StrEnum
 import cv2
 import numpy as np
 
-from zonkcam.calibration.calibrate import REFERENCE_PX_PER_MM, Calibration
-from zonkcam.calibration.mat import Rect
+from zonkcam.mat.calibrate import REFERENCE_PX_PER_MM, Calibration
+from zonkcam.mat.layout import Rect
 
 TIPPED_ASPECT = 1.15
 """A footprint this much longer than wide (across the camera's line of sight) looks tipped."""

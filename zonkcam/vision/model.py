@@ -9,7 +9,9 @@ from pathlib import Path
 import numpy as np
 import onnxruntime as ort
 
-MODEL_DIR = Path(__file__).resolve().parent.parent / "models"
+from zonkcam.data import MODELS
+
+MODEL_DIR = MODELS
 """zonkcam/models/ inside the installed package."""
 DETECTOR_FILE = "dice_detector.onnx"
 VALUES_FILE = "dice_values.onnx"

@@ -1,0 +1,386 @@
+"""The table app end to end on the demo table: camera frames to scores, buttons on GPIO.
+
+The dice are read by a stand-in that reports what the demo table drew (so a game takes
+seconds, not minutes); test_table_reader.py runs the learned reader on the demo table.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import cv2
+import pytest
+from gpiozero import Device
+from gpiozero.pins.mock import MockFactory
+
+from zonkcam.app.demo import DemoDriver
+from zonkcam.app.loop import TableApp
+from zonkcam.app.main import demo_table
+from zonkcam.controls import Command, InputCommand
+from zonkcam.display.game_screen import GameScreen
+from zonkcam.display.sounds import Sounds
+from zonkcam.display.window import Window
+from zonkcam.game import actions as A
+from zonkcam.game.dice import parse_dice
+from zonkcam.game.game import Game
+from zonkcam.game.rules import PRESETS
+from zonkcam.hardware.buttons import ArcadeButtons, ButtonPins
+from zonkcam.mat.calibrate import calibrate
+from zonkcam.record.photos import RollPhotos, photo_folder
+from zonkcam.record.scorekeeper import Scorekeeper
+from zonkcam.record.store import EventLog
+from zonkcam.sources.demo import TruthReader
+from zonkcam.table.observe import TableWatcher
+
+
+@pytest.fixture
+def mock_pins():
+    Device.pin_factory = MockFactory()
+    yield Device.pin_factory
+    Device.pin_factory.reset()
+    Device.pin_factory = None
+
+
+def play_demo(rules, tmp_path, *, seed=1, press_pins=None, max_frames=4000):
+    table = demo_table(seed)
+    first = table.read()
+    reader = TruthReader(table)
+    log = EventLog(tmp_path / "games.sqlite3")
+    keeper = Scorekeeper.new(log, rules)
+    keeper.play(A.Players(("Ann", "Bob")))
+    window = Window.open((800, 480), screenshots=tmp_path / "shots")
+    buttons = None
+    press = None
+    if press_pins is not None:
+        buttons = ArcadeButtons(ButtonPins(), pin_factory=press_pins, lockout=0.0, settle=0.0)
+        pins = {InputCommand.BANK: 17, InputCommand.ROLL: 27, InputCommand.SELECT: 22}
+
+        def press(command: Command) -> None:
+            pin = press_pins.pin(pins[command.kind])
+            pin.drive_low()
+            pin.drive_high()
+
+    screen = GameScreen(window, buttons=buttons, sounds=Sounds(muted=True))
+    lines: list[str] = []
+    app = TableApp(keeper, TableWatcher(calibrate(first.image, table.geometry), reader), screen,
+                   DemoDriver(table, press=press), say=lines.append)
+    frames = 0
+    while not keeper.state.finished and frames < max_frames:
+        app.tick(table.read())
+        frames += 1
+    return app, log, window, lines
+
+
+def test_whole_demo_game_with_gpio_buttons_scores_like_the_engine(tmp_path, mock_pins):
+    rules = dataclasses.replace(PRESETS["chicago"], target=1500)
+    app, log, window, lines = play_demo(rules, tmp_path, press_pins=mock_pins)
+    state = app.keeper.state
+    assert state.finished and state.winner in ("Ann", "Bob")
+    # the engine fed the same rolls and keeps directly, and the log on disk, agree
+    direct = Game(rules, app.keeper.game.events).state
+    assert [p.score for p in direct.players] == [p.score for p in state.players]
+    stored = Game(log.rules(app.keeper.game_id), log.actions(app.keeper.game_id)).state
+    assert stored.to_json() == state.to_json()
+    banks = [line for line in state.log if " banks " in line]
+    assert banks  # BANK came through the mocked GPIO buttons
+    assert any(line.endswith(" wins") for line in lines)
+    shots = sorted((tmp_path / "shots").glob("turn-*.png"))
+    assert len(shots) == app.turns > 0
+    window.close()
+    log.close()
+
+
+def test_every_roll_matches_what_the_table_drew(tmp_path):
+    rules = dataclasses.replace(PRESETS["classic-10000"], target=1000, entry_minimum=300)
+    app, log, window, _ = play_demo(rules, tmp_path, seed=5)
+    rolls = [e for e in app.keeper.game.events if isinstance(e, A.Roll)]
+    assert len(rolls) >= 5
+    assert app.keeper.state.finished
+    window.close()
+    log.close()
+
+
+def test_a_misread_die_is_corrected_by_tap_and_digit(tmp_path):
+    rules = PRESETS["classic-10000"]
+    table = demo_table(3)
+    first = table.read()
+    reader = TruthReader(table)
+    with EventLog(tmp_path / "g.db") as log:
+        keeper = Scorekeeper.new(log, rules)
+        keeper.play(A.Players(("Ann", "Bob")))
+        app = TableApp(keeper, TableWatcher(calibrate(first.image, table.geometry), reader),
+                       say=lambda line: None)
+        table.throw([2, 3, 4, 6, 6])  # the scorekeeper sees that the 2 is really a 1
+        while table.busy:
+            app.tick(table.read())
+        assert app.keeper.state.log[-1] == "Ann zonks"  # as read: a 2 where a 1 lies
+        index = next(i for i, d in enumerate(app.last_settled.dice) if d.value == 2)
+        app._command(Command(InputCommand.TAP_DIE, index))
+        app._command(Command(InputCommand.DIGIT, 1))
+        state = app.keeper.state
+        assert state.player.name == "Ann" and state.turn.score.best.points == 100
+        assert sorted(d.value for d in state.turn.roll) == [1, 3, 4, 6, 6]
+        kinds = [type(e).__name__ for e in log.actions(keeper.game_id)]
+        assert kinds[-3:] == ["Roll", "Undo", "Roll"]  # the correction is in the log
+
+
+def test_every_roll_read_keeps_its_photo_and_the_screen_shows_it(tmp_path):
+    rules = PRESETS["classic-10000"]
+    table = demo_table(3)
+    first = table.read()
+    with EventLog(tmp_path / "g.db") as log:
+        keeper = Scorekeeper.new(log, rules)
+        keeper.play(A.Players(("Ann", "Bob")))
+        photos = RollPhotos(photo_folder(log.path))
+        window = Window.open((800, 480), screenshots=tmp_path / "shots")
+        screen = GameScreen(window, sounds=Sounds(muted=True))
+        app = TableApp(keeper, TableWatcher(calibrate(first.image, table.geometry),
+                                            TruthReader(table)), screen,
+                       say=lambda line: None, photos=photos)
+        app.tick(first)
+        app._command(Command(InputCommand.PHOTO))
+        assert screen.photo is None and "no photo" in screen.message
+        table.throw([2, 3, 4, 6, 6])
+        while table.busy:
+            app.tick(table.read())
+        index = next(i for i, d in enumerate(app.last_settled.dice) if d.value == 2)
+        app._command(Command(InputCommand.TAP_DIE, index))
+        app._command(Command(InputCommand.DIGIT, 1))
+        photos.wait()
+        shots = photos.of_game(keeper.game_id)
+        stored = log.actions(keeper.game_id)
+        # the roll as read and the corrected roll, each beside its place in the log
+        assert [seq for seq, _ in shots] == [k + 1 for k, a in enumerate(stored)
+                                             if isinstance(a, A.Roll)]
+        image = cv2.imread(str(shots[-1][1]))
+        assert image is not None and image.shape[1] == 640
+        app._command(Command(InputCommand.PHOTO))
+        assert screen.photo is not None and f"action {shots[-1][0]}" in screen.photo[1]
+        app.tick(table.read())  # drawn instead of the game
+        app._command(Command(InputCommand.PHOTO))
+        assert screen.photo is None
+        window.close()
+
+
+def _app_at_decision(tmp_path, buttons=None):
+    """An app whose first player has thrown 1 1 1 5 2 (a keep is waiting)."""
+    table = demo_table(4)
+    first = table.read()
+    log = EventLog(tmp_path / "g.db")
+    keeper = Scorekeeper.new(log, PRESETS["chicago"])
+    keeper.play(A.Players(("Ann", "Bob", "Cy")))
+    window = Window.open((800, 480), screenshots=tmp_path / "shots")
+    screen = GameScreen(window, buttons=buttons, sounds=Sounds(muted=True))
+    lines: list[str] = []
+    app = TableApp(keeper, TableWatcher(calibrate(first.image, table.geometry),
+                                        TruthReader(table)), screen, say=lines.append)
+    table.throw([1, 1, 1, 5, 2])
+    while table.busy:
+        app.tick(table.read())
+    return app, table, log, window, lines
+
+
+def test_a_bouncing_bank_button_banks_once_and_skips_nobody(tmp_path, mock_pins):
+    now = [100.0]
+    buttons = ArcadeButtons(ButtonPins(), pin_factory=mock_pins, clock=lambda: now[0])
+    app, table, log, window, lines = _app_at_decision(tmp_path, buttons)
+    assert app.keeper.state.player.name == "Ann"
+    bank = mock_pins.pin(17)
+    for _ in range(6):  # contact bounce: several closures within a few milliseconds
+        bank.drive_low()
+        now[0] += 0.002
+        bank.drive_high()
+        now[0] += 0.002
+    bank.drive_low()  # and then held down a while (a press, not the 0.8 s hold)
+    for _ in range(10):
+        now[0] += 0.03
+        app.tick(table.read())
+    for _ in range(4):  # a bouncing release
+        bank.drive_high()
+        now[0] += 0.002
+        bank.drive_low()
+        now[0] += 0.002
+    bank.drive_high()
+    for _ in range(5):
+        now[0] += 0.03
+        app.tick(table.read())
+    state = app.keeper.state
+    assert sum(" banks " in line for line in state.log) == 1
+    assert state.player.name == "Bob"  # the next player, not the one after
+    assert [p.score for p in state.players] == [1050, 0, 0]
+    window.close()
+    log.close()
+
+
+def test_a_vanished_camera_is_shown_and_the_game_stays(tmp_path):
+    from zonkcam.sources import CameraProblem
+
+    app, table, log, window, lines = _app_at_decision(tmp_path)
+    before = app.keeper.state.to_json()
+    app.tick(CameraProblem("the Pi camera stopped: gone", 0.5))
+    assert "camera: the Pi camera stopped" in app.screen.message
+    assert app.keeper.state.to_json() == before
+    app.tick(table.read())  # frames again
+    assert app.screen.message == "camera is back"
+    assert app.keeper.state.to_json() == before
+    window.close()
+    log.close()
+
+
+def test_set_up_screens_resume_or_seat_a_new_game(tmp_path):
+    import pygame
+
+    from zonkcam.app.main import _set_up_on_screen
+
+    def key(k, text=""):
+        return pygame.event.Event(pygame.KEYDOWN, key=k, unicode=text)
+
+    def typed(word):
+        return [key(pygame.key.key_code(c), c) for c in word]
+
+    with EventLog(tmp_path / "g.db") as log, \
+            Window.open((800, 480), screenshots=tmp_path / "shots") as window:
+        ui = GameScreen(window, sounds=Sounds(muted=True))
+        script = [[key(pygame.K_DOWN)], [key(pygame.K_RETURN)],  # rules: the 2nd table
+                  typed("Ann"), [key(pygame.K_RETURN)], typed("Bob"), [key(pygame.K_RETURN)],
+                  [key(pygame.K_RETURN)]]  # an empty line starts the game
+        window.events = lambda: script.pop(0) if script else []
+        keeper = _set_up_on_screen(log, ui, [])
+        assert keeper.state.rules.name == "all-johnnys"
+        assert [p.name for p in keeper.state.players] == ["Ann", "Bob"]
+        unfinished = [g for g in log.games() if not g.finished]
+        script = [[key(pygame.K_RETURN)]]  # the first offer: resume that game
+        window.events = lambda: script.pop(0) if script else []
+        again = _set_up_on_screen(log, ui, unfinished)
+        assert again.game_id == keeper.game_id
+        script = [[key(pygame.K_ESCAPE)]]
+        window.events = lambda: script.pop(0) if script else []
+        assert _set_up_on_screen(log, ui, []) is None  # Esc leaves
+
+
+def test_scorekeeper_enters_spaced_and_choose_from_the_keyboard(tmp_path):
+    table = demo_table(6)
+    first = table.read()
+    with EventLog(tmp_path / "g.db") as log:
+        keeper = Scorekeeper.new(log, PRESETS["drinking"])
+        keeper.play(A.Players(("Ann", "Bob", "Cy")))
+        app = TableApp(keeper, TableWatcher(calibrate(first.image, table.geometry),
+                                            TruthReader(table)), say=lambda line: None)
+        app._command(Command(InputCommand.SPACED))
+        app._command(Command(InputCommand.DIGIT, 3))
+        cy = app.keeper.state.players[2]
+        assert cy.spaced == 1 and cy.drinks == 1
+        table.throw([1, 5, 2, 3, 4])
+        while table.busy:
+            app.tick(table.read())
+        app._command(Command(InputCommand.CHOOSE))
+        app._command(Command(InputCommand.DIGIT, 2))
+        assert app.keeper.state.players[1].drinks == 1
+        assert app.keeper.state.log[-1] == "DRINK CHOOSE: Bob drinks"
+        # d, then the player's number: their drinks due are drunk; d 0: everyone's
+        app._command(Command(InputCommand.DRANK))
+        app._command(Command(InputCommand.DIGIT, 2))
+        assert [p.drinks_due for p in app.keeper.state.players] == [0, 0, 1]
+        app._command(Command(InputCommand.DRANK))
+        app._command(Command(InputCommand.DIGIT, 0))
+        assert app.keeper.state.log[-1] == "DRUNK: Cy 1"
+        app.play(A.Land("social"))
+        app._command(Command(InputCommand.DRUNK))  # ROLL held
+        assert [p.drinks_due for p in app.keeper.state.players] == [0, 0, 0]
+
+
+def test_a_confirm_bar_outside_0_to_1_is_refused_before_the_camera_opens(capsys, monkeypatch):
+    from zonkcam import cli
+    from zonkcam.app import main as app_main
+
+    def no_camera(*_a, **_k):  # noqa: ANN002, ANN003, ANN202
+        raise AssertionError("the camera was opened")
+
+    monkeypatch.setattr(app_main, "_open", no_camera)
+    assert cli.main(["play", "--source", "demo", "--confirm-below", "1.5"]) == 2
+    assert "--confirm-below 1.5: give a confidence from 0 to 1" in capsys.readouterr().err
+
+
+def test_an_action_the_log_cannot_save_is_a_message_not_a_crash(tmp_path, monkeypatch):
+    from zonkcam.record.store import StoreError
+
+    app, table, log, window, lines = _app_at_decision(tmp_path)
+    events = list(app.keeper.game.events)
+
+    def full(*args, **kw):
+        raise StoreError(f"cannot write the game log {log.path}: the disk is full")
+
+    monkeypatch.setattr(app.keeper.log, "append", full)
+    assert not app.play(A.Bank())
+    assert app.keeper.game.events == events  # nothing changed
+    assert "the disk is full" in app.screen.message and "the disk is full" in lines[-1]
+    window.close()
+    log.close()
+
+
+def test_the_demo_never_plays_a_game_people_played(tmp_path, capsys, monkeypatch):
+    # without a camera `play --resume 1` started the demo table, and its automatic players
+    # played on the saved game: 4 actions became 75
+    from zonkcam import cli
+    from zonkcam.app import main as app_main
+
+    monkeypatch.setattr(app_main, "picamera2_available", lambda: False)  # no camera here
+    db = tmp_path / "res.sqlite3"
+    with EventLog(db) as log:
+        keeper = Scorekeeper.new(log, PRESETS["classic-10000"], [A.Players(("Ann", "Bob"))])
+        for action in (A.Roll(parse_dice([1, 1, 1, 2, 3])), A.Keep((1, 1, 1)), A.Bank()):
+            keeper.play(action)
+    for which in (["1"], []):
+        assert cli.main(["play", "--resume", *which, "--db", str(db)]) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "game 1 is played by people" in err
+        assert f"zonkcam play --text --db {db} --resume 1" in err
+    with EventLog(db) as log:
+        assert len(log.actions(1)) == 4 and not log.games()[0].demo
+
+
+def test_a_camera_table_never_comes_back_to_a_demo_game(tmp_path):
+    import argparse
+
+    from zonkcam.app.main import _first_game
+
+    with EventLog(tmp_path / "g.db") as log:
+        demo = Scorekeeper.new(log, PRESETS["chicago"], [A.Players(("Ann", "Bob"))], demo=True)
+        assert log.games()[0].demo and Scorekeeper.resume(log, demo.game_id).demo
+        args = argparse.Namespace(resume=None, players=["Di", "Ed"], rules="drinking",
+                                  new=False)
+        ui = argparse.Namespace(window=argparse.Namespace(headless=True))
+        keeper = _first_game(log, args, False, ui)
+        assert keeper.game_id != demo.game_id and not keeper.demo
+        assert [p.name for p in keeper.state.players] == ["Di", "Ed"]
+
+
+def test_the_headless_demo_plays_a_short_game_named_so():
+    from zonkcam.app.main import headless_demo_rules
+
+    short = headless_demo_rules(PRESETS["classic-10000"])
+    assert (short.name, short.target) == ("classic-10000, demo to 3,000", 3000)
+    johnnys = headless_demo_rules(PRESETS["all-johnnys"])
+    assert (johnnys.name, johnnys.turns) == ("all-johnnys, demo 5 turns", 5)
+    assert headless_demo_rules(short) == short
+
+
+def test_without_anyone_watching_only_the_frames_saved_are_drawn(tmp_path):
+    table = demo_table(2)
+    first = table.read()
+    drawn = []
+    with EventLog(tmp_path / "g.db") as log, \
+            Window.open((800, 480), screenshots=tmp_path / "shots") as window:
+        keeper = Scorekeeper.new(log, PRESETS["chicago"], [A.Players(("Ann", "Bob"))])
+        for unwatched in (False, True):
+            screen = GameScreen(window, sounds=Sounds(muted=True))
+            screen.draw = lambda *a, **k: (drawn.append(unwatched), window.show())  # noqa: B023
+            app = TableApp(keeper, TableWatcher(calibrate(first.image, table.geometry),
+                                                TruthReader(table)), screen,
+                           say=lambda line: None, unwatched=unwatched)
+            window._last_shot, window.clock = None, lambda: 0.0
+            for _ in range(20):  # within a second: one screen.png is due
+                app.tick(table.read())
+            app.play(A.Roll(parse_dice([2, 3, 4, 6, 6])))  # a turn ends: its screenshot
+            app.tick(table.read())
+    assert drawn.count(False) == 21 and drawn.count(True) == 2

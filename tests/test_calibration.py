@@ -1,0 +1,180 @@
+"""The play mat and calibration: drawn mats are found again from any camera angle."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import cv2
+import numpy as np
+import pytest
+
+from zonkcam.errors import UserError
+from zonkcam.mat.calibrate import (
+    MOVED_PX,
+    Calibration,
+    CalibrationError,
+    calibrate,
+    camera_shift,
+    load_calibration,
+)
+from zonkcam.mat.layout import draw_mat, geometry_from_dict, load_geometry, write_pdf
+from zonkcam.vision import synth
+
+A3 = load_geometry("a3")
+
+
+def photograph(geo, *, tilt: float = 0.0, distance: float = 560.0, size=(1280, 960),
+               blur: float = 0.0, seed: int = 0):
+    """The mat printed and seen by a pinhole camera (the project's renderer), with the true
+    mat-to-image mapping for checking."""
+    cam = synth.Camera(size[0], size[1], tilt_deg=tilt, distance_mm=distance, focal_px=1000)
+    mat = synth.Mat("wood", (60, 90, 130), image=draw_mat(geo, dpi=80),
+                    size_mm=(geo.width_mm, geo.height_mm))
+    image = synth.render(synth.Scene((), cam, mat, blur=blur, noise=2.0),
+                         np.random.default_rng(seed)).image
+
+    def truth(pts_mm):
+        pts = np.asarray(pts_mm, float)
+        world = np.c_[pts[:, 0] - geo.width_mm / 2, geo.height_mm / 2 - pts[:, 1],
+                      np.zeros(len(pts))]
+        return cam.project(world)
+
+    return image, truth
+
+
+def test_builtin_geometries_fit_their_paper():
+    for name, (w, h) in (("a3", (420, 297)), ("a2", (594, 420))):
+        geo = load_geometry(name)
+        assert (geo.width_mm, geo.height_mm) == (w, h)
+        assert {b.label for b in geo.board_images} == {"LEFT", "RIGHT", "CHOOSE", "SOCIAL"}
+        assert len({m.id for m in geo.markers}) == 4
+
+
+def test_bad_geometry_names_the_problem():
+    data = A3.to_dict()
+    with pytest.raises(UserError, match="unknown key 'colour'"):
+        geometry_from_dict(data | {"colour": "red"})
+    with pytest.raises(UserError, match="keep_strip does not fit"):
+        geometry_from_dict(data | {"keep_strip": {"rect": [56, 223, 308, 166]}})
+    with pytest.raises(UserError, match="label must be one of"):
+        geometry_from_dict(data | {"board_images": [{"label": "UP", "center": [1, 1],
+                                                     "size_mm": 5}]})
+
+
+def test_mat_drawn_at_300_dpi_and_as_pdf(tmp_path):
+    image = draw_mat(A3, dpi=300)
+    assert image.shape == (3508, 4961, 3)
+    small = draw_mat(A3, dpi=60)
+    cal = calibrate(small, A3)  # a flat scan of the mat: markers where the TOML says
+    px = 60 / 25.4
+    assert np.allclose(cal.mat_to_image(A3.corners), A3.corners * px, atol=1.5)  # < 0.7 mm
+    pdf = tmp_path / "mat.pdf"
+    write_pdf(small, pdf, A3.width_mm, A3.height_mm)
+    data = pdf.read_bytes()
+    assert data.startswith(b"%PDF-1.4") and data.rstrip().endswith(b"%%EOF")
+    assert b"/MediaBox [0 0 1190.55 841.89]" in data  # A3 in points
+
+
+@pytest.mark.parametrize(("tilt", "distance"), [(0, 560), (15, 600), (30, 650)])
+def test_calibration_from_camera_angles_within_2mm(tilt, distance):
+    image, truth = photograph(A3, tilt=tilt, distance=distance)
+    cal = calibrate(image, A3)
+    found = cal.image_to_mat(truth(A3.corners))
+    assert np.abs(found - A3.corners).max() < 2.0
+    assert cal.reprojection_px < 1.5
+    assert cal.reference is not None and cal.reference.shape[:2] == (297, 420)
+
+
+def test_markers_that_do_not_fit_a_flat_mat_are_refused():
+    image, truth = photograph(A3)
+    # the top-left marker lies 12 mm out of place (a mat that is not flat, or a marker
+    # printed elsewhere): cut it out and paste it further in
+    x0, y0 = truth(A3.markers[0].corners).min(axis=0).astype(int) - 4
+    x1, y1 = truth(A3.markers[0].corners).max(axis=0).astype(int) + 4
+    a, b = truth([[0, 0], [10, 0]])
+    shift = int(round(12 * np.linalg.norm(b - a) / 10))
+    patch = image[y0:y1, x0:x1].copy()
+    image[y0:y1, x0:x1] = 255
+    image[y0 + shift:y1 + shift, x0 + shift:x1 + shift] = patch
+    with pytest.raises(CalibrationError, match=r"do not fit a flat mat \(marker 0 is off by"):
+        calibrate(image, A3)
+
+
+def test_board_images_are_printed_inside_their_zones():
+    dpi = 300
+    image = draw_mat(A3, dpi=dpi)
+    px = dpi / 25.4
+    white = np.all(image >= 230, axis=2)
+    for b in A3.board_images:
+        r = b.rect
+        x0, y0, x1, y1 = (int(round(v * px)) for v in (r.x, r.y, r.x + r.w, r.y + r.h))
+        ring = white[y0 - 20:y1 + 8, x0 - 20:x1 + 20].copy()
+        ring[20:20 + (y1 - y0), 20:20 + (x1 - x0)] = False  # the zone itself
+        assert not ring.any(), f"{b.label}'s outline crosses its zone's edge"
+        assert white[y0:y1, x0:x1].any()  # and it is printed
+
+
+def test_the_png_says_its_resolution(tmp_path):
+    from zonkcam.cli import main
+
+    assert main(["mat", "--size", "a3", "--dpi", "100", "--out", str(tmp_path / "m")]) == 0
+    data = (tmp_path / "m.png").read_bytes()
+    at = data.index(b"pHYs")
+    per_metre = int.from_bytes(data[at + 4:at + 8], "big")
+    assert data[at + 12] == 1 and abs(per_metre * 0.0254 - 100) < 0.1
+    assert cv2.imread(str(tmp_path / "m.png")).shape == (1169, 1654, 3)
+
+
+def test_covered_marker_is_named():
+    image, truth = photograph(A3)
+    corners = truth(A3.markers[2].corners).astype(np.int32)
+    cv2.fillConvexPoly(image, cv2.convexHull(corners), (200, 200, 200))
+    with pytest.raises(CalibrationError, match=r"marker 2 \(bottom-right corner\) not found"):
+        calibrate(image, A3)
+
+
+def test_mat_partly_out_of_view():
+    image, _ = photograph(A3, distance=260)  # the mat is wider than the view
+    with pytest.raises(CalibrationError, match="not found|outside the camera's view"):
+        calibrate(image, A3)
+
+
+def test_out_of_focus():
+    image, _ = photograph(A3, blur=2.2)
+    with pytest.raises(CalibrationError, match="out of focus|not found"):
+        calibrate(image, A3)
+
+
+def test_moved_camera_is_noticed():
+    image, _ = photograph(A3)
+    cal = calibrate(image, A3)
+    assert camera_shift(image, cal) < 1.0
+    moved = np.roll(image, 25, axis=1)
+    assert camera_shift(moved, cal) > MOVED_PX
+    covered = image.copy()
+    covered[:] = 128  # no markers visible: nothing can be said
+    assert camera_shift(covered, cal) is None
+
+
+def test_calibration_file_round_trip_and_bad_files(tmp_path):
+    image, _ = photograph(A3, tilt=10)
+    cal = calibrate(image, A3)
+    path = tmp_path / "calibration.json"
+    cal.save(path)
+    again = load_calibration(path)
+    assert np.allclose(again.homography, cal.homography)
+    assert again.geometry == cal.geometry and again.image_size == cal.image_size
+    assert np.array_equal(again.reference, cal.reference)
+    with pytest.raises(CalibrationError, match="no calibration at"):
+        load_calibration(tmp_path / "missing.json")
+    path.write_text(path.read_text()[:200])
+    with pytest.raises(CalibrationError, match="damaged"):
+        load_calibration(path)
+    path.write_text('{"format": "something-else"}')
+    with pytest.raises(CalibrationError, match="not a zonkcam calibration"):
+        load_calibration(path)
+    bad = cal.to_dict() | {"homography": [[0, 0, 0], [0, 0, 0], [0, 0, 0]]}
+    path.write_text(__import__("json").dumps(bad))
+    with pytest.raises(CalibrationError, match="not usable"):
+        load_calibration(path)
+    assert isinstance(dataclasses.replace(cal), Calibration)

@@ -1,0 +1,296 @@
+"""Camera sources and what keeps them going: reopening from the spec with backoff, bad
+frames skipped and counted, a damaged video that says so, the demo's camera looks."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from zonkcam.errors import UserError
+from zonkcam.sources import (
+    BadFrameError,
+    CameraError,
+    CameraProblem,
+    Frame,
+    ImageFolderSource,
+    ResilientSource,
+    VideoSource,
+    open_source,
+)
+from zonkcam.sources.demo import PLAIN, REALISTIC
+from zonkcam import sources
+from zonkcam.sources import pi
+
+
+class FakeClock:
+    def __init__(self):
+        self.now = 0.0
+        self.sleeps: list[float] = []
+
+    def __call__(self) -> float:
+        return self.now
+
+    def sleep(self, s: float) -> None:
+        self.sleeps.append(s)
+        self.now += s
+
+
+class Camera:
+    """A camera that fails after a few frames and is dead once closed, as a real one that
+    lost its cable: reading a closed one only ever fails."""
+
+    opened = 0
+
+    def __init__(self, frames_before_failing: int = 3):
+        Camera.opened += 1
+        self.number = Camera.opened
+        self.left, self.closed = frames_before_failing, False
+        self.name, self.fps, self.spec = f"camera {self.number}", 30.0, "fake"
+
+    def read(self):
+        if self.closed:
+            raise CameraError(f"{self.name} is closed")
+        if self.left == 0:
+            raise CameraError(f"{self.name} stopped sending frames")
+        self.left -= 1
+        return Frame(np.zeros((4, 4, 3), np.uint8), 0, 0.0, truth=self.number)
+
+    def close(self):
+        self.closed = True
+
+
+def take(stream, n):
+    out = []
+    for item in stream:
+        out.append(item)
+        if len(out) >= n:
+            break
+    return out
+
+
+def test_a_failed_camera_is_reopened_as_a_new_one_with_backoff():
+    """On main the app and `watch` reopened with `lambda: source`: the same closed object,
+    forever failing."""
+    Camera.opened = 0
+    clock = FakeClock()
+    first = Camera()
+    stream = ResilientSource(Camera, source=first, clock=clock, sleep=clock.sleep).frames()
+    items = take(stream, 40)
+    frames = [i for i in items if isinstance(i, Frame)]
+    problems = [i for i in items if isinstance(i, CameraProblem) and not i.repeat]
+    assert first.closed
+    opened = sorted({f.truth for f in frames})
+    assert opened[:3] == [1, 2, 3]  # each a newly opened camera
+    assert all(len([f for f in frames if f.truth == n]) == 3 for n in opened[:-1])
+    assert [p.message for p in problems[:2]] == ["camera 1 stopped sending frames",
+                                                 "camera 2 stopped sending frames"]
+    # it never blocks for the backoff: it says so every 0.1 s while it waits
+    assert max(clock.sleeps) <= 0.1
+    assert any(i.repeat for i in items if isinstance(i, CameraProblem))
+
+
+def test_backoff_doubles_while_the_camera_stays_away_and_resets_after():
+    clock = FakeClock()
+    attempts = {"n": 0}
+
+    def opener():
+        attempts["n"] += 1
+        if attempts["n"] <= 4:
+            raise CameraError("unplugged")
+        return Camera(frames_before_failing=2)
+
+    items = take(ResilientSource(opener, clock=clock, sleep=clock.sleep).frames(), 200)
+    problems = [i for i in items if isinstance(i, CameraProblem) and not i.repeat]
+    assert [p.retry_in_s for p in problems[:5]] == [0.5, 1.0, 2.0, 4.0, 0.5]
+    assert [p.message for p in problems[:4]] == ["unplugged"] * 4
+
+
+def test_bad_frames_are_skipped_and_counted_then_the_camera_is_reopened():
+    clock = FakeClock()
+
+    class Garbage(Camera):
+        def read(self):
+            raise BadFrameError("the camera sent something that is not an image")
+
+    opened = []
+
+    def opener():
+        opened.append(Garbage())
+        return opened[-1]
+
+    source = ResilientSource(opener, max_bad_frames=5, clock=clock, sleep=clock.sleep)
+    items = take(source.frames(), 12)
+    assert source.bad_frames >= 5
+    reopening = next(k for k, i in enumerate(items) if "(5 bad frames in a row); reopening"
+                     in i.message)
+    assert reopening == 4 and all(i.retry_in_s == 0 for i in items[:4])
+    assert len(opened) >= 1 and opened[0].closed
+
+
+def test_truncated_and_broken_files_in_a_folder_are_skipped_not_grey_frames(tmp_path):
+    """On main a truncated JPEG became a half-grey frame (a false `rolling`)."""
+    good = np.full((48, 64, 3), 90, np.uint8)
+    cv2.putText(good, "1", (20, 40), cv2.FONT_HERSHEY_SIMPLEX, 1, (250, 250, 250), 2)
+    cv2.imwrite(str(tmp_path / "a.png"), good)
+    ok, jpg = cv2.imencode(".jpg", good)
+    (tmp_path / "b.jpg").write_bytes(jpg.tobytes()[: len(jpg) * 2 // 3])  # truncated
+    (tmp_path / "c.png").write_bytes(b"")
+    (tmp_path / "d.jpg").write_bytes(b"not a picture at all")
+    cv2.imwrite(str(tmp_path / "e.png"), cv2.cvtColor(good, cv2.COLOR_BGR2GRAY))
+    source = ResilientSource(lambda: ImageFolderSource(tmp_path), sleep=lambda s: None)
+    items = list(source.frames())
+    frames = [i for i in items if isinstance(i, Frame)]
+    problems = [i.message for i in items if isinstance(i, CameraProblem)]
+    assert len(frames) == 2 and all(f.image.shape == (48, 64, 3) for f in frames)
+    assert np.array_equal(frames[0].image, frames[1].image)  # e.png: grey, back as BGR
+    assert source.bad_frames == 3
+    assert any(m.startswith("b.jpg: truncated") for m in problems)
+    assert any(m.startswith("c.png: empty") for m in problems)
+    assert any(m.startswith("d.jpg:") for m in problems)
+
+
+def _video(path, n=60):
+    w = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 30, (160, 120))
+    for i in range(n):
+        img = np.full((120, 160, 3), 2 * i, np.uint8)
+        cv2.putText(img, str(i), (30, 80), cv2.FONT_HERSHEY_SIMPLEX, 1.5, (255, 255, 255), 3)
+        w.write(img)
+    w.release()
+    return path
+
+
+def test_a_video_damaged_mid_way_says_so(tmp_path):
+    """On main a video with a corrupt stretch ended silently, as if finished."""
+    whole = _video(tmp_path / "whole.avi")
+    items = list(ResilientSource(lambda: VideoSource(str(whole))).frames())
+    assert len(items) == 60 and all(isinstance(i, Frame) for i in items)
+
+    data = bytearray(whole.read_bytes())
+    n = len(data)
+    damaged = tmp_path / "damaged.avi"
+    data[n // 2: n // 2 + n // 6] = bytes(n // 6)
+    damaged.write_bytes(bytes(data))
+    items = list(ResilientSource(lambda: VideoSource(str(damaged))).frames())
+    frames = [i for i in items if isinstance(i, Frame)]
+    problems = [i for i in items if isinstance(i, CameraProblem)]
+    assert 30 <= len(frames) < 60
+    assert problems and "could not be decoded; skipped" in problems[0].message
+
+    cut = tmp_path / "cut.avi"
+    cut.write_bytes(bytes(data[: n // 2]))  # the index at the end is gone too
+    items = list(ResilientSource(lambda: VideoSource(str(cut))).frames())
+    problems = [i for i in items if isinstance(i, CameraProblem)]
+    assert problems, "a cut video ends with a message"
+    assert problems[-1].final or "skipped" in problems[-1].message
+
+
+def test_sources_open_by_spec_and_can_be_opened_again(tmp_path):
+    video = _video(tmp_path / "v.avi", n=5)
+    for spec in (str(video), str(tmp_path)):
+        if spec == str(tmp_path):
+            cv2.imwrite(str(tmp_path / "f.png"), np.zeros((10, 10, 3), np.uint8))
+        source = open_source(spec)
+        again = open_source(source.spec)
+        assert type(again) is type(source) and again is not source
+    assert open_source("demo").look == PLAIN
+    assert open_source("demo:realistic").look == REALISTIC
+    with pytest.raises(UserError, match="demo:LOOK takes plain or realistic"):
+        open_source("demo:fancy")
+    with pytest.raises(UserError, match="usb:N takes a camera number"):
+        open_source("usb:x")
+
+
+def test_auto_without_picamera2_is_the_demo_table(monkeypatch):
+    monkeypatch.setattr(sources, "picamera2_available", lambda: False)
+    assert open_source("auto").name == "demo table"
+
+
+# Sensor modes as picamera2 lists them for a Camera Module 3 (imx708, 16:9) and a
+# Camera Module 2 (imx219, 4:3).
+MODULE_3 = ((4608, 2592), [
+    {"size": (1536, 864), "bit_depth": 10, "crop_limits": (768, 432, 3072, 1728), "fps": 120.1},
+    {"size": (2304, 1296), "bit_depth": 10, "crop_limits": (0, 0, 4608, 2592), "fps": 56.0},
+    {"size": (4608, 2592), "bit_depth": 10, "crop_limits": (0, 0, 4608, 2592), "fps": 14.4},
+])
+MODULE_2 = ((3280, 2464), [
+    {"size": (640, 480), "bit_depth": 10, "crop_limits": (1000, 752, 1280, 960), "fps": 206.7},
+    {"size": (1640, 1232), "bit_depth": 10, "crop_limits": (0, 0, 3280, 2464), "fps": 41.9},
+    {"size": (1920, 1080), "bit_depth": 10, "crop_limits": (680, 692, 1920, 1080), "fps": 47.6},
+    {"size": (3280, 2464), "bit_depth": 10, "crop_limits": (0, 0, 3280, 2464), "fps": 21.2},
+])
+
+
+@pytest.mark.parametrize("camera_module,mode,size", [
+    (MODULE_3, (2304, 1296), (1280, 720)),
+    (MODULE_2, (1640, 1232), (1280, 962)),
+])
+def test_the_sensor_mode_sees_the_whole_field_of_view(camera_module, mode, size):
+    array, modes = camera_module
+    chosen = pi.full_view_mode(modes, array)
+    assert chosen["size"] == mode and tuple(chosen["crop_limits"][2:]) == array
+    assert pi.frame_size(chosen["size"]) == size
+
+
+class FakePicamera2:
+    """What PiCameraSource asks of picamera2, recorded."""
+
+    made = 0
+
+    def __init__(self):
+        FakePicamera2.made += 1
+        self.sensor_modes = MODULE_3[1]
+        self.camera_properties = {"PixelArraySize": MODULE_3[0]}
+        self.calls: list = []
+        self.running = False
+
+    def create_video_configuration(self, **kw):
+        return kw
+
+    def configure(self, config):
+        self.calls.append(("configure", config))
+
+    def start(self):
+        self.running = True
+
+    def stop(self):
+        self.running = False
+
+    def close(self):
+        self.running = False
+
+    def capture_metadata(self):
+        return {"ExposureTime": 12000, "AnalogueGain": 2.5, "ColourGains": (1.8, 1.4),
+                "Lux": 300.0}
+
+    def set_controls(self, controls):
+        self.calls.append(("set_controls", controls))
+
+    def capture_array(self, stream):
+        if not self.running:
+            raise RuntimeError("camera not running")
+        return np.zeros((720, 1280, 3), np.uint8)
+
+
+def test_the_pi_camera_locks_exposure_and_white_balance_the_documented_way(monkeypatch):
+    import sys
+    import types
+
+    monkeypatch.setitem(sys.modules, "picamera2", types.SimpleNamespace(Picamera2=FakePicamera2))
+    monkeypatch.setattr(pi, "_PICAMERA", None)
+    FakePicamera2.made = 0
+    source = pi.PiCameraSource(settle_s=0)
+    cam = pi._PICAMERA
+    (_, config), (_, controls) = cam.calls
+    assert config["main"] == {"size": (1280, 720), "format": "RGB888"}
+    assert config["sensor"] == {"output_size": (2304, 1296), "bit_depth": 10}
+    assert config["controls"]["FrameDurationLimits"] == (33_333, 33_333)
+    assert controls == {"AeEnable": False, "AwbEnable": False, "ExposureTime": 12000,
+                        "AnalogueGain": 2.5, "ColourGains": (1.8, 1.4)}
+    assert source.read().image.shape == (720, 1280, 3)
+    # reopened after a failure: the same Picamera2 object, started again
+    source.close()
+    with pytest.raises(CameraError, match="the Pi camera stopped"):
+        source.read()
+    again = open_source(source.spec)
+    assert FakePicamera2.made == 1 and again.read().image.shape == (720, 1280, 3)

@@ -1,0 +1,278 @@
+"""Every storage failure is one line that names the file, and loses nothing.
+
+Damaged files, read-only files, a full disk, a locked file, a foreign or newer layout,
+damaged rows; each through the commands a person types.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sqlite3
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import pytest
+
+from zonkcam.app.text import TextScorekeeper
+from zonkcam.cli import main
+from zonkcam.game import actions as A
+from zonkcam.game.dice import parse_dice
+from zonkcam.game.rules import PRESETS
+from zonkcam.record.scorekeeper import Scorekeeper
+from zonkcam.record.store import SCHEMA_VERSION, EventLog, StoreError
+
+ZONK = A.Roll(parse_dice([2, 3, 4, 6, 6]))
+
+
+def saved_game(db: Path, rolls: int = 3) -> None:
+    with EventLog(db) as log:
+        keeper = Scorekeeper.new(log, PRESETS["classic-10000"], [A.Players(("Ann", "Bob"))])
+        for _ in range(rolls):
+            keeper.play(ZONK)
+
+
+def one_line_error(capsys, *argv: str, stdin: str = "quit\n", monkeypatch=None) -> str:
+    """Run the CLI; it must fail with exit 2 and exactly one line on stderr."""
+    if monkeypatch is not None:
+        import io
+
+        monkeypatch.setattr("sys.stdin", io.StringIO(stdin))
+    assert main(list(argv)) == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1, err
+    return err
+
+
+def commands(db: Path) -> list[list[str]]:
+    return [["games", "--db", str(db), "list"], ["games", "--db", str(db), "show", "1"],
+            ["play", "--text", "--db", str(db), "--resume", "1"],
+            ["play", "--text", "--db", str(db), "--players", "Ann", "Bob"]]
+
+
+@pytest.mark.parametrize("page", [1, 2, 3])
+def test_a_damaged_file_is_one_line_everywhere(tmp_path, capsys, monkeypatch, page):
+    db = tmp_path / "g.db"
+    saved_game(db)
+    data = bytearray(db.read_bytes())
+    data[page * 4096:(page + 1) * 4096] = b"\xa5" * 4096
+    db.write_bytes(bytes(data))
+    for argv in commands(db):
+        err = one_line_error(capsys, *argv, monkeypatch=monkeypatch)
+        assert f"the game log {db} is damaged" in err and "recover" in err
+    assert db.read_bytes() == bytes(data)  # nothing written over it
+
+
+def test_a_file_that_is_not_sqlite(tmp_path, capsys, monkeypatch):
+    db = tmp_path / "g.db"
+    db.write_text("these are my notes, not a game log\n" * 200)
+    for argv in commands(db):
+        assert "is damaged (file is not a database)" in one_line_error(
+            capsys, *argv, monkeypatch=monkeypatch)
+    assert db.read_text().startswith("these are my notes")
+
+
+def test_a_foreign_layout_is_refused_untouched(tmp_path, capsys, monkeypatch):
+    db = tmp_path / "other.db"
+    with sqlite3.connect(db) as con:
+        con.execute("CREATE TABLE recipes (name TEXT)")
+    before = db.read_bytes()
+    for argv in commands(db):
+        assert "is not a zonkcam game log (it has the tables recipes)" in one_line_error(
+            capsys, *argv, monkeypatch=monkeypatch)
+    assert db.read_bytes() == before
+    db = tmp_path / "films.db"
+    with sqlite3.connect(db) as con:  # games of another program, same table name
+        con.execute("CREATE TABLE games (title TEXT, year INTEGER)")
+    with pytest.raises(StoreError, match="its games table has no created, finished, id"):
+        EventLog(db)
+
+
+def test_a_newer_layout_asks_for_a_newer_zonkcam(tmp_path, capsys, monkeypatch):
+    db = tmp_path / "g.db"
+    saved_game(db)
+    with sqlite3.connect(db) as con:
+        con.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+    err = one_line_error(capsys, "games", "--db", str(db), "list")
+    assert "written by a newer zonkcam" in err and "upgrade zonkcam" in err
+
+
+def test_a_read_only_log_refuses_the_action_and_the_session_goes_on(tmp_path):
+    db = tmp_path / "g.db"
+    saved_game(db, rolls=1)
+    typed = iter(["23466", "board", "quit"])
+    shown: list[str] = []
+    with EventLog(db) as log:
+        keeper = Scorekeeper.resume(log, 1)
+        log._db.execute("PRAGMA query_only = ON")  # SQLite's read-only refusal
+        TextScorekeeper(keeper, read=lambda _: next(typed), write=shown.append).run()
+        assert len(keeper.game.events) == 2  # not accepted: the game is where it was
+    refusal = next(line for line in shown if line.startswith("! "))
+    assert f"cannot save to the game log {db}: it is read-only" in refusal
+    assert "nothing was saved" in refusal
+    assert shown[-1].startswith("Game 1 saved")  # the session went on to the end
+    with EventLog(db) as log:
+        assert len(log.actions(1)) == 2
+
+
+def test_a_read_only_file_through_the_cli(tmp_path):
+    """The file's permissions, as a user other than root sees them (root ignores them: as
+    root the command runs as nobody where that user can run this Python)."""
+    user = 65534 if os.geteuid() == 0 else None
+    if user is not None:
+        try:
+            subprocess.run([sys.executable, "-c", "pass"], user=user, check=True,
+                           capture_output=True)
+        except (OSError, subprocess.CalledProcessError):
+            pytest.skip("nobody cannot run this Python")
+    folder = Path(tempfile.mkdtemp(prefix="zonkcam-ro-"))
+    try:
+        folder.chmod(0o777)
+        db = folder / "g.db"
+        saved_game(db, rolls=1)
+        db.chmod(0o444)
+        proc = subprocess.run(
+            [sys.executable, "-m", "zonkcam", "play", "--text", "--db", str(db), "--resume",
+             "1"], input="23466\nquit\n", capture_output=True, text=True, user=user,
+            timeout=60, env=dict(os.environ, HOME=str(folder)))
+        # resuming claims the game, a write: refused there, in one line
+        assert proc.returncode == 2 and "Traceback" not in proc.stderr, proc.stderr
+        assert len(proc.stderr.splitlines()) == 1
+        assert "it is read-only" in proc.stderr or "cannot open the game log" in proc.stderr
+        db.chmod(0o644)
+        with EventLog(db) as log:
+            assert len(log.actions(1)) == 2
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def test_a_full_disk_refuses_the_action_and_keeps_what_was_saved(tmp_path):
+    db = tmp_path / "g.db"
+    saved_game(db, rolls=0)
+    with EventLog(db) as log:
+        keeper = Scorekeeper.resume(log, 1)
+        pages = log._db.execute("PRAGMA page_count").fetchone()[0]
+        log._db.execute(f"PRAGMA max_page_count = {pages}")  # the file may not grow
+        saved = 0
+        with pytest.raises(StoreError, match="the disk is full; free some space") as info:
+            for _ in range(1000):
+                keeper.play(ZONK)
+                saved += 1
+        assert "nothing was saved" in str(info.value)
+        assert len(keeper.game.events) == 1 + saved
+        log._db.execute("PRAGMA max_page_count = 1000000")  # space freed: play goes on
+        keeper.play(ZONK)
+    with EventLog(db) as log:
+        assert len(log.actions(1)) == 2 + saved
+
+
+def test_a_file_size_limit_through_the_cli(tmp_path):
+    """The operating system refuses writes beyond a size (RLIMIT_FSIZE): every action
+    that was shown as accepted is in the log, the refused ones are one line each."""
+    db = tmp_path / "g.db"
+    code = ("import resource, signal, sys; signal.signal(signal.SIGXFSZ, signal.SIG_IGN); "
+            "resource.setrlimit(resource.RLIMIT_FSIZE, (60000, 60000)); "
+            "from zonkcam.cli import main; sys.exit(main(sys.argv[1:]))")
+    proc = subprocess.run(
+        [sys.executable, "-c", code, "play", "--text", "--db", str(db), "--players", "Ann",
+         "Bob"], input="23466\n" * 60, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0 and "Traceback" not in proc.stderr, proc.stderr
+    accepted = proc.stdout.count(" zonks\n")
+    refused = [x for x in proc.stdout.splitlines() if x.startswith("! ")]
+    assert refused and all("the disk refused" in x or "disk is full" in x for x in refused)
+    assert accepted + len(refused) == 60
+    with EventLog(db) as log:
+        assert len(log.actions(1)) == 1 + accepted
+
+
+def test_a_locked_file_is_one_line(tmp_path):
+    db = tmp_path / "g.db"
+    saved_game(db, rolls=0)
+    other = sqlite3.connect(db, isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")  # another program holds the write lock
+    try:
+        with EventLog(db, timeout=0.2) as log:
+            keeper = Scorekeeper.new(log, PRESETS["chicago"])
+            with pytest.raises(StoreError, match="is locked by another program; try again"):
+                keeper.play(A.Players(("Ann",)))
+            assert keeper.game_id is None
+    finally:
+        other.execute("ROLLBACK")
+        other.close()
+
+
+def test_damaged_rows_are_one_line_and_export_still_rescues_the_actions(tmp_path, capsys):
+    db = tmp_path / "g.db"
+    saved_game(db)
+    with sqlite3.connect(db) as con:
+        con.execute("UPDATE games SET rules_toml = 'dice = [' WHERE id = 1")
+    for argv in (["games", "--db", str(db), "show", "1"],
+                 ["play", "--text", "--db", str(db), "--resume", "1"]):
+        assert "game 1: its stored rules are damaged" in one_line_error(capsys, *argv)
+    assert main(["games", "--db", str(db), "export", "1"]) == 0
+    assert capsys.readouterr().out.count("\n") == 4  # the players and three rolls
+    with sqlite3.connect(db) as con:
+        con.execute("UPDATE games SET rules_toml = ? WHERE id = 1",
+                    ('base = "classic-10000"\n',))
+        con.execute("UPDATE events SET action = '[1, 2]' WHERE game_id = 1 AND seq = 1")
+        con.execute("UPDATE events SET action = '{\"roll\": [7]}' WHERE seq = 3")
+    assert main(["games", "--db", str(db), "list"]) == 0  # no players shown, no traceback
+    assert "in play" in capsys.readouterr().out
+    err = one_line_error(capsys, "games", "--db", str(db), "show", "1")
+    assert "game 1: stored action 1 is damaged" in err
+    with sqlite3.connect(db) as con:
+        con.execute("UPDATE events SET action = '{\"players\": [\"Ann\"]}' WHERE seq = 1")
+    err = one_line_error(capsys, "games", "--db", str(db), "show", "1")
+    assert "game 1: stored action 3 is damaged: a die shows 1 to 6, not 7" in err
+    with sqlite3.connect(db) as con:
+        con.execute("UPDATE events SET action = '{\"keep\": [1]}' WHERE seq = 3")
+    err = one_line_error(capsys, "play", "--text", "--db", str(db), "--resume", "1")
+    assert "game 1: stored action 3 is refused by the rules" in err
+    assert "zonkcam games export 1" in err
+
+
+@pytest.mark.parametrize("game", ["0", "9223372036854775808", "99999999999999999999999"])
+def test_game_numbers_out_of_range(tmp_path, capsys, game):
+    db = tmp_path / "g.db"
+    saved_game(db, rolls=0)
+    for argv in (["play", "--text", "--db", str(db), "--resume", game],):
+        err = one_line_error(capsys, *argv)
+        assert "no game" in err or "takes a game number" in err
+    with pytest.raises(SystemExit) as info:
+        main(["games", "--db", str(db), "show", game])
+    assert info.value.code == 2
+    assert "invalid game_number value" in capsys.readouterr().err
+    with EventLog(db) as log, pytest.raises(StoreError, match="no game"):
+        log.rules(int(game))
+
+
+def test_the_log_path_is_a_folder_or_cannot_be_made(tmp_path, capsys):
+    assert "is a directory" in one_line_error(capsys, "games", "--db", str(tmp_path), "list")
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    err = one_line_error(capsys, "games", "--db", str(blocker / "sub" / "g.db"), "list")
+    assert "cannot open the game log" in err
+
+
+def test_the_exit_hint_comes_back_with_the_same_options(tmp_path):
+    db = tmp_path / "my games.db"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "zonkcam", "play", "--text", "--db", str(db), "--players",
+         "Ann", "Bob"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        text=True)
+    out, err = proc.communicate("23466\nquit\n", timeout=60)
+    assert proc.returncode == 0, err
+    last = out.strip().splitlines()[-1]
+    assert last == f"Game 1 saved; resume with: zonkcam play --text --db '{db}' --resume 1"
+    again = subprocess.run(["bash", "-c", last.split("resume with: ")[1].replace(
+        "zonkcam", f"{sys.executable} -m zonkcam", 1)], input="quit\n", capture_output=True,
+        text=True, timeout=60)
+    assert again.returncode == 0 and "Game 1: classic-10000" in again.stdout
+
+
+def test_resuming_with_no_unfinished_game_names_the_log(tmp_path, capsys):
+    db = tmp_path / "other games.db"
+    err = one_line_error(capsys, "play", "--text", "--db", str(db), "--resume")
+    assert f"no unfinished game in {db} to resume" in err and "--players" in err

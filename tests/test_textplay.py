@@ -1,0 +1,344 @@
+"""The terminal scorekeeper: typed lines become the right table actions."""
+
+from __future__ import annotations
+
+import pytest
+
+from zonkcam.advisor.advice import Advisor, best_words
+from zonkcam.app.text import TextScorekeeper, parse_line
+from zonkcam.game import actions as A
+from zonkcam.game.dice import parse_dice
+from zonkcam.game.errors import TableError
+from zonkcam.game.game import Game
+from zonkcam.game.rules import PRESETS
+from zonkcam.record.scorekeeper import Scorekeeper
+from zonkcam.record.store import EventLog
+
+
+@pytest.fixture
+def game():
+    return Game(PRESETS["classic-10000"], [A.Players(("Ann", "Bob"))])
+
+
+def test_digits_are_a_roll_then_a_keep(game):
+    assert parse_line("12466", game.state) == A.Roll(parse_dice([1, 2, 4, 6, 6]))
+    assert parse_line("1 2 4 6 6", game.state) == A.Roll(parse_dice([1, 2, 4, 6, 6]))
+    game.play(A.Roll(parse_dice([1, 5, 5, 6, 6])))
+    assert parse_line("51", game.state) == A.Keep((1, 5))
+    assert parse_line("#1", game.state) == A.Keep((1, 5, 5))
+    assert parse_line("keep 5", game.state) == A.Keep((5,))
+
+
+def test_words(game):
+    assert parse_line("b", game.state) == A.Bank()
+    assert parse_line("undo", game.state) == A.Undo()
+    assert parse_line("spaced Bob", game.state) == A.Penalty("spaced", "Bob")
+    assert parse_line("land choose Bob", game.state) == A.Land("choose", "Bob")
+    assert parse_line("leave Ann", game.state) == A.Leave("Ann")
+    assert parse_line("roll 2w 2w 3r 3r 4g 4g", game.state) == A.Roll(
+        parse_dice(["2w", "2w", "3r", "3r", "4g", "4g"]))
+    assert parse_line("help", game.state) == "help"
+
+
+@pytest.mark.parametrize("line", ["foo", "1x9", "land up", "#3", "keep"])
+def test_nonsense_is_refused(game, line):
+    with pytest.raises(TableError):
+        parse_line(line, game.state)
+
+
+def test_session_prints_refusals_and_saves(tmp_path):
+    typed = iter(["12466", "2", "1", "b", "board", "quit"])
+    shown: list[str] = []
+    with EventLog(tmp_path / "g.db") as log:
+        keeper = Scorekeeper.new(log, PRESETS["classic-10000"])
+        keeper.play(A.Players(("Ann", "Bob")))
+        TextScorekeeper(keeper, read=lambda _: next(typed), write=shown.append).run()
+        stored = log.actions(keeper.game_id)
+    text = "\n".join(shown)
+    assert "every kept die must be part of a scoring combination" in text
+    assert "needs 1000 in one turn to get on the board" in text
+    assert stored[1:] == [A.Roll(parse_dice([1, 2, 4, 6, 6])), A.Keep((1,))]
+    assert "resume with: zonkcam play --text --resume 1" in shown[-1]
+
+
+def test_bytes_that_are_not_utf8_at_a_strict_terminal_are_one_line(tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    proc = subprocess.run(
+        [sys.executable, "-m", "zonkcam", "play", "--text", "--db", str(tmp_path / "g.db"),
+         "--players", "Ann", "Bob"], input=b"\xff\xfe12\n23466\njoin Z\x1b[2Jed\nquit\n",
+        capture_output=True, timeout=60, env=dict(os.environ, PYTHONIOENCODING="utf-8:strict"))
+    out = proc.stdout.decode()
+    assert proc.returncode == 0 and b"Traceback" not in proc.stderr, proc.stderr
+    refusals = [x for x in out.splitlines() if x.startswith("! ")]
+    assert len(refusals) == 2 and all("not printable text" in x for x in refusals)
+    assert "Ann zonks" in out and "\x1b" not in out
+    with EventLog(tmp_path / "g.db") as log:
+        assert len(log.actions(1)) == 2
+
+
+def test_a_line_the_terminal_cannot_decode_is_refused(game, tmp_path):
+    lines = iter([None, "quit"])
+
+    def read(_prompt):
+        line = next(lines)
+        if line is None:
+            raise UnicodeDecodeError("utf-8", b"\xff", 0, 1, "invalid start byte")
+        return line
+
+    shown: list[str] = []
+    with EventLog(tmp_path / "g.db") as log:
+        keeper = Scorekeeper.new(log, PRESETS["chicago"], [A.Players(("Ann",))])
+        TextScorekeeper(keeper, read=read, write=shown.append).run()
+    assert "! that line is not UTF-8 text; type it again" in shown
+
+
+def test_odds_shows_the_advice_for_the_current_state(tmp_path):
+    typed = iter(["odds", "15533", "odds", "quit"])
+    shown: list[str] = []
+    advisor = Advisor()
+    with EventLog(tmp_path / "g.db") as log:
+        keeper = Scorekeeper.new(log, PRESETS["chicago"])
+        keeper.play(A.Players(("Ann", "Bob")))
+        TextScorekeeper(keeper, read=lambda _: next(typed), write=shown.append,
+                        advisor=advisor).run()
+        state = keeper.state
+    odds = [s for s in shown if s.startswith("odds for Ann")]
+    assert len(odds) == 2
+    first, second = odds
+    assert "nothing scores on the next roll: 7.7%" in first  # five dice: 25/324
+    assert "bank not allowed  |  roll on 340" in first
+    assert "best: roll 5 dice" in first
+    advice = advisor.advise(state)
+    assert f"best: {best_words(advice, state)}" in second
+    assert "#1 keep 1 5 5" in second and "roll on" in second
+    assert f"bank {advice.bank:,.0f}" in second
+
+
+def test_odds_is_a_view_word(game):
+    assert parse_line("odds", game.state) == "odds"
+
+
+# -- no dead ends ------------------------------------------------------------------------------
+
+def session(tmp_path, rules, typed, players=("Ann", "Bob"), *, keeper=None):
+    """Play typed lines through the terminal scorekeeper; what it printed, and the game."""
+    lines = iter(typed)
+
+    def read(_prompt):
+        line = next(lines, None)
+        if line is None:
+            raise EOFError
+        if isinstance(line, BaseException):
+            raise line
+        return line
+
+    shown: list[str] = []
+    log = EventLog(tmp_path / "g.db")
+    if keeper is None:
+        keeper = Scorekeeper.new(log, PRESETS[rules], [A.Players(tuple(players))])
+    TextScorekeeper(keeper, read=read, write=shown.append, advisor=Advisor()).run()
+    log.close()
+    return "\n".join(shown), keeper.state
+
+
+def test_hash_zero_is_no_keep(game):
+    game.play(A.Roll(parse_dice([1, 5, 5, 6, 6])))
+    for line in ("#0", "#-1", "# 9", "#x"):
+        with pytest.raises(TableError, match="no keep"):
+            parse_line(line, game.state)
+    keeps = game.state.turn.score.keeps
+    assert parse_line(f"#{len(keeps)}", game.state) == A.Keep(keeps[-1].dice)
+
+
+def test_bank_is_offered_only_where_the_rules_allow_it(tmp_path):
+    # Ann is not on the board (1,000 to get on): neither 100 nor its roll can be banked
+    out, _ = session(tmp_path, "classic-10000", ["12346", "1", "quit"])
+    assert "Ann: keep scoring dice | turn total 0" in out
+    assert "Ann: roll 4 dice | turn total 100" in out
+    assert "(or bank)" not in out and "or bank |" not in out
+    out, _ = session(tmp_path, "classic-10000", ["11123", "111", "quit"])
+    assert "Ann: keep scoring dice, or bank | turn total 0" in out
+    assert "Ann: roll 2 dice (or bank) | turn total 1000" in out
+
+
+def test_land_choose_without_a_name_is_answered_in_words(tmp_path):
+    out, state = session(tmp_path, "drinking", ["12346", "land choose", "land choose Bob",
+                                                "quit"])
+    assert "! land choose NAME: say who drinks" in out and "{" not in out
+    assert state.players[1].drinks_due == 1
+
+
+def test_one_undo_too_many_at_the_start_and_play_goes_on(tmp_path):
+    out, state = session(tmp_path, "classic-10000", ["u", "12466", "join Cy", "quit"])
+    assert "! nothing to undo: the game starts with its players seated" in out
+    assert "Ann rolls 1 2 4 6 6" in out and "Cy joins the game" in out
+    assert [p.name for p in state.players] == ["Ann", "Bob", "Cy"]
+
+
+def test_a_game_stored_without_its_players_is_seated_by_typing_names(tmp_path):
+    # a failed start once left such a game in play: resumed it said "?: ? | turn total 0"
+    with EventLog(tmp_path / "g.db") as log:
+        log.new_game(PRESETS["chicago"])
+    with EventLog(tmp_path / "g.db") as log:
+        keeper = Scorekeeper.resume(log, 1)
+        out, state = session(tmp_path, "chicago", ["Ann Bob", "12466", "quit"], keeper=keeper)
+    assert "no players are seated yet: type their names" in out and "?: ?" not in out
+    assert "Players: Ann, Bob (Ann starts)" in out and "Ann rolls 1 2 4 6 6" in out
+
+
+def test_all_johnnys_shows_the_turn_and_the_score_sheet(tmp_path):
+    out, state = session(tmp_path, "all-johnnys", [
+        "111235", "b",          # Ann: 1,050 (+1 B) ends her first turn
+        "223466",               # Bob: newbie
+        "board", "sheet", "quit"], players=("Ann", "Bob"))
+    assert "Ann (turn 1 of 21): roll 6 dice" in out
+    assert "Ann (turn 2 of 21): roll 6 dice" in out
+    board = out[out.rindex("> Ann"):]
+    assert "turns  1/21" in board and "last turn: 1050 (+1)" in board
+    assert "last turn: Z (newbie) (+1)" in board
+    sheet = out[out.index("  turn  Ann"):].splitlines()
+    assert sheet[1].split() == ["1", "1050", "(+1)", "Z", "(newbie)", "(+1)"]
+
+
+def test_a_player_joining_the_drinking_table_gets_a_zonk_name(tmp_path):
+    out, state = session(tmp_path, "drinking", [
+        "join Dee", "Bob", "Dizzy",          # Bob names the newcomer
+        "zonkname Ann", "Ann", "Me", "Dee", "Captain",  # nobody names themself
+        "quit"], players=("Ann", "Bob"))
+    assert "Bob names Dee 'Dizzy'" in out and "Dee names Ann 'Captain'" in out
+    assert "! nobody names themself" in out
+    assert [state.shown_name(p) for p in state.players] == ["Captain", "Bob", "Dizzy"]
+
+
+def test_drinks_due_show_and_are_marked_drunk(tmp_path):
+    out, state = session(tmp_path, "drinking", ["12346", "land social", "land left",
+                                                "drunk Bob", "drunk", "board", "quit"])
+    assert "DRINKS DUE: Ann 1, Bob 2 (type drunk when they are drunk)" in out
+    assert "DRUNK: Bob 2" in out and "DRUNK: Ann 1" in out
+    assert "drinks due 0" in out.splitlines()[-3]
+    assert [p.drinks_due for p in state.players] == [0, 0]
+
+
+def test_ctrl_c_still_says_the_game_is_saved(tmp_path):
+    out, state = session(tmp_path, "chicago", ["23466", KeyboardInterrupt()])
+    assert out.splitlines()[-1] == "Game 1 saved; resume with: zonkcam play --text --resume 1"
+    assert state.log[-1] == "Ann zonks"
+
+
+def _interactive(monkeypatch, answers):
+    import builtins
+    import sys
+
+    lines = iter(answers)
+    asked: list[str] = []
+
+    def fake_input(prompt=""):
+        asked.append(prompt)
+        line = next(lines, None)
+        if line is None:
+            raise EOFError
+        return line
+
+    monkeypatch.setattr(sys.stdin, "isatty", lambda: True)
+    monkeypatch.setattr(builtins, "input", fake_input)
+    monkeypatch.setattr("zonkcam.app.text.line_editing", lambda path: None)
+    return asked
+
+
+def test_set_up_asks_again_for_a_mistyped_table_and_splits_names_on_spaces(
+        tmp_path, monkeypatch, capsys):
+    from zonkcam.cli import main
+
+    asked = _interactive(monkeypatch, ["chicgo", "chicago", "Ann Ann", "Ann Bob Cy", "quit"])
+    assert main(["play", "--text", "--db", str(tmp_path / "g.db")]) == 0
+    out = capsys.readouterr().out
+    assert "! unknown rules 'chicgo'" in out
+    assert sum(p.startswith("Rules") for p in asked) == 2
+    assert "! two players are called 'Ann'" in out
+    with EventLog(tmp_path / "g.db") as log:
+        (game,) = log.games()
+        assert (game.rules_name, game.players) == ("chicago", ("Ann", "Bob", "Cy"))
+    _interactive(monkeypatch, ["", "Ann Marie, Bob", "quit"])
+    assert main(["play", "--text", "--db", str(tmp_path / "h.db")]) == 0
+    with EventLog(tmp_path / "h.db") as log:
+        assert log.games()[0].players == ("Ann Marie", "Bob")
+
+
+def test_a_mistyped_rules_option_is_refused_before_the_names(tmp_path, capsys, monkeypatch):
+    import io
+    import sys
+
+    from zonkcam.cli import main
+
+    monkeypatch.setattr(sys, "stdin", io.StringIO(""))  # nobody there to type names
+    assert main(["play", "--text", "--rules", "nope", "--db", str(tmp_path / "g.db")]) == 2
+    assert "unknown rules 'nope'" in capsys.readouterr().err
+
+
+def test_a_failed_start_leaves_no_game(tmp_path, capsys, monkeypatch):
+    import io
+    import sys
+
+    from zonkcam.cli import main
+
+    db = str(tmp_path / "g.db")
+    assert main(["play", "--text", "--db", db, "--players", "Ann", "Ann"]) == 2
+    monkeypatch.setattr(sys, "stdin", io.StringIO("\n"))
+    assert main(["play", "--text", "--db", db]) == 2
+    assert "at least one player" in capsys.readouterr().err
+    assert main(["games", "--db", db, "list"]) == 0
+    assert "no saved games" in capsys.readouterr().out
+
+
+def test_line_editing_and_history_at_a_terminal(tmp_path):
+    # without readline an arrow key was a line of its own: not a command: '\x1b[A'
+    import os
+    import select
+    import subprocess
+    import sys
+    import time
+
+    db = tmp_path / "g.db"
+
+    def run(keys: list[str]) -> str:
+        master, slave = os.openpty()
+        seat = ["--resume"] if db.exists() else ["--rules", "chicago", "--players", "Ann", "Bob"]
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "zonkcam", "play", "--text", "--db", str(db), *seat],
+            stdin=slave, stdout=slave, stderr=slave, env=dict(os.environ, TERM="xterm"),
+            close_fds=True)
+        os.close(slave)
+        out = b""
+
+        def read_until(done, timeout: float = 30.0) -> None:
+            nonlocal out
+            end = time.monotonic() + timeout
+            while not done() and time.monotonic() < end:
+                if select.select([master], [], [], 0.1)[0]:
+                    try:
+                        out += os.read(master, 4096)
+                    except OSError:  # the other end closed
+                        return
+
+        try:
+            for key in keys:
+                read_until(lambda: out.endswith(b"> "))
+                before = len(out)
+                os.write(master, key.encode())
+                read_until(lambda before=before, key=key: len(out) > before + len(key) + 2
+                           and (out.endswith(b"> ") or b"saved" in out[before:]))
+            assert proc.wait(timeout=30) == 0
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+            os.close(master)
+        return out.decode(errors="replace")
+
+    first = run(["23466\r", "\x1b[A\r", "quit\r"])  # up arrow: the zonk typed again
+    assert "not a command" not in first and "not printable" not in first
+    assert "Ann rolls 2 3 4 6 6" in first and "Bob rolls 2 3 4 6 6" in first
+    second = run(["\x1b[A\r"])  # the last line of the last session: quit
+    assert "Game 1 saved" in second

@@ -1,0 +1,76 @@
+"""The demo game: automatic players at the demo table.
+
+:class:`DemoDriver` looks at the game and, when the table is idle, does what a player
+would: throws the dice the game is waiting for, slides the chosen keep into the keep
+strip, or presses BANK (or takes over the last bank's dice, or goes for 1000), as the
+advisor says is best. The camera (the demo table's frames), the reader, the table logic
+and the rules engine do the rest, exactly as for real players.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from zonkcam.advisor.tables import cached_advisor
+from zonkcam.app.players import AutoPlayer
+from zonkcam.controls import BANK, ROLL, Command, InputCommand
+from zonkcam.game.state import GameState, Phase
+from zonkcam.sources.demo import DemoTable
+
+
+class DemoDriver:
+    def __init__(self, table: DemoTable, player: AutoPlayer | None = None,
+                 press: Callable[[Command], None] | None = None) -> None:
+        self.table = table
+        self.player = player or AutoPlayer(cached_advisor())
+        self.press = press
+        """Presses a button for real (e.g. a mocked GPIO pin); None: hand back commands."""
+        self._asked: tuple | None = None
+        """The state in which the last physical move was made (to notice a stuck table)."""
+
+    def step(self, state: GameState) -> list[Command]:
+        """What the players do next: table moves are scripted on the table; button presses
+        are returned (or pressed through ``press``)."""
+        commands = self._decide(state)
+        if self.press is None:
+            return commands
+        for command in commands:
+            self.press(command)
+        return []
+
+    def _decide(self, state: GameState) -> list[Command]:
+        if self.table.busy or state.finished or state.player is None:
+            return []
+        here = (len(state.log), state.phase)
+        stuck = here == self._asked  # the table did its part but nothing happened
+        self._asked = here
+        t = state.turn
+        if state.phase is Phase.ROLL:
+            if t.bank_ok and self.player.wants_to_bank(state):
+                return [BANK]
+            if self.player.wants_piggyback(state):
+                return [ROLL]  # ROLL at the start of a turn takes over the offered dice
+            if stuck:  # the camera did not see this throw as the game expects: throw again
+                self.table.throw(n=t.dice_to_roll)
+                return []
+            if t.dice_to_roll == state.rules.dice:
+                self.table.pick_up()
+            self.table.throw(n=t.dice_to_roll)
+            return []
+        if state.phase is Phase.DECIDE:
+            if self.player.wants_to_bank(state):
+                return [BANK]
+            if self.player.wants_go_for_1000(state):
+                return [Command(InputCommand.GO_FOR_1000)]
+            if stuck:  # the keep strip was not read as this keep: choose it with the button
+                return [ROLL]
+            self.table.keep(self.player.choose_keep(state).dice)
+            return []
+        if state.phase is Phase.PAIR:
+            self.table.throw(n=2)
+            return []
+        if state.phase is Phase.GO_FOR_1000:
+            self.table.throw(n=1)
+            return []
+        return []
+

@@ -1,0 +1,52 @@
+"""Starting and resuming games in the event log: what ``--resume``, ``--players`` and
+``--new`` mean, for the table app and the text mode alike."""
+
+from __future__ import annotations
+
+import shlex
+
+from zonkcam.errors import UserError
+from zonkcam.game import actions as A
+from zonkcam.game.errors import TableError
+from zonkcam.game.names import escaped, quoted
+from zonkcam.game.rules import RuleSet
+from zonkcam.record.scorekeeper import Scorekeeper
+from zonkcam.record.store import EventLog
+
+DEMO_PLAYERS = ("Ann", "Bob", "Cy")
+
+
+def resume_command(args, game_id: int | None, *, text: bool | None = None) -> str:
+    """The command that comes back to this game, with the options that found it
+    (``text``: in the terminal, whatever ``args`` say)."""
+    words = ["zonkcam", "play"] + (["--text"] if (args.text if text is None else text) else [])
+    if args.db:
+        words += ["--db", args.db]
+    return shlex.join([*words, "--resume", str(game_id)])
+
+
+def resume_id(log: EventLog, which: str) -> int:
+    """The game ``--resume`` names: a number, or "latest" (the latest unfinished game)."""
+    if which == "latest":
+        game_id = log.latest_unfinished()
+        if game_id is None:
+            raise UserError(f"no unfinished game in {escaped(str(log.path))} to resume; start "
+                            "one with --players NAME ... instead of --resume")
+        return game_id
+    game_id = int(which) if which.isascii() and which.isdigit() and len(which) < 20 else -1
+    if game_id < 1:
+        raise UserError(f"--resume takes a game number, not {quoted(which)}")
+    return game_id
+
+
+def resume(log: EventLog, which: str) -> Scorekeeper:
+    return Scorekeeper.resume(log, resume_id(log, which))
+
+
+def new_game(log: EventLog, rules: RuleSet, names: list[str], *,
+             demo: bool = False) -> Scorekeeper:
+    """A new game stored with its players (one transaction); ``demo``: the demo game's."""
+    try:
+        return Scorekeeper.new(log, rules, [A.Players(tuple(names))], demo=demo)
+    except TableError as exc:
+        raise UserError(str(exc)) from None

@@ -1,0 +1,224 @@
+"""The table app: one roll from camera frame to score on screen.
+
+Each frame goes ``camera -> TableWatcher (settled roll?) -> TableFlow (which action?)
+-> Scorekeeper (rules + event log) -> GameScreen (what everyone sees)``; button presses
+and keys go ``GameScreen.commands() -> action_for -> Scorekeeper``. In the demo, a
+:class:`~zonkcam.demo_game.DemoDriver` plays the automatic players at the demo table.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+
+import cv2
+
+from zonkcam.app.demo import DemoDriver
+from zonkcam.app.flow import Question, TableFlow, dice_of
+from zonkcam.controls import Command, InputCommand, action_for
+from zonkcam.display.game_screen import GameScreen
+from zonkcam.display.view import TableObservation
+from zonkcam.game import actions as A
+from zonkcam.game.errors import TableError
+from zonkcam.game.state import GameState
+from zonkcam.record.photos import RollPhotos
+from zonkcam.record.scorekeeper import Scorekeeper
+from zonkcam.record.store import StoreError
+from zonkcam.sources import CameraProblem, Frame
+from zonkcam.table.observe import Event, Observation, TableWatcher
+
+
+@dataclass
+class TableApp:
+    keeper: Scorekeeper
+    watcher: TableWatcher
+    screen: GameScreen | None = None
+    driver: DemoDriver | None = None
+    say: Callable[[str], None] = print
+    """Where the game log goes line by line (the terminal, or the journal)."""
+    flow: TableFlow = field(default_factory=TableFlow)
+    quit: bool = False
+    turns: int = 0
+    camera_ok: bool = True
+    last_frame: Frame | None = None
+    last_settled: Observation | None = None
+    naming: InputCommand | None = None
+    """SPACED or CHOOSE: waiting for the player's number."""
+    correcting: int | None = None
+    """The die (index in the last settled observation) the scorekeeper tapped to correct."""
+    photos: RollPhotos | None = None
+    """Where each roll's settled frame is kept (None: nowhere)."""
+    unwatched: bool = False
+    """Nobody watches the screen (no display): draw only the frames that are saved."""
+
+    def __post_init__(self) -> None:
+        self._logged = len(self.keeper.state.log)
+        self._turn_shot = False
+
+    def next_game(self, keeper: Scorekeeper) -> None:
+        """Carry on at the same table with a new game (the demo's next game)."""
+        self.keeper, self.flow, self.last_settled = keeper, TableFlow(), None
+        self._logged = 0
+        self._print_log(keeper.state)
+
+    def tick(self, item: Frame | CameraProblem) -> None:
+        """Handle one frame (or camera problem): observe, play, take input, draw."""
+        if isinstance(item, CameraProblem):
+            self.camera_ok = False
+            if not item.repeat:
+                again = "" if item.final else (f" (trying again in {item.retry_in_s:g} s)"
+                                                if item.retry_in_s else " (skipped)")
+                self._message(f"camera: {item.message}{again}")
+        else:
+            if not self.camera_ok:
+                self.camera_ok = True
+                self._message("camera is back")
+            self.last_frame = item
+            for obs in self.watcher.process(item):
+                self._observe(obs)
+        commands = self.screen.commands() if self.screen is not None else []
+        if self.driver is not None:
+            commands += self.driver.step(self.keeper.state)
+        for command in commands:
+            self._command(command)
+        if self.screen is not None and (not self.unwatched or self._turn_shot
+                                        or self.screen.window.due()):
+            seen = self.last_settled.dice if self.last_settled is not None else ()
+            frame = self.last_frame.image if self.last_frame is not None else None
+            self.screen.draw(self.keeper.state, TableObservation(frame, seen))
+            if self._turn_shot and self.screen.window.headless:
+                self.screen.window.screenshot(f"turn-{self.turns:04d}.png")  # with its banner
+            self._turn_shot = False
+
+    def play(self, action: A.Action) -> bool:
+        turns_before = sum(p.turns for p in self.keeper.state.players)
+        try:
+            state = self.keeper.play(action)
+        except (TableError, StoreError) as exc:  # refused, or not saved: nothing changed
+            self._message(str(exc))
+            return False
+        if self.screen is not None:
+            self.screen.played(state)
+        self._print_log(state)
+        if sum(p.turns for p in state.players) != turns_before or state.finished:
+            self.turns += 1
+            self._turn_shot = True
+        return True
+
+    def _observe(self, obs: Observation) -> None:
+        if obs.event is Event.BLOCKED and self.screen is not None:
+            self.screen.message = obs.message  # on screen only: it is not news for the log
+        elif obs.event in (Event.CAMERA_MOVED, Event.CAMERA_PROBLEM) and obs.message:
+            self._message(obs.message)
+        if obs.event in (Event.ROLLING, Event.SPINNING):
+            self.last_settled = None  # the marks would sit where the dice were
+        if obs.event is not Event.SETTLED:
+            return
+        self.last_settled = obs
+        for outcome in self.flow.on_observation(obs, self.keeper.state):
+            if isinstance(outcome, Question):
+                self._message(outcome.text)
+            elif self.play(outcome) and isinstance(outcome, A.Roll):
+                self._keep_photo(obs.dice)
+
+    def _keep_photo(self, dice) -> None:
+        """The frame the roll was read from, with what was read, beside the roll's event."""
+        if self.photos is not None and self.last_frame is not None:
+            self.photos.save(self.keeper.game_id, self.keeper.last_seq, self.last_frame.image,
+                             dice)
+
+    def _toggle_photo(self) -> None:
+        if self.screen is None:
+            return
+        if self.screen.photo is not None:
+            self.screen.photo = None
+            return
+        shots = self.photos.of_game(self.keeper.game_id) if self.photos is not None else []
+        image = cv2.imread(str(shots[-1][1])) if shots else None
+        if image is None:
+            self._message("no photo of a roll in this game yet")
+            return
+        self.screen.photo = (image, f"the last roll as the camera saw it (action "
+                                    f"{shots[-1][0]} of game {self.keeper.game_id}); v: back")
+
+    def _command(self, command: Command) -> None:
+        if command.kind is InputCommand.QUIT:
+            self.quit = True
+            return
+        if command.kind is InputCommand.PHOTO:
+            self._toggle_photo()
+            return
+        if command.kind is InputCommand.TAP_DIE:
+            self.correcting = command.value
+            self._message("type the die's value (1-6) to correct it")
+            return
+        if command.kind in (InputCommand.SPACED, InputCommand.CHOOSE, InputCommand.DRANK):
+            self.naming = command.kind
+            everyone = ", 0 for everyone" if command.kind is InputCommand.DRANK else ""
+            self._message(f"which player? type their number on the scoreboard{everyone}")
+            return
+        if command.kind is InputCommand.DIGIT and self.naming is not None:
+            kind, self.naming = self.naming, None
+            players = self.keeper.state.players
+            if kind is InputCommand.DRANK and command.value == 0:
+                self.play(A.Drunk())
+                return
+            if not 1 <= command.value <= len(players):
+                self._message(f"no player {command.value}")
+                return
+            name = players[command.value - 1].name
+            self.play({InputCommand.SPACED: A.Penalty("spaced", name),
+                       InputCommand.CHOOSE: A.Land("choose", name),
+                       InputCommand.DRANK: A.Drunk(name)}[kind])
+            return
+        if command.kind is InputCommand.DIGIT and self.correcting is not None:
+            index, self.correcting = self.correcting, None
+            if not 1 <= command.value <= 6:
+                self._message(f"a die shows 1 to 6, not {command.value}")
+                return
+            self._correct(index, int(command.value))
+            return
+        selected = self.screen.selected_keep if self.screen is not None else 0
+        action = action_for(command, self.keeper.state, selected)
+        if action is not None:
+            self.play(action)
+
+    def _correct(self, index: int, value: int) -> None:
+        """The scorekeeper fixes a misread die: the roll is undone and entered again with the
+        right value (both are events in the game's log)."""
+        obs = self.last_settled
+        events = self.keeper.game.events
+        if obs is None or not 0 <= index < len(obs.dice) or obs.dice[index].zone != "rolling":
+            self._message("tap a die of the roll on the table to correct it")
+            return
+        if not events or not isinstance(events[-1], A.Roll):
+            self._message("only the last roll can be corrected (undo back to it first)")
+            return
+        read_roll = events[-1]
+        rolled = [d for d in obs.dice if d.zone == "rolling"]
+        target = obs.dice[index]
+        fixed = [replace(d, value=value, confidence=1.0, cocked=False) if d is target else d
+                 for d in rolled]
+        corrected = A.Roll(dice_of(fixed, detroit=self.keeper.state.rules.points.colour_pairs
+                                   > 0))
+        self.last_settled = replace(obs, dice=tuple(
+            replace(d, value=value, confidence=1.0, cocked=False) if d is target else d
+            for d in obs.dice))
+        if self.play(A.Undo()):
+            if self.play(corrected):
+                self._keep_photo(self.last_settled.dice)
+            else:
+                self.play(read_roll)  # put the read roll back if the corrected one is refused
+                self.last_settled = obs
+
+    def _message(self, text: str) -> None:
+        if self.screen is not None:
+            self.screen.message = text
+        self.say(f"  ({text})")
+
+    def _print_log(self, state: GameState) -> None:
+        if len(state.log) < self._logged:  # an undo re-folded the log
+            self._logged = len(state.log) - 1
+        for line in state.log[self._logged:]:
+            self.say(line)
+        self._logged = len(state.log)

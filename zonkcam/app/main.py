@@ -1,0 +1,256 @@
+"""Putting the table app together: source, calibration, reader, game, window, buttons."""
+
+from __future__ import annotations
+
+import sys
+import time
+from dataclasses import replace
+from pathlib import Path
+
+from zonkcam.app.demo import DemoDriver
+from zonkcam.app.games import DEMO_PLAYERS, new_game, resume, resume_command, resume_id
+from zonkcam.app.loop import TableApp
+from zonkcam.commands.play import confirm_bar, parse_pins, parse_size
+from zonkcam.display.game_screen import GameScreen
+from zonkcam.display.setup import ChooseGame, ChooseRules, EnterPlayers, ResumableGame
+from zonkcam.display.sounds import Sounds
+from zonkcam.display.window import Window
+from zonkcam.errors import UserError
+from zonkcam.game.rules import RuleSet, load_rules
+from zonkcam.hardware.buttons import ButtonPins, open_buttons
+from zonkcam.hardware.service import Notifier
+from zonkcam.mat.calibrate import calibrate, default_calibration_path, load_calibration
+from zonkcam.record.photos import RollPhotos, photo_folder
+from zonkcam.record.scorekeeper import Scorekeeper
+from zonkcam.record.store import EventLog
+from zonkcam.sources import (
+    CameraError,
+    FrameSource,
+    ResilientSource,
+    open_source,
+    picamera2_available,
+)
+from zonkcam.sources.demo import PLAIN, CameraLook, DemoTable, look_of
+from zonkcam.table.observe import TableWatcher
+from zonkcam.table.reading import OnnxReader
+
+FPS = 30.0
+WINNER_PAUSE_S = 6.0
+HEADLESS_DEMO_TARGET = 3000
+"""Without a display the demo plays one short game: to this target, ..."""
+HEADLESS_DEMO_TURNS = 5
+"""... or this many turns each on a table that counts turns."""
+
+
+def headless_demo_rules(rules: RuleSet) -> RuleSet:
+    """The table's rules for the demo game without a display: a short game, named so."""
+    if rules.end == "turns":
+        short = replace(rules, turns=min(rules.turns, HEADLESS_DEMO_TURNS))
+        what = f"{short.turns} turns"
+    else:
+        short = replace(rules, target=min(rules.target, HEADLESS_DEMO_TARGET))
+        what = f"to {short.target:,}"
+    if short == rules:
+        return rules
+    return replace(short, name=f"{rules.name[:40]}, demo {what}")
+
+
+QUICK_TUMBLE = (4, 7)
+"""Frames the demo's dice tumble when nobody watches (no display): half the usual."""
+
+
+def demo_table(seed: int, look: CameraLook = PLAIN) -> DemoTable:
+    """The demo table as the app uses it: small frames, short pauses."""
+    return DemoTable(seed=seed, autoplay=False, size=(640, 480), look=look, rest_frames=8,
+                     tumble_frames=(8, 13))
+
+
+def _open(spec: str, seed: int) -> FrameSource:
+    """The camera source; ``auto`` falls back to the demo table where there is no camera."""
+    if spec == "auto" and picamera2_available():
+        try:
+            return open_source("pi")
+        except CameraError as exc:
+            print(f"zonkcam: {exc}", file=sys.stderr)
+    if spec == "auto":
+        spec = "demo"
+    if spec == "demo" or spec.startswith("demo:"):
+        return demo_table(seed, look_of(spec))
+    return open_source(spec)
+
+
+def keep_going(source: FrameSource) -> ResilientSource:
+    """The source, reopened from its spec whenever it fails (the demo table never does:
+    the demo's players hold on to it)."""
+    if isinstance(source, DemoTable):
+        return ResilientSource(lambda: source, source=source)
+    return ResilientSource(lambda: open_source(source.spec), source=source)
+
+
+def on_a_pi() -> bool:
+    try:
+        return "raspberry pi" in Path("/proc/device-tree/model").read_text().lower()
+    except OSError:
+        return False
+
+
+def run_app(args) -> int:
+    size = parse_size(args.size)
+    pins = parse_pins(args.pins)
+    confirm_below = confirm_bar(args.confirm_below)
+    if args.photo_budget < 0:
+        raise UserError("--photo-budget takes megabytes, 0 or more (0: no photos)")
+    source = _open(args.source, args.seed)
+    demo = isinstance(source, DemoTable)
+    if demo and args.resume:
+        _demo_may_resume(args)
+    print(f"zonkcam: {source.name}" + (" (no camera: playing the demo game)" if demo else ""),
+          file=sys.stderr)
+    try:
+        first = source.read()
+    except CameraError as exc:
+        raise UserError(f"{source.name}: {exc}") from None
+    if first is None:
+        raise UserError(f"{source.name} gave no frame")
+    cal = calibrate(first.image, source.geometry) if demo and not args.calibration else \
+        load_calibration(args.calibration or default_calibration_path())
+    reader = OnnxReader.for_table(cal, args.model, args.threads)
+    with EventLog(args.db) as log, Window.open(size, screenshots=args.screenshots) as window:
+        games_wanted = args.games or (1 if window.headless or not demo else 0)
+        pi = on_a_pi()
+        buttons = open_buttons(ButtonPins(*pins)) if pi else None
+        if pi and buttons is None:
+            print("zonkcam: no GPIO buttons; use the keyboard or touch screen", file=sys.stderr)
+        screen = GameScreen(window, buttons=buttons, confirm_below=confirm_below,
+                            sounds=Sounds(muted=args.mute or window.headless))
+        notifier = Notifier()
+        notifier.ready("set-up")  # systemd: started; the set-up screens may wait for people
+        keeper = _first_game(log, args, demo, screen, notifier)
+        if keeper is None:
+            return 0  # the set-up screens were left with Esc
+        if demo:
+            source.use_dice(keeper.state.rules.dice)
+            if window.headless:
+                source.tumble_frames = QUICK_TUMBLE
+        app = TableApp(keeper, TableWatcher(cal, reader), screen,
+                       DemoDriver(source) if demo else None,
+                       photos=RollPhotos(photo_folder(log.path), args.photo_budget),
+                       unwatched=window.headless)
+        print(f"Game {keeper.game_id}: {keeper.state.rules.name}, "
+              f"{', '.join(p.name for p in keeper.state.players)}")
+        games, finished_at = 1, None
+        notifier.status(f"game {keeper.game_id}")
+        camera = keep_going(source)
+        for item in camera.frames():
+            start = time.monotonic()
+            app.tick(item)
+            # fed only from here: a frame arrived, or the screen says the camera is lost and
+            # is being reopened; a camera that hangs stops the feed and systemd restarts us
+            notifier.watchdog()
+            if app.quit:
+                break
+            state = app.keeper.state
+            if state.finished:
+                finished_at = finished_at or time.monotonic()
+                done = games_wanted and games >= games_wanted
+                if window.headless or args.fast or time.monotonic() - finished_at > \
+                        WINNER_PAUSE_S:
+                    if done or not demo:
+                        break
+                    games += 1
+                    finished_at = None
+                    keeper = new_game(log, state.rules, [p.name for p in state.players],
+                                      demo=True)
+                    print(f"Game {keeper.game_id}: {state.rules.name}")
+                    app.next_game(keeper)
+            if not (window.headless or args.fast):
+                pace(start, FPS)
+        camera.close()
+        if app.photos is not None:
+            app.photos.wait()
+        final = app.keeper.state
+        for p in final.players:
+            print(f"  {final.shown_name(p)}: {p.score}"
+                  + (f", {p.bees} B" if final.rules.bees else ""))
+        if window.headless:
+            print(f"screenshots (one per turn) in {Path(args.screenshots).resolve()}")
+    return 0
+
+
+def _demo_may_resume(args) -> None:
+    """The demo's automatic players play only the demo's own games: a game people played
+    goes on where people can enter the dice."""
+    with EventLog(args.db) as log:
+        game_id = resume_id(log, args.resume)
+        if not log.is_demo(game_id):
+            raise UserError(f"game {game_id} is played by people and there is no camera "
+                            "here to read their dice (the demo's players play only demo "
+                            "games): go on in the terminal with "
+                            f"{resume_command(args, game_id, text=True)}")
+
+
+def _first_game(log: EventLog, args, demo: bool, ui: GameScreen,
+                notifier: Notifier | None = None) -> Scorekeeper | None:
+    if args.resume:
+        return resume(log, args.resume)
+    unfinished = [g for g in log.games() if not g.finished and not g.demo]
+    if not args.players and not args.rules and not args.new and not demo \
+            and not ui.window.headless:
+        return _set_up_on_screen(log, ui, unfinished, notifier)
+    if unfinished and not args.new and not demo:
+        # after a crash or power cut the service comes back to the game in play, whatever
+        # its command line says: --rules and --players only seat a new game
+        latest = unfinished[-1].id
+        print(f"zonkcam: resuming unfinished game {latest} (start another with --new)",
+              file=sys.stderr)
+        return resume(log, str(latest))
+    players = list(args.players or (DEMO_PLAYERS if demo else ()))
+    if not players:
+        raise UserError("name the players: zonkcam play --players Ann Bob ... "
+                        "(or --resume a saved game)")
+    rules = load_rules(args.rules or "classic-10000")
+    if demo and ui.window.headless:
+        rules = headless_demo_rules(rules)
+    return new_game(log, rules, players, demo=demo)
+
+
+def _set_up_on_screen(log: EventLog, ui: GameScreen, unfinished,
+                      notifier: Notifier | None = None) -> Scorekeeper | None:
+    """The set-up screens: resume a game, or choose the rules and seat the players."""
+    if unfinished:
+        chosen = _run_screen(ui, ChooseGame([ResumableGame(g.id, g.rules_name, g.players,
+                                                           g.events) for g in unfinished]),
+                             notifier)
+        if chosen is None:
+            return None
+        if chosen.game_id is not None:
+            return Scorekeeper.resume(log, chosen.game_id)
+    rules = _run_screen(ui, ChooseRules(), notifier)
+    if rules is None:
+        return None
+    players = _run_screen(ui, EnterPlayers(rules.rules), notifier)
+    if players is None:
+        return None
+    return Scorekeeper.new(log, rules.rules, players.actions)  # one transaction
+
+
+def _run_screen(ui: GameScreen, screen, notifier: Notifier | None = None):
+    """Drive one set-up screen until it has its answer (None if cancelled)."""
+    while not screen.done:
+        if notifier is not None:
+            notifier.watchdog()
+        ui.keyboard.text_mode = screen.wants_text
+        for command in ui.commands():
+            screen.handle(command)
+        screen.draw(ui.window.surface, ui.screen)
+        ui.window.show()
+        time.sleep(1 / FPS)
+    ui.keyboard.text_mode = False
+    return None if screen.cancelled else screen
+
+
+def pace(start: float, fps: float) -> None:
+    """Sleep what is left of one frame's time."""
+    left = 1.0 / fps - (time.monotonic() - start)
+    if left > 0:
+        time.sleep(left)

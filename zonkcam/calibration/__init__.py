@@ -1,2 +1,0 @@
-"""The play mat and calibration: mat geometry (TOML), the printable mat, and finding
-the mat in a camera image."""

@@ -1,0 +1,116 @@
+"""What a press, a key or a tap means: the commands the app reads, and the table action
+each stands for in a game state.
+
+The arcade buttons (:mod:`zonkcam.hardware.buttons`) and the keyboard and touch screen
+(:mod:`zonkcam.display.keyboard`) all turn into :class:`Command` values; the app turns
+them into table actions with :func:`action_for`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any, Protocol
+
+from zonkcam.game import actions as A
+from zonkcam.game.engine import allowed
+from zonkcam.game.state import GameState, Phase
+
+
+class InputCommand(StrEnum):
+    BANK = "bank"
+    ROLL = "roll"
+    """Take the selected keep and roll on; in set-up screens, confirm."""
+    SELECT = "select"
+    """Next keep (next item in set-up screens)."""
+    BACK = "back"
+    """Previous keep or item (keyboard only)."""
+    UNDO = "undo"
+    QUIT = "quit"
+    MUTE = "mute"
+    DIGIT = "digit"
+    """A typed digit 1-6 (``value``): the corrected value for the die being confirmed."""
+    TAP_DIE = "tap-die"
+    """The touch screen was tapped on die number ``value`` (an index into the dice seen)."""
+    CHAR = "char"
+    """A typed character (``value``) while a set-up screen wants text."""
+    ERASE = "erase"
+    """Backspace while a set-up screen wants text."""
+    GO_FOR_1000 = "go-for-1000"
+    """Keyboard: go for 1000 (with the buttons: SELECT it after the keeps, then ROLL)."""
+    PIGGYBACK = "piggyback"
+    """Keyboard: piggyback (with the buttons: ROLL at the start of the turn)."""
+    SPACED = "spaced"
+    """Keyboard: the next digit names the player (scoreboard order) who is spaced."""
+    CHOOSE = "choose"
+    """Keyboard: the next digit names who drinks for a scoring die on CHOOSE."""
+    PHOTO = "photo"
+    """Keyboard: show (or hide) the photo of the last roll the camera read."""
+    ODDS = "odds"
+    """Show or hide the odds panel (keyboard o; BANK held)."""
+    DRUNK = "drunk"
+    """Every drink due is drunk (ROLL held)."""
+    DRANK = "drank"
+    """Keyboard: the next digit names the player (scoreboard order) whose drinks due are
+    drunk; 0 is everyone."""
+
+
+@dataclass(frozen=True)
+class Command:
+    kind: InputCommand
+    value: Any = None
+
+    def __str__(self) -> str:
+        return self.kind.value if self.value is None else f"{self.kind.value} {self.value}"
+
+
+BANK, ROLL, SELECT, UNDO = (Command(InputCommand.BANK), Command(InputCommand.ROLL),
+                            Command(InputCommand.SELECT), Command(InputCommand.UNDO))
+ODDS = Command(InputCommand.ODDS)
+DRUNK = Command(InputCommand.DRUNK)
+
+
+class CommandSource(Protocol):
+    """Anything that hands out commands once a frame (the arcade buttons, a fake)."""
+
+    def commands(self) -> list[Command]: ...
+
+
+def action_for(command: Command, state: GameState, selected_keep: int = 0) -> A.Action | None:
+    """The table action a button press stands for in ``state``, or None if it is no action.
+
+    BANK banks; ROLL takes the selected keep (after a roll) or throws the pair again; UNDO
+    undoes; DRUNK (everyone's) marks the drinks due drunk. SELECT only moves the selection;
+    rolls themselves come from the camera.
+    """
+    kind = command.kind
+    if kind is InputCommand.UNDO:
+        return A.Undo()
+    if kind is InputCommand.DRUNK:
+        return A.Drunk()
+    if kind is InputCommand.GO_FOR_1000:
+        return A.GoFor1000()
+    if kind is InputCommand.PIGGYBACK:
+        return A.Piggyback()
+    phase = state.phase
+    if kind is InputCommand.BANK:
+        return A.Pass() if phase is Phase.PAIR else A.Bank()
+    if kind is InputCommand.ROLL:
+        if phase is Phase.DECIDE and state.turn.score is not None and state.turn.score.keeps:
+            choices = decide_choices(state)
+            return choices[selected_keep % len(choices)]
+        if phase is Phase.ROLL and allowed(state, A.Piggyback()):
+            return A.Piggyback()  # a fresh start needs no button: just throw
+        if phase is Phase.PAIR:
+            return A.Reroll()
+    return None
+
+
+def decide_choices(state: GameState) -> list[A.Action]:
+    """What SELECT cycles through after a roll: the legal keeps, best first, then go for
+    1000 where the table has it and the roll allows it."""
+    assert state.turn.score is not None
+    choices: list[A.Action] = [A.Keep(k.dice) for k in state.turn.score.keeps]
+    if allowed(state, A.GoFor1000()):
+        choices.append(A.GoFor1000())
+    return choices

@@ -1,0 +1,274 @@
+"""Finding the mat in a camera image: ArUco markers -> the mat-to-image homography.
+
+``calibrate(image, geometry)`` checks that every marker is found, the whole mat is in
+view and the image is in focus, and returns a :class:`Calibration` that maps between
+mat millimetres and image pixels. ``camera_shift(image, calibration)`` tells whether
+the camera has moved since (from whichever markers are visible).
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import dataclasses
+import json
+import os
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+from zonkcam.errors import UserError
+from zonkcam.game.names import quoted
+from zonkcam.mat.layout import MatGeometry, Rect, geometry_from_dict
+
+CORNER_NAMES = ("top-left", "top-right", "bottom-right", "bottom-left")
+MAX_EDGE_WIDTH_PX = 4.5
+"""Marker edges blurrier than this (px from dark to light) mean the camera is out of focus."""
+REFERENCE_PX_PER_MM = 1.0
+MAX_FIT_MM = 4.0
+"""Every marker corner must fit one flat mat to within this (mm on the mat): further off and
+the zones would be drawn a quarter of a die from where they are printed."""
+MAX_CALIBRATION_BYTES = 64 * 2**20
+"""The largest calibration file read (one with its reference image is about 1 MB)."""
+MOVED_PX = 6.0
+"""Markers this far from where calibration saw them mean the camera (or mat) moved."""
+
+
+class CalibrationError(UserError):
+    """Calibration failed or a calibration file is unusable; the message says what to do."""
+
+
+@dataclass(frozen=True)
+class Calibration:
+    geometry: MatGeometry
+    homography: np.ndarray
+    """3x3, mat mm -> image px."""
+    image_size: tuple[int, int]
+    """(width, height) of the camera frames it was made from."""
+    marker_corners: dict[int, np.ndarray]
+    """Where each marker's corners were seen (4x2 px), to notice a moved camera."""
+    reprojection_px: float
+    edge_width_px: float
+    created: float = 0.0
+    reference: np.ndarray | None = field(default=None, compare=False, repr=False)
+    """The empty mat seen from above (BGR, REFERENCE_PX_PER_MM), to tell dice and hands
+    from the printed mat."""
+
+    def mat_to_image(self, pts_mm: np.ndarray) -> np.ndarray:
+        pts = np.asarray(pts_mm, np.float64).reshape(-1, 1, 2)
+        return cv2.perspectiveTransform(pts, self.homography).reshape(-1, 2)
+
+    def image_to_mat(self, pts_px: np.ndarray) -> np.ndarray:
+        pts = np.asarray(pts_px, np.float64).reshape(-1, 1, 2)
+        return cv2.perspectiveTransform(pts, np.linalg.inv(self.homography)).reshape(-1, 2)
+
+    @property
+    def px_per_mm(self) -> float:
+        """Average scale at the mat's centre."""
+        c = np.array([[self.geometry.width_mm / 2, self.geometry.height_mm / 2]])
+        a = self.mat_to_image(np.vstack([c, c + [10, 0], c + [0, 10]]))
+        return float((np.linalg.norm(a[1] - a[0]) + np.linalg.norm(a[2] - a[0])) / 20)
+
+    def top_down(self, image: np.ndarray, px_per_mm: float = 1.0) -> np.ndarray:
+        """The mat cut out of a camera image and straightened: (H*px, W*px) BGR."""
+        g = self.geometry
+        scale = np.diag([px_per_mm, px_per_mm, 1.0])
+        m = scale @ np.linalg.inv(self.homography)
+        size = (int(round(g.width_mm * px_per_mm)), int(round(g.height_mm * px_per_mm)))
+        return cv2.warpPerspective(image, m, size, flags=cv2.INTER_AREA)
+
+    def to_dict(self) -> dict[str, Any]:
+        reference = None
+        if self.reference is not None:
+            ok, png = cv2.imencode(".png", self.reference)
+            reference = base64.b64encode(png.tobytes()).decode() if ok else None
+        return {
+            "format": "zonkcam-calibration-1",
+            "created": self.created,
+            "image_size": list(self.image_size),
+            "homography": self.homography.tolist(),
+            "marker_corners": {str(k): v.tolist() for k, v in self.marker_corners.items()},
+            "reprojection_px": self.reprojection_px,
+            "edge_width_px": self.edge_width_px,
+            "geometry": self.geometry.to_dict(),
+            "reference_png": reference,
+        }
+
+    def save(self, path: str | Path) -> None:
+        path = Path(path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(path.suffix + ".tmp")
+        tmp.write_text(json.dumps(self.to_dict(), indent=1))
+        tmp.replace(path)  # never leave a half-written calibration behind
+
+
+def load_calibration(path: str | Path) -> Calibration:
+    """Read a calibration file; a missing, corrupt or foreign file gets a clear message."""
+    from zonkcam.vision.imageio import ImageFileError, decode_image
+
+    path = Path(path)
+    hint = "run: zonkcam calibrate"
+    try:
+        with path.open("rb") as f:
+            raw = f.read(MAX_CALIBRATION_BYTES + 1)
+    except FileNotFoundError:
+        raise CalibrationError(f"no calibration at {path}; {hint}") from None
+    except OSError as exc:
+        raise CalibrationError(f"cannot read calibration file {path} "
+                               f"({exc.strerror or exc}); {hint}") from None
+    if len(raw) > MAX_CALIBRATION_BYTES:
+        raise CalibrationError(f"calibration file {path} is over "
+                               f"{MAX_CALIBRATION_BYTES // 2**20} MB; {hint}")
+    try:
+        data = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError, RecursionError) as exc:
+        why = "nested too deeply" if isinstance(exc, RecursionError) else exc
+        raise CalibrationError(f"calibration file {path} is damaged ({why}); {hint}") from None
+    try:
+        if not isinstance(data, dict) or data.get("format") != "zonkcam-calibration-1":
+            raise ValueError("not a zonkcam calibration file")
+        h = np.array(data["homography"], np.float64)
+        if h.shape != (3, 3) or not np.all(np.isfinite(h)) or abs(np.linalg.det(h)) < 1e-12:
+            raise ValueError("its homography is not a valid 3x3 matrix")
+        size = tuple(int(v) for v in data["image_size"])
+        if len(size) != 2 or min(size) <= 0:
+            raise ValueError("bad image_size")
+        corners = {int(k): np.array(v, np.float64).reshape(4, 2)
+                   for k, v in data["marker_corners"].items()}
+        geometry = geometry_from_dict(data["geometry"], f"{path} geometry")
+        reference = None
+        if data.get("reference_png"):
+            try:
+                reference = decode_image(base64.b64decode(data["reference_png"]))[0]
+            except ImageFileError as exc:
+                raise ValueError(f"its reference image is damaged ({exc})") from None
+        return Calibration(geometry, h, size, corners, float(data["reprojection_px"]),
+                           float(data["edge_width_px"]), float(data.get("created", 0)),
+                           reference)
+    except (KeyError, TypeError, ValueError, AttributeError, OverflowError, RecursionError,
+            binascii.Error, cv2.error) as exc:
+        why = quoted(str(exc), 200)[1:-1]
+        raise CalibrationError(f"calibration file {path} is not usable ({why}); {hint}") from None
+
+
+def detect_markers(image: np.ndarray, geo: MatGeometry) -> dict[int, np.ndarray]:
+    """The mat's markers found in ``image``: id -> 4x2 corner pixels."""
+    gray = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    dictionary = cv2.aruco.getPredefinedDictionary(getattr(cv2.aruco, geo.dictionary))
+    params = cv2.aruco.DetectorParameters()
+    params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
+    corners, ids, _ = cv2.aruco.ArucoDetector(dictionary, params).detectMarkers(gray)
+    wanted = {m.id for m in geo.markers}
+    found: dict[int, np.ndarray] = {}
+    if ids is not None:
+        for c, i in zip(corners, ids.ravel(), strict=True):
+            if int(i) in wanted and int(i) not in found:
+                found[int(i)] = c.reshape(4, 2).astype(np.float64)
+    return found
+
+
+def calibrate(image: np.ndarray, geo: MatGeometry) -> Calibration:
+    """Calibrate from one camera frame of the empty mat; CalibrationError says what's wrong."""
+    h, w = image.shape[:2]
+    found = detect_markers(image, geo)
+    missing = [(k, m) for k, m in enumerate(geo.markers) if m.id not in found]
+    if missing:
+        where = ", ".join(f"marker {m.id} ({CORNER_NAMES[k]} corner)" for k, m in missing)
+        raise CalibrationError(f"{where} not found: make sure the whole mat is in view, lit "
+                               "evenly and nothing covers its corners, then try again")
+    src = np.vstack([m.corners for m in geo.markers])
+    dst = np.vstack([found[m.id] for m in geo.markers])
+    homography, _ = cv2.findHomography(src, dst, 0)
+    if homography is None:
+        raise CalibrationError("the markers do not form a flat mat; is the mat lying flat?")
+    cal = Calibration(geo, homography, (w, h), found, 0.0, 0.0, time.time())
+    misfit = np.linalg.norm(cal.mat_to_image(src) - dst, axis=1)
+    err = float(np.sqrt(np.mean(misfit ** 2)))
+    corners_px = cal.mat_to_image(geo.corners)
+    outside = [CORNER_NAMES[k] for k, (x, y) in enumerate(corners_px)
+               if not (-2 <= x <= w + 1 and -2 <= y <= h + 1)]
+    if outside:
+        raise CalibrationError(f"the mat's {', '.join(outside)} corner is outside the camera's "
+                               "view: raise the camera or centre the mat under it")
+    worst = int(np.argmax(misfit))
+    fit_mm = float(misfit[worst]) / max(cal.px_per_mm, 1e-6)
+    if fit_mm > MAX_FIT_MM:
+        marker = geo.markers[worst // 4]
+        raise CalibrationError(
+            f"the markers do not fit a flat mat (marker {marker.id} is off by {fit_mm:.1f} mm, "
+            f"want under {MAX_FIT_MM:g}): lay the mat flat and smooth, check that the camera "
+            "looks straight down and its lens does not bend straight lines, and that the mat "
+            "was printed at 100% from this geometry")
+    width = edge_width(image, found)
+    if width > MAX_EDGE_WIDTH_PX:
+        raise CalibrationError(f"the image is out of focus (marker edges {width:.1f} px wide, "
+                               f"want under {MAX_EDGE_WIDTH_PX}): focus the camera lens")
+    cal = Calibration(geo, homography, (w, h), found, err, width, cal.created)
+    return dataclasses.replace(cal, reference=cal.top_down(image, REFERENCE_PX_PER_MM))
+
+
+def edge_width(image: np.ndarray, markers: dict[int, np.ndarray]) -> float:
+    """How many pixels a marker's black-to-white edge takes (1-2 sharp; more is blur)."""
+    gray = (image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)).astype(
+        np.float32)
+    widths = []
+    for corners in markers.values():
+        x0, y0 = np.floor(corners.min(axis=0)).astype(int)
+        x1, y1 = np.ceil(corners.max(axis=0)).astype(int)
+        roi = gray[max(0, y0):y1 + 1, max(0, x0):x1 + 1]
+        if roi.size < 64:
+            continue
+        gx = cv2.Sobel(roi, cv2.CV_32F, 1, 0, ksize=3) / 8
+        gy = cv2.Sobel(roi, cv2.CV_32F, 0, 1, ksize=3) / 8
+        grad = float(np.percentile(np.hypot(gx, gy), 99.5))
+        contrast = float(np.percentile(roi, 95) - np.percentile(roi, 5))
+        if grad > 0:
+            widths.append(contrast / grad)
+    return float(np.median(widths)) if widths else float("inf")
+
+
+def camera_shift(image: np.ndarray, cal: Calibration) -> float | None:
+    """Median distance (px) of the visible markers from their calibrated place, or None
+    when fewer than two markers are visible (covered markers prove nothing)."""
+    found = detect_markers(image, cal.geometry)
+    common = [i for i in found if i in cal.marker_corners]
+    if len(common) < 2:
+        return None
+    d = [np.linalg.norm(found[i] - cal.marker_corners[i], axis=1).mean() for i in common]
+    return float(np.median(d))
+
+
+def draw_zones(image: np.ndarray, cal: Calibration) -> np.ndarray:
+    """A preview: the mat outline, rolling area, keep strip and board images on the image."""
+    out = image.copy() if image.ndim == 3 else cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
+    geo = cal.geometry
+    t = max(1, round(min(out.shape[:2]) / 300))
+
+    def poly(rect: Rect, colour: tuple[int, int, int], label: str) -> None:
+        pts = cal.mat_to_image(rect.corners).round().astype(np.int32)
+        cv2.polylines(out, [pts], True, colour, t, cv2.LINE_AA)
+        cv2.putText(out, label, tuple(pts[0] + [4, 16 * t]), cv2.FONT_HERSHEY_SIMPLEX,
+                    0.5 * t, colour, t, cv2.LINE_AA)
+
+    poly(Rect(0, 0, geo.width_mm, geo.height_mm), (255, 255, 255), "mat")
+    poly(geo.rolling_area, (0, 255, 255), "rolling area")
+    poly(geo.keep_strip, (255, 200, 0), "keep strip")
+    for b in geo.board_images:
+        poly(b.rect, (0, 0, 255), b.label)
+    for i, c in cal.marker_corners.items():
+        cv2.polylines(out, [c.round().astype(np.int32)], True, (0, 255, 0), t, cv2.LINE_AA)
+        cv2.putText(out, str(i), tuple(c[0].astype(int)), cv2.FONT_HERSHEY_SIMPLEX, 0.6 * t,
+                    (0, 255, 0), t, cv2.LINE_AA)
+    return out
+
+
+def default_calibration_path() -> Path:
+    """``$ZONKCAM_CALIBRATION``, else ``$XDG_CONFIG_HOME/zonkcam/calibration.json``."""
+    if os.environ.get("ZONKCAM_CALIBRATION"):
+        return Path(os.environ["ZONKCAM_CALIBRATION"])
+    base = os.environ.get("XDG_CONFIG_HOME") or os.path.join(os.path.expanduser("~"), ".config")
+    return Path(base) / "zonkcam" / "calibration.json"

@@ -1,0 +1,303 @@
+"""The printable play mat: its layout (TOML, the built-in ones in the repository's
+calibration/ folder) and its drawing.
+
+Mat coordinates are millimetres from the mat's top-left corner, x right, y down (the
+keep strip is along the bottom edge, nearest the scorekeeper).
+"""
+
+from __future__ import annotations
+
+import tomllib
+import zlib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+from zonkcam.data import LAYOUTS
+from zonkcam.errors import UserError
+
+SIZES = ("a3", "a2")
+BOARD_LABELS = ("LEFT", "RIGHT", "CHOOSE", "SOCIAL")
+
+
+@dataclass(frozen=True)
+class Rect:
+    x: float
+    y: float
+    w: float
+    h: float
+
+    def contains(self, x: float, y: float) -> bool:
+        return self.x <= x <= self.x + self.w and self.y <= y <= self.y + self.h
+
+    @property
+    def corners(self) -> np.ndarray:
+        return np.array([[self.x, self.y], [self.x + self.w, self.y],
+                         [self.x + self.w, self.y + self.h], [self.x, self.y + self.h]], float)
+
+
+@dataclass(frozen=True)
+class BoardImage:
+    """A printed die image; a scoring die touching it passes a drink."""
+
+    label: str
+    center: tuple[float, float]
+    size_mm: float
+
+    @property
+    def rect(self) -> Rect:
+        half = self.size_mm / 2
+        return Rect(self.center[0] - half, self.center[1] - half, self.size_mm, self.size_mm)
+
+
+@dataclass(frozen=True)
+class Marker:
+    id: int
+    x: float
+    y: float
+    size_mm: float
+
+    @property
+    def corners(self) -> np.ndarray:
+        """Corners in ArUco order (top-left, top-right, bottom-right, bottom-left), mm."""
+        return Rect(self.x, self.y, self.size_mm, self.size_mm).corners
+
+
+@dataclass(frozen=True)
+class MatGeometry:
+    name: str
+    width_mm: float
+    height_mm: float
+    die_mm: float
+    dictionary: str
+    markers: tuple[Marker, ...]
+    rolling_area: Rect
+    keep_strip: Rect
+    board_images: tuple[BoardImage, ...]
+
+    @property
+    def corners(self) -> np.ndarray:
+        return Rect(0, 0, self.width_mm, self.height_mm).corners
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "name": self.name, "width_mm": self.width_mm, "height_mm": self.height_mm,
+            "die_mm": self.die_mm,
+            "markers": {"dictionary": self.dictionary,
+                        "size_mm": self.markers[0].size_mm,
+                        "ids": [m.id for m in self.markers],
+                        "positions": [[m.x, m.y] for m in self.markers]},
+            "rolling_area": {"rect": _rect_list(self.rolling_area)},
+            "keep_strip": {"rect": _rect_list(self.keep_strip)},
+            "board_images": [{"label": b.label, "center": list(b.center), "size_mm": b.size_mm}
+                             for b in self.board_images],
+        }
+
+
+def _rect_list(r: Rect) -> list[float]:
+    return [r.x, r.y, r.w, r.h]
+
+
+def load_geometry(name_or_path: str = "a3") -> MatGeometry:
+    """The built-in A3/A2 geometry by name, or a user's TOML file."""
+    if name_or_path.lower() in SIZES:
+        text = (LAYOUTS / f"{name_or_path.lower()}.toml").read_text(encoding="utf-8")
+        where = f"built-in {name_or_path.upper()} mat"
+    else:
+        try:
+            text = Path(name_or_path).read_text(encoding="utf-8")
+        except OSError as exc:
+            raise UserError(f"cannot read mat geometry {name_or_path}: {exc.strerror}") from None
+        where = name_or_path
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise UserError(f"{where} is not valid TOML: {exc}") from None
+    return geometry_from_dict(data, where)
+
+
+def geometry_from_dict(data: dict[str, Any], where: str = "mat geometry") -> MatGeometry:
+    def num(table: dict, key: str, ctx: str) -> float:
+        value = table.get(key)
+        if isinstance(value, bool) or not isinstance(value, int | float) or value <= 0:
+            raise UserError(f"{where}: {ctx}{key} must be a positive number, not {value!r}")
+        return float(value)
+
+    def rect(table: Any, ctx: str) -> Rect:
+        value = table.get("rect") if isinstance(table, dict) else None
+        if (not isinstance(value, list) or len(value) != 4
+                or not all(isinstance(v, int | float) and not isinstance(v, bool) for v in value)):
+            raise UserError(f"{where}: [{ctx}] rect must be [x, y, width, height] in mm")
+        return Rect(*map(float, value))
+
+    known = {"name", "width_mm", "height_mm", "die_mm", "markers", "rolling_area", "keep_strip",
+             "board_images"}
+    unknown = set(data) - known
+    if unknown:
+        raise UserError(f"{where}: unknown key {sorted(unknown)[0]!r}; allowed: "
+                        f"{', '.join(sorted(known))}")
+    m = data.get("markers")
+    if not isinstance(m, dict):
+        raise UserError(f"{where}: needs a [markers] table")
+    dictionary = m.get("dictionary", "DICT_4X4_50")
+    if not isinstance(dictionary, str) or not hasattr(cv2.aruco, dictionary):
+        raise UserError(f"{where}: markers.dictionary {dictionary!r} is not a cv2.aruco "
+                        "dictionary (e.g. DICT_4X4_50)")
+    ids, positions = m.get("ids"), m.get("positions")
+    if (not isinstance(ids, list) or not isinstance(positions, list) or len(ids) != 4
+            or len(positions) != 4 or not all(isinstance(i, int) for i in ids)
+            or len(set(ids)) != 4
+            or not all(isinstance(p, list) and len(p) == 2 for p in positions)):
+        raise UserError(f"{where}: markers need 4 different ids and 4 [x, y] positions")
+    size = num(m, "size_mm", "markers.")
+    boards = []
+    for i, b in enumerate(data.get("board_images", [])):
+        if not isinstance(b, dict) or b.get("label") not in BOARD_LABELS:
+            raise UserError(f"{where}: board_images[{i}] label must be one of "
+                            f"{', '.join(BOARD_LABELS)}")
+        c = b.get("center")
+        if not isinstance(c, list) or len(c) != 2:
+            raise UserError(f"{where}: board_images[{i}] center must be [x, y] in mm")
+        boards.append(BoardImage(b["label"], (float(c[0]), float(c[1])),
+                                 num(b, "size_mm", f"board_images[{i}].")))
+    geo = MatGeometry(
+        name=str(data.get("name", "custom")),
+        width_mm=num(data, "width_mm", ""),
+        height_mm=num(data, "height_mm", ""),
+        die_mm=num(data, "die_mm", "") if "die_mm" in data else 16.0,
+        dictionary=dictionary,
+        markers=tuple(Marker(i, float(p[0]), float(p[1]), size)
+                      for i, p in zip(ids, positions, strict=True)),
+        rolling_area=rect(data.get("rolling_area"), "rolling_area"),
+        keep_strip=rect(data.get("keep_strip"), "keep_strip"),
+        board_images=tuple(boards),
+    )
+    everything = [("rolling_area", geo.rolling_area), ("keep_strip", geo.keep_strip)]
+    everything += [(f"marker {mk.id}", Rect(mk.x, mk.y, size, size)) for mk in geo.markers]
+    for label, r in everything:
+        if r.x < 0 or r.y < 0 or r.x + r.w > geo.width_mm or r.y + r.h > geo.height_mm:
+            raise UserError(f"{where}: {label} does not fit on a {geo.width_mm:g} x "
+                            f"{geo.height_mm:g} mm mat")
+    return geo
+
+
+# -- drawing ---------------------------------------------------------------------------------
+
+_FELT = (105, 72, 38)      # BGR: rolling area (denim blue: contrast for white, red, green dice)
+_STRIP = (70, 52, 44)      # keep strip (dark slate: dice of every colour stand out)
+_INK = (30, 30, 30)
+
+
+def draw_mat(geo: MatGeometry, dpi: float = 300) -> np.ndarray:
+    """The mat as a BGR image at ``dpi`` (white paper, markers, zones, board images)."""
+    px = dpi / 25.4
+
+    def p(x: float, y: float) -> tuple[int, int]:
+        return int(round(x * px)), int(round(y * px))
+
+    w, h = p(geo.width_mm, geo.height_mm)
+    img = np.full((h, w, 3), 255, np.uint8)
+    line = max(1, int(round(0.8 * px)))
+    for rect, colour, label in ((geo.rolling_area, _FELT, "ROLL HERE"),
+                                (geo.keep_strip, _STRIP, "KEEP")):
+        cv2.rectangle(img, p(rect.x, rect.y), p(rect.x + rect.w, rect.y + rect.h), colour, -1)
+        _text(img, label, p(rect.x + rect.w / 2, rect.y + rect.h - 4), 5 * px, (235, 235, 235))
+    for b in geo.board_images:
+        _die_image(img, b, px)
+    dictionary = cv2.aruco.getPredefinedDictionary(getattr(cv2.aruco, geo.dictionary))
+    for m in geo.markers:
+        side = int(round(m.size_mm * px))
+        marker = cv2.aruco.generateImageMarker(dictionary, m.id, side)
+        x0, y0 = p(m.x, m.y)
+        img[y0:y0 + side, x0:x0 + side] = marker[..., None]
+    cv2.rectangle(img, (0, 0), (w - 1, h - 1), _INK, line)
+    return img
+
+
+def _die_image(img: np.ndarray, b: BoardImage, px: float) -> None:
+    """A die drawn as an outline with a sign, not pips, so the reader never takes it for a die."""
+    r = b.rect
+    white, thick = (240, 240, 240), max(2, int(1.6 * px))
+    # OpenCV centres a line on its path: inset by half a line so the ink stays in the zone
+    inset = thick // 2 + 1
+    x0, y0 = int(round(r.x * px)) + inset, int(round(r.y * px)) + inset
+    side = int((r.x + r.w) * px) - inset - x0
+    corner = side // 6
+    cv2.rectangle(img, (x0 + corner, y0), (x0 + side - corner, y0 + side), white, thick)
+    cv2.rectangle(img, (x0, y0 + corner), (x0 + side, y0 + side - corner), white, thick)
+    cv2.rectangle(img, (x0 + thick, y0 + thick), (x0 + side - thick, y0 + side - thick),
+                  _FELT, -1)
+    for cx, cy in ((corner, corner), (side - corner, corner), (side - corner, side - corner),
+                   (corner, side - corner)):
+        cv2.ellipse(img, (x0 + cx, y0 + cy), (corner, corner), 0, 0, 360, white, thick)
+    cv2.rectangle(img, (x0 + thick, y0 + corner), (x0 + side - thick, y0 + side - corner),
+                  _FELT, -1)
+    cv2.rectangle(img, (x0 + corner, y0 + thick), (x0 + side - corner, y0 + side - thick),
+                  _FELT, -1)
+    mid, arm = (x0 + side // 2, y0 + side // 2), int(side * 0.3)
+    if b.label in ("LEFT", "RIGHT"):
+        sign = -1 if b.label == "LEFT" else 1
+        cv2.arrowedLine(img, (mid[0] - sign * arm, mid[1]), (mid[0] + sign * arm, mid[1]),
+                        white, thick * 2, cv2.LINE_AA, tipLength=0.4)
+    else:
+        _text(img, "?" if b.label == "CHOOSE" else "ALL", (mid[0], mid[1] + int(side * 0.12)),
+              side * 0.32, white)
+    _text(img, b.label, (x0 + side // 2, y0 + side + int(6 * px)), 4 * px, white)
+
+
+def _text(img: np.ndarray, text: str, centre: tuple[int, int], height_px: float,
+          colour: tuple[int, int, int]) -> None:
+    font = cv2.FONT_HERSHEY_DUPLEX
+    scale = height_px / 22.0
+    thick = max(1, int(scale * 2))
+    (tw, th), _ = cv2.getTextSize(text, font, scale, thick)
+    cv2.putText(img, text, (centre[0] - tw // 2, centre[1]), font, scale, colour, thick,
+                cv2.LINE_AA)
+
+
+def png_with_dpi(image: np.ndarray, dpi: float) -> bytes:
+    """The image as PNG bytes that say their resolution (a pHYs chunk), so a printer's
+    "actual size" prints the mat at its real size."""
+    ok, buf = cv2.imencode(".png", image, [cv2.IMWRITE_PNG_COMPRESSION, 9])
+    if not ok:
+        raise OSError("the PNG could not be encoded")
+    data = buf.tobytes()
+    per_metre = int(round(dpi / 0.0254))
+    body = b"pHYs" + per_metre.to_bytes(4, "big") * 2 + b"\x01"  # unit: the metre
+    chunk = (9).to_bytes(4, "big") + body + zlib.crc32(body).to_bytes(4, "big")
+    ihdr_end = 8 + 8 + 13 + 4  # signature, then IHDR's length, type, data and CRC
+    return data[:ihdr_end] + chunk + data[ihdr_end:]
+
+
+def write_pdf(image: np.ndarray, path: str | Path, width_mm: float, height_mm: float) -> None:
+    """A one-page PDF of ``image`` at the mat's real size (lossless, Flate-compressed)."""
+    h, w = image.shape[:2]
+    rgb = cv2.cvtColor(image, cv2.COLOR_BGR2RGB)
+    data = zlib.compress(rgb.tobytes(), 6)
+    pw, ph = width_mm * 72 / 25.4, height_mm * 72 / 25.4
+    content = f"q {pw:.2f} 0 0 {ph:.2f} 0 0 cm /Im0 Do Q".encode()
+    objects = [
+        b"<< /Type /Catalog /Pages 2 0 R >>",
+        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+        (f"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 {pw:.2f} {ph:.2f}] "
+         f"/Resources << /XObject << /Im0 4 0 R >> >> /Contents 5 0 R >>").encode(),
+        (f"<< /Type /XObject /Subtype /Image /Width {w} /Height {h} /ColorSpace /DeviceRGB "
+         f"/BitsPerComponent 8 /Filter /FlateDecode /Length {len(data)} >>\nstream\n").encode()
+        + data + b"\nendstream",
+        f"<< /Length {len(content)} >>\nstream\n".encode() + content + b"\nendstream",
+    ]
+    out = bytearray(b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n")
+    offsets = []
+    for i, body in enumerate(objects, start=1):
+        offsets.append(len(out))
+        out += f"{i} 0 obj\n".encode() + body + b"\nendobj\n"
+    xref = len(out)
+    out += f"xref\n0 {len(objects) + 1}\n0000000000 65535 f \n".encode()
+    for off in offsets:
+        out += f"{off:010d} 00000 n \n".encode()
+    out += (f"trailer\n<< /Size {len(objects) + 1} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n"
+            ).encode()
+    Path(path).write_bytes(bytes(out))

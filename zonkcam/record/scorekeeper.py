@@ -1,0 +1,90 @@
+"""A game bound to the event log: the object the text scorekeeper and the app drive.
+
+``Scorekeeper.play(action)`` checks the action against the rules, writes it to the log
+and commits, and only then updates the game, so whatever it reports as accepted
+survives a crash or power cut. A new game reaches the log with its players, in one
+transaction: a game without players is never stored.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from zonkcam.game import actions as A
+from zonkcam.game.game import FoldError, Game
+from zonkcam.game.rules import RuleSet
+from zonkcam.game.state import GameState
+from zonkcam.record.store import EventLog, StoreError
+
+
+class Scorekeeper:
+    def __init__(self, log: EventLog, game_id: int | None, game: Game, stored: int = 0) -> None:
+        self.log = log
+        self.game_id = game_id
+        """None until the game is stored (with its first action)."""
+        self.game = game
+        self._stored = stored
+        """Actions of this game in the log, undos included."""
+        self.demo = False
+        """The demo game's: only its automatic players play it."""
+
+    @classmethod
+    def new(cls, log: EventLog, rules: RuleSet, actions: Sequence[A.Action] = (), *,
+            demo: bool = False) -> Scorekeeper:
+        """A new game; with ``actions`` (the seating, zonk names) it is stored with them in
+        one transaction, else with the first action played. ``demo``: the demo game's."""
+        game = Game(rules, actions)  # a refused action raises here, before anything is saved
+        keeper = cls(log, None, game)
+        keeper.demo = demo
+        if actions:
+            keeper.game_id = log.new_game(rules, actions, game.state.finished, demo=demo)
+            keeper._stored = len(actions)
+        return keeper
+
+    @property
+    def last_seq(self) -> int:
+        """The place in the log of the last action stored (undos count)."""
+        return self._stored
+
+    @classmethod
+    def resume(cls, log: EventLog, game_id: int) -> Scorekeeper:
+        """The saved game, claimed for this log (refused while another zonkcam plays it)."""
+        log.claim(game_id)
+        game, stored = saved_game(log, game_id)
+        keeper = cls(log, game_id, game, stored)
+        keeper.demo = log.is_demo(game_id)
+        return keeper
+
+    @property
+    def state(self) -> GameState:
+        return self.game.state
+
+    def play(self, action: A.Action) -> GameState:
+        """Accept ``action`` (raises TableError, or StoreError when it cannot be saved, and
+        then changes nothing)."""
+        was_finished = self.game.state.finished
+        state = self.game.preview(action)
+        finished = state.finished if state.finished != was_finished else None
+        if self.game_id is None:
+            self.game_id = self.log.new_game(self.game.rules, [action], state.finished,
+                                             demo=self.demo)
+        else:
+            self.log.append(self.game_id, action, self._stored + 1, finished)
+        self._stored += 1
+        self.game.accept(action, state)
+        return state
+
+
+def saved_game(log: EventLog, game_id: int) -> tuple[Game, int]:
+    """A saved game played back from the log, and how many actions it has stored (undos
+    included); a StoreError names the stored action the rules refuse."""
+    rules = log.rules(game_id)
+    actions = log.actions(game_id)
+    game = Game(rules)
+    try:
+        game.fold(actions)
+    except FoldError as exc:
+        raise StoreError(f"game {game_id}: stored action {exc.index + 1} is refused by the "
+                         f"rules ({exc}); its actions are in: zonkcam games export "
+                         f"{game_id}") from None
+    return game, len(actions)

@@ -1,0 +1,158 @@
+"""What every camera source is: frames from ``read()``, ``None`` at the end of a file or
+folder, a :class:`CameraError` when it cannot (:class:`BadFrameError` for one bad frame,
+:class:`SourceBrokenError` when a file cannot go on), ``close()`` to release it, and the
+``spec`` that opens it again; and :class:`ResilientSource`, which keeps frames coming
+from a source that fails.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+import cv2
+import numpy as np
+
+from zonkcam.errors import UserError
+
+IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".bmp", ".webp", ".tif", ".tiff"}
+
+
+class CameraError(UserError):
+    """The camera is gone or will not start."""
+
+
+class BadFrameError(CameraError):
+    """One frame was not an image; the camera itself may carry on."""
+
+
+class SourceBrokenError(CameraError):
+    """A file source cannot go on (a video damaged from here on): reopening would only
+    start it again from the beginning."""
+
+
+@dataclass
+class Frame:
+    image: np.ndarray
+    index: int
+    t: float
+    """Seconds since the source started (the demo table's simulated clock)."""
+    truth: Any = field(default=None, repr=False)
+    """What the demo table drew (None for real cameras)."""
+
+
+class FrameSource(Protocol):
+    name: str
+    fps: float
+    spec: str
+    """What open_source() takes to open this source again."""
+
+    def read(self) -> Frame | None: ...
+
+    def close(self) -> None: ...
+
+
+def check_image(image: Any, what: str) -> np.ndarray:
+    if not isinstance(image, np.ndarray) or image.ndim not in (2, 3) or image.size == 0:
+        raise BadFrameError(f"{what} sent something that is not an image")
+    if image.dtype != np.uint8:
+        if image.dtype == np.uint16:
+            image = (image >> 8).astype(np.uint8)
+        else:
+            raise BadFrameError(f"{what} sent a {image.dtype} image")
+    if image.ndim == 2:
+        image = cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
+    elif image.shape[2] == 4:
+        image = cv2.cvtColor(image, cv2.COLOR_BGRA2BGR)
+    elif image.shape[2] != 3:
+        raise BadFrameError(f"{what} sent an image with {image.shape[2]} channels")
+    return image
+
+
+@dataclass
+class CameraProblem:
+    message: str
+    retry_in_s: float
+    """When the source is tried again (0: at once)."""
+    final: bool = False
+    """The source cannot go on (a damaged video): the stream ends after this."""
+    repeat: bool = False
+    """Still waiting to try again after a problem already reported (sent every
+    ``poll_s`` so that the screen keeps showing it)."""
+
+
+class ResilientSource:
+    """Keeps frames coming from a source that fails: reports each problem, reopens the
+    source with ``opener`` (a new object, opened from its spec) with backoff, skips and
+    counts bad frames, and never raises.
+
+    ``frames()`` yields Frame objects and a :class:`CameraProblem` for each failure; while
+    it waits to reopen it yields a ``repeat`` problem every ``poll_s`` instead of blocking,
+    so that the app goes on drawing. It stops at the end of a finite source, or after a
+    ``final`` problem. ``clock`` and ``sleep`` are injectable for tests.
+    """
+
+    def __init__(self, opener: Callable[[], FrameSource], *, source: FrameSource | None = None,
+                 max_backoff_s: float = 8.0, max_bad_frames: int = 30, poll_s: float = 0.1,
+                 clock: Callable[[], float] = time.monotonic,
+                 sleep: Callable[[float], None] = time.sleep) -> None:
+        self.opener, self.source = opener, source
+        self.max_backoff_s, self.max_bad_frames, self.poll_s = max_backoff_s, max_bad_frames, poll_s
+        self.clock, self.sleep = clock, sleep
+        self.bad_frames = 0
+        """Frames skipped because they were not whole images."""
+        self.reopened = 0
+
+    def frames(self) -> Iterator[Frame | CameraProblem]:
+        backoff, bad_in_a_row = 0.5, 0
+        waiting: CameraProblem | None = None
+        retry_at = 0.0
+        while True:
+            if waiting is not None:
+                left = retry_at - self.clock()
+                if left > 0:
+                    yield CameraProblem(waiting.message, left, repeat=True)
+                    self.sleep(min(self.poll_s, left))
+                    continue
+                waiting = None
+            try:
+                if self.source is None:
+                    self.source = self.opener()
+                    self.reopened += 1
+                frame = self.source.read()
+            except SourceBrokenError as exc:
+                self.close()
+                yield CameraProblem(str(exc), 0.0, final=True)
+                return
+            except BadFrameError as exc:
+                self.bad_frames += 1
+                bad_in_a_row += 1
+                if bad_in_a_row < self.max_bad_frames:
+                    yield CameraProblem(str(exc), 0.0)
+                    continue
+                waiting = CameraProblem(f"{exc} ({bad_in_a_row} bad frames in a row); "
+                                        "reopening", backoff)
+            except (CameraError, UserError, OSError, cv2.error) as exc:
+                waiting = CameraProblem(str(exc), backoff)
+            else:
+                if frame is None:
+                    return
+                backoff, bad_in_a_row = 0.5, 0
+                yield frame
+                continue
+            self.close()
+            bad_in_a_row = 0
+            retry_at = self.clock() + backoff
+            backoff = min(self.max_backoff_s, backoff * 2)
+            yield waiting
+
+    def close(self) -> None:
+        if self.source is not None:
+            try:
+                self.source.close()
+            except Exception:  # noqa: BLE001 - a dying camera may fail to close; it is gone
+                pass
+            finally:
+                self.source = None

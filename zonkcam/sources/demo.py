@@ -1,0 +1,750 @@
+"""The demo table: a camera source that renders dice being thrown on the play mat.
+
+Dice tumble in, slow down and come to rest; a hand moves kept dice to the keep strip;
+everything is drawn by the project's renderer (zonkcam.vision.synth) on the printed
+mat, so the frames go through the same reader, calibration and settle detection as a
+real camera's. Each frame carries its truth (:class:`DemoTruth`) for tests.
+
+A driver (the demo game, or a test) scripts the table with :meth:`DemoTable.throw`,
+:meth:`DemoTable.keep` and :meth:`DemoTable.pick_up`, and puts things in the way with
+:meth:`DemoTable.put` (a fingertip on a die, a cup, a phone, a sleeve, a hand's shadow) or
+:meth:`DemoTable.nudge` (a finger pushes a die); with ``autoplay`` the table plays by
+itself (throw, keep the 1s and 5s, throw the rest, ...).
+
+A :class:`CameraLook` says how far the picture is from a perfect one: ``REALISTIC`` tilts
+the camera 15 degrees, bends straight lines (barrel distortion), lights the mat unevenly,
+blurs, compresses every frame as JPEG and leaves clutter on the table round the mat.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from collections import deque
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from zonkcam.errors import UserError
+from zonkcam.mat.layout import MatGeometry, draw_mat, load_geometry
+from zonkcam.sources import Frame
+from zonkcam.table.zones import SeenDie
+from zonkcam.vision import synth
+
+DEMO_COLOURS = ("white", "white", "red", "red", "green", "green")
+SKIN = (120, 160, 215)  # BGR
+THINGS = ("finger", "cup", "phone", "sleeve", "shadow")
+"""What :meth:`DemoTable.put` can lay on the mat (none of them a die)."""
+COCKED_TILT_DEG = 38.0
+"""How far a cocked die leans (on another die, or the mat's raised edge)."""
+
+
+@dataclass(frozen=True)
+class CameraLook:
+    """How the demo camera's picture differs from a perfect one."""
+
+    tilt_deg: float = 6.0
+    """How far the camera looks from straight down."""
+    barrel: float = 0.0
+    """Barrel distortion: how much nearer the centre a frame corner is drawn (0.06 = 6%)."""
+    light_falloff: float = 0.0
+    """Uneven light: the darkest part of the frame is this share darker than the brightest."""
+    blur: float = 0.0
+    """Lens blur, Gaussian sigma in px of a 1280 px wide frame."""
+    jpeg_quality: int = 0
+    """Every frame goes through JPEG at this quality (0: never)."""
+    clutter: int = 0
+    """Things lying on the table round the mat (cups, phones, papers)."""
+    noise: float = 1.5
+    """Sensor noise, grey levels."""
+    mat_share: float = 0.85
+    """How much of the frame's width the mat fills (the rest is the table round it)."""
+
+
+PLAIN = CameraLook()
+REALISTIC = CameraLook(tilt_deg=15.0, barrel=0.06, light_falloff=0.35, blur=1.0,
+                       jpeg_quality=70, clutter=6, noise=2.5, mat_share=0.75)
+LOOKS = {"plain": PLAIN, "realistic": REALISTIC}
+
+
+def look_of(spec: str) -> CameraLook:
+    """The camera look a demo source spec asks for: ``demo`` or ``demo:realistic``."""
+    look = spec.partition(":")[2] or "plain"
+    if look not in LOOKS:
+        raise UserError(f"--source demo:LOOK takes {' or '.join(LOOKS)}, not {look!r}")
+    return LOOKS[look]
+
+
+@dataclass(frozen=True)
+class DemoDie:
+    """A die as the demo table placed it (mat mm from the top-left corner)."""
+
+    value: int
+    color: str
+    x_mm: float
+    y_mm: float
+    yaw_deg: float = 0.0
+    zone: str = "rolling"
+    """rolling, keep or off."""
+    touching: tuple[str, ...] = ()
+    """Board images (LEFT, RIGHT, CHOOSE, SOCIAL) the die was placed touching."""
+    cocked: bool = False
+
+
+@dataclass(frozen=True)
+class DemoTruth:
+    dice: tuple[DemoDie, ...]
+    moving: bool
+    """Some die is still moving in this frame."""
+    hand: bool
+    """A hand (or anything else that is not a die) is over the mat."""
+    throw: int
+    """How many throws have begun."""
+    boxes: tuple[tuple[float, float, float, float], ...] = ()
+    """Each die's box in the frame (x0, y0, x1, y1), in the order of ``dice``."""
+
+    @property
+    def rolled(self) -> tuple[DemoDie, ...]:
+        return tuple(d for d in self.dice if d.zone == "rolling")
+
+
+@dataclass
+class _Pose:
+    die: DemoDie
+    moving: bool = False
+
+
+@dataclass(frozen=True)
+class _Thing:
+    """Something on the mat that is not a die (mat mm; ``angle`` in degrees)."""
+
+    kind: str
+    x_mm: float
+    y_mm: float
+    angle: float = 0.0
+
+
+class DemoTable:
+    """A FrameSource that renders a scripted (or self-playing) table."""
+
+    def __init__(self, *, seed: int = 0, geometry: MatGeometry | str = "a3",
+                 size: tuple[int, int] = (960, 720), fps: float = 30.0,
+                 look: CameraLook = PLAIN, autoplay: bool = True, dice: int = 5,
+                 colours: Sequence[str] | None = None,
+                 tumble_frames: tuple[int, int] = (12, 20), rest_frames: int = 20) -> None:
+        self.geometry = load_geometry(geometry) if isinstance(geometry, str) else geometry
+        self.name, self.fps = "demo table", fps
+        self.spec = "demo" if look == PLAIN else \
+            "demo:" + next((k for k, v in LOOKS.items() if v == look), "plain")
+        self.seed, self.rng = seed, np.random.default_rng(seed)
+        self.autoplay = autoplay
+        self.use_dice(dice, colours)
+        self.look, self.noise = look, look.noise
+        self.tumble_frames, self.rest_frames = tumble_frames, rest_frames
+        g = self.geometry
+        w, h = size
+        # The mat fills look.mat_share of the frame's width (as drawn before any barrel
+        # distortion), seen from slightly in front.
+        focal = look.mat_share * w * 600.0 / g.width_mm / (1 - look.barrel)
+        self.camera = synth.Camera(w, h, tilt_deg=look.tilt_deg, distance_mm=600.0,
+                                   focal_px=focal)
+        mat = synth.Mat("wood", (70, 100, 135), image=draw_mat(g, dpi=max(30, 80 * w / 960)),
+                        size_mm=(g.width_mm, g.height_mm))
+        base = synth.Scene(dice=(), camera=self.camera, mat=mat, light=synth.Light(
+            azimuth_deg=35, elevation_deg=65, warmth=0.1))
+        background = synth.render_background(base, np.random.default_rng(seed))
+        self._lens = _Lens(look, w, h, np.random.default_rng(seed + 1))
+        if look.clutter:
+            self._clutter(background, look.clutter, np.random.default_rng(seed + 2))
+        self._scene = dataclasses.replace(base, background=background)
+        self.poses: list[_Pose] = []
+        self.hand: tuple[float, float] | None = None
+        self.things: list[_Thing] = []
+        """What lies on the mat that is not a die (see :meth:`put`)."""
+        self.throws = 0
+        self._script: deque[Iterator[None]] = deque([self._rest(1)])  # the empty mat first
+        self._index = 0
+        self.last: Frame | None = None
+        """The frame read last (with its truth)."""
+        self._noise_bank: list[tuple[np.ndarray, np.ndarray]] | None = None
+        self._drawn_key: object = None
+        self._drawn: tuple[np.ndarray, tuple] = (np.zeros((h, w, 3), np.uint8), ())
+
+    def use_dice(self, n: int, colours: Sequence[str] | None = None) -> None:
+        """Play with ``n`` dice (six are the detroit table's white, red and green pairs)."""
+        self.n_dice = n
+        self.colours = tuple(colours or (DEMO_COLOURS if n == 6 else ("white",) * n))
+
+    # -- FrameSource ---------------------------------------------------------------------
+
+    def read(self) -> Frame:
+        if not self._script and self.autoplay:
+            self._autoplay_next()
+        while self._script:
+            try:
+                next(self._script[0])
+                break
+            except StopIteration:
+                self._script.popleft()
+        index = self._index
+        self._index += 1
+        image, boxes = self._render()
+        truth = dataclasses.replace(self.truth(), boxes=boxes)
+        self.last = Frame(image, index, index / self.fps, truth)
+        return self.last
+
+    def close(self) -> None:
+        pass
+
+    @property
+    def busy(self) -> bool:
+        """Something scripted is still to happen (a throw, a keep, a rest)."""
+        return bool(self._script)
+
+    def truth(self) -> DemoTruth:
+        return DemoTruth(tuple(p.die for p in self.poses), any(p.moving for p in self.poses),
+                         self.hand is not None or any(t.kind != "edge" for t in self.things),
+                         self.throws)
+
+    def render(self) -> np.ndarray:
+        return self._render()[0]
+
+    def _render(self) -> tuple[np.ndarray, tuple[tuple[float, float, float, float], ...]]:
+        key = (tuple(p.die for p in self.poses), self.hand, tuple(self.things))
+        if key != self._drawn_key:  # dice at rest look the same: draw them once
+            image, boxes = self._draw()
+            self._drawn = (self._lens.optics(image), self._lens.boxes(boxes))
+            self._drawn_key = key
+        image, boxes = self._drawn
+        if self.noise > 0:
+            if self._noise_bank is None or self._noise_bank[0][0].shape != image.shape:
+                self._noise_bank = _noise_bank(image.shape, self.noise, self.rng)
+            up, down = self._noise_bank[int(self.rng.integers(len(self._noise_bank)))]
+            image = cv2.subtract(cv2.add(image, up), down)
+        else:
+            image = image.copy()
+        return self._lens.compress(image), boxes
+
+    def _draw(self) -> tuple[np.ndarray, tuple[tuple[float, float, float, float], ...]]:
+        specs = []
+        for p in self.poses:
+            d = p.die
+            sx, sy = self._to_world(d.x_mm, d.y_mm)
+            specs.append(synth.DieSpec(d.value, d.color, sx, sy, d.yaw_deg,
+                                       size_mm=self.geometry.die_mm,
+                                       pip_color="white" if d.color in ("red", "green") else
+                                       "black", tilt_deg=COCKED_TILT_DEG if d.cocked else 0.0))
+        # The same seed every frame: dice at rest render identically (side faces and glare
+        # are random in the renderer); the sensor noise below is what changes.
+        scene = dataclasses.replace(self._scene, dice=tuple(specs))
+        rendered = synth.render(scene, np.random.default_rng(self.seed))
+        image = rendered.image
+        for thing in self.things:
+            self._draw_thing(image, thing)
+        if self.hand is not None:
+            self._draw_hand(image, *self.hand)
+        return image, tuple(t.bbox for t in rendered.dice)
+
+    # -- scripting -------------------------------------------------------------------------
+
+    def throw(self, values: Sequence[int] | None = None, *, n: int | None = None,
+              colours: Sequence[str] | None = None, onto: dict[int, str] | None = None,
+              off_mat: Sequence[int] = (), cocked: Sequence[int] = ()) -> None:
+        """Throw dice into the rolling area (after the dice already there are picked up).
+
+        ``values`` fixes the faces (else random); ``onto`` lands die i touching a board
+        image; ``off_mat`` lands those dice off the mat; ``cocked`` leaves them leaning.
+        """
+        n = len(values) if values is not None else (n or self.n_dice)
+        vals = list(values) if values is not None else [int(v) for v in self.rng.integers(1, 7, n)]
+        self._script.append(self._throw(vals, colours, onto or {}, set(off_mat), set(cocked)))
+
+    def keep(self, values: Sequence[int]) -> None:
+        """A hand moves rolled dice showing these values into the keep strip."""
+        self._script.append(self._keep(list(values)))
+
+    def pick_up(self) -> None:
+        """All dice are picked up (the turn ends, or hot dice)."""
+        self._script.append(self._pick_up())
+
+    def reach(self, frames: int = 30) -> None:
+        """A hand reaches over the mat and rests there for ``frames`` frames, then leaves."""
+        self._script.append(self._reach(frames))
+
+    def spin(self, frames: int = 20) -> None:
+        """The first die in the rolling area spins on the spot for a while."""
+        self._script.append(self._spin(frames))
+
+    def rest(self, frames: int | None = None) -> None:
+        """Nothing moves for a while."""
+        self._script.append(self._rest(self.rest_frames if frames is None else frames))
+
+    def put(self, kind: str, frames: int = 30, *, die: int | None = None,
+            at: tuple[float, float] | None = None) -> None:
+        """Something that is not a die comes onto the mat, lies still for ``frames`` frames
+        and goes: a ``finger`` resting its tip on rolled die number ``die``, or a ``cup``,
+        ``phone``, ``sleeve`` or a hand's ``shadow`` beside or over it (or at mat mm
+        ``at``). Nothing else on the table changes."""
+        if kind not in THINGS:
+            raise ValueError(f"unknown thing {kind!r}; one of {', '.join(THINGS)}")
+        self._script.append(self._put(kind, frames, die, at))
+
+    def nudge(self, die: int, by_mm: tuple[float, float] = (0.0, -25.0)) -> None:
+        """A finger pushes rolled die number ``die`` along the mat by ``by_mm`` and goes."""
+        self._script.append(self._nudge(die, by_mm))
+
+    def fidget(self, frames: int = 40) -> None:
+        """Somebody's hand moves a glass about on the table beyond the mat's far edge (the
+        dice do not change)."""
+        self._script.append(self._fidget(frames))
+
+    # -- the animations ----------------------------------------------------------------------
+
+    def _throw(self, values: list[int], colours: Sequence[str] | None, onto: dict[int, str],
+               off_mat: set[int], cocked: set[int]) -> Iterator[None]:
+        self.poses = [p for p in self.poses if p.die.zone == "keep"]
+        if colours is None:  # the dice not lying in the keep strip
+            free = list(self.colours)
+            for p in self.poses:
+                if p.die.color in free:
+                    free.remove(p.die.color)
+            colours = (free + list(self.colours))[:len(values)]
+        self.throws += 1
+        g, rng = self.geometry, self.rng
+        targets = self._targets(len(values), onto, off_mat, cocked)
+        frames = int(rng.integers(*self.tumble_frames))
+        starts = [(g.rolling_area.x + g.rolling_area.w * rng.uniform(0.3, 0.7),
+                   g.rolling_area.y + g.rolling_area.h + 40.0) for _ in values]
+        spins = rng.uniform(200, 600, len(values)) * rng.choice([-1, 1], len(values))
+        yaws = rng.uniform(0, 90, len(values))
+        new = [_Pose(DemoDie(v, c, *s)) for v, c, s in zip(values, colours, starts, strict=True)]
+        self.poses += new
+        for k in range(1, frames + 1):
+            f = 1 - (1 - k / frames) ** 2  # ease out
+            last = k == frames
+            for i, p in enumerate(new):
+                (x0, y0), (x1, y1) = starts[i], targets[i][:2]
+                x = x0 + (x1 - x0) * f
+                y = y0 + (y1 - y0) * f - 25 * math.sin(math.pi * f)
+                value = values[i] if last or k > frames - 3 else int(rng.integers(1, 7))
+                yaw = yaws[i] + spins[i] * (1 - f)
+                if last and i in cocked and i > 0:
+                    dx, dy = targets[i - 1][0] - x, targets[i - 1][1] - y
+                    yaw = math.degrees(math.atan2(-dy, dx)) + 90  # world y is up the mat
+                p.die = dataclasses.replace(
+                    p.die, value=value, x_mm=x, y_mm=y,
+                    yaw_deg=yaw, zone=targets[i][2],
+                    touching=targets[i][3], cocked=last and i in cocked)
+                p.moving = not last
+            yield
+        yield from self._rest(self.rest_frames)
+
+    def _targets(self, n: int, onto: dict[int, str], off_mat: set[int], cocked: set[int]
+                 ) -> list[tuple[float, float, str, tuple[str, ...]]]:
+        """Resting places: apart from each other, clear of board images unless asked."""
+        g, rng, die = self.geometry, self.rng, self.geometry.die_mm
+        area = g.rolling_area
+        boards = {b.label: b for b in g.board_images}
+        taken: list[tuple[float, float]] = [(p.die.x_mm, p.die.y_mm) for p in self.poses
+                                            if p.die.zone == "keep"]
+        out = []
+        for i in range(n):
+            for _ in range(500):
+                if i in onto:  # overlap the image's edge by a third of a die
+                    b = boards[onto[i]]
+                    angle = rng.uniform(0, 2 * math.pi)
+                    reach = b.size_mm / 2 + die * 0.2
+                    x = b.center[0] + reach * math.cos(angle)
+                    y = b.center[1] + reach * math.sin(angle)
+                    zone, touching = "rolling", (b.label,)
+                elif i in off_mat:
+                    x = rng.choice([-die * 1.5, g.width_mm + die * 1.5])
+                    y = rng.uniform(area.y + die, area.y + area.h - die)
+                    zone, touching = "off", ()
+                else:
+                    x = rng.uniform(area.x + die, area.x + area.w - die)
+                    y = rng.uniform(area.y + die, area.y + area.h - die)
+                    zone, touching = "rolling", ()
+                    if any(b.rect.contains(x, y) or _near_rect(b.rect, x, y, die * 1.1)
+                           for b in g.board_images):
+                        continue
+                if i in cocked and out:  # leaning against the die thrown before it
+                    px, py = out[-1][:2]
+                    angle = rng.uniform(0, 2 * math.pi)
+                    x, y = px + die * 1.15 * math.cos(angle), py + die * 1.15 * math.sin(angle)
+                    if area.contains(x, y) and all(math.hypot(x - tx, y - ty) > die * 2.0
+                                                   for tx, ty in taken[:-1]):
+                        break
+                    continue
+                if all(math.hypot(x - tx, y - ty) > die * 2.0 for tx, ty in taken):
+                    break
+            taken.append((x, y))
+            out.append((x, y, zone, touching))
+        return out
+
+    def _keep(self, values: list[int]) -> Iterator[None]:
+        g = self.geometry
+        strip = g.keep_strip
+        in_strip = sum(p.die.zone == "keep" for p in self.poses)
+        chosen: list[_Pose] = []
+        pool = [p for p in self.poses if p.die.zone == "rolling"]
+        for v in values:
+            match = next((p for p in pool if p.die.value == v and p not in chosen), None)
+            if match is not None:
+                chosen.append(match)
+        for j, p in enumerate(chosen):
+            slot = in_strip + j
+            yaw = float(self.rng.uniform(-30, 30))  # nobody lines them up exactly
+            tx = strip.x + g.die_mm * (1.5 + 2.2 * slot)
+            ty = strip.y + strip.h / 2
+            x0, y0 = p.die.x_mm, p.die.y_mm
+            steps = 6
+            for k in range(1, steps + 1):  # the hand reaches the die
+                self.hand = (x0, y0 + (1 - k / steps) * 120)
+                yield
+            for k in range(1, steps + 1):  # and slides it to the strip
+                f = k / steps
+                p.die = dataclasses.replace(p.die, x_mm=x0 + (tx - x0) * f,
+                                            y_mm=y0 + (ty - y0) * f, zone="keep", touching=(),
+                                            yaw_deg=p.die.yaw_deg + (yaw - p.die.yaw_deg) * f)
+                p.moving = k < steps
+                self.hand = (p.die.x_mm, p.die.y_mm)
+                yield
+            for k in range(1, steps + 1):
+                self.hand = (tx, ty + k / steps * 120)
+                yield
+            self.hand = None
+        yield from self._rest(self.rest_frames)
+
+    def _pick_up(self) -> Iterator[None]:
+        for _ in range(4):
+            self.hand = (self.geometry.width_mm / 2, self.geometry.height_mm * 0.6)
+            yield
+        self.poses = []
+        self.hand = None
+        yield from self._rest(self.rest_frames)
+
+    def _reach(self, frames: int) -> Iterator[None]:
+        g = self.geometry
+        x, y = g.rolling_area.x + g.rolling_area.w * 0.5, g.rolling_area.y + g.rolling_area.h * 0.6
+        for k in range(1, 7):
+            self.hand = (x, y + (1 - k / 6) * 150)
+            yield
+        for _ in range(frames):
+            yield
+        for k in range(1, 7):
+            self.hand = (x, y + k / 6 * 150)
+            yield
+        self.hand = None
+        yield from self._rest(self.rest_frames)
+
+    def _spin(self, frames: int) -> Iterator[None]:
+        rolled = [p for p in self.poses if p.die.zone == "rolling"]
+        if rolled:
+            p = rolled[0]
+            for k in range(frames):
+                p.die = dataclasses.replace(p.die, yaw_deg=p.die.yaw_deg + 25.0)
+                p.moving = k < frames - 1
+                yield
+        yield from self._rest(self.rest_frames)
+
+    def _spot(self, die: int | None, at: tuple[float, float] | None) -> tuple[float, float]:
+        if at is not None:
+            return at
+        rolled = [p.die for p in self.poses if p.die.zone == "rolling"]
+        if die is not None and 0 <= die < len(rolled):
+            return rolled[die].x_mm, rolled[die].y_mm
+        area = self.geometry.rolling_area
+        return area.x + area.w * 0.5, area.y + area.h * 0.5
+
+    def _put(self, kind: str, frames: int, die: int | None,
+             at: tuple[float, float] | None) -> Iterator[None]:
+        x, y = self._spot(die, at)
+        if kind != "finger" and at is None and die is not None:
+            x += self.geometry.die_mm * 2.2  # beside the die, touching its shadow
+        angle = float(self.rng.uniform(-25, 25))
+        steps = 5
+        for k in range(1, steps + 1):  # coming in from the near edge
+            self.things = [_Thing(kind, x, y + (1 - k / steps) * 140, angle)]
+            yield
+        for _ in range(frames):
+            yield
+        for k in range(1, steps + 1):
+            self.things = [_Thing(kind, x, y + k / steps * 140, angle)]
+            yield
+        self.things = []
+        yield from self._rest(self.rest_frames)
+
+    def _nudge(self, die: int, by_mm: tuple[float, float]) -> Iterator[None]:
+        rolled = [p for p in self.poses if p.die.zone == "rolling"]
+        if not 0 <= die < len(rolled):
+            return
+        p = rolled[die]
+        x0, y0 = p.die.x_mm, p.die.y_mm
+        finger = self.geometry.die_mm * 0.6
+        steps = 5
+        for k in range(1, steps + 1):
+            self.things = [_Thing("finger", x0, y0 + finger + (1 - k / steps) * 120)]
+            yield
+        for k in range(1, steps + 1):
+            f = k / steps
+            p.die = dataclasses.replace(p.die, x_mm=x0 + by_mm[0] * f, y_mm=y0 + by_mm[1] * f)
+            p.moving = k < steps
+            self.things = [_Thing("finger", p.die.x_mm, p.die.y_mm + finger)]
+            yield
+        for k in range(1, steps + 1):
+            self.things = [_Thing("finger", p.die.x_mm, p.die.y_mm + finger + k / steps * 120)]
+            yield
+        self.things = []
+        yield from self._rest(self.rest_frames)
+
+    def _fidget(self, frames: int) -> Iterator[None]:
+        g = self.geometry
+        for k in range(frames):
+            swing = math.sin(k / 4)
+            self.things = [_Thing("edge", g.width_mm * 0.6 + 60 * math.cos(k / 5),
+                                  -75 + 8 * swing, 180 + 20 * swing)]
+            yield
+        self.things = []
+        yield from self._rest(self.rest_frames)
+
+    def _rest(self, frames: int) -> Iterator[None]:
+        for p in self.poses:
+            p.moving = False
+        for _ in range(frames):
+            yield
+
+    def _autoplay_next(self) -> None:
+        if not self.throws:  # an empty mat first (calibration sees it)
+            self.rest()
+            self.throw(n=self.n_dice)
+            return
+        rolled = [p.die.value for p in self.poses if p.die.zone == "rolling"]
+        kept = sum(p.die.zone == "keep" for p in self.poses)
+        scoring = [v for v in rolled if v in (1, 5)]
+        if rolled and scoring and kept + len(scoring) < self.n_dice:
+            self.keep(scoring)
+            self.throw(n=self.n_dice - kept - len(scoring))
+        else:
+            self.pick_up()
+            self.throw(n=self.n_dice)
+
+    # -- drawing helpers -----------------------------------------------------------------------
+
+    def _to_world(self, x_mm: float, y_mm: float) -> tuple[float, float]:
+        g = self.geometry
+        return x_mm - g.width_mm / 2, g.height_mm / 2 - y_mm
+
+    def mat_to_image(self, pts_mm: np.ndarray) -> np.ndarray:
+        """Where mat points are drawn, before the lens's distortion."""
+        pts = np.asarray(pts_mm, float).reshape(-1, 2)
+        world = np.c_[pts[:, 0] - self.geometry.width_mm / 2,
+                      self.geometry.height_mm / 2 - pts[:, 1], np.zeros(len(pts))]
+        return self.camera.project(world)
+
+    def mat_to_frame(self, pts_mm: np.ndarray) -> np.ndarray:
+        """Where mat points appear in the frames (the demo camera's true projection)."""
+        return self._lens.points(self.mat_to_image(pts_mm))
+
+    def _mm_px(self) -> float:
+        a, b = self.mat_to_image([[0, 0], [10, 0]])
+        return float(np.linalg.norm(b - a)) / 10
+
+    def _poly(self, image: np.ndarray, pts_mm: Sequence, colour, shade: float = 1.0) -> None:
+        pts = self.mat_to_image(np.asarray(pts_mm, float)).astype(np.int32)
+        if shade != 1.0:
+            mask = np.zeros(image.shape[:2], np.uint8)
+            cv2.fillPoly(mask, [pts], 255, cv2.LINE_AA)
+            soft = cv2.GaussianBlur(mask, (0, 0), max(1.0, image.shape[1] / 200)) / 255.0
+            image[:] = (image * (1 - (1 - shade) * soft[..., None])).astype(np.uint8)
+            return
+        cv2.fillPoly(image, [pts], colour, cv2.LINE_AA)
+
+    def _draw_thing(self, image: np.ndarray, t: _Thing) -> None:
+        """Draw something that is not a die (see :meth:`put`) onto the frame, in place."""
+        th = math.radians(t.angle)
+        c, s = math.cos(th), math.sin(th)
+
+        def rect(w: float, h: float, dy: float = 0.0) -> list[tuple[float, float]]:
+            """A w x h mm rectangle turned by the thing's angle; its top edge ``dy`` mm
+            from the thing's point (so a finger's tip lies on the point)."""
+            out = []
+            for u, v in ((-w / 2, dy), (w / 2, dy), (w / 2, dy + h), (-w / 2, dy + h)):
+                out.append((t.x_mm + u * c - v * s, t.y_mm + u * s + v * c))
+            return out
+
+        def circle(r: float) -> list[tuple[float, float]]:
+            return [(t.x_mm + r * math.cos(a), t.y_mm + r * math.sin(a))
+                    for a in np.linspace(0, 2 * math.pi, 40, endpoint=False)]
+
+        if t.kind == "finger":  # a fingertip and the finger behind it, from the near side
+            self._poly(image, rect(15, 50, dy=-6), SKIN)
+            self._poly(image, [(x, y - 1) for x, y in circle(7.5)], SKIN)
+            cv2.circle(image, tuple(self.mat_to_image([[t.x_mm, t.y_mm - 2]])[0].astype(int)),
+                       max(1, int(3 * self._mm_px())), (150, 185, 230), -1, cv2.LINE_AA)
+        elif t.kind == "cup":
+            self._poly(image, circle(42), (235, 235, 240))
+            self._poly(image, [(t.x_mm + (x - t.x_mm) * 0.85, t.y_mm + (y - t.y_mm) * 0.85)
+                               for x, y in circle(42)], (30, 60, 110))  # coffee
+        elif t.kind == "phone":
+            self._poly(image, rect(72, 150, dy=-75), (25, 25, 28))
+            self._poly(image, rect(64, 130, dy=-65), (70, 45, 30))
+        elif t.kind == "sleeve":
+            self._poly(image, rect(95, 260, dy=0), (80, 60, 55))
+        elif t.kind == "shadow":
+            self._poly(image, rect(110, 160, dy=-40), None, shade=0.5)
+        elif t.kind == "edge":  # a hand round a glass, beside the mat
+            self._poly(image, circle(30), SKIN)
+            self._poly(image, rect(80, 200, dy=20), (90, 90, 150))
+
+    def _clutter(self, background: np.ndarray, n: int, rng: np.random.Generator) -> None:
+        """Things left on the table round the mat (drawn into the float background)."""
+        g, cam = self.geometry, self.camera
+        h, w = background.shape[:2]
+        placed = 0
+        for _ in range(200):
+            if placed >= n:
+                break
+            u, v = rng.uniform(0, w), rng.uniform(0, h)
+            x, y = cam.pixel_to_mat(u, v)
+            mx, my = x + g.width_mm / 2, g.height_mm / 2 - y
+            if -40 < mx < g.width_mm + 40 and -40 < my < g.height_mm + 40:
+                continue  # not on the mat or just beside it
+            colour = rng.uniform(20, 240, 3).tolist()
+            r = int(rng.uniform(0.03, 0.07) * w)
+            kind = placed % 3
+            if kind == 0:
+                cv2.circle(background, (int(u), int(v)), r, colour, -1, cv2.LINE_AA)
+                cv2.circle(background, (int(u), int(v)), int(r * 0.8),
+                           [c * 0.5 for c in colour], -1, cv2.LINE_AA)
+            else:
+                box = cv2.boxPoints(((u, v), (r * 1.2, r * (2.4 if kind == 1 else 1.6)),
+                                     float(rng.uniform(0, 180))))
+                cv2.fillPoly(background, [box.astype(np.int32)], colour, cv2.LINE_AA)
+            placed += 1
+
+    def _draw_hand(self, image: np.ndarray, x_mm: float, y_mm: float) -> None:
+        """A hand and forearm reaching in from the near edge to (x_mm, y_mm)."""
+        g = self.geometry
+        palm = self.mat_to_image([[x_mm, y_mm + 25]])[0]
+        wrist = self.mat_to_image([[x_mm + 10, g.height_mm + 200]])[0]
+        scale = float(np.linalg.norm(self.mat_to_image([[0, 0], [10, 0]])[1]
+                                     - self.mat_to_image([[0, 0], [10, 0]])[0])) / 10
+        width = int(45 * scale)
+        cv2.line(image, tuple(map(int, wrist)), tuple(map(int, palm)), SKIN, width, cv2.LINE_AA)
+        cv2.ellipse(image, tuple(map(int, palm)), (int(48 * scale), int(55 * scale)), 0, 0, 360,
+                    SKIN, -1, cv2.LINE_AA)
+        for k in range(4):  # fingers over the die
+            base = self.mat_to_image([[x_mm - 18 + 12 * k, y_mm + 5]])[0]
+            tip = self.mat_to_image([[x_mm - 20 + 13 * k, y_mm - 25]])[0]
+            cv2.line(image, tuple(map(int, base)), tuple(map(int, tip)), SKIN,
+                     int(10 * scale), cv2.LINE_AA)
+
+
+def _noise_bank(shape: tuple[int, ...], sigma: float, rng: np.random.Generator,
+                n: int = 8) -> list[tuple[np.ndarray, np.ndarray]]:
+    """Sensor noise for a frame, made once: (what to add, what to take away) as uint8,
+    ``n`` different draws to pick from frame by frame."""
+    bank = []
+    for _ in range(n):
+        noise = rng.normal(0.0, sigma, shape)
+        bank.append((np.clip(noise, 0, 255).astype(np.uint8),
+                     np.clip(-noise, 0, 255).astype(np.uint8)))
+    return bank
+
+
+class _Lens:
+    """A camera's optics and encoding (:class:`CameraLook`) applied to drawn frames."""
+
+    def __init__(self, look: CameraLook, w: int, h: int, rng: np.random.Generator) -> None:
+        self.look, self.size = look, (w, h)
+        self.centre = np.array([w / 2, h / 2])
+        self.radius = float(np.hypot(w / 2, h / 2))
+        self.maps = None
+        if look.barrel:
+            # each output pixel at radius r (a share of the half-diagonal) shows the drawn
+            # picture at r * (1 + k r^2): the picture is drawn in towards the centre
+            yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+            dx, dy = xx - w / 2, yy - h / 2
+            grow = 1 + self._k * (dx * dx + dy * dy) / self.radius ** 2
+            self.maps = (w / 2 + dx * grow).astype(np.float32), \
+                (h / 2 + dy * grow).astype(np.float32)
+        self.light = None
+        if look.light_falloff:
+            yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+            gx, gy = rng.uniform(-0.6, 0.6, 2)
+            field = (gx * (xx / w - 0.5) + gy * (yy / h - 0.5)
+                     - 0.8 * ((xx / w - 0.5) ** 2 + (yy / h - 0.5) ** 2))
+            field = (field - field.min()) / max(1e-6, float(field.max() - field.min()))
+            self.light = (1 - look.light_falloff * (1 - field))[..., None].astype(np.float32)
+
+    @property
+    def _k(self) -> float:
+        # a corner (r = 1) is drawn from 1 / (1 - barrel) of its radius
+        return 1 / (1 - self.look.barrel) - 1
+
+    def optics(self, image: np.ndarray) -> np.ndarray:
+        """Uneven light, distortion and blur (the same for every frame of a still scene)."""
+        out = image
+        if self.light is not None:
+            out = np.clip(out.astype(np.float32) * self.light, 0, 255).astype(np.uint8)
+        if self.maps is not None:
+            out = cv2.remap(out, *self.maps, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+        if self.look.blur:
+            out = cv2.GaussianBlur(out, (0, 0), self.look.blur * self.size[0] / 1280)
+        return out
+
+    def compress(self, image: np.ndarray) -> np.ndarray:
+        if not self.look.jpeg_quality:
+            return image
+        ok, buf = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, self.look.jpeg_quality])
+        return cv2.imdecode(buf, cv2.IMREAD_COLOR)
+
+    def points(self, pts: np.ndarray) -> np.ndarray:
+        """Where drawn points land in the distorted frame."""
+        pts = np.asarray(pts, float).reshape(-1, 2)
+        if self.maps is None:
+            return pts
+        d = pts - self.centre
+        r_drawn = np.hypot(d[:, 0], d[:, 1]) / self.radius
+        r = r_drawn.copy()
+        for _ in range(20):  # solve r (1 + k r^2) = r_drawn
+            r -= (r * (1 + self._k * r * r) - r_drawn) / (1 + 3 * self._k * r * r)
+        scale = np.where(r_drawn > 1e-9, r / np.maximum(r_drawn, 1e-9), 1.0)
+        return self.centre + d * scale[:, None]
+
+    def boxes(self, boxes: Sequence) -> tuple[tuple[float, float, float, float], ...]:
+        out = []
+        for x0, y0, x1, y1 in boxes:
+            p = self.points([[x0, y0], [x1, y0], [x1, y1], [x0, y1]])
+            out.append((float(p[:, 0].min()), float(p[:, 1].min()), float(p[:, 0].max()),
+                        float(p[:, 1].max())))
+        return tuple(out)
+
+
+def _near_rect(rect, x: float, y: float, margin: float) -> bool:
+    return (rect.x - margin <= x <= rect.x + rect.w + margin
+            and rect.y - margin <= y <= rect.y + rect.h + margin)
+
+
+class TruthReader:
+    """A stand-in dice reader that reports exactly what the demo table drew in the frame it
+    gave last: for testing and timing the table logic apart from the learned reader."""
+
+    def __init__(self, table: DemoTable) -> None:
+        self.table = table
+
+    def __call__(self, image: np.ndarray, region: tuple[int, int, int, int] | None = None
+                 ) -> list[SeenDie]:
+        frame = self.table.last
+        assert frame is not None and frame.image is image, "read the table's latest frame"
+        t = frame.truth
+        return [SeenDie(d.value, 1.0, b, d.color) for d, b in zip(t.dice, t.boxes, strict=True)
+                if region is None or _inside(b, region)]
+
+
+def _inside(box: Sequence[float], region: tuple[int, int, int, int]) -> bool:
+    cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+    return region[0] <= cx < region[2] and region[1] <= cy < region[3]
