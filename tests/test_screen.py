@@ -16,13 +16,14 @@ from zonkcam.display import scenes
 from zonkcam.display.banners import banner
 from zonkcam.display.fake_table import MAT_BGR, mat_observation
 from zonkcam.display.screen import ACCENT, SURE, UNSURE, Screen, layout_for
-from zonkcam.display.view import SeenDie, TableObservation, die_at, view_for
+from zonkcam.display.view import TableObservation, die_at, view_for
 from zonkcam.game import actions as A
 from zonkcam.game.dice import parse_dice
 from zonkcam.game.game import Game
 from zonkcam.game.rules import PRESETS
 from zonkcam.game.state import Phase
 from zonkcam.table.zones import TableDie
+from zonkcam.vision.die import Die
 
 SMALL, BIG = (800, 480), (1920, 1080)
 
@@ -107,13 +108,13 @@ def test_the_tables_dice_show_as_read_and_cocked_ones_are_flagged():
 
 
 def test_die_at_hit_test():
-    dice = [SeenDie(1, 0.9, (10, 10, 60, 60)), SeenDie(5, 0.9, (100, 10, 150, 60))]
+    dice = [Die(1, 0.9, (10, 10, 60, 60)), Die(5, 0.9, (100, 10, 150, 60))]
     assert die_at((35, 35), dice) == 0
     assert die_at((149, 59), dice) == 1
     assert die_at((155, 35), dice) == 1  # just outside the box, within the slack
     assert die_at((300, 300), dice) is None
     assert die_at((80, 35), dice) is None  # between the two
-    overlapping = [SeenDie(1, 0.9, (0, 0, 60, 60)), SeenDie(2, 0.9, (40, 0, 100, 60))]
+    overlapping = [Die(1, 0.9, (0, 0, 60, 60)), Die(2, 0.9, (40, 0, 100, 60))]
     assert die_at((55, 30), overlapping) == 1  # nearer the second die's centre
     assert die_at((45, 30), overlapping) == 0
     assert die_at((5, 5), []) is None

@@ -7,6 +7,7 @@ import cv2
 import numpy as np
 import pytest
 
+from zonkcam import sources
 from zonkcam.errors import UserError
 from zonkcam.sources import (
     BadFrameError,
@@ -17,10 +18,9 @@ from zonkcam.sources import (
     ResilientSource,
     VideoSource,
     open_source,
+    pi,
 )
 from zonkcam.sources.demo import PLAIN, REALISTIC
-from zonkcam import sources
-from zonkcam.sources import pi
 
 
 class FakeClock:

@@ -10,7 +10,6 @@ from pathlib import Path
 from zonkcam.app.demo import DemoDriver
 from zonkcam.app.games import DEMO_PLAYERS, new_game, resume, resume_command, resume_id
 from zonkcam.app.loop import TableApp
-from zonkcam.commands.play import confirm_bar, parse_pins, parse_size
 from zonkcam.display.game_screen import GameScreen
 from zonkcam.display.setup import ChooseGame, ChooseRules, EnterPlayers, ResumableGame
 from zonkcam.display.sounds import Sounds
@@ -95,11 +94,9 @@ def on_a_pi() -> bool:
 
 
 def run_app(args) -> int:
-    size = parse_size(args.size)
-    pins = parse_pins(args.pins)
-    confirm_below = confirm_bar(args.confirm_below)
-    if args.photo_budget < 0:
-        raise UserError("--photo-budget takes megabytes, 0 or more (0: no photos)")
+    """The table app for ``zonkcam play`` (its options parsed: ``size``, ``pins`` and
+    ``confirm_below`` as values)."""
+    size, pins, confirm_below = args.size, args.pins, args.confirm_below
     source = _open(args.source, args.seed)
     demo = isinstance(source, DemoTable)
     if demo and args.resume:

@@ -80,6 +80,11 @@ def run(args) -> int:
         from zonkcam.app.text import run_text  # noqa: PLC0415 - readline
 
         return run_text(args)
+    args.size = parse_size(args.size)
+    args.pins = parse_pins(args.pins)
+    args.confirm_below = confirm_bar(args.confirm_below)
+    if args.photo_budget < 0:
+        raise UserError("--photo-budget takes megabytes, 0 or more (0: no photos)")
     from zonkcam.app.main import run_app  # noqa: PLC0415 - pygame, OpenCV, onnxruntime
 
     return run_app(args)

@@ -9,7 +9,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from zonkcam.display.view import SeenDie, TableObservation
+from zonkcam.display.view import TableObservation
+from zonkcam.vision.die import Die
 
 MAT_BGR = (40, 110, 30)
 _BODY_BGR = {None: (235, 235, 235), "white": (235, 235, 235), "red": (40, 40, 210),
@@ -35,7 +36,7 @@ def mat_observation(values: Sequence[int], *, colors: Sequence[str | None] | Non
         x = step * (i + 1) - die // 2
         y = height // 2 - die // 2 + (die // 2 if i % 2 else -die // 3)
         _draw_die(frame, x, y, die, value, colors[i])
-        seen.append(SeenDie(value=value, confidence=confidences[i],
+        seen.append(Die(value=value, confidence=confidences[i],
                             bbox=(x, y, x + die, y + die), color=colors[i]))
     return TableObservation(frame, tuple(seen))
 

@@ -15,9 +15,8 @@ from zonkcam.advisor.advice import Advice, Best, best_words, worth
 from zonkcam.game import actions as A
 from zonkcam.game.engine import allowed, may_bank
 from zonkcam.game.state import GameState, Phase, PlayerState
-from zonkcam.table.zones import SeenDie
 
-__all__ = ["SeenDie", "DieReading", "TableObservation", "ScreenView", "view_for", "die_at"]
+__all__ = ["DieReading", "TableObservation", "ScreenView", "view_for", "die_at"]
 
 CONFIRM_BELOW = 0.6
 """Dice read with less confidence than this are flagged for the players to confirm
@@ -25,8 +24,8 @@ CONFIRM_BELOW = 0.6
 
 
 class DieReading(Protocol):
-    """A die as read from the camera: the reader's :class:`SeenDie`, or the table's
-    ``TableDie`` (which also says whether the die is cocked)."""
+    """A die as read from the camera: the reader's :class:`~zonkcam.vision.die.Die`, or
+    the table's ``TableDie`` (which also says whether the die is cocked)."""
 
     value: int
     confidence: float

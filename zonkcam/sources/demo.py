@@ -29,9 +29,9 @@ import numpy as np
 
 from zonkcam.errors import UserError
 from zonkcam.mat.layout import MatGeometry, draw_mat, load_geometry
-from zonkcam.sources import Frame
-from zonkcam.table.zones import SeenDie
+from zonkcam.sources.base import Frame
 from zonkcam.vision import synth
+from zonkcam.vision.die import Die
 
 DEMO_COLOURS = ("white", "white", "red", "red", "green", "green")
 SKIN = (120, 160, 215)  # BGR
@@ -737,11 +737,11 @@ class TruthReader:
         self.table = table
 
     def __call__(self, image: np.ndarray, region: tuple[int, int, int, int] | None = None
-                 ) -> list[SeenDie]:
+                 ) -> list[Die]:
         frame = self.table.last
         assert frame is not None and frame.image is image, "read the table's latest frame"
         t = frame.truth
-        return [SeenDie(d.value, 1.0, b, d.color) for d, b in zip(t.dice, t.boxes, strict=True)
+        return [Die(d.value, 1.0, b, d.color) for d, b in zip(t.dice, t.boxes, strict=True)
                 if region is None or _inside(b, region)]
 
 

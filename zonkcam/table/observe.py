@@ -32,9 +32,10 @@ from zonkcam.mat.calibrate import MOVED_PX, REFERENCE_PX_PER_MM, Calibration, ca
 from zonkcam.sources import CameraProblem, Frame
 from zonkcam.table.changes import ChangeMap, Region, TableView
 from zonkcam.table.tracking import Ballot, Change, compare
-from zonkcam.table.zones import Leftovers, SeenDie, TableDie, Zone, foreground, leftovers, place
+from zonkcam.table.zones import Leftovers, TableDie, Zone, foreground, leftovers, place
+from zonkcam.vision.die import Die
 
-Reader = Callable[[np.ndarray, Region | None], Sequence[SeenDie]]
+Reader = Callable[[np.ndarray, Region | None], Sequence[Die]]
 """Reads dice from a BGR frame, only within ``region`` when one is given (the ONNX reader,
 or a fake in tests); boxes in frame px."""
 
@@ -235,7 +236,7 @@ class TableWatcher:
             if self._largest_blob_dice(mask) > cfg.hand_dice:
                 return self._wait(frame, "something big (a hand?) is on the mat: waiting "
                                   "for it to go")
-        seen: list[SeenDie] = []
+        seen: list[Die] = []
         for region in look.regions:
             seen += self.reader(frame.image, region)
         read = place(seen, cal, mask=mask)

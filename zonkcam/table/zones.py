@@ -18,6 +18,7 @@ import numpy as np
 
 from zonkcam.mat.calibrate import REFERENCE_PX_PER_MM, Calibration
 from zonkcam.mat.layout import Rect
+from zonkcam.vision.die import Die
 
 TIPPED_ASPECT = 1.15
 """A footprint this much longer than wide (across the camera's line of sight) looks tipped."""
@@ -34,16 +35,6 @@ class Zone(StrEnum):
     KEEP = "keep"
     OFF = "off"
     """Off the mat: a sloppy throw."""
-
-
-@dataclass(frozen=True)
-class SeenDie:
-    """A die as the reader gives it (image pixels)."""
-
-    value: int
-    confidence: float
-    bbox: tuple[float, float, float, float]
-    color: str | None = None
 
 
 @dataclass(frozen=True)
@@ -176,7 +167,7 @@ def leftovers(top_down: np.ndarray, reference: np.ndarray, dice: Sequence[TableD
     return Leftovers("", tuple(unread))
 
 
-def place(seen: Sequence[SeenDie], cal: Calibration, frame: np.ndarray | None = None,
+def place(seen: Sequence[Die], cal: Calibration, frame: np.ndarray | None = None,
           mask: np.ndarray | None = None) -> list[TableDie]:
     """Put read dice on the mat. ``mask`` (from :func:`foreground`, at the reference scale)
     gives footprints; without it a die's footprint is a flat die's square at its centre."""

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from zonkcam.vision.color import crop_color, white_balance_gains
+from zonkcam.vision.die import Die
 from zonkcam.vision.model import DiceModel, reads_upright
 from zonkcam.vision.preprocess import (
     CROP_SIZE,
@@ -37,18 +38,6 @@ if TYPE_CHECKING:
 
 MIN_SIDE = 8
 """Images smaller than this (px) hold no readable die."""
-
-
-@dataclass(frozen=True)
-class Die:
-    value: int
-    """Face value 1-6 (the face turned most towards the camera)."""
-    confidence: float
-    """Probability (0-1) that this is a die showing `value`."""
-    bbox: tuple[float, float, float, float]
-    """x0, y0, x1, y1 in pixels of the input image."""
-    color: str
-    """Body colour name (see zonkcam.vision.color.COLOR_NAMES)."""
 
 
 MIRRORS = ("h", "v", "hv")
