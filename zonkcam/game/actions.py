@@ -13,14 +13,31 @@ The JSON form is one object per action, as used by ``zonkcam replay`` and the ev
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any
 
 from zonkcam.game.dice import PLAIN_DICE, Die, parse_dice
 from zonkcam.game.errors import TableError
 from zonkcam.game.names import quoted
 
-PENALTIES = ("spaced", "sloppy")
-BOARD_IMAGES = ("left", "right", "choose", "social")
+class PenaltyKind(StrEnum):
+    SPACED = "spaced"
+    """The player loses their next turn and drinks."""
+    SLOPPY = "sloppy"
+    """A die fell off the table: the roller's turn ends with no points and they drink."""
+
+
+class Landing(StrEnum):
+    """The printed die image a scoring die landed on (the drinking table's mat)."""
+
+    LEFT = "left"
+    RIGHT = "right"
+    CHOOSE = "choose"
+    SOCIAL = "social"
+
+
+PENALTIES = tuple(PenaltyKind)
+BOARD_IMAGES = tuple(Landing)
 
 
 @dataclass(frozen=True)
@@ -71,20 +88,26 @@ class Piggyback:
 
 @dataclass(frozen=True)
 class Penalty:
-    """spaced: the player loses their next turn and drinks; sloppy: a die fell off the
-    table, the roller's turn ends with no points and they drink."""
+    """A drinking-table penalty (:class:`PenaltyKind`) for ``player`` (spaced) or the
+    roller (sloppy)."""
 
-    kind: str
+    kind: PenaltyKind
     player: str | None = None
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "kind", PenaltyKind(self.kind))
 
 
 @dataclass(frozen=True)
 class Land:
     """A scoring die of the last roll touched a printed board image."""
 
-    image: str
+    image: Landing
     player: str | None = None
     """Who drinks, for "choose"."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "image", Landing(self.image))
 
 
 @dataclass(frozen=True)
