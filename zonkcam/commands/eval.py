@@ -132,7 +132,7 @@ class Scorer:
                      zip(die_boxes(rec), truth, rec.dice, strict=True)]
             right = [truth[i][0] == pred[j][0] for i, j in score.matches]
             for t in (self.total, self.per_source.setdefault(rec.source, Tally())):
-                t.add(score, ms, flags, sides, [side(b) for b in pred], right)
+                t.add(score, ms, flags, sides, [side(b) for _, b in pred], right)
             if self.keep_worst and score.errors:
                 self.worst.append((score.errors, rec, dice, score))
         return self

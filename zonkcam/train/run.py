@@ -44,8 +44,8 @@ class Schedule:
 SCHEDULES = {
     "full": Schedule(det_steps=9000, det_batch=16, value_steps=5000, value_batch=128,
                      tune_steps=1500, tables=1500),
-    "short": Schedule(det_steps=4000, det_batch=16, value_steps=2200, value_batch=128,
-                      tune_steps=700, tables=1000),
+    "short": Schedule(det_steps=3000, det_batch=16, value_steps=1800, value_batch=128,
+                      tune_steps=500, tables=800),
     "tiny": Schedule(det_steps=3, det_batch=2, value_steps=3, value_batch=8, tune_steps=2,
                      tables=3),
 }
@@ -325,20 +325,25 @@ def train(cfg: TrainConfig) -> list[Path]:
     return [det_path, values_path]
 
 
+MINING = {"det_size": 416, "det_threshold": 0.1, "max_candidates": 64, "nms_iou": 0.5}
+"""The detector as training mines it: the reader's pass up to the crops, with these
+settings (fixed here, so that tuning the reader's vote does not change a rebuild)."""
+
+
 def _detector_of(path: Path) -> Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]]:
     """The exported detector as the reader runs it (its candidates the value net would
     read): image -> (boxes, heat)."""
     from zonkcam.vision.model import open_session
-    from zonkcam.vision.reader import DEFAULT_SETTINGS, detect, detector_scale, min_kept_heat
+    from zonkcam.vision.reader import ReaderSettings, detect, detector_scale
 
     class _Det:
         detector = open_session(path, torch.get_num_threads())
 
-    least = min_kept_heat(DEFAULT_SETTINGS)
+    settings = ReaderSettings(**MINING)
 
     def candidates(img: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        scale = detector_scale(img.shape, DEFAULT_SETTINGS, None)
-        boxes, heat, _ = detect(img, _Det, DEFAULT_SETTINGS, scale)  # type: ignore[arg-type]
-        return boxes[heat >= least], heat[heat >= least]
+        scale = detector_scale(img.shape, settings, None)
+        boxes, heat, _ = detect(img, _Det, settings, scale)  # type: ignore[arg-type]
+        return boxes, heat
 
     return candidates
