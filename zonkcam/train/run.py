@@ -285,9 +285,15 @@ def train(cfg: TrainConfig) -> list[Path]:
         _value_stage_a(cfg, crops, weights, max(1, cfg.threads))
         torch.set_num_threads(max(1, cfg.threads))
     torch.manual_seed(cfg.seed + 2)
+
+    def det_step(step: int) -> tuple:
+        # the value net done beside it: the detector takes its thread too
+        if worker is not None and step % 50 == 0 and not worker.is_alive():
+            torch.set_num_threads(max(1, cfg.threads))
+        return det_batch(everything, weights, cfg.seed, s.det_batch, step)
+
     det = train_stage(
-        Detector(), s.det_steps, DET_LR,
-        lambda step: det_batch(everything, weights, cfg.seed, s.det_batch, step),
+        Detector(), s.det_steps, DET_LR, det_step,
         _det_loss_of, cfg.out_dir / "detector.ckpt", cfg.out_dir / "detector.pt",
         "detector", cfg.log,
     )
