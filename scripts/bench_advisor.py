@@ -1,6 +1,6 @@
 """Benchmark: the advisor's single-turn solve per table, and advice per decision.
 
-For each preset and the two published tables (zonkcam/tests/data): the cold single-turn
+For each preset and the two published tables (tests/data): the cold single-turn
 solve (the turn model from the engine's scoring, then the expected-points table for every
 problem the advisor keeps: on the board or not, zonks in a row), and the time of one
 piece of advice for random states of random games, the first (which solves) and the

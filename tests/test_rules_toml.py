@@ -187,7 +187,7 @@ def test_toml_file_errors_name_the_file_and_key(tmp_path):
         load_rules(str(tmp_path / "missing.toml"))
 
 
-# -- the published tables (zonkcam/tests/data) -----------------------------------------------
+# -- the published tables (tests/data) -----------------------------------------------
 
 def test_zilch_table_says_what_busche_played():
     rules = load_rules(str(DATA / "zilch.toml"))

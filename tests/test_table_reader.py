@@ -7,7 +7,8 @@ import pytest
 from zonkcam.mat.calibrate import calibrate
 from zonkcam.sources.demo import DemoTable
 from zonkcam.table.observe import TableWatcher
-from zonkcam.table.reading import OnnxReader, detector_size
+from zonkcam.table.reading import OnnxReader
+from zonkcam.vision.reader import DEFAULT_SETTINGS
 
 
 @pytest.fixture(scope="module")
@@ -17,22 +18,27 @@ def table_and_reader():
     return table, cal, OnnxReader.for_table(cal, threads=1)
 
 
-def test_detector_size_follows_the_calibrated_die_size(table_and_reader):
-    _, cal, reader = table_and_reader
+def test_the_detector_sees_a_die_at_the_readers_die_size(table_and_reader, monkeypatch):
+    from zonkcam.vision import reader as vision_reader
+
+    table, cal, reader = table_and_reader
     die_px = cal.px_per_mm * cal.geometry.die_mm
-    size = detector_size(cal)
-    assert size % 32 == 0 and reader.settings.det_size == size
-    assert 26 <= die_px * size / max(cal.image_size) <= 30
+    assert reader.die_px == die_px
+    scales = []
+    real = vision_reader.detector_scale
+
+    def spy(shape, settings, die_px):  # noqa: ANN001, ANN202
+        scales.append(real(shape, settings, die_px))
+        return scales[-1]
+
+    monkeypatch.setattr(vision_reader, "detector_scale", spy)
+    reader(table.read().image)
+    assert 0.8 <= die_px * scales[0] / DEFAULT_SETTINGS.die_px <= 1.25
 
 
-def test_the_table_reads_each_die_once_by_one_value_net(table_and_reader):
-    # the recheck, the second opinions and the detector's mirrored views are for photos;
-    # the table reads 10 frames a second
+def test_the_table_reads_with_the_settings_of_zonkcam_read(table_and_reader):
     _, _, reader = table_and_reader
-    assert not reader.settings.recheck_unsure and not reader.settings.second_opinion
-    assert reader.settings.first_look_mirrors == reader.settings.second_look_mirrors == ()
-    assert reader.settings.big_look_size == reader.settings.tiny_look_size == 0  # sized dice
-    assert reader.model.second_opinions == ()  # not even loaded
+    assert reader.settings is DEFAULT_SETTINGS
 
 
 def test_throws_and_keeps_are_read_as_drawn(table_and_reader):

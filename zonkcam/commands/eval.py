@@ -1,31 +1,54 @@
-"""`zonkcam eval DATASET_DIR`: score the reader on labelled photos (labels.jsonl)."""
+"""`zonkcam eval`: score the reader on labelled photos (labels.jsonl)."""
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
 import time
+from collections.abc import Iterable
 from pathlib import Path
+from typing import Any
 
-from zonkcam.commands.read import add_views_option, reader_settings
+from zonkcam.commands.read import load_model_or_fail
+from zonkcam.commands.train import DEFAULT_SETS, SHARED_DATA, default_data
 from zonkcam.errors import UserError
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser(
         "eval",
-        help="score the dice reader on a labelled photo set",
-        description="Per-die value accuracy (matched and end to end), detection precision "
-        "and recall, share of images exactly right, overall and per source; median and "
-        "p95 reader ms per image.",
+        help="score the dice reader on labelled photo sets",
+        description="Per-die value accuracy end to end, images exactly right, detection "
+        "precision and recall (all dice and dice of 20 px and more), per source and per "
+        "die size, and reader ms per photo (median, p95; decode excluded). With --twins, "
+        "the leave-one-source-out figures: each twin model read on every photo of the "
+        "source it was trained without.",
     )
-    p.add_argument("dataset", type=Path, metavar="DATASET_DIR")
+    p.add_argument(
+        "datasets",
+        nargs="*",
+        type=Path,
+        metavar="DATASET_DIR",
+        help="labelled photo sets (default: "
+        f"{', '.join(str(SHARED_DATA / n) for n in DEFAULT_SETS)})",
+    )
     p.add_argument(
         "--split",
-        default="all",
-        help="all (default), val, train, source:NAME, not-source:NAME "
-        "(val/train: the training code's split by group)",
+        default="val",
+        help="val (default: the validation split, by group), train, all, source:NAME, "
+        "not-source:NAME",
     )
+    p.add_argument(
+        "--twins",
+        type=Path,
+        metavar="DIR",
+        help="also read each model folder DIR/SOURCE (`zonkcam train --leave-out SOURCE "
+        "--out DIR/SOURCE`) on all photos of SOURCE",
+    )
+    p.add_argument("--model-dir", type=Path, default=None, help="the models to score")
+    p.add_argument("--threads", type=int, default=1)
+    p.add_argument("--json", action="store_true", help="print the figures as one JSON object")
     p.add_argument(
         "--review",
         type=Path,
@@ -33,17 +56,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="write a review sheet of the worst images to PATH (.jpg/.png)",
     )
     p.add_argument("--worst", type=int, default=16, help="images on the review sheet")
-    p.add_argument("--threads", type=int, default=1)
-    p.add_argument("--model-dir", type=Path, default=None)
-    p.add_argument("--json", action="store_true", help="print the figures as one JSON object")
     p.add_argument(
         "--distort",
         metavar="NAME[=S]",
-        help="distort every photo (and move its truth boxes) before reading it, to see "
-        "how the reader holds up: blur[=sigma px], dark[=gamma], bright[=gain], "
-        "warm[=S], cool[=S], jpeg[=quality], scale[=factor], grey, rot90 (a quarter turn "
-        "clockwise), rot270 (anticlockwise) "
-        "(defaults: blur=1.5 dark=1.8 bright=1.35 warm=0.3 cool=0.3 jpeg=25 scale=0.5)",
+        help="distort every photo (and move its truth boxes) before reading it: "
+        "blur[=sigma px], dark[=gamma], bright[=gain], warm[=S], cool[=S], "
+        "jpeg[=quality], scale[=factor], grey, rot90, rot270",
     )
     p.add_argument(
         "--confirm-below",
@@ -53,51 +71,221 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="count the dice read with a confidence under BAR, which `zonkcam play` shows "
         "with a '?' for the players to confirm (default: play's default bar)",
     )
-    add_views_option(p)
     p.set_defaults(func=run)
 
 
-def _sheet(items, path: Path) -> None:  # noqa: ANN001
+def _datasets(given: list[Path]) -> list[Path]:
+    if given:
+        return given
+    found = default_data()
+    if not found:
+        raise UserError(f"no labelled photo sets under {SHARED_DATA}: name one (DATASET_DIR)")
+    return found
+
+
+class Scorer:
+    """Reads labelled photos and tallies the figures, overall and per source."""
+
+    def __init__(self, model, settings, distortion=None, bar: float = 0.0,  # noqa: ANN001
+                 keep_worst: bool = False) -> None:
+        from zonkcam.vision.metrics import Tally
+
+        self.model, self.settings, self.distortion, self.bar = model, settings, distortion, bar
+        self.total = Tally()
+        self.per_source: dict[str, Tally] = {}
+        self.worst: list[tuple[int, Any, tuple, Any]] = []
+        self.keep_worst = keep_worst
+        self.unreadable = 0
+
+    def photo(self, rec) -> tuple:  # noqa: ANN001
+        """The image as read and its truth [(value, box)], distorted if asked."""
+        from zonkcam.vision.distort import distort
+        from zonkcam.vision.imageio import load_image
+
+        img = load_image(rec.image)
+        truth = [(d.value, d.bbox) for d in rec.dice]
+        if self.distortion is None:
+            return img, truth
+        img, boxes = distort(img, [b for _, b in truth], self.distortion)
+        return img, [(v, b) for (v, _), b in zip(truth, boxes, strict=True)]
+
+    def read(self, records: Iterable) -> Scorer:  # noqa: ANN001
+        from zonkcam.vision.dataset import die_boxes
+        from zonkcam.vision.imageio import ImageFileError
+        from zonkcam.vision.metrics import Tally, flagged, match, side
+        from zonkcam.vision.reader import read_dice
+
+        for rec in records:
+            try:
+                img, truth = self.photo(rec)
+            except ImageFileError:
+                self.unreadable += 1
+                continue
+            t0 = time.perf_counter()
+            dice = read_dice(img, self.model, self.settings)
+            ms = (time.perf_counter() - t0) * 1000
+            pred = [(d.value, d.bbox) for d in dice]
+            score = match(truth, pred, rec.bbox_kind)
+            flags = flagged(truth, [(d.value, d.confidence) for d in dice], score, self.bar)
+            # each die's size: its whole-die box (pip clusters widened), as distorted
+            sides = [side(b) * side(t) / max(side(d.bbox), 1e-6) for b, (_, t), d in
+                     zip(die_boxes(rec), truth, rec.dice, strict=True)]
+            right = [truth[i][0] == pred[j][0] for i, j in score.matches]
+            for t in (self.total, self.per_source.setdefault(rec.source, Tally())):
+                t.add(score, ms, flags, sides, [side(b) for _, b in pred], right)
+            if self.keep_worst and score.errors:
+                self.worst.append((score.errors, rec, dice, score))
+        return self
+
+    def summary(self) -> dict:
+        out = {"all": self.total.summary(),
+               "per_source": {k: v.summary() for k, v in sorted(self.per_source.items())}}
+        if self.unreadable:
+            out["unreadable_images"] = self.unreadable
+        return out
+
+
+def run(args: argparse.Namespace) -> int:
+    from zonkcam.commands.play import confirm_bar
+    from zonkcam.vision.dataset import load_labels, select
+    from zonkcam.vision.distort import parse_distortion
+    from zonkcam.vision.reader import DEFAULT_SETTINGS
+
+    bar = confirm_bar(args.confirm_below)
+    distortion = None
+    if args.distort:
+        try:
+            distortion = parse_distortion(args.distort)
+        except ValueError as exc:
+            raise UserError(f"--distort: {exc}") from None
+    datasets = {d: load_labels(d) for d in _datasets(args.datasets)}
+    twins = _twin_dirs(args.twins, datasets) if args.twins else {}
+    splits = {d: select(recs, args.split) for d, recs in datasets.items()}
+    if not any(splits.values()):
+        raise UserError(f"no images in split {args.split!r} of {', '.join(map(str, datasets))}")
+    model = load_model_or_fail(args.model_dir, args.threads)
+    result: dict[str, Any] = {
+        "split": args.split, "threads": args.threads, "settings": vars(DEFAULT_SETTINGS),
+        "distort": str(distortion) if distortion else None, "confirm_below": bar,
+        "datasets": {}, "twins": {},
+    }
+    worst = []
+    for d, recs in splits.items():
+        if not recs:
+            continue
+        s = Scorer(model, DEFAULT_SETTINGS, distortion, bar, bool(args.review)).read(recs)
+        result["datasets"][str(d)] = s.summary()
+        worst += s.worst
+    for source, (folder, recs) in twins.items():
+        twin = load_model_or_fail(folder, args.threads)
+        s = Scorer(twin, DEFAULT_SETTINGS, distortion, bar).read(recs)
+        result["twins"][source] = {"model": str(folder), **s.summary()["all"]}
+    if args.review:
+        worst.sort(key=lambda w: -w[0])
+        _sheet(worst[: args.worst], args.review, distortion)
+        result["review"] = str(args.review)
+    if args.json:
+        print(json.dumps(result))
+        return 0
+    _print(result, args)
+    return 0
+
+
+def _twin_dirs(root: Path, datasets: dict[Path, list]) -> dict[str, tuple[Path, list]]:
+    """{source: (its twin's model folder, all its photos)} for each folder under `root`
+    named after a source of `datasets`."""
+    from zonkcam.vision.model import DETECTOR_FILE, VALUES_FILE
+
+    if not root.is_dir():
+        raise UserError(f"--twins {root}: no such folder")
+    sources: dict[str, list] = {}
+    for recs in datasets.values():
+        for r in recs:
+            sources.setdefault(r.source, []).append(r)
+    out = {}
+    for source, recs in sorted(sources.items()):
+        folder = root / source
+        if (folder / DETECTOR_FILE).is_file() and (folder / VALUES_FILE).is_file():
+            out[source] = (folder, recs)
+    if not out:
+        raise UserError(f"--twins {root}: no twin model folders named after a source "
+                        f"({', '.join(sorted(sources))})")
+    return out
+
+
+COLUMNS = ("images", "dice", "end_to_end", "images_exact", "precision", "recall",
+           "precision_20px", "recall_20px", "missed", "extra", "misread", "ms_median",
+           "ms_p95")
+
+
+def _fmt(v: object) -> str:
+    if isinstance(v, float):
+        return "-" if math.isnan(v) else f"{v:.3f}" if v <= 1 else f"{v:.1f}"
+    return str(v)
+
+
+def _print(result: dict, args: argparse.Namespace) -> None:
+    width = {k: max(len(k), 6) + 1 for k in COLUMNS}
+    head = f"{'':14}" + "".join(f"{k:>{width[k]}}" for k in COLUMNS)
+    print(f"split={args.split} threads={args.threads}"
+          + (f" distort={result['distort']}" if result["distort"] else "")
+          + "  (ms per photo, decode excluded)")
+    for name, r in result["datasets"].items():
+        print(f"\n{name}")
+        print(head)
+        for label, s in [("all", r["all"]), *r["per_source"].items()]:
+            print(f"{label:14}" + "".join(f"{_fmt(s.get(k, '')):>{width[k]}}" for k in COLUMNS))
+        sizes = r["all"].get("by_size", {})
+        print("by die size (px): " + "  ".join(
+            f"{k}: {v['dice']} dice, recall {_fmt(v['recall'])}, end to end "
+            f"{_fmt(v['end_to_end'])}" for k, v in sizes.items() if v["dice"]))
+        a = r["all"]
+        right = a["dice"] - a["missed"] - a["misread"]
+        print(f"read with confidence under {result['confirm_below']:g} (a '?' at the table): "
+              f"{a['right_flagged']} of {right} right, {a['misread_flagged']} of "
+              f"{a['misread']} misread, {a['extra_flagged']} of {a['extra']} extra")
+    if result["twins"]:
+        print("\nleave-one-source-out: each twin on all photos of the source it never saw")
+        print(head)
+        for source, s in result["twins"].items():
+            print(f"{source:14}" + "".join(f"{_fmt(s.get(k, '')):>{width[k]}}" for k in COLUMNS))
+    if result.get("review"):
+        print(f"review sheet: {result['review']}")
+
+
+def _sheet(items: list, path: Path, distortion) -> None:  # noqa: ANN001
     import cv2
     import numpy as np
 
+    from zonkcam.vision.distort import distort
+    from zonkcam.vision.imageio import load_image
+
     tiles = []
-    for img, rec, truth, dice, score in items:
-        im = img.copy()
+    for errors, rec, dice, score in items:
+        im = load_image(rec.image)
+        truth = [(d.value, d.bbox) for d in rec.dice]
+        if distortion is not None:
+            im, boxes = distort(im, [b for _, b in truth], distortion)
+            truth = [(v, b) for (v, _), b in zip(truth, boxes, strict=True)]
         t = max(1, round(max(im.shape[:2]) / 400))
         for value, box in truth:
             x0, y0, x1, y1 = (round(v) for v in box)
             cv2.rectangle(im, (x0, y0), (x1, y1), (0, 200, 0), t)
-            cv2.putText(
-                im,
-                str(value),
-                (x0, y1 + 12 * t),
-                cv2.FONT_HERSHEY_SIMPLEX,
-                0.45 * t,
-                (0, 200, 0),
-                t,
-            )
+            cv2.putText(im, str(value), (x0, y1 + 12 * t), cv2.FONT_HERSHEY_SIMPLEX,
+                        0.45 * t, (0, 200, 0), t)
         ok_pred = {j for i, j in score.matches if truth[i][0] == dice[j].value}
         for j, d in enumerate(dice):
             col = (255, 160, 0) if j in ok_pred else (0, 0, 255)
             x0, y0, x1, y1 = (round(v) for v in d.bbox)
             cv2.rectangle(im, (x0, y0), (x1, y1), col, t)
-            cv2.putText(
-                im, str(d.value), (x0, max(0, y0 - 3)), cv2.FONT_HERSHEY_SIMPLEX, 0.5 * t, col, t
-            )
+            cv2.putText(im, str(d.value), (x0, max(0, y0 - 3)), cv2.FONT_HERSHEY_SIMPLEX,
+                        0.5 * t, col, t)
         s = 400 / max(im.shape[:2])
         im = cv2.resize(im, (round(im.shape[1] * s), round(im.shape[0] * s)))
         tile = np.full((430, 400, 3), 255, np.uint8)
         tile[: im.shape[0], : im.shape[1]] = im
-        cv2.putText(
-            tile,
-            f"{rec.name[-38:]} err {score.errors}",
-            (4, 424),
-            cv2.FONT_HERSHEY_SIMPLEX,
-            0.4,
-            (0, 0, 0),
-            1,
-        )
+        cv2.putText(tile, f"{rec.name[-38:]} err {errors}", (4, 424),
+                    cv2.FONT_HERSHEY_SIMPLEX, 0.4, (0, 0, 0), 1)
         tiles.append(tile)
     if not tiles:
         return
@@ -108,122 +296,3 @@ def _sheet(items, path: Path) -> None:  # noqa: ANN001
     path.parent.mkdir(parents=True, exist_ok=True)
     if not cv2.imwrite(str(path), np.vstack(rows)):
         raise UserError(f"--review {path}: cannot write (use a .jpg or .png name)")
-
-
-def run(args: argparse.Namespace) -> int:
-    from zonkcam.commands.play import confirm_bar
-    from zonkcam.commands.read import load_model_or_fail
-    from zonkcam.vision.dataset import load_labels, select
-    from zonkcam.vision.distort import distort, parse_distortion
-    from zonkcam.vision.imageio import ImageFileError, load_image
-    from zonkcam.vision.metrics import Tally, flagged, match
-    from zonkcam.vision.reader import read_dice
-
-    bar = confirm_bar(args.confirm_below)
-    records = select(load_labels(args.dataset), args.split)
-    if not records:
-        raise UserError(f"no images in split {args.split!r} of {args.dataset}")
-    distortion = None
-    if args.distort:
-        try:
-            distortion = parse_distortion(args.distort)
-        except ValueError as exc:
-            raise UserError(f"--distort: {exc}") from None
-
-    def photo(rec) -> tuple:  # noqa: ANN001
-        """The image as read and its truth [(value, box)], distorted if asked."""
-        img = load_image(rec.image)
-        truth = [(d.value, d.bbox) for d in rec.dice]
-        if distortion is None:
-            return img, truth
-        img, boxes = distort(img, [b for _, b in truth], distortion)
-        return img, [(v, b) for (v, _), b in zip(truth, boxes, strict=True)]
-
-    model = load_model_or_fail(args.model_dir, args.threads)
-    settings = reader_settings(args)
-    total = Tally()
-    per_source: dict[str, Tally] = {}
-    scored = []
-    unreadable = 0
-    for rec in records:
-        try:
-            img, truth = photo(rec)
-        except ImageFileError:
-            unreadable += 1
-            continue
-        t0 = time.perf_counter()
-        dice = read_dice(img, model, settings)
-        ms = (time.perf_counter() - t0) * 1000
-        score = match(truth, [(d.value, d.bbox) for d in dice], rec.bbox_kind)
-        flags = flagged(truth, [(d.value, d.confidence) for d in dice], score, bar)
-        total.add(score, ms, flags)
-        per_source.setdefault(rec.source, Tally()).add(score, ms, flags)
-        if args.review and score.errors:
-            scored.append((score.errors, rec, dice, score))
-    result = {
-        "dataset": str(args.dataset),
-        "split": args.split,
-        "threads": args.threads,
-        "views": args.views,
-        "recheck": not args.no_recheck,
-        "second_opinions": 0 if args.no_second_opinion else len(model.second_opinions),
-        "mirrors": args.mirrors,
-        "value_net_alone": args.value_net_alone,
-        "crowd_look": settings.crowd_count,
-        "tiny_look": settings.tiny_look_size,
-        "big_look": settings.big_look_size,
-        "recrop": settings.recrop_shrink,
-        "size_bars": settings.size_bars,
-        "find_up": settings.find_up,
-        "distort": str(distortion) if distortion else None,
-        "confirm_below": bar,
-        "all": total.summary(),
-        "per_source": {k: v.summary() for k, v in sorted(per_source.items())},
-    }
-    if unreadable:
-        result["unreadable_images"] = unreadable
-    if args.review:
-        scored.sort(key=lambda s: -s[0])
-        items = []
-        for _, r, d, s in scored[: args.worst]:
-            img, truth = photo(r)
-            items.append((img, r, truth, d, s))
-        _sheet(items, args.review)
-        result["review"] = str(args.review)
-    if args.json:
-        print(json.dumps(result))
-        return 0
-    keys = [
-        "images",
-        "dice",
-        "end_to_end",
-        "value_acc_matched",
-        "precision",
-        "recall",
-        "images_exact",
-        "missed",
-        "extra",
-        "misread",
-        "ms_median",
-        "ms_p95",
-    ]
-    print(f"{args.dataset} split={args.split} threads={args.threads} views={args.views} "
-          f"recheck={not args.no_recheck} "
-          f"second_opinions={result['second_opinions']} mirrors={args.mirrors} "
-          f"value_net_alone={args.value_net_alone} crowd_look={settings.crowd_count} "
-          f"tiny_look={settings.tiny_look_size} big_look={settings.big_look_size} "
-          f"recrop={settings.recrop_shrink} size_bars={settings.size_bars} "
-          f"find_up={settings.find_up}"
-          + (f" distort={distortion}" if distortion else ""))
-    width = {k: max(len(k), 6) + 2 for k in keys}
-    print(f"{'':12}" + "".join(f"{k:>{width[k]}}" for k in keys))
-    for name, s in [("all", result["all"]), *result["per_source"].items()]:
-        print(f"{name:12}" + "".join(f"{s.get(k, ''):>{width[k]}}" for k in keys))
-    a = result["all"]
-    right = a["dice"] - a["missed"] - a["misread"]
-    print(f"read with confidence under {bar:g} (shown with a '?' at the table): "
-          f"{a['right_flagged']} of {right} dice read right, {a['misread_flagged']} of "
-          f"{a['misread']} misread, {a['extra_flagged']} of {a['extra']} extra")
-    if args.review:
-        print(f"review sheet: {args.review}")
-    return 0

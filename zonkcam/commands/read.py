@@ -7,13 +7,9 @@ import json
 import sys
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from zonkcam.errors import UserError
 from zonkcam.game.names import escaped
-
-if TYPE_CHECKING:
-    from zonkcam.vision.reader import ReaderSettings
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -40,14 +36,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--model-dir",
         type=Path,
         default=None,
-        help="directory holding dice_detector.onnx and dice_values.onnx (and any second "
-        "opinions, dice_values_2.onnx to dice_values_4.onnx)",
+        help="directory holding dice_detector.onnx and dice_values.onnx (default: the "
+        "shipped models)",
     )
-    add_views_option(p)
     p.set_defaults(func=run)
 
 
 def load_model_or_fail(model_dir: Path | None, threads: int | None):  # noqa: ANN201
+    """The dice models, or a UserError that says why not."""
     from zonkcam.vision.model import load_model
 
     if threads is not None and threads < 1:
@@ -100,7 +96,7 @@ def run(args: argparse.Namespace) -> int:
         try:
             img, factor = load_image_scaled(name)
             t0 = time.perf_counter()
-            dice = read_dice(img, model, reader_settings(args))
+            dice = read_dice(img, model)
             ms = (time.perf_counter() - t0) * 1000
             rec["dice"] = [
                 {
@@ -141,154 +137,3 @@ def run(args: argparse.Namespace) -> int:
               file=sys.stderr)
     return 1 if failed == len(args.images) else 0  # exit 1: nothing was read at all
 
-
-MIRROR_CHOICES = {"none": ((), ()), "second": ((), ("h", "v")), "all": (("h",), ("h", "v"))}
-"""--mirrors: (ReaderSettings.first_look_mirrors, second_look_mirrors)."""
-
-
-def add_views_option(p: argparse.ArgumentParser) -> None:
-    """--views, shared by read, eval and bench."""
-    p.add_argument(
-        "--views",
-        type=int,
-        choices=(1, 2, 4),
-        default=1,
-        help="views of each crop the value net reads (2: plus a half turn, or for a net "
-        "trained upright its left-right mirror; 4: all four quarter turns, plus the "
-        "mirror for an upright net); about 0.5 ms per die per view slower; default 1",
-    )
-    p.add_argument(
-        "--no-recheck",
-        action="store_true",
-        help="with one view, do not read the crops the value net is unsure of again in "
-        "the other three quarter turns (and, for a net trained upright, the mirror; on by "
-        "default: about one candidate in 16)",
-    )
-    p.add_argument(
-        "--no-second-opinion",
-        action="store_true",
-        help="do not ask the model's other value nets (dice_values_2.onnx to "
-        "dice_values_4.onnx) about the candidates the first is unsure of",
-    )
-    p.add_argument(
-        "--mirrors",
-        choices=list(MIRROR_CHOICES),
-        default="second",
-        help="mirror images of the photo the detector looks at too: none; second (the "
-        "default): left-right and top-bottom in the second look, for small dice; all: "
-        "left-right in the first look as well (touching dice; about 2 ms a frame)",
-    )
-    p.add_argument(
-        "--crowd-look",
-        type=_crowd_count,
-        default=None,
-        metavar="N",
-        help="when the first look keeps at least N dice, look again at 640 px for dice of "
-        "every size (touching dice of a crowd come apart there; default 8, 0 = never)",
-    )
-    p.add_argument(
-        "--big-look",
-        type=_big_look_size,
-        default=None,
-        metavar="PX",
-        help="when no die is found, look again at the photo scaled to PX px (32-319) for "
-        "dice too big for the first look (close-ups; default 96, 0 = never)",
-    )
-    p.add_argument(
-        "--tiny-look",
-        type=_tiny_look_size,
-        default=None,
-        metavar="PX",
-        help="when the 640 px second look keeps no die or a tiny one, look again at PX px "
-        "(641-4096) for dice smaller still (default 1280, 0 = never; about 30 ms)",
-    )
-    p.add_argument(
-        "--recrop",
-        type=_recrop_share,
-        default=None,
-        metavar="SHARE",
-        help="read a candidate the value net doubted although the detector backs it once "
-        "more from its box shrunk to SHARE (0.5-0.95) of its width and height, for a die "
-        "boxed loosely with its side faces and the table round it (default 0.75, 0 = never)",
-    )
-    p.add_argument(
-        "--no-size-bars",
-        action="store_true",
-        help="one vote bar for every candidate (default: once a die is sure, a candidate "
-        "of its size needs a lower vote, one over twice its size a higher)",
-    )
-    p.add_argument(
-        "--no-find-up",
-        action="store_true",
-        help="read a photo the way it lies (by default one lying on its side, where the "
-        "upright value nets disagree with the turned one, is read turned upright)",
-    )
-    p.add_argument(
-        "--value-net-alone",
-        action="store_true",
-        help="keep every candidate the value net calls a die, however faint the "
-        "detector's heat for it (by default a lukewarm one needs a surer value net)",
-    )
-
-
-def _never_or_between(text: str, low: int, high: int | None, what: str) -> int:
-    """An option's whole number: 0 (never) or one from `low` to `high` (None: no limit)."""
-    try:
-        n = int(text)
-    except ValueError:
-        n = -1
-    if n != 0 and not (low <= n and (high is None or n <= high)):
-        span = f"{low} or more" if high is None else f"from {low} to {high}"
-        raise argparse.ArgumentTypeError(f"{text!r}: give {what}, {span}, or 0 = never")
-    return n
-
-
-def _crowd_count(text: str) -> int:
-    return _never_or_between(text, 1, None, "a number of dice")
-
-
-def _big_look_size(text: str) -> int:
-    from zonkcam.vision.preprocess import DET_SIZE  # noqa: PLC0415 - OpenCV is heavy
-
-    return _never_or_between(text, 32, DET_SIZE - 1, "a size in px under the first look's")
-
-
-def _recrop_share(text: str) -> float:
-    try:
-        share = float(text)
-    except ValueError:
-        share = -1.0
-    if share != 0 and not 0.5 <= share <= 0.95:
-        raise argparse.ArgumentTypeError(
-            f"{text!r}: give the share of the box to read again, from 0.5 to 0.95, or 0 = never"
-        )
-    return share
-
-
-TINY_LOOK_MAX = 4096
-
-
-def _tiny_look_size(text: str) -> int:
-    return _never_or_between(text, 641, TINY_LOOK_MAX, "a size in px over the second look's")
-
-
-def reader_settings(args: argparse.Namespace) -> ReaderSettings:
-    """The reader settings that --views, --no-recheck, --no-second-opinion, --mirrors,
-    --crowd-look, --tiny-look, --big-look, --recrop, --no-size-bars, --no-find-up and
-    --value-net-alone ask for."""
-    from zonkcam.vision.reader import ReaderSettings  # noqa: PLC0415 - onnxruntime is heavy
-
-    return ReaderSettings(
-        crowd_count=ReaderSettings.crowd_count if args.crowd_look is None else args.crowd_look,
-        big_look_size=ReaderSettings.big_look_size if args.big_look is None else args.big_look,
-        tiny_look_size=ReaderSettings.tiny_look_size if args.tiny_look is None else args.tiny_look,
-        recrop_shrink=ReaderSettings.recrop_shrink if args.recrop is None else args.recrop,
-        size_bars=not args.no_size_bars,
-        find_up=not args.no_find_up,
-        value_views=args.views,
-        recheck_unsure=not args.no_recheck,
-        second_opinion=not args.no_second_opinion,
-        first_look_mirrors=MIRROR_CHOICES[args.mirrors][0],
-        second_look_mirrors=MIRROR_CHOICES[args.mirrors][1],
-        heat_weight=0.0 if args.value_net_alone else ReaderSettings.heat_weight,
-    )

@@ -4,10 +4,24 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
 MATCH_IOU = 0.3
+SIZE_BINS = (20.0, 40.0, 80.0, 160.0)
+"""Die sizes (the die box's longer side, image px) at which the per-size figures split."""
+SIZE_NAMES = ("<20", "20-40", "40-80", "80-160", ">=160")
+
+
+def size_bin(side: float) -> int:
+    """Index into SIZE_NAMES of a die `side` px wide."""
+    return sum(side >= b for b in SIZE_BINS)
+
+
+def side(box: Sequence[float]) -> float:
+    """A box's longer side."""
+    return max(box[2] - box[0], box[3] - box[1])
 
 
 @dataclass(frozen=True)
@@ -105,10 +119,33 @@ class Tally:
     ms: list[float] = field(default_factory=list)
     flags: list[int] = field(default_factory=lambda: [0, 0, 0])
     """Dice read right, misread and extra with a confidence under the bar (`flagged`)."""
+    sizes: np.ndarray = field(default_factory=lambda: np.zeros((len(SIZE_NAMES), 5), np.int64))
+    """Per size bin (SIZE_NAMES): truth dice, found, read right; dice read, matched."""
 
     def add(
-        self, s: ImageScore, ms: float | None = None, flags: tuple[int, int, int] | None = None
+        self,
+        s: ImageScore,
+        ms: float | None = None,
+        flags: tuple[int, int, int] | None = None,
+        truth_sides: Sequence[float] = (),
+        pred_sides: Sequence[float] = (),
+        right: Sequence[bool] = (),
     ) -> None:
+        """Count one image. `truth_sides` and `pred_sides` (each die's size, `side`) and
+        `right` (per match of `s`, whether its value was read right) give the per-size
+        figures."""
+        if len(truth_sides) or len(pred_sides):
+            found = {i: ok for (i, _), ok in zip(s.matches, right, strict=True)}
+            matched = {j for _, j in s.matches}
+            for i, t in enumerate(truth_sides):
+                row = self.sizes[size_bin(t)]
+                row[0] += 1
+                row[1] += i in found
+                row[2] += found.get(i, False)
+            for j, p in enumerate(pred_sides):
+                row = self.sizes[size_bin(p)]
+                row[3] += 1
+                row[4] += j in matched
         self.images += 1
         if flags is not None:
             self.flags = [a + b for a, b in zip(self.flags, flags, strict=True)]
@@ -120,11 +157,11 @@ class Tally:
         if ms is not None:
             self.ms.append(ms)
 
-    def summary(self) -> dict[str, float | int]:
+    def summary(self) -> dict[str, Any]:
         def div(a: int, b: int) -> float:
             return round(a / b, 4) if b else float("nan")
 
-        out: dict[str, float | int] = {
+        out: dict[str, Any] = {
             "images": self.images,
             "dice": self.truth,
             "end_to_end": div(self.correct, self.truth),
@@ -139,6 +176,20 @@ class Tally:
             "misread_flagged": self.flags[1],
             "extra_flagged": self.flags[2],
         }
+        if self.sizes.any():
+            out["by_size"] = {
+                name: {
+                    "dice": int(n),
+                    "recall": div(int(found), int(n)),
+                    "end_to_end": div(int(ok), int(n)),
+                    "read": int(read),
+                    "precision": div(int(hit), int(read)),
+                }
+                for name, (n, found, ok, read, hit) in zip(SIZE_NAMES, self.sizes, strict=True)
+            }
+            big = self.sizes[size_bin(SIZE_BINS[0]):].sum(axis=0)
+            out["recall_20px"] = div(int(big[1]), int(big[0]))
+            out["precision_20px"] = div(int(big[4]), int(big[3]))
         if self.ms:
             out["ms_median"] = round(float(np.median(self.ms)), 2)
             out["ms_p95"] = round(float(np.percentile(self.ms, 95)), 2)

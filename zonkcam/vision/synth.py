@@ -40,9 +40,9 @@ PIP_COLORS: dict[str, tuple[int, int, int]] = {
 TONAL_PIPS = "tone"
 """pip_color of a die whose pips are its own colour a shade darker (a shade lighter on a
 dark die): engraved pips left unpainted, or pink pips on a pink translucent die, which
-real photos show and the colours above do not (session 15). random_die never picks it,
-so the demo table and every render of earlier sessions stay as they were; training
-gives it to a share of the rendered dice (TrainConfig.tonal_pips)."""
+real photos show and the colours above do not. random_die never picks it (the demo
+table's dice keep their colours); training gives it to a share of the rendered dice
+(zonkcam.train.data.with_varied_dice)."""
 TONAL_SHADE = (0.62, 1.6)
 """Pip colour as a multiple of the body colour: on a light body (mean over 90) / on a
 dark one."""
@@ -88,15 +88,13 @@ class DieSpec:
     """Cocked: tipped about its own x axis, resting on an edge (0 = flat)."""
     body_bgr: tuple[int, int, int] | None = None
     """The body's exact colour (BGR), in place of DIE_COLORS[color] (`color` stays the
-    colour truth): a pastel or off-shade die. random_die never sets it, so the demo
-    table and every render of earlier sessions stay as they were; training gives it to
-    a share of the rendered dice (TrainConfig.pastel_dice)."""
+    colour truth): a pastel or off-shade die. random_die never sets it; training gives
+    it to a share of the rendered dice (zonkcam.train.data.with_varied_dice)."""
     rounding: float = 0.0
     """0 = a sharp-edged cube; up to MAX_ROUNDING: edges and corners rounded over this
     share of the half-side, as on most cheap dice (a rounded silhouette, a smaller flat
-    face, pips drawn in towards its centre). random_die never rounds a die, so the demo
-    table and the renders of earlier sessions stay as they were; training rounds a share
-    of the rendered dice (TrainConfig.rounded_dice)."""
+    face, pips drawn in towards its centre). random_die never rounds a die; training
+    rounds a share of the rendered dice (zonkcam.train.data.with_varied_dice)."""
 
 
 @dataclass(frozen=True)
@@ -216,7 +214,7 @@ TILED_BOARD_SHARE = 0.5
 TERRAIN_DETAIL_SHARE = 0.6
 """Share of board tiles printed with busy terrain (strokes in the tile's colours): a
 detector that has only seen flat tiles takes a real board's textured tile with its
-round token for a die showing 1 (session 7, leaving out the Catan photos)."""
+round token for a die showing 1."""
 
 
 def _tiled_board(
@@ -925,7 +923,7 @@ STEEP_FROM_DEG = 40.0
 MAX_TILT_DEG = 60.0
 """Camera tilt (0 = straight down): uniform over 0-40 degrees for four views in five,
 40-60 for the rest. Oblique phone photos of dice (the sides as large as the top face)
-are where a value net trained on top-down photos reads a side face (session 7)."""
+are where a value net trained on top-down photos reads a side face."""
 
 
 def random_scene(
@@ -1046,25 +1044,14 @@ def _tables(
 
 def table_frames(width: int, height: int, n_dice: int, frames: int, seed: int) -> Iterator:
     """Seeded random tables of `n_dice` dice (a die 6-10% of the frame's longer side,
-    up to 25 degrees oblique), rendered one at a time: `zonkcam bench`'s frames, and the
-    value net's calibration for int8 (with another seed)."""
+    up to 25 degrees oblique), rendered one at a time: `zonkcam bench`'s frames."""
     rng = np.random.default_rng([seed, width, n_dice])
     return _tables(rng, width, height, n_dice, frames, (0.06, 0.1), 25)
 
 
-def crowd_frames(width: int, height: int, n_dice: int, frames: int, seed: int) -> Iterator:
-    """Seeded crowded tables of `n_dice` dice (a die 3.5-7% of the frame's longer side,
-    a quarter of them touching a neighbour, up to 35 degrees oblique), rendered one at a
-    time: `zonkcam bench --crowd`'s frames (ReaderSettings.crowd_count)."""
-    rng = np.random.default_rng([seed, width, n_dice, 1])
-    return _tables(rng, width, height, n_dice, frames, (0.035, 0.07), 35)
-
-
 def far_frames(width: int, height: int, share: float, frames: int, seed: int) -> Iterator:
-    """Seeded tables seen from afar: five dice `share` of the frame's longer side wide
-    (1-4% of a 2560x1920 frame: 13-51 px at the reader's first look of 320 px, 5-13 px),
-    up to 30 degrees oblique: `zonkcam bench --far`'s frames
-    (ReaderSettings.tiny_look_size)."""
+    """Seeded tables seen from afar: five dice `share` of the frame's longer side wide,
+    up to 30 degrees oblique."""
     rng = np.random.default_rng([seed, width, round(share * 1000), 3])
     return _tables(rng, width, height, 5, frames, float(share), 30)
 
@@ -1073,7 +1060,7 @@ def closeup_frames(width: int, height: int, share: float, frames: int, seed: int
     """Seeded close-ups: one die (two when `share` is under 0.3) about `share` of the
     frame's longer side wide (0.95-1.05 times, at most 0.6 of the shorter side), up to
     30 degrees oblique, each die wholly in the frame (a scene is drawn again until it
-    is): `zonkcam bench --close`'s frames (ReaderSettings.big_look_size)."""
+    is)."""
     rng = np.random.default_rng([seed, width, round(share * 100), 2])
     done = 0
     while done < frames:

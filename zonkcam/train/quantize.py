@@ -1,9 +1,8 @@
-"""The value net in int8: static quantization with onnxruntime (train extra only).
+"""The value net in int8: static quantization with onnxruntime.
 
-The value net is most of a frame's time (about 0.4 ms per candidate on one core here);
-int8 weights and activations take about half of that off and shrink the file to a third.
-Calibration crops are the detector's candidates on rendered tables (seeded, apart from
-the bench's own frames), so no photo goes into the model.
+The value net is most of a photo's time; int8 weights and activations take about half
+of that off and shrink the file to a third. Calibrated on the trained detector's own
+candidates in training images, as the value net sees them at run time.
 """
 
 from __future__ import annotations
@@ -15,26 +14,6 @@ import numpy as np
 HEAD_OPS = ("Gemm", "Softmax")
 """Left in float: the logits and the softmax, whose probabilities the reader compares
 with its thresholds (in uint8 they come in steps of 1/255)."""
-CALIBRATION_FRAMES = 40
-CALIBRATION_SEED = 123
-"""The calibration tables are `synth.table_frames(1280, 960, 6, 40, 123)`: about 300
-candidate crops (`zonkcam bench` renders with seed 0)."""
-
-
-def calibration_crops(model_dir: Path) -> np.ndarray:
-    """(N, 3, 64, 64) float32 crops of the candidates that `model_dir`'s detector finds
-    on the calibration tables, as the value net sees them."""
-    from zonkcam.vision import synth
-    from zonkcam.vision.model import load_model
-    from zonkcam.vision.preprocess import crop_die
-    from zonkcam.vision.reader import detect_candidates
-
-    model = load_model(model_dir, detector_only=True)
-    crops = []
-    for frame in synth.table_frames(1280, 960, 6, CALIBRATION_FRAMES, CALIBRATION_SEED):
-        boxes, _, _ = detect_candidates(frame.image, model)
-        crops.extend(crop_die(frame.image, b) for b in boxes)
-    return np.stack(crops).transpose(0, 3, 1, 2).astype(np.float32)
 
 
 def quantize_values(src: Path, dst: Path, crops: np.ndarray, batch: int = 8) -> None:
