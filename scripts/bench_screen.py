@@ -17,7 +17,7 @@ import numpy as np  # noqa: E402
 import pygame  # noqa: E402
 
 from zonkcam.display import scenes  # noqa: E402
-from zonkcam.display.screen import Screen  # noqa: E402
+from zonkcam.display.painter import Painter  # noqa: E402
 from zonkcam.display.view import TableObservation, view_for  # noqa: E402
 
 
@@ -32,7 +32,7 @@ def main(argv: list[str] | None = None) -> int:
     view = view_for(scene.state, TableObservation(frame, scene.observation.dice),
                     scene.selected_keep)
     for size in ((800, 480), (1280, 720), (1920, 1080)):
-        surface, screen = pygame.Surface(size), Screen()
+        surface, screen = pygame.Surface(size), Painter()
         screen.draw(surface, view)  # fonts loaded once
         start = time.perf_counter()
         for _ in range(args.frames):

@@ -23,7 +23,7 @@ from zonkcam.advisor.advice import Advisor  # noqa: E402
 from zonkcam.controls import ROLL, Command, InputCommand  # noqa: E402
 from zonkcam.display import scenes  # noqa: E402
 from zonkcam.display.banners import banners_for  # noqa: E402
-from zonkcam.display.screen import Screen  # noqa: E402
+from zonkcam.display.painter import Painter  # noqa: E402
 from zonkcam.display.setup import ChooseRules, EnterPlayers  # noqa: E402
 from zonkcam.display.view import view_for  # noqa: E402
 from zonkcam.game.rules import PRESETS  # noqa: E402
@@ -41,7 +41,7 @@ def main(argv: list[str] | None = None) -> int:
     out.mkdir(parents=True, exist_ok=True)
     pygame.display.init()
     pygame.font.init()
-    screen = Screen()
+    screen = Painter()
     advisor = Advisor()
     for name, shot in SHOTS.items():
         scene = scenes.SCENES[shot.scene]()

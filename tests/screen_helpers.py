@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import pygame
 
-from zonkcam.display.screen import Screen
+from zonkcam.display.painter import Painter
 
 
 def artifacts_dir(tmp_path: Path) -> Path:
@@ -37,7 +37,7 @@ def share_of(surface: pygame.Surface, rect: pygame.Rect, rgb: tuple[int, int, in
     return float(np.all(px == np.array(rgb, np.uint8), axis=2).mean())
 
 
-def find_text(surface: pygame.Surface, screen: Screen, text: str) -> tuple[int, int] | None:
+def find_text(surface: pygame.Surface, screen: Painter, text: str) -> tuple[int, int] | None:
     """Where ``text``, rendered afresh with the screen's font at the size and colours the
     screen says it used, is on ``surface`` pixel for pixel (so it was drawn and nothing was
     drawn over it), or None."""

@@ -8,7 +8,7 @@ import pytest
 from zonkcam.controls import BANK, ROLL, SELECT, UNDO, Command, InputCommand
 from zonkcam.display import scenes
 from zonkcam.display.keyboard import KeyboardInput
-from zonkcam.display.screen import Screen
+from zonkcam.display.painter import Painter
 from zonkcam.display.view import view_for
 
 
@@ -69,7 +69,7 @@ def test_tapping_a_die_on_the_screen():
     pygame.init()
     scene = scenes.roll_with_keeps()
     view = view_for(scene.state, scene.observation)
-    screen = Screen()
+    screen = Painter()
     screen.draw(pygame.Surface((800, 480)), view)
     fit = screen.camera_fit
     on_die = fit.to_screen(view.dice[3].die.bbox).center

@@ -15,7 +15,7 @@ from tests.screen_helpers import artifacts_dir, find_text, pixels, save, share_o
 from zonkcam.display import scenes
 from zonkcam.display.banners import banner
 from zonkcam.display.fake_table import MAT_BGR, mat_observation
-from zonkcam.display.screen import ACCENT, SURE, UNSURE, Screen, layout_for
+from zonkcam.display.painter import ACCENT, SURE, UNSURE, Painter, layout_for
 from zonkcam.display.view import TableObservation, die_at, view_for
 from zonkcam.game import actions as A
 from zonkcam.game.dice import parse_dice
@@ -41,7 +41,7 @@ def out(tmp_path):
 
 def render(view, size=SMALL):
     surface = pygame.Surface(size)
-    screen = Screen()
+    screen = Painter()
     screen.draw(surface, view)
     return surface, screen
 

@@ -10,7 +10,7 @@ import pytest
 from tests.screen_helpers import artifacts_dir, find_text, save, share_of
 from zonkcam.display import scenes
 from zonkcam.display.banners import STYLES, BannerQueue, banner, banners_for
-from zonkcam.display.screen import Screen, layout_for
+from zonkcam.display.painter import Painter, layout_for
 from zonkcam.display.view import view_for
 from zonkcam.game import actions as A
 from zonkcam.game.dice import parse_dice
@@ -48,7 +48,7 @@ def test_banner_drawn_in_its_colour(tmp_path, name):
     shown = banner(name, "Ann" if name == "WINNER" else "")
     for size in ((800, 480), (1920, 1080)):
         surface = pygame.Surface(size)
-        screen = Screen()
+        screen = Painter()
         screen.draw(surface, view_for(scene.state, scene.observation, banner=shown))
         if size[0] == 800:  # one PNG a banner keeps the run quick
             save(surface, artifacts_dir(tmp_path), f"banner-{name.replace(': ', '-')}")
@@ -60,7 +60,7 @@ def test_banner_drawn_in_its_colour(tmp_path, name):
 
 def test_banner_title_fits_the_screen():
     surface = pygame.Surface((320, 240))
-    screen = Screen()
+    screen = Painter()
     rect = screen.draw_banner(surface, banner("DRINK: CHOOSE", "Captain chooses who drinks"))
     for drawn in screen.texts:
         assert rect.contains(drawn.rect), drawn.text

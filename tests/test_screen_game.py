@@ -15,7 +15,7 @@ from zonkcam.display.banners import BannerQueue
 from zonkcam.display.fake_table import mat_observation
 from zonkcam.display.game_screen import GameScreen
 from zonkcam.display.odds import OddsWorker
-from zonkcam.display.screen import SURE, layout_for
+from zonkcam.display.painter import SURE, layout_for
 from zonkcam.display.sounds import Sounds
 from zonkcam.display.window import Window
 from zonkcam.game import actions as A
@@ -92,7 +92,7 @@ def test_a_refused_bank_is_a_message_not_a_traceback(window):
     assert "1000" in ui.message  # not on the board yet
     assert isinstance(game.events[-1], A.Roll)  # nothing was played
     ui.draw(game.state)
-    assert find_text(window.surface, ui.screen, ui.message)
+    assert find_text(window.surface, ui.painter, ui.message)
 
 
 def test_zonk_shows_its_banner_plays_its_sound_then_clears(window):
@@ -118,7 +118,7 @@ def test_mute_key(window):
     assert ui.sounds.muted
     game = Game(PRESETS["classic-10000"], [A.Players(("Ann",))])
     assert ui.draw(game.state).muted
-    assert find_text(window.surface, ui.screen, "MUTED")
+    assert find_text(window.surface, ui.painter, "MUTED")
 
 
 def test_buttons_and_keys_share_one_stream(window):
@@ -188,7 +188,7 @@ def test_the_odds_panel_never_waits_for_the_advice(window):
     view = ui.draw(game.state)
     assert time.perf_counter() - start < 0.25  # a frame, not the half second of advice
     assert view.odds is not None and not view.odds.ready
-    assert find_text(window.surface, ui.screen, "working them out")
+    assert find_text(window.surface, ui.painter, "working them out")
     assert worker.wait(game.state) is not None
     view = ui.draw(game.state)
     assert view.odds.ready
@@ -208,9 +208,9 @@ def test_the_odds_panel_shows_the_advice_and_marks_the_best_keep(window, tmp_pat
     odds = view.odds
     assert odds.ready and odds.best == best_words(advice, game.state)
     assert odds.zonk == f"{advice.zonk_chance:.0%}"
-    assert find_text(window.surface, ui.screen, f"BEST: {odds.best.upper()}")
+    assert find_text(window.surface, ui.painter, f"BEST: {odds.best.upper()}")
     for line in (f"ZONK {odds.zonk}", f"BANK {odds.bank}", f"ROLL {odds.roll}"):
-        assert find_text(window.surface, ui.screen, line), line
+        assert find_text(window.surface, ui.painter, line), line
     marked = [k for k in view.keeps if k.best]
     assert [k.dice for k in marked] == [advice.best_keep]
     assert share_of(window.surface, layout_for(window.size).keeps, SURE) > 0
@@ -244,4 +244,4 @@ def test_muted_shows_beside_the_final_round(window):
     ui = GameScreen(window, sounds=Sounds(mixer=FakeMixer(), muted=True))
     ui.draw(scenes.final_round().state)
     for flag in ("FINAL ROUND", "MUTED"):
-        assert find_text(window.surface, ui.screen, flag), flag  # drawn, and not covered
+        assert find_text(window.surface, ui.painter, flag), flag  # drawn, and not covered

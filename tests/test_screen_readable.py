@@ -18,7 +18,7 @@ from tests.screen_helpers import artifacts_dir, pixels, save
 from zonkcam.advisor.advice import Advisor
 from zonkcam.display import scenes
 from zonkcam.display.banners import banners_for
-from zonkcam.display.screen import Screen
+from zonkcam.display.painter import Painter
 from zonkcam.display.view import view_for
 
 SIZE = (800, 480)
@@ -54,7 +54,7 @@ def views():
 VIEWS = dict(views())
 
 
-def drawn_over(surface: pygame.Surface, screen: Screen, text) -> bool:
+def drawn_over(surface: pygame.Surface, screen: Painter, text) -> bool:
     """Whether anything was drawn over ``text`` after it (its pixels are not its own)."""
     template = pixels(screen.fonts.render(text.text, text.size, text.color, text.background))
     return not np.array_equal(pixels(surface, text.rect), template)
@@ -64,7 +64,7 @@ def drawn_over(surface: pygame.Surface, screen: Screen, text) -> bool:
 def test_every_figure_reads_from_two_metres(name, tmp_path):
     view = VIEWS[name]
     surface = pygame.Surface(SIZE)
-    screen = Screen()
+    screen = Painter()
     lay = screen.draw(surface, view)
     save(surface, artifacts_dir(tmp_path), f"readable-{name}")
     covers = [r for r, shown in ((lay.banner, view.banner), (lay.odds, view.odds)) if shown]

@@ -7,7 +7,7 @@ import pytest
 
 from tests.screen_helpers import artifacts_dir, find_text, save
 from zonkcam.controls import BANK, ROLL, SELECT, Command, InputCommand
-from zonkcam.display.screen import ACCENT, Screen
+from zonkcam.display.painter import ACCENT, Painter
 from zonkcam.display.setup import ChooseGame, ChooseRules, EnterPlayers, ResumableGame
 from zonkcam.game.game import Game
 from zonkcam.game.rules import PRESETS
@@ -31,7 +31,7 @@ def type_line(screen, text):
 
 def draw(setup_screen, size=(800, 480)):
     surface = pygame.Surface(size)
-    screen = Screen()
+    screen = Painter()
     setup_screen.draw(surface, screen)
     return surface, screen
 

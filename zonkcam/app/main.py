@@ -239,7 +239,7 @@ def _run_screen(ui: GameScreen, screen, notifier: Notifier | None = None):
         ui.keyboard.text_mode = screen.wants_text
         for command in ui.commands():
             screen.handle(command)
-        screen.draw(ui.window.surface, ui.screen)
+        screen.draw(ui.window.surface, ui.painter)
         ui.window.show()
         time.sleep(1 / FPS)
     ui.keyboard.text_mode = False

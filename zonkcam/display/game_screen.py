@@ -31,7 +31,7 @@ from zonkcam.controls import Command, InputCommand
 from zonkcam.display.banners import BannerQueue
 from zonkcam.display.keyboard import KeyboardInput
 from zonkcam.display.odds import OddsWorker
-from zonkcam.display.screen import Screen
+from zonkcam.display.painter import Painter
 from zonkcam.display.sounds import Sounds
 from zonkcam.display.view import CONFIRM_BELOW, ScreenView, TableObservation, view_for
 from zonkcam.display.window import Window
@@ -49,7 +49,7 @@ class GameScreen:
         self.buttons = buttons
         self.sounds = sounds if sounds is not None else Sounds()
         self.banners = banners if banners is not None else BannerQueue()
-        self.screen = Screen()
+        self.painter = Painter()
         self.keyboard = KeyboardInput(tap_to_die=self._tapped)
         self.selected_keep = 0
         self.message = ""
@@ -105,14 +105,14 @@ class GameScreen:
                              muted=self.sounds.muted, confirm_below=self.confirm_below,
                              odds=odds)
         if self.photo is not None:
-            self.screen.draw_photo(self.window.surface, *self.photo)
+            self.painter.draw_photo(self.window.surface, *self.photo)
         else:
-            self.screen.draw(self.window.surface, self.view)
+            self.painter.draw(self.window.surface, self.view)
         self.window.show()
         return self.view
 
     def _tapped(self, pos: tuple[float, float]) -> int | None:
-        return self.screen.tapped_die(pos, self.view) if self.view is not None else None
+        return self.painter.tapped_die(pos, self.view) if self.view is not None else None
 
 
 def turn_in_play(state: GameState) -> tuple:

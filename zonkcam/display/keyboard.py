@@ -64,7 +64,7 @@ class KeyboardInput:
     """Turns pygame events into :class:`~zonkcam.buttons.Command` values.
 
     ``tap_to_die`` maps a tap's screen position to a die index (or None); the app passes
-    the screen's :meth:`~zonkcam.display.screen.Screen.tapped_die` bound to the current view.
+    the screen's :meth:`~zonkcam.display.painter.Painter.tapped_die` bound to the current view.
     """
 
     def __init__(self, tap_to_die: Callable[[tuple[float, float]], int | None] | None = None,

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import pygame
 
 from zonkcam.controls import Command, InputCommand
-from zonkcam.display.screen import ACCENT, BACKGROUND, DIM, PANEL, TEXT, WARN, Screen
+from zonkcam.display.painter import ACCENT, BACKGROUND, DIM, PANEL, TEXT, WARN, Painter
 from zonkcam.game import actions as A
 from zonkcam.game.errors import TableError
 from zonkcam.game.game import Game
@@ -65,7 +65,7 @@ class _Menu:
         elif kind is InputCommand.QUIT:
             self.cancelled = self.done = True
 
-    def draw(self, surface: pygame.Surface, screen: Screen) -> None:
+    def draw(self, surface: pygame.Surface, screen: Painter) -> None:
         draw_menu(surface, screen, self.title, self.options, self.selected, self.hint)
 
 
@@ -196,7 +196,7 @@ class EnterPlayers:
             self.naming = None
             self.done = True
 
-    def draw(self, surface: pygame.Surface, screen: Screen) -> None:
+    def draw(self, surface: pygame.Surface, screen: Painter) -> None:
         names = [f"{i}. {n}" + (f"  ({self.zonk_names[n]})" if n in self.zonk_names else "")
                  for i, n in enumerate(self.players, start=1)]
         hint = "Enter: add   empty Enter: start   Backspace: erase"
@@ -207,7 +207,7 @@ class EnterPlayers:
                   typed=(self.prompt, self.typed), message=self.message)
 
 
-def draw_menu(surface: pygame.Surface, screen: Screen, title: str, items: Sequence[str],
+def draw_menu(surface: pygame.Surface, screen: Painter, title: str, items: Sequence[str],
               selected: int | None, hint: str, *, typed: tuple[str, str] | None = None,
               message: str = "") -> None:
     """A set-up screen: title, a list (one item highlighted), a typing line, a hint."""

@@ -1,7 +1,7 @@
 """What the scorekeeper's screen shows, as plain data: no pygame here.
 
 :func:`view_for` turns a :class:`~zonkcam.game.state.GameState` (plus, optionally, what the
-camera saw) into a :class:`ScreenView`; :mod:`zonkcam.display.screen` draws it. Keeping the
+camera saw) into a :class:`ScreenView`; :mod:`zonkcam.display.painter` draws it. Keeping the
 two apart means the content of every screen can be tested without drawing anything.
 """
 

@@ -1,4 +1,4 @@
-"""Drawing a :class:`~zonkcam.display.view.ScreenView` onto a pygame Surface of any size.
+"""The painter: draws a :class:`~zonkcam.display.view.ScreenView` onto a Surface of any size.
 
 The layout is in proportions of the surface and every font is sized from its height, so
 the same code fills 1920x1080 and reads from two metres on an 800x480 Pi screen: every
@@ -173,8 +173,8 @@ class Fonts:
         return size
 
 
-class Screen:
-    """Draws game screens; keeps what it drew last (texts, camera fit) for taps and tests."""
+class Painter:
+    """Draws game screens (the pure drawing under GameScreen); keeps what it drew last (texts, camera fit) for taps and tests."""
 
     def __init__(self) -> None:
         self.fonts = Fonts()
