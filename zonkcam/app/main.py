@@ -111,7 +111,7 @@ def run_app(args) -> int:
         raise UserError(f"{source.name} gave no frame")
     cal = calibrate(first.image, source.geometry) if demo and not args.calibration else \
         load_calibration(args.calibration or default_calibration_path())
-    reader = OnnxReader.for_table(cal, args.model, args.threads)
+    reader = OnnxReader.for_table(cal, args.model_dir, args.threads)
     with EventLog(args.db) as log, Window.open(size, screenshots=args.screenshots) as window:
         games_wanted = args.games or (1 if window.headless or not demo else 0)
         pi = on_a_pi()

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Callable
+from pathlib import Path
 
 from zonkcam.errors import UserError
 from zonkcam.game.names import quoted
@@ -46,7 +47,8 @@ def register(subparsers) -> None:
     p.add_argument("--mute", action="store_true", help="no sound effects")
     p.add_argument("--pins", default="17,27,22", metavar="BANK,ROLL,SELECT",
                    help="GPIO (BCM) pins of the buttons (default 17,27,22)")
-    p.add_argument("--model", help="folder with the ONNX models (default: the shipped ones)")
+    p.add_argument("--model-dir", type=Path, metavar="DIR",
+                   help="folder with the ONNX models (default: the shipped ones)")
     p.add_argument("--threads", type=whole_number(1), help="reader threads (default 1)")
     p.add_argument("--confirm-below", type=float, metavar="BAR",
                    help="show the dice read with a confidence under BAR (0-1) with a '?' "

@@ -45,7 +45,8 @@ def register(subparsers) -> None:
     p.add_argument("--reads", type=int, default=WatchConfig.min_reads,
                    help="reads of a still table voted before it is reported (default "
                    "%(default)s; more when they disagree)")
-    p.add_argument("--model", help="folder with the ONNX models (default: the shipped ones)")
+    p.add_argument("--model-dir", type=Path, metavar="DIR",
+                   help="folder with the ONNX models (default: the shipped ones)")
     p.add_argument("--threads", type=int, help="reader threads (default 1)")
     p.add_argument("--seed", type=int, default=0, help="demo table seed")
     p.set_defaults(func=run)
@@ -64,7 +65,7 @@ def run(args) -> int:
     if first is None:
         raise UserError(f"{source.name} gave no frame")
     cal = _calibration(args, source, first.image)
-    reader = OnnxReader.for_table(cal, args.model, args.threads)
+    reader = OnnxReader.for_table(cal, args.model_dir, args.threads)
     watcher = TableWatcher(cal, reader, WatchConfig(
         still_frames=args.still_frames, min_reads=args.reads,
         max_reads=max(args.reads, WatchConfig.max_reads)))

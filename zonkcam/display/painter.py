@@ -174,7 +174,8 @@ class Fonts:
 
 
 class Painter:
-    """Draws game screens (the pure drawing under GameScreen); keeps what it drew last (texts, camera fit) for taps and tests."""
+    """Draws game screens (the drawing under GameScreen); keeps what it drew last (texts,
+    camera fit) for taps and tests."""
 
     def __init__(self) -> None:
         self.fonts = Fonts()

@@ -20,6 +20,7 @@ from zonkcam.game.dice import PLAIN_DICE, Die, parse_dice
 from zonkcam.game.errors import TableError
 from zonkcam.game.names import quoted
 
+
 class PenaltyKind(StrEnum):
     SPACED = "spaced"
     """The player loses their next turn and drinks."""
