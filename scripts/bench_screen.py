@@ -13,12 +13,12 @@ import time
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
-import numpy as np  # noqa: E402
-import pygame  # noqa: E402
+import numpy as np
+import pygame
 
-from zonkcam.display import scenes  # noqa: E402
-from zonkcam.display.painter import Painter  # noqa: E402
-from zonkcam.display.view import TableObservation, view_for  # noqa: E402
+from zonkcam.display import scenes
+from zonkcam.display.painter import Painter
+from zonkcam.display.view import TableObservation, view_for
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -17,16 +17,16 @@ os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
-import pygame  # noqa: E402
+import pygame
 
-from zonkcam.advisor.advice import Advisor  # noqa: E402
-from zonkcam.controls import ROLL, Command, InputCommand  # noqa: E402
-from zonkcam.display import scenes  # noqa: E402
-from zonkcam.display.banners import banners_for  # noqa: E402
-from zonkcam.display.painter import Painter  # noqa: E402
-from zonkcam.display.setup import ChooseRules, EnterPlayers  # noqa: E402
-from zonkcam.display.view import view_for  # noqa: E402
-from zonkcam.game.rules import PRESETS  # noqa: E402
+from zonkcam.advisor.advice import Advisor
+from zonkcam.controls import ROLL, Command, InputCommand
+from zonkcam.display import scenes
+from zonkcam.display.banners import banners_for
+from zonkcam.display.painter import Painter
+from zonkcam.display.setup import ChooseRules, EnterPlayers
+from zonkcam.display.view import view_for
+from zonkcam.game.rules import PRESETS
 
 SMALL = (800, 480)
 SHOTS = scenes.SHOTS

@@ -21,18 +21,18 @@ from pathlib import Path
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
-from zonkcam.app.demo import DemoDriver  # noqa: E402
-from zonkcam.app.loop import TableApp  # noqa: E402
-from zonkcam.display.game_screen import GameScreen  # noqa: E402
-from zonkcam.display.sounds import Sounds  # noqa: E402
-from zonkcam.display.window import Window  # noqa: E402
-from zonkcam.game import actions as A  # noqa: E402
-from zonkcam.game.rules import load_rules  # noqa: E402
-from zonkcam.mat.calibrate import calibrate  # noqa: E402
-from zonkcam.record.scorekeeper import Scorekeeper  # noqa: E402
-from zonkcam.record.store import EventLog  # noqa: E402
-from zonkcam.sources.demo import PLAIN, DemoTable, TruthReader  # noqa: E402
-from zonkcam.table.observe import TableWatcher  # noqa: E402
+from zonkcam.app.demo import DemoDriver
+from zonkcam.app.loop import TableApp
+from zonkcam.display.game_screen import GameScreen
+from zonkcam.display.sounds import Sounds
+from zonkcam.display.window import Window
+from zonkcam.game import actions as A
+from zonkcam.game.rules import load_rules
+from zonkcam.mat.calibrate import calibrate
+from zonkcam.record.scorekeeper import Scorekeeper
+from zonkcam.record.store import EventLog
+from zonkcam.sources.demo import PLAIN, DemoTable, TruthReader
+from zonkcam.table.observe import TableWatcher
 
 
 def rss_mb() -> float:

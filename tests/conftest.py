@@ -10,6 +10,16 @@ os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
 
+def pytest_collection_modifyitems(config, items):
+    """Hardware tests run only on the hardware, when asked (ZONKCAM_HARDWARE=1)."""
+    if os.environ.get("ZONKCAM_HARDWARE") == "1":
+        return
+    skip = pytest.mark.skip(reason="needs the Pi camera and buttons: ZONKCAM_HARDWARE=1")
+    for item in items:
+        if "hardware" in item.keywords:
+            item.add_marker(skip)
+
+
 @pytest.fixture(autouse=True)
 def _private_data_dir(tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg-data"))

@@ -126,7 +126,7 @@ class Report:
 
 
 def run(db: Path, kills: int, seed: int = 0, target: int = 3000,
-        say=lambda line: None) -> Report:  # noqa: ANN001 - a print-like callable
+        say=lambda line: None) -> Report:
     """Play the scripted game (classic-10000 to ``target``) to its end through ``kills``
     random SIGKILLs; an AssertionError says which acknowledged action the log lost or
     changed."""

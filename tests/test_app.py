@@ -71,6 +71,7 @@ def play_demo(rules, tmp_path, *, seed=1, press_pins=None, max_frames=4000):
     return app, log, window, lines
 
 
+@pytest.mark.slow
 def test_whole_demo_game_with_gpio_buttons_scores_like_the_engine(tmp_path, mock_pins):
     rules = dataclasses.replace(PRESETS["chicago"], target=1500)
     app, log, window, lines = play_demo(rules, tmp_path, press_pins=mock_pins)
@@ -90,6 +91,7 @@ def test_whole_demo_game_with_gpio_buttons_scores_like_the_engine(tmp_path, mock
     log.close()
 
 
+@pytest.mark.slow
 def test_every_roll_matches_what_the_table_drew(tmp_path):
     rules = dataclasses.replace(PRESETS["classic-10000"], target=1000, entry_minimum=300)
     app, log, window, _ = play_demo(rules, tmp_path, seed=5)
@@ -293,7 +295,7 @@ def test_a_confirm_bar_outside_0_to_1_is_refused_before_the_camera_opens(capsys,
     from zonkcam import cli
     from zonkcam.app import main as app_main
 
-    def no_camera(*_a, **_k):  # noqa: ANN002, ANN003, ANN202
+    def no_camera(*_a, **_k):
         raise AssertionError("the camera was opened")
 
     monkeypatch.setattr(app_main, "_open", no_camera)

@@ -8,8 +8,12 @@ import subprocess
 import sys
 import time
 
+import pytest
+
 from zonkcam.game.game import Game
 from zonkcam.record.store import EventLog
+
+pytestmark = pytest.mark.slow  # whole tables, games or kills: `make check` leaves them out
 
 
 def start(args, tmp_path):

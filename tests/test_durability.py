@@ -18,6 +18,8 @@ from zonkcam.game.rules import PRESETS
 from zonkcam.record.scorekeeper import Scorekeeper
 from zonkcam.record.store import EventLog
 
+pytestmark = pytest.mark.slow  # whole tables, games or kills: `make check` leaves them out
+
 
 def test_random_sigkills_lose_no_acknowledged_action(tmp_path):
     report = run(tmp_path / "games.sqlite3", kills=12, seed=1, target=5000)

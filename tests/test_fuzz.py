@@ -100,7 +100,7 @@ def test_any_rules_table_is_rules_or_a_rules_error(data):
     assert again == rules
 
 
-def toml_text(value) -> str:  # noqa: ANN001 - what toml_values draws
+def toml_text(value) -> str:
     """``value`` written as TOML (floats and None as the nearest thing TOML has)."""
     if value is None or isinstance(value, float):
         return "nan" if value is None or value != value else repr(value)
@@ -152,7 +152,7 @@ def _calibration() -> dict:
             "edge_width_px": 1.5, "geometry": load_geometry().to_dict(), "reference_png": None}
 
 
-def _poke(data: dict, path: list, value) -> dict:  # noqa: ANN001
+def _poke(data: dict, path: list, value) -> dict:
     node = data
     for key in path[:-1]:
         node = node[key] if isinstance(node, dict) and key in node else node
@@ -242,7 +242,7 @@ SAMPLES = {ext: _image(ext) for ext in (".jpg", ".png", ".bmp", ".webp", ".gif",
 
 
 @st.composite
-def damaged_images(draw):  # noqa: ANN001, ANN201
+def damaged_images(draw):
     data = bytearray(SAMPLES[draw(st.sampled_from(sorted(SAMPLES)))])
     for _ in range(draw(st.integers(1, 6))):
         at = draw(st.integers(0, min(len(data) - 1, 64)))  # the header, where sizes are

@@ -19,6 +19,9 @@ from zonkcam.game.game import CHECKPOINT_EVERY, Game
 from zonkcam.game.lines import Lines
 from zonkcam.game.rules import PRESETS
 
+pytestmark = pytest.mark.slow  # whole tables, games or kills: `make check` leaves them out
+
+
 LONG = dataclasses.replace(PRESETS["chicago"], target=10**9)
 ROLL, BANK = A.Roll(parse_dice([1, 2, 3, 4, 6])), A.Bank()
 

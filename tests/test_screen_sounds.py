@@ -26,7 +26,7 @@ class FakeMixer:
     def get_init(self):
         return (44_100, -16, self.channels)
 
-    def Sound(self, buffer):  # noqa: N802 - pygame's name
+    def Sound(self, buffer):
         sound = FakeSound(self.played, buffer)
         self.made.append(sound)
         return sound
@@ -106,7 +106,7 @@ def test_a_mixer_that_will_not_start_is_silent(monkeypatch):
 
 def test_a_broken_mixer_is_silent():
     class Broken(FakeMixer):
-        def Sound(self, buffer):  # noqa: N802
+        def Sound(self, buffer):
             raise RuntimeError("bad buffer")
 
     s = Sounds(mixer=Broken())

@@ -18,6 +18,8 @@ from zonkcam.sources.demo import REALISTIC, DemoTable, TruthReader
 from zonkcam.table.observe import Event, TableWatcher
 from zonkcam.table.tracking import Change
 
+pytestmark = pytest.mark.slow  # whole tables, games or kills: `make check` leaves them out
+
 
 def run(table: DemoTable, max_frames: int = 3000, reader=TruthReader):
     """Play the table's script through a watcher reading with `reader(table)`;

@@ -27,7 +27,7 @@ def test_the_detector_sees_a_die_at_the_readers_die_size(table_and_reader, monke
     scales = []
     real = vision_reader.detector_scale
 
-    def spy(shape, settings, die_px):  # noqa: ANN001, ANN202
+    def spy(shape, settings, die_px):
         scales.append(real(shape, settings, die_px))
         return scales[-1]
 
@@ -41,6 +41,7 @@ def test_the_table_reads_with_the_settings_of_zonkcam_read(table_and_reader):
     assert reader.settings is DEFAULT_SETTINGS
 
 
+@pytest.mark.slow
 def test_throws_and_keeps_are_read_as_drawn(table_and_reader):
     table, cal, reader = table_and_reader
     watcher = TableWatcher(cal, reader)

@@ -67,7 +67,7 @@ def test_a_stage_resumed_after_an_interruption_ends_as_one_run_would(tmp_path, m
         x = rng.normal(size=(8, 3, 4, 4)).astype(np.float32)
         return x, x.sum(axis=(1, 2, 3)).astype(np.float32)
 
-    def loss_of(net, batch) -> torch.Tensor:  # noqa: ANN001
+    def loss_of(net, batch) -> torch.Tensor:
         out = net(torch.from_numpy(batch[0]).flatten(1))
         return torch.nn.functional.mse_loss(out[:, 0], torch.from_numpy(batch[1]))
 

@@ -153,6 +153,7 @@ def test_a_pair_and_a_row_with_small_gaps(model):
         assert_read_exactly(read_dice(out.image, model), out.dice)
 
 
+@pytest.mark.slow
 def test_a_close_up_and_dice_far_away_are_read_in_one_pass(model):
     close = list(synth.closeup_frames(1280, 960, 0.3, 3, 0))
     far = list(synth.far_frames(2560, 1920, 0.03, 3, 0))
@@ -317,7 +318,7 @@ def test_every_command_and_the_table_read_with_the_same_settings(tmp_path, monke
     seen = []
     real = reader.read_dice
 
-    def spy(image, model, settings=DEFAULT_SETTINGS, die_px=None):  # noqa: ANN001, ANN202
+    def spy(image, model, settings=DEFAULT_SETTINGS, die_px=None):
         seen.append(settings)
         return real(image, model, settings, die_px)
 
@@ -337,6 +338,7 @@ def test_every_command_and_the_table_read_with_the_same_settings(tmp_path, monke
     assert table_reader.settings is DEFAULT_SETTINGS
 
 
+@pytest.mark.slow
 def test_bench_times_photos_and_rendered_frames(tmp_path, capsys, monkeypatch):
     from zonkcam.vision.dataset import is_validation
 
@@ -359,6 +361,7 @@ def test_bench_times_photos_and_rendered_frames(tmp_path, capsys, monkeypatch):
 @pytest.mark.shared
 @pytest.mark.skipif(not (SHARED / "real-dice-dev" / "labels.jsonl").is_file(),
                     reason="no ../shared datasets")
+@pytest.mark.slow
 def test_validation_splits_of_real_photos(capsys):
     sets = [str(SHARED / n) for n in ("real-dice-dev", "rune55-dev")
             if (SHARED / n / "labels.jsonl").is_file()]
@@ -381,11 +384,11 @@ class _Session:
     """Stands in for an onnxruntime session: fixed outputs; counts its runs and keeps the
     shape of each input."""
 
-    def __init__(self, outputs) -> None:  # noqa: ANN001
+    def __init__(self, outputs) -> None:
         self.outputs = outputs
         self.inputs: list[tuple] = []
 
-    def run(self, _names, feeds):  # noqa: ANN001, ANN202
+    def run(self, _names, feeds):
         self.inputs.append(next(iter(feeds.values())).shape)
         out = self.outputs
         if callable(out):

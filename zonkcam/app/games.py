@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import argparse
 import shlex
 
 from zonkcam.errors import UserError
@@ -16,7 +17,7 @@ from zonkcam.record.store import EventLog
 DEMO_PLAYERS = ("Ann", "Bob", "Cy")
 
 
-def resume_command(args, game_id: int | None, *, text: bool | None = None) -> str:
+def resume_command(args: argparse.Namespace, game_id: int | None, *, text: bool | None = None) -> str:
     """The command that comes back to this game, with the options that found it
     (``text``: in the terminal, whatever ``args`` say)."""
     words = ["zonkcam", "play"] + (["--text"] if (args.text if text is None else text) else [])

@@ -8,7 +8,7 @@ and keys go ``GameScreen.commands() -> action_for -> Scorekeeper``. In the demo,
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
 import cv2
@@ -26,6 +26,7 @@ from zonkcam.record.scorekeeper import Scorekeeper
 from zonkcam.record.store import StoreError
 from zonkcam.sources import CameraProblem, Frame
 from zonkcam.table.observe import Event, Observation, TableWatcher
+from zonkcam.table.zones import TableDie
 
 
 @dataclass
@@ -121,7 +122,7 @@ class TableApp:
             elif self.play(outcome) and isinstance(outcome, A.Roll):
                 self._keep_photo(obs.dice)
 
-    def _keep_photo(self, dice) -> None:
+    def _keep_photo(self, dice: Sequence[TableDie]) -> None:
         """The frame the roll was read from, with what was read, beside the roll's event."""
         if self.photos is not None and self.last_frame is not None:
             self.photos.save(self.keeper.game_id, self.keeper.last_seq, self.last_frame.image,

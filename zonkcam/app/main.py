@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import argparse
 import sys
 import time
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 from zonkcam.app.demo import DemoDriver
 from zonkcam.app.games import DEMO_PLAYERS, new_game, resume, resume_command, resume_id
@@ -21,7 +23,7 @@ from zonkcam.hardware.service import Notifier
 from zonkcam.mat.calibrate import calibrate, default_calibration_path, load_calibration
 from zonkcam.record.photos import RollPhotos, photo_folder
 from zonkcam.record.scorekeeper import Scorekeeper
-from zonkcam.record.store import EventLog
+from zonkcam.record.store import EventLog, GameRecord
 from zonkcam.sources import (
     CameraError,
     FrameSource,
@@ -93,7 +95,7 @@ def on_a_pi() -> bool:
         return False
 
 
-def run_app(args) -> int:
+def run_app(args: argparse.Namespace) -> int:
     """The table app for ``zonkcam play`` (its options parsed: ``size``, ``pins`` and
     ``confirm_below`` as values)."""
     size, pins, confirm_below = args.size, args.pins, args.confirm_below
@@ -174,7 +176,7 @@ def run_app(args) -> int:
     return 0
 
 
-def _demo_may_resume(args) -> None:
+def _demo_may_resume(args: argparse.Namespace) -> None:
     """The demo's automatic players play only the demo's own games: a game people played
     goes on where people can enter the dice."""
     with EventLog(args.db) as log:
@@ -186,7 +188,7 @@ def _demo_may_resume(args) -> None:
                             f"{resume_command(args, game_id, text=True)}")
 
 
-def _first_game(log: EventLog, args, demo: bool, ui: GameScreen,
+def _first_game(log: EventLog, args: argparse.Namespace, demo: bool, ui: GameScreen,
                 notifier: Notifier | None = None) -> Scorekeeper | None:
     if args.resume:
         return resume(log, args.resume)
@@ -211,7 +213,7 @@ def _first_game(log: EventLog, args, demo: bool, ui: GameScreen,
     return new_game(log, rules, players, demo=demo)
 
 
-def _set_up_on_screen(log: EventLog, ui: GameScreen, unfinished,
+def _set_up_on_screen(log: EventLog, ui: GameScreen, unfinished: list[GameRecord],
                       notifier: Notifier | None = None) -> Scorekeeper | None:
     """The set-up screens: resume a game, or choose the rules and seat the players."""
     if unfinished:
@@ -231,7 +233,7 @@ def _set_up_on_screen(log: EventLog, ui: GameScreen, unfinished,
     return Scorekeeper.new(log, rules.rules, players.actions)  # one transaction
 
 
-def _run_screen(ui: GameScreen, screen, notifier: Notifier | None = None):
+def _run_screen(ui: GameScreen, screen: Any, notifier: Notifier | None = None):
     """Drive one set-up screen until it has its answer (None if cancelled)."""
     while not screen.done:
         if notifier is not None:

@@ -6,6 +6,7 @@ current state; ``TextScorekeeper`` runs the prompt loop over a :class:`Scorekeep
 
 from __future__ import annotations
 
+import argparse
 import atexit
 import functools
 import os
@@ -258,7 +259,7 @@ class TextScorekeeper:
     @property
     def advisor(self) -> Advisor:
         if self._advisor is None:
-            from zonkcam.advisor.tables import cached_advisor  # noqa: PLC0415 - table files
+            from zonkcam.advisor.tables import cached_advisor
 
             self._advisor = cached_advisor()
         return self._advisor
@@ -392,7 +393,7 @@ def line_editing(path: Path) -> None:
     """Arrow keys, Ctrl-A/E and the lines of earlier sessions at the prompt (the standard
     library's readline, where Python has it); the history is saved at exit."""
     try:
-        import readline  # noqa: PLC0415 - only for a person at a terminal
+        import readline
     except ImportError:
         return
     readline.set_history_length(HISTORY_LINES)
@@ -411,7 +412,7 @@ def line_editing(path: Path) -> None:
     atexit.register(save)
 
 
-def run_text(args) -> int:
+def run_text(args: argparse.Namespace) -> int:
     """`zonkcam play --text`: a new or resumed game kept in the terminal."""
     if hasattr(sys.stdin, "reconfigure"):
         # bytes that are not UTF-8 reach the scorekeeper as a line it refuses, not a crash
@@ -442,7 +443,7 @@ def _ask(prompt: str) -> str:
         print("! that answer has characters that are not printable text; type it again")
 
 
-def _new_text_game(log: EventLog, args) -> Scorekeeper:
+def _new_text_game(log: EventLog, args: argparse.Namespace) -> Scorekeeper:
     interactive = sys.stdin.isatty()
     rules = load_rules(args.rules) if args.rules else None  # a wrong name: before the names
     if rules is None and interactive:

@@ -12,6 +12,7 @@ minimum means not yet on the board; without ``--score`` the player is on the boa
 
 from __future__ import annotations
 
+import argparse
 import json
 
 from zonkcam.advisor.race import unsupported
@@ -23,7 +24,7 @@ from zonkcam.game.scoring import RollContext, score_roll
 from zonkcam.game.state import GameState, Phase, PlayerState, TurnState
 
 
-def register(subparsers) -> None:
+def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser(
         "advise", help="the odds and best play for a turn, as JSON",
         description="The advisor's view of one state of a turn, as JSON: the chance that "
@@ -43,7 +44,7 @@ def register(subparsers) -> None:
     p.set_defaults(func=run)
 
 
-def state_for(args) -> GameState:
+def state_for(args: argparse.Namespace) -> GameState:
     """The game state the arguments describe, as the engine would hold it."""
     rules = load_rules(args.rules)
     dice = args.dice if args.dice is not None else (len(args.roll) if args.roll else rules.dice)
@@ -80,7 +81,7 @@ def state_for(args) -> GameState:
     return GameState(rules=rules, players=players, current=0, turn=turn)
 
 
-def run(args) -> int:
+def run(args: argparse.Namespace) -> int:
     state = state_for(args)
     rules, turn = state.rules, state.turn
     advisor = cached_advisor()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 from pathlib import Path
 
 import cv2
@@ -17,7 +18,7 @@ from zonkcam.mat.layout import load_geometry
 from zonkcam.sources import CameraError, open_source
 
 
-def register(subparsers) -> None:
+def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser(
         "calibrate", help="find the mat in the camera's view and save the calibration",
         description="Point the camera at the empty mat and run this: it finds the four "
@@ -35,7 +36,7 @@ def register(subparsers) -> None:
     p.set_defaults(func=run)
 
 
-def run(args) -> int:
+def run(args: argparse.Namespace) -> int:
     geo = load_geometry(args.geometry)
     if args.image:
         image = cv2.imread(args.image, cv2.IMREAD_COLOR)

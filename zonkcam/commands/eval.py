@@ -109,7 +109,7 @@ class Scorer:
         img, boxes = distort(img, [b for _, b in truth], self.distortion)
         return img, [(v, b) for (v, _), b in zip(truth, boxes, strict=True)]
 
-    def read(self, records: Iterable) -> Scorer:  # noqa: ANN001
+    def read(self, records: Iterable) -> Scorer:
         from zonkcam.vision.dataset import die_boxes
         from zonkcam.vision.imageio import ImageFileError
         from zonkcam.vision.metrics import Tally, flagged, match, side

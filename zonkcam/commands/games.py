@@ -26,7 +26,7 @@ DB_HELP = "game log file (default: $XDG_DATA_HOME/zonkcam/games.sqlite3)"
 GAME_HELP = "the game's number (see: zonkcam games list)"
 
 
-def register(subparsers) -> None:
+def register(subparsers: argparse._SubParsersAction) -> None:
     # --db before or after the action: `games --db F list` and `games list --db F`
     db = argparse.ArgumentParser(add_help=False)
     db.add_argument("--db", default=argparse.SUPPRESS, help=DB_HELP)
@@ -47,7 +47,7 @@ def register(subparsers) -> None:
     export.set_defaults(func=_export)
 
 
-def _list(args) -> int:
+def _list(args: argparse.Namespace) -> int:
     with EventLog(getattr(args, "db", None)) as log:
         games = log.games()
         if not games:
@@ -67,7 +67,7 @@ def _list(args) -> int:
     return 0
 
 
-def _show(args) -> int:
+def _show(args: argparse.Namespace) -> int:
     with EventLog(getattr(args, "db", None)) as log:
         game, _ = saved_game(log, args.game)
         folder = photo_folder(log.path)
@@ -83,7 +83,7 @@ def _show(args) -> int:
     return 0
 
 
-def _export(args) -> int:
+def _export(args: argparse.Namespace) -> int:
     with EventLog(getattr(args, "db", None)) as log:
         lines = [json.dumps(obj) for obj in log.action_objects(args.game)]
         try:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import grp
 import os
 import pwd
@@ -16,7 +17,7 @@ from zonkcam.game.names import escaped
 UNIT_PATH = Path("/etc/systemd/system/zonkcam.service")
 
 
-def register(subparsers) -> None:
+def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser(
         "install-service", help="install zonkcam as a systemd service (start at boot)",
         description="Renders zonkcam's systemd unit for this user and this installation (the "
@@ -120,7 +121,7 @@ def render(user: str, play_args: list[str], python: str | None = None,
         write_paths=" ".join(_unit_path(p) for p in write))
 
 
-def run(args) -> int:
+def run(args: argparse.Namespace) -> int:
     user = args.user or os.environ.get("SUDO_USER") or pwd.getpwuid(os.getuid()).pw_name
     unit = render(user, args.play_args, allow_root=args.allow_root)
     if args.print:

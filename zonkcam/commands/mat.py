@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import argparse
 from pathlib import Path
 
 from zonkcam.errors import UserError
 from zonkcam.mat.layout import SIZES, draw_mat, load_geometry, png_with_dpi, write_pdf
 
 
-def register(subparsers) -> None:
+def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser(
         "mat", help="draw the printable play mat (PNG at 300 dpi and PDF)",
         description="Draws the play mat: four ArUco markers, the rolling area, the keep strip "
@@ -23,7 +24,7 @@ def register(subparsers) -> None:
     p.set_defaults(func=run)
 
 
-def run(args) -> int:
+def run(args: argparse.Namespace) -> int:
     if not 50 <= args.dpi <= 600:
         raise UserError("--dpi must be between 50 and 600")
     geo = load_geometry(args.geometry or args.size)

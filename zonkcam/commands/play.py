@@ -20,7 +20,7 @@ from zonkcam.record.photos import DEFAULT_BUDGET_MB
 DEMO_PLAYERS = ("Ann", "Bob", "Cy")
 
 
-def register(subparsers) -> None:
+def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser(
         "play", help="keep score at the table (camera + screen; the demo game without a "
         "camera; --text for the terminal)", description=__doc__)
@@ -77,9 +77,9 @@ def whole_number(least: int) -> Callable[[str], int]:
     return parse
 
 
-def run(args) -> int:
+def run(args: argparse.Namespace) -> int:
     if args.text:
-        from zonkcam.app.text import run_text  # noqa: PLC0415 - readline
+        from zonkcam.app.text import run_text
 
         return run_text(args)
     args.size = parse_size(args.size)
@@ -87,7 +87,7 @@ def run(args) -> int:
     args.confirm_below = confirm_bar(args.confirm_below)
     if args.photo_budget < 0:
         raise UserError("--photo-budget takes megabytes, 0 or more (0: no photos)")
-    from zonkcam.app.main import run_app  # noqa: PLC0415 - pygame, OpenCV, onnxruntime
+    from zonkcam.app.main import run_app
 
     return run_app(args)
 

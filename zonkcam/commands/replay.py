@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 import sys
 from collections.abc import Iterator
@@ -15,7 +16,7 @@ from zonkcam.game.names import escaped
 from zonkcam.game.rules import PRESETS, load_rules, rules_from_dict
 
 
-def register(subparsers) -> None:
+def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser(
         "replay",
         help="replay a JSON Lines file of table actions and print the final state",
@@ -38,7 +39,7 @@ MAX_LINE = 65_536
 """Characters in one line of a replay file (an action is a few dozen)."""
 
 
-def run(args) -> int:
+def run(args: argparse.Namespace) -> int:
     given = load_rules(args.rules) if args.rules else None
     game: Game | None = None
     for number, line in _lines(args.file):

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import argparse
+
 from zonkcam.game.names import escaped
 from zonkcam.game.rules import PRESETS, load_rules, rules_to_toml
 
 
-def register(subparsers) -> None:
+def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser("rules", help="list, show or check rule sets",
                               description="Show a preset as TOML to start a custom table "
                               "(zonkcam rules show chicago > ours.toml), or check a TOML file.")
@@ -20,19 +22,19 @@ def register(subparsers) -> None:
     check.set_defaults(func=_check)
 
 
-def _list(args) -> int:
+def _list(args: argparse.Namespace) -> int:
     for name, r in PRESETS.items():
         end = f"{r.turns} turns each" if r.end == "turns" else f"to {r.target} ({r.end})"
         print(f"{name:15} {r.dice} dice, {end}")
     return 0
 
 
-def _show(args) -> int:
+def _show(args: argparse.Namespace) -> int:
     print(rules_to_toml(load_rules(args.name)), end="")
     return 0
 
 
-def _check(args) -> int:
+def _check(args: argparse.Namespace) -> int:
     rules = load_rules(args.name)
     print(f"{escaped(args.name)}: OK ({rules.name}, {rules.dice} dice)")
     return 0

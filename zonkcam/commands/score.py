@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 
 from zonkcam.game.dice import parse_typed_dice
@@ -9,7 +10,7 @@ from zonkcam.game.rules import load_rules
 from zonkcam.game.scoring import score_roll
 
 
-def register(subparsers) -> None:
+def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser(
         "score",
         help="list the legal keeps of one roll",
@@ -24,7 +25,7 @@ def register(subparsers) -> None:
     p.set_defaults(func=run)
 
 
-def run(args) -> int:
+def run(args: argparse.Namespace) -> int:
     rules = load_rules(args.rules)
     dice = parse_typed_dice(" ".join(args.dice))
     result = score_roll(rules, dice)

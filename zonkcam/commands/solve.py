@@ -9,6 +9,7 @@ and the demo game find it (:mod:`zonkcam.advisor.tables`).
 
 from __future__ import annotations
 
+import argparse
 import resource
 import sys
 import time
@@ -22,7 +23,7 @@ from zonkcam.errors import UserError
 from zonkcam.game.rules import load_rules
 
 
-def register(subparsers) -> None:
+def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser(
         "solve", help="the table's odds; build its two-player win table",
         description="Print the expected points of an optimally played turn and the zonk "
@@ -37,7 +38,7 @@ def register(subparsers) -> None:
     p.set_defaults(func=run)
 
 
-def run(args) -> int:
+def run(args: argparse.Namespace) -> int:
     rules = load_rules(args.rules)
     advisor = Advisor()
     start = time.perf_counter()

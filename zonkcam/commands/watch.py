@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import cv2
@@ -12,6 +14,7 @@ import numpy as np
 from zonkcam.errors import UserError
 from zonkcam.mat.calibrate import (
     MOVED_PX,
+    Calibration,
     CalibrationError,
     calibrate,
     camera_shift,
@@ -19,13 +22,20 @@ from zonkcam.mat.calibrate import (
     draw_zones,
     load_calibration,
 )
-from zonkcam.sources import CameraError, CameraProblem, ResilientSource, open_source
+from zonkcam.sources import (
+    CameraError,
+    CameraProblem,
+    Frame,
+    FrameSource,
+    ResilientSource,
+    open_source,
+)
 from zonkcam.table.observe import Event, Observation, TableWatcher, WatchConfig
 from zonkcam.table.reading import OnnxReader
 from zonkcam.table.zones import Zone
 
 
-def register(subparsers) -> None:
+def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser(
         "watch", help="print the table's observations (rolls, keeps, hands) as JSON lines",
         description="Watches the mat: reports rolling, settled rolls with each die's value, "
@@ -52,7 +62,7 @@ def register(subparsers) -> None:
     p.set_defaults(func=run)
 
 
-def run(args) -> int:
+def run(args: argparse.Namespace) -> int:
     if args.still_frames < 1 or args.reads < 1:
         raise UserError("--still-frames and --reads must be 1 or more")
     source = open_source(args.source, seed=args.seed)
@@ -82,7 +92,7 @@ def run(args) -> int:
     camera = ResilientSource(lambda: open_source(source.spec, seed=args.seed), source=source)
     last_image = {"image": first.image}
 
-    def remember(stream):
+    def remember(stream: Iterator[Frame | CameraProblem]) -> Iterator[Frame | CameraProblem]:
         for item in stream:
             if isinstance(item, CameraProblem):
                 if item.repeat:
@@ -103,7 +113,8 @@ def run(args) -> int:
     return 0
 
 
-def _calibration(args, source, image: np.ndarray):
+def _calibration(args: argparse.Namespace, source: FrameSource, image: np.ndarray
+                 ) -> Calibration:
     if args.calibration is None and source.name == "demo table":
         try:
             cal = calibrate(image, source.geometry)
@@ -115,7 +126,8 @@ def _calibration(args, source, image: np.ndarray):
     return load_calibration(args.calibration or default_calibration_path())
 
 
-def _limited(stream, n: int):
+def _limited(stream: Iterator[Frame | CameraProblem], n: int
+             ) -> Iterator[Frame | CameraProblem]:
     for k, item in enumerate(stream):
         if n and k >= n:
             return
@@ -126,7 +138,7 @@ def _emit(obj: dict) -> None:
     print(json.dumps(obj), flush=True)
 
 
-def _annotate(folder: Path, image: np.ndarray, cal, obs: Observation) -> None:
+def _annotate(folder: Path, image: np.ndarray, cal: Calibration, obs: Observation) -> None:
     out = draw_zones(image, cal)
     colours = {Zone.ROLLING: (0, 255, 0), Zone.KEEP: (255, 200, 0), Zone.OFF: (0, 0, 255)}
     for d in obs.dice:

@@ -10,7 +10,7 @@ earlier in the cycle for the straight completion) comes in a :class:`RollContext
 from __future__ import annotations
 
 import itertools
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -102,7 +102,7 @@ class RollScore:
         )
 
 
-def _show(values) -> str:
+def _show(values: Iterable[int]) -> str:
     return " ".join(str(v) for v in values)
 
 

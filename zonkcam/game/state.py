@@ -30,7 +30,7 @@ class Phase(StrEnum):
     OVER = "over"
 
 
-def _copied(obj):  # noqa: ANN001, ANN202 - any of the dataclasses here
+def _copied(obj):  # noqa: ANN001 - any of the dataclasses here
     """A shallow copy (what ``copy.copy`` makes, without its generic machinery)."""
     new = object.__new__(type(obj))
     new.__dict__.update(obj.__dict__)

@@ -45,7 +45,7 @@ def open_source(spec: str, *, size: tuple[int, int] = (1280, 960), seed: int = 0
                 print(f"zonkcam: {exc}; using the demo table", file=sys.stderr)
         spec = "demo"
     if spec == "demo" or spec.startswith("demo:"):
-        from zonkcam.sources.demo import DemoTable, look_of  # noqa: PLC0415 - the renderer
+        from zonkcam.sources.demo import DemoTable, look_of
 
         return DemoTable(seed=seed, look=look_of(spec), **demo)
     if spec == "pi":

@@ -152,7 +152,7 @@ class ResilientSource:
         if self.source is not None:
             try:
                 self.source.close()
-            except Exception:  # noqa: BLE001 - a dying camera may fail to close; it is gone
+            except Exception:
                 pass
             finally:
                 self.source = None

@@ -552,7 +552,7 @@ class DemoTable:
         a, b = self.mat_to_image([[0, 0], [10, 0]])
         return float(np.linalg.norm(b - a)) / 10
 
-    def _poly(self, image: np.ndarray, pts_mm: Sequence, colour, shade: float = 1.0) -> None:
+    def _poly(self, image: np.ndarray, pts_mm: Sequence, colour: Sequence[float], shade: float = 1.0) -> None:
         pts = self.mat_to_image(np.asarray(pts_mm, float)).astype(np.int32)
         if shade != 1.0:
             mask = np.zeros(image.shape[:2], np.uint8)
@@ -724,7 +724,7 @@ class _Lens:
         return tuple(out)
 
 
-def _near_rect(rect, x: float, y: float, margin: float) -> bool:
+def _near_rect(rect: Sequence[float], x: float, y: float, margin: float) -> bool:
     return (rect.x - margin <= x <= rect.x + rect.w + margin
             and rect.y - margin <= y <= rect.y + rect.h + margin)
 

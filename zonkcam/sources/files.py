@@ -32,7 +32,7 @@ class ImageFolderSource:
         self.spec = str(self.folder)
 
     def read(self) -> Frame | None:
-        from zonkcam.vision.imageio import ImageFileError, load_image  # noqa: PLC0415
+        from zonkcam.vision.imageio import ImageFileError, load_image
 
         if self._next >= len(self.files):
             return None

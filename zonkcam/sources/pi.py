@@ -49,7 +49,7 @@ second object in the same process, so reopening restarts this one."""
 def _picamera() -> Any:
     global _PICAMERA
     if _PICAMERA is None:
-        from picamera2 import Picamera2  # noqa: PLC0415 - only present on a Pi
+        from picamera2 import Picamera2
 
         _PICAMERA = Picamera2()
         atexit.register(_PICAMERA.close)
@@ -86,10 +86,10 @@ class PiCameraSource:
             cam.start()
             time.sleep(settle_s)
             cam.set_controls(locked_controls(cam.capture_metadata()))
-        except Exception as exc:  # noqa: BLE001 - as above
+        except Exception as exc:
             try:
                 cam.stop()
-            except Exception:  # noqa: BLE001 - it may never have started
+            except Exception:
                 pass
             raise CameraError(f"the Pi camera did not start: {exc}") from None
         self._cam = cam
@@ -100,7 +100,7 @@ class PiCameraSource:
     def read(self) -> Frame | None:
         try:
             image = self._cam.capture_array("main")
-        except Exception as exc:  # noqa: BLE001 - a vanished camera raises anything
+        except Exception as exc:
             raise CameraError(f"the Pi camera stopped: {exc}") from None
         index = self._index
         self._index += 1
@@ -109,13 +109,13 @@ class PiCameraSource:
     def close(self) -> None:
         try:
             self._cam.stop()
-        except Exception:  # noqa: BLE001 - a camera that is gone cannot be stopped
+        except Exception:
             pass
 
 
 def picamera2_available() -> bool:
     try:
-        import picamera2  # noqa: F401, PLC0415
+        import picamera2  # noqa: F401
     except ImportError:
         return False
     return True

@@ -26,8 +26,8 @@ class OnnxReader:
 
     def __init__(self, model_dir: str | Path | None = None, threads: int | None = None,
                  die_px: float | None = None) -> None:
-        from zonkcam.vision.model import load_model  # noqa: PLC0415 - onnxruntime is heavy
-        from zonkcam.vision.reader import DEFAULT_SETTINGS  # noqa: PLC0415
+        from zonkcam.vision.model import load_model
+        from zonkcam.vision.reader import DEFAULT_SETTINGS
 
         try:
             self.model = load_model(model_dir, threads)
@@ -44,7 +44,7 @@ class OnnxReader:
 
     def __call__(self, image: np.ndarray, region: tuple[int, int, int, int] | None = None
                  ) -> Sequence:
-        from zonkcam.vision.reader import read_dice  # noqa: PLC0415
+        from zonkcam.vision.reader import read_dice
 
         if region is None:
             return read_dice(image, self.model, self.settings, self.die_px)
