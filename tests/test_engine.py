@@ -1,4 +1,4 @@
-"""Playing whole turns and games: every table rule of RULES.md and the seeds' worked games.
+"""Playing whole turns and games: every table rule of docs/rules.md and the narrated classic game.
 
 Expected numbers come from the rule documents, worked out by hand in the comments.
 """
@@ -69,7 +69,7 @@ def refused(game, action, exc, match=None):
     return info.value
 
 
-# -- seed 000: the narrated classic game --------------------------------------------------
+# -- the narrated classic game (tests/data/narrated-classic.jsonl) ----------------------
 
 SEED_000 = [
     {"players": ["Nathan", "Chris", "Miguel"]},
