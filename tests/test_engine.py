@@ -982,8 +982,7 @@ def test_without_the_penalty_zonks_in_a_row_cost_nothing():
 # -- the scorekeeper's night: dead ends, drinks due, words ---------------------------------
 
 def test_the_seating_cannot_be_undone():
-    # one undo too many at the start took the players away, and then every action was
-    # refused: a game nobody could play on
+    # undoing the seating would leave a game in which every action is refused
     game = play(CLASSIC, [{"players": ["Ann", "Bob"]}])
     refused(game, A.Undo(), TurnError, "players seated")
     game.play(act({"roll": [1, 1, 1, 2, 3]}))
