@@ -46,7 +46,7 @@ bench: $(STAMP)
 	$(BIN)/python scripts/bench_scoring.py
 	$(BIN)/zonkcam bench --engine
 
-# On a Raspberry Pi: a venv that sees apt's picamera2 and lgpio (see README, On a Raspberry Pi).
+# On a Raspberry Pi: a venv that sees apt's picamera2 and lgpio (see docs/pi.md).
 pi-install:
 	$(PYTHON) -m venv --system-site-packages $(VENV)
 	$(BIN)/python -m pip install --quiet -c constraints/pi-bookworm.txt -e '.[dev]'

@@ -1,7 +1,7 @@
 """Benchmark: whole games of the demo's automatic players, straight through the engine.
 
 Plays ``--games`` games per table (three players, random dice from ``--seed`` on) with
-:class:`~zonkcam.autoplayer.AutoPlayer` deciding as in the demo game, and reports the
+:class:`~zonkcam.app.players.AutoPlayer` deciding as in the demo game, and reports the
 rolls a game takes (the demo game's length: each roll is a throw on the demo table) and
 the time of the players' decisions per roll.
 Run: python scripts/bench_players.py [--games 60] [--rules classic-10000 ...]

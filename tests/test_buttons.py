@@ -204,7 +204,7 @@ def test_custom_pins(factory, clock):
         press(factory, clock, 6)
         assert later(b, clock) == [ROLL]
         press(factory, clock, 5)
-        press(factory, clock, 17)  # not a button any more
+        press(factory, clock, 17)  # the default BANK pin is no button with these pins
         assert later(b, clock) == [BANK]
 
 

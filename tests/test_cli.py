@@ -176,8 +176,8 @@ def _saved_drinking_game(db) -> None:
 
 
 def test_an_export_carries_its_rules_into_replay(capsys, tmp_path):
-    # a drinking game replayed under the default classic-10000 rules was refused (or
-    # scored wrong): the export now starts with the game's rules
+    # an export starts with the game's rules, so a drinking game does not replay under
+    # the default classic-10000 rules
     db, out_file = tmp_path / "g.db", tmp_path / "game.jsonl"
     _saved_drinking_game(db)
     assert main(["games", "export", "1", "--db", str(db), "--out", str(out_file)]) == 0

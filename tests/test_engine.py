@@ -1,4 +1,4 @@
-"""Playing whole turns and games: every table rule of RULES.md and the seeds' worked games.
+"""Playing whole turns and games: every table rule of docs/rules.md and the narrated classic game.
 
 Expected numbers come from the rule documents, worked out by hand in the comments.
 """
@@ -69,7 +69,7 @@ def refused(game, action, exc, match=None):
     return info.value
 
 
-# -- seed 000: the narrated classic game --------------------------------------------------
+# -- the narrated classic game (tests/data/narrated-classic.jsonl) ----------------------
 
 SEED_000 = [
     {"players": ["Nathan", "Chris", "Miguel"]},
@@ -982,8 +982,7 @@ def test_without_the_penalty_zonks_in_a_row_cost_nothing():
 # -- the scorekeeper's night: dead ends, drinks due, words ---------------------------------
 
 def test_the_seating_cannot_be_undone():
-    # one undo too many at the start took the players away, and then every action was
-    # refused: a game nobody could play on
+    # undoing the seating would leave a game in which every action is refused
     game = play(CLASSIC, [{"players": ["Ann", "Bob"]}])
     refused(game, A.Undo(), TurnError, "players seated")
     game.play(act({"roll": [1, 1, 1, 2, 3]}))

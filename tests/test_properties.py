@@ -30,7 +30,7 @@ SETTINGS = settings(max_examples=200, deadline=None,
 # -- an independent scorer ----------------------------------------------------------------
 
 def oracle_combos(rules, roll, context=None, colour_pairs=False):
-    """Every (counts, points) combination the rules allow for this roll, from RULES.md."""
+    """Every (counts, points) combination the rules allow for this roll, from docs/rules.md."""
     p = rules.points
     values = [d.value for d in roll]
     full = len(values) == rules.dice if context is None else context.full_roll

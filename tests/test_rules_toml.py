@@ -1,4 +1,4 @@
-"""Rule sets: the presets say what RULES.md says; custom tables load from TOML."""
+"""Rule sets: the presets say what docs/rules.md says; custom tables load from TOML."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from zonkcam.game.scoring import score_roll
 
 DATA = Path(__file__).parent / "data"
 
-# -- presets match RULES.md ---------------------------------------------------------------
+# -- presets match docs/rules.md -------------------------------------------------------
 
 def test_the_five_tables():
     assert set(PRESETS) == {"classic-10000", "all-johnnys", "chicago", "detroit", "drinking"}

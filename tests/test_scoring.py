@@ -1,4 +1,4 @@
-"""Scoring single rolls: every worked number of RULES.md and the seeds, keeps, zonk odds."""
+"""Scoring single rolls: every worked number of docs/rules.md and its sources, keeps, zonk odds."""
 
 from __future__ import annotations
 
@@ -53,7 +53,7 @@ def test_common_combinations_in_every_table(name, roll, keep, points):
 
 @pytest.mark.parametrize("name", sorted(PRESETS))
 def test_keeping_fewer_scoring_dice_is_legal(name):
-    # RULES.md: roll 1,5,5,6,6: keeping just the 1 is legal.
+    # docs/rules.md: roll 1,5,5,6,6: keeping just the 1 is legal.
     score = score_roll(PRESETS[name], parse_dice([1, 5, 5, 6, 6]))
     assert score.keep_for([1]).points == 100
     assert score.keep_for([5]).points == 50
@@ -92,7 +92,7 @@ def test_keeps_are_sorted_best_first():
 
 
 def test_without_a_rule_for_more_of_a_kind():
-    # RULES.md core: six of a kind scores as two triples; a fourth die scores only as 1 or 5.
+    # docs/rules.md: six of a kind scores as two triples; a fourth die scores only as 1 or 5.
     assert keep_points(DETROIT, [2, 2, 2, 2, 2, 2], [2, 2, 2, 2, 2, 2]) == 400
     assert keep_points(CHICAGO, [4, 4, 4, 4, 1], [4, 4, 4, 1]) == 500
     with pytest.raises(IllegalKeepError):
@@ -107,17 +107,17 @@ def test_without_a_rule_for_more_of_a_kind():
 @pytest.mark.parametrize(
     ("roll", "keep", "points"),
     [
-        ([4, 4, 4, 4, 6], [4, 4, 4, 4], 500),  # seed: four 4s = 400 + 100
-        ([3, 3, 3, 3, 3], [3, 3, 3, 3, 3], 500),  # seed: five 3s = 300 + 100 + 100
-        ([1, 1, 1, 1, 2], [1, 1, 1, 1], 1100),  # RULES.md: four 1s
-        ([6, 6, 6, 6, 6], [6, 6, 6, 6, 6], 800),  # seed: Nathan's "Yahtzee" = 800
-        ([4, 4, 4, 5, 5], [4, 4, 4, 5, 5], 500),  # seed: full house
+        ([4, 4, 4, 4, 6], [4, 4, 4, 4], 500),  # the classic source: four 4s = 400 + 100
+        ([3, 3, 3, 3, 3], [3, 3, 3, 3, 3], 500),  # the classic source: five 3s = 300 + 100 + 100
+        ([1, 1, 1, 1, 2], [1, 1, 1, 1], 1100),  # docs/rules.md: four 1s
+        ([6, 6, 6, 6, 6], [6, 6, 6, 6, 6], 800),  # the classic source: Nathan's "Yahtzee" = 800
+        ([4, 4, 4, 5, 5], [4, 4, 4, 5, 5], 500),  # the classic source: full house
         ([2, 2, 2, 3, 3], [2, 2, 2, 3, 3], 500),  # full house of non-scoring faces
-        ([2, 3, 4, 5, 6], [2, 3, 4, 5, 6], 1000),  # seed: straight 2-6
-        ([1, 2, 3, 4, 5], [1, 2, 3, 4, 5], 1000),  # seed: straight 1-5
-        ([2, 2, 2, 4, 6], [2, 2, 2], 200),  # seed: Chris keeps the three 2s
-        ([3, 3, 3, 4, 5], [3, 3, 3, 5], 350),  # seed: the 350 turn
-        ([1, 2, 4, 6, 6], [1], 100),  # seed: Nathan's first roll
+        ([2, 3, 4, 5, 6], [2, 3, 4, 5, 6], 1000),  # the classic source: straight 2-6
+        ([1, 2, 3, 4, 5], [1, 2, 3, 4, 5], 1000),  # the classic source: straight 1-5
+        ([2, 2, 2, 4, 6], [2, 2, 2], 200),  # the classic source: Chris keeps the three 2s
+        ([3, 3, 3, 4, 5], [3, 3, 3, 5], 350),  # the classic source: the 350 turn
+        ([1, 2, 4, 6, 6], [1], 100),  # the classic source: Nathan's first roll
         ([1, 3, 4, 5, 2], [1, 5], 150),
     ],
 )

@@ -365,7 +365,7 @@ def test_dice_get_a_colour_chip_only_where_the_table_plays_colours():
 
 
 def test_the_start_of_a_turn_says_what_to_do_in_the_keeps_panel():
-    # the keeps panel was empty at the start of every turn
+    # before the first roll the keeps panel says what to do, rather than staying empty
     view = view_for(scenes.zonk().state)
     assert view.keeps == () and view.next_step == ("ROLL 5 DICE",)
     surface, screen = render(view)

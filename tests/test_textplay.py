@@ -294,7 +294,7 @@ def test_a_failed_start_leaves_no_game(tmp_path, capsys, monkeypatch):
 
 
 def test_line_editing_and_history_at_a_terminal(tmp_path):
-    # without readline an arrow key was a line of its own: not a command: '\x1b[A'
+    # readline at a terminal: an arrow key edits the line, never arrives as a line '\x1b[A'
     import os
     import select
     import subprocess

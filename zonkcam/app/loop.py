@@ -3,7 +3,7 @@
 Each frame goes ``camera -> TableWatcher (settled roll?) -> TableFlow (which action?)
 -> Scorekeeper (rules + event log) -> GameScreen (what everyone sees)``; button presses
 and keys go ``GameScreen.commands() -> action_for -> Scorekeeper``. In the demo, a
-:class:`~zonkcam.demo_game.DemoDriver` plays the automatic players at the demo table.
+:class:`~zonkcam.app.demo.DemoDriver` plays the automatic players at the demo table.
 """
 
 from __future__ import annotations

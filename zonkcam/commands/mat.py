@@ -17,7 +17,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "at 100% (actual size, no fit to page) on A3 or A2.")
     p.add_argument("--size", choices=SIZES, default="a3", help="paper size (default a3)")
     p.add_argument("--geometry", help="your own mat geometry TOML (default: the built-in one "
-                   "for --size; see zonkcam/calibration/a3.toml)")
+                   "for --size; see calibration/a3.toml)")
     p.add_argument("--dpi", type=int, default=300, help="PNG resolution (default 300)")
     p.add_argument("--out", required=True, metavar="FILE",
                    help="output name: FILE.png and FILE.pdf are written")

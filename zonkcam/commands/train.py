@@ -39,7 +39,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         type=Path,
         default=Path("runs/train"),
         help="where the run and its .onnx files go (default runs/train; copy "
-        "dice_detector.onnx and dice_values.onnx to zonkcam/models/ to ship them)",
+        "dice_detector.onnx and dice_values.onnx to models/ to ship them)",
     )
     p.add_argument(
         "--leave-out",

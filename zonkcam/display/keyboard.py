@@ -61,7 +61,7 @@ _DIGITS.update({getattr(pygame, f"K_KP{n}"): n for n in range(10)})
 
 
 class KeyboardInput:
-    """Turns pygame events into :class:`~zonkcam.buttons.Command` values.
+    """Turns pygame events into :class:`~zonkcam.controls.Command` values.
 
     ``tap_to_die`` maps a tap's screen position to a die index (or None); the app passes
     the screen's :meth:`~zonkcam.display.painter.Painter.tapped_die` bound to the current view.

@@ -1,6 +1,6 @@
 """The set-up screens before a game: resume one, choose the table's rules, seat the players.
 
-Each screen is a small state machine driven by the same :class:`~zonkcam.buttons.Command`
+Each screen is a small state machine driven by the same :class:`~zonkcam.controls.Command`
 values as the game screen (SELECT / BACK move, ROLL confirms, typed CHARs for names,
 QUIT cancels) with a ``draw`` method; ``done`` says when it has its answer.
 Names are checked by the rules engine itself, so the screens refuse exactly what a

@@ -20,7 +20,7 @@ __all__ = ["DieReading", "TableObservation", "ScreenView", "view_for", "die_at"]
 
 CONFIRM_BELOW = 0.6
 """Dice read with less confidence than this are flagged for the players to confirm
-(`zonkcam play --confirm-below`); README, "The screen", has the measured trade-off."""
+(`zonkcam play --confirm-below`; `zonkcam eval --confirm-below BAR` counts what a bar flags)."""
 
 
 class DieReading(Protocol):

@@ -1,6 +1,6 @@
-"""Rule sets as data: the five preset tables of RULES.md and custom tables from TOML.
+"""Rule sets as data: the five preset tables of docs/rules.md and custom tables from TOML.
 
-A :class:`RuleSet` is a frozen value; every option RULES.md mentions is a field.
+A :class:`RuleSet` is a frozen value; every rule docs/rules.md names is a field.
 Custom tables are TOML files; ``base = "classic-10000"`` starts from a preset and
 the other keys override it (see ``zonkcam rules show NAME`` for a full example).
 """
@@ -179,7 +179,7 @@ def _validate(r: RuleSet) -> None:
 
 
 # ---------------------------------------------------------------------------------------------
-# The presets (RULES.md)
+# The presets (docs/rules.md)
 
 def _straight(faces: str, points: int) -> Straight:
     return Straight(tuple(int(c) for c in faces), points)
