@@ -27,7 +27,7 @@ MIN_SIDE = 8
 @dataclass(frozen=True)
 class ReaderSettings:
     """The reader's settings: one set for `zonkcam read`, `eval`, `bench` and the table
-    (DEFAULT_SETTINGS). Chosen on the validation splits of both dev sets (MODEL_CARD.md)."""
+    (DEFAULT_SETTINGS), chosen on the validation splits of both dev sets (docs/model-card.md)."""
 
     det_size: int = 416
     """The detector sees a photo scaled so that its longer side is this many px."""
