@@ -1,6 +1,6 @@
 """Read the dice in one photo: value, confidence, colour and box of each.
 
-    python examples/read_photo.py photo.jpg
+python examples/read_photo.py photo.jpg
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Replay a saved game from the event log, action by action, and print the final board.
 
-    python examples/replay_game.py                 # the latest game in the default log
-    python examples/replay_game.py --db games.db 3
+python examples/replay_game.py                 # the latest game in the default log
+python examples/replay_game.py --db games.db 3
 """
 
 from __future__ import annotations

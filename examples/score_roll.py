@@ -1,7 +1,7 @@
 """Score one roll under a table's rules: every legal keep, best first.
 
-    python examples/score_roll.py 1 1 1 5 2
-    python examples/score_roll.py --rules all-johnnys 2 2 4 4 6 6
+python examples/score_roll.py 1 1 1 5 2
+python examples/score_roll.py --rules all-johnnys 2 2 4 4 6 6
 """
 
 from __future__ import annotations
@@ -29,8 +29,10 @@ def main(argv: list[str] | None = None) -> int:
         print("zonk: nothing in this roll scores")
         return 0
     for keep in score.keeps:
-        print(f"keep {' '.join(map(str, keep.dice)):<12} {keep.points:>5} points  "
-              f"({', '.join(keep.combos)})")
+        print(
+            f"keep {' '.join(map(str, keep.dice)):<12} {keep.points:>5} points  "
+            f"({', '.join(keep.combos)})"
+        )
     return 0
 
 

@@ -1,6 +1,6 @@
 """Watch a video (or an image folder) of the mat and print each settled throw.
 
-    python examples/watch_video.py table.mp4 --calibration calibration.toml
+python examples/watch_video.py table.mp4 --calibration calibration.toml
 """
 
 from __future__ import annotations

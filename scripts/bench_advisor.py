@@ -49,8 +49,9 @@ def states(rules, n: int, seed: int = 1):
                 game.play(A.Keep(rng.choice(t.score.keeps).dice))
             elif s.phase is Phase.PAIR:
                 game.play(A.Reroll())
-            elif s.phase is Phase.ROLL and t.bank_ok and rng.random() < 0.3 and \
-                    _try(game, A.Bank()):
+            elif (
+                s.phase is Phase.ROLL and t.bank_ok and rng.random() < 0.3 and _try(game, A.Bank())
+            ):
                 continue
             else:
                 k = 1 if s.phase is Phase.GO_FOR_1000 else t.dice_to_roll
@@ -87,18 +88,23 @@ def bench(name: str, rules) -> None:
     start = time.perf_counter()
     advisor._last_turn(rules, 3000, True)  # a final round's last turn, 3,000 behind
     last = time.perf_counter() - start
-    print(f"| {name} | {solve * 1000:.0f} | {first * 1000:.0f} | "
-          f"{statistics.median(rest) * 1000:.2f} | {max(rest) * 1000:.1f} | "
-          f"{last * 1000:.1f} |")
+    print(
+        f"| {name} | {solve * 1000:.0f} | {first * 1000:.0f} | "
+        f"{statistics.median(rest) * 1000:.2f} | {max(rest) * 1000:.1f} | "
+        f"{last * 1000:.1f} |"
+    )
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--race", nargs="*", default=[], metavar="FILE",
-                        help="two-player table files to time")
+    parser.add_argument(
+        "--race", nargs="*", default=[], metavar="FILE", help="two-player table files to time"
+    )
     args = parser.parse_args()
-    print("| rules | single-turn solve ms | first advice ms | advice median ms | "
-          "advice max ms | last turn, new lead ms |")
+    print(
+        "| rules | single-turn solve ms | first advice ms | advice median ms | "
+        "advice max ms | last turn, new lead ms |"
+    )
     print("|---|---|---|---|---|---|")
     for name, rules in PRESETS.items():
         bench(name, rules)
@@ -109,8 +115,10 @@ def main() -> None:
         start = time.perf_counter()
         table.turn_values(0, 0)
         t = time.perf_counter() - start
-        print(f"{table.rules.name}: {path.stat().st_size / 1e6:.1f} MB on disk, "
-              f"turn values at (0, 0) in {t * 1000:.0f} ms")
+        print(
+            f"{table.rules.name}: {path.stat().st_size / 1e6:.1f} MB on disk, "
+            f"turn values at (0, 0) in {t * 1000:.0f} ms"
+        )
 
 
 if __name__ == "__main__":

@@ -55,13 +55,24 @@ def main() -> None:
     ap.add_argument("--reader", choices=("onnx", "truth"), default="onnx")
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--seed", type=int, default=7)
-    ap.add_argument("--slowdown", type=float, default=1.0, metavar="X",
-                    help="count each frame's processing X times over: a slower machine "
-                    "(a Pi 5 is about 2.5 times slower than this one)")
+    ap.add_argument(
+        "--slowdown",
+        type=float,
+        default=1.0,
+        metavar="X",
+        help="count each frame's processing X times over: a slower machine "
+        "(a Pi 5 is about 2.5 times slower than this one)",
+    )
     args = ap.parse_args()
     w, h = (int(v) for v in args.size.split("x"))
-    table = DemoTable(seed=args.seed, autoplay=False, size=(w, h), look=LOOKS[args.look],
-                      rest_frames=20, tumble_frames=(10, 16))
+    table = DemoTable(
+        seed=args.seed,
+        autoplay=False,
+        size=(w, h),
+        look=LOOKS[args.look],
+        rest_frames=20,
+        tumble_frames=(10, 16),
+    )
     first = table.read()
     cal = calibrate(first.image, table.geometry)
     if args.reader == "onnx":
@@ -80,8 +91,12 @@ def main() -> None:
         window.screenshot_every = float("inf")  # a screen shows frames; it saves none
         keeper = Scorekeeper.new(log, rules)
         keeper.play(A.Players(("Ann", "Bob")))
-        app = TableApp(keeper, TableWatcher(cal, reader),
-                       GameScreen(window, sounds=Sounds(muted=True)), say=lambda line: None)
+        app = TableApp(
+            keeper,
+            TableWatcher(cal, reader),
+            GameScreen(window, sounds=Sounds(muted=True)),
+            say=lambda line: None,
+        )
         app.tick(first)
         busy_until = 0.0  # when the app is free for the next frame (camera seconds)
         for _ in range(args.throws):
@@ -131,17 +146,25 @@ def main() -> None:
                 app.play(A.Bank())
             elif app.keeper.state.turn.total:
                 app.play(A.Bank())
-    print(f"demo table {w}x{h} ({args.look} camera), {args.throws} throws, reader: "
-          f"{args.reader}, {args.threads} thread(s)"
-          + (f", processing counted {args.slowdown:g} times over" if args.slowdown != 1 else ""))
-    print(f"rolls scored: {len(latency['roll'])} ({right} read right, {wrong} wrong); "
-          f"keeps: {len(latency['keep'])}")
+    print(
+        f"demo table {w}x{h} ({args.look} camera), {args.throws} throws, reader: "
+        f"{args.reader}, {args.threads} thread(s)"
+        + (f", processing counted {args.slowdown:g} times over" if args.slowdown != 1 else "")
+    )
+    print(
+        f"rolls scored: {len(latency['roll'])} ({right} read right, {wrong} wrong); "
+        f"keeps: {len(latency['keep'])}"
+    )
     for kind, values in latency.items():
         if values:
-            print(f"rest to {kind} on screen: median {statistics.median(values):.0f} ms, "
-                  f"p95 {pct(values, 0.95):.0f} ms, max {max(values):.0f} ms")
-    print(f"processing per frame: median {statistics.median(per_frame):.1f} ms, "
-          f"p95 {pct(per_frame, 0.95):.1f} ms, max {max(per_frame):.1f} ms")
+            print(
+                f"rest to {kind} on screen: median {statistics.median(values):.0f} ms, "
+                f"p95 {pct(values, 0.95):.0f} ms, max {max(values):.0f} ms"
+            )
+    print(
+        f"processing per frame: median {statistics.median(per_frame):.1f} ms, "
+        f"p95 {pct(per_frame, 0.95):.1f} ms, max {max(per_frame):.1f} ms"
+    )
 
 
 if __name__ == "__main__":

@@ -64,17 +64,20 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=60)
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--rules", nargs="+", default=["classic-10000", "chicago"],
-                        choices=sorted(PRESETS))
+    parser.add_argument(
+        "--rules", nargs="+", default=["classic-10000", "chicago"], choices=sorted(PRESETS)
+    )
     args = parser.parse_args()
     player = AutoPlayer()
     for name in args.rules:
         results = [play(player, PRESETS[name], args.seed + g) for g in range(args.games)]
         rolls = [r for r, _ in results]
         per_roll = sum(d for _, d in results) / sum(rolls)
-        print(f"{name}: {statistics.mean(rolls):.0f} rolls a game (sd "
-              f"{statistics.stdev(rolls):.0f}, {args.games} games), decisions "
-              f"{per_roll * 1000:.2f} ms a roll")
+        print(
+            f"{name}: {statistics.mean(rolls):.0f} rolls a game (sd "
+            f"{statistics.stdev(rolls):.0f}, {args.games} games), decisions "
+            f"{per_roll * 1000:.2f} ms a roll"
+        )
 
 
 if __name__ == "__main__":

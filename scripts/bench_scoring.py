@@ -49,8 +49,10 @@ def bench(name: str) -> tuple[float, float, int]:
 
 
 def main() -> None:
-    print(f"{'rules':15} {'cold µs/roll':>13} {'warm µs/roll':>13} "
-          f"{'uncached µs/distinct roll':>26} {'keeps listed':>13}")
+    print(
+        f"{'rules':15} {'cold µs/roll':>13} {'warm µs/roll':>13} "
+        f"{'uncached µs/distinct roll':>26} {'keeps listed':>13}"
+    )
     for name in PRESETS:
         cold, warm, uncached, n, keeps = bench(name)
         print(f"{name:15} {cold:13.1f} {warm:13.1f} {uncached:18.1f} ({n:>4}) {keeps:13d}")

@@ -1,6 +1,6 @@
 """How long drawing one game screen takes (with a 1280x960 camera frame), per size.
 
-    .venv/bin/python scripts/bench_screen.py [--frames 100]
+.venv/bin/python scripts/bench_screen.py [--frames 100]
 """
 
 from __future__ import annotations
@@ -29,8 +29,9 @@ def main(argv: list[str] | None = None) -> int:
     pygame.font.init()
     scene = scenes.roll_with_keeps()
     frame = np.random.default_rng(0).integers(0, 256, (960, 1280, 3), np.uint8)
-    view = view_for(scene.state, TableObservation(frame, scene.observation.dice),
-                    scene.selected_keep)
+    view = view_for(
+        scene.state, TableObservation(frame, scene.observation.dice), scene.selected_keep
+    )
     for size in ((800, 480), (1280, 720), (1920, 1080)):
         surface, screen = pygame.Surface(size), Painter()
         screen.draw(surface, view)  # fonts loaded once

@@ -25,10 +25,19 @@ def main() -> None:
     ap.add_argument("--reader", choices=("onnx", "truth"), default="onnx")
     ap.add_argument("--size", default="960x720")
     ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--look", choices=tuple(LOOKS), default="plain",
-                    help="the demo camera: plain, or realistic (tilt, distortion, JPEG, ...)")
-    ap.add_argument("--confirm-below", type=float, default=CONFIRM_BELOW, metavar="BAR",
-                    help="count the dice read under this confidence (the screen's '?')")
+    ap.add_argument(
+        "--look",
+        choices=tuple(LOOKS),
+        default="plain",
+        help="the demo camera: plain, or realistic (tilt, distortion, JPEG, ...)",
+    )
+    ap.add_argument(
+        "--confirm-below",
+        type=float,
+        default=CONFIRM_BELOW,
+        metavar="BAR",
+        help="count the dice read under this confidence (the screen's '?')",
+    )
     args = ap.parse_args()
     w, h = (int(v) for v in args.size.split("x"))
     table = DemoTable(seed=args.seed, size=(w, h), autoplay=False, look=LOOKS[args.look])
@@ -64,19 +73,27 @@ def main() -> None:
                     right += read == truth
                     if read != truth:
                         wrong.append(f"  throw {throw + 1}: read {read}, thrown {truth}")
-    print(f"demo table {w}x{h} ({args.look} camera), {args.throws} throws of 5 dice, "
-          f"reader: {args.reader}")
+    print(
+        f"demo table {w}x{h} ({args.look} camera), {args.throws} throws of 5 dice, "
+        f"reader: {args.reader}"
+    )
     print(f"settled rolls reported: {reports} (throws: {args.throws}); values right: {right}")
     print("\n".join(wrong), end="\n" if wrong else "")
-    print(f"dice read with confidence under {args.confirm_below:g} (a '?' on the screen): "
-          f"{asked} of {read_dice}")
+    print(
+        f"dice read with confidence under {args.confirm_below:g} (a '?' on the screen): "
+        f"{asked} of {read_dice}"
+    )
     if latencies:
-        print(f"latency, frames from the last moving frame to the report: median "
-              f"{statistics.median(latencies):g}, max {max(latencies)} "
-              f"({max(latencies) / 30 * 1000:.0f} ms at 30 fps)")
+        print(
+            f"latency, frames from the last moving frame to the report: median "
+            f"{statistics.median(latencies):g}, max {max(latencies)} "
+            f"({max(latencies) / 30 * 1000:.0f} ms at 30 fps)"
+        )
     ms.sort()
-    print(f"watcher ms per frame: median {statistics.median(ms):.1f}, "
-          f"p95 {ms[int(0.95 * (len(ms) - 1))]:.1f}, max {ms[-1]:.1f}")
+    print(
+        f"watcher ms per frame: median {statistics.median(ms):.1f}, "
+        f"p95 {ms[int(0.95 * (len(ms) - 1))]:.1f}, max {ms[-1]:.1f}"
+    )
 
 
 if __name__ == "__main__":

@@ -47,15 +47,23 @@ def main() -> None:
     ap.add_argument("--target", type=int, default=3000)
     args = ap.parse_args()
     rules = dataclasses.replace(load_rules(args.rules), target=args.target)
-    table = DemoTable(seed=1, autoplay=False, size=(320, 240), rest_frames=7,
-                      tumble_frames=(6, 9), look=dataclasses.replace(PLAIN, noise=0.0))
+    table = DemoTable(
+        seed=1,
+        autoplay=False,
+        size=(320, 240),
+        rest_frames=7,
+        tumble_frames=(6, 9),
+        look=dataclasses.replace(PLAIN, noise=0.0),
+    )
     first = table.read()
     watcher = TableWatcher(calibrate(first.image, table.geometry), TruthReader(table))
     tmp = Path(tempfile.mkdtemp(prefix="zonkcam-soak-"))
     start, frames = time.monotonic(), 0
     print(f"RSS at start: {rss_mb():.1f} MB")
-    with EventLog(tmp / "games.sqlite3") as log, Window.open((800, 480),
-                                                            screenshots=tmp / "shots") as win:
+    with (
+        EventLog(tmp / "games.sqlite3") as log,
+        Window.open((800, 480), screenshots=tmp / "shots") as win,
+    ):
         screen = GameScreen(win, sounds=Sounds(muted=True))
         for game in range(1, args.games + 1):
             keeper = Scorekeeper.new(log, rules)
@@ -67,8 +75,10 @@ def main() -> None:
                 if frames > 5000 * game:
                     raise SystemExit(f"game {game} did not finish")
             if game == 1 or game % 20 == 0 or game == args.games:
-                print(f"game {game:4d}: winner {keeper.state.winner}, {frames} frames, "
-                      f"RSS {rss_mb():.1f} MB, {time.monotonic() - start:.0f} s")
+                print(
+                    f"game {game:4d}: winner {keeper.state.winner}, {frames} frames, "
+                    f"RSS {rss_mb():.1f} MB, {time.monotonic() - start:.0f} s"
+                )
     print(f"RSS at end: {rss_mb():.1f} MB; {args.games} games, {frames} frames, no exception")
 
 

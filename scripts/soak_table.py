@@ -65,8 +65,11 @@ def main() -> None:
     missed: list[str] = []
     blocked_seen = Counter()
     start, next_line = time.monotonic(), 0.0
-    print(f"soak: {args.minutes:g} min of {w}x{h} realistic frames, reader {args.reader}; "
-          f"RSS at start {rss_mb():.1f} MB", flush=True)
+    print(
+        f"soak: {args.minutes:g} min of {w}x{h} realistic frames, reader {args.reader}; "
+        f"RSS at start {rss_mb():.1f} MB",
+        flush=True,
+    )
     frames = 0
     while frames < frames_wanted:
         action, expected = _next_action(table, rng)
@@ -84,27 +87,34 @@ def main() -> None:
                 truth = sorted((str(d.zone), d.value) for d in frame.truth.dice if not d.cocked)
                 seen = sorted((str(d.zone), d.value) for d in obs.dice if not d.cocked)
                 if seen != truth:
-                    false.append(f"frame {frame.index} after {action}: read {seen}, drawn "
-                                 f"{truth}")
+                    false.append(f"frame {frame.index} after {action}: read {seen}, drawn {truth}")
             if frames / FPS / 60 >= next_line:
-                print(f"{frames / FPS / 60:5.1f} min: RSS {rss_mb():.1f} MB, "
-                      f"{time.monotonic() - start:.0f} s", flush=True)
+                print(
+                    f"{frames / FPS / 60:5.1f} min: RSS {rss_mb():.1f} MB, "
+                    f"{time.monotonic() - start:.0f} s",
+                    flush=True,
+                )
                 next_line += args.every
         changes = [o.change for o in reports]
         if expected is None and changes:
             false.append(f"{action}: reported {[str(c) for c in changes]}")
         elif expected is not None and changes != [expected[0]]:
             (missed if not changes else false).append(
-                f"{action}: reported {[str(c) for c in changes]}, wanted {expected[0]}")
+                f"{action}: reported {[str(c) for c in changes]}, wanted {expected[0]}"
+            )
         elif expected is not None and expected[1] is not None:
             got = sorted(d.value for d in reports[0].keep)
             if got != sorted(expected[1]):
                 false.append(f"{action}: kept {got}, moved {sorted(expected[1])}")
-    print(f"{frames} frames ({frames / FPS / 60:.1f} min of camera time) in "
-          f"{time.monotonic() - start:.0f} s; RSS at end {rss_mb():.1f} MB")
+    print(
+        f"{frames} frames ({frames / FPS / 60:.1f} min of camera time) in "
+        f"{time.monotonic() - start:.0f} s; RSS at end {rss_mb():.1f} MB"
+    )
     print("actions: " + ", ".join(f"{k} {v}" for k, v in sorted(done.items())))
-    print("noticed in the way: " + ", ".join(f"{k} {blocked_seen[k]} of {done[k]}"
-                                             for k in sorted(done) if k in THINGS))
+    print(
+        "noticed in the way: "
+        + ", ".join(f"{k} {blocked_seen[k]} of {done[k]}" for k in sorted(done) if k in THINGS)
+    )
     print(f"false reports: {len(false)}; actions with no report: {len(missed)}")
     for line in false + missed:
         print("  " + line)
@@ -156,8 +166,13 @@ def _free_push(table: DemoTable, rng: random.Random) -> tuple[int, tuple[float, 
         d = rolled[k]
         by = (rng.uniform(-20, 20), rng.uniform(-20, 20))
         x, y = d.x_mm + by[0], d.y_mm + by[1]
-        if not (area.x + die < x < area.x + area.w - die and area.y + die < y < area.y
-                + area.h - die) or not die < math.hypot(*by) < 1.8 * die:
+        if (
+            not (
+                area.x + die < x < area.x + area.w - die
+                and area.y + die < y < area.y + area.h - die
+            )
+            or not die < math.hypot(*by) < 1.8 * die
+        ):
             continue
         if all(math.dist((x, y), (o.x_mm, o.y_mm)) > 2.2 * die for o in dice if o is not d):
             return k, by

@@ -67,8 +67,12 @@ class Session:
     def __init__(self, db: Path, args: list[str]) -> None:
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "zonkcam", "play", "--text", "--db", str(db), *args],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-            env=dict(os.environ, PYTHONUNBUFFERED="1"))
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            env=dict(os.environ, PYTHONUNBUFFERED="1"),
+        )
         self.lines: queue.Queue[str | None] = queue.Queue()
         threading.Thread(target=self._pump, daemon=True).start()
 
@@ -120,13 +124,14 @@ class Report:
 
     def line(self) -> str:
         modes = ", ".join(f"{k} {v}" for k, v in sorted(self.modes.items()))
-        return (f"{self.kills} SIGKILLs ({modes}); {self.checked} acknowledged actions "
-                f"checked against the log, none lost; {self.in_flight_saved} in-flight "
-                "actions had been saved before the kill")
+        return (
+            f"{self.kills} SIGKILLs ({modes}); {self.checked} acknowledged actions "
+            f"checked against the log, none lost; {self.in_flight_saved} in-flight "
+            "actions had been saved before the kill"
+        )
 
 
-def run(db: Path, kills: int, seed: int = 0, target: int = 3000,
-        say=lambda line: None) -> Report:
+def run(db: Path, kills: int, seed: int = 0, target: int = 3000, say=lambda line: None) -> Report:
     """Play the scripted game (classic-10000 to ``target``) to its end through ``kills``
     random SIGKILLs; an AssertionError says which acknowledged action the log lost or
     changed."""
@@ -139,20 +144,24 @@ def run(db: Path, kills: int, seed: int = 0, target: int = 3000,
     acknowledged = 0  # typed lines the scorekeeper answered
     while True:
         stored = _stored(db)
-        assert stored == expected[:len(stored)], "the log differs from what was played"
+        assert stored == expected[: len(stored)], "the log differs from what was played"
         if stored:
             assert acknowledged <= len(stored) - 1
             acknowledged = len(stored) - 1
         if acknowledged == len(moves):
             break
-        args = ["--resume", "1"] if stored else ["--rules", _rules_file(db, rules),
-                                                 "--players", *PLAYERS]
+        args = (
+            ["--resume", "1"]
+            if stored
+            else ["--rules", _rules_file(db, rules), "--players", *PLAYERS]
+        )
         session = Session(db, args)
         left = kills - report.kills
         # each kind of kill once first, then idle half the time
         unseen = [m for m in ("idle", "in flight", "starting") if m not in report.modes]
-        mode = rng.choice(unseen or ["idle", "idle", "in flight", "starting"]) if left > 0 \
-            else "none"
+        mode = (
+            rng.choice(unseen or ["idle", "idle", "in flight", "starting"]) if left > 0 else "none"
+        )
         if mode == "starting":
             time.sleep(rng.uniform(0.0, 0.8))
             session.kill()
@@ -180,11 +189,14 @@ def run(db: Path, kills: int, seed: int = 0, target: int = 3000,
             report.kills += 1
             report.modes[mode] = report.modes.get(mode, 0) + 1
         stored = _stored(db)
-        assert len(stored) - 1 >= acknowledged if stored else acknowledged == 0, \
+        assert len(stored) - 1 >= acknowledged if stored else acknowledged == 0, (
             f"acknowledged {acknowledged} actions, the log has {len(stored) - 1}"
+        )
         report.checked += acknowledged
-        say(f"kill {report.kills}: {mode}; {acknowledged} actions acknowledged, "
-            f"{max(0, len(stored) - 1)} in the log")
+        say(
+            f"kill {report.kills}: {mode}; {acknowledged} actions acknowledged, "
+            f"{max(0, len(stored) - 1)} in the log"
+        )
     final = Game(rules, [A.action_from_json(obj) for obj in _stored(db)]).state
     assert final.to_json() == Game(rules, [A.Players(PLAYERS), *moves]).state.to_json()
     return report

@@ -44,6 +44,7 @@ def find_text(surface: pygame.Surface, screen: Painter, text: str) -> tuple[int,
     for d in [d for d in screen.texts if d.text == text]:
         template = pixels(screen.fonts.render(text, d.size, d.color, d.background))
         if template.shape[:2] == (d.rect.h, d.rect.w) and np.array_equal(
-                pixels(surface, d.rect), template):
+            pixels(surface, d.rect), template
+        ):
             return d.rect.topleft
     return None

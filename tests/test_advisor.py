@@ -48,6 +48,7 @@ def optimum(rules, cap=20_000, on_board=True):
 
 # -- published figures ----------------------------------------------------------------------
 
+
 def test_busche_neller_farkle_single_turn_optimum_is_446_571():
     # "Optimal Play of the Farkle Dice Game" (Busche & Neller, 2017): 1s, 5s and three of
     # a kind only, six dice, no minimum, hot dice roll on
@@ -65,10 +66,16 @@ def test_busche_zilch_long_run_average_is_620_855():
 
 def test_zonk_chances_per_number_of_dice_are_exact():
     assert TurnModel(FARKLE).zonk_chances() == {
-        1: Fraction(2, 3), 2: Fraction(4, 9), 3: Fraction(5, 18), 4: Fraction(17, 108),
-        5: Fraction(25, 324), 6: Fraction(5, 162)}
-    three_pairs = dataclasses.replace(FARKLE, points=dataclasses.replace(
-        FARKLE.points, three_pairs=500))
+        1: Fraction(2, 3),
+        2: Fraction(4, 9),
+        3: Fraction(5, 18),
+        4: Fraction(17, 108),
+        5: Fraction(25, 324),
+        6: Fraction(5, 162),
+    }
+    three_pairs = dataclasses.replace(
+        FARKLE, points=dataclasses.replace(FARKLE.points, three_pairs=500)
+    )
     assert TurnModel(three_pairs).zonk_chances()[6] == Fraction(5, 216)
 
 
@@ -77,8 +84,10 @@ def test_zonk_chances_agree_with_scoring_every_roll(name):
     rules = PRESETS[name]
     model = TurnModel(rules)
     for n, chance in model.zonk_chances().items():
-        zonks = sum(score_roll(rules, tuple(map(Die, faces))).zonk
-                    for faces in itertools.product(range(1, 7), repeat=n))
+        zonks = sum(
+            score_roll(rules, tuple(map(Die, faces))).zonk
+            for faces in itertools.product(range(1, 7), repeat=n)
+        )
         if rules.points.colour_pairs and n == 6:
             continue  # colour pairs need coloured dice: checked below
         assert chance == Fraction(zonks, 6**n)
@@ -89,12 +98,14 @@ def test_detroit_colour_pairs_chances_count_every_coloured_roll():
     colours = ("white", "white", "red", "red", "green", "green")
     zonks = 0
     for faces in itertools.product((2, 3, 4, 6), repeat=6):  # only these can zonk
-        zonks += score_roll(rules, tuple(Die(f, c) for f, c in zip(faces, colours,
-                                                                 strict=True))).zonk
+        zonks += score_roll(
+            rules, tuple(Die(f, c) for f, c in zip(faces, colours, strict=True))
+        ).zonk
     assert TurnModel(rules).zonk_chances()[6] == Fraction(zonks, 6**6)
 
 
 # -- the bound on turn totals -------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("name", sorted(TABLES))
 def test_the_turn_total_bound_does_not_move_the_optimum(name):
@@ -105,6 +116,7 @@ def test_the_turn_total_bound_does_not_move_the_optimum(name):
 
 
 # -- an independent oracle: plain recursion over (turn total, dice) ------------------------------
+
 
 def oracle_optimum(rules, bank_from=0, cap=20_000):
     """Expected points of a turn under optimal play, by memoised recursion on the engine's
@@ -156,6 +168,7 @@ def test_solver_agrees_with_plain_recursion(name):
 
 # -- properties: legal advice, monotone values -------------------------------------------------
 
+
 @pytest.mark.parametrize("name", sorted(TABLES))
 def test_values_never_fall_as_the_turn_total_rises(name):
     rules = TABLES[name]
@@ -170,9 +183,11 @@ def test_values_never_fall_as_the_turn_total_rises(name):
 
 ADVISOR = Advisor()
 COLOURS = ["white", "white", "red", "red", "green", "green"]
-GAME_SETTINGS = settings(max_examples=20, deadline=None,
-                         suppress_health_check=[HealthCheck.too_slow,
-                                                HealthCheck.data_too_large])
+GAME_SETTINGS = settings(
+    max_examples=20,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
 
 
 def advised_action(advice, state):
@@ -205,8 +220,11 @@ def random_roll(data, state):
 @GAME_SETTINGS
 @given(data=st.data())
 def test_advice_is_always_an_action_the_engine_accepts(name, data):
-    rules = dataclasses.replace(TABLES[name], target=3000) if TABLES[name].end != "turns" \
+    rules = (
+        dataclasses.replace(TABLES[name], target=3000)
+        if TABLES[name].end != "turns"
         else dataclasses.replace(TABLES[name], turns=3)
+    )
     game = Game(rules)
     game.play(A.Players(("Ann", "Bob", "Cy")[: data.draw(st.integers(1, 3))]))
     for _ in range(60):
@@ -237,6 +255,7 @@ def test_advice_is_always_an_action_the_engine_accepts(name, data):
 
 
 # -- the advice a table sees ---------------------------------------------------------------
+
 
 def seated(rules, names=("Ann", "Bob", "Cy")):
     game = Game(rules)
@@ -329,8 +348,11 @@ def test_a_rich_piggyback_is_taken_and_a_poor_one_left():
 def test_a_pair_is_thrown_again():
     game = seated(PRESETS["classic-10000"])
     set_scores(game, Ann=2_000)
-    for action in (A.Roll(parse_dice([1, 1, 1, 2, 3])), A.Keep((1, 1, 1)),
-                   A.Roll(parse_dice([4, 4]))):
+    for action in (
+        A.Roll(parse_dice([1, 1, 1, 2, 3])),
+        A.Keep((1, 1, 1)),
+        A.Roll(parse_dice([4, 4])),
+    ):
         game.play(action)
     assert game.state.phase is Phase.PAIR
     advice = ADVISOR.advise(game.state)

@@ -115,8 +115,9 @@ def race_oracle(rules, sweeps=400):
             roll = turn_oracle(rules, rolls, a, b, W, pig, last)
             W[a, b] = roll(0, rules.dice)
             if rules.piggyback:
-                for k, t in itertools.product(range(1, rules.dice),
-                                              range(STEP, (size + 1) * STEP, STEP)):
+                for k, t in itertools.product(
+                    range(1, rules.dice), range(STEP, (size + 1) * STEP, STEP)
+                ):
                     new_pig[(a, b, k, t)] = roll(t, k)
         pig = new_pig
         if np.abs(W - old).max() < 1e-10:
@@ -125,30 +126,37 @@ def race_oracle(rules, sweeps=400):
 
 
 TINY_INSTANT = rules_from_dict({"name": "tiny", "dice": 3, "target": 400, "end": "instant"})
-TINY_FINAL = rules_from_dict({"name": "tiny final", "dice": 2, "target": 250,
-                              "end": "final-round", "bank_minimum": 100,
-                              "entry_minimum": 150})
-TINY_PIGGYBACK = rules_from_dict({"name": "tiny pig", "dice": 3, "target": 300,
-                                  "end": "instant", "piggyback": True})
+TINY_FINAL = rules_from_dict(
+    {
+        "name": "tiny final",
+        "dice": 2,
+        "target": 250,
+        "end": "final-round",
+        "bank_minimum": 100,
+        "entry_minimum": 150,
+    }
+)
+TINY_PIGGYBACK = rules_from_dict(
+    {"name": "tiny pig", "dice": 3, "target": 300, "end": "instant", "piggyback": True}
+)
 
 
-@pytest.mark.parametrize("rules", [TINY_INSTANT, TINY_FINAL, TINY_PIGGYBACK],
-                         ids=lambda r: r.name)
+@pytest.mark.parametrize("rules", [TINY_INSTANT, TINY_FINAL, TINY_PIGGYBACK], ids=lambda r: r.name)
 def test_race_agrees_with_value_iteration(rules):
     table = build(rules)
     expected = race_oracle(rules)
     assert np.abs(table.win - expected).max() < 1e-7
 
 
-@pytest.mark.parametrize("rules", [TINY_INSTANT, TINY_FINAL, TINY_PIGGYBACK],
-                         ids=lambda r: r.name)
+@pytest.mark.parametrize("rules", [TINY_INSTANT, TINY_FINAL, TINY_PIGGYBACK], ids=lambda r: r.name)
 def test_the_start_of_every_turn_is_its_turn_values(rules):
     table = build(rules)
     start = table.solver.model.start
     for a, b in [(0, 0), (0, 100), (150, 50), (250, 0)]:
         if max(a, b) < table.size * table.step:
             assert table.turn_values(a, b).roll(start, 0) == pytest.approx(
-                table.chance(a, b), abs=1e-9)
+                table.chance(a, b), abs=1e-9
+            )
 
 
 SMALL_CLASSIC = rules_from_dict({"name": "small", "base": "classic-10000", "target": 1200})

@@ -62,8 +62,13 @@ def play_demo(rules, tmp_path, *, seed=1, press_pins=None, max_frames=4000):
 
     screen = GameScreen(window, buttons=buttons, sounds=Sounds(muted=True))
     lines: list[str] = []
-    app = TableApp(keeper, TableWatcher(calibrate(first.image, table.geometry), reader), screen,
-                   DemoDriver(table, press=press), say=lines.append)
+    app = TableApp(
+        keeper,
+        TableWatcher(calibrate(first.image, table.geometry), reader),
+        screen,
+        DemoDriver(table, press=press),
+        say=lines.append,
+    )
     frames = 0
     while not keeper.state.finished and frames < max_frames:
         app.tick(table.read())
@@ -110,8 +115,11 @@ def test_a_misread_die_is_corrected_by_tap_and_digit(tmp_path):
     with EventLog(tmp_path / "g.db") as log:
         keeper = Scorekeeper.new(log, rules)
         keeper.play(A.Players(("Ann", "Bob")))
-        app = TableApp(keeper, TableWatcher(calibrate(first.image, table.geometry), reader),
-                       say=lambda line: None)
+        app = TableApp(
+            keeper,
+            TableWatcher(calibrate(first.image, table.geometry), reader),
+            say=lambda line: None,
+        )
         table.throw([2, 3, 4, 6, 6])  # the scorekeeper sees that the 2 is really a 1
         while table.busy:
             app.tick(table.read())
@@ -136,9 +144,13 @@ def test_every_roll_read_keeps_its_photo_and_the_screen_shows_it(tmp_path):
         photos = RollPhotos(photo_folder(log.path))
         window = Window.open((800, 480), screenshots=tmp_path / "shots")
         screen = GameScreen(window, sounds=Sounds(muted=True))
-        app = TableApp(keeper, TableWatcher(calibrate(first.image, table.geometry),
-                                            TruthReader(table)), screen,
-                       say=lambda line: None, photos=photos)
+        app = TableApp(
+            keeper,
+            TableWatcher(calibrate(first.image, table.geometry), TruthReader(table)),
+            screen,
+            say=lambda line: None,
+            photos=photos,
+        )
         app.tick(first)
         app._command(Command(InputCommand.PHOTO))
         assert screen.photo is None and "no photo" in screen.message
@@ -152,8 +164,9 @@ def test_every_roll_read_keeps_its_photo_and_the_screen_shows_it(tmp_path):
         shots = photos.of_game(keeper.game_id)
         stored = log.actions(keeper.game_id)
         # the roll as read and the corrected roll, each beside its place in the log
-        assert [seq for seq, _ in shots] == [k + 1 for k, a in enumerate(stored)
-                                             if isinstance(a, A.Roll)]
+        assert [seq for seq, _ in shots] == [
+            k + 1 for k, a in enumerate(stored) if isinstance(a, A.Roll)
+        ]
         image = cv2.imread(str(shots[-1][1]))
         assert image is not None and image.shape[1] == 640
         app._command(Command(InputCommand.PHOTO))
@@ -174,8 +187,12 @@ def _app_at_decision(tmp_path, buttons=None):
     window = Window.open((800, 480), screenshots=tmp_path / "shots")
     screen = GameScreen(window, buttons=buttons, sounds=Sounds(muted=True))
     lines: list[str] = []
-    app = TableApp(keeper, TableWatcher(calibrate(first.image, table.geometry),
-                                        TruthReader(table)), screen, say=lines.append)
+    app = TableApp(
+        keeper,
+        TableWatcher(calibrate(first.image, table.geometry), TruthReader(table)),
+        screen,
+        say=lines.append,
+    )
     table.throw([1, 1, 1, 5, 2])
     while table.busy:
         app.tick(table.read())
@@ -240,12 +257,20 @@ def test_set_up_screens_resume_or_seat_a_new_game(tmp_path):
     def typed(word):
         return [key(pygame.key.key_code(c), c) for c in word]
 
-    with EventLog(tmp_path / "g.db") as log, \
-            Window.open((800, 480), screenshots=tmp_path / "shots") as window:
+    with (
+        EventLog(tmp_path / "g.db") as log,
+        Window.open((800, 480), screenshots=tmp_path / "shots") as window,
+    ):
         ui = GameScreen(window, sounds=Sounds(muted=True))
-        script = [[key(pygame.K_DOWN)], [key(pygame.K_RETURN)],  # rules: the 2nd table
-                  typed("Ann"), [key(pygame.K_RETURN)], typed("Bob"), [key(pygame.K_RETURN)],
-                  [key(pygame.K_RETURN)]]  # an empty line starts the game
+        script = [
+            [key(pygame.K_DOWN)],
+            [key(pygame.K_RETURN)],  # rules: the 2nd table
+            typed("Ann"),
+            [key(pygame.K_RETURN)],
+            typed("Bob"),
+            [key(pygame.K_RETURN)],
+            [key(pygame.K_RETURN)],
+        ]  # an empty line starts the game
         window.events = lambda: script.pop(0) if script else []
         keeper = _set_up_on_screen(log, ui, [])
         assert keeper.state.rules.name == "all-johnnys"
@@ -266,8 +291,11 @@ def test_scorekeeper_enters_spaced_and_choose_from_the_keyboard(tmp_path):
     with EventLog(tmp_path / "g.db") as log:
         keeper = Scorekeeper.new(log, PRESETS["drinking"])
         keeper.play(A.Players(("Ann", "Bob", "Cy")))
-        app = TableApp(keeper, TableWatcher(calibrate(first.image, table.geometry),
-                                            TruthReader(table)), say=lambda line: None)
+        app = TableApp(
+            keeper,
+            TableWatcher(calibrate(first.image, table.geometry), TruthReader(table)),
+            say=lambda line: None,
+        )
         app._command(Command(InputCommand.SPACED))
         app._command(Command(InputCommand.DIGIT, 3))
         cy = app.keeper.state.players[2]
@@ -349,8 +377,7 @@ def test_a_camera_table_never_comes_back_to_a_demo_game(tmp_path):
     with EventLog(tmp_path / "g.db") as log:
         demo = Scorekeeper.new(log, PRESETS["chicago"], [A.Players(("Ann", "Bob"))], demo=True)
         assert log.games()[0].demo and Scorekeeper.resume(log, demo.game_id).demo
-        args = argparse.Namespace(resume=None, players=["Di", "Ed"], rules="drinking",
-                                  new=False)
+        args = argparse.Namespace(resume=None, players=["Di", "Ed"], rules="drinking", new=False)
         ui = argparse.Namespace(window=argparse.Namespace(headless=True))
         keeper = _first_game(log, args, False, ui)
         assert keeper.game_id != demo.game_id and not keeper.demo
@@ -371,15 +398,21 @@ def test_without_anyone_watching_only_the_frames_saved_are_drawn(tmp_path):
     table = demo_table(2)
     first = table.read()
     drawn = []
-    with EventLog(tmp_path / "g.db") as log, \
-            Window.open((800, 480), screenshots=tmp_path / "shots") as window:
+    with (
+        EventLog(tmp_path / "g.db") as log,
+        Window.open((800, 480), screenshots=tmp_path / "shots") as window,
+    ):
         keeper = Scorekeeper.new(log, PRESETS["chicago"], [A.Players(("Ann", "Bob"))])
         for unwatched in (False, True):
             screen = GameScreen(window, sounds=Sounds(muted=True))
             screen.draw = lambda *a, **k: (drawn.append(unwatched), window.show())  # noqa: B023
-            app = TableApp(keeper, TableWatcher(calibrate(first.image, table.geometry),
-                                                TruthReader(table)), screen,
-                           say=lambda line: None, unwatched=unwatched)
+            app = TableApp(
+                keeper,
+                TableWatcher(calibrate(first.image, table.geometry), TruthReader(table)),
+                screen,
+                say=lambda line: None,
+                unwatched=unwatched,
+            )
             window._last_shot, window.clock = None, lambda: 0.0
             for _ in range(20):  # within a second: one screen.png is due
                 app.tick(table.read())

@@ -17,12 +17,27 @@ pytestmark = pytest.mark.slow  # whole tables, games or kills: `make check` leav
 
 
 def start(args, tmp_path):
-    env = dict(os.environ, PYTHONUNBUFFERED="1", SDL_VIDEODRIVER="dummy",
-               SDL_AUDIODRIVER="dummy")
+    env = dict(os.environ, PYTHONUNBUFFERED="1", SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy")
     return subprocess.Popen(
-        [sys.executable, "-m", "zonkcam", "play", "--source", "demo", "--fast",
-         "--db", str(tmp_path / "games.sqlite3"), "--screenshots", str(tmp_path / "shots"),
-         *args], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
+        [
+            sys.executable,
+            "-m",
+            "zonkcam",
+            "play",
+            "--source",
+            "demo",
+            "--fast",
+            "--db",
+            str(tmp_path / "games.sqlite3"),
+            "--screenshots",
+            str(tmp_path / "shots"),
+            *args,
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        env=env,
+    )
 
 
 def read_until(proc, enough, timeout=240.0) -> list[str]:
@@ -101,8 +116,17 @@ def test_the_service_command_line_resumes_the_game_in_play(tmp_path):
         cv2.imwrite(str(frames / f"{i:03d}.png"), table.read().image)
     calibration = tmp_path / "calibration.json"
     calibrate(table.read().image, table.geometry).save(calibration)
-    service = ["--source", str(frames), "--calibration", str(calibration),
-               "--rules", "classic-10000", "--players", "Ann", "Bob"]
+    service = [
+        "--source",
+        str(frames),
+        "--calibration",
+        str(calibration),
+        "--rules",
+        "classic-10000",
+        "--players",
+        "Ann",
+        "Bob",
+    ]
 
     def run(*extra):
         proc = start([*service, *extra], tmp_path)

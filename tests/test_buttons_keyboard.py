@@ -20,49 +20,70 @@ def click(pos, button=1):
     return pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=pos, button=button)
 
 
-@pytest.mark.parametrize("k,command", [
-    (pygame.K_b, BANK),
-    (pygame.K_r, ROLL),
-    (pygame.K_SPACE, ROLL),
-    (pygame.K_RETURN, ROLL),
-    (pygame.K_s, SELECT),
-    (pygame.K_TAB, SELECT),
-    (pygame.K_u, UNDO),
-    (pygame.K_BACKSPACE, UNDO),
-    (pygame.K_m, Command(InputCommand.MUTE)),
-    (pygame.K_o, Command(InputCommand.ODDS)),
-    (pygame.K_ESCAPE, Command(InputCommand.QUIT)),
-    (pygame.K_UP, Command(InputCommand.BACK)),
-    (pygame.K_5, Command(InputCommand.DIGIT, 5)),
-    (pygame.K_KP3, Command(InputCommand.DIGIT, 3)),
-    (pygame.K_7, Command(InputCommand.DIGIT, 7)),
-    (pygame.K_0, Command(InputCommand.DIGIT, 0)),
-    (pygame.K_d, Command(InputCommand.DRANK)),
-])
+@pytest.mark.parametrize(
+    "k,command",
+    [
+        (pygame.K_b, BANK),
+        (pygame.K_r, ROLL),
+        (pygame.K_SPACE, ROLL),
+        (pygame.K_RETURN, ROLL),
+        (pygame.K_s, SELECT),
+        (pygame.K_TAB, SELECT),
+        (pygame.K_u, UNDO),
+        (pygame.K_BACKSPACE, UNDO),
+        (pygame.K_m, Command(InputCommand.MUTE)),
+        (pygame.K_o, Command(InputCommand.ODDS)),
+        (pygame.K_ESCAPE, Command(InputCommand.QUIT)),
+        (pygame.K_UP, Command(InputCommand.BACK)),
+        (pygame.K_5, Command(InputCommand.DIGIT, 5)),
+        (pygame.K_KP3, Command(InputCommand.DIGIT, 3)),
+        (pygame.K_7, Command(InputCommand.DIGIT, 7)),
+        (pygame.K_0, Command(InputCommand.DIGIT, 0)),
+        (pygame.K_d, Command(InputCommand.DRANK)),
+    ],
+)
 def test_keys(k, command):
     assert KeyboardInput().commands([key(k)]) == [command]
 
 
 def test_other_keys_and_events_give_nothing():
-    events = [key(pygame.K_z, "z"), key(pygame.K_F1),
-              pygame.event.Event(pygame.KEYUP, key=pygame.K_b, mod=0),
-              pygame.event.Event(pygame.MOUSEMOTION, pos=(1, 1), rel=(0, 0), buttons=(0, 0, 0))]
+    events = [
+        key(pygame.K_z, "z"),
+        key(pygame.K_F1),
+        pygame.event.Event(pygame.KEYUP, key=pygame.K_b, mod=0),
+        pygame.event.Event(pygame.MOUSEMOTION, pos=(1, 1), rel=(0, 0), buttons=(0, 0, 0)),
+    ]
     assert KeyboardInput().commands(events) == []
 
 
 def test_closing_the_window_quits():
     assert KeyboardInput().commands([pygame.event.Event(pygame.QUIT)]) == [
-        Command(InputCommand.QUIT)]
+        Command(InputCommand.QUIT)
+    ]
 
 
 def test_text_mode_types_letters_but_keeps_enter_and_escape():
     keyboard = KeyboardInput(text_mode=True)
-    got = keyboard.commands([key(pygame.K_b, "B"), key(pygame.K_r, "r"), key(pygame.K_SPACE, " "),
-                             key(pygame.K_BACKSPACE), key(pygame.K_RETURN, "\r"),
-                             key(pygame.K_TAB, "\t"), key(pygame.K_ESCAPE, "\x1b")])
-    assert got == [Command(InputCommand.CHAR, "B"), Command(InputCommand.CHAR, "r"),
-                   Command(InputCommand.CHAR, " "), Command(InputCommand.ERASE), ROLL, SELECT,
-                   Command(InputCommand.QUIT)]
+    got = keyboard.commands(
+        [
+            key(pygame.K_b, "B"),
+            key(pygame.K_r, "r"),
+            key(pygame.K_SPACE, " "),
+            key(pygame.K_BACKSPACE),
+            key(pygame.K_RETURN, "\r"),
+            key(pygame.K_TAB, "\t"),
+            key(pygame.K_ESCAPE, "\x1b"),
+        ]
+    )
+    assert got == [
+        Command(InputCommand.CHAR, "B"),
+        Command(InputCommand.CHAR, "r"),
+        Command(InputCommand.CHAR, " "),
+        Command(InputCommand.ERASE),
+        ROLL,
+        SELECT,
+        Command(InputCommand.QUIT),
+    ]
 
 
 def test_tapping_a_die_on_the_screen():

@@ -23,20 +23,30 @@ from zonkcam.vision import synth
 A3 = load_geometry("a3")
 
 
-def photograph(geo, *, tilt: float = 0.0, distance: float = 560.0, size=(1280, 960),
-               blur: float = 0.0, seed: int = 0):
+def photograph(
+    geo,
+    *,
+    tilt: float = 0.0,
+    distance: float = 560.0,
+    size=(1280, 960),
+    blur: float = 0.0,
+    seed: int = 0,
+):
     """The mat printed and seen by a pinhole camera (the project's renderer), with the true
     mat-to-image mapping for checking."""
     cam = synth.Camera(size[0], size[1], tilt_deg=tilt, distance_mm=distance, focal_px=1000)
-    mat = synth.Mat("wood", (60, 90, 130), image=draw_mat(geo, dpi=80),
-                    size_mm=(geo.width_mm, geo.height_mm))
-    image = synth.render(synth.Scene((), cam, mat, blur=blur, noise=2.0),
-                         np.random.default_rng(seed)).image
+    mat = synth.Mat(
+        "wood", (60, 90, 130), image=draw_mat(geo, dpi=80), size_mm=(geo.width_mm, geo.height_mm)
+    )
+    image = synth.render(
+        synth.Scene((), cam, mat, blur=blur, noise=2.0), np.random.default_rng(seed)
+    ).image
 
     def truth(pts_mm):
         pts = np.asarray(pts_mm, float)
-        world = np.c_[pts[:, 0] - geo.width_mm / 2, geo.height_mm / 2 - pts[:, 1],
-                      np.zeros(len(pts))]
+        world = np.c_[
+            pts[:, 0] - geo.width_mm / 2, geo.height_mm / 2 - pts[:, 1], np.zeros(len(pts))
+        ]
         return cam.project(world)
 
     return image, truth
@@ -57,8 +67,9 @@ def test_bad_geometry_names_the_problem():
     with pytest.raises(UserError, match="keep_strip does not fit"):
         geometry_from_dict(data | {"keep_strip": {"rect": [56, 223, 308, 166]}})
     with pytest.raises(UserError, match="label must be one of"):
-        geometry_from_dict(data | {"board_images": [{"label": "UP", "center": [1, 1],
-                                                     "size_mm": 5}]})
+        geometry_from_dict(
+            data | {"board_images": [{"label": "UP", "center": [1, 1], "size_mm": 5}]}
+        )
 
 
 def test_mat_drawn_at_300_dpi_and_as_pdf(tmp_path):
@@ -95,7 +106,7 @@ def test_markers_that_do_not_fit_a_flat_mat_are_refused():
     shift = int(round(12 * np.linalg.norm(b - a) / 10))
     patch = image[y0:y1, x0:x1].copy()
     image[y0:y1, x0:x1] = 255
-    image[y0 + shift:y1 + shift, x0 + shift:x1 + shift] = patch
+    image[y0 + shift : y1 + shift, x0 + shift : x1 + shift] = patch
     with pytest.raises(CalibrationError, match=r"do not fit a flat mat \(marker 0 is off by"):
         calibrate(image, A3)
 
@@ -108,8 +119,8 @@ def test_board_images_are_printed_inside_their_zones():
     for b in A3.board_images:
         r = b.rect
         x0, y0, x1, y1 = (int(round(v * px)) for v in (r.x, r.y, r.x + r.w, r.y + r.h))
-        ring = white[y0 - 20:y1 + 8, x0 - 20:x1 + 20].copy()
-        ring[20:20 + (y1 - y0), 20:20 + (x1 - x0)] = False  # the zone itself
+        ring = white[y0 - 20 : y1 + 8, x0 - 20 : x1 + 20].copy()
+        ring[20 : 20 + (y1 - y0), 20 : 20 + (x1 - x0)] = False  # the zone itself
         assert not ring.any(), f"{b.label}'s outline crosses its zone's edge"
         assert white[y0:y1, x0:x1].any()  # and it is printed
 
@@ -120,7 +131,7 @@ def test_the_png_says_its_resolution(tmp_path):
     assert main(["mat", "--size", "a3", "--dpi", "100", "--out", str(tmp_path / "m")]) == 0
     data = (tmp_path / "m.png").read_bytes()
     at = data.index(b"pHYs")
-    per_metre = int.from_bytes(data[at + 4:at + 8], "big")
+    per_metre = int.from_bytes(data[at + 4 : at + 8], "big")
     assert data[at + 12] == 1 and abs(per_metre * 0.0254 - 100) < 0.1
     assert cv2.imread(str(tmp_path / "m.png")).shape == (1169, 1654, 3)
 

@@ -42,8 +42,7 @@ def test_score_names_combinations(capsys):
 
 
 def test_score_detroit_colours(capsys):
-    _, out, _ = run_cli(capsys, "score", "--rules", "detroit",
-                        "2w", "2w", "3r", "3r", "4g", "4g")
+    _, out, _ = run_cli(capsys, "score", "--rules", "detroit", "2w", "2w", "3r", "3r", "4g", "4g")
     result = json.loads(out)
     assert result["dice"] == ["2w", "2w", "3r", "3r", "4g", "4g"]
     assert result["best"] == {"keep": [2, 2, 3, 3, 4, 4], "points": 1000}
@@ -52,8 +51,13 @@ def test_score_detroit_colours(capsys):
 
 def test_score_zonk(capsys):
     _, out, _ = run_cli(capsys, "score", "--rules", "chicago", "2", "3", "4", "6", "6")
-    assert json.loads(out) == {"rules": "chicago", "dice": [2, 3, 4, 6, 6], "zonk": True,
-                               "best": None, "keeps": []}
+    assert json.loads(out) == {
+        "rules": "chicago",
+        "dice": [2, 3, 4, 6, 6],
+        "zonk": True,
+        "best": None,
+        "keeps": [],
+    }
 
 
 def test_score_takes_a_toml_file(capsys, tmp_path):
@@ -61,16 +65,20 @@ def test_score_takes_a_toml_file(capsys, tmp_path):
     rules.write_text('base = "chicago"\n[points]\nsingle_five = 0\n')
     _, out, _ = run_cli(capsys, "score", "--rules", str(rules), "5", "2", "3", "4", "6")
     result = json.loads(out)
-    assert result["keeps"] == [{"keep": [2, 3, 4, 5, 6], "points": 1500,
-                                "combos": ["straight 2-3-4-5-6"]}]
+    assert result["keeps"] == [
+        {"keep": [2, 3, 4, 5, 6], "points": 1500, "combos": ["straight 2-3-4-5-6"]}
+    ]
 
 
-@pytest.mark.parametrize(("argv", "message"), [
-    (["score", "--rules", "classic-10000", "7"], "1 to 6"),
-    (["score", "--rules", "classic-10000", "1", "2", "3", "4", "5", "6"], "5 dice"),
-    (["score", "--rules", "nope", "1"], "unknown rules"),
-    (["score", "--rules", "detroit", "2x"], "colour"),
-])
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["score", "--rules", "classic-10000", "7"], "1 to 6"),
+        (["score", "--rules", "classic-10000", "1", "2", "3", "4", "5", "6"], "5 dice"),
+        (["score", "--rules", "nope", "1"], "unknown rules"),
+        (["score", "--rules", "detroit", "2x"], "colour"),
+    ],
+)
 def test_score_bad_input_is_one_clear_line(capsys, argv, message):
     code, out, err = run_cli(capsys, *argv)
     assert code == 2
@@ -80,8 +88,9 @@ def test_score_bad_input_is_one_clear_line(capsys, argv, message):
 
 
 def test_replay_narrated_game(capsys):
-    code, out, _ = run_cli(capsys, "replay", "--rules", "classic-10000",
-                           str(DATA / "narrated-classic.jsonl"))
+    code, out, _ = run_cli(
+        capsys, "replay", "--rules", "classic-10000", str(DATA / "narrated-classic.jsonl")
+    )
     assert code == 0
     state = json.loads(out)
     scores = {p["name"]: p["score"] for p in state["players"]}
@@ -92,14 +101,23 @@ def test_replay_narrated_game(capsys):
     assert "Nathan zonks" in state["log"]
     assert "HOT DICE" in state["log"]
     for player in state["players"]:
-        assert set(player) >= {"name", "score", "bees", "zonks", "drinks", "handouts", "rules",
-                               "on_board"}
+        assert set(player) >= {
+            "name",
+            "score",
+            "bees",
+            "zonks",
+            "drinks",
+            "handouts",
+            "rules",
+            "on_board",
+        }
 
 
 def test_replay_stops_at_an_illegal_line(capsys, tmp_path):
     game = tmp_path / "game.jsonl"
-    game.write_text('{"players": ["Ann", "Bob"]}\n{"roll": [1, 2, 3, 4, 6]}\n'
-                    '{"keep": [1, 2]}\n{"bank": true}\n')
+    game.write_text(
+        '{"players": ["Ann", "Bob"]}\n{"roll": [1, 2, 3, 4, 6]}\n{"keep": [1, 2]}\n{"bank": true}\n'
+    )
     code, out, err = run_cli(capsys, "replay", "--rules", "classic-10000", str(game))
     assert code == 2
     assert out == ""
@@ -118,8 +136,10 @@ def test_replay_bad_json_and_missing_file(capsys, tmp_path):
 
 def test_replay_undo_line(capsys, tmp_path):
     game = tmp_path / "game.jsonl"
-    game.write_text('{"players": ["Ann", "Bob"]}\n{"roll": [1, 1, 1, 2, 3]}\n'
-                    '{"undo": true}\n{"roll": [5, 2, 3, 4, 6]}\n{"keep": [5]}\n')
+    game.write_text(
+        '{"players": ["Ann", "Bob"]}\n{"roll": [1, 1, 1, 2, 3]}\n'
+        '{"undo": true}\n{"roll": [5, 2, 3, 4, 6]}\n{"keep": [5]}\n'
+    )
     _, out, _ = run_cli(capsys, "replay", str(game))
     state = json.loads(out)
     assert state["turn_total"] == 50
@@ -127,8 +147,12 @@ def test_replay_undo_line(capsys, tmp_path):
 
 
 def test_console_script_entry_point_runs():
-    result = subprocess.run([sys.executable, "-m", "zonkcam", "score", "--rules", "drinking",
-                             "1", "2", "3", "4", "5"], capture_output=True, text=True, check=True)
+    result = subprocess.run(
+        [sys.executable, "-m", "zonkcam", "score", "--rules", "drinking", "1", "2", "3", "4", "5"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     assert json.loads(result.stdout)["best"]["points"] == 1500
 
 
@@ -161,6 +185,7 @@ def test_output_cut_short_by_a_closed_pipe_is_no_traceback():
 
 
 # -- the command line as a new user meets it ------------------------------------------------
+
 
 def _saved_drinking_game(db) -> None:
     from zonkcam.game import actions as A
@@ -214,17 +239,25 @@ def test_games_list_columns_line_up(capsys, tmp_path):
     db = tmp_path / "g.db"
     with EventLog(db) as log:
         Scorekeeper.new(log, PRESETS["chicago"], [A.Players(("Ann",))])
-        Scorekeeper.new(log, RuleSet(name="a table with a long name"),
-                        [A.Players(("Bob", "Cy"))], demo=True)
+        Scorekeeper.new(
+            log, RuleSet(name="a table with a long name"), [A.Players(("Bob", "Cy"))], demo=True
+        )
     code, out, _ = run_cli(capsys, "games", "list", "--db", str(db))
     header, *rows = out.splitlines()
-    assert header.split() == ["game", "last", "action", "table", "status", "actions",
-                              "players"]
+    assert header.split() == ["game", "last", "action", "table", "status", "actions", "players"]
     for word in ("table", "status", "players"):
-        assert {row.find(w) for row, w in zip(rows, {"table": ["chicago", "a table"],
-                                                      "status": ["in play", "in play"],
-                                                      "players": ["Ann", "Bob"]}[word],
-                                               strict=True)} == {header.find(word)}
+        assert {
+            row.find(w)
+            for row, w in zip(
+                rows,
+                {
+                    "table": ["chicago", "a table"],
+                    "status": ["in play", "in play"],
+                    "players": ["Ann", "Bob"],
+                }[word],
+                strict=True,
+            )
+        } == {header.find(word)}
     assert "in play (demo)" in rows[1]
 
 
@@ -268,8 +301,11 @@ def _options(parser, path):
 def test_every_option_says_what_it_is_for():
     from zonkcam.cli import build_parser
 
-    silent = [f"{cmd} {action.option_strings or action.dest}"
-              for cmd, action in _options(build_parser(), ["zonkcam"]) if not action.help]
+    silent = [
+        f"{cmd} {action.option_strings or action.dest}"
+        for cmd, action in _options(build_parser(), ["zonkcam"])
+        if not action.help
+    ]
     assert silent == []
 
 

@@ -24,8 +24,20 @@ def run_cli(capsys, *argv: str) -> tuple[int, str, str]:
 
 
 def test_advise_values_every_keep_of_a_roll(capsys):
-    code, out, _ = run_cli(capsys, "advise", "--rules", "classic-10000", "--turn-total", "350",
-                           "--dice", "3", "--roll", "1", "5", "2")
+    code, out, _ = run_cli(
+        capsys,
+        "advise",
+        "--rules",
+        "classic-10000",
+        "--turn-total",
+        "350",
+        "--dice",
+        "3",
+        "--roll",
+        "1",
+        "5",
+        "2",
+    )
     assert code == 0
     result = json.loads(out)
     assert result["objective"] == "points" and result["thrown"] == [1, 5, 2]
@@ -47,8 +59,9 @@ def test_advise_before_a_throw_gives_the_zonk_chance_and_the_optimum(capsys):
 
 
 def test_advise_without_a_table_says_how_to_build_one(capsys):
-    _, out, _ = run_cli(capsys, "advise", "--rules", "chicago", "--score", "7500",
-                        "--opponent", "9000")
+    _, out, _ = run_cli(
+        capsys, "advise", "--rules", "chicago", "--score", "7500", "--opponent", "9000"
+    )
     result = json.loads(out)
     assert result["win_chance"] is None
     assert "zonkcam solve --rules chicago" in result["note"]
@@ -94,8 +107,9 @@ def test_solve_builds_stores_and_reuses_a_table(capsys, tmp_path):
     _, out, err = run_cli(capsys, "solve", "--rules", str(rules_file))
     assert "stored" in out and err == ""
     # advise finds it: the chance to win from these scores
-    _, out, _ = run_cli(capsys, "advise", "--rules", str(rules_file), "--score", "1000",
-                        "--opponent", "500")
+    _, out, _ = run_cli(
+        capsys, "advise", "--rules", str(rules_file), "--score", "1000", "--opponent", "500"
+    )
     result = json.loads(out)
     assert result["objective"] == "win"
     assert result["win_chance"] == pytest.approx(table.chance(1000, 500), abs=1e-6)
@@ -123,8 +137,9 @@ def test_solve_refuses_what_it_cannot_race_in_one_line(capsys):
 
 
 def test_a_stored_piggyback_table_gives_the_turns_it_was_built_with(tmp_path):
-    rules = rules_from_dict({"name": "tiny pig", "dice": 3, "target": 600, "end": "instant",
-                             "piggyback": True})
+    rules = rules_from_dict(
+        {"name": "tiny pig", "dice": 3, "target": 600, "end": "instant", "piggyback": True}
+    )
     table = build(rules)
     path = tmp_path / "pig.npz"
     save_table(table, path)
@@ -137,4 +152,5 @@ def test_a_stored_piggyback_table_gives_the_turns_it_was_built_with(tmp_path):
         again = stored.turn_values(me, them).X
         assert np.allclose(again, built, atol=1e-4)
         assert stored.turn_values(me, them).roll(start, 0) == pytest.approx(
-            table.chance(me, them), abs=1e-4)
+            table.chance(me, them), abs=1e-4
+        )

@@ -20,8 +20,11 @@ def tracked_text_files() -> list[Path]:
 
 def test_no_history_of_the_work_in_the_product():
     pattern = re.compile(r"session [0-9]", re.IGNORECASE)
-    found = [str(p.relative_to(ROOT)) for p in tracked_text_files()
-             if p.name != "test_docs.py" and pattern.search(p.read_text("utf-8", "replace"))]
+    found = [
+        str(p.relative_to(ROOT))
+        for p in tracked_text_files()
+        if p.name != "test_docs.py" and pattern.search(p.read_text("utf-8", "replace"))
+    ]
     assert found == []
 
 

@@ -71,8 +71,12 @@ print(commits)
 
 
 def _child(db, kill_at: int, when: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-c", CHILD, str(db), str(kill_at), when],
-                          capture_output=True, text=True, timeout=60)
+    return subprocess.run(
+        [sys.executable, "-c", CHILD, str(db), str(kill_at), when],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
 
 
 def test_a_kill_at_every_commit_point_leaves_whole_steps(tmp_path):
@@ -99,7 +103,7 @@ def test_a_kill_at_every_commit_point_leaves_whole_steps(tmp_path):
                 assert record.finished == state.finished  # the flag with its action
                 seen.add(len(stored))
                 keeper = Scorekeeper.resume(log, record.id)  # the killed claim is no block
-                for action in STEPS[len(stored) - 1:]:
+                for action in STEPS[len(stored) - 1 :]:
                     keeper.play(action)
                 assert keeper.state.finished and log.games()[0].finished
     assert seen == {0, *range(1, len(STEPS) + 2)}  # every step boundary was hit

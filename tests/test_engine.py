@@ -74,27 +74,41 @@ def refused(game, action, exc, match=None):
 SEED_000 = [
     {"players": ["Nathan", "Chris", "Miguel"]},
     # Nathan: 1 (100), 1+5 (250), pair 4-4 re-rolled, 3-4: zonk
-    {"roll": [1, 2, 4, 6, 6]}, {"keep": [1]},
-    {"roll": [1, 3, 4, 5]}, {"keep": [1, 5]},
-    {"roll": [4, 4]}, {"reroll": True},
+    {"roll": [1, 2, 4, 6, 6]},
+    {"keep": [1]},
+    {"roll": [1, 3, 4, 5]},
+    {"keep": [1, 5]},
+    {"roll": [4, 4]},
+    {"reroll": True},
     {"roll": [3, 4]},
     # Chris: full house 500, hot dice, four 4s -> 1,000, stop
-    {"roll": [4, 4, 4, 5, 5]}, {"keep": [4, 4, 4, 5, 5]},
-    {"roll": [4, 4, 4, 4, 6]}, {"keep": [4, 4, 4, 4]}, {"bank": True},
+    {"roll": [4, 4, 4, 5, 5]},
+    {"keep": [4, 4, 4, 5, 5]},
+    {"roll": [4, 4, 4, 4, 6]},
+    {"keep": [4, 4, 4, 4]},
+    {"bank": True},
     # Miguel is watching The Phantom Menace: crossed off
     {"leave": "Miguel"},
     # Nathan: five 6s = 800, hot dice, 2-2-3-4-6: zonk
-    {"roll": [6, 6, 6, 6, 6]}, {"keep": [6, 6, 6, 6, 6]},
+    {"roll": [6, 6, 6, 6, 6]},
+    {"keep": [6, 6, 6, 6, 6]},
     {"roll": [2, 2, 3, 4, 6]},
     # Chris: straight 1,000, straight 2,000, three 2s 2,200, stop -> 3,200
-    {"roll": [2, 3, 4, 5, 6]}, {"keep": [2, 3, 4, 5, 6]},
-    {"roll": [1, 2, 3, 4, 5]}, {"keep": [1, 2, 3, 4, 5]},
-    {"roll": [2, 2, 2, 4, 6]}, {"keep": [2, 2, 2]}, {"bank": True},
+    {"roll": [2, 3, 4, 5, 6]},
+    {"keep": [2, 3, 4, 5, 6]},
+    {"roll": [1, 2, 3, 4, 5]},
+    {"keep": [1, 2, 3, 4, 5]},
+    {"roll": [2, 2, 2, 4, 6]},
+    {"keep": [2, 2, 2]},
+    {"bank": True},
     # Nathan: 1, then 2-2-4-4 zonk
-    {"roll": [1, 5, 5, 6, 6]}, {"keep": [1]},
+    {"roll": [1, 5, 5, 6, 6]},
+    {"keep": [1]},
     {"roll": [2, 2, 4, 4]},
     # Chris: three 3s and the 5 = 350, stop -> 3,550
-    {"roll": [3, 3, 3, 4, 5]}, {"keep": [3, 3, 3, 5]}, {"bank": True},
+    {"roll": [3, 3, 3, 4, 5]},
+    {"keep": [3, 3, 3, 5]},
+    {"bank": True},
 ]
 
 
@@ -151,29 +165,49 @@ def test_seed_000_replays_the_same_from_json_lines():
 
 # -- classic-10000 ------------------------------------------------------------------------
 
+
 def test_classic_entry_needs_1000_in_one_turn():
     game = play(CLASSIC, [{"players": ["A", "B"]}, {"roll": [1, 1, 1, 2, 3]}])
     # 1,000 straight after the roll: on the board
     game.play(act({"bank": True}))
     assert who(game, "A").score == 1000 and who(game, "A").on_board
     # B with 700 (hot dice) may not bank yet
-    play(CLASSIC, [{"roll": [5, 5, 5, 2, 3]}, {"keep": [5, 5, 5]},
-                   {"roll": [1, 1]}, {"keep": [1, 1]}], game)
+    play(
+        CLASSIC,
+        [{"roll": [5, 5, 5, 2, 3]}, {"keep": [5, 5, 5]}, {"roll": [1, 1]}, {"keep": [1, 1]}],
+        game,
+    )
     assert game.state.turn.total == 700
     refused(game, {"bank": True}, BankError, "1000")
     # 1,700: that is enough
     play(CLASSIC, [{"roll": [1, 1, 1, 2, 3]}, {"keep": [1, 1, 1]}, {"bank": True}], game)
     assert who(game, "B").score == 1700
-    game2 = play(CLASSIC, [{"players": ["A", "B"]}, {"roll": [5, 5, 5, 2, 3]},
-                           {"keep": [5, 5, 5]}, {"roll": [1, 2]}, {"keep": [1]}])
+    game2 = play(
+        CLASSIC,
+        [
+            {"players": ["A", "B"]},
+            {"roll": [5, 5, 5, 2, 3]},
+            {"keep": [5, 5, 5]},
+            {"roll": [1, 2]},
+            {"keep": [1]},
+        ],
+    )
     assert game2.state.turn.total == 600
     err = refused(game2, {"bank": True}, BankError)
     assert "1000" in str(err) and "board" in str(err)
 
 
 def test_classic_no_bank_under_300_even_on_the_board():
-    game = play(CLASSIC, [{"players": ["A"]}, {"roll": [1, 1, 1, 2, 3]}, {"bank": True},
-                          {"roll": [1, 5, 2, 3, 6]}, {"keep": [1, 5]}])
+    game = play(
+        CLASSIC,
+        [
+            {"players": ["A"]},
+            {"roll": [1, 1, 1, 2, 3]},
+            {"bank": True},
+            {"roll": [1, 5, 2, 3, 6]},
+            {"keep": [1, 5]},
+        ],
+    )
     assert who(game, "A").on_board
     assert game.state.turn.total == 150
     err = refused(game, {"bank": True}, BankError)
@@ -224,14 +258,22 @@ def test_reroll_and_pass_refused_where_there_is_no_pair():
     refused(game, {"reroll": True}, TurnError)
     refused(game, {"pass": True}, TurnError)
     for rules in (CHICAGO, DRINKING):
-        g = play(rules, [{"players": ["A", "B"]}, {"roll": [1, 5, 5, 2, 3]},
-                         {"keep": [1, 5, 5]}, {"roll": [6, 6]}])
+        g = play(
+            rules,
+            [
+                {"players": ["A", "B"]},
+                {"roll": [1, 5, 5, 2, 3]},
+                {"keep": [1, 5, 5]},
+                {"roll": [6, 6]},
+            ],
+        )
         assert who(g, "A").zonks == 1  # no pair rule at these tables
 
 
 def test_classic_hot_dice_may_bank_or_roll_on():
-    game = play(CLASSIC, [{"players": ["A", "B"]}, {"roll": [2, 3, 4, 5, 6]},
-                          {"keep": [2, 3, 4, 5, 6]}])
+    game = play(
+        CLASSIC, [{"players": ["A", "B"]}, {"roll": [2, 3, 4, 5, 6]}, {"keep": [2, 3, 4, 5, 6]}]
+    )
     assert game.state.turn.dice_to_roll == 5 and game.state.turn.total == 1000
     game.play(act({"bank": True}))
     assert who(game, "A").score == 1000
@@ -242,18 +284,36 @@ def test_classic_hot_dice_may_bank_or_roll_on():
 
 def test_classic_final_round_then_highest_total_wins():
     rules = dataclasses.replace(CLASSIC, target=2000)
-    game = play(rules, [{"players": ["A", "B", "C"]},
-                        {"roll": [1, 1, 1, 2, 3]}, {"bank": True},  # A 1,000
-                        {"roll": [1, 1, 1, 1, 2]}, {"bank": True},  # B 1,100
-                        {"roll": [2, 3, 4, 6, 6]},  # C zonks
-                        {"roll": [1, 1, 1, 1, 1]}, {"keep": [1, 1, 1, 1, 1]}, {"bank": True}])
+    game = play(
+        rules,
+        [
+            {"players": ["A", "B", "C"]},
+            {"roll": [1, 1, 1, 2, 3]},
+            {"bank": True},  # A 1,000
+            {"roll": [1, 1, 1, 1, 2]},
+            {"bank": True},  # B 1,100
+            {"roll": [2, 3, 4, 6, 6]},  # C zonks
+            {"roll": [1, 1, 1, 1, 1]},
+            {"keep": [1, 1, 1, 1, 1]},
+            {"bank": True},
+        ],
+    )
     # A reached 2,000 or more (1,000 + 1,200): B and C get one more turn each
     assert who(game, "A").score == 2200
     assert not game.state.finished
     assert game.state.to_json()["final_round"]
     assert game.state.player.name == "B"
-    play(rules, [{"roll": [1, 1, 1, 5, 2]}, {"keep": [1, 1, 1, 5]},
-                 {"roll": [1]}, {"keep": [1]}, {"bank": True}], game)
+    play(
+        rules,
+        [
+            {"roll": [1, 1, 1, 5, 2]},
+            {"keep": [1, 1, 1, 5]},
+            {"roll": [1]},
+            {"keep": [1]},
+            {"bank": True},
+        ],
+        game,
+    )
     assert who(game, "B").score == 2250  # 1,100 + 1,050 + 100 (hot dice, may bank)
     assert game.state.player.name == "C"
     assert not game.state.finished
@@ -265,19 +325,37 @@ def test_classic_final_round_then_highest_total_wins():
 
 def test_classic_final_round_tie():
     rules = dataclasses.replace(CLASSIC, target=1000)
-    game = play(rules, [{"players": ["A", "B"]}, {"roll": [1, 1, 1, 2, 3]}, {"bank": True},
-                        {"roll": [1, 1, 1, 2, 3]}, {"bank": True}])
+    game = play(
+        rules,
+        [
+            {"players": ["A", "B"]},
+            {"roll": [1, 1, 1, 2, 3]},
+            {"bank": True},
+            {"roll": [1, 1, 1, 2, 3]},
+            {"bank": True},
+        ],
+    )
     assert game.state.finished
     assert game.state.winners == ["A", "B"] and game.state.winner is None
 
 
 def test_dice_from_earlier_rolls_never_combine():
     # two 1s set aside, then a third 1: 100 more, not three 1s
-    game = play(CLASSIC, [{"players": ["A", "B"]}, {"roll": [1, 1, 2, 3, 4]}, {"keep": [1, 1]},
-                          {"roll": [1, 2, 3]}, {"keep": [1]}])
+    game = play(
+        CLASSIC,
+        [
+            {"players": ["A", "B"]},
+            {"roll": [1, 1, 2, 3, 4]},
+            {"keep": [1, 1]},
+            {"roll": [1, 2, 3]},
+            {"keep": [1]},
+        ],
+    )
     assert game.state.turn.total == 300
-    game = play(CHICAGO, [{"players": ["A", "B"]}, {"roll": [5, 2, 3, 4, 4]}, {"keep": [5]},
-                          {"roll": [5, 5, 2, 3]}])
+    game = play(
+        CHICAGO,
+        [{"players": ["A", "B"]}, {"roll": [5, 2, 3, 4, 4]}, {"keep": [5]}, {"roll": [5, 5, 2, 3]}],
+    )
     refused(game, {"keep": [5, 5, 2]}, IllegalKeepError)
     game.play(act({"keep": [5, 5]}))
     assert game.state.turn.total == 150
@@ -286,14 +364,19 @@ def test_dice_from_earlier_rolls_never_combine():
 @pytest.mark.parametrize("name", ["chicago", "detroit", "drinking"])
 def test_instant_end_at_the_target(name):
     rules = dataclasses.replace(PRESETS[name], target=1000)
-    game = play(rules, [{"players": ["A", "B", "C"]}] + zonk_turn(rules)
-                + [{"roll": [1, 1, 1, 2, 3] + ([4] if rules.dice == 6 else [])}, {"bank": True}])
+    game = play(
+        rules,
+        [{"players": ["A", "B", "C"]}]
+        + zonk_turn(rules)
+        + [{"roll": [1, 1, 1, 2, 3] + ([4] if rules.dice == 6 else [])}, {"bank": True}],
+    )
     assert game.state.finished and game.state.winners == ["B"]
     assert who(game, "C").turns == 0  # nobody else gets another turn
     refused(game, {"roll": ZONK[rules.dice]}, GameOverError)
 
 
 # -- illegal actions: the specific error, state unchanged ----------------------------------
+
 
 def test_keeping_a_non_scoring_die_is_refused():
     game = play(CLASSIC, [{"players": ["A", "B"]}, {"roll": [1, 2, 4, 6, 6]}])
@@ -328,8 +411,7 @@ def test_wrong_number_of_dice_is_refused(name):
 
 
 def test_drinking_banking_after_touching_the_dice_is_refused():
-    game = play(DRINKING, [{"players": ["A", "B"]}, {"roll": [1, 1, 1, 2, 3]},
-                           {"keep": [1, 1, 1]}])
+    game = play(DRINKING, [{"players": ["A", "B"]}, {"roll": [1, 1, 1, 2, 3]}, {"keep": [1, 1, 1]}])
     err = refused(game, {"bank": True}, BankError)
     assert "roll again" in str(err)
 
@@ -359,9 +441,11 @@ def test_undo_with_nothing_to_undo_is_refused():
 
 # -- all-johnnys --------------------------------------------------------------------------
 
+
 def test_johnnys_four_sixes_and_carry_over_until_hot_dice():
-    game = play(JOHNNYS, [{"players": ["A", "B"]}, {"roll": [6, 6, 6, 6, 2, 3]},
-                          {"keep": [6, 6, 6, 6]}])
+    game = play(
+        JOHNNYS, [{"players": ["A", "B"]}, {"roll": [6, 6, 6, 6, 2, 3]}, {"keep": [6, 6, 6, 6]}]
+    )
     assert game.state.turn.total == 700
     game.play(act({"roll": [6, 2]}))
     game.play(act({"keep": [6]}))  # a later 6 while the four 6s stay set aside: +100
@@ -377,15 +461,32 @@ def test_johnnys_four_sixes_and_carry_over_until_hot_dice():
 
 
 def test_johnnys_carry_over_of_fives_and_later_triples():
-    game = play(JOHNNYS, [{"players": ["A", "B"]}, {"roll": [1, 2, 2, 3, 4, 6]},
-                          {"keep": [1]}, {"roll": [5, 5, 5, 2, 3]}, {"keep": [5, 5, 5]},
-                          {"roll": [5, 2]}, {"keep": [5]}])
+    game = play(
+        JOHNNYS,
+        [
+            {"players": ["A", "B"]},
+            {"roll": [1, 2, 2, 3, 4, 6]},
+            {"keep": [1]},
+            {"roll": [5, 5, 5, 2, 3]},
+            {"keep": [5, 5, 5]},
+            {"roll": [5, 2]},
+            {"keep": [5]},
+        ],
+    )
     assert game.state.turn.total == 100 + 500 + 100  # the later 5 is worth 100, not 50
 
 
 def test_johnnys_straight_completion_after_a_one():
-    game = play(JOHNNYS, [{"players": ["A", "B"]}, {"roll": [1, 2, 2, 3, 4, 6]},
-                          {"keep": [1]}, {"roll": [2, 3, 4, 5, 6]}, {"keep": [2, 3, 4, 5, 6]}])
+    game = play(
+        JOHNNYS,
+        [
+            {"players": ["A", "B"]},
+            {"roll": [1, 2, 2, 3, 4, 6]},
+            {"keep": [1]},
+            {"roll": [2, 3, 4, 5, 6]},
+            {"keep": [2, 3, 4, 5, 6]},
+        ],
+    )
     # 750 in place of the 100: the turn total is 750, all six dice picked up
     assert game.state.turn.total == 750
     assert game.state.turn.dice_to_roll == 6
@@ -395,20 +496,38 @@ def test_johnnys_straight_completion_after_a_one():
 
 
 def test_johnnys_straight_completion_after_a_one_and_a_five():
-    game = play(JOHNNYS, [{"players": ["A", "B"]}, {"roll": [1, 5, 2, 2, 3, 3]},
-                          {"keep": [1, 5]}, {"roll": [2, 3, 4, 6]}, {"keep": [2, 3, 4, 6]}])
+    game = play(
+        JOHNNYS,
+        [
+            {"players": ["A", "B"]},
+            {"roll": [1, 5, 2, 2, 3, 3]},
+            {"keep": [1, 5]},
+            {"roll": [2, 3, 4, 6]},
+            {"keep": [2, 3, 4, 6]},
+        ],
+    )
     assert game.state.turn.total == 750
     assert game.state.turn.dice_to_roll == 6
     # the same set-aside dice from two rolls of the cycle
-    game = play(JOHNNYS, [{"players": ["A", "B"]}, {"roll": [1, 2, 2, 3, 3, 4]},
-                          {"keep": [1]}, {"roll": [5, 2, 2, 3, 6]}, {"keep": [5]},
-                          {"roll": [2, 3, 4, 6]}, {"keep": [2, 3, 4, 6]}])
+    game = play(
+        JOHNNYS,
+        [
+            {"players": ["A", "B"]},
+            {"roll": [1, 2, 2, 3, 3, 4]},
+            {"keep": [1]},
+            {"roll": [5, 2, 2, 3, 6]},
+            {"keep": [5]},
+            {"roll": [2, 3, 4, 6]},
+            {"keep": [2, 3, 4, 6]},
+        ],
+    )
     assert game.state.turn.total == 750
 
 
 def test_johnnys_go_for_1000_success_is_hot_dice():
-    game = play(JOHNNYS, [{"players": ["A", "B"]}, {"roll": [1, 2, 3, 4, 5, 5]},
-                          {"go_for_1000": True}])
+    game = play(
+        JOHNNYS, [{"players": ["A", "B"]}, {"roll": [1, 2, 3, 4, 5, 5]}, {"go_for_1000": True}]
+    )
     refused(game, {"roll": [6, 6]}, BadDiceError)  # one die alone
     game.play(act({"roll": [6]}))
     assert game.state.turn.total == 1000
@@ -419,8 +538,15 @@ def test_johnnys_go_for_1000_success_is_hot_dice():
 
 
 def test_johnnys_go_for_1000_failure_is_a_zonk():
-    game = play(JOHNNYS, [{"players": ["A", "B"]}, {"roll": [1, 2, 3, 4, 6, 6]},
-                          {"go_for_1000": True}, {"roll": [6]}])
+    game = play(
+        JOHNNYS,
+        [
+            {"players": ["A", "B"]},
+            {"roll": [1, 2, 3, 4, 6, 6]},
+            {"go_for_1000": True},
+            {"roll": [6]},
+        ],
+    )
     a = who(game, "A")
     assert a.zonks == 1 and a.score == 0 and a.bees == 0
     assert game.state.player.name == "B"
@@ -429,21 +555,45 @@ def test_johnnys_go_for_1000_failure_is_a_zonk():
 
 
 def test_johnnys_go_for_1000_only_after_the_first_roll():
-    game = play(JOHNNYS, [{"players": ["A", "B"]}, {"roll": [1, 2, 3, 4, 6, 6]},
-                          {"keep": [1]}, {"roll": [1, 2, 3, 4, 6]}])
+    game = play(
+        JOHNNYS,
+        [
+            {"players": ["A", "B"]},
+            {"roll": [1, 2, 3, 4, 6, 6]},
+            {"keep": [1]},
+            {"roll": [1, 2, 3, 4, 6]},
+        ],
+    )
     refused(game, {"go_for_1000": True}, TurnError)
     game = play(JOHNNYS, [{"players": ["A", "B"]}, {"roll": [1, 1, 3, 3, 4, 6]}])
     refused(game, {"go_for_1000": True}, TurnError)  # two faces twice
 
 
 def test_johnnys_bees_two_barriers_in_one_bank():
-    game = play(JOHNNYS, [{"players": ["A"]},
-                          {"roll": [1, 1, 1, 6, 6, 6]}, {"keep": [1, 1, 1, 6, 6, 6]},
-                          {"roll": [1, 2, 2, 3, 3, 4]}, {"keep": [1]}, {"bank": True}])
+    game = play(
+        JOHNNYS,
+        [
+            {"players": ["A"]},
+            {"roll": [1, 1, 1, 6, 6, 6]},
+            {"keep": [1, 1, 1, 6, 6, 6]},
+            {"roll": [1, 2, 2, 3, 3, 4]},
+            {"keep": [1]},
+            {"bank": True},
+        ],
+    )
     a = who(game, "A")
     assert a.score == 1700 and a.bees == 1
-    play(JOHNNYS, [{"roll": [1, 1, 1, 2, 3, 4]}, {"keep": [1, 1, 1]},
-                   {"roll": [4, 4, 4]}, {"keep": [4, 4, 4]}, {"bank": True}], game)
+    play(
+        JOHNNYS,
+        [
+            {"roll": [1, 1, 1, 2, 3, 4]},
+            {"keep": [1, 1, 1]},
+            {"roll": [4, 4, 4]},
+            {"keep": [4, 4, 4]},
+            {"bank": True},
+        ],
+        game,
+    )
     # 1,700 + 1,400 = 3,100 crosses 2,000 and 3,000: +2
     assert who(game, "A").score == 3100
     assert who(game, "A").bees == 3
@@ -453,8 +603,16 @@ def test_johnnys_bees_two_barriers_in_one_bank():
 def test_johnnys_break_the_ice_then_small_banks():
     game = play(JOHNNYS, [{"players": ["A"]}, {"roll": [1, 2, 2, 3, 4, 6]}, {"keep": [1]}])
     refused(game, {"bank": True}, BankError, "1000")
-    game = play(JOHNNYS, [{"players": ["A"]}, {"roll": [1, 1, 1, 2, 3, 4]}, {"bank": True},
-                          {"roll": [1, 2, 2, 3, 4, 6]}, {"bank": True}])
+    game = play(
+        JOHNNYS,
+        [
+            {"players": ["A"]},
+            {"roll": [1, 1, 1, 2, 3, 4]},
+            {"bank": True},
+            {"roll": [1, 2, 2, 3, 4, 6]},
+            {"bank": True},
+        ],
+    )
     assert who(game, "A").score == 1100
     assert who(game, "A").bees == 1
 
@@ -466,8 +624,15 @@ def test_johnnys_newbie_gives_a_bee_and_counts_as_a_zonk():
     assert game.state.player.name == "B"
     assert a.sheet[0].startswith("Z") and "(+1)" in a.sheet[0]
     # a zonk on a later roll is no newbie
-    game = play(JOHNNYS, [{"players": ["A", "B"]}, {"roll": [1, 2, 2, 3, 4, 6]},
-                          {"keep": [1]}, {"roll": [2, 2, 3, 4, 6]}])
+    game = play(
+        JOHNNYS,
+        [
+            {"players": ["A", "B"]},
+            {"roll": [1, 2, 2, 3, 4, 6]},
+            {"keep": [1]},
+            {"roll": [2, 2, 3, 4, 6]},
+        ],
+    )
     assert who(game, "A").bees == 0 and who(game, "A").zonks == 1
 
 
@@ -508,20 +673,31 @@ def test_johnnys_newbie_as_third_zonk_gives_two_bees():
 def test_johnnys_scoresheet_marks_big_zonks():
     game = play(JOHNNYS, [{"players": ["A"]}] + _late_zonk())  # a zonk with five dice
     assert who(game, "A").sheet[-1].startswith("Z") and "5" in who(game, "A").sheet[-1]
-    play(JOHNNYS, [{"roll": [1, 5, 2, 2, 3, 4]}, {"keep": [1, 5]},
-                   {"roll": [2, 2, 3, 4]}], game)  # four dice: a plain zonk
+    play(
+        JOHNNYS, [{"roll": [1, 5, 2, 2, 3, 4]}, {"keep": [1, 5]}, {"roll": [2, 2, 3, 4]}], game
+    )  # four dice: a plain zonk
     assert who(game, "A").sheet[-1] == "Z"
-    play(JOHNNYS, [{"roll": [1, 1, 1, 5, 5, 5]}, {"keep": [1, 1, 1, 5, 5, 5]},
-                   {"roll": [2, 2, 3, 4, 6, 6]}], game)  # six dice after hot dice: no newbie
+    play(
+        JOHNNYS,
+        [{"roll": [1, 1, 1, 5, 5, 5]}, {"keep": [1, 1, 1, 5, 5, 5]}, {"roll": [2, 2, 3, 4, 6, 6]}],
+        game,
+    )  # six dice after hot dice: no newbie
     assert who(game, "A").bees == 0  # no newbie B; the third zonk closes an unearned frame
     assert "6" in who(game, "A").sheet[-1]
 
 
 def test_johnnys_21_turns_then_most_bees_wins():
     # A banks 1,900 once (+1 B) and then zonks late; B rolls a newbie every turn.
-    a_turns = [[{"roll": [1, 1, 1, 5, 5, 2]}, {"keep": [1, 1, 1, 5, 5]},
-                {"roll": [1]}, {"keep": [1]}, {"roll": [1, 1, 1, 5, 5, 5]},
-                {"keep": [1, 1, 1, 5, 5, 5]}]]
+    a_turns = [
+        [
+            {"roll": [1, 1, 1, 5, 5, 2]},
+            {"keep": [1, 1, 1, 5, 5]},
+            {"roll": [1]},
+            {"keep": [1]},
+            {"roll": [1, 1, 1, 5, 5, 5]},
+            {"keep": [1, 1, 1, 5, 5, 5]},
+        ]
+    ]
     game = play(JOHNNYS, [{"players": ["A", "B"]}])
     # 1,100 + 100 (hot dice) + 1,500 (hot dice) = 2,700: crosses 1,000 and 2,000
     play(JOHNNYS, a_turns[0] + [{"bank": True}], game)
@@ -543,15 +719,23 @@ def test_johnnys_21_turns_then_most_bees_wins():
 
 def test_johnnys_tie_on_bees_is_broken_by_points():
     rules = rules_from_dict({"base": "all-johnnys", "turns": 1})
-    game = play(rules, [{"players": ["A", "B"]},
-                        {"roll": [1, 1, 1, 2, 3, 4]}, {"bank": True},
-                        {"roll": [1, 1, 1, 5, 2, 3]}, {"bank": True}])
+    game = play(
+        rules,
+        [
+            {"players": ["A", "B"]},
+            {"roll": [1, 1, 1, 2, 3, 4]},
+            {"bank": True},
+            {"roll": [1, 1, 1, 5, 2, 3]},
+            {"bank": True},
+        ],
+    )
     assert game.state.finished
     assert who(game, "A").bees == who(game, "B").bees == 1
     assert game.state.winner == "B"  # 1,050 beats 1,000
 
 
 # -- chicago and detroit -------------------------------------------------------------------
+
 
 def test_chicago_hot_dice_must_roll_again():
     game = play(CHICAGO, [{"players": ["A", "B"]}, {"roll": [1, 2, 3, 4, 5]}])
@@ -577,9 +761,17 @@ def test_chicago_piggyback_bank_scores_it_all_for_the_new_player():
 
 
 def test_chicago_piggyback_zonk_loses_it_all():
-    game = play(CHICAGO, [{"players": ["A", "B"]}, {"roll": [1, 1, 1, 2, 3]},
-                          {"keep": [1, 1, 1]}, {"bank": True}, {"piggyback": True},
-                          {"roll": [2, 3]}])
+    game = play(
+        CHICAGO,
+        [
+            {"players": ["A", "B"]},
+            {"roll": [1, 1, 1, 2, 3]},
+            {"keep": [1, 1, 1]},
+            {"bank": True},
+            {"piggyback": True},
+            {"roll": [2, 3]},
+        ],
+    )
     assert who(game, "B").score == 0 and who(game, "B").zonks == 1
     assert who(game, "A").score == 1000
     assert game.state.player.name == "A"
@@ -591,8 +783,10 @@ def test_chicago_without_piggyback_the_next_player_starts_fresh():
     game.play(act({"roll": [5, 2, 3, 4, 4]}))
     refused(game, {"piggyback": True}, TurnError)  # only at the start of the turn
     # no offer after a zonk
-    game = play(CHICAGO, [{"players": ["A", "B"]}, {"roll": [1, 1, 1, 2, 3]},
-                          {"keep": [1, 1, 1]}, {"roll": [2, 3]}])
+    game = play(
+        CHICAGO,
+        [{"players": ["A", "B"]}, {"roll": [1, 1, 1, 2, 3]}, {"keep": [1, 1, 1]}, {"roll": [2, 3]}],
+    )
     assert who(game, "A").zonks == 1
     refused(game, {"piggyback": True}, TurnError)
 
@@ -605,8 +799,7 @@ def test_chicago_ends_instantly_at_the_target():
 
 
 def test_detroit_colour_pairs_in_play():
-    game = play(DETROIT, [{"players": ["A", "B"]},
-                          {"roll": ["2r", "2r", "3w", "3w", "4g", "4g"]}])
+    game = play(DETROIT, [{"players": ["A", "B"]}, {"roll": ["2r", "2r", "3w", "3w", "4g", "4g"]}])
     game.play(act({"keep": [2, 2, 3, 3, 4, 4]}))
     assert game.state.turn.total == 1000
     assert game.state.turn.dice_to_roll == 6  # hot dice (must roll)
@@ -625,8 +818,15 @@ def test_detroit_three_dice_of_one_colour_are_refused():
 
 
 def test_detroit_piggyback():
-    game = play(DETROIT, [{"players": ["A", "B"]}, {"roll": [2, 2, 2, 5, 1, 3]},
-                          {"bank": True}, {"piggyback": True}])
+    game = play(
+        DETROIT,
+        [
+            {"players": ["A", "B"]},
+            {"roll": [2, 2, 2, 5, 1, 3]},
+            {"bank": True},
+            {"piggyback": True},
+        ],
+    )
     assert game.state.turn.total == 350 and game.state.turn.dice_to_roll == 1
     game.play(act({"roll": [1]}))
     game.play(act({"keep": [1]}))  # the last die scores: hot dice, all six again
@@ -634,6 +834,7 @@ def test_detroit_piggyback():
 
 
 # -- drinking -----------------------------------------------------------------------------
+
 
 def test_drinking_entry_is_350():
     game = play(DRINKING, [{"players": ["A", "B"]}, {"roll": [3, 3, 3, 2, 4]}])
@@ -658,8 +859,7 @@ def test_drinking_hot_dice_must_roll():
 def test_drinking_taking_the_points_and_touching_the_dice():
     game = play(DRINKING, [{"players": ["A", "B"]}, {"roll": [1, 1, 1, 2, 3]}, {"bank": True}])
     assert who(game, "A").score == 1000  # taking the points: the best keep
-    game = play(DRINKING, [{"players": ["A", "B"]}, {"roll": [1, 1, 1, 2, 3]},
-                           {"keep": [1, 1, 1]}])
+    game = play(DRINKING, [{"players": ["A", "B"]}, {"roll": [1, 1, 1, 2, 3]}, {"keep": [1, 1, 1]}])
     refused(game, {"bank": True}, BankError)
     game.play(act({"roll": [5, 2]}))
     game.play(act({"bank": True}))  # after the next roll the points may be taken
@@ -667,8 +867,7 @@ def test_drinking_taking_the_points_and_touching_the_dice():
 
 
 def test_drinking_spaced_skips_the_next_turn_and_drinks():
-    game = play(DRINKING, [{"players": ["A", "B", "C"]},
-                           {"penalty": "spaced", "player": "B"}])
+    game = play(DRINKING, [{"players": ["A", "B", "C"]}, {"penalty": "spaced", "player": "B"}])
     b = who(game, "B")
     assert b.drinks == 1 and b.spaced == 1
     assert game.state.player.name == "A"  # A's turn goes on
@@ -690,8 +889,15 @@ def test_drinking_spaced_current_player_loses_their_next_turn():
 
 
 def test_drinking_sloppy_ends_the_turn_with_no_points():
-    game = play(DRINKING, [{"players": ["A", "B"]}, {"roll": [1, 1, 1, 2, 3]},
-                           {"keep": [1, 1, 1]}, {"penalty": "sloppy"}])
+    game = play(
+        DRINKING,
+        [
+            {"players": ["A", "B"]},
+            {"roll": [1, 1, 1, 2, 3]},
+            {"keep": [1, 1, 1]},
+            {"penalty": "sloppy"},
+        ],
+    )
     a = who(game, "A")
     assert a.score == 0 and a.drinks == 1
     assert game.state.player.name == "B"
@@ -711,8 +917,12 @@ def test_drinking_board_images():
     game = play(DRINKING, base)
     refused(game, {"land": "choose"}, TableError)  # choose must name someone
     # from B's seat: left is C, right is A
-    game = play(DRINKING, [{"players": ["A", "B", "C"]}] + zonk_turn(DRINKING)
-                + [{"roll": [1, 2, 3, 4, 6]}, {"land": "left"}, {"land": "right"}])
+    game = play(
+        DRINKING,
+        [{"players": ["A", "B", "C"]}]
+        + zonk_turn(DRINKING)
+        + [{"roll": [1, 2, 3, 4, 6]}, {"land": "left"}, {"land": "right"}],
+    )
     assert [p.drinks for p in game.state.players] == [1, 0, 1]
     # a zonk roll has no scoring die to land
     game = play(DRINKING, [{"players": ["A", "B", "C"]}])
@@ -720,11 +930,19 @@ def test_drinking_board_images():
 
 
 def test_drinking_barrier_handouts_equal_the_number_of_players():
-    game = play(DRINKING, [{"players": ["A", "B", "C"]}, {"roll": [1, 1, 1, 2, 3]},
-                           {"bank": True}])
+    game = play(DRINKING, [{"players": ["A", "B", "C"]}, {"roll": [1, 1, 1, 2, 3]}, {"bank": True}])
     assert who(game, "A").handouts == 3
-    play(DRINKING, zonk_turn(DRINKING) * 2 + [{"roll": [1, 2, 3, 4, 5]}, {"keep": [1, 2, 3, 4, 5]},
-                                               {"roll": [5, 5, 5, 2, 3]}, {"bank": True}], game)
+    play(
+        DRINKING,
+        zonk_turn(DRINKING) * 2
+        + [
+            {"roll": [1, 2, 3, 4, 5]},
+            {"keep": [1, 2, 3, 4, 5]},
+            {"roll": [5, 5, 5, 2, 3]},
+            {"bank": True},
+        ],
+        game,
+    )
     # 1,000 + 2,000 = 3,000: crosses 2,000 and 3,000 -> 2 x 3 players
     assert who(game, "A").score == 3000
     assert who(game, "A").handouts == 3 + 6
@@ -740,8 +958,12 @@ def test_drinking_rule_for_more_than_1000_in_a_turn():
 def test_drinking_first_to_2500_5000_7500_make_rules():
     # Each turn: the run (1,500, hot dice) then a roll taken for its best keep.
     def turn(best_roll):
-        return [{"roll": [1, 2, 3, 4, 5]}, {"keep": [1, 2, 3, 4, 5]},
-                {"roll": best_roll}, {"bank": True}]
+        return [
+            {"roll": [1, 2, 3, 4, 5]},
+            {"keep": [1, 2, 3, 4, 5]},
+            {"roll": best_roll},
+            {"bank": True},
+        ]
 
     game = play(DRINKING, [{"players": ["A", "B"]}] + turn([1, 1, 1, 2, 3]))  # A 2,500
     a = who(game, "A")
@@ -761,8 +983,17 @@ def test_drinking_exactly_5150():
     # A: 1,550 x 3 = 4,650, then 500 straight after a roll -> 5,150
     game = play(DRINKING, [{"players": ["A", "B"]}])
     for _ in range(3):
-        play(DRINKING, [{"roll": [1, 2, 3, 4, 5]}, {"keep": [1, 2, 3, 4, 5]},
-                        {"roll": [5, 2, 3, 4, 6]}, {"bank": True}] + zonk_turn(DRINKING), game)
+        play(
+            DRINKING,
+            [
+                {"roll": [1, 2, 3, 4, 5]},
+                {"keep": [1, 2, 3, 4, 5]},
+                {"roll": [5, 2, 3, 4, 6]},
+                {"bank": True},
+            ]
+            + zonk_turn(DRINKING),
+            game,
+        )
     a = who(game, "A")
     assert a.score == 4650
     # three turns over 1,000, first to 2,500
@@ -774,11 +1005,14 @@ def test_drinking_exactly_5150():
 
 
 def test_drinking_zonk_names():
-    game = play(DRINKING, [{"players": ["Ann", "Bob"]},
-                           {"zonk_name": "Scooby", "player": "Ann", "by": "Bob"}])
+    game = play(
+        DRINKING,
+        [{"players": ["Ann", "Bob"]}, {"zonk_name": "Scooby", "player": "Ann", "by": "Bob"}],
+    )
     assert who(game, "Ann").zonk_name == "Scooby"
-    refused(game, {"zonk_name": "Shaggy", "player": "Bob", "by": "Bob"}, PlayerError,
-            "names themself")
+    refused(
+        game, {"zonk_name": "Shaggy", "player": "Bob", "by": "Bob"}, PlayerError, "names themself"
+    )
     game.play(act({"zonk_name": "Shaggy", "player": "Bob", "by": "Ann"}))
     game.play(act({"roll": [1, 1, 1, 2, 3]}))
     assert "Scooby rolls" in game.state.log[-1]
@@ -792,6 +1026,7 @@ def test_drinking_zonk_names():
 
 
 # -- players joining and leaving -----------------------------------------------------------
+
 
 def test_players_join_and_leave():
     game = play(CLASSIC, [{"players": ["A", "B"]}, {"join": "C"}])
@@ -809,8 +1044,10 @@ def test_players_join_and_leave():
 
 
 def test_current_player_leaving_passes_the_dice():
-    game = play(CLASSIC, [{"players": ["A", "B", "C"]}, {"roll": [1, 2, 3, 4, 6]},
-                          {"keep": [1]}, {"leave": "A"}])
+    game = play(
+        CLASSIC,
+        [{"players": ["A", "B", "C"]}, {"roll": [1, 2, 3, 4, 6]}, {"keep": [1]}, {"leave": "A"}],
+    )
     assert game.state.player.name == "B"
     assert game.state.turn.total == 0
     assert who(game, "A").score == 0
@@ -831,6 +1068,7 @@ def test_duplicate_or_empty_seating_is_refused():
 
 # -- purity and undo ----------------------------------------------------------------------
 
+
 def test_apply_does_not_change_the_given_state():
     state = replay(CLASSIC, [act({"players": ["A", "B"]})])
     before = state.to_json()
@@ -848,7 +1086,8 @@ def test_undo_restores_the_previous_state():
     after = game.state.to_json()
     assert who(game, "Chris").score == 0
     assert {k: v for k, v in after.items() if k != "log"} == {
-        k: v for k, v in before.items() if k != "log"}
+        k: v for k, v in before.items() if k != "log"
+    }
     assert after["log"][: len(before["log"])] == before["log"]
     assert game.events == [act(a) for a in SEED_000[:12]]
 
@@ -860,12 +1099,18 @@ def test_new_game_is_in_setup():
 
 def test_drinking_game_over_shows_only_zonk_names():
     rules = dataclasses.replace(DRINKING, target=1000)
-    game = play(rules, [{"players": ["Ann", "Bob"]},
-                        {"zonk_name": "Scooby", "player": "Ann", "by": "Bob"},
-                        {"zonk_name": "Shaggy", "player": "Bob", "by": "Ann"},
-                        {"roll": [1, 1, 1, 2, 3]}, {"bank": True}])
+    game = play(
+        rules,
+        [
+            {"players": ["Ann", "Bob"]},
+            {"zonk_name": "Scooby", "player": "Ann", "by": "Bob"},
+            {"zonk_name": "Shaggy", "player": "Bob", "by": "Ann"},
+            {"roll": [1, 1, 1, 2, 3]},
+            {"bank": True},
+        ],
+    )
     assert game.state.finished
-    shown = game.state.log[game.state.log.index("Ann names Bob 'Shaggy'") + 1:]
+    shown = game.state.log[game.state.log.index("Ann names Bob 'Shaggy'") + 1 :]
     assert any("Scooby" in line for line in shown)
     assert not any("Ann" in line for line in shown)
     with pytest.raises(GameOverError) as info:
@@ -875,15 +1120,27 @@ def test_drinking_game_over_shows_only_zonk_names():
 
 # -- the JSON Lines form -------------------------------------------------------------------
 
+
 @pytest.mark.parametrize(
     "obj",
     [
-        {"players": ["Nathan", "Chris"]}, {"roll": [1, 2, 4, 6, 6]},
-        {"roll": ["2r", "2r", "3w", "3w", "4g", "4g"]}, {"keep": [1, 5]}, {"bank": True},
-        {"reroll": True}, {"pass": True}, {"go_for_1000": True}, {"piggyback": True},
-        {"penalty": "spaced", "player": "Ann"}, {"penalty": "sloppy"}, {"land": "left"},
-        {"land": "choose", "player": "Bob"}, {"join": "Dee"}, {"leave": "Dee"},
-        {"zonk_name": "Scooby", "player": "Ann", "by": "Bob"}, {"undo": True},
+        {"players": ["Nathan", "Chris"]},
+        {"roll": [1, 2, 4, 6, 6]},
+        {"roll": ["2r", "2r", "3w", "3w", "4g", "4g"]},
+        {"keep": [1, 5]},
+        {"bank": True},
+        {"reroll": True},
+        {"pass": True},
+        {"go_for_1000": True},
+        {"piggyback": True},
+        {"penalty": "spaced", "player": "Ann"},
+        {"penalty": "sloppy"},
+        {"land": "left"},
+        {"land": "choose", "player": "Bob"},
+        {"join": "Dee"},
+        {"leave": "Dee"},
+        {"zonk_name": "Scooby", "player": "Ann", "by": "Bob"},
+        {"undo": True},
     ],
 )
 def test_json_lines_round_trip(obj):
@@ -895,13 +1152,23 @@ def test_json_lines_parse_to_the_right_actions():
     assert A.action_from_json({"bank": True}) == A.Bank()
     assert A.action_from_json({"land": "social"}) == A.Land("social")
     assert A.action_from_json({"zonk_name": "Z", "player": "P", "by": "B"}) == A.ZonkName(
-        "P", "Z", "B")
+        "P", "Z", "B"
+    )
 
 
 @pytest.mark.parametrize(
     "obj",
-    [{}, [], {"bank": False}, {"roll": 12345}, {"penalty": "rude"}, {"land": "up"},
-     {"fly": True}, {"bank": True, "keep": [1]}, {"join": ""}],
+    [
+        {},
+        [],
+        {"bank": False},
+        {"roll": 12345},
+        {"penalty": "rude"},
+        {"land": "up"},
+        {"fly": True},
+        {"bank": True, "keep": [1]},
+        {"join": ""},
+    ],
 )
 def test_json_lines_errors_are_table_errors(obj):
     with pytest.raises(TableError):
@@ -931,15 +1198,18 @@ def test_undo_after_the_winning_bank_reopens_the_game():
     game.play(act({"undo": True}))
     assert not game.state.finished
     assert {k: v for k, v in game.state.to_json().items() if k != "log"} == {
-        k: v for k, v in before.items() if k != "log"}
+        k: v for k, v in before.items() if k != "log"
+    }
     game.play(act({"keep": [1, 1, 1]}))  # play goes on
     assert game.state.turn.total == 1000
 
 
 def test_a_player_who_left_cannot_win():
     rules = dataclasses.replace(CLASSIC, target=1000)
-    game = play(rules, [{"players": ["A", "B", "C"]}, {"roll": [1, 1, 1, 1, 2]}, {"bank": True},
-                        {"leave": "A"}])
+    game = play(
+        rules,
+        [{"players": ["A", "B", "C"]}, {"roll": [1, 1, 1, 1, 2]}, {"bank": True}, {"leave": "A"}],
+    )
     assert who(game, "A").score == 1100
     play(rules, [{"roll": [1, 1, 1, 2, 3]}, {"bank": True}] + zonk_turn(rules), game)
     assert game.state.finished
@@ -952,8 +1222,9 @@ PENALTY = rules_from_dict({"dice": 6, "name": "penalty", "three_zonk_penalty": 5
 
 
 def test_the_third_zonk_in_a_row_costs_the_penalty():
-    game = play(PENALTY, [{"players": ["Ann"]}, {"roll": [1, 2, 3, 4, 6, 6]}, {"keep": [1]},
-                          {"bank": True}])
+    game = play(
+        PENALTY, [{"players": ["Ann"]}, {"roll": [1, 2, 3, 4, 6, 6]}, {"keep": [1]}, {"bank": True}]
+    )
     assert who(game, "Ann").score == 100
     play(PENALTY, zonk_turn(PENALTY) * 2, game)
     assert who(game, "Ann").score == 100 and who(game, "Ann").zonks_in_a_row == 2
@@ -966,8 +1237,13 @@ def test_the_third_zonk_in_a_row_costs_the_penalty():
 
 
 def test_a_bank_starts_the_zonk_count_again():
-    game = play(PENALTY, [{"players": ["Ann"]}] + zonk_turn(PENALTY) * 2
-                + [{"roll": [5, 2, 3, 4, 6, 6]}, {"bank": True}] + zonk_turn(PENALTY) * 2)
+    game = play(
+        PENALTY,
+        [{"players": ["Ann"]}]
+        + zonk_turn(PENALTY) * 2
+        + [{"roll": [5, 2, 3, 4, 6, 6]}, {"bank": True}]
+        + zonk_turn(PENALTY) * 2,
+    )
     ann = who(game, "Ann")
     assert (ann.score, ann.zonks_in_a_row) == (50, 2)
     assert "THREE ZONKS" not in " ".join(game.state.log)
@@ -980,6 +1256,7 @@ def test_without_the_penalty_zonks_in_a_row_cost_nothing():
 
 
 # -- the scorekeeper's night: dead ends, drinks due, words ---------------------------------
+
 
 def test_the_seating_cannot_be_undone():
     # undoing the seating would leave a game in which every action is refused
@@ -1000,16 +1277,25 @@ def test_a_stored_undo_of_the_seating_still_loads():
 
 
 def test_undo_says_in_words_what_it_took_back():
-    game = play(CLASSIC, [{"players": ["Ann", "Bob"]}, {"roll": [1, 1, 1, 2, 3]},
-                          {"keep": [1, 1, 1]}])
+    game = play(
+        CLASSIC, [{"players": ["Ann", "Bob"]}, {"roll": [1, 1, 1, 2, 3]}, {"keep": [1, 1, 1]}]
+    )
     game.play(A.Undo())
     assert game.state.log[-1] == "UNDO: keep 1 1 1"
-    game = play(DRINKING, [{"players": ["Ann", "Bob"]}, {"roll": [1, 2, 3, 4, 6]},
-                           {"land": "choose", "player": "Bob"}])
+    game = play(
+        DRINKING,
+        [
+            {"players": ["Ann", "Bob"]},
+            {"roll": [1, 2, 3, 4, 6]},
+            {"land": "choose", "player": "Bob"},
+        ],
+    )
     game.play(A.Undo())
     assert game.state.log[-1] == "UNDO: land choose Bob"
-    assert all("{" not in A.describe(a) for a in (A.Bank(), A.Penalty("sloppy"),
-                                                   A.Join("Cy"), A.Drunk(), A.Drunk("Cy")))
+    assert all(
+        "{" not in A.describe(a)
+        for a in (A.Bank(), A.Penalty("sloppy"), A.Join("Cy"), A.Drunk(), A.Drunk("Cy"))
+    )
 
 
 def test_johnnys_newbie_third_zonk_of_an_unearned_frame_says_unearned():
@@ -1024,21 +1310,28 @@ def test_johnnys_newbie_third_zonk_of_an_unearned_frame_says_unearned():
 
 def test_what_the_table_waits_for_offers_a_bank_only_where_it_is_allowed():
     # Ann is not on the board: 100 cannot be banked, and the refusal must not offer it
-    game = play(CLASSIC, [{"players": ["Ann", "Bob"]}, {"roll": [1, 2, 3, 4, 6]},
-                          {"keep": [1]}])
+    game = play(CLASSIC, [{"players": ["Ann", "Bob"]}, {"roll": [1, 2, 3, 4, 6]}, {"keep": [1]}])
     error = refused(game, {"keep": [1]}, TurnError)
     assert "bank" not in str(error)
     game = play(CLASSIC, [{"players": ["Ann", "Bob"]}, {"roll": [1, 2, 3, 4, 6]}])
     error = refused(game, {"roll": [1, 2, 3, 4, 6]}, TurnError)
     assert "bank" not in str(error)
-    game = play(CLASSIC, [{"players": ["Ann", "Bob"]}, {"roll": [1, 1, 1, 2, 3]},
-                          {"keep": [1, 1, 1]}])
+    game = play(
+        CLASSIC, [{"players": ["Ann", "Bob"]}, {"roll": [1, 1, 1, 2, 3]}, {"keep": [1, 1, 1]}]
+    )
     assert "or bank" in str(refused(game, {"keep": [1]}, TurnError))
 
 
 def test_drinks_due_are_marked_drunk_one_player_or_everyone():
-    game = play(DRINKING, [{"players": ["A", "B", "C"]}, {"roll": [1, 2, 3, 4, 6]},
-                           {"land": "social"}, {"land": "left"}])
+    game = play(
+        DRINKING,
+        [
+            {"players": ["A", "B", "C"]},
+            {"roll": [1, 2, 3, 4, 6]},
+            {"land": "social"},
+            {"land": "left"},
+        ],
+    )
     assert [p.drinks_due for p in game.state.players] == [1, 2, 1]
     game.play(act({"drunk": "B"}))
     assert [p.drinks_due for p in game.state.players] == [1, 0, 1]
@@ -1059,8 +1352,10 @@ def test_drinks_due_are_marked_drunk_one_player_or_everyone():
 
 def test_drinks_due_can_be_drunk_after_the_game():
     rules = dataclasses.replace(DRINKING, target=1000, entry_minimum=0)
-    game = play(rules, [{"players": ["A", "B"]}, {"roll": [1, 1, 1, 2, 3]},
-                        {"land": "left"}, {"bank": True}])
+    game = play(
+        rules,
+        [{"players": ["A", "B"]}, {"roll": [1, 1, 1, 2, 3]}, {"land": "left"}, {"bank": True}],
+    )
     assert game.state.finished and who(game, "B").drinks_due == 1
     game.play(A.Drunk("B"))
     assert who(game, "B").drinks_due == 0 and game.state.finished

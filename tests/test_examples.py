@@ -44,9 +44,13 @@ def test_score_roll(capsys):
 
 
 def test_read_photo(tmp_path, capsys):
-    scene = synth.Scene(dice=tuple(synth.DieSpec(value=v, color="white", x_mm=x, y_mm=0)
-                                   for v, x in ((2, -40), (5, 0), (6, 40))),
-                        mat=synth.Mat("felt", (60, 110, 40)))
+    scene = synth.Scene(
+        dice=tuple(
+            synth.DieSpec(value=v, color="white", x_mm=x, y_mm=0)
+            for v, x in ((2, -40), (5, 0), (6, 40))
+        ),
+        mat=synth.Mat("felt", (60, 110, 40)),
+    )
     out = synth.render(scene, np.random.default_rng(0))
     photo = tmp_path / "table.png"
     cv2.imwrite(str(photo), out.image)

@@ -19,8 +19,7 @@ def die(value, zone="rolling", color="white", touching=(), cocked=False, x=100.0
 
 
 def settled(dice, change=Change.ROLL, keep=(), unread=0):
-    return Observation(Event.SETTLED, 1, 0.0, tuple(dice), change, keep=tuple(keep),
-                       unread=unread)
+    return Observation(Event.SETTLED, 1, 0.0, tuple(dice), change, keep=tuple(keep), unread=unread)
 
 
 def game(rules="classic-10000", *actions):
@@ -29,32 +28,36 @@ def game(rules="classic-10000", *actions):
 
 def test_a_throw_is_a_roll_and_a_slide_is_a_keep():
     g, flow = game(), TableFlow()
-    out = flow.on_observation(settled([die(v, x=20 * i) for i, v in enumerate([1, 5, 2, 3, 4])]),
-                              g.state)
+    out = flow.on_observation(
+        settled([die(v, x=20 * i) for i, v in enumerate([1, 5, 2, 3, 4])]), g.state
+    )
     assert out == [A.Roll(parse_dice([1, 5, 2, 3, 4]))]
     g.play(out[0])
     moved = [die(1, "keep"), die(2), die(3), die(4), die(5)]
-    assert flow.on_observation(settled(moved, Change.KEEP, keep=[die(1)]), g.state) == \
-        [A.Keep((1,))]
+    assert flow.on_observation(settled(moved, Change.KEEP, keep=[die(1)]), g.state) == [
+        A.Keep((1,))
+    ]
 
 
 def test_the_keep_is_the_dice_the_watcher_saw_move_to_the_strip():
     g, flow = game(), TableFlow()
-    for action in (A.Roll(parse_dice([1, 2, 2, 3, 6])), A.Keep((1,)),
-                   A.Roll(parse_dice([4, 3, 1, 6]))):
+    for action in (
+        A.Roll(parse_dice([1, 2, 2, 3, 6])),
+        A.Keep((1,)),
+        A.Roll(parse_dice([4, 3, 1, 6])),
+    ):
         g.play(action)
     # the strip holds two 1s, one kept before: the keep is the one that moved
-    now = [die(1, "keep", x=10), die(1, "keep", x=30), die(4, x=40), die(3, x=60),
-           die(6, x=200)]
-    assert flow.on_observation(settled(now, Change.KEEP, keep=[die(1, x=150)]), g.state) == \
-        [A.Keep((1,))]
+    now = [die(1, "keep", x=10), die(1, "keep", x=30), die(4, x=40), die(3, x=60), die(6, x=200)]
+    assert flow.on_observation(settled(now, Change.KEEP, keep=[die(1, x=150)]), g.state) == [
+        A.Keep((1,))
+    ]
 
 
 def test_a_keep_and_a_throw_at_once_play_both():
     g, flow = game(), TableFlow()
     g.play(A.Roll(parse_dice([1, 5, 2, 3, 4])))
-    now = [die(1, "keep", x=10), die(5, "keep", x=30), die(6, x=50), die(6, x=90),
-           die(2, x=130)]
+    now = [die(1, "keep", x=10), die(5, "keep", x=30), die(6, x=50), die(6, x=90), die(2, x=130)]
     out = flow.on_observation(settled(now, Change.ROLL, keep=[die(1), die(5)]), g.state)
     assert out == [A.Keep((1, 5)), A.Roll(parse_dice([6, 6, 2]))]
     # a keep the rules refuse is no keep: the throw is a question
@@ -64,8 +67,7 @@ def test_a_keep_and_a_throw_at_once_play_both():
 
 def test_a_moved_die_and_unread_dice_are_questions():
     g, flow = game(), TableFlow()
-    (q,) = flow.on_observation(settled([die(v) for v in (1, 2, 3, 4, 5)], Change.MOVED),
-                               g.state)
+    (q,) = flow.on_observation(settled([die(v) for v in (1, 2, 3, 4, 5)], Change.MOVED), g.state)
     assert isinstance(q, Question) and "moved, not thrown" in q.text
     (q,) = flow.on_observation(settled([die(v) for v in (1, 2, 3, 4)], unread=1), g.state)
     assert isinstance(q, Question) and "cannot read 1" in q.text
@@ -79,35 +81,61 @@ def test_wrong_count_off_mat_and_cocked_are_questions_or_sloppy():
     assert isinstance(q, Question) and "should have thrown 5 dice but I see 4" in q.text
     (q,) = flow.on_observation(settled([die(1), die(2), die(3), die(4), die(6, "off")]), g.state)
     assert isinstance(q, Question) and "off the mat" in q.text
-    (q,) = flow.on_observation(settled([die(1), die(2), die(3), die(4), die(6, cocked=True)]),
-                               g.state)
+    (q,) = flow.on_observation(
+        settled([die(1), die(2), die(3), die(4), die(6, cocked=True)]), g.state
+    )
     assert isinstance(q, Question) and "cocked" in q.text
     drinking = game("drinking")
-    assert flow.on_observation(settled([die(1), die(2), die(3), die(4), die(6, "off")]),
-                               drinking.state) == [A.Penalty("sloppy")]
+    assert flow.on_observation(
+        settled([die(1), die(2), die(3), die(4), die(6, "off")]), drinking.state
+    ) == [A.Penalty("sloppy")]
 
 
 def test_scoring_dice_on_board_images_pass_drinks():
     g, flow = game("drinking"), TableFlow()
-    out = flow.on_observation(settled([die(1, touching=("LEFT",)), die(2, touching=("RIGHT",)),
-                                       die(3), die(4), die(6, touching=("CHOOSE",))]), g.state)
+    out = flow.on_observation(
+        settled(
+            [
+                die(1, touching=("LEFT",)),
+                die(2, touching=("RIGHT",)),
+                die(3),
+                die(4),
+                die(6, touching=("CHOOSE",)),
+            ]
+        ),
+        g.state,
+    )
     assert out == [A.Roll(parse_dice([1, 2, 3, 4, 6])), A.Land("left")]  # 2 and 6 score nothing
-    out = flow.on_observation(settled([die(5, touching=("CHOOSE",)), die(2), die(3), die(4),
-                                       die(6)]), g.state)
+    out = flow.on_observation(
+        settled([die(5, touching=("CHOOSE",)), die(2), die(3), die(4), die(6)]), g.state
+    )
     assert isinstance(out[-1], Question) and "who drinks" in out[-1].text
 
 
 def test_the_pair_throw_is_a_reroll():
     rules = PRESETS["classic-10000"]
-    g = Game(rules, [A.Players(("Ann",)), A.Roll(parse_dice([1, 1, 1, 2, 3])), A.Keep((1, 1, 1)),
-                     A.Roll(parse_dice([4, 4]))])
+    g = Game(
+        rules,
+        [
+            A.Players(("Ann",)),
+            A.Roll(parse_dice([1, 1, 1, 2, 3])),
+            A.Keep((1, 1, 1)),
+            A.Roll(parse_dice([4, 4])),
+        ],
+    )
     out = TableFlow().on_observation(settled([die(3), die(4, x=150)]), g.state)
     assert out == [A.Reroll(), A.Roll(parse_dice([3, 4]))]
 
 
 def test_detroit_colours_only_when_they_can_be_right():
-    ok = [die(2, color="white"), die(2, color="white"), die(3, color="red"),
-          die(3, color="red"), die(4, color="green"), die(4, color="green")]
+    ok = [
+        die(2, color="white"),
+        die(2, color="white"),
+        die(3, color="red"),
+        die(3, color="red"),
+        die(4, color="green"),
+        die(4, color="green"),
+    ]
     assert dice_of(ok, detroit=True) == parse_dice(["2w", "2w", "3r", "3r", "4g", "4g"])
     misread = [dataclasses.replace(ok[2], color="white"), *ok[:2], *ok[3:]]
     assert all(d.color is None for d in dice_of(misread, detroit=True))

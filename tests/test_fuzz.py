@@ -26,18 +26,54 @@ from zonkcam.game.rules import PRESETS, load_rules, rules_from_dict, rules_to_to
 from zonkcam.mat.calibrate import CalibrationError, load_calibration
 from zonkcam.vision.imageio import MAX_DECODE_PIXELS, ImageFileError, decode_image
 
-FUZZ = settings(max_examples=100, deadline=None,
-                suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture,
-                                       HealthCheck.data_too_large])
+FUZZ = settings(
+    max_examples=100,
+    deadline=None,
+    suppress_health_check=[
+        HealthCheck.too_slow,
+        HealthCheck.function_scoped_fixture,
+        HealthCheck.data_too_large,
+    ],
+)
 
-KEYS = ["players", "roll", "keep", "bank", "reroll", "pass", "go_for_1000", "piggyback",
-        "penalty", "land", "join", "leave", "zonk_name", "player", "by", "undo", "value",
-        "color", "colour"]
-scalars = (st.none() | st.booleans() | st.integers(-10**20, 10**20) | st.sampled_from(
-    [0, 1, 5, 6, 7, 10**4000, -1, 2**63]) | st.floats(allow_nan=True) | st.text(max_size=12)
-    | st.sampled_from(["1", "5w", "2r", "9" * 50, "spaced", "left", "choose", "Ann", ""]))
-json_values = st.recursive(scalars, lambda inner: st.lists(inner, max_size=7) | st.dictionaries(
-    st.sampled_from(KEYS) | st.text(max_size=6), inner, max_size=4), max_leaves=25)
+KEYS = [
+    "players",
+    "roll",
+    "keep",
+    "bank",
+    "reroll",
+    "pass",
+    "go_for_1000",
+    "piggyback",
+    "penalty",
+    "land",
+    "join",
+    "leave",
+    "zonk_name",
+    "player",
+    "by",
+    "undo",
+    "value",
+    "color",
+    "colour",
+]
+scalars = (
+    st.none()
+    | st.booleans()
+    | st.integers(-(10**20), 10**20)
+    | st.sampled_from([0, 1, 5, 6, 7, 10**4000, -1, 2**63])
+    | st.floats(allow_nan=True)
+    | st.text(max_size=12)
+    | st.sampled_from(["1", "5w", "2r", "9" * 50, "spaced", "left", "choose", "Ann", ""])
+)
+json_values = st.recursive(
+    scalars,
+    lambda inner: (
+        st.lists(inner, max_size=7)
+        | st.dictionaries(st.sampled_from(KEYS) | st.text(max_size=6), inner, max_size=4)
+    ),
+    max_leaves=25,
+)
 
 
 @FUZZ
@@ -57,10 +93,18 @@ def test_any_json_is_an_action_or_a_table_error(obj):
 
 
 @FUZZ
-@given(lines=st.lists(st.one_of(json_values.map(json.dumps), st.binary(max_size=40).map(
-    lambda b: b.decode("latin-1")), st.sampled_from(['{"players": ["Ann", "Bob"]}',
-                                                    '{"roll": [1, 2, 3, 4, 6]}', "[" * 3000])),
-    max_size=8))
+@given(
+    lines=st.lists(
+        st.one_of(
+            json_values.map(json.dumps),
+            st.binary(max_size=40).map(lambda b: b.decode("latin-1")),
+            st.sampled_from(
+                ['{"players": ["Ann", "Bob"]}', '{"roll": [1, 2, 3, 4, 6]}', "[" * 3000]
+            ),
+        ),
+        max_size=8,
+    )
+)
 def test_any_replay_file_ends_in_a_result_or_one_line(tmp_path, capsys, lines):
     path = tmp_path / "game.jsonl"
     path.write_bytes("\n".join(lines).encode("utf-8", "surrogateescape"))
@@ -74,18 +118,69 @@ def test_any_replay_file_ends_in_a_result_or_one_line(tmp_path, capsys, lines):
 
 
 toml_values = st.recursive(
-    st.none() | st.booleans() | st.integers(-10**12, 10**12) | st.floats(allow_nan=False)
-    | st.text(max_size=10) | st.sampled_from(["classic-10000", "chicago", "12345", "123456",
-                                              "final-round", "turns", "bees", "must"]),
-    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(
-        st.sampled_from(["faces", "points", "name", "dice", "target", "end", "turns", "base",
-                         "straights", "extra_die", "winner_by", "bees", "hot_dice",
-                         "penalties", "rule_first_to", "zonk_names"]) | st.text(max_size=5),
-        inner, max_size=4), max_leaves=20)
-tables = st.dictionaries(st.sampled_from(
-    ["base", "name", "dice", "target", "end", "turns", "winner_by", "entry_minimum", "hot_dice",
-     "bees", "newbie", "frames", "go_for_1000", "straight_completion", "carry_over_extras",
-     "points", "drinking"]), toml_values, max_size=6)
+    st.none()
+    | st.booleans()
+    | st.integers(-(10**12), 10**12)
+    | st.floats(allow_nan=False)
+    | st.text(max_size=10)
+    | st.sampled_from(
+        ["classic-10000", "chicago", "12345", "123456", "final-round", "turns", "bees", "must"]
+    ),
+    lambda inner: (
+        st.lists(inner, max_size=4)
+        | st.dictionaries(
+            st.sampled_from(
+                [
+                    "faces",
+                    "points",
+                    "name",
+                    "dice",
+                    "target",
+                    "end",
+                    "turns",
+                    "base",
+                    "straights",
+                    "extra_die",
+                    "winner_by",
+                    "bees",
+                    "hot_dice",
+                    "penalties",
+                    "rule_first_to",
+                    "zonk_names",
+                ]
+            )
+            | st.text(max_size=5),
+            inner,
+            max_size=4,
+        )
+    ),
+    max_leaves=20,
+)
+tables = st.dictionaries(
+    st.sampled_from(
+        [
+            "base",
+            "name",
+            "dice",
+            "target",
+            "end",
+            "turns",
+            "winner_by",
+            "entry_minimum",
+            "hot_dice",
+            "bees",
+            "newbie",
+            "frames",
+            "go_for_1000",
+            "straight_completion",
+            "carry_over_extras",
+            "points",
+            "drinking",
+        ]
+    ),
+    toml_values,
+    max_size=6,
+)
 
 
 @FUZZ
@@ -118,9 +213,17 @@ def toml_text(value) -> str:
 rules_texts = st.one_of(
     tables.map(lambda t: "".join(f"{toml_string(k)} = {toml_text(v)}\n" for k, v in t.items())),
     st.text(max_size=200),
-    st.sampled_from(["target = " + "9" * 5000, "x = " + "[" * 3000 + "]" * 3000,
-                     'base = ["chicago"]', "[points]\nstraights = [{faces = '\u00b2', "
-                     "points = 1}]", 'name = "a\\u0000b"', "dice = 1e400"]))
+    st.sampled_from(
+        [
+            "target = " + "9" * 5000,
+            "x = " + "[" * 3000 + "]" * 3000,
+            'base = ["chicago"]',
+            "[points]\nstraights = [{faces = '\u00b2', points = 1}]",
+            'name = "a\\u0000b"',
+            "dice = 1e400",
+        ]
+    ),
+)
 
 
 @FUZZ
@@ -146,10 +249,17 @@ def test_any_text_is_a_valid_toml_string(text):
 def _calibration() -> dict:
     from zonkcam.mat.layout import load_geometry
 
-    return {"format": "zonkcam-calibration-1", "created": 1.0, "image_size": [640, 480],
-            "homography": [[1, 0, 0], [0, 1, 0], [0, 0, 1]],
-            "marker_corners": {"0": [[0, 0], [1, 0], [1, 1], [0, 1]]}, "reprojection_px": 0.2,
-            "edge_width_px": 1.5, "geometry": load_geometry().to_dict(), "reference_png": None}
+    return {
+        "format": "zonkcam-calibration-1",
+        "created": 1.0,
+        "image_size": [640, 480],
+        "homography": [[1, 0, 0], [0, 1, 0], [0, 0, 1]],
+        "marker_corners": {"0": [[0, 0], [1, 0], [1, 1], [0, 1]]},
+        "reprojection_px": 0.2,
+        "edge_width_px": 1.5,
+        "geometry": load_geometry().to_dict(),
+        "reference_png": None,
+    }
 
 
 def _poke(data: dict, path: list, value) -> dict:
@@ -164,14 +274,43 @@ def _poke(data: dict, path: list, value) -> dict:
 
 
 @FUZZ
-@given(path=st.lists(st.sampled_from(["format", "image_size", "homography", "marker_corners",
-                                      "reprojection_px", "edge_width_px", "geometry",
-                                      "reference_png", "markers", "ids", "positions",
-                                      "rolling_area", "rect", "board_images", "width_mm",
-                                      "dictionary", "size_mm"]), min_size=1, max_size=3),
-       value=json_values | st.sampled_from([
-           base64.b64encode(b"\x89PNG\r\n\x1a\n").decode(), "!!!", "DICT_4X4_50",
-           "__class__", [[1e308, 0, 0], [0, 1e308, 0], [0, 0, 1]]]))
+@given(
+    path=st.lists(
+        st.sampled_from(
+            [
+                "format",
+                "image_size",
+                "homography",
+                "marker_corners",
+                "reprojection_px",
+                "edge_width_px",
+                "geometry",
+                "reference_png",
+                "markers",
+                "ids",
+                "positions",
+                "rolling_area",
+                "rect",
+                "board_images",
+                "width_mm",
+                "dictionary",
+                "size_mm",
+            ]
+        ),
+        min_size=1,
+        max_size=3,
+    ),
+    value=json_values
+    | st.sampled_from(
+        [
+            base64.b64encode(b"\x89PNG\r\n\x1a\n").decode(),
+            "!!!",
+            "DICT_4X4_50",
+            "__class__",
+            [[1e308, 0, 0], [0, 1e308, 0], [0, 0, 1]],
+        ]
+    ),
+)
 def test_any_calibration_file_is_a_calibration_or_one_line(tmp_path, path, value):
     file = tmp_path / "calibration.json"
     file.write_text(json.dumps(_poke(_calibration(), path, value)))
@@ -182,10 +321,19 @@ def test_any_calibration_file_is_a_calibration_or_one_line(tmp_path, path, value
 
 
 @FUZZ
-@given(raw=st.binary(max_size=200) | st.sampled_from([
-    b"[" * 5000, b'{"format": "zonkcam-calibration-1", "image_size": ' + b"9" * 5000 + b"}",
-    b'{"format": "zonkcam-calibration-1", "homography": ' + b"[" * 3000 + b"}", b"[]",
-    b'"zonkcam-calibration-1"', b"\xff\xfe"]))
+@given(
+    raw=st.binary(max_size=200)
+    | st.sampled_from(
+        [
+            b"[" * 5000,
+            b'{"format": "zonkcam-calibration-1", "image_size": ' + b"9" * 5000 + b"}",
+            b'{"format": "zonkcam-calibration-1", "homography": ' + b"[" * 3000 + b"}",
+            b"[]",
+            b'"zonkcam-calibration-1"',
+            b"\xff\xfe",
+        ]
+    )
+)
 def test_any_calibration_bytes_are_one_line(tmp_path, raw):
     file = tmp_path / "calibration.json"
     file.write_bytes(raw)
@@ -197,12 +345,39 @@ def test_any_calibration_bytes_are_one_line(tmp_path, raw):
 
 typed_lines = st.one_of(
     st.text(max_size=40),
-    st.sampled_from(["12466", "b", "u", "keeps", "board", "log", "help", "#1", "#99", "roll",
-                     "keep 1", "join Cy", "leave Bob", "spaced Ann", "land choose", "pig",
-                     "go", "reroll", "pass", "sloppy", "9" * 5000, "roll 2w 2w 3r 3r 4g 4g",
-                     f"roll {'9' * 5000} 1 2 3 4", f"keep 1 {'5' * 5000}", "#" + "9" * 5000,
-                     "join \x1b[2J", "join " + "x" * 500]),
-    st.binary(max_size=20).map(lambda b: b.decode("utf-8", "surrogateescape")))
+    st.sampled_from(
+        [
+            "12466",
+            "b",
+            "u",
+            "keeps",
+            "board",
+            "log",
+            "help",
+            "#1",
+            "#99",
+            "roll",
+            "keep 1",
+            "join Cy",
+            "leave Bob",
+            "spaced Ann",
+            "land choose",
+            "pig",
+            "go",
+            "reroll",
+            "pass",
+            "sloppy",
+            "9" * 5000,
+            "roll 2w 2w 3r 3r 4g 4g",
+            f"roll {'9' * 5000} 1 2 3 4",
+            f"keep 1 {'5' * 5000}",
+            "#" + "9" * 5000,
+            "join \x1b[2J",
+            "join " + "x" * 500,
+        ]
+    ),
+    st.binary(max_size=20).map(lambda b: b.decode("utf-8", "surrogateescape")),
+)
 
 
 @FUZZ
@@ -219,8 +394,7 @@ def test_any_typed_lines_keep_the_session_going(tmp_path, lines):
         stored = log.actions(keeper.game_id)
     assert shown[-1].startswith(f"Game {keeper.game_id} saved")
     assert all("\x1b" not in line for line in shown)
-    assert len(stored) == len(keeper.game.events) + sum(
-        isinstance(a, A.Undo) for a in stored) * 2
+    assert len(stored) == len(keeper.game.events) + sum(isinstance(a, A.Undo) for a in stored) * 2
 
 
 @FUZZ
@@ -283,8 +457,13 @@ for _ in range(400):
         pass
 print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - base)
 """
-    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          timeout=120, env=dict(os.environ))
+    proc = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=dict(os.environ),
+    )
     assert proc.returncode == 0, proc.stderr
     grown_kb = int(proc.stdout.split()[-1])
     assert grown_kb < 400_000, f"peak memory grew {grown_kb} KB"

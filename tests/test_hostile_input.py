@@ -32,15 +32,17 @@ def one_line(capsys, *argv: str, code: int = 2) -> str:
 
 # -- dice and JSON ---------------------------------------------------------------------------
 
+
 def test_a_five_thousand_digit_die(tmp_path, capsys, monkeypatch):
     assert "cannot read '99999" in one_line(capsys, "score", "1", "2", LONG_DIE)
     replay = tmp_path / "game.jsonl"
-    replay.write_text('{"players": ["Ann"]}\n{"roll": [' + LONG_DIE + ', 1, 2, 3, 4]}\n')
+    replay.write_text('{"players": ["Ann"]}\n{"roll": [' + LONG_DIE + ", 1, 2, 3, 4]}\n")
     assert "line 2: not JSON zonkcam can read" in one_line(capsys, "replay", str(replay))
     replay.write_text('{"players": ["Ann"]}\n{"roll": ["' + LONG_DIE + '", 1, 2, 3, 4]}\n')
     assert "line 2: cannot read '9999" in one_line(capsys, "replay", str(replay))
-    monkeypatch.setattr("sys.stdin", io.StringIO(f"roll {LONG_DIE} 1 2 3 4\n{LONG_DIE}\n#"
-                                                 f"{LONG_DIE}\n12346\nquit\n"))
+    monkeypatch.setattr(
+        "sys.stdin", io.StringIO(f"roll {LONG_DIE} 1 2 3 4\n{LONG_DIE}\n#{LONG_DIE}\n12346\nquit\n")
+    )
     assert main(["play", "--text", "--db", str(tmp_path / "g.db"), "--players", "Ann"]) == 0
     out = capsys.readouterr().out
     assert out.count("\n! ") == 3 and "Ann rolls 1 2 3 4 6" in out  # the session went on
@@ -51,7 +53,8 @@ def test_deeply_nested_json(tmp_path, capsys):
     replay = tmp_path / "game.jsonl"
     replay.write_text('{"players": ["Ann"]}\n' + deep + "\n")
     assert "line 2: not JSON zonkcam can read (nested too deeply)" in one_line(
-        capsys, "replay", str(replay))
+        capsys, "replay", str(replay)
+    )
     from zonkcam.mat.calibrate import CalibrationError, load_calibration
 
     calibration = tmp_path / "calibration.json"
@@ -76,20 +79,29 @@ def test_action_errors_quote_hostile_values_short():
 
 # -- rules files -------------------------------------------------------------------------------
 
-@pytest.mark.parametrize(("toml", "message"), [
-    ('base = ["chicago"]', "base must be one of classic-10000"),
-    ('base = "classic-10000"\n[points]\nstraights = [{faces = "12345", points = -1000}]',
-     "straight 1-2-3-4-5 must score 1 to 1,000,000,000 points, not -1000"),
-    ('base = "classic-10000"\n[points]\nstraights = [{faces = "12345", points = 1000}, '
-     '{faces = "54321", points = 500}]', "straight 5-4-3-2-1 is listed twice"),
-    ('[points]\nstraights = [{faces = "²", points = 10}]', "straights must be a list"),
-    ("target = " + "9" * 5000, "not TOML zonkcam can read"),
-    ("target = 99999999999999", "target must be a whole number from 0 to 1,000,000,000"),
-    ("x = " + "[" * 5000 + "]" * 5000, "not TOML zonkcam can read (nested too deeply)"),
-    ('name = "Our\\ntable"', "the table's name 'Our\\ntable' has an unprintable character"),
-    ('name = "a\\u0000b"', "unprintable character"),
-    ('name = "\\u001b[2J"', "unprintable character"),
-])
+
+@pytest.mark.parametrize(
+    ("toml", "message"),
+    [
+        ('base = ["chicago"]', "base must be one of classic-10000"),
+        (
+            'base = "classic-10000"\n[points]\nstraights = [{faces = "12345", points = -1000}]',
+            "straight 1-2-3-4-5 must score 1 to 1,000,000,000 points, not -1000",
+        ),
+        (
+            'base = "classic-10000"\n[points]\nstraights = [{faces = "12345", points = 1000}, '
+            '{faces = "54321", points = 500}]',
+            "straight 5-4-3-2-1 is listed twice",
+        ),
+        ('[points]\nstraights = [{faces = "²", points = 10}]', "straights must be a list"),
+        ("target = " + "9" * 5000, "not TOML zonkcam can read"),
+        ("target = 99999999999999", "target must be a whole number from 0 to 1,000,000,000"),
+        ("x = " + "[" * 5000 + "]" * 5000, "not TOML zonkcam can read (nested too deeply)"),
+        ('name = "Our\\ntable"', "the table's name 'Our\\ntable' has an unprintable character"),
+        ('name = "a\\u0000b"', "unprintable character"),
+        ('name = "\\u001b[2J"', "unprintable character"),
+    ],
+)
 def test_hostile_rules_files_are_one_line(tmp_path, capsys, toml, message):
     path = tmp_path / "ours.toml"
     path.write_text(toml + "\n")
@@ -113,7 +125,8 @@ ESC_NAME = "Eve\x1b[2J\x1b[31m"
 
 def test_unprintable_names_are_refused_where_they_enter(tmp_path, capsys):
     assert "has an unprintable character" in one_line(
-        capsys, "play", "--text", "--db", str(tmp_path / "g.db"), "--players", "Ann", ESC_NAME)
+        capsys, "play", "--text", "--db", str(tmp_path / "g.db"), "--players", "Ann", ESC_NAME
+    )
     with EventLog(tmp_path / "g.db") as log:
         assert log.games() == []
         for bad in ("a\nb", "a\x00b", "\u202eevil", "x" * 41):
@@ -134,15 +147,20 @@ def _first_release_game(db, table_name: str, players: list[str]) -> None:
     rules = dataclasses.replace(PRESETS["chicago"], name="ok")
     toml = rules_to_toml(rules).replace('name = "ok"', f'name = "{table_name}"')
     with sqlite3.connect(db) as con:
-        con.execute("INSERT INTO games (id, created, rules_name, rules_toml, finished) "
-                    "VALUES (1, 1.7e9, ?, ?, 0)", (table_name, toml))
-        for seq, obj in enumerate([{"players": players}, {"roll": [1, 2, 3, 4, 6]},
-                                   {"keep": [1]}], start=1):
+        con.execute(
+            "INSERT INTO games (id, created, rules_name, rules_toml, finished) "
+            "VALUES (1, 1.7e9, ?, ?, 0)",
+            (table_name, toml),
+        )
+        for seq, obj in enumerate(
+            [{"players": players}, {"roll": [1, 2, 3, 4, 6]}, {"keep": [1]}], start=1
+        ):
             con.execute("INSERT INTO events VALUES (1, ?, 1.7e9, ?)", (seq, json.dumps(obj)))
 
 
 def test_a_stored_game_with_escapes_in_its_names_is_shown_escaped_and_plays_on(
-        tmp_path, capsys, monkeypatch):
+    tmp_path, capsys, monkeypatch
+):
     db = tmp_path / "g.db"
     _first_release_game(db, "Our\ntable\x1b[5m", [ESC_NAME, "Bob"])
     assert main(["games", "--db", str(db), "list"]) == 0
@@ -151,23 +169,29 @@ def test_a_stored_game_with_escapes_in_its_names_is_shown_escaped_and_plays_on(
     monkeypatch.setattr("sys.stdin", io.StringIO("b\nlog\nquit\n"))
     assert main(["play", "--text", "--db", str(db), "--resume", "1"]) == 0
     out = capsys.readouterr().out
-    assert "\x1b" not in out.replace('\\u001b', "")  # JSON export escapes it as \u001b
+    assert "\x1b" not in out.replace("\\u001b", "")  # JSON export escapes it as \u001b
     assert "Eve\\x1b[2J\\x1b[31m" in out and "Our\\ntable\\x1b[5m" in out
     assert "Eve\\x1b[2J\\x1b[31m banks 100" in out
 
 
 # -- images --------------------------------------------------------------------------------------
 
+
 def _png(width: int, height: int) -> bytes:
     """A PNG header claiming width x height, with one row of data."""
+
     def chunk(kind: bytes, body: bytes) -> bytes:
-        return struct.pack(">I", len(body)) + kind + body + struct.pack(
-            ">I", zlib.crc32(kind + body))
+        return (
+            struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body))
+        )
 
     ihdr = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
-    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", ihdr)
-            + chunk(b"IDAT", zlib.compress(b"\x00" * (1 + 3 * min(width, 4096))))
-            + chunk(b"IEND", b""))
+    return (
+        b"\x89PNG\r\n\x1a\n"
+        + chunk(b"IHDR", ihdr)
+        + chunk(b"IDAT", zlib.compress(b"\x00" * (1 + 3 * min(width, 4096))))
+        + chunk(b"IEND", b"")
+    )
 
 
 def test_a_small_png_of_16000_by_16000_is_refused_before_decoding(tmp_path, capsys):
@@ -190,31 +214,38 @@ def _with_size(ext: str, width: int, height: int) -> bytes:
     elif ext == ".gif":
         data[6:10] = struct.pack("<HH", width, height)
     elif ext == ".ppm":
-        data = bytearray(f"P6\n{width} {height}\n255\n".encode()) + data[data.index(b"255\n")
-                                                                        + 4:]
+        data = bytearray(f"P6\n{width} {height}\n255\n".encode()) + data[data.index(b"255\n") + 4 :]
     elif ext == ".jpg":
         at = next(i for i in range(2, len(data)) if data[i] == 0xFF and data[i + 1] == 0xC0)
-        data[at + 5:at + 9] = struct.pack(">HH", height, width)
+        data[at + 5 : at + 9] = struct.pack(">HH", height, width)
     elif ext == ".webp":
         data[12:16] = b"VP8X"
         data[24:30] = (width - 1).to_bytes(3, "little") + (height - 1).to_bytes(3, "little")
     elif ext == ".tif":
         order = "<"
         (ifd,) = struct.unpack(order + "I", data[4:8])
-        (count,) = struct.unpack(order + "H", data[ifd:ifd + 2])
+        (count,) = struct.unpack(order + "H", data[ifd : ifd + 2])
         for k in range(count):
             at = ifd + 2 + 12 * k
-            tag, kind = struct.unpack(order + "HH", data[at:at + 4])
+            tag, kind = struct.unpack(order + "HH", data[at : at + 4])
             if tag in (256, 257):
                 value = width if tag == 256 else height
-                data[at + 2:at + 12] = struct.pack(order + "HII", 4, 1, value)
+                data[at + 2 : at + 12] = struct.pack(order + "HII", 4, 1, value)
     return bytes(data)
 
 
-@pytest.mark.parametrize(("ext", "width", "height"), [
-    (".png", 16000, 16000), (".bmp", 9000, 9000), (".gif", 65535, 65535),
-    (".ppm", 100000, 100000), (".jpg", 65500, 65500), (".webp", 16383, 16383),
-    (".tif", 30000, 30000)])
+@pytest.mark.parametrize(
+    ("ext", "width", "height"),
+    [
+        (".png", 16000, 16000),
+        (".bmp", 9000, 9000),
+        (".gif", 65535, 65535),
+        (".ppm", 100000, 100000),
+        (".jpg", 65500, 65500),
+        (".webp", 16383, 16383),
+        (".tif", 30000, 30000),
+    ],
+)
 def test_every_format_is_sized_before_it_is_decoded(tmp_path, ext, width, height):
     path = tmp_path / f"big{ext}"
     path.write_bytes(_with_size(ext, width, height))
@@ -251,11 +282,22 @@ def test_calibration_with_a_huge_reference_image(tmp_path):
     from zonkcam.mat.layout import load_geometry
 
     path = tmp_path / "calibration.json"
-    path.write_text(json.dumps({
-        "format": "zonkcam-calibration-1", "image_size": [640, 480],
-        "homography": [[1, 0, 0], [0, 1, 0], [0, 0, 1]], "marker_corners": {},
-        "reprojection_px": 0.1, "edge_width_px": 1.0, "geometry": load_geometry().to_dict(),
-        "reference_png": base64.b64encode(_png(16000, 16000)).decode()}))
-    with pytest.raises(CalibrationError, match="its reference image is damaged .a PNG of "
-                       "16000x16000 .256 MP. is too large to read"):
+    path.write_text(
+        json.dumps(
+            {
+                "format": "zonkcam-calibration-1",
+                "image_size": [640, 480],
+                "homography": [[1, 0, 0], [0, 1, 0], [0, 0, 1]],
+                "marker_corners": {},
+                "reprojection_px": 0.1,
+                "edge_width_px": 1.0,
+                "geometry": load_geometry().to_dict(),
+                "reference_png": base64.b64encode(_png(16000, 16000)).decode(),
+            }
+        )
+    )
+    with pytest.raises(
+        CalibrationError,
+        match="its reference image is damaged .a PNG of 16000x16000 .256 MP. is too large to read",
+    ):
         load_calibration(path)

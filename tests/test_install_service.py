@@ -54,7 +54,7 @@ def systemd_words(line: str) -> list[str]:
             if line[i] == "\\":
                 nxt = line[i + 1]
                 if nxt == "x":
-                    word += chr(int(line[i + 2:i + 4], 16))
+                    word += chr(int(line[i + 2 : i + 4], 16))
                     i += 4
                     continue
                 word += _ESCAPES[nxt]
@@ -71,7 +71,8 @@ def systemd_words(line: str) -> list[str]:
 
 
 def test_the_service_runs_this_installation_not_the_first_zonkcam_on_path(
-        capsys, tmp_path, monkeypatch):
+    capsys, tmp_path, monkeypatch
+):
     other = tmp_path / "zonkcam"
     other.write_text("#!/bin/sh\necho another zonkcam\n")
     other.chmod(0o755)
@@ -94,15 +95,32 @@ def test_root_is_refused_unless_asked(capsys, monkeypatch):
     assert directives(unit(capsys, user=root, extra=("--allow-root",)))["User"] == [root]
 
 
-@pytest.mark.parametrize("arg", [
-    "Ann\nExecStartPre=/bin/rm -rf /home", "%h", "$HOME", "${HOME}", "100%", 'say "hi"',
-    "back\\slash", ";", "a;b", "tab\there", "Zoë 🎲", " spaced ", "", "\x1b[31m"])
+@pytest.mark.parametrize(
+    "arg",
+    [
+        "Ann\nExecStartPre=/bin/rm -rf /home",
+        "%h",
+        "$HOME",
+        "${HOME}",
+        "100%",
+        'say "hi"',
+        "back\\slash",
+        ";",
+        "a;b",
+        "tab\there",
+        "Zoë 🎲",
+        " spaced ",
+        "",
+        "\x1b[31m",
+    ],
+)
 def test_every_argument_reaches_zonkcam_as_given(capsys, arg):
     text = unit(capsys, "--players", "Ann", arg)
     found = directives(text)
     assert "ExecStartPre" not in found  # a newline injects nothing
-    assert all(line == "" or line.startswith(("#", "[")) or "=" in line
-               for line in text.splitlines())
+    assert all(
+        line == "" or line.startswith(("#", "[")) or "=" in line for line in text.splitlines()
+    )
     (exec_start,) = found["ExecStart"]
     assert systemd_words(exec_start)[4:] == ["--source", "pi", "--players", "Ann", arg]
 
@@ -121,19 +139,30 @@ def test_the_service_plays_the_camera_never_the_demo(capsys):
 def test_paths_are_escaped_too(capsys):
     found = directives(unit(capsys, "--db", "/srv/our games/100%.db"))
     assert found["ReadWritePaths"] == [
-        f'"-{pwd.getpwnam(USER).pw_dir}/.local/share/zonkcam" "-/srv/our games"']
-    assert main(["install-service", "--print", "--user", USER, "--", "--db",
-                 '/srv/a"b/g.db']) == 2
+        f'"-{pwd.getpwnam(USER).pw_dir}/.local/share/zonkcam" "-/srv/our games"'
+    ]
+    assert main(["install-service", "--print", "--user", USER, "--", "--db", '/srv/a"b/g.db']) == 2
     assert "choose one without quotes" in capsys.readouterr().err
 
 
 SANDBOX = {
-    "NoNewPrivileges": "yes", "CapabilityBoundingSet": "", "RestrictSUIDSGID": "yes",
-    "ProtectSystem": "strict", "ProtectHome": "read-only", "PrivateTmp": "yes",
-    "ProtectKernelTunables": "yes", "ProtectKernelModules": "yes", "ProtectKernelLogs": "yes",
-    "ProtectControlGroups": "yes", "ProtectHostname": "yes", "ProtectProc": "invisible",
-    "RestrictNamespaces": "yes", "LockPersonality": "yes", "RestrictRealtime": "yes",
-    "RestrictAddressFamilies": "AF_UNIX AF_NETLINK", "SystemCallArchitectures": "native",
+    "NoNewPrivileges": "yes",
+    "CapabilityBoundingSet": "",
+    "RestrictSUIDSGID": "yes",
+    "ProtectSystem": "strict",
+    "ProtectHome": "read-only",
+    "PrivateTmp": "yes",
+    "ProtectKernelTunables": "yes",
+    "ProtectKernelModules": "yes",
+    "ProtectKernelLogs": "yes",
+    "ProtectControlGroups": "yes",
+    "ProtectHostname": "yes",
+    "ProtectProc": "invisible",
+    "RestrictNamespaces": "yes",
+    "LockPersonality": "yes",
+    "RestrictRealtime": "yes",
+    "RestrictAddressFamilies": "AF_UNIX AF_NETLINK",
+    "SystemCallArchitectures": "native",
     "UMask": "0077",
 }
 
@@ -142,8 +171,14 @@ def test_the_sandbox_keeps_the_devices_open(capsys):
     found = directives(unit(capsys))
     assert {k: found[k][0] for k in SANDBOX} == SANDBOX
     # camera, GPIO, screen, input and sound are device files: nothing may close /dev
-    for closing in ("PrivateDevices", "DevicePolicy", "DeviceAllow", "ProtectClock",
-                    "PrivateNetwork", "ProcSubset"):
+    for closing in (
+        "PrivateDevices",
+        "DevicePolicy",
+        "DeviceAllow",
+        "ProtectClock",
+        "PrivateNetwork",
+        "ProcSubset",
+    ):
         assert closing not in found
     assert found["SupplementaryGroups"] == ["video render input gpio audio"]
     assert found["StateDirectory"] == ["zonkcam"]  # lgpio's pipes: the working directory
@@ -157,12 +192,13 @@ def test_systemd_reads_the_unit_without_a_warning(capsys, tmp_path):
     if user is None:
         pytest.skip("no user but root and nobody")
     path = tmp_path / "zonkcam.service"
-    path.write_text(unit(capsys, "--players", "Ann", "Bob\nX=1", "%h", "$HOME", ";",
-                         user=user))
-    proc = subprocess.run(["systemd-analyze", "verify", str(path)], capture_output=True,
-                          text=True, timeout=60)
-    warnings = [x for x in (proc.stdout + proc.stderr).splitlines()
-                if re.search(r"zonkcam\.service:\d+", x)]
+    path.write_text(unit(capsys, "--players", "Ann", "Bob\nX=1", "%h", "$HOME", ";", user=user))
+    proc = subprocess.run(
+        ["systemd-analyze", "verify", str(path)], capture_output=True, text=True, timeout=60
+    )
+    warnings = [
+        x for x in (proc.stdout + proc.stderr).splitlines() if re.search(r"zonkcam\.service:\d+", x)
+    ]
     assert proc.returncode == 0 and warnings == [], proc.stderr
 
 

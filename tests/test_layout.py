@@ -43,12 +43,18 @@ def _modules() -> dict[str, set[str]]:
         name = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
         deps: set[str] = set()
         for node in ast.walk(ast.parse(path.read_text())):
-            if isinstance(node, ast.ImportFrom) and node.module and \
-                    node.module.startswith("zonkcam"):
+            if (
+                isinstance(node, ast.ImportFrom)
+                and node.module
+                and node.module.startswith("zonkcam")
+            ):
                 for alias in node.names:
                     sub = f"{node.module}.{alias.name}"
-                    deps.add(sub if (ROOT.parent / sub.replace(".", "/")).with_suffix(".py")
-                             .exists() else node.module)
+                    deps.add(
+                        sub
+                        if (ROOT.parent / sub.replace(".", "/")).with_suffix(".py").exists()
+                        else node.module
+                    )
             elif isinstance(node, ast.Import):
                 deps |= {a.name for a in node.names if a.name.startswith("zonkcam")}
         graph[name] = deps - {name}
@@ -62,8 +68,13 @@ def test_every_package_has_its_place():
 
 
 def test_nothing_imports_from_a_layer_above():
-    wrong = [f"{m} imports {d}" for m, deps in _modules().items() if m != "zonkcam"
-             for d in deps if d != "zonkcam" and _layer(d) > _layer(m)]
+    wrong = [
+        f"{m} imports {d}"
+        for m, deps in _modules().items()
+        if m != "zonkcam"
+        for d in deps
+        if d != "zonkcam" and _layer(d) > _layer(m)
+    ]
     assert not wrong, "\n".join(wrong)
 
 
@@ -74,8 +85,13 @@ def test_the_pure_packages_touch_no_hardware():
         if top not in PURE:
             continue
         for node in ast.walk(ast.parse(path.read_text())):
-            names = [a.name for a in node.names] if isinstance(node, ast.Import) else \
-                [node.module or ""] if isinstance(node, ast.ImportFrom) else []
+            names = (
+                [a.name for a in node.names]
+                if isinstance(node, ast.Import)
+                else [node.module or ""]
+                if isinstance(node, ast.ImportFrom)
+                else []
+            )
             assert not any(n.split(".")[0] in banned for n in names), f"{path} imports {names}"
 
 
@@ -90,7 +106,7 @@ def test_no_import_cycles():
             if d not in graph:
                 continue
             if seen.get(d) == 1:
-                cycles.append(path[path.index(d):] + [d] if d in path else [m, d])
+                cycles.append(path[path.index(d) :] + [d] if d in path else [m, d])
             elif d not in seen:
                 visit(d, [*path, d])
         seen[m] = 2

@@ -93,7 +93,8 @@ def test_undo_goes_back_to_the_state_as_it_was_played():
         now = game.state.to_json()
         before = states[len(game.events)]
         assert {k: v for k, v in now.items() if k != "log"} == {
-            k: v for k, v in before.items() if k != "log"}
+            k: v for k, v in before.items() if k != "log"
+        }
         assert now["log"][:-1] == before["log"] and now["log"][-1].startswith("UNDO: ")
         assert game.state.banners == ["UNDO"]
 
@@ -119,7 +120,8 @@ def test_undos_stay_in_the_log_and_a_resumed_game_is_the_same():
     # the state is a fold of the events: everything but the log's UNDO lines
     folded = replay(LONG, game.events).to_json()
     assert {k: v for k, v in folded.items() if k != "log"} == {
-        k: v for k, v in game.state.to_json().items() if k != "log"}
+        k: v for k, v in game.state.to_json().items() if k != "log"
+    }
     assert folded["log"] == [x for x in game.state.log if not x.startswith("UNDO: ")]
 
 
@@ -154,8 +156,9 @@ def test_a_replay_of_thousands_of_joins_stops_at_a_full_table(tmp_path, capsys):
     from zonkcam.cli import main
 
     path = tmp_path / "joins.jsonl"
-    path.write_text('{"players": ["Ann"]}\n'
-                    + "".join(f'{{"join": "P{i}"}}\n' for i in range(5000)))
+    path.write_text(
+        '{"players": ["Ann"]}\n' + "".join(f'{{"join": "P{i}"}}\n' for i in range(5000))
+    )
     assert main(["replay", str(path)]) == 2
     err = capsys.readouterr().err
     assert f"line {MAX_PLAYERS + 1}:" in err and "at most" in err and len(err.splitlines()) == 1
@@ -167,9 +170,12 @@ def test_a_folded_game_undoes_like_a_played_one():
     played = long_game(3 * CHECKPOINT_EVERY + 7)
     played.play(A.Undo())  # the last bank, banked again
     played.play(BANK)
-    folded = Game(LONG, [A.Players(("Ann", "Bob", "Cy"))]
-                  + [ROLL if i % 2 else BANK for i in range(1, 3 * CHECKPOINT_EVERY + 7)]
-                  + [A.Undo(), BANK])
+    folded = Game(
+        LONG,
+        [A.Players(("Ann", "Bob", "Cy"))]
+        + [ROLL if i % 2 else BANK for i in range(1, 3 * CHECKPOINT_EVERY + 7)]
+        + [A.Undo(), BANK],
+    )
     assert folded.state == played.state
     for _ in range(2 * CHECKPOINT_EVERY + 3):
         assert folded.undo() == played.undo()

@@ -50,17 +50,48 @@ def test_no_budget_no_photos(tmp_path):
 
 def test_games_show_exports_the_photos(tmp_path):
     db = tmp_path / "games.sqlite3"
-    replay = subprocess.run([sys.executable, "-m", "zonkcam", "play", "--text", "--db", str(db),
-                             "--rules", "classic-10000", "--players", "Ann", "Bob"],
-                            input="12345\nquit\n", capture_output=True, text=True, timeout=60)
+    replay = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "zonkcam",
+            "play",
+            "--text",
+            "--db",
+            str(db),
+            "--rules",
+            "classic-10000",
+            "--players",
+            "Ann",
+            "Bob",
+        ],
+        input="12345\nquit\n",
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert replay.returncode == 0, replay.stderr
     photos = RollPhotos(photo_folder(db))
     photos.save(1, 2, frame(), [die()])
     photos.wait()
     out = tmp_path / "out"
-    shown = subprocess.run([sys.executable, "-m", "zonkcam", "games", "--db", str(db), "show",
-                            "1", "--photos", str(out)], capture_output=True, text=True,
-                           timeout=60)
+    shown = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "zonkcam",
+            "games",
+            "--db",
+            str(db),
+            "show",
+            "1",
+            "--photos",
+            str(out),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert shown.returncode == 0, shown.stderr
     assert "1 roll photo of game 1 copied" in shown.stdout
     assert [p.name for p in out.iterdir()] == ["game-0001-roll-00002.jpg"]

@@ -23,11 +23,11 @@ from zonkcam.game.scoring import RollContext, score_roll
 from zonkcam.game.state import Phase
 
 NAMES = sorted(PRESETS)
-SETTINGS = settings(max_examples=200, deadline=None,
-                    suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 # -- an independent scorer ----------------------------------------------------------------
+
 
 def oracle_combos(rules, roll, context=None, colour_pairs=False):
     """Every (counts, points) combination the rules allow for this roll, from docs/rules.md."""
@@ -71,8 +71,11 @@ def oracle_combos(rules, roll, context=None, colour_pairs=False):
     if context is not None:
         for f in context.carried:
             combos.append((vec([f]), p.extra_die))
-        if (rules.straight_completion and context.set_aside
-                and sorted(values + list(context.set_aside)) == [1, 2, 3, 4, 5, 6]):
+        if (
+            rules.straight_completion
+            and context.set_aside
+            and sorted(values + list(context.set_aside)) == [1, 2, 3, 4, 5, 6]
+        ):
             combos.append((vec(values), rules.straight_completion - context.set_aside_points))
     return [(c, pts) for c, pts in combos if pts > 0]
 
@@ -118,7 +121,8 @@ def check_against_oracle(rules, roll, context=None, colour_pairs=False):
     if expected:
         assert score.best.points == max(expected.values())
         assert [k.points for k in score.keeps] == sorted(
-            (k.points for k in score.keeps), reverse=True)
+            (k.points for k in score.keeps), reverse=True
+        )
     rolled = sorted(d.value for d in roll)
     for k in score.keeps:
         assert k.points > 0
@@ -203,8 +207,12 @@ def test_johnnys_rolls_in_context_against_the_oracle(data):
     n = data.draw(st.integers(1, 6 - len(set_aside)))
     values = data.draw(st.lists(st.integers(1, 6), min_size=n, max_size=n))
     carried = frozenset(data.draw(st.sets(st.integers(1, 6), max_size=2)))
-    ctx = RollContext(full_roll=n == 6, carried=carried, set_aside=tuple(set_aside),
-                      set_aside_points=data.draw(st.sampled_from([0, 50, 100, 150, 200])))
+    ctx = RollContext(
+        full_roll=n == 6,
+        carried=carried,
+        set_aside=tuple(set_aside),
+        set_aside_points=data.draw(st.sampled_from([0, 50, 100, 150, 200])),
+    )
     check_against_oracle(rules, [Die(v) for v in values], ctx)
 
 
@@ -234,16 +242,37 @@ def next_action(draw, state):
     names = [p.name for p in state.players]
     if draw(st.integers(0, 9)):
         # usually what the phase asks for
-        kind = draw(st.sampled_from({
-            Phase.ROLL: ["roll"] * 4 + ["bank", "piggyback"],
-            Phase.DECIDE: ["keep"] * 4 + ["bank"] * 2 + ["go_for_1000", "land"],
-            Phase.PAIR: ["reroll", "pass"],
-            Phase.GO_FOR_1000: ["roll"],
-        }.get(t.phase, ["roll"])))
+        kind = draw(
+            st.sampled_from(
+                {
+                    Phase.ROLL: ["roll"] * 4 + ["bank", "piggyback"],
+                    Phase.DECIDE: ["keep"] * 4 + ["bank"] * 2 + ["go_for_1000", "land"],
+                    Phase.PAIR: ["reroll", "pass"],
+                    Phase.GO_FOR_1000: ["roll"],
+                }.get(t.phase, ["roll"])
+            )
+        )
     else:
-        kind = draw(st.sampled_from(
-            ["roll", "keep", "bank", "reroll", "pass", "go_for_1000", "piggyback", "penalty",
-             "land", "join", "leave", "zonk_name", "wild_keep", "wild_roll"]))
+        kind = draw(
+            st.sampled_from(
+                [
+                    "roll",
+                    "keep",
+                    "bank",
+                    "reroll",
+                    "pass",
+                    "go_for_1000",
+                    "piggyback",
+                    "penalty",
+                    "land",
+                    "join",
+                    "leave",
+                    "zonk_name",
+                    "wild_keep",
+                    "wild_roll",
+                ]
+            )
+        )
     if kind == "leave" and draw(st.integers(0, 2)):
         kind = "penalty"  # leaving ends small games early: keep it rare
     if kind == "roll" or kind == "wild_roll":
@@ -281,8 +310,11 @@ def next_action(draw, state):
         return A.Join(draw(st.sampled_from(["Dee", "Eve"] + names)))
     if kind == "leave":
         return A.Leave(draw(st.sampled_from(names)))
-    return A.ZonkName(draw(st.sampled_from(names)), draw(st.sampled_from(["Zed", "Yak"])),
-                      draw(st.sampled_from(names)))
+    return A.ZonkName(
+        draw(st.sampled_from(names)),
+        draw(st.sampled_from(["Zed", "Yak"])),
+        draw(st.sampled_from(names)),
+    )
 
 
 def scores(state):
@@ -292,8 +324,7 @@ def scores(state):
 def check_step(before, action, after):
     """Invariants of one accepted action."""
     for p in after.players:
-        assert min(p.score, p.bees, p.zonks, p.drinks, p.handouts, p.rules, p.turns,
-                   p.spaced) >= 0
+        assert min(p.score, p.bees, p.zonks, p.drinks, p.handouts, p.rules, p.turns, p.spaced) >= 0
         assert p.score % 50 == 0
     assert after.turn.total >= 0
     old, new = scores(before), scores(after)
@@ -303,16 +334,18 @@ def check_step(before, action, after):
         gain = t.total + (t.score.best.points if t.phase is Phase.DECIDE else 0)
         assert new[banker] == old[banker] + gain
         assert {k: v for k, v in new.items() if k != banker} == {
-            k: v for k, v in old.items() if k != banker} | {
-            k: 0 for k in new if k not in old and k != banker}
+            k: v for k, v in old.items() if k != banker
+        } | {k: 0 for k in new if k not in old and k != banker}
     else:
         # totals change only on a bank
         assert {k: new[k] for k in old} == old
         assert all(new[k] == 0 for k in new if k not in old)
     if isinstance(action, A.Roll) and before.phase is Phase.ROLL:
         roller = before.player.name
-        zonked = next(p for p in after.players if p.name == roller).zonks > next(
-            p for p in before.players if p.name == roller).zonks
+        zonked = (
+            next(p for p in after.players if p.name == roller).zonks
+            > next(p for p in before.players if p.name == roller).zonks
+        )
         if after.phase is Phase.DECIDE:
             assert after.turn.score.keeps and not zonked
         elif after.phase is not Phase.PAIR:
@@ -347,9 +380,11 @@ def random_game(name, data, steps):
     return game
 
 
-GAME_SETTINGS = settings(max_examples=35, deadline=None,
-                         suppress_health_check=[HealthCheck.too_slow,
-                                                HealthCheck.data_too_large])
+GAME_SETTINGS = settings(
+    max_examples=35,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
 
 
 def _without_log(j):

@@ -18,31 +18,49 @@ DATA = Path(__file__).parent / "data"
 
 # -- presets match docs/rules.md -------------------------------------------------------
 
+
 def test_the_five_tables():
     assert set(PRESETS) == {"classic-10000", "all-johnnys", "chicago", "detroit", "drinking"}
     dice = {name: r.dice for name, r in PRESETS.items()}
-    assert dice == {"classic-10000": 5, "all-johnnys": 6, "chicago": 5, "detroit": 6,
-                    "drinking": 5}
+    assert dice == {"classic-10000": 5, "all-johnnys": 6, "chicago": 5, "detroit": 6, "drinking": 5}
 
 
 def test_preset_table_options():
-    c, j, ch, d, dr = (PRESETS[n] for n in
-                       ("classic-10000", "all-johnnys", "chicago", "detroit", "drinking"))
+    c, j, ch, d, dr = (
+        PRESETS[n] for n in ("classic-10000", "all-johnnys", "chicago", "detroit", "drinking")
+    )
     assert (c.target, c.entry_minimum, c.bank_minimum, c.hot_dice, c.end) == (
-        10_000, 1000, 300, "may", "final-round")
+        10_000,
+        1000,
+        300,
+        "may",
+        "final-round",
+    )
     assert c.two_dice_pair_reroll
     assert (j.turns, j.end, j.winner_by, j.entry_minimum, j.hot_dice) == (
-        21, "turns", "bees", 1000, "may")
+        21,
+        "turns",
+        "bees",
+        1000,
+        "may",
+    )
     assert j.bees and j.newbie and j.frames and j.carry_over_extras
     assert (j.go_for_1000, j.straight_completion) == (1000, 750)
     for t in (ch, d):
         assert (t.target, t.hot_dice, t.end, t.piggyback) == (10_000, "must", "instant", True)
     assert (dr.target, dr.entry_minimum, dr.hot_dice, dr.bank_after_keep) == (
-        10_000, 350, "must", False)
+        10_000,
+        350,
+        "must",
+        False,
+    )
     dk = dr.drinking
     assert dk.penalties and dk.board_images and dk.barrier_handouts and dk.zonk_names
-    assert (dk.rule_turn_over, dk.rule_first_to, dk.rule_exact) == (1000, (2500, 5000, 7500),
-                                                                     (5150,))
+    assert (dk.rule_turn_over, dk.rule_first_to, dk.rule_exact) == (
+        1000,
+        (2500, 5000, 7500),
+        (5150,),
+    )
 
 
 def test_load_rules_by_preset_name():
@@ -56,6 +74,7 @@ def test_unknown_preset_name():
 
 
 # -- round trip ---------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("name", sorted(PRESETS))
 def test_every_preset_round_trips_through_toml(name, tmp_path):
@@ -96,8 +115,13 @@ def test_a_custom_table_loads(tmp_path):
     assert score_roll(rules, parse_dice([1, 2, 3, 4, 5])).best.points == 1200
     assert score_roll(rules, parse_dice([2, 3, 4, 5, 6])).best.points == 50  # 2-6 dropped
     game = Game(rules)
-    for a in ({"players": ["A", "B"]}, {"roll": [1, 1, 1, 2, 3]}, {"keep": [1, 1, 1]},
-              {"roll": [5, 3]}, {"keep": [5]}):
+    for a in (
+        {"players": ["A", "B"]},
+        {"roll": [1, 1, 1, 2, 3]},
+        {"keep": [1, 1, 1]},
+        {"roll": [5, 3]},
+        {"keep": [5]},
+    ):
         game.play(A.action_from_json(a))
     assert game.state.turn.total == 1050
     # hot_dice = "must": a straight after the first roll may not be banked
@@ -189,11 +213,16 @@ def test_toml_file_errors_name_the_file_and_key(tmp_path):
 
 # -- the published tables (tests/data) -----------------------------------------------
 
+
 def test_zilch_table_says_what_busche_played():
     rules = load_rules(str(DATA / "zilch.toml"))
     p = rules.points
     assert (rules.dice, rules.bank_minimum, rules.entry_minimum, rules.three_zonk_penalty) == (
-        6, 300, 0, 500)
+        6,
+        300,
+        0,
+        500,
+    )
     assert (p.extra_die_doubles, p.three_pairs, p.nothing) == (True, 1500, 500)
     assert [(s.faces, s.points) for s in p.straights] == [((1, 2, 3, 4, 5, 6), 1500)]
     assert rules_from_dict(tomllib.loads(rules_to_toml(rules))) == rules

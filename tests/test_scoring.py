@@ -31,6 +31,7 @@ def keep_points(rules, roll, keep, context=None) -> int:
 
 # -- the common core ----------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("name", sorted(PRESETS))
 @pytest.mark.parametrize(
     ("roll", "keep", "points"),
@@ -88,7 +89,12 @@ def test_keeps_are_sorted_best_first():
     points = [k.points for k in score.keeps]
     assert points == sorted(points, reverse=True)
     assert {k.dice: k.points for k in score.keeps} == {
-        (1,): 100, (5,): 50, (1, 1): 200, (1, 5): 150, (1, 1, 5): 250}
+        (1,): 100,
+        (5,): 50,
+        (1, 1): 200,
+        (1, 5): 150,
+        (1, 1, 5): 250,
+    }
 
 
 def test_without_a_rule_for_more_of_a_kind():
@@ -103,6 +109,7 @@ def test_without_a_rule_for_more_of_a_kind():
 
 
 # -- classic-10000 ------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize(
     ("roll", "keep", "points"),
@@ -150,6 +157,7 @@ def test_classic_all_dice_combos_need_all_five_dice(roll):
 
 # -- all-johnnys --------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize(
     ("roll", "keep", "points"),
     [
@@ -179,13 +187,15 @@ def test_all_johnnys_sixes_and_run_need_all_six_dice():
 
 def test_all_johnnys_carry_over_context():
     # A set-aside three 6s makes each later 6 of the cycle worth 100.
-    ctx = RollContext(full_roll=False, carried=frozenset({6}), set_aside=(6, 6, 6),
-                      set_aside_points=600)
+    ctx = RollContext(
+        full_roll=False, carried=frozenset({6}), set_aside=(6, 6, 6), set_aside_points=600
+    )
     assert keep_points(JOHNNYS, [6, 2, 3], [6], ctx) == 100
     assert keep_points(JOHNNYS, [6, 6, 2], [6, 6], ctx) == 200
     # A later 5 after three 5s is worth 100, not 50.
-    ctx5 = RollContext(full_roll=False, carried=frozenset({5}), set_aside=(5, 5, 5),
-                       set_aside_points=500)
+    ctx5 = RollContext(
+        full_roll=False, carried=frozenset({5}), set_aside=(5, 5, 5), set_aside_points=500
+    )
     assert keep_points(JOHNNYS, [5, 2, 3], [5], ctx5) == 100
     # Without the carried triple a single 6 scores nothing.
     assert score_roll(JOHNNYS, parse_dice([6, 2, 3]), RollContext(full_roll=False)).zonk
@@ -204,6 +214,7 @@ def test_all_johnnys_straight_completion_context():
 
 
 # -- chicago, detroit, drinking -----------------------------------------------------------
+
 
 @pytest.mark.parametrize("run", [[1, 2, 3, 4, 5], [2, 3, 4, 5, 6], [6, 5, 4, 3, 2]])
 def test_chicago_run_is_1500(run):
@@ -264,6 +275,7 @@ def test_drinking_run_is_only_1_to_5():
 
 # -- dice ---------------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("bad", [0, 7, -1, "8", "x", 2.5, True])
 def test_die_values_outside_1_to_6_are_refused(bad):
     with pytest.raises(BadDiceError):
@@ -314,24 +326,35 @@ def test_exact_zonk_chances_by_enumeration(n, zonks):
 def test_zonk_chance_presets_agree_where_no_extra_combo_can_rescue():
     # Classic adds straights, full houses and four/five of a kind; with five dice and
     # no 1, 5 or triple none of them can be rolled, so the zonk count is still 600.
-    count = sum(score_roll(CLASSIC, tuple(Die(f) for f in faces)).zonk
-                for faces in itertools.product(range(1, 7), repeat=5))
+    count = sum(
+        score_roll(CLASSIC, tuple(Die(f) for f in faces)).zonk
+        for faces in itertools.product(range(1, 7), repeat=5)
+    )
     assert count == 600
     # Detroit's run needs a 1 and a 5; with no colours read there are no colour pairs.
-    count = sum(score_roll(DETROIT, tuple(Die(f) for f in faces)).zonk
-                for faces in itertools.product(range(1, 7), repeat=6))
+    count = sum(
+        score_roll(DETROIT, tuple(Die(f) for f in faces)).zonk
+        for faces in itertools.product(range(1, 7), repeat=6)
+    )
     assert count == 1440
     # All-johnnys megas and run always contain a triple, a 1 or a 5: still 1,440.
     replaced = dataclasses.replace(JOHNNYS, carry_over_extras=False)
-    count = sum(score_roll(replaced, tuple(Die(f) for f in faces)).zonk
-                for faces in itertools.product(range(1, 7), repeat=6))
+    count = sum(
+        score_roll(replaced, tuple(Die(f) for f in faces)).zonk
+        for faces in itertools.product(range(1, 7), repeat=6)
+    )
     assert count == 1440
 
 
 # -- options for other published tables: doubling, three pairs, nothing scores ----------------
 
-ZILCH_POINTS = rules_from_dict({"dice": 6, "name": "zilch points", "points": {
-    "extra_die_doubles": True, "three_pairs": 1500, "nothing": 500}})
+ZILCH_POINTS = rules_from_dict(
+    {
+        "dice": 6,
+        "name": "zilch points",
+        "points": {"extra_die_doubles": True, "three_pairs": 1500, "nothing": 500},
+    }
+)
 
 
 @pytest.mark.parametrize(

@@ -48,6 +48,7 @@ def render(view, size=SMALL):
 
 # -- the view model ------------------------------------------------------------------------
 
+
 def test_view_of_a_roll_lists_the_legal_keeps_with_the_selected_one():
     scene = scenes.roll_with_keeps()
     keeps = scene.state.turn.score.keeps
@@ -68,7 +69,9 @@ def test_view_columns_follow_the_table():
     assert [p.bees for p in classic.board] == [None, None]
     assert [p.drinks for p in classic.board] == [None, None]
     assert [(p.name, p.score, p.zonks, p.on_board) for p in classic.board] == [
-        ("Ann", 1000, 0, True), ("Bob", 0, 1, False)]
+        ("Ann", 1000, 0, True),
+        ("Bob", 0, 1, False),
+    ]
 
     johnnys = view_for(scenes.all_johnnys().state)
     assert [(p.name, p.bees) for p in johnnys.board] == [("Ann", 1), ("Bob", 1), ("Cy", 0)]
@@ -90,8 +93,9 @@ def test_view_of_the_end():
 
 
 def test_final_round_flag():
-    game = Game(dataclasses.replace(PRESETS["classic-10000"], target=1000),
-                [A.Players(("Ann", "Bob"))])
+    game = Game(
+        dataclasses.replace(PRESETS["classic-10000"], target=1000), [A.Players(("Ann", "Bob"))]
+    )
     game.play(A.Roll(parse_dice([1, 1, 1, 2, 3])))
     state = game.play(A.Bank())
     assert view_for(state).final_round
@@ -122,14 +126,25 @@ def test_die_at_hit_test():
 
 # -- drawing -------------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("size", [SMALL, BIG], ids=["800x480", "1920x1080"])
 def test_roll_screen_shows_the_keeps_total_and_players(out, size):
     scene = scenes.roll_with_keeps()
     view = view_for(scene.state, scene.observation, selected_keep=1)
     surface, screen = render(view, size)
     save(surface, out, f"roll-{size[0]}x{size[1]}")
-    for text in ["Ann's turn", "0", "Ann", "Bob", "Cyrus", "1,000", "1,050", "classic-10000",
-                 "SELECT a keep, ROLL on or BANK", f"keep +{view.selected_keep.points}"]:
+    for text in [
+        "Ann's turn",
+        "0",
+        "Ann",
+        "Bob",
+        "Cyrus",
+        "1,000",
+        "1,050",
+        "classic-10000",
+        "SELECT a keep, ROLL on or BANK",
+        f"keep +{view.selected_keep.points}",
+    ]:
         assert find_text(surface, screen, text), text
     for keep in view.keeps[:3]:
         assert find_text(surface, screen, keep.label), keep.label
@@ -139,8 +154,11 @@ def test_roll_screen_shows_the_keeps_total_and_players(out, size):
     selected = next(d for d in screen.texts if d.text == view.selected_keep.label)
     assert selected.background == ACCENT
     assert lay.keeps.contains(selected.rect)
-    others = [d for d in screen.texts if d.text in {k.label for k in view.keeps}
-              and d.text != view.selected_keep.label]
+    others = [
+        d
+        for d in screen.texts
+        if d.text in {k.label for k in view.keeps} and d.text != view.selected_keep.label
+    ]
     assert others and all(d.background != ACCENT for d in others)
 
 
@@ -319,8 +337,9 @@ def test_screenshots_script(tmp_path):
     spec.loader.exec_module(module)
     assert module.main(["--out", str(tmp_path)]) == 0
     written = sorted(p.name for p in tmp_path.glob("*.png"))
-    assert written == sorted([f"{name}.png" for name in module.SHOTS]
-                             + ["setup-rules.png", "setup-zonk-names.png"])
+    assert written == sorted(
+        [f"{name}.png" for name in module.SHOTS] + ["setup-rules.png", "setup-zonk-names.png"]
+    )
     for png in tmp_path.glob("*.png"):
         assert png.stat().st_size < 300_000, png.name
     assert pygame.image.load(str(tmp_path / "roll-1920x1080.png")).get_size() == BIG
@@ -355,13 +374,22 @@ def test_dice_get_a_colour_chip_only_where_the_table_plays_colours():
     assert [d.colour for d in classic.dice] == [None] * 5
     white = (245, 245, 245)
     plain, _ = render(classic)
-    chips, _ = render(dataclasses.replace(classic, dice=tuple(
-        dataclasses.replace(d, colour="white") for d in classic.dice)))
+    chips, _ = render(
+        dataclasses.replace(
+            classic, dice=tuple(dataclasses.replace(d, colour="white") for d in classic.dice)
+        )
+    )
     camera = layout_for(SMALL, players=2).camera
     assert share_of(chips, camera, white) > share_of(plain, camera, white)
     detroit = scenes.detroit_colours()
     assert [d.colour for d in view_for(detroit.state, detroit.observation).dice] == [
-        "white", "white", "red", "red", "green", "green"]
+        "white",
+        "white",
+        "red",
+        "red",
+        "green",
+        "green",
+    ]
 
 
 def test_the_start_of_a_turn_says_what_to_do_in_the_keeps_panel():

@@ -17,9 +17,21 @@ from zonkcam.game.dice import parse_dice
 from zonkcam.game.game import Game
 from zonkcam.game.rules import PRESETS
 
-REQUIRED = ["ZONK", "HOT DICE", "NEWBIE", "FRAME", "GO FOR 1000", "SLOPPY", "DRINK: LEFT",
-            "DRINK: RIGHT", "DRINK: CHOOSE", "DRINK: SOCIAL", "MAKE A RULE", "FINAL ROUND",
-            "WINNER"]
+REQUIRED = [
+    "ZONK",
+    "HOT DICE",
+    "NEWBIE",
+    "FRAME",
+    "GO FOR 1000",
+    "SLOPPY",
+    "DRINK: LEFT",
+    "DRINK: RIGHT",
+    "DRINK: CHOOSE",
+    "DRINK: SOCIAL",
+    "MAKE A RULE",
+    "FINAL ROUND",
+    "WINNER",
+]
 
 
 class Clock:

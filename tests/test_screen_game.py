@@ -78,7 +78,8 @@ def test_the_confirm_bar_decides_which_dice_get_a_question_mark(window):
     game.play(A.Roll(parse_dice([1, 5, 5, 3, 1])))
     seen = mat_observation([1, 5, 5, 3, 1], confidences=[0.97, 0.95, 0.42, 0.7, 0.98])
     assert GameScreen(window, sounds=Sounds(mixer=FakeMixer())).draw(
-        game.state, seen).unsure_dice == (2,)  # the default bar, 0.6
+        game.state, seen
+    ).unsure_dice == (2,)  # the default bar, 0.6
     strict = GameScreen(window, sounds=Sounds(mixer=FakeMixer()), confirm_below=0.96)
     assert strict.draw(game.state, seen).unsure_dice == (1, 2, 3)
 
@@ -141,6 +142,7 @@ def test_headless_window_saves_what_is_shown(window):
 
 
 # -- the odds panel -------------------------------------------------------------------------
+
 
 class SlowAdvisor:
     """An advisor that takes its time: the frame must not wait for it."""

@@ -42,11 +42,20 @@ def views():
         view = view_for(scene.state, scene.observation, scene.selected_keep)
         yield name, view
         for banner in banners_for(scene.state):
-            yield f"{name}-{banner.name.lower().replace(' ', '-').replace(':', '')}", \
-                dataclasses.replace(view, banner=banner)
+            yield (
+                f"{name}-{banner.name.lower().replace(' ', '-').replace(':', '')}",
+                dataclasses.replace(view, banner=banner),
+            )
         if name == "roll":
-            yield "roll-odds", view_for(scene.state, scene.observation, scene.selected_keep,
-                                        odds=advisor.advise(scene.state))
+            yield (
+                "roll-odds",
+                view_for(
+                    scene.state,
+                    scene.observation,
+                    scene.selected_keep,
+                    odds=advisor.advise(scene.state),
+                ),
+            )
         if name == "final-round":
             yield "final-round-muted", dataclasses.replace(view, muted=True)
 
@@ -68,8 +77,11 @@ def test_every_figure_reads_from_two_metres(name, tmp_path):
     lay = screen.draw(surface, view)
     save(surface, artifacts_dir(tmp_path), f"readable-{name}")
     covers = [r for r, shown in ((lay.banner, view.banner), (lay.odds, view.odds)) if shown]
-    figures = [t for t in screen.texts if not t.label
-               and not any(r.contains(t.rect) for r in covers if r is not None)]
+    figures = [
+        t
+        for t in screen.texts
+        if not t.label and not any(r.contains(t.rect) for r in covers if r is not None)
+    ]
     assert figures
     small = [(t.text, t.rect.h) for t in figures if t.rect.h < LINE_PX]
     assert small == [], f"under {LINE_PX} px"
@@ -82,8 +94,19 @@ def test_every_figure_reads_from_two_metres(name, tmp_path):
 
 def test_the_scenes_cover_every_moment_of_the_tables():
     banners = {view.banner.name for view in VIEWS.values() if view.banner}
-    assert banners >= {"ZONK", "HOT DICE", "FINAL ROUND", "WINNER", "SLOPPY", "SPACED",
-                       "NEWBIE", "GO FOR 1000", "DRINK: LEFT", "HAND OUT", "MAKE A RULE"}
+    assert banners >= {
+        "ZONK",
+        "HOT DICE",
+        "FINAL ROUND",
+        "WINNER",
+        "SLOPPY",
+        "SPACED",
+        "NEWBIE",
+        "GO FOR 1000",
+        "DRINK: LEFT",
+        "HAND OUT",
+        "MAKE A RULE",
+    }
     states = {name: scene() for name, scene in scenes.SCENES.items()}
     assert states["piggyback"].state.offer is not None
     assert states["go-for-1000"].state.phase.value == "go-for-1000"

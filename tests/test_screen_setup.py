@@ -71,8 +71,10 @@ def test_choose_rules_wraps_and_takes_digits():
 
 
 def test_resume_list(tmp_path):
-    games = [ResumableGame(3, "chicago", ("Ann", "Bob"), 17),
-             ResumableGame(5, "drinking", ("Cy", "Di", "Ed"), 4)]
+    games = [
+        ResumableGame(3, "chicago", ("Ann", "Bob"), 17),
+        ResumableGame(5, "drinking", ("Cy", "Di", "Ed"), 4),
+    ]
     menu = ChooseGame(games)
     assert menu.game_id == 3
     surface, screen = draw(menu)

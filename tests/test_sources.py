@@ -83,8 +83,10 @@ def test_a_failed_camera_is_reopened_as_a_new_one_with_backoff():
     opened = sorted({f.truth for f in frames})
     assert opened[:3] == [1, 2, 3]  # each a newly opened camera
     assert all(len([f for f in frames if f.truth == n]) == 3 for n in opened[:-1])
-    assert [p.message for p in problems[:2]] == ["camera 1 stopped sending frames",
-                                                 "camera 2 stopped sending frames"]
+    assert [p.message for p in problems[:2]] == [
+        "camera 1 stopped sending frames",
+        "camera 2 stopped sending frames",
+    ]
     # it never blocks for the backoff: it says so every 0.1 s while it waits
     assert max(clock.sleeps) <= 0.1
     assert any(i.repeat for i in items if isinstance(i, CameraProblem))
@@ -122,8 +124,9 @@ def test_bad_frames_are_skipped_and_counted_then_the_camera_is_reopened():
     source = ResilientSource(opener, max_bad_frames=5, clock=clock, sleep=clock.sleep)
     items = take(source.frames(), 12)
     assert source.bad_frames >= 5
-    reopening = next(k for k, i in enumerate(items) if "(5 bad frames in a row); reopening"
-                     in i.message)
+    reopening = next(
+        k for k, i in enumerate(items) if "(5 bad frames in a row); reopening" in i.message
+    )
     assert reopening == 4 and all(i.retry_in_s == 0 for i in items[:4])
     assert len(opened) >= 1 and opened[0].closed
 
@@ -169,7 +172,7 @@ def test_a_video_damaged_mid_way_says_so(tmp_path):
     data = bytearray(whole.read_bytes())
     n = len(data)
     damaged = tmp_path / "damaged.avi"
-    data[n // 2: n // 2 + n // 6] = bytes(n // 6)
+    data[n // 2 : n // 2 + n // 6] = bytes(n // 6)
     damaged.write_bytes(bytes(data))
     items = list(ResilientSource(lambda: VideoSource(str(damaged))).frames())
     frames = [i for i in items if isinstance(i, Frame)]
@@ -208,23 +211,32 @@ def test_auto_without_picamera2_is_the_demo_table(monkeypatch):
 
 # Sensor modes as picamera2 lists them for a Camera Module 3 (imx708, 16:9) and a
 # Camera Module 2 (imx219, 4:3).
-MODULE_3 = ((4608, 2592), [
-    {"size": (1536, 864), "bit_depth": 10, "crop_limits": (768, 432, 3072, 1728), "fps": 120.1},
-    {"size": (2304, 1296), "bit_depth": 10, "crop_limits": (0, 0, 4608, 2592), "fps": 56.0},
-    {"size": (4608, 2592), "bit_depth": 10, "crop_limits": (0, 0, 4608, 2592), "fps": 14.4},
-])
-MODULE_2 = ((3280, 2464), [
-    {"size": (640, 480), "bit_depth": 10, "crop_limits": (1000, 752, 1280, 960), "fps": 206.7},
-    {"size": (1640, 1232), "bit_depth": 10, "crop_limits": (0, 0, 3280, 2464), "fps": 41.9},
-    {"size": (1920, 1080), "bit_depth": 10, "crop_limits": (680, 692, 1920, 1080), "fps": 47.6},
-    {"size": (3280, 2464), "bit_depth": 10, "crop_limits": (0, 0, 3280, 2464), "fps": 21.2},
-])
+MODULE_3 = (
+    (4608, 2592),
+    [
+        {"size": (1536, 864), "bit_depth": 10, "crop_limits": (768, 432, 3072, 1728), "fps": 120.1},
+        {"size": (2304, 1296), "bit_depth": 10, "crop_limits": (0, 0, 4608, 2592), "fps": 56.0},
+        {"size": (4608, 2592), "bit_depth": 10, "crop_limits": (0, 0, 4608, 2592), "fps": 14.4},
+    ],
+)
+MODULE_2 = (
+    (3280, 2464),
+    [
+        {"size": (640, 480), "bit_depth": 10, "crop_limits": (1000, 752, 1280, 960), "fps": 206.7},
+        {"size": (1640, 1232), "bit_depth": 10, "crop_limits": (0, 0, 3280, 2464), "fps": 41.9},
+        {"size": (1920, 1080), "bit_depth": 10, "crop_limits": (680, 692, 1920, 1080), "fps": 47.6},
+        {"size": (3280, 2464), "bit_depth": 10, "crop_limits": (0, 0, 3280, 2464), "fps": 21.2},
+    ],
+)
 
 
-@pytest.mark.parametrize("camera_module,mode,size", [
-    (MODULE_3, (2304, 1296), (1280, 720)),
-    (MODULE_2, (1640, 1232), (1280, 962)),
-])
+@pytest.mark.parametrize(
+    "camera_module,mode,size",
+    [
+        (MODULE_3, (2304, 1296), (1280, 720)),
+        (MODULE_2, (1640, 1232), (1280, 962)),
+    ],
+)
 def test_the_sensor_mode_sees_the_whole_field_of_view(camera_module, mode, size):
     array, modes = camera_module
     chosen = pi.full_view_mode(modes, array)
@@ -260,8 +272,7 @@ class FakePicamera2:
         self.running = False
 
     def capture_metadata(self):
-        return {"ExposureTime": 12000, "AnalogueGain": 2.5, "ColourGains": (1.8, 1.4),
-                "Lux": 300.0}
+        return {"ExposureTime": 12000, "AnalogueGain": 2.5, "ColourGains": (1.8, 1.4), "Lux": 300.0}
 
     def set_controls(self, controls):
         self.calls.append(("set_controls", controls))
@@ -285,8 +296,13 @@ def test_the_pi_camera_locks_exposure_and_white_balance_the_documented_way(monke
     assert config["main"] == {"size": (1280, 720), "format": "RGB888"}
     assert config["sensor"] == {"output_size": (2304, 1296), "bit_depth": 10}
     assert config["controls"]["FrameDurationLimits"] == (33_333, 33_333)
-    assert controls == {"AeEnable": False, "AwbEnable": False, "ExposureTime": 12000,
-                        "AnalogueGain": 2.5, "ColourGains": (1.8, 1.4)}
+    assert controls == {
+        "AeEnable": False,
+        "AwbEnable": False,
+        "ExposureTime": 12000,
+        "AnalogueGain": 2.5,
+        "ColourGains": (1.8, 1.4),
+    }
     assert source.read().image.shape == (720, 1280, 3)
     # reopened after a failure: the same Picamera2 object, started again
     source.close()

@@ -43,8 +43,12 @@ def test_actions_are_saved_and_resumed(tmp_path):
     db = tmp_path / "g.db"
     with EventLog(db) as log:
         keeper = Scorekeeper.new(log, PRESETS["classic-10000"])
-        for action in (A.Players(("Ann", "Bob")), roll(1, 1, 1, 4, 4), A.Keep((1, 1, 1)),
-                       roll(5, 2)):
+        for action in (
+            A.Players(("Ann", "Bob")),
+            roll(1, 1, 1, 4, 4),
+            A.Keep((1, 1, 1)),
+            roll(5, 2),
+        ):
             keeper.play(action)
         with pytest.raises(IllegalKeepError):
             keeper.play(A.Keep((2,)))  # refused: nothing written
@@ -110,15 +114,43 @@ def test_export_is_replayable(tmp_path, capsys):
 def test_sigkill_between_actions_loses_nothing_acknowledged(tmp_path):
     """Type actions into a real process, SIGKILL it, and resume from the log."""
     db = tmp_path / "g.db"
-    lines = ["12466", "1", "1345", "15", "44", "reroll", "34",  # Ann zonks
-             "44455", "44455", "44446", "4444", "b",                # Bob banks 1000
-             "55512"]
+    lines = [
+        "12466",
+        "1",
+        "1345",
+        "15",
+        "44",
+        "reroll",
+        "34",  # Ann zonks
+        "44455",
+        "44455",
+        "44446",
+        "4444",
+        "b",  # Bob banks 1000
+        "55512",
+    ]
     env = dict(os.environ, PYTHONUNBUFFERED="1")
     proc = subprocess.Popen(
-        [sys.executable, "-m", "zonkcam", "play", "--text", "--db", str(db),
-         "--rules", "classic-10000", "--players", "Ann", "Bob"],
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-        env=env)
+        [
+            sys.executable,
+            "-m",
+            "zonkcam",
+            "play",
+            "--text",
+            "--db",
+            str(db),
+            "--rules",
+            "classic-10000",
+            "--players",
+            "Ann",
+            "Bob",
+        ],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        env=env,
+    )
     acknowledged = 0
 
     def status_line() -> str:  # every accepted or refused line ends with one
@@ -180,15 +212,20 @@ def first_released_log(db) -> None:
     con = sqlite3.connect(db, isolation_level=None)
     con.execute("PRAGMA journal_mode=WAL")
     con.executescript(FIRST_RELEASED_SCHEMA)
-    rows = [[{"players": ["Ann", "Bob"]}, {"roll": [1, 1, 1, 2, 3]}, {"bank": True}],
-            [{"players": ["Cy", "Di"]}, {"roll": [5, 2, 3, 4, 6]}, {"keep": [5]}]]
+    rows = [
+        [{"players": ["Ann", "Bob"]}, {"roll": [1, 1, 1, 2, 3]}, {"bank": True}],
+        [{"players": ["Cy", "Di"]}, {"roll": [5, 2, 3, 4, 6]}, {"keep": [5]}],
+    ]
     for gid, (actions, finished) in enumerate(zip(rows, (1, 0), strict=True), start=1):
         rules = dataclasses.replace(PRESETS["chicago"], target=1000)
-        con.execute("INSERT INTO games VALUES (?, ?, ?, ?, ?)",
-                    (gid, 1.7e9, rules.name, rules_to_toml(rules), finished))
+        con.execute(
+            "INSERT INTO games VALUES (?, ?, ?, ?, ?)",
+            (gid, 1.7e9, rules.name, rules_to_toml(rules), finished),
+        )
         for seq, obj in enumerate(actions, start=1):
-            con.execute("INSERT INTO events VALUES (?, ?, ?, ?)",
-                        (gid, seq, 1.7e9 + seq, json.dumps(obj)))
+            con.execute(
+                "INSERT INTO events VALUES (?, ?, ?, ?)", (gid, seq, 1.7e9 + seq, json.dumps(obj))
+            )
     con.close()
 
 
@@ -201,7 +238,9 @@ def test_a_log_of_the_first_release_is_upgraded_and_plays_on(tmp_path):
         assert log._db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
         games = log.games()
         assert [(g.id, g.finished, g.events, g.players) for g in games] == [
-            (1, True, 3, ("Ann", "Bob")), (2, False, 3, ("Cy", "Di"))]
+            (1, True, 3, ("Ann", "Bob")),
+            (2, False, 3, ("Cy", "Di")),
+        ]
         assert log.latest_unfinished() == 2
         keeper = Scorekeeper.resume(log, 2)
         assert keeper.state.turn.total == 50
@@ -249,6 +288,7 @@ def test_a_new_layout_step_is_one_more_sql_step(tmp_path, monkeypatch):
 
 # -- one writer per game ----------------------------------------------------------------------
 
+
 def test_a_second_log_on_the_same_game_is_refused_until_the_first_closes(tmp_path):
     from zonkcam.record.store import GameBusyError
 
@@ -275,8 +315,11 @@ def test_an_old_copy_of_a_game_cannot_write_over_newer_actions(tmp_path):
         keeper = Scorekeeper.new(log, PRESETS["chicago"], [A.Players(("Ann", "Bob"))])
         stale = Scorekeeper.resume(log, keeper.game_id)
         keeper.play(roll(5, 2, 3, 4, 6))
-        with pytest.raises(UserError, match="game 1 was changed by another zonkcam .2 actions "
-                           "stored, this one expected 1.: nothing was saved"):
+        with pytest.raises(
+            UserError,
+            match="game 1 was changed by another zonkcam .2 actions "
+            "stored, this one expected 1.: nothing was saved",
+        ):
             stale.play(roll(1, 2, 3, 4, 6))
         assert len(stale.game.events) == 1
         assert log.actions(1)[1] == roll(5, 2, 3, 4, 6)
@@ -284,12 +327,18 @@ def test_an_old_copy_of_a_game_cannot_write_over_newer_actions(tmp_path):
 
 def _holder(db, game_id: int):
     """Another process that resumes the game and holds it until it is killed."""
-    code = ("import sys; from zonkcam.record.store import EventLog; "
-            "from zonkcam.record.scorekeeper import Scorekeeper; "
-            "log = EventLog(sys.argv[1]); Scorekeeper.resume(log, int(sys.argv[2])); "
-            "print('holding', flush=True); sys.stdin.read()")
-    proc = subprocess.Popen([sys.executable, "-c", code, str(db), str(game_id)],
-                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    code = (
+        "import sys; from zonkcam.record.store import EventLog; "
+        "from zonkcam.record.scorekeeper import Scorekeeper; "
+        "log = EventLog(sys.argv[1]); Scorekeeper.resume(log, int(sys.argv[2])); "
+        "print('holding', flush=True); sys.stdin.read()"
+    )
+    proc = subprocess.Popen(
+        [sys.executable, "-c", code, str(db), str(game_id)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
     assert proc.stdout.readline() == "holding\n"
     return proc
 
@@ -321,8 +370,10 @@ def test_a_claim_from_before_a_reboot_is_taken_over(tmp_path):
     with EventLog(db) as log:
         Scorekeeper.new(log, PRESETS["chicago"], [A.Players(("Ann",))])
     with sqlite3.connect(db) as con:  # a claim by this very pid, but in an earlier boot
-        con.execute("INSERT INTO writers VALUES (1, ?, ?, 0)",
-                    (f"earlier-boot/{os.getpid()}/1/x", os.getpid()))
+        con.execute(
+            "INSERT INTO writers VALUES (1, ?, ?, 0)",
+            (f"earlier-boot/{os.getpid()}/1/x", os.getpid()),
+        )
     with EventLog(db) as log:
         Scorekeeper.resume(log, 1).play(roll(1, 2, 3, 4, 6))
 
@@ -335,14 +386,17 @@ def test_a_writer_whose_claim_was_taken_over_is_refused(tmp_path):
     db = tmp_path / "g.db"
     log = EventLog(db)
     keeper = Scorekeeper.new(log, PRESETS["chicago"], [A.Players(("Ann",))])
-    taker = subprocess.Popen([sys.executable, "-c", "import sys; sys.stdin.read()"],
-                             stdin=subprocess.PIPE)
+    taker = subprocess.Popen(
+        [sys.executable, "-c", "import sys; sys.stdin.read()"], stdin=subprocess.PIPE
+    )
     try:
         start = open(f"/proc/{taker.pid}/stat").read().rsplit(")", 1)[1].split()[19]
         boot = open("/proc/sys/kernel/random/boot_id").read().strip()
         with sqlite3.connect(db) as con:
-            con.execute("UPDATE writers SET process = ?, pid = ?",
-                        (f"{boot}/{taker.pid}/{start}/x", taker.pid))
+            con.execute(
+                "UPDATE writers SET process = ?, pid = ?",
+                (f"{boot}/{taker.pid}/{start}/x", taker.pid),
+            )
         with pytest.raises(GameBusyError):
             keeper.play(roll(1, 2, 3, 4, 6))
         assert len(log.actions(1)) == 1
@@ -353,6 +407,7 @@ def test_a_writer_whose_claim_was_taken_over_is_refused(tmp_path):
 
 
 # -- one transaction per step ------------------------------------------------------------------
+
 
 def test_a_game_is_stored_only_with_its_players(tmp_path):
     db = tmp_path / "g.db"

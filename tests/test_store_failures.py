@@ -47,9 +47,12 @@ def one_line_error(capsys, *argv: str, stdin: str = "quit\n", monkeypatch=None) 
 
 
 def commands(db: Path) -> list[list[str]]:
-    return [["games", "--db", str(db), "list"], ["games", "--db", str(db), "show", "1"],
-            ["play", "--text", "--db", str(db), "--resume", "1"],
-            ["play", "--text", "--db", str(db), "--players", "Ann", "Bob"]]
+    return [
+        ["games", "--db", str(db), "list"],
+        ["games", "--db", str(db), "show", "1"],
+        ["play", "--text", "--db", str(db), "--resume", "1"],
+        ["play", "--text", "--db", str(db), "--players", "Ann", "Bob"],
+    ]
 
 
 @pytest.mark.parametrize("page", [1, 2, 3])
@@ -57,7 +60,7 @@ def test_a_damaged_file_is_one_line_everywhere(tmp_path, capsys, monkeypatch, pa
     db = tmp_path / "g.db"
     saved_game(db)
     data = bytearray(db.read_bytes())
-    data[page * 4096:(page + 1) * 4096] = b"\xa5" * 4096
+    data[page * 4096 : (page + 1) * 4096] = b"\xa5" * 4096
     db.write_bytes(bytes(data))
     for argv in commands(db):
         err = one_line_error(capsys, *argv, monkeypatch=monkeypatch)
@@ -70,7 +73,8 @@ def test_a_file_that_is_not_sqlite(tmp_path, capsys, monkeypatch):
     db.write_text("these are my notes, not a game log\n" * 200)
     for argv in commands(db):
         assert "is damaged (file is not a database)" in one_line_error(
-            capsys, *argv, monkeypatch=monkeypatch)
+            capsys, *argv, monkeypatch=monkeypatch
+        )
     assert db.read_text().startswith("these are my notes")
 
 
@@ -81,7 +85,8 @@ def test_a_foreign_layout_is_refused_untouched(tmp_path, capsys, monkeypatch):
     before = db.read_bytes()
     for argv in commands(db):
         assert "is not a zonkcam game log (it has the tables recipes)" in one_line_error(
-            capsys, *argv, monkeypatch=monkeypatch)
+            capsys, *argv, monkeypatch=monkeypatch
+        )
     assert db.read_bytes() == before
     db = tmp_path / "films.db"
     with sqlite3.connect(db) as con:  # games of another program, same table name
@@ -123,8 +128,9 @@ def test_a_read_only_file_through_the_cli(tmp_path):
     user = 65534 if os.geteuid() == 0 else None
     if user is not None:
         try:
-            subprocess.run([sys.executable, "-c", "pass"], user=user, check=True,
-                           capture_output=True)
+            subprocess.run(
+                [sys.executable, "-c", "pass"], user=user, check=True, capture_output=True
+            )
         except (OSError, subprocess.CalledProcessError):
             pytest.skip("nobody cannot run this Python")
     folder = Path(tempfile.mkdtemp(prefix="zonkcam-ro-"))
@@ -134,9 +140,14 @@ def test_a_read_only_file_through_the_cli(tmp_path):
         saved_game(db, rolls=1)
         db.chmod(0o444)
         proc = subprocess.run(
-            [sys.executable, "-m", "zonkcam", "play", "--text", "--db", str(db), "--resume",
-             "1"], input="23466\nquit\n", capture_output=True, text=True, user=user,
-            timeout=60, env=dict(os.environ, HOME=str(folder)))
+            [sys.executable, "-m", "zonkcam", "play", "--text", "--db", str(db), "--resume", "1"],
+            input="23466\nquit\n",
+            capture_output=True,
+            text=True,
+            user=user,
+            timeout=60,
+            env=dict(os.environ, HOME=str(folder)),
+        )
         # resuming claims the game, a write: refused there, in one line
         assert proc.returncode == 2 and "Traceback" not in proc.stderr, proc.stderr
         assert len(proc.stderr.splitlines()) == 1
@@ -172,12 +183,18 @@ def test_a_file_size_limit_through_the_cli(tmp_path):
     """The operating system refuses writes beyond a size (RLIMIT_FSIZE): every action
     that was shown as accepted is in the log, the refused ones are one line each."""
     db = tmp_path / "g.db"
-    code = ("import resource, signal, sys; signal.signal(signal.SIGXFSZ, signal.SIG_IGN); "
-            "resource.setrlimit(resource.RLIMIT_FSIZE, (60000, 60000)); "
-            "from zonkcam.cli import main; sys.exit(main(sys.argv[1:]))")
+    code = (
+        "import resource, signal, sys; signal.signal(signal.SIGXFSZ, signal.SIG_IGN); "
+        "resource.setrlimit(resource.RLIMIT_FSIZE, (60000, 60000)); "
+        "from zonkcam.cli import main; sys.exit(main(sys.argv[1:]))"
+    )
     proc = subprocess.run(
-        [sys.executable, "-c", code, "play", "--text", "--db", str(db), "--players", "Ann",
-         "Bob"], input="23466\n" * 60, capture_output=True, text=True, timeout=120)
+        [sys.executable, "-c", code, "play", "--text", "--db", str(db), "--players", "Ann", "Bob"],
+        input="23466\n" * 60,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert proc.returncode == 0 and "Traceback" not in proc.stderr, proc.stderr
     accepted = proc.stdout.count(" zonks\n")
     refused = [x for x in proc.stdout.splitlines() if x.startswith("! ")]
@@ -208,14 +225,15 @@ def test_damaged_rows_are_one_line_and_export_still_rescues_the_actions(tmp_path
     saved_game(db)
     with sqlite3.connect(db) as con:
         con.execute("UPDATE games SET rules_toml = 'dice = [' WHERE id = 1")
-    for argv in (["games", "--db", str(db), "show", "1"],
-                 ["play", "--text", "--db", str(db), "--resume", "1"]):
+    for argv in (
+        ["games", "--db", str(db), "show", "1"],
+        ["play", "--text", "--db", str(db), "--resume", "1"],
+    ):
         assert "game 1: its stored rules are damaged" in one_line_error(capsys, *argv)
     assert main(["games", "--db", str(db), "export", "1"]) == 0
     assert capsys.readouterr().out.count("\n") == 4  # the players and three rolls
     with sqlite3.connect(db) as con:
-        con.execute("UPDATE games SET rules_toml = ? WHERE id = 1",
-                    ('base = "classic-10000"\n',))
+        con.execute("UPDATE games SET rules_toml = ? WHERE id = 1", ('base = "classic-10000"\n',))
         con.execute("UPDATE events SET action = '[1, 2]' WHERE game_id = 1 AND seq = 1")
         con.execute("UPDATE events SET action = '{\"roll\": [7]}' WHERE seq = 3")
     assert main(["games", "--db", str(db), "list"]) == 0  # no players shown, no traceback
@@ -223,7 +241,7 @@ def test_damaged_rows_are_one_line_and_export_still_rescues_the_actions(tmp_path
     err = one_line_error(capsys, "games", "--db", str(db), "show", "1")
     assert "game 1: stored action 1 is damaged" in err
     with sqlite3.connect(db) as con:
-        con.execute("UPDATE events SET action = '{\"players\": [\"Ann\"]}' WHERE seq = 1")
+        con.execute('UPDATE events SET action = \'{"players": ["Ann"]}\' WHERE seq = 1')
     err = one_line_error(capsys, "games", "--db", str(db), "show", "1")
     assert "game 1: stored action 3 is damaged: a die shows 1 to 6, not 7" in err
     with sqlite3.connect(db) as con:
@@ -259,16 +277,38 @@ def test_the_log_path_is_a_folder_or_cannot_be_made(tmp_path, capsys):
 def test_the_exit_hint_comes_back_with_the_same_options(tmp_path):
     db = tmp_path / "my games.db"
     proc = subprocess.Popen(
-        [sys.executable, "-m", "zonkcam", "play", "--text", "--db", str(db), "--players",
-         "Ann", "Bob"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-        text=True)
+        [
+            sys.executable,
+            "-m",
+            "zonkcam",
+            "play",
+            "--text",
+            "--db",
+            str(db),
+            "--players",
+            "Ann",
+            "Bob",
+        ],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     out, err = proc.communicate("23466\nquit\n", timeout=60)
     assert proc.returncode == 0, err
     last = out.strip().splitlines()[-1]
     assert last == f"Game 1 saved; resume with: zonkcam play --text --db '{db}' --resume 1"
-    again = subprocess.run(["bash", "-c", last.split("resume with: ")[1].replace(
-        "zonkcam", f"{sys.executable} -m zonkcam", 1)], input="quit\n", capture_output=True,
-        text=True, timeout=60)
+    again = subprocess.run(
+        [
+            "bash",
+            "-c",
+            last.split("resume with: ")[1].replace("zonkcam", f"{sys.executable} -m zonkcam", 1),
+        ],
+        input="quit\n",
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert again.returncode == 0 and "Game 1: classic-10000" in again.stdout
 
 

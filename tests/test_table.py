@@ -55,8 +55,9 @@ def as_drawn(observations, frames):
     for o in settled(observations):
         truth = by_index[o.frame].truth
         assert not truth.moving and not truth.hand
-        assert sorted((str(d.zone), d.value) for d in o.dice if not d.cocked) == \
-            sorted((d.zone, d.value) for d in truth.dice if not d.cocked)
+        assert sorted((str(d.zone), d.value) for d in o.dice if not d.cocked) == sorted(
+            (d.zone, d.value) for d in truth.dice if not d.cocked
+        )
 
 
 def test_each_settled_roll_is_reported_once_with_values_and_zones():
@@ -94,8 +95,10 @@ class BlindToAKeptOne(TruthReader):
 
 
 def _in_strip(table: DemoTable, seen) -> bool:
-    return any(d.zone == "keep" and d.value == seen.value and b == seen.bbox
-               for d, b in zip(table.last.truth.dice, table.last.truth.boxes, strict=True))
+    return any(
+        d.zone == "keep" and d.value == seen.value and b == seen.bbox
+        for d, b in zip(table.last.truth.dice, table.last.truth.boxes, strict=True)
+    )
 
 
 def keep_a_1_then_a_5(**kw) -> DemoTable:
@@ -184,9 +187,14 @@ class Covered(TruthReader):
         seen = super().__call__(image, region)
         things = self.table.things
         dice = dict(zip(self.table.last.truth.boxes, self.table.last.truth.dice, strict=True))
-        return [s for s in seen if not any(
-            abs(dice[s.bbox].x_mm - th.x_mm) < 20 and abs(dice[s.bbox].y_mm - th.y_mm) < 20
-            for th in things)]
+        return [
+            s
+            for s in seen
+            if not any(
+                abs(dice[s.bbox].x_mm - th.x_mm) < 20 and abs(dice[s.bbox].y_mm - th.y_mm) < 20
+                for th in things
+            )
+        ]
 
 
 @pytest.mark.parametrize("thing", ["finger", "cup", "phone", "sleeve", "shadow"])

@@ -36,7 +36,8 @@ def test_words(game):
     assert parse_line("land choose Bob", game.state) == A.Land("choose", "Bob")
     assert parse_line("leave Ann", game.state) == A.Leave("Ann")
     assert parse_line("roll 2w 2w 3r 3r 4g 4g", game.state) == A.Roll(
-        parse_dice(["2w", "2w", "3r", "3r", "4g", "4g"]))
+        parse_dice(["2w", "2w", "3r", "3r", "4g", "4g"])
+    )
     assert parse_line("help", game.state) == "help"
 
 
@@ -67,9 +68,23 @@ def test_bytes_that_are_not_utf8_at_a_strict_terminal_are_one_line(tmp_path):
     import sys
 
     proc = subprocess.run(
-        [sys.executable, "-m", "zonkcam", "play", "--text", "--db", str(tmp_path / "g.db"),
-         "--players", "Ann", "Bob"], input=b"\xff\xfe12\n23466\njoin Z\x1b[2Jed\nquit\n",
-        capture_output=True, timeout=60, env=dict(os.environ, PYTHONIOENCODING="utf-8:strict"))
+        [
+            sys.executable,
+            "-m",
+            "zonkcam",
+            "play",
+            "--text",
+            "--db",
+            str(tmp_path / "g.db"),
+            "--players",
+            "Ann",
+            "Bob",
+        ],
+        input=b"\xff\xfe12\n23466\njoin Z\x1b[2Jed\nquit\n",
+        capture_output=True,
+        timeout=60,
+        env=dict(os.environ, PYTHONIOENCODING="utf-8:strict"),
+    )
     out = proc.stdout.decode()
     assert proc.returncode == 0 and b"Traceback" not in proc.stderr, proc.stderr
     refusals = [x for x in out.splitlines() if x.startswith("! ")]
@@ -102,8 +117,9 @@ def test_odds_shows_the_advice_for_the_current_state(tmp_path):
     with EventLog(tmp_path / "g.db") as log:
         keeper = Scorekeeper.new(log, PRESETS["chicago"])
         keeper.play(A.Players(("Ann", "Bob")))
-        TextScorekeeper(keeper, read=lambda _: next(typed), write=shown.append,
-                        advisor=advisor).run()
+        TextScorekeeper(
+            keeper, read=lambda _: next(typed), write=shown.append, advisor=advisor
+        ).run()
         state = keeper.state
     odds = [s for s in shown if s.startswith("odds for Ann")]
     assert len(odds) == 2
@@ -122,6 +138,7 @@ def test_odds_is_a_view_word(game):
 
 
 # -- no dead ends ------------------------------------------------------------------------------
+
 
 def session(tmp_path, rules, typed, players=("Ann", "Bob"), *, keeper=None):
     """Play typed lines through the terminal scorekeeper; what it printed, and the game."""
@@ -165,8 +182,7 @@ def test_bank_is_offered_only_where_the_rules_allow_it(tmp_path):
 
 
 def test_land_choose_without_a_name_is_answered_in_words(tmp_path):
-    out, state = session(tmp_path, "drinking", ["12346", "land choose", "land choose Bob",
-                                                "quit"])
+    out, state = session(tmp_path, "drinking", ["12346", "land choose", "land choose Bob", "quit"])
     assert "! land choose NAME: say who drinks" in out and "{" not in out
     assert state.players[1].drinks_due == 1
 
@@ -190,32 +206,56 @@ def test_a_game_stored_without_its_players_is_seated_by_typing_names(tmp_path):
 
 
 def test_all_johnnys_shows_the_turn_and_the_score_sheet(tmp_path):
-    out, state = session(tmp_path, "all-johnnys", [
-        "111235", "b",          # Ann: 1,050 (+1 B) ends her first turn
-        "223466",               # Bob: newbie
-        "board", "sheet", "quit"], players=("Ann", "Bob"))
+    out, state = session(
+        tmp_path,
+        "all-johnnys",
+        [
+            "111235",
+            "b",  # Ann: 1,050 (+1 B) ends her first turn
+            "223466",  # Bob: newbie
+            "board",
+            "sheet",
+            "quit",
+        ],
+        players=("Ann", "Bob"),
+    )
     assert "Ann (turn 1 of 21): roll 6 dice" in out
     assert "Ann (turn 2 of 21): roll 6 dice" in out
-    board = out[out.rindex("> Ann"):]
+    board = out[out.rindex("> Ann") :]
     assert "turns  1/21" in board and "last turn: 1050 (+1)" in board
     assert "last turn: Z (newbie) (+1)" in board
-    sheet = out[out.index("  turn  Ann"):].splitlines()
+    sheet = out[out.index("  turn  Ann") :].splitlines()
     assert sheet[1].split() == ["1", "1050", "(+1)", "Z", "(newbie)", "(+1)"]
 
 
 def test_a_player_joining_the_drinking_table_gets_a_zonk_name(tmp_path):
-    out, state = session(tmp_path, "drinking", [
-        "join Dee", "Bob", "Dizzy",          # Bob names the newcomer
-        "zonkname Ann", "Ann", "Me", "Dee", "Captain",  # nobody names themself
-        "quit"], players=("Ann", "Bob"))
+    out, state = session(
+        tmp_path,
+        "drinking",
+        [
+            "join Dee",
+            "Bob",
+            "Dizzy",  # Bob names the newcomer
+            "zonkname Ann",
+            "Ann",
+            "Me",
+            "Dee",
+            "Captain",  # nobody names themself
+            "quit",
+        ],
+        players=("Ann", "Bob"),
+    )
     assert "Bob names Dee 'Dizzy'" in out and "Dee names Ann 'Captain'" in out
     assert "! nobody names themself" in out
     assert [state.shown_name(p) for p in state.players] == ["Captain", "Bob", "Dizzy"]
 
 
 def test_drinks_due_show_and_are_marked_drunk(tmp_path):
-    out, state = session(tmp_path, "drinking", ["12346", "land social", "land left",
-                                                "drunk Bob", "drunk", "board", "quit"])
+    out, state = session(
+        tmp_path,
+        "drinking",
+        ["12346", "land social", "land left", "drunk Bob", "drunk", "board", "quit"],
+    )
     assert "DRINKS DUE: Ann 1, Bob 2 (type drunk when they are drunk)" in out
     assert "DRUNK: Bob 2" in out and "DRUNK: Ann 1" in out
     assert "drinks due 0" in out.splitlines()[-3]
@@ -249,7 +289,8 @@ def _interactive(monkeypatch, answers):
 
 
 def test_set_up_asks_again_for_a_mistyped_table_and_splits_names_on_spaces(
-        tmp_path, monkeypatch, capsys):
+    tmp_path, monkeypatch, capsys
+):
     from zonkcam.cli import main
 
     asked = _interactive(monkeypatch, ["chicgo", "chicago", "Ann Ann", "Ann Bob Cy", "quit"])
@@ -308,8 +349,12 @@ def test_line_editing_and_history_at_a_terminal(tmp_path):
         seat = ["--resume"] if db.exists() else ["--rules", "chicago", "--players", "Ann", "Bob"]
         proc = subprocess.Popen(
             [sys.executable, "-m", "zonkcam", "play", "--text", "--db", str(db), *seat],
-            stdin=slave, stdout=slave, stderr=slave, env=dict(os.environ, TERM="xterm"),
-            close_fds=True)
+            stdin=slave,
+            stdout=slave,
+            stderr=slave,
+            env=dict(os.environ, TERM="xterm"),
+            close_fds=True,
+        )
         os.close(slave)
         out = b""
 
@@ -328,8 +373,12 @@ def test_line_editing_and_history_at_a_terminal(tmp_path):
                 read_until(lambda: out.endswith(b"> "))
                 before = len(out)
                 os.write(master, key.encode())
-                read_until(lambda before=before, key=key: len(out) > before + len(key) + 2
-                           and (out.endswith(b"> ") or b"saved" in out[before:]))
+                read_until(
+                    lambda before=before, key=key: (
+                        len(out) > before + len(key) + 2
+                        and (out.endswith(b"> ") or b"saved" in out[before:])
+                    )
+                )
             assert proc.wait(timeout=30) == 0
         finally:
             if proc.poll() is None:

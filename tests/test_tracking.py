@@ -9,8 +9,7 @@ DIE = 16.0
 
 
 def die(value, x, y=100.0, zone=Zone.ROLLING, confidence=0.95, cocked=False):
-    return TableDie(value, confidence, "white", (x, y, x + 10, y + 10), (x, y), zone,
-                    cocked=cocked)
+    return TableDie(value, confidence, "white", (x, y, x + 10, y + 10), (x, y), zone, cocked=cocked)
 
 
 def moved(*places):
@@ -92,8 +91,9 @@ def test_nothing_changed_where_the_picture_did_not():
 
 def test_a_die_set_down_in_the_strip_after_a_pick_up_is_a_keep():
     picked = [die(5, 50)]
-    got = compare([die(1, 10)], [die(1, 10), die(2, 60, 280, Zone.KEEP)], moved(60), DIE,
-                  picked_up=picked)
+    got = compare(
+        [die(1, 10)], [die(1, 10), die(2, 60, 280, Zone.KEEP)], moved(60), DIE, picked_up=picked
+    )
     # one die came to the strip, one was picked up from the rolling area: that one
     assert got.change is Change.KEEP and [d.value for d in got.keep] == [5]
     # a die the reader cannot read came to the strip as the 5 left the rolling area
@@ -106,7 +106,8 @@ def test_a_die_read_twice_beside_itself_is_one_die():
     is that die, not a new one."""
     before = [die(5, 235, 142), die(3, 213, 111)]
     strip = die(3, 80, 256, Zone.KEEP)
-    got = compare(before, [die(5, 235, 142), die(2, 234, 131, confidence=0.79), strip],
-                  moved(213, 80), DIE)
+    got = compare(
+        before, [die(5, 235, 142), die(2, 234, 131, confidence=0.79), strip], moved(213, 80), DIE
+    )
     assert got.change is Change.KEEP
     assert sorted((str(d.zone), d.value) for d in got.dice) == [("keep", 3), ("rolling", 5)]

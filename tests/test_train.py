@@ -27,35 +27,62 @@ def _labelled_set(root: Path, sources: dict[str, int]) -> Path:
     with (root / "labels.jsonl").open("w") as fh:
         for source, n in sources.items():
             for i in range(n):
-                out = synth.render(synth.random_scene(np.random.default_rng([i, len(source)]),
-                                                      320, 240, n_dice=3), np.random.default_rng(i))
+                out = synth.render(
+                    synth.random_scene(np.random.default_rng([i, len(source)]), 320, 240, n_dice=3),
+                    np.random.default_rng(i),
+                )
                 name = f"images/{source}{i}.png"
                 cv2.imwrite(str(root / name), out.image)
                 dice = [{"bbox": list(d.bbox), "value": d.value} for d in out.dice]
-                fh.write(json.dumps({"image": name, "width": 320, "height": 240, "dice": dice,
-                                     "bbox_kind": "die", "group": f"{source}:{i}"}) + "\n")
+                fh.write(
+                    json.dumps(
+                        {
+                            "image": name,
+                            "width": 320,
+                            "height": 240,
+                            "dice": dice,
+                            "bbox_kind": "die",
+                            "group": f"{source}:{i}",
+                        }
+                    )
+                    + "\n"
+                )
     return root
 
 
 def test_the_tiny_schedule_builds_a_model_the_reader_loads(tmp_path, capsys):
     out = tmp_path / "run"
-    assert cli.main(["train", "--data", "none", "--schedule", "tiny", "--out", str(out),
-                     "--threads", "1"]) == 0
+    assert (
+        cli.main(
+            ["train", "--data", "none", "--schedule", "tiny", "--out", str(out), "--threads", "1"]
+        )
+        == 0
+    )
     log = capsys.readouterr().err
     assert "detector step 3/3" in log and "value net (tuning) step 2/2" in log
     model = load_model(out)
     assert read_dice(np.full((240, 320, 3), 90, np.uint8), model) == ()
-    assert any(n.op_type == "DequantizeLinear"
-               for n in __import__("onnx").load(str(out / "dice_values.onnx")).graph.node)
+    assert any(
+        n.op_type == "DequantizeLinear"
+        for n in __import__("onnx").load(str(out / "dice_values.onnx")).graph.node
+    )
     info = json.loads((out / "run.json").read_text())
     assert info["settings"]["schedule"]["det_steps"] == 3 and info["minutes"] >= 0
     # again with other settings into the same folder: refused, nothing lost
-    assert cli.main(["train", "--data", "none", "--schedule", "tiny", "--out", str(out),
-                     "--seed", "1"]) == 2
+    assert (
+        cli.main(
+            ["train", "--data", "none", "--schedule", "tiny", "--out", str(out), "--seed", "1"]
+        )
+        == 2
+    )
     assert "holds a run with other settings" in capsys.readouterr().err
     # again with the same: every stage is found done
-    assert cli.main(["train", "--data", "none", "--schedule", "tiny", "--out", str(out),
-                     "--threads", "1"]) == 0
+    assert (
+        cli.main(
+            ["train", "--data", "none", "--schedule", "tiny", "--out", str(out), "--threads", "1"]
+        )
+        == 0
+    )
     assert "detector: done before" in capsys.readouterr().err
 
 
@@ -73,11 +100,21 @@ def test_a_stage_resumed_after_an_interruption_ends_as_one_run_would(tmp_path, m
 
     def fresh() -> torch.nn.Module:
         torch.manual_seed(0)
-        return torch.nn.Sequential(torch.nn.Linear(48, 8), torch.nn.Dropout(0.3),
-                                   torch.nn.Linear(8, 1))
+        return torch.nn.Sequential(
+            torch.nn.Linear(48, 8), torch.nn.Dropout(0.3), torch.nn.Linear(8, 1)
+        )
 
-    once = R.train_stage(fresh(), 7, 0.01, make_batch, loss_of, tmp_path / "a.ckpt",
-                         tmp_path / "a.pt", "one", lambda _: None)
+    once = R.train_stage(
+        fresh(),
+        7,
+        0.01,
+        make_batch,
+        loss_of,
+        tmp_path / "a.ckpt",
+        tmp_path / "a.pt",
+        "one",
+        lambda _: None,
+    )
 
     calls = []
 
@@ -88,12 +125,30 @@ def test_a_stage_resumed_after_an_interruption_ends_as_one_run_would(tmp_path, m
         return make_batch(step)
 
     with pytest.raises(KeyboardInterrupt):
-        R.train_stage(fresh(), 7, 0.01, interrupted, loss_of, tmp_path / "b.ckpt",
-                      tmp_path / "b.pt", "two", lambda _: None)
+        R.train_stage(
+            fresh(),
+            7,
+            0.01,
+            interrupted,
+            loss_of,
+            tmp_path / "b.ckpt",
+            tmp_path / "b.pt",
+            "two",
+            lambda _: None,
+        )
     assert not (tmp_path / "b.pt").exists()
     logs = []
-    twice = R.train_stage(fresh(), 7, 0.01, interrupted, loss_of, tmp_path / "b.ckpt",
-                          tmp_path / "b.pt", "two", logs.append)
+    twice = R.train_stage(
+        fresh(),
+        7,
+        0.01,
+        interrupted,
+        loss_of,
+        tmp_path / "b.ckpt",
+        tmp_path / "b.pt",
+        "two",
+        logs.append,
+    )
     assert "two: resumed at step 4/7" in logs
     assert calls == [0, 1, 2, 3, 4, 5, 4, 5, 6]
     for a, b in zip(once.state_dict().values(), twice.state_dict().values(), strict=True):
@@ -111,8 +166,12 @@ def test_leaving_a_source_out_drops_all_its_photos(tmp_path):
 
 def test_train_names_a_wrong_source_or_folder_before_any_work(tmp_path, capsys):
     data = _labelled_set(tmp_path / "set", {"left": 1})
-    assert cli.main(["train", "--data", str(data), "--leave-out", "nope",
-                     "--out", str(tmp_path / "o")]) == 2
+    assert (
+        cli.main(
+            ["train", "--data", str(data), "--leave-out", "nope", "--out", str(tmp_path / "o")]
+        )
+        == 2
+    )
     assert "--leave-out nope: no such source (sources: left)" in capsys.readouterr().err
     assert cli.main(["train", "--data", str(tmp_path), "--out", str(tmp_path / "o")]) == 2
     assert "no labels.jsonl there" in capsys.readouterr().err
@@ -120,8 +179,9 @@ def test_train_names_a_wrong_source_or_folder_before_any_work(tmp_path, capsys):
 
 
 def test_sources_share_each_batch_by_the_root_of_their_dice():
-    w = D.source_weights(["big", "small", D.RENDERED], {"big": 10000, "small": 100,
-                                                          D.RENDERED: 5000})
+    w = D.source_weights(
+        ["big", "small", D.RENDERED], {"big": 10000, "small": 100, D.RENDERED: 5000}
+    )
     assert sum(w.values()) == pytest.approx(1.0)
     assert w[D.RENDERED] == pytest.approx(D.RENDERED_SHARE)
     assert w["big"] / w["small"] == pytest.approx(10.0)
@@ -129,18 +189,30 @@ def test_sources_share_each_batch_by_the_root_of_their_dice():
 
 
 def test_weighted_draws_follow_the_shares():
-    crops = D.Crops(np.zeros((30, 64, 64, 3), np.uint8), np.zeros(30, np.int64),
-                    np.array([0] * 27 + [1] * 3), ("a", "b"))
+    crops = D.Crops(
+        np.zeros((30, 64, 64, 3), np.uint8),
+        np.zeros(30, np.int64),
+        np.array([0] * 27 + [1] * 3),
+        ("a", "b"),
+    )
     idx = D.weighted_index(crops, {"a": 0.5, "b": 0.5}, 4000, np.random.default_rng(0))
     assert 0.45 < (idx >= 27).mean() < 0.55
 
 
 def test_detector_samples_keep_their_boxes_on_the_dice():
-    out = synth.render(synth.random_scene(np.random.default_rng(3), 640, 480, n_dice=4),
-                       np.random.default_rng(3))
+    out = synth.render(
+        synth.random_scene(np.random.default_rng(3), 640, 480, n_dice=4), np.random.default_rng(3)
+    )
     ok, buf = cv2.imencode(".png", out.image)
-    photo = D.Photo(buf.tobytes(), np.array([d.bbox for d in out.dice], np.float32),
-                    np.array([d.value for d in out.dice]), True, D.RENDERED, 640, 480)
+    photo = D.Photo(
+        buf.tobytes(),
+        np.array([d.bbox for d in out.dice], np.float32),
+        np.array([d.value for d in out.dice]),
+        True,
+        D.RENDERED,
+        640,
+        480,
+    )
     for seed in range(10):
         img, boxes, size_ok = D.det_sample(photo, np.random.default_rng(seed))
         assert img.shape == (D.DET_CANVAS, D.DET_CANVAS, 3) and img.dtype == np.float32
@@ -163,8 +235,9 @@ def test_mined_candidates_are_labelled_by_the_die_they_fall_on():
     boxes = np.array([[10, 10, 50, 50], [100, 10, 140, 50]], np.float32)
     ok, buf = cv2.imencode(".png", np.full((120, 200, 3), 90, np.uint8))
     photo = D.Photo(buf.tobytes(), boxes, np.array([3, 6]), True, "src", 200, 120)
-    cand = np.array([[12, 11, 51, 49], [60, 60, 100, 100], [110, 15, 150, 55], [25, 25, 65, 65]],
-                    np.float32)
+    cand = np.array(
+        [[12, 11, 51, 49], [60, 60, 100, 100], [110, 15, 150, 55], [25, 25, 65, 65]], np.float32
+    )
     heat = np.array([0.9, 0.5, 0.8, 0.4], np.float32)
     mined = D.mined_crops([photo], lambda img: (cand, heat), lambda _: None)
     # on die 3, on nothing, on die 6, half over die 3 (neither: left out)
@@ -177,10 +250,8 @@ def test_an_exported_detector_and_value_net_have_the_reader_shapes(tmp_path):
     from zonkcam.vision.model import open_session
 
     det = export_detector(Detector().eval(), tmp_path / "d.onnx")
-    peaks, geom = open_session(det, 1).run(None, {"image": np.zeros((1, 3, 96, 160),
-                                                                     np.float32)})
+    peaks, geom = open_session(det, 1).run(None, {"image": np.zeros((1, 3, 96, 160), np.float32)})
     assert peaks.shape == (1, 1, 24, 40) and geom.shape == (1, 4, 24, 40)
     values = export_values(ValueNet(pretrained=False).eval(), tmp_path / "v.onnx")
-    (probs,) = open_session(values, 1).run(None, {"crops": np.zeros((5, 3, 64, 64),
-                                                                     np.float32)})
+    (probs,) = open_session(values, 1).run(None, {"crops": np.zeros((5, 3, 64, 64), np.float32)})
     assert probs.shape == (5, 7) and np.allclose(probs.sum(axis=1), 1, atol=1e-5)

@@ -65,8 +65,12 @@ def table(seed: int, width: int = 1280, height: int = 960, n_dice: int = 6, **kw
             )
         )
     kind = str(rng.choice(["felt", "wood", "white", "cloth"]))
-    colour = {"felt": (50, 100, 40), "wood": (70, 120, 170), "white": (235, 235, 235),
-              "cloth": (90, 60, 60)}[kind]
+    colour = {
+        "felt": (50, 100, 40),
+        "wood": (70, 120, 170),
+        "white": (235, 235, 235),
+        "cloth": (90, 60, 60),
+    }[kind]
     scene = synth.Scene(
         dice=tuple(dice),
         camera=cam,
@@ -251,9 +255,19 @@ def _write_set(root: Path, source: str, seeds: range, size=(640, 480)) -> None:
             out = table(10 + i, *size, n_dice=5)
             cv2.imwrite(str(root / "images" / f"{source}{i}.png"), out.image)
             dice = [{"bbox": list(d.bbox), "value": d.value} for d in out.dice]
-            fh.write(json.dumps({"image": f"images/{source}{i}.png", "width": size[0],
-                                 "height": size[1], "dice": dice, "bbox_kind": "die",
-                                 "group": f"{source}:{i}"}) + "\n")
+            fh.write(
+                json.dumps(
+                    {
+                        "image": f"images/{source}{i}.png",
+                        "width": size[0],
+                        "height": size[1],
+                        "dice": dice,
+                        "bbox_kind": "die",
+                        "group": f"{source}:{i}",
+                    }
+                )
+                + "\n"
+            )
 
 
 def test_eval_reports_per_source_and_die_size(tmp_path, capsys):
@@ -279,8 +293,22 @@ def test_eval_reports_per_source_and_die_size(tmp_path, capsys):
     assert "by die size (px): 40-80:" in out
     # distorted photos: the truth boxes move with them, so the dice still match
     for how in ("rot90", "scale=1.5"):
-        assert cli.main(["eval", str(tmp_path), "--split", "all", "--json", "--distort", how,
-                         "--review", str(review)]) == 0
+        assert (
+            cli.main(
+                [
+                    "eval",
+                    str(tmp_path),
+                    "--split",
+                    "all",
+                    "--json",
+                    "--distort",
+                    how,
+                    "--review",
+                    str(review),
+                ]
+            )
+            == 0
+        )
         res = json.loads(capsys.readouterr().out)
         assert res["distort"] == how
         assert res["datasets"][str(tmp_path)]["all"]["images_exact"] == 1.0, how
@@ -352,19 +380,24 @@ def test_bench_times_photos_and_rendered_frames(tmp_path, capsys, monkeypatch):
     assert cli.main(["bench", "--frames", "2", "--json"]) == 0
     res = json.loads(capsys.readouterr().out)
     assert [(p["set"], p["photos"]) for p in res["photos"]] == [
-        ("../shared/datasets/real-dice-dev", len(val))]
+        ("../shared/datasets/real-dice-dev", len(val))
+    ]
     assert [t["size"] for t in res["tables"]] == ["640x480", "1280x960", "2304x1296"]
     assert all(t["frames"] == 2 and t["ms_median"] > 0 for t in res["tables"])
     assert res["read_peak_rss_mb"] > 50 and res["bench_peak_rss_mb"] > 50
 
 
 @pytest.mark.shared
-@pytest.mark.skipif(not (SHARED / "real-dice-dev" / "labels.jsonl").is_file(),
-                    reason="no ../shared datasets")
+@pytest.mark.skipif(
+    not (SHARED / "real-dice-dev" / "labels.jsonl").is_file(), reason="no ../shared datasets"
+)
 @pytest.mark.slow
 def test_validation_splits_of_real_photos(capsys):
-    sets = [str(SHARED / n) for n in ("real-dice-dev", "rune55-dev")
-            if (SHARED / n / "labels.jsonl").is_file()]
+    sets = [
+        str(SHARED / n)
+        for n in ("real-dice-dev", "rune55-dev")
+        if (SHARED / n / "labels.jsonl").is_file()
+    ]
     assert cli.main(["eval", *sets, "--json"]) == 0
     res = json.loads(capsys.readouterr().out)["datasets"]
     # regression floors a little under the measured figures (README)
@@ -428,8 +461,10 @@ def test_a_candidate_the_detector_barely_saw_needs_a_surer_value_net():
     # three peaks far apart: the detector sure of the first (0.9), lukewarm about the
     # other two (0.1); the value net calls all three a 4, P(a die) 0.95, 0.95 and 0.999
     peaks = _peaks((10, 10, 40, 0.9), (60, 10, 40, 0.1), (30, 60, 40, 0.1))
-    probs = np.array([[0.05, 0, 0, 0, 0.95, 0, 0], [0.05, 0, 0, 0, 0.95, 0, 0],
-                      [0.001, 0, 0, 0, 0.999, 0, 0]], np.float32)
+    probs = np.array(
+        [[0.05, 0, 0, 0, 0.95, 0, 0], [0.05, 0, 0, 0, 0.95, 0, 0], [0.001, 0, 0, 0, 0.999, 0, 0]],
+        np.float32,
+    )
     settings = ReaderSettings(heat_full=0.4, heat_weight=0.25, keep_vote=0.7)
     # votes: 0.95; 0.95 x 0.25 ** 0.25 = 0.672 < 0.7; 0.999 x 0.707 = 0.706
     dice = read_dice(IMAGE, _fake(peaks, probs), settings)
@@ -467,8 +502,10 @@ def test_a_die_boxed_again_by_a_side_face_is_read_once():
     # inside A); C: a die touching A on the right
     heat, geom = _peaks((20, 20, 40, 0.9), (24, 20, 16, 0.6), (30, 20, 40, 0.8))
     geom[0, 3, 20, 24] = 40  # B is 16 x 40
-    probs = np.array([[0.01, 0, 0, 0, 0, 0.99, 0], [0.05, 0, 0, 0, 0.95, 0, 0],
-                      [0.15, 0, 0, 0, 0, 0, 0.85]], np.float32)  # A, C, B by heat
+    probs = np.array(
+        [[0.01, 0, 0, 0, 0, 0.99, 0], [0.05, 0, 0, 0, 0.95, 0, 0], [0.15, 0, 0, 0, 0, 0, 0.85]],
+        np.float32,
+    )  # A, C, B by heat
     once = read_dice(IMAGE, _fake((heat, geom), probs))
     assert [(d.value, d.bbox[0]) for d in once] == [(5, 60.0), (4, 100.0)]
     twice = read_dice(IMAGE, _fake((heat, geom), probs), ReaderSettings(dedupe_inside=0))
@@ -476,8 +513,7 @@ def test_a_die_boxed_again_by_a_side_face_is_read_once():
 
 
 def test_nms_keeps_neighbours_and_drops_a_box_inside_another():
-    boxes = np.array([[100, 100, 150, 160], [108, 100, 142, 135], [151, 100, 201, 160]],
-                     np.float32)
+    boxes = np.array([[100, 100, 150, 160], [108, 100, 142, 135], [151, 100, 201, 160]], np.float32)
     scores = np.array([0.9, 0.6, 0.8], np.float32)
     assert sorted(nms(boxes, scores, 0.5).tolist()) == [0, 1, 2]
     assert sorted(nms(boxes, scores, 0.5, inside=0.6).tolist()) == [0, 2]

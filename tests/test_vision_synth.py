@@ -120,8 +120,14 @@ def test_printed_boards_include_tiles_with_number_tokens():
     # the token discs: light round blobs inside the tiles
     grey = cv2.cvtColor(np.clip(board, 0, 255).astype(np.uint8), cv2.COLOR_BGR2GRAY)
     circles = cv2.HoughCircles(
-        cv2.GaussianBlur(grey, (5, 5), 1.5), cv2.HOUGH_GRADIENT, 1.2, 20,
-        param1=80, param2=25, minRadius=4, maxRadius=60,
+        cv2.GaussianBlur(grey, (5, 5), 1.5),
+        cv2.HOUGH_GRADIENT,
+        1.2,
+        20,
+        param1=80,
+        param2=25,
+        minRadius=4,
+        maxRadius=60,
     )
     assert circles is not None and len(circles[0]) >= 3
 
@@ -232,6 +238,7 @@ def test_a_rounded_die_has_round_corners_and_a_box_round_it():
         # the box holds the whole painted die, and no more than a px or two of table
         assert xs.min() >= x0 - 1 and xs.max() <= x1 + 1 and ys.min() >= y0 - 1
         assert ys.max() <= y1 + 1 and xs.max() - xs.min() >= (x1 - x0) - 4
+
     # the corner of the box is the die's own on a sharp cube, the table's on a rounded one
     def corner_red(out):
         x0, y0 = (int(v) + 2 for v in out.dice[0].bbox[:2])
@@ -239,6 +246,7 @@ def test_a_rounded_die_has_round_corners_and_a_box_round_it():
         return float((patch[..., 2] - patch[..., 0]).mean())
 
     assert corner_red(sharp) > 80 > 20 > corner_red(round_)
+
     # the pips are drawn in towards the middle: the five's outer pips lie nearer its centre
     def pip_spread(out):
         x0, y0, x1, y1 = (int(v) for v in out.dice[0].bbox)

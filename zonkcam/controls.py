@@ -64,8 +64,12 @@ class Command:
         return self.kind.value if self.value is None else f"{self.kind.value} {self.value}"
 
 
-BANK, ROLL, SELECT, UNDO = (Command(InputCommand.BANK), Command(InputCommand.ROLL),
-                            Command(InputCommand.SELECT), Command(InputCommand.UNDO))
+BANK, ROLL, SELECT, UNDO = (
+    Command(InputCommand.BANK),
+    Command(InputCommand.ROLL),
+    Command(InputCommand.SELECT),
+    Command(InputCommand.UNDO),
+)
 ODDS = Command(InputCommand.ODDS)
 DRUNK = Command(InputCommand.DRUNK)
 

@@ -79,10 +79,16 @@ class KeepValue:
         return "go for 1000" if self.go_for_1000 else "keep " + " ".join(map(str, self.dice))
 
     def to_json(self) -> dict[str, Any]:
-        return {"keep": list(self.dice), "go_for_1000": self.go_for_1000,
-                "points": self.points, "value": _round(self.value), "roll": _round(self.roll),
-                "bank": _round(self.bank), "dice_left": self.dice_left,
-                "zonk_chance": _round(self.zonk_chance)}
+        return {
+            "keep": list(self.dice),
+            "go_for_1000": self.go_for_1000,
+            "points": self.points,
+            "value": _round(self.value),
+            "roll": _round(self.roll),
+            "bank": _round(self.bank),
+            "dice_left": self.dice_left,
+            "zonk_chance": _round(self.zonk_chance),
+        }
 
 
 @dataclass(frozen=True)
@@ -109,11 +115,17 @@ class Advice:
         return max(v for v in (self.bank, self.roll) if v is not None)
 
     def to_json(self) -> dict[str, Any]:
-        return {"objective": str(self.objective), "best": str(self.best),
-                "best_keep": list(self.best_keep) if self.best_keep is not None else None,
-                "zonk_chance": _round(self.zonk_chance), "bank": _round(self.bank),
-                "roll": _round(self.roll), "win_chance": _round(self.win_chance),
-                "keeps": [k.to_json() for k in self.keeps], "note": self.note}
+        return {
+            "objective": str(self.objective),
+            "best": str(self.best),
+            "best_keep": list(self.best_keep) if self.best_keep is not None else None,
+            "zonk_chance": _round(self.zonk_chance),
+            "bank": _round(self.bank),
+            "roll": _round(self.roll),
+            "win_chance": _round(self.win_chance),
+            "keeps": [k.to_json() for k in self.keeps],
+            "note": self.note,
+        }
 
 
 def _round(x: float | None) -> float | None:
@@ -137,8 +149,11 @@ class Advisor:
     one, two players get ``points`` advice like any other number.
     """
 
-    def __init__(self, win_tables: Mapping[RuleSet, WinTable] | None = None,
-                 load: Callable[[RuleSet], WinTable | None] | None = None) -> None:
+    def __init__(
+        self,
+        win_tables: Mapping[RuleSet, WinTable] | None = None,
+        load: Callable[[RuleSet], WinTable | None] | None = None,
+    ) -> None:
         self.win_tables: dict[RuleSet, WinTable | None] = dict(win_tables or {})
         self._load = load
         self._lock = threading.RLock()
@@ -183,8 +198,11 @@ class Advisor:
             return self._points[rules]
 
     def _last_turn(self, rules: RuleSet, lead: int, on_board: bool) -> Values:
-        return self._kept(self._last, (rules, lead, on_board),
-                          lambda: last_turn(self.solver(rules), [lead], [on_board]))
+        return self._kept(
+            self._last,
+            (rules, lead, on_board),
+            lambda: last_turn(self.solver(rules), [lead], [on_board]),
+        )
 
     def _kept(self, cache: OrderedDict, key: tuple, make: Callable[[], Values]) -> Values:
         """``cache[key]``, made if missing; the least recently used go beyond :data:`KEEP`."""
@@ -214,8 +232,12 @@ class Advisor:
         """What the player whose turn it is should maximise (see the module docstring)."""
         rules, me = state.rules, state.player
         others = [p for p in state.active if p is not me]
-        if rules.end == "final-round" and state.final_round_by is not None \
-                and state.players[state.final_round_by] is not me and others:
+        if (
+            rules.end == "final-round"
+            and state.final_round_by is not None
+            and state.players[state.final_round_by] is not me
+            and others
+        ):
             return Objective.LAST_TURN
         table = self.win_table(rules)
         if table is not None and me is not None and len(others) == 1:
@@ -246,8 +268,11 @@ class Advisor:
             best = Best.REROLL if again >= zonk - TIE else Best.PASS
             return self._advice(turn, best, None, again, float(model.zonk_chance(position)))
         # going for 1000: one die, one face in six
-        hot = v.free(model.hot, t.total + rules.go_for_1000, p) if model.hot_free else \
-            v.roll(model.hot, t.total + rules.go_for_1000, p)
+        hot = (
+            v.free(model.hot, t.total + rules.go_for_1000, p)
+            if model.hot_free
+            else v.roll(model.hot, t.total + rules.go_for_1000, p)
+        )
         return self._advice(turn, Best.ROLL, None, hot / 6 + zonk * 5 / 6, 5 / 6)
 
     def _turn(self, state: GameState, me: PlayerState) -> _Turn:
@@ -256,8 +281,9 @@ class Advisor:
         others = [p for p in state.active if p is not me]
         if objective is Objective.LAST_TURN:
             lead = max(p.score for p in others) - me.score
-            return _Turn(self._last_turn(rules, lead, me.on_board or not rules.entry_minimum),
-                         0, objective)
+            return _Turn(
+                self._last_turn(rules, lead, me.on_board or not rules.entry_minimum), 0, objective
+            )
         if objective is Objective.WIN:
             return _Turn(self._win_values(rules, me.score, others[0].score), 0, objective)
         values, keys = self.points(rules)
@@ -279,9 +305,14 @@ class Advisor:
             pig_position = model.find(model.canonical(offer.dice))
             pig = v.roll(pig_position, offer.total, p)
             if pig > roll + TIE:
-                return self._advice(turn, Best.PIGGYBACK, None, pig,
-                                    float(model.zonk_chance(pig_position)),
-                                    note=f"piggyback: {offer.total} with {offer.dice} dice")
+                return self._advice(
+                    turn,
+                    Best.PIGGYBACK,
+                    None,
+                    pig,
+                    float(model.zonk_chance(pig_position)),
+                    note=f"piggyback: {offer.total} with {offer.dice} dice",
+                )
         best = Best.BANK if bank is not None and bank >= roll - TIE else Best.ROLL
         advice = self._advice(turn, best, bank, roll, zonk)
         return self._reaching(state, advice, t.total)
@@ -291,8 +322,7 @@ class Advisor:
         model = v.model
         assert t.score is not None and t.roll is not None
         keeps = t.score.keeps
-        options = model.options(model.positions[position], keeps,
-                                [d.value for d in t.roll])
+        options = model.options(model.positions[position], keeps, [d.value for d in t.roll])
         rows: list[KeepValue] = []
         for option in options:
             if option.kind == Choice.BANK:
@@ -312,8 +342,9 @@ class Advisor:
         else:
             best, chosen = Best.KEEP, top.dice
         shown = roll_row if best is Best.BANK else top
-        advice = self._advice(turn, best, bank, roll_row.roll, shown.zonk_chance,
-                              keeps=tuple(rows), best_keep=chosen)
+        advice = self._advice(
+            turn, best, bank, roll_row.roll, shown.zonk_chance, keeps=tuple(rows), best_keep=chosen
+        )
         return self._reaching(state, advice, t.total + best_keep.points)
 
     def _keep_value(self, turn: _Turn, option: Option, total: int) -> KeepValue:
@@ -332,11 +363,25 @@ class Advisor:
             left = 0 if option.target == model.hot else target.dice
             bank = v.bank(after, left, p)
         value = max(roll, bank) if bank is not None else roll
-        return KeepValue(option.keep, option.points, value, roll, bank, target.dice,
-                         float(model.zonk_chance(option.target)))
+        return KeepValue(
+            option.keep,
+            option.points,
+            value,
+            roll,
+            bank,
+            target.dice,
+            float(model.zonk_chance(option.target)),
+        )
 
-    def _advice(self, turn: _Turn, best: Best, bank: float | None, roll: float | None,
-                zonk: float | None, **extra: Any) -> Advice:
+    def _advice(
+        self,
+        turn: _Turn,
+        best: Best,
+        bank: float | None,
+        roll: float | None,
+        zonk: float | None,
+        **extra: Any,
+    ) -> Advice:
         advice = Advice(turn.objective, best, bank, roll, zonk, **extra)
         if turn.objective is not Objective.POINTS:
             return Advice(**{**advice.__dict__, "win_chance": advice.value})
@@ -345,11 +390,22 @@ class Advisor:
     def _reaching(self, state: GameState, advice: Advice, total: int) -> Advice:
         """Points advice on a table that ends at the target: a bank that reaches it wins."""
         rules, me = state.rules, state.player
-        if advice.objective is not Objective.POINTS or rules.end != "instant" or \
-                advice.bank is None or me is None or me.score + total < rules.target:
+        if (
+            advice.objective is not Objective.POINTS
+            or rules.end != "instant"
+            or advice.bank is None
+            or me is None
+            or me.score + total < rules.target
+        ):
             return advice
-        return Advice(**{**advice.__dict__, "best": Best.BANK, "best_keep": None,
-                         "note": f"banking reaches {rules.target}: it wins"})
+        return Advice(
+            **{
+                **advice.__dict__,
+                "best": Best.BANK,
+                "best_keep": None,
+                "note": f"banking reaches {rules.target}: it wins",
+            }
+        )
 
 
 def advice_key(state: GameState) -> tuple:
@@ -359,9 +415,24 @@ def advice_key(state: GameState) -> tuple:
     players = tuple((p.score, p.on_board, p.zonks_in_a_row, p.left) for p in state.players)
     roll = tuple((d.value, d.color) for d in t.roll) if t.roll else None
     offer = (state.offer.total, state.offer.dice) if state.offer else None
-    return (state.rules, state.current, state.finished, state.final_round_by, players,
-            t.phase, t.total, t.dice_to_roll, roll, t.rolls, tuple(sorted(t.set_aside)),
-            t.set_aside_points, t.carried, t.bank_ok, t.piggybacked, offer)
+    return (
+        state.rules,
+        state.current,
+        state.finished,
+        state.final_round_by,
+        players,
+        t.phase,
+        t.total,
+        t.dice_to_roll,
+        roll,
+        t.rolls,
+        tuple(sorted(t.set_aside)),
+        t.set_aside_points,
+        t.carried,
+        t.bank_ok,
+        t.piggybacked,
+        offer,
+    )
 
 
 def best_words(advice: Advice, state: GameState) -> str:
@@ -373,8 +444,7 @@ def best_words(advice: Advice, state: GameState) -> str:
         case Best.KEEP:
             keep = " ".join(map(str, advice.best_keep or ()))
             row = next((k for k in advice.keeps if k.dice == advice.best_keep), None)
-            then = "" if row is None or row.bank is None or row.roll > row.bank else \
-                ", then bank"
+            then = "" if row is None or row.bank is None or row.roll > row.bank else ", then bank"
             return f"keep {keep}{then}"
         case Best.ROLL:
             n = 1 if state.phase is Phase.GO_FOR_1000 else t.dice_to_roll

@@ -44,8 +44,12 @@ class Position:
     """This cycle's set-aside dice can no longer complete 1-2-3-4-5-6 (a face twice)."""
 
     def context(self, rules: RuleSet) -> RollContext:
-        return RollContext(full_roll=self.dice == rules.dice, carried=self.carried,
-                           set_aside=self.set_aside, set_aside_points=self.set_aside_points)
+        return RollContext(
+            full_roll=self.dice == rules.dice,
+            carried=self.carried,
+            set_aside=self.set_aside,
+            set_aside_points=self.set_aside_points,
+        )
 
 
 class Choice:
@@ -151,30 +155,47 @@ class TurnModel:
 
     # -- positions ------------------------------------------------------------------------
 
-    def canonical(self, dice: int, *, first: bool = False, set_aside: Sequence[int] = (),
-                  set_aside_points: int = 0, carried: frozenset[int] = frozenset(),
-                  closed: bool = False) -> Position:
+    def canonical(
+        self,
+        dice: int,
+        *,
+        first: bool = False,
+        set_aside: Sequence[int] = (),
+        set_aside_points: int = 0,
+        carried: frozenset[int] = frozenset(),
+        closed: bool = False,
+    ) -> Position:
         """The position, leaving out what cannot matter under these rules."""
         rules = self.rules
         aside = tuple(sorted(set_aside))
         closed = bool(rules.straight_completion) and (
-            closed or len(set(aside)) != len(aside)
-            or set_aside_points >= rules.straight_completion)
+            closed or len(set(aside)) != len(aside) or set_aside_points >= rules.straight_completion
+        )
         if closed or not rules.straight_completion:
             aside, set_aside_points = (), 0
-        return Position(dice, first and bool(rules.go_for_1000) and dice == rules.dice, aside,
-                        set_aside_points, carried if rules.carry_over_extras else frozenset(),
-                        closed)
+        return Position(
+            dice,
+            first and bool(rules.go_for_1000) and dice == rules.dice,
+            aside,
+            set_aside_points,
+            carried if rules.carry_over_extras else frozenset(),
+            closed,
+        )
 
     def position_of(self, turn: TurnState) -> int:
         """The index of the position a turn in the engine stands at: rolling next, or,
         with a roll on the table, the position it was thrown from."""
         thrown = turn.rolls - (0 if turn.phase is Phase.ROLL else 1)
         first = thrown == 0 and not turn.piggybacked
-        return self.find(self.canonical(turn.dice_to_roll, first=first,
-                                        set_aside=turn.set_aside,
-                                        set_aside_points=turn.set_aside_points,
-                                        carried=turn.carried))
+        return self.find(
+            self.canonical(
+                turn.dice_to_roll,
+                first=first,
+                set_aside=turn.set_aside,
+                set_aside_points=turn.set_aside_points,
+                carried=turn.carried,
+            )
+        )
 
     def find(self, position: Position) -> int:
         i = self.index.get(position)
@@ -223,8 +244,9 @@ class TurnModel:
                     zonk += c
         return Rolls(tuple(scoring), zonk, pair)
 
-    def options(self, position: Position, keeps: Sequence[Keep], values: Sequence[int]
-                ) -> tuple[Option, ...]:
+    def options(
+        self, position: Position, keeps: Sequence[Keep], values: Sequence[int]
+    ) -> tuple[Option, ...]:
         """Every choice after a roll of ``values`` with these legal keeps, as the engine
         plays it (the keeps are the roll's, from :func:`score_roll`)."""
         rules, n = self.rules, position.dice
@@ -236,17 +258,23 @@ class TurnModel:
                 if left == 0:
                     self._after[key] = (self.hot, self.hot_free)
                 else:
-                    self._after[key] = (self._add(self.canonical(
-                        left, set_aside=position.set_aside + keep.dice,
-                        set_aside_points=position.set_aside_points + keep.points,
-                        carried=position.carried | keep.triples, closed=position.closed)),
-                        rules.bank_after_keep)
+                    self._after[key] = (
+                        self._add(
+                            self.canonical(
+                                left,
+                                set_aside=position.set_aside + keep.dice,
+                                set_aside_points=position.set_aside_points + keep.points,
+                                carried=position.carried | keep.triples,
+                                closed=position.closed,
+                            )
+                        ),
+                        rules.bank_after_keep,
+                    )
             target, free = self._after[key]
             out.append(Option(Choice.KEEP, keep.points, target, free, keep=keep.dice))
         best = keeps[0]
         if not rules.bank_after_keep and not (len(best.dice) == n and rules.hot_dice == "must"):
-            out.append(Option(Choice.BANK, best.points, left=n - len(best.dice),
-                              keep=best.dice))
+            out.append(Option(Choice.BANK, best.points, left=n - len(best.dice), keep=best.dice))
         if position.first and len(set(values)) == rules.dice - 1:
             out.append(Option(Choice.GO, rules.go_for_1000, self.hot, self.hot_free))
         return tuple(out)
@@ -260,5 +288,6 @@ class TurnModel:
 
     def zonk_chances(self) -> dict[int, Fraction]:
         """Chance that a roll of N dice (nothing set aside) scores nothing, N = 1 to all."""
-        return {n: self.zonk_chance(self.find(self.canonical(n))) for n in
-                range(1, self.rules.dice + 1)}
+        return {
+            n: self.zonk_chance(self.find(self.canonical(n))) for n in range(1, self.rules.dice + 1)
+        }

@@ -34,8 +34,7 @@ class LongRun:
     """Worth of standing on 0, 1, 2 zonks in a row, relative to 0 (h[0] = 0)."""
 
 
-def bank_payoffs(model: TurnModel, thresholds: list[int], n_grid: int, shift: int
-                 ) -> np.ndarray:
+def bank_payoffs(model: TurnModel, thresholds: list[int], n_grid: int, shift: int) -> np.ndarray:
     """Banking is worth the turn total where it reaches the problem's threshold."""
     n_cols = n_grid + 1 + shift
     t = np.arange(n_cols, dtype=float) * model.step
@@ -48,12 +47,10 @@ def thresholds(model: TurnModel, on_board: bool) -> int:
     return max(rules.bank_minimum, 0 if on_board else rules.entry_minimum)
 
 
-def solve_points(solver: Solver, on_board: list[bool], zonk: list[float],
-                 cap: int = CAP) -> Values:
+def solve_points(solver: Solver, on_board: list[bool], zonk: list[float], cap: int = CAP) -> Values:
     model = solver.model
     n_grid = -(-cap // model.step)
-    bank = bank_payoffs(model, [thresholds(model, b) for b in on_board], n_grid,
-                        solver.max_shift)
+    bank = bank_payoffs(model, [thresholds(model, b) for b in on_board], n_grid, solver.max_shift)
     return Values.solve(solver, bank, np.array(zonk, dtype=float), n_grid, linear=True)
 
 

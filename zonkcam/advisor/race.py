@@ -38,8 +38,10 @@ LAST_TURN_TAIL = 1e-12
 def unsupported(rules: RuleSet) -> str | None:
     """Why no two-player table can be built for ``rules``, or None."""
     if rules.end not in ("instant", "final-round") or rules.winner_by != "points":
-        return (f"{rules.name} is not a race to a target won on points "
-                f"(end = {rules.end!r}, winner by {rules.winner_by})")
+        return (
+            f"{rules.name} is not a race to a target won on points "
+            f"(end = {rules.end!r}, winner by {rules.winner_by})"
+        )
     if rules.three_zonk_penalty:
         return f"{rules.name}'s three-zonk penalty makes scores unbounded below"
     if rules.piggyback and rules.end == "final-round":
@@ -122,8 +124,12 @@ class WinTable:
         rules, A, g = self.rules, self.size, self.step
         final = rules.end == "final-round"
         lead_cap = self.last.shape[1] - 1
-        n_grid = int(max(A - i.min() + (lead_cap if final else 0),
-                         max(rules.entry_minimum, rules.bank_minimum) // g + 1))
+        n_grid = int(
+            max(
+                A - i.min() + (lead_cap if final else 0),
+                max(rules.entry_minimum, rules.bank_minimum) // g + 1,
+            )
+        )
         n_cols = n_grid + 1 + self.solver.max_shift
         u = np.arange(n_cols)
         new = i[:, None] + u[None, :]  # my score after banking, in steps
@@ -179,10 +185,11 @@ def build(rules: RuleSet, progress: Callable[[int, int], None] | None = None) ->
         bank, n_grid = table.problems(i, j)
         for _ in range(30):
             c = 1 - x[mate]
-            X = solver.solve(np.concatenate([bank, bank], axis=1),
-                             np.concatenate([c, c + DELTA]), n_grid)
-            v = X[0, model.start, :len(i)]
-            d = (X[0, model.start, len(i):] - v) / DELTA
+            X = solver.solve(
+                np.concatenate([bank, bank], axis=1), np.concatenate([c, c + DELTA]), n_grid
+            )
+            v = X[0, model.start, : len(i)]
+            d = (X[0, model.start, len(i) :] - v) / DELTA
             a = v + d * (1 - c)  # x = a - d * x[mate], solved for both of each pair at once
             new = (a - d * a[mate]) / (1 - d * d[mate])
             done = np.abs(new - x).max() < TOLERANCE
@@ -193,7 +200,7 @@ def build(rules: RuleSet, progress: Callable[[int, int], None] | None = None) ->
         if pig is not None:
             top = min(A, X.shape[0])
             for k in range(1, rules.dice):
-                gain = X[:top, positions[k], :len(i)].T - x[:, None]
+                gain = X[:top, positions[k], : len(i)].T - x[:, None]
                 pig[i, j, k, :top] = np.where(below[j, :top], np.maximum(gain, 0.0), 0.0)
         if progress is not None:
             progress(int(work[n]), int(work[-1]))
@@ -204,10 +211,16 @@ def _guess(win: np.ndarray, i: np.ndarray, j: np.ndarray) -> np.ndarray:
     """``win[i, j]`` from the sums above: ``2 * win[i, j + 1] - win[i, j + 2]``, or along
     ``i`` at the table's edge."""
     A = win.shape[0]
-    along_j = np.where(j + 2 < A, 2 * win[i, np.minimum(j + 1, A - 1)]
-                       - win[i, np.minimum(j + 2, A - 1)], win[i, np.minimum(j + 1, A - 1)])
-    along_i = np.where(i + 2 < A, 2 * win[np.minimum(i + 1, A - 1), j]
-                       - win[np.minimum(i + 2, A - 1), j], win[np.minimum(i + 1, A - 1), j])
+    along_j = np.where(
+        j + 2 < A,
+        2 * win[i, np.minimum(j + 1, A - 1)] - win[i, np.minimum(j + 2, A - 1)],
+        win[i, np.minimum(j + 1, A - 1)],
+    )
+    along_i = np.where(
+        i + 2 < A,
+        2 * win[np.minimum(i + 1, A - 1), j] - win[np.minimum(i + 2, A - 1), j],
+        win[np.minimum(i + 1, A - 1), j],
+    )
     guess = np.where(j + 1 < A, along_j, np.where(i + 1 < A, along_i, 0.5))
     return np.clip(guess, 0.0, 1.0)
 
@@ -224,5 +237,5 @@ def _last_turns(solver: Solver, A: int, block: int = 40) -> np.ndarray:
         out.append(chances)
         small = np.flatnonzero(chances.max(axis=0) < LAST_TURN_TAIL)
         if len(small) and first + small[0] > A:
-            return np.concatenate(out, axis=1)[:, :first + int(small[0]) + 1]
+            return np.concatenate(out, axis=1)[:, : first + int(small[0]) + 1]
         first += block

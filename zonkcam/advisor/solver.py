@@ -52,8 +52,9 @@ class Solver:
         self.n_rows = self.ZERO + 1
         self.go_shift = model.rules.go_for_1000 // self.step
         self.hot_row = self.free(model.hot) if model.hot_free else model.hot
-        self.bank_row = np.array([self.BANK0 + (0 if p.dice == dice else p.dice)
-                                  for p in model.positions])
+        self.bank_row = np.array(
+            [self.BANK0 + (0 if p.dice == dice else p.dice) for p in model.positions]
+        )
         rows: list[int] = []
         shifts: list[int] = []
         group_start: list[int] = []
@@ -145,13 +146,13 @@ class Solver:
         S, dice, g = self.n_positions, self.model.rules.dice, self.step
         far = 1e9
         a, b = np.zeros(self.n_rows), np.zeros(self.n_rows)
-        a[self.BANK0:self.BANK0 + dice + 1] = 1.0
+        a[self.BANK0 : self.BANK0 + dice + 1] = 1.0
         groups = np.arange(self.n_groups)
         shift = self.edge_shift * g
         for _ in range(10_000):
             bank = far >= a[:S] * far + b[:S]
-            a[S:2 * S] = np.where(bank, 1.0, a[:S])
-            b[S:2 * S] = np.where(bank, 0.0, b[:S])
+            a[S : 2 * S] = np.where(bank, 1.0, a[:S])
+            b[S : 2 * S] = np.where(bank, 0.0, b[:S])
             hot_a, hot_b = a[self.hot_row], b[self.hot_row]
             a[self.GO] = hot_a / 6
             b[self.GO] = (hot_a * self.go_shift * g + hot_b) / 6 + zonk * 5 / 6
@@ -167,8 +168,9 @@ class Solver:
                 break
         return a[:S].copy(), b[:S].copy()
 
-    def solve(self, bank: np.ndarray, zonk: np.ndarray, n_grid: int,
-              linear: bool = False) -> np.ndarray:
+    def solve(
+        self, bank: np.ndarray, zonk: np.ndarray, n_grid: int, linear: bool = False
+    ) -> np.ndarray:
         """The table ``X[column, row, problem]`` for turn totals ``column * step``.
 
         ``bank[k, problem, column]``: the payoff of banking with ``k`` dice left (``-inf``
@@ -181,7 +183,7 @@ class Solver:
         P = len(zonk)
         assert bank.shape == (dice + 1, P, n_cols), (bank.shape, (dice + 1, P, n_cols))
         X = np.zeros((n_cols, self.n_rows, P))
-        X[:, self.BANK0:self.BANK0 + dice + 1, :] = bank.transpose(2, 0, 1)
+        X[:, self.BANK0 : self.BANK0 + dice + 1, :] = bank.transpose(2, 0, 1)
         # above the grid: bank at the first chance
         a = self.survival()
         top = slice(n_grid + 1, n_cols)
@@ -192,11 +194,19 @@ class Solver:
                 slope, offset = self.asymptote(float(c))
                 X[top, :S, p] = slope[None, :] * t[:, None] + offset[None, :]
         else:
-            X[top, :S, :] = a[None, :, None] * payoff[:, None, :] + \
-                (1 - a)[None, :, None] * zonk[None, None, :]
-        X[top, S:2 * S, :] = np.maximum(X[top, self.bank_row, :], X[top, :S, :])
-        X[top, self.GO, :] = X[np.minimum(np.arange(n_grid + 1, n_cols) + self.go_shift,
-                                          n_cols - 1), self.hot_row, :] / 6 + zonk * 5 / 6
+            X[top, :S, :] = (
+                a[None, :, None] * payoff[:, None, :] + (1 - a)[None, :, None] * zonk[None, None, :]
+            )
+        X[top, S : 2 * S, :] = np.maximum(X[top, self.bank_row, :], X[top, :S, :])
+        X[top, self.GO, :] = (
+            X[
+                np.minimum(np.arange(n_grid + 1, n_cols) + self.go_shift, n_cols - 1),
+                self.hot_row,
+                :,
+            ]
+            / 6
+            + zonk * 5 / 6
+        )
         flat = X.reshape(n_cols * self.n_rows, P)
         base = self.edge_shift * self.n_rows + self.edge_row
         zonk_part = self.zonk[:, None] * zonk[None, :]
@@ -211,7 +221,7 @@ class Solver:
                 again = roll[paired] / (1 - pair)
                 roll[paired] = np.where(again >= zonk, again, roll[paired] + pair * zonk)
             X[i, :S] = roll
-            X[i, S:2 * S] = np.maximum(X[i, self.bank_row], roll)
+            X[i, S : 2 * S] = np.maximum(X[i, self.bank_row], roll)
         return X
 
 
@@ -228,8 +238,9 @@ class Values:
         """What a zonk is worth, per problem."""
 
     @classmethod
-    def solve(cls, solver: Solver, bank: np.ndarray, zonk: np.ndarray, n_grid: int,
-              linear: bool = False) -> Values:
+    def solve(
+        cls, solver: Solver, bank: np.ndarray, zonk: np.ndarray, n_grid: int, linear: bool = False
+    ) -> Values:
         return cls(solver, solver.solve(bank, zonk, n_grid, linear), n_grid, zonk)
 
     def column(self, total: int) -> int:
@@ -253,5 +264,4 @@ class Values:
     def option(self, option: Option, total: int, problem: int = 0) -> float:
         """The value of ``option`` taken after a roll at turn total ``total``."""
         e = self.solver.edge(option)
-        return float(self.X[min(self.column(total) + e.shift, self.X.shape[0] - 1), e.row,
-                            problem])
+        return float(self.X[min(self.column(total) + e.shift, self.X.shape[0] - 1), e.row, problem])

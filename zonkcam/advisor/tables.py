@@ -36,9 +36,13 @@ def table_path(rules: RuleSet) -> Path:
 
 def save_table(table: WinTable, path: Path) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
-    arrays = {"format": np.array(FORMAT), "step": np.array(table.step),
-              "rules": np.array(rules_to_toml(table.rules)), "win": table.win,
-              "last": table.last}
+    arrays = {
+        "format": np.array(FORMAT),
+        "step": np.array(table.step),
+        "rules": np.array(rules_to_toml(table.rules)),
+        "win": table.win,
+        "last": table.last,
+    }
     if table.pig is not None:
         pig = table.pig
         if pig.dtype != np.uint16:  # one score at a time: no float copy of the whole table

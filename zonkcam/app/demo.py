@@ -19,8 +19,12 @@ from zonkcam.sources.demo import DemoTable
 
 
 class DemoDriver:
-    def __init__(self, table: DemoTable, player: AutoPlayer | None = None,
-                 press: Callable[[Command], None] | None = None) -> None:
+    def __init__(
+        self,
+        table: DemoTable,
+        player: AutoPlayer | None = None,
+        press: Callable[[Command], None] | None = None,
+    ) -> None:
         self.table = table
         self.player = player or AutoPlayer(cached_advisor())
         self.press = press
@@ -73,4 +77,3 @@ class DemoDriver:
             self.table.throw(n=1)
             return []
         return []
-

@@ -46,8 +46,9 @@ class TableFlow:
                 return []
             return [A.Keep(tuple(sorted(d.value for d in obs.keep)))]
         if obs.change is Change.MOVED:
-            return [Question(f"a die was moved, not thrown: {who}, throw again (or fix it "
-                             "on screen)")]
+            return [
+                Question(f"a die was moved, not thrown: {who}, throw again (or fix it on screen)")
+            ]
         if obs.change is not Change.ROLL:
             return []  # the first look, dice picked up, an empty table
         if phase in THROW_PHASES:
@@ -62,8 +63,12 @@ class TableFlow:
             if after is not None and after.phase is Phase.ROLL:
                 return [keep, *self._throw(obs, after)]
         if phase is Phase.DECIDE:
-            return [Question("set the keep aside in the keep strip (or choose it with SELECT) "
-                             "before throwing again")]
+            return [
+                Question(
+                    "set the keep aside in the keep strip (or choose it with SELECT) "
+                    "before throwing again"
+                )
+            ]
         return []
 
     def _throw(self, obs: Observation, state: GameState) -> list[Outcome]:
@@ -75,17 +80,29 @@ class TableFlow:
             return [Question(f"a die is off the mat: {who}, throw again")]
         cocked = [d for d in obs.dice if d.cocked and d.zone == Zone.ROLLING]
         if cocked:
-            return [Question(f"{len(cocked)} cocked {'die' if len(cocked) == 1 else 'dice'}: "
-                             f"{who}, throw again (or set the value on screen)")]
+            return [
+                Question(
+                    f"{len(cocked)} cocked {'die' if len(cocked) == 1 else 'dice'}: "
+                    f"{who}, throw again (or set the value on screen)"
+                )
+            ]
         rolled = list(obs.rolled)
         expected = 1 if state.phase is Phase.GO_FOR_1000 else t.dice_to_roll
         if obs.unread and len(rolled) < expected:
-            return [Question(f"I cannot read {obs.unread} of the dice: {who}, throw again "
-                             "(or fix it on screen)")]
+            return [
+                Question(
+                    f"I cannot read {obs.unread} of the dice: {who}, throw again "
+                    "(or fix it on screen)"
+                )
+            ]
         if len(rolled) != expected:
-            return [Question(f"{who} should have thrown {expected} dice but I see "
-                             f"{len(rolled)}: is one hidden or stacked? Throw again or fix it "
-                             "on screen")]
+            return [
+                Question(
+                    f"{who} should have thrown {expected} dice but I see "
+                    f"{len(rolled)}: is one hidden or stacked? Throw again or fix it "
+                    "on screen"
+                )
+            ]
         out: list[Outcome] = []
         if state.phase is Phase.PAIR:
             out.append(A.Reroll())  # throwing the pair again is the re-roll

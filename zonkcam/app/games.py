@@ -17,7 +17,9 @@ from zonkcam.record.store import EventLog
 DEMO_PLAYERS = ("Ann", "Bob", "Cy")
 
 
-def resume_command(args: argparse.Namespace, game_id: int | None, *, text: bool | None = None) -> str:
+def resume_command(
+    args: argparse.Namespace, game_id: int | None, *, text: bool | None = None
+) -> str:
     """The command that comes back to this game, with the options that found it
     (``text``: in the terminal, whatever ``args`` say)."""
     words = ["zonkcam", "play"] + (["--text"] if (args.text if text is None else text) else [])
@@ -31,8 +33,10 @@ def resume_id(log: EventLog, which: str) -> int:
     if which == "latest":
         game_id = log.latest_unfinished()
         if game_id is None:
-            raise UserError(f"no unfinished game in {escaped(str(log.path))} to resume; start "
-                            "one with --players NAME ... instead of --resume")
+            raise UserError(
+                f"no unfinished game in {escaped(str(log.path))} to resume; start "
+                "one with --players NAME ... instead of --resume"
+            )
         return game_id
     game_id = int(which) if which.isascii() and which.isdigit() and len(which) < 20 else -1
     if game_id < 1:
@@ -44,8 +48,7 @@ def resume(log: EventLog, which: str) -> Scorekeeper:
     return Scorekeeper.resume(log, resume_id(log, which))
 
 
-def new_game(log: EventLog, rules: RuleSet, names: list[str], *,
-             demo: bool = False) -> Scorekeeper:
+def new_game(log: EventLog, rules: RuleSet, names: list[str], *, demo: bool = False) -> Scorekeeper:
     """A new game stored with its players (one transaction); ``demo``: the demo game's."""
     try:
         return Scorekeeper.new(log, rules, [A.Players(tuple(names))], demo=demo)

@@ -67,8 +67,15 @@ class TableApp:
         if isinstance(item, CameraProblem):
             self.camera_ok = False
             if not item.repeat:
-                again = "" if item.final else (f" (trying again in {item.retry_in_s:g} s)"
-                                                if item.retry_in_s else " (skipped)")
+                again = (
+                    ""
+                    if item.final
+                    else (
+                        f" (trying again in {item.retry_in_s:g} s)"
+                        if item.retry_in_s
+                        else " (skipped)"
+                    )
+                )
                 self._message(f"camera: {item.message}{again}")
         else:
             if not self.camera_ok:
@@ -82,8 +89,9 @@ class TableApp:
             commands += self.driver.step(self.keeper.state)
         for command in commands:
             self._command(command)
-        if self.screen is not None and (not self.unwatched or self._turn_shot
-                                        or self.screen.window.due()):
+        if self.screen is not None and (
+            not self.unwatched or self._turn_shot or self.screen.window.due()
+        ):
             seen = self.last_settled.dice if self.last_settled is not None else ()
             frame = self.last_frame.image if self.last_frame is not None else None
             self.screen.draw(self.keeper.state, TableObservation(frame, seen))
@@ -125,8 +133,7 @@ class TableApp:
     def _keep_photo(self, dice: Sequence[TableDie]) -> None:
         """The frame the roll was read from, with what was read, beside the roll's event."""
         if self.photos is not None and self.last_frame is not None:
-            self.photos.save(self.keeper.game_id, self.keeper.last_seq, self.last_frame.image,
-                             dice)
+            self.photos.save(self.keeper.game_id, self.keeper.last_seq, self.last_frame.image, dice)
 
     def _toggle_photo(self) -> None:
         if self.screen is None:
@@ -139,8 +146,11 @@ class TableApp:
         if image is None:
             self._message("no photo of a roll in this game yet")
             return
-        self.screen.photo = (image, f"the last roll as the camera saw it (action "
-                                    f"{shots[-1][0]} of game {self.keeper.game_id}); v: back")
+        self.screen.photo = (
+            image,
+            f"the last roll as the camera saw it (action "
+            f"{shots[-1][0]} of game {self.keeper.game_id}); v: back",
+        )
 
     def _command(self, command: Command) -> None:
         if command.kind is InputCommand.QUIT:
@@ -168,9 +178,13 @@ class TableApp:
                 self._message(f"no player {command.value}")
                 return
             name = players[command.value - 1].name
-            self.play({InputCommand.SPACED: A.Penalty("spaced", name),
-                       InputCommand.CHOOSE: A.Land("choose", name),
-                       InputCommand.DRANK: A.Drunk(name)}[kind])
+            self.play(
+                {
+                    InputCommand.SPACED: A.Penalty("spaced", name),
+                    InputCommand.CHOOSE: A.Land("choose", name),
+                    InputCommand.DRANK: A.Drunk(name),
+                }[kind]
+            )
             return
         if command.kind is InputCommand.DIGIT and self.correcting is not None:
             index, self.correcting = self.correcting, None
@@ -198,13 +212,18 @@ class TableApp:
         read_roll = events[-1]
         rolled = [d for d in obs.dice if d.zone == "rolling"]
         target = obs.dice[index]
-        fixed = [replace(d, value=value, confidence=1.0, cocked=False) if d is target else d
-                 for d in rolled]
-        corrected = A.Roll(dice_of(fixed, detroit=self.keeper.state.rules.points.colour_pairs
-                                   > 0))
-        self.last_settled = replace(obs, dice=tuple(
+        fixed = [
             replace(d, value=value, confidence=1.0, cocked=False) if d is target else d
-            for d in obs.dice))
+            for d in rolled
+        ]
+        corrected = A.Roll(dice_of(fixed, detroit=self.keeper.state.rules.points.colour_pairs > 0))
+        self.last_settled = replace(
+            obs,
+            dice=tuple(
+                replace(d, value=value, confidence=1.0, cocked=False) if d is target else d
+                for d in obs.dice
+            ),
+        )
         if self.play(A.Undo()):
             if self.play(corrected):
                 self._keep_photo(self.last_settled.dice)
@@ -220,6 +239,6 @@ class TableApp:
     def _print_log(self, state: GameState) -> None:
         if len(state.log) < self._logged:  # an undo re-folded the log
             self._logged = len(state.log) - 1
-        for line in state.log[self._logged:]:
+        for line in state.log[self._logged :]:
             self.say(line)
         self._logged = len(state.log)

@@ -62,8 +62,9 @@ QUICK_TUMBLE = (4, 7)
 
 def demo_table(seed: int, look: CameraLook = PLAIN) -> DemoTable:
     """The demo table as the app uses it: small frames, short pauses."""
-    return DemoTable(seed=seed, autoplay=False, size=(640, 480), look=look, rest_frames=8,
-                     tumble_frames=(8, 13))
+    return DemoTable(
+        seed=seed, autoplay=False, size=(640, 480), look=look, rest_frames=8, tumble_frames=(8, 13)
+    )
 
 
 def _open(spec: str, seed: int) -> FrameSource:
@@ -103,16 +104,21 @@ def run_app(args: argparse.Namespace) -> int:
     demo = isinstance(source, DemoTable)
     if demo and args.resume:
         _demo_may_resume(args)
-    print(f"zonkcam: {source.name}" + (" (no camera: playing the demo game)" if demo else ""),
-          file=sys.stderr)
+    print(
+        f"zonkcam: {source.name}" + (" (no camera: playing the demo game)" if demo else ""),
+        file=sys.stderr,
+    )
     try:
         first = source.read()
     except CameraError as exc:
         raise UserError(f"{source.name}: {exc}") from None
     if first is None:
         raise UserError(f"{source.name} gave no frame")
-    cal = calibrate(first.image, source.geometry) if demo and not args.calibration else \
-        load_calibration(args.calibration or default_calibration_path())
+    cal = (
+        calibrate(first.image, source.geometry)
+        if demo and not args.calibration
+        else load_calibration(args.calibration or default_calibration_path())
+    )
     reader = OnnxReader.for_table(cal, args.model_dir, args.threads)
     with EventLog(args.db) as log, Window.open(size, screenshots=args.screenshots) as window:
         games_wanted = args.games or (1 if window.headless or not demo else 0)
@@ -120,8 +126,12 @@ def run_app(args: argparse.Namespace) -> int:
         buttons = open_buttons(ButtonPins(*pins)) if pi else None
         if pi and buttons is None:
             print("zonkcam: no GPIO buttons; use the keyboard or touch screen", file=sys.stderr)
-        screen = GameScreen(window, buttons=buttons, confirm_below=confirm_below,
-                            sounds=Sounds(muted=args.mute or window.headless))
+        screen = GameScreen(
+            window,
+            buttons=buttons,
+            confirm_below=confirm_below,
+            sounds=Sounds(muted=args.mute or window.headless),
+        )
         notifier = Notifier()
         notifier.ready("set-up")  # systemd: started; the set-up screens may wait for people
         keeper = _first_game(log, args, demo, screen, notifier)
@@ -131,12 +141,18 @@ def run_app(args: argparse.Namespace) -> int:
             source.use_dice(keeper.state.rules.dice)
             if window.headless:
                 source.tumble_frames = QUICK_TUMBLE
-        app = TableApp(keeper, TableWatcher(cal, reader), screen,
-                       DemoDriver(source) if demo else None,
-                       photos=RollPhotos(photo_folder(log.path), args.photo_budget),
-                       unwatched=window.headless)
-        print(f"Game {keeper.game_id}: {keeper.state.rules.name}, "
-              f"{', '.join(p.name for p in keeper.state.players)}")
+        app = TableApp(
+            keeper,
+            TableWatcher(cal, reader),
+            screen,
+            DemoDriver(source) if demo else None,
+            photos=RollPhotos(photo_folder(log.path), args.photo_budget),
+            unwatched=window.headless,
+        )
+        print(
+            f"Game {keeper.game_id}: {keeper.state.rules.name}, "
+            f"{', '.join(p.name for p in keeper.state.players)}"
+        )
         games, finished_at = 1, None
         notifier.status(f"game {keeper.game_id}")
         camera = keep_going(source)
@@ -152,14 +168,12 @@ def run_app(args: argparse.Namespace) -> int:
             if state.finished:
                 finished_at = finished_at or time.monotonic()
                 done = games_wanted and games >= games_wanted
-                if window.headless or args.fast or time.monotonic() - finished_at > \
-                        WINNER_PAUSE_S:
+                if window.headless or args.fast or time.monotonic() - finished_at > WINNER_PAUSE_S:
                     if done or not demo:
                         break
                     games += 1
                     finished_at = None
-                    keeper = new_game(log, state.rules, [p.name for p in state.players],
-                                      demo=True)
+                    keeper = new_game(log, state.rules, [p.name for p in state.players], demo=True)
                     print(f"Game {keeper.game_id}: {state.rules.name}")
                     app.next_game(keeper)
             if not (window.headless or args.fast):
@@ -169,8 +183,10 @@ def run_app(args: argparse.Namespace) -> int:
             app.photos.wait()
         final = app.keeper.state
         for p in final.players:
-            print(f"  {final.shown_name(p)}: {p.score}"
-                  + (f", {p.bees} B" if final.rules.bees else ""))
+            print(
+                f"  {final.shown_name(p)}: {p.score}"
+                + (f", {p.bees} B" if final.rules.bees else "")
+            )
         if window.headless:
             print(f"screenshots (one per turn) in {Path(args.screenshots).resolve()}")
     return 0
@@ -182,44 +198,58 @@ def _demo_may_resume(args: argparse.Namespace) -> None:
     with EventLog(args.db) as log:
         game_id = resume_id(log, args.resume)
         if not log.is_demo(game_id):
-            raise UserError(f"game {game_id} is played by people and there is no camera "
-                            "here to read their dice (the demo's players play only demo "
-                            "games): go on in the terminal with "
-                            f"{resume_command(args, game_id, text=True)}")
+            raise UserError(
+                f"game {game_id} is played by people and there is no camera "
+                "here to read their dice (the demo's players play only demo "
+                "games): go on in the terminal with "
+                f"{resume_command(args, game_id, text=True)}"
+            )
 
 
-def _first_game(log: EventLog, args: argparse.Namespace, demo: bool, ui: GameScreen,
-                notifier: Notifier | None = None) -> Scorekeeper | None:
+def _first_game(
+    log: EventLog,
+    args: argparse.Namespace,
+    demo: bool,
+    ui: GameScreen,
+    notifier: Notifier | None = None,
+) -> Scorekeeper | None:
     if args.resume:
         return resume(log, args.resume)
     unfinished = [g for g in log.games() if not g.finished and not g.demo]
-    if not args.players and not args.rules and not args.new and not demo \
-            and not ui.window.headless:
+    if not args.players and not args.rules and not args.new and not demo and not ui.window.headless:
         return _set_up_on_screen(log, ui, unfinished, notifier)
     if unfinished and not args.new and not demo:
         # after a crash or power cut the service comes back to the game in play, whatever
         # its command line says: --rules and --players only seat a new game
         latest = unfinished[-1].id
-        print(f"zonkcam: resuming unfinished game {latest} (start another with --new)",
-              file=sys.stderr)
+        print(
+            f"zonkcam: resuming unfinished game {latest} (start another with --new)",
+            file=sys.stderr,
+        )
         return resume(log, str(latest))
     players = list(args.players or (DEMO_PLAYERS if demo else ()))
     if not players:
-        raise UserError("name the players: zonkcam play --players Ann Bob ... "
-                        "(or --resume a saved game)")
+        raise UserError(
+            "name the players: zonkcam play --players Ann Bob ... (or --resume a saved game)"
+        )
     rules = load_rules(args.rules or "classic-10000")
     if demo and ui.window.headless:
         rules = headless_demo_rules(rules)
     return new_game(log, rules, players, demo=demo)
 
 
-def _set_up_on_screen(log: EventLog, ui: GameScreen, unfinished: list[GameRecord],
-                      notifier: Notifier | None = None) -> Scorekeeper | None:
+def _set_up_on_screen(
+    log: EventLog, ui: GameScreen, unfinished: list[GameRecord], notifier: Notifier | None = None
+) -> Scorekeeper | None:
     """The set-up screens: resume a game, or choose the rules and seat the players."""
     if unfinished:
-        chosen = _run_screen(ui, ChooseGame([ResumableGame(g.id, g.rules_name, g.players,
-                                                           g.events) for g in unfinished]),
-                             notifier)
+        chosen = _run_screen(
+            ui,
+            ChooseGame(
+                [ResumableGame(g.id, g.rules_name, g.players, g.events) for g in unfinished]
+            ),
+            notifier,
+        )
         if chosen is None:
             return None
         if chosen.game_id is not None:

@@ -37,14 +37,16 @@ class AutoPlayer:
 
     def wants_go_for_1000(self, state: GameState) -> bool:
         advice = self.advice(state)
-        return advice is not None and advice.best is Best.GO_FOR_1000 and \
-            allowed(state, A.GoFor1000())
+        return (
+            advice is not None and advice.best is Best.GO_FOR_1000 and allowed(state, A.GoFor1000())
+        )
 
     def wants_piggyback(self, state: GameState) -> bool:
         """At the start of a turn: take over the last bank's dice and total."""
         advice = self.advice(state)
-        return advice is not None and advice.best is Best.PIGGYBACK and \
-            allowed(state, A.Piggyback())
+        return (
+            advice is not None and advice.best is Best.PIGGYBACK and allowed(state, A.Piggyback())
+        )
 
     def wants_to_bank(self, state: GameState) -> bool:
         """After a keep (phase ROLL with bank allowed), or straight after a roll."""
@@ -71,8 +73,9 @@ class AutoPlayer:
         return A.Roll((Die(rng.randint(1, 6)),))  # going for 1000
 
 
-def scripted_game(rules: RuleSet, players: tuple[str, ...], actions: int,
-                  seed: int = 0) -> list[A.Action]:
+def scripted_game(
+    rules: RuleSet, players: tuple[str, ...], actions: int, seed: int = 0
+) -> list[A.Action]:
     """A game of automatic players with seeded dice: its first ``actions`` actions, fewer
     if it ends before (the seating counts as one)."""
     rng, player = random.Random(seed), AutoPlayer()

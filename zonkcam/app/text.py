@@ -47,9 +47,17 @@ Type the dice as digits: 12466 or 1 2 4 6 6 (detroit colours: 2w 2w 3r 3r 4g 4g)
   help, quit              (arrow keys edit the line and bring back earlier ones)"""
 
 _SIMPLE = {
-    "b": A.Bank, "bank": A.Bank, "u": A.Undo, "undo": A.Undo, "reroll": A.Reroll,
-    "pass": A.Pass, "go": A.GoFor1000, "pig": A.Piggyback, "piggyback": A.Piggyback,
-    "sloppy": lambda: A.Penalty("sloppy"), "drunk": A.Drunk,
+    "b": A.Bank,
+    "bank": A.Bank,
+    "u": A.Undo,
+    "undo": A.Undo,
+    "reroll": A.Reroll,
+    "pass": A.Pass,
+    "go": A.GoFor1000,
+    "pig": A.Piggyback,
+    "piggyback": A.Piggyback,
+    "sloppy": lambda: A.Penalty("sloppy"),
+    "drunk": A.Drunk,
 }
 _VIEWS = {"keeps", "board", "sheet", "log", "odds", "help", "?", "quit", "q", "exit"}
 
@@ -92,8 +100,12 @@ def parse_line(line: str, state: GameState) -> A.Action | str:
     if text.startswith("#"):
         keeps = state.turn.score.keeps if state.turn.score and state.phase is Phase.DECIDE else ()
         number = text[1:].strip()
-        if not (number.isascii() and number.isdigit() and len(number) < 4
-                and 1 <= int(number) <= len(keeps)):
+        if not (
+            number.isascii()
+            and number.isdigit()
+            and len(number) < 4
+            and 1 <= int(number) <= len(keeps)
+        ):
             raise InputError(f"no keep {quoted(text)}: type keeps to list them")
         return A.Keep(keeps[int(number) - 1].dice)
     if text and text[0].isdigit():
@@ -125,8 +137,9 @@ def status_line(state: GameState) -> str:
         case Phase.ROLL:
             extra = " (or bank)" if t.bank_ok and bank else ""
             if state.offer and not t.rolls and not t.piggybacked:
-                extra += (f" (or pig: take over {state.offer.total} with "
-                          f"{_dice_word(state.offer.dice)})")
+                extra += (
+                    f" (or pig: take over {state.offer.total} with {_dice_word(state.offer.dice)})"
+                )
             todo = f"roll {_dice_word(t.dice_to_roll)}{extra}"
         case Phase.DECIDE:
             todo = "keep scoring dice, or bank" if bank else "keep scoring dice"
@@ -144,8 +157,11 @@ def drinks_line(state: GameState) -> str:
     owing = [p for p in state.players if p.drinks_due]
     if not owing:
         return ""
-    return "DRINKS DUE: " + ", ".join(f"{state.shown_name(p)} {p.drinks_due}" for p in owing) \
+    return (
+        "DRINKS DUE: "
+        + ", ".join(f"{state.shown_name(p)} {p.drinks_due}" for p in owing)
         + " (type drunk when they are drunk)"
+    )
 
 
 def _dice_word(n: int) -> str:
@@ -200,14 +216,21 @@ def sheet_text(state: GameState) -> str:
     columns = [[state.shown_name(p), *p.sheet] for p in players]
     widths = [max(len(cell) for cell in column) for column in columns]
     rows = [["turn", *(c[0] for c in columns)]]
-    rows += [[str(i), *(c[i] if i < len(c) else "" for c in columns)]
-             for i in range(1, turns + 1)]
-    return "\n".join("  " + "  ".join([row[0].rjust(4)] + [cell.ljust(w) for cell, w in zip(
-        row[1:], widths, strict=True)]).rstrip() for row in rows)
+    rows += [[str(i), *(c[i] if i < len(c) else "" for c in columns)] for i in range(1, turns + 1)]
+    return "\n".join(
+        "  "
+        + "  ".join(
+            [row[0].rjust(4)] + [cell.ljust(w) for cell, w in zip(row[1:], widths, strict=True)]
+        ).rstrip()
+        for row in rows
+    )
 
 
-_OBJECTIVES = {Objective.POINTS: "expected points", Objective.WIN: "chance to win",
-               Objective.LAST_TURN: "last turn: chance to beat the leader"}
+_OBJECTIVES = {
+    Objective.POINTS: "expected points",
+    Objective.WIN: "chance to win",
+    Objective.LAST_TURN: "last turn: chance to beat the leader",
+}
 
 
 def odds_text(state: GameState, advisor: Advisor) -> str:
@@ -224,12 +247,15 @@ def odds_text(state: GameState, advisor: Advisor) -> str:
     for i, k in enumerate(advice.keeps, start=1):
         after = "" if k.bank is None else f"  bank {worth(advice, k.bank)}"
         left = f"{k.dice_left} {'die' if k.dice_left == 1 else 'dice'}"
-        lines.append(f"  #{i} {k.label:<16} roll on {worth(advice, k.roll)}{after}  "
-                     f"({left}, nothing scores {k.zonk_chance:.1%})")
+        lines.append(
+            f"  #{i} {k.label:<16} roll on {worth(advice, k.roll)}{after}  "
+            f"({left}, nothing scores {k.zonk_chance:.1%})"
+        )
     if advice.win_chance is not None:
         lines.append(f"  chance to win: {advice.win_chance:.1%}")
-    lines.append(f"  best: {best_words(advice, state)}"
-                 + (f" ({advice.note})" if advice.note else ""))
+    lines.append(
+        f"  best: {best_words(advice, state)}" + (f" ({advice.note})" if advice.note else "")
+    )
     return "\n".join(lines)
 
 
@@ -239,16 +265,21 @@ _print_now = functools.partial(print, flush=True)
 class TextScorekeeper:
     """The prompt loop: read a line, play it, print what happened."""
 
-    def __init__(self, keeper: Scorekeeper, read: Callable[[str], str] | None = None,
-                 write: Callable[[str], None] = _print_now, *,
-                 resume_command: str | None = None, advisor: Advisor | None = None) -> None:
+    def __init__(
+        self,
+        keeper: Scorekeeper,
+        read: Callable[[str], str] | None = None,
+        write: Callable[[str], None] = _print_now,
+        *,
+        resume_command: str | None = None,
+        advisor: Advisor | None = None,
+    ) -> None:
         self.keeper = keeper
         self.read = read or (lambda prompt: input(prompt))
         """Reads a typed line (``input``, with line editing where readline is loaded)."""
         self._write = write
         self.prompt = "> " if sys.stdin.isatty() else ""
-        self.resume_command = resume_command or \
-            f"zonkcam play --text --resume {keeper.game_id}"
+        self.resume_command = resume_command or f"zonkcam play --text --resume {keeper.game_id}"
         """Printed at the end: how to come back to this game."""
         self._advisor = advisor
 
@@ -297,8 +328,10 @@ class TextScorekeeper:
         state = self.keeper.state
         line = line.replace("\t", " ")
         if unprintable(line):
-            self.write("! that line has characters that are not printable text (or not "
-                       "UTF-8); type it again")
+            self.write(
+                "! that line has characters that are not printable text (or not "
+                "UTF-8); type it again"
+            )
             return True
         try:
             action = parse_line(line, state)
@@ -314,8 +347,11 @@ class TextScorekeeper:
             self.write(f"  {entry}")
         if new.phase is Phase.DECIDE:
             self.write(keeps_text(new))
-        if new.finished or isinstance(action, A.Players) or any(
-                not e.startswith(("HOT", "GO FOR")) and " banks " in e for e in log):
+        if (
+            new.finished
+            or isinstance(action, A.Players)
+            or any(not e.startswith(("HOT", "GO FOR")) and " banks " in e for e in log)
+        ):
             self.write(board_text(new))
         due = drinks_line(new)
         if due and due != drinks_line(state):
@@ -331,8 +367,9 @@ class TextScorekeeper:
         """Ask who gives ``player`` a zonk name, and the name (Enter skips); False when the
         answer is quit (or the input ends)."""
         while True:
-            namer = self._answer(f"Who chooses a zonk name for {player}? (a player's name; "
-                                 "Enter to skip) ")
+            namer = self._answer(
+                f"Who chooses a zonk name for {player}? (a player's name; Enter to skip) "
+            )
             if not namer:
                 return namer is not None
             name = self._answer(f"{namer}, the zonk name for {player}: ")
@@ -370,8 +407,13 @@ class TextScorekeeper:
             else:
                 self.write(status_line(self.keeper.state))
             return True
-        text = {"help": HELP, "keeps": keeps_text(state), "board": board_text(state),
-                "sheet": sheet_text(state), "log": "\n".join(state.log)}[name]
+        text = {
+            "help": HELP,
+            "keeps": keeps_text(state),
+            "board": board_text(state),
+            "sheet": sheet_text(state),
+            "log": "\n".join(state.log),
+        }[name]
         self.write(text)
         return True
 
@@ -384,8 +426,9 @@ HISTORY_LINES = 1000
 
 def history_path() -> Path:
     """``$XDG_STATE_HOME/zonkcam/text-history`` (normally ~/.local/state)."""
-    base = os.environ.get("XDG_STATE_HOME") or os.path.join(os.path.expanduser("~"),
-                                                            ".local", "state")
+    base = os.environ.get("XDG_STATE_HOME") or os.path.join(
+        os.path.expanduser("~"), ".local", "state"
+    )
     return Path(base) / "zonkcam" / "text-history"
 
 
@@ -421,8 +464,7 @@ def run_text(args: argparse.Namespace) -> int:
         line_editing(history_path())
     with EventLog(args.db) as log:
         keeper = resume(log, args.resume) if args.resume else _new_text_game(log, args)
-        print(f"Game {keeper.game_id}: {escaped(keeper.state.rules.name)} "
-              "(type help for commands)")
+        print(f"Game {keeper.game_id}: {escaped(keeper.state.rules.name)} (type help for commands)")
         TextScorekeeper(keeper, resume_command=resume_command(args, keeper.game_id)).run()
     return 0
 
@@ -458,8 +500,9 @@ def _new_text_game(log: EventLog, args: argparse.Namespace) -> Scorekeeper:
         names = list(args.players or player_names(_ask("")))
         return _seated(log, rules, names, interactive)
     while True:
-        names = player_names(_ask("Players, in turn order (Ann Bob Cy; commas between "
-                                  "names with spaces): "))
+        names = player_names(
+            _ask("Players, in turn order (Ann Bob Cy; commas between names with spaces): ")
+        )
         if not names:
             continue
         try:

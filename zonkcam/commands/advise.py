@@ -26,19 +26,35 @@ from zonkcam.game.state import GameState, Phase, PlayerState, TurnState
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser(
-        "advise", help="the odds and best play for a turn, as JSON",
+        "advise",
+        help="the odds and best play for a turn, as JSON",
         description="The advisor's view of one state of a turn, as JSON: the chance that "
         "the next roll scores nothing, what banking and rolling on are worth, every legal "
         "keep of --roll valued, the best play, and with --score and --opponent the chance "
-        "to win (from the table zonkcam solve builds).")
-    p.add_argument("--rules", default="classic-10000",
-                   help="preset name or TOML file (default: classic-10000)")
-    p.add_argument("--turn-total", type=int, default=0, metavar="N",
-                   help="points set aside this turn so far (default 0)")
-    p.add_argument("--dice", type=int, metavar="D",
-                   help="dice to throw next, or thrown in --roll (default: all)")
-    p.add_argument("--roll", nargs="+", metavar="DIE",
-                   help="the roll on the table, e.g. 1 5 5 2 3 6 (detroit: 2w 2w 3r ...)")
+        "to win (from the table zonkcam solve builds).",
+    )
+    p.add_argument(
+        "--rules", default="classic-10000", help="preset name or TOML file (default: classic-10000)"
+    )
+    p.add_argument(
+        "--turn-total",
+        type=int,
+        default=0,
+        metavar="N",
+        help="points set aside this turn so far (default 0)",
+    )
+    p.add_argument(
+        "--dice",
+        type=int,
+        metavar="D",
+        help="dice to throw next, or thrown in --roll (default: all)",
+    )
+    p.add_argument(
+        "--roll",
+        nargs="+",
+        metavar="DIE",
+        help="the roll on the table, e.g. 1 5 5 2 3 6 (detroit: 2w 2w 3r ...)",
+    )
     p.add_argument("--score", type=int, help="the player's game total")
     p.add_argument("--opponent", type=int, help="the opponent's game total (two players)")
     p.set_defaults(func=run)
@@ -59,10 +75,18 @@ def state_for(args: argparse.Namespace) -> GameState:
         if value is not None and value < 0:
             raise UserError(f"{name} must be 0 or more, not {value}")
     fresh = total == 0 and dice == rules.dice
-    turn = TurnState(phase=Phase.ROLL, total=total, dice_to_roll=dice, rolls=0 if fresh else 1,
-                     bank_ok=not fresh and (rules.bank_after_keep if dice < rules.dice
-                                            else rules.hot_dice == "may"
-                                            and rules.bank_after_keep))
+    turn = TurnState(
+        phase=Phase.ROLL,
+        total=total,
+        dice_to_roll=dice,
+        rolls=0 if fresh else 1,
+        bank_ok=not fresh
+        and (
+            rules.bank_after_keep
+            if dice < rules.dice
+            else rules.hot_dice == "may" and rules.bank_after_keep
+        ),
+    )
     if args.roll:
         roll = parse_dice(args.roll)
         if len(roll) != dice:
@@ -70,11 +94,18 @@ def state_for(args: argparse.Namespace) -> GameState:
         score = score_roll(rules, roll, RollContext(full_roll=dice == rules.dice))
         turn.rolls += 1
         turn.roll, turn.score = roll, score
-        turn.phase = Phase.DECIDE if score.keeps else Phase.PAIR if (
-            rules.two_dice_pair_reroll and dice == 2 and roll[0].value == roll[1].value) \
+        turn.phase = (
+            Phase.DECIDE
+            if score.keeps
+            else Phase.PAIR
+            if (rules.two_dice_pair_reroll and dice == 2 and roll[0].value == roll[1].value)
             else Phase.OVER
-    me = PlayerState("you", score=args.score or 0,
-                     on_board=args.score is None or args.score > 0 or not rules.entry_minimum)
+        )
+    me = PlayerState(
+        "you",
+        score=args.score or 0,
+        on_board=args.score is None or args.score > 0 or not rules.entry_minimum,
+    )
     players = [me]
     if args.opponent is not None:
         players.append(PlayerState("opponent", score=args.opponent, on_board=args.opponent > 0))
@@ -91,8 +122,10 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(out))
         return 0
     if turn.total % advisor.model(rules).step:
-        raise UserError(f"--turn-total {turn.total} is not a total {rules.name} can reach "
-                        f"(every total is a multiple of {advisor.model(rules).step})")
+        raise UserError(
+            f"--turn-total {turn.total} is not a total {rules.name} can reach "
+            f"(every total is a multiple of {advisor.model(rules).step})"
+        )
     advice = advisor.advise(state)
     assert advice is not None
     out |= advice.to_json()
@@ -100,8 +133,11 @@ def run(args: argparse.Namespace) -> int:
         out["thrown"] = [str(d) if d.color else d.value for d in turn.roll]
     if args.score is not None and advice.win_chance is None:
         reason = unsupported(rules)
-        out["note"] = (f"no win chance: {reason}" if reason else
-                       f"no two-player table for {rules.name}: build it with "
-                       f"zonkcam solve --rules {args.rules}")
+        out["note"] = (
+            f"no win chance: {reason}"
+            if reason
+            else f"no two-player table for {rules.name}: build it with "
+            f"zonkcam solve --rules {args.rules}"
+        )
     print(json.dumps(out))
     return 0

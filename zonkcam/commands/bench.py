@@ -26,8 +26,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "2304x1296 (how many it reads exactly too); then the peak memory of `zonkcam read` "
         "over those photos.",
     )
-    p.add_argument("--photos", type=int, default=0,
-                   help="at most this many validation photos per set (default 0: all)")
+    p.add_argument(
+        "--photos",
+        type=int,
+        default=0,
+        help="at most this many validation photos per set (default 0: all)",
+    )
     p.add_argument("--frames", type=int, default=30, help="rendered frames per size")
     p.add_argument("--threads", type=int, default=1)
     p.add_argument("--seed", type=int, default=0)
@@ -69,8 +73,9 @@ def run_engine(args: argparse.Namespace) -> int:
     # four players at the classic table with a target nobody reaches: a game of any length
     rules = dataclasses.replace(PRESETS["classic-10000"], target=10**9)
     ahead = 400
-    actions = scripted_game(rules, ("Ann", "Bob", "Cy", "Di"), max(ENGINE_LENGTHS) + ahead,
-                            seed=args.seed)
+    actions = scripted_game(
+        rules, ("Ann", "Bob", "Cy", "Di"), max(ENGINE_LENGTHS) + ahead, seed=args.seed
+    )
 
     def ms(operation) -> float:  # noqa: ANN001
         t0 = time.perf_counter()
@@ -78,12 +83,14 @@ def run_engine(args: argparse.Namespace) -> int:
         return (time.perf_counter() - t0) * 1000
 
     rows = []
-    with tempfile.TemporaryDirectory(prefix="zonkcam-bench-") as tmp, \
-            Window.open((800, 480), screenshots=Path(tmp) / "shots") as window:
+    with (
+        tempfile.TemporaryDirectory(prefix="zonkcam-bench-") as tmp,
+        Window.open((800, 480), screenshots=Path(tmp) / "shots") as window,
+    ):
         ui = GameScreen(window, sounds=Sounds(muted=True))
         for n in ENGINE_LENGTHS:
             game = Game(rules, actions[:n])
-            per_action = ms(lambda game=game, n=n: [game.play(a) for a in actions[n:n + ahead]])
+            per_action = ms(lambda game=game, n=n: [game.play(a) for a in actions[n : n + ahead]])
             # undo after each of a checkpoint's stretch of actions, one after the other
             undos = [ms(game.undo) for _ in range(CHECKPOINT_EVERY)]
             db = Path(tmp) / f"g{n}.sqlite3"
@@ -92,8 +99,9 @@ def run_engine(args: argparse.Namespace) -> int:
             resumes = []
             for _ in range(5):
                 with EventLog(db) as log:
-                    resumes.append(ms(lambda log=log, game_id=game_id:
-                                      Scorekeeper.resume(log, game_id)))
+                    resumes.append(
+                        ms(lambda log=log, game_id=game_id: Scorekeeper.resume(log, game_id))
+                    )
             at = Game(rules, actions[:n])
             for action in actions[n:]:
                 if at.state.phase is Phase.DECIDE:
@@ -101,29 +109,42 @@ def run_engine(args: argparse.Namespace) -> int:
                 at.play(action)
             ui.draw(at.state)
             frames = [ms(lambda state=at.state: ui.draw(state)) for _ in range(30)]
-            rows.append({
-                "actions": n, "action_us": round(per_action * 1000 / ahead, 1),
-                "undo_ms": round(statistics.median(undos), 2), "undo_max_ms": round(max(undos), 2),
-                "resume_ms": round(statistics.median(resumes), 1),
-                "frame_ms": round(statistics.median(frames), 2)})
+            rows.append(
+                {
+                    "actions": n,
+                    "action_us": round(per_action * 1000 / ahead, 1),
+                    "undo_ms": round(statistics.median(undos), 2),
+                    "undo_max_ms": round(max(undos), 2),
+                    "resume_ms": round(statistics.median(resumes), 1),
+                    "frame_ms": round(statistics.median(frames), 2),
+                }
+            )
     if args.json:
         print(json.dumps({"rules": "classic-10000, four players, no end", "rows": rows}))
         return 0
-    print("classic-10000, four automatic players, no end; medians (undo: and the slowest of "
-          f"{CHECKPOINT_EVERY} in a row; resume: from the SQLite log)")
-    print(f"{'actions':>8} {'µs/action':>10} {'undo ms':>8} {'max':>6} {'resume ms':>10} "
-          f"{'frame ms':>9}")
+    print(
+        "classic-10000, four automatic players, no end; medians (undo: and the slowest of "
+        f"{CHECKPOINT_EVERY} in a row; resume: from the SQLite log)"
+    )
+    print(
+        f"{'actions':>8} {'µs/action':>10} {'undo ms':>8} {'max':>6} {'resume ms':>10} "
+        f"{'frame ms':>9}"
+    )
     for r in rows:
-        print(f"{r['actions']:>8} {r['action_us']:>10.1f} {r['undo_ms']:>8.2f} "
-              f"{r['undo_max_ms']:>6.2f} {r['resume_ms']:>10.1f} {r['frame_ms']:>9.2f}")
+        print(
+            f"{r['actions']:>8} {r['action_us']:>10.1f} {r['undo_ms']:>8.2f} "
+            f"{r['undo_max_ms']:>6.2f} {r['resume_ms']:>10.1f} {r['frame_ms']:>9.2f}"
+        )
     return 0
 
 
 def _ms_summary(ms: list[float]) -> dict:
     import numpy as np
 
-    return {"ms_median": round(float(np.median(ms)), 2),
-            "ms_p95": round(float(np.percentile(ms, 95)), 2)}
+    return {
+        "ms_median": round(float(np.median(ms)), 2),
+        "ms_p95": round(float(np.percentile(ms, 95)), 2),
+    }
 
 
 def _read_rss_mb(paths: list[Path], args: argparse.Namespace) -> float | None:
@@ -170,8 +191,15 @@ def run(args: argparse.Namespace) -> int:
             t, dice = timed(f.image)
             ms.append(t)
             right += sorted(d.value for d in dice) == sorted(d.value for d in f.dice)
-        tables.append({"size": f"{w}x{h}", "dice": TABLE_DICE, "frames": len(ms),
-                       "read_exactly": right, **_ms_summary(ms)})
+        tables.append(
+            {
+                "size": f"{w}x{h}",
+                "dice": TABLE_DICE,
+                "frames": len(ms),
+                "read_exactly": right,
+                **_ms_summary(ms),
+            }
+        )
     result = {
         "threads": args.threads,
         "photos": photos,
@@ -186,13 +214,19 @@ def run(args: argparse.Namespace) -> int:
     if not photos:
         print("no labelled photo sets under ../shared/datasets: rendered frames only")
     for r in photos:
-        print(f"{r['set']}: {r['photos']} validation photos: median {r['ms_median']:.1f} ms, "
-              f"p95 {r['ms_p95']:.1f} ms")
+        print(
+            f"{r['set']}: {r['photos']} validation photos: median {r['ms_median']:.1f} ms, "
+            f"p95 {r['ms_p95']:.1f} ms"
+        )
     for r in tables:
-        print(f"{r['size']:>10} table, {r['dice']} dice: median {r['ms_median']:.1f} ms, "
-              f"p95 {r['ms_p95']:.1f} ms, read exactly {r['read_exactly']} of {r['frames']}")
+        print(
+            f"{r['size']:>10} table, {r['dice']} dice: median {r['ms_median']:.1f} ms, "
+            f"p95 {r['ms_p95']:.1f} ms, read exactly {r['read_exactly']} of {r['frames']}"
+        )
     if result["read_peak_rss_mb"] is not None:
-        print(f"peak RSS of `zonkcam read` over the {len(read_paths)} photos: "
-              f"{result['read_peak_rss_mb']:.0f} MB")
+        print(
+            f"peak RSS of `zonkcam read` over the {len(read_paths)} photos: "
+            f"{result['read_peak_rss_mb']:.0f} MB"
+        )
     print(f"peak RSS of this benchmark: {result['bench_peak_rss_mb']:.0f} MB")
     return 0

@@ -20,19 +20,27 @@ from zonkcam.sources import CameraError, open_source
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser(
-        "calibrate", help="find the mat in the camera's view and save the calibration",
+        "calibrate",
+        help="find the mat in the camera's view and save the calibration",
         description="Point the camera at the empty mat and run this: it finds the four "
         "markers, checks the whole mat is in view and in focus, and writes the calibration "
-        "plus a preview image with the zones drawn on the camera's view.")
-    p.add_argument("--source", default="auto",
-                   help="auto, pi, demo, usb[:N], a video file or an image folder")
+        "plus a preview image with the zones drawn on the camera's view.",
+    )
+    p.add_argument(
+        "--source", default="auto", help="auto, pi, demo, usb[:N], a video file or an image folder"
+    )
     p.add_argument("--image", help="calibrate from this photo of the empty mat instead")
     p.add_argument("--geometry", default="a3", help="a3, a2, or your mat geometry TOML")
-    p.add_argument("--out", help="calibration file (default: "
-                   "$XDG_CONFIG_HOME/zonkcam/calibration.json)")
+    p.add_argument(
+        "--out", help="calibration file (default: $XDG_CONFIG_HOME/zonkcam/calibration.json)"
+    )
     p.add_argument("--preview", help="preview PNG (default: next to the calibration file)")
-    p.add_argument("--warmup", type=int, default=10,
-                   help="frames to skip while the camera settles (default 10)")
+    p.add_argument(
+        "--warmup",
+        type=int,
+        default=10,
+        help="frames to skip while the camera settles (default 10)",
+    )
     p.set_defaults(func=run)
 
 
@@ -57,16 +65,21 @@ def run(args: argparse.Namespace) -> int:
         cv2.imwrite(str(preview), draw_zones(image, cal))
     except OSError as exc:
         raise UserError(f"cannot write the calibration: {exc}") from None
-    print(f"calibrated from {what}: {geo.name} mat, {cal.px_per_mm:.2f} px/mm, "
-          f"markers fit to {cal.reprojection_px:.2f} px, edges {cal.edge_width_px:.1f} px")
+    print(
+        f"calibrated from {what}: {geo.name} mat, {cal.px_per_mm:.2f} px/mm, "
+        f"markers fit to {cal.reprojection_px:.2f} px, edges {cal.edge_width_px:.1f} px"
+    )
     print(f"saved {out}; check the zones in {preview}")
     return 0
 
 
 def _grab(source: str, warmup: int):
     try:
-        src = open_source(source, autoplay=False) if source in ("demo", "auto") else \
-            open_source(source)
+        src = (
+            open_source(source, autoplay=False)
+            if source in ("demo", "auto")
+            else open_source(source)
+        )
     except CameraError as exc:
         raise UserError(str(exc)) from None
     try:

@@ -8,11 +8,16 @@ import math
 import time
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from zonkcam.commands.read import load_model_or_fail
 from zonkcam.commands.train import DEFAULT_SETS, SHARED_DATA, default_data
 from zonkcam.errors import UserError
+
+if TYPE_CHECKING:
+    from zonkcam.vision.distort import Distortion
+    from zonkcam.vision.model import DiceModel
+    from zonkcam.vision.reader import ReaderSettings
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -86,8 +91,14 @@ def _datasets(given: list[Path]) -> list[Path]:
 class Scorer:
     """Reads labelled photos and tallies the figures, overall and per source."""
 
-    def __init__(self, model, settings, distortion=None, bar: float = 0.0,  # noqa: ANN001
-                 keep_worst: bool = False) -> None:
+    def __init__(
+        self,
+        model: DiceModel,
+        settings: ReaderSettings,
+        distortion: Distortion | None = None,
+        bar: float = 0.0,
+        keep_worst: bool = False,
+    ) -> None:
         from zonkcam.vision.metrics import Tally
 
         self.model, self.settings, self.distortion, self.bar = model, settings, distortion, bar
@@ -128,8 +139,10 @@ class Scorer:
             score = match(truth, pred, rec.bbox_kind)
             flags = flagged(truth, [(d.value, d.confidence) for d in dice], score, self.bar)
             # each die's size: its whole-die box (pip clusters widened), as distorted
-            sides = [side(b) * side(t) / max(side(d.bbox), 1e-6) for b, (_, t), d in
-                     zip(die_boxes(rec), truth, rec.dice, strict=True)]
+            sides = [
+                side(b) * side(t) / max(side(d.bbox), 1e-6)
+                for b, (_, t), d in zip(die_boxes(rec), truth, rec.dice, strict=True)
+            ]
             right = [truth[i][0] == pred[j][0] for i, j in score.matches]
             for t in (self.total, self.per_source.setdefault(rec.source, Tally())):
                 t.add(score, ms, flags, sides, [side(b) for _, b in pred], right)
@@ -138,8 +151,10 @@ class Scorer:
         return self
 
     def summary(self) -> dict:
-        out = {"all": self.total.summary(),
-               "per_source": {k: v.summary() for k, v in sorted(self.per_source.items())}}
+        out = {
+            "all": self.total.summary(),
+            "per_source": {k: v.summary() for k, v in sorted(self.per_source.items())},
+        }
         if self.unreadable:
             out["unreadable_images"] = self.unreadable
         return out
@@ -165,9 +180,13 @@ def run(args: argparse.Namespace) -> int:
         raise UserError(f"no images in split {args.split!r} of {', '.join(map(str, datasets))}")
     model = load_model_or_fail(args.model_dir, args.threads)
     result: dict[str, Any] = {
-        "split": args.split, "threads": args.threads, "settings": vars(DEFAULT_SETTINGS),
-        "distort": str(distortion) if distortion else None, "confirm_below": bar,
-        "datasets": {}, "twins": {},
+        "split": args.split,
+        "threads": args.threads,
+        "settings": vars(DEFAULT_SETTINGS),
+        "distort": str(distortion) if distortion else None,
+        "confirm_below": bar,
+        "datasets": {},
+        "twins": {},
     }
     worst = []
     for d, recs in splits.items():
@@ -208,14 +227,28 @@ def _twin_dirs(root: Path, datasets: dict[Path, list]) -> dict[str, tuple[Path, 
         if (folder / DETECTOR_FILE).is_file() and (folder / VALUES_FILE).is_file():
             out[source] = (folder, recs)
     if not out:
-        raise UserError(f"--twins {root}: no twin model folders named after a source "
-                        f"({', '.join(sorted(sources))})")
+        raise UserError(
+            f"--twins {root}: no twin model folders named after a source "
+            f"({', '.join(sorted(sources))})"
+        )
     return out
 
 
-COLUMNS = ("images", "dice", "end_to_end", "images_exact", "precision", "recall",
-           "precision_20px", "recall_20px", "missed", "extra", "misread", "ms_median",
-           "ms_p95")
+COLUMNS = (
+    "images",
+    "dice",
+    "end_to_end",
+    "images_exact",
+    "precision",
+    "recall",
+    "precision_20px",
+    "recall_20px",
+    "missed",
+    "extra",
+    "misread",
+    "ms_median",
+    "ms_p95",
+)
 
 
 def _fmt(v: object) -> str:
@@ -227,23 +260,33 @@ def _fmt(v: object) -> str:
 def _print(result: dict, args: argparse.Namespace) -> None:
     width = {k: max(len(k), 6) + 1 for k in COLUMNS}
     head = f"{'':14}" + "".join(f"{k:>{width[k]}}" for k in COLUMNS)
-    print(f"split={args.split} threads={args.threads}"
-          + (f" distort={result['distort']}" if result["distort"] else "")
-          + "  (ms per photo, decode excluded)")
+    print(
+        f"split={args.split} threads={args.threads}"
+        + (f" distort={result['distort']}" if result["distort"] else "")
+        + "  (ms per photo, decode excluded)"
+    )
     for name, r in result["datasets"].items():
         print(f"\n{name}")
         print(head)
         for label, s in [("all", r["all"]), *r["per_source"].items()]:
             print(f"{label:14}" + "".join(f"{_fmt(s.get(k, '')):>{width[k]}}" for k in COLUMNS))
         sizes = r["all"].get("by_size", {})
-        print("by die size (px): " + "  ".join(
-            f"{k}: {v['dice']} dice, recall {_fmt(v['recall'])}, end to end "
-            f"{_fmt(v['end_to_end'])}" for k, v in sizes.items() if v["dice"]))
+        print(
+            "by die size (px): "
+            + "  ".join(
+                f"{k}: {v['dice']} dice, recall {_fmt(v['recall'])}, end to end "
+                f"{_fmt(v['end_to_end'])}"
+                for k, v in sizes.items()
+                if v["dice"]
+            )
+        )
         a = r["all"]
         right = a["dice"] - a["missed"] - a["misread"]
-        print(f"read with confidence under {result['confirm_below']:g} (a '?' at the table): "
-              f"{a['right_flagged']} of {right} right, {a['misread_flagged']} of "
-              f"{a['misread']} misread, {a['extra_flagged']} of {a['extra']} extra")
+        print(
+            f"read with confidence under {result['confirm_below']:g} (a '?' at the table): "
+            f"{a['right_flagged']} of {right} right, {a['misread_flagged']} of "
+            f"{a['misread']} misread, {a['extra_flagged']} of {a['extra']} extra"
+        )
     if result["twins"]:
         print("\nleave-one-source-out: each twin on all photos of the source it never saw")
         print(head)
@@ -271,21 +314,36 @@ def _sheet(items: list, path: Path, distortion) -> None:  # noqa: ANN001
         for value, box in truth:
             x0, y0, x1, y1 = (round(v) for v in box)
             cv2.rectangle(im, (x0, y0), (x1, y1), (0, 200, 0), t)
-            cv2.putText(im, str(value), (x0, y1 + 12 * t), cv2.FONT_HERSHEY_SIMPLEX,
-                        0.45 * t, (0, 200, 0), t)
+            cv2.putText(
+                im,
+                str(value),
+                (x0, y1 + 12 * t),
+                cv2.FONT_HERSHEY_SIMPLEX,
+                0.45 * t,
+                (0, 200, 0),
+                t,
+            )
         ok_pred = {j for i, j in score.matches if truth[i][0] == dice[j].value}
         for j, d in enumerate(dice):
             col = (255, 160, 0) if j in ok_pred else (0, 0, 255)
             x0, y0, x1, y1 = (round(v) for v in d.bbox)
             cv2.rectangle(im, (x0, y0), (x1, y1), col, t)
-            cv2.putText(im, str(d.value), (x0, max(0, y0 - 3)), cv2.FONT_HERSHEY_SIMPLEX,
-                        0.5 * t, col, t)
+            cv2.putText(
+                im, str(d.value), (x0, max(0, y0 - 3)), cv2.FONT_HERSHEY_SIMPLEX, 0.5 * t, col, t
+            )
         s = 400 / max(im.shape[:2])
         im = cv2.resize(im, (round(im.shape[1] * s), round(im.shape[0] * s)))
         tile = np.full((430, 400, 3), 255, np.uint8)
         tile[: im.shape[0], : im.shape[1]] = im
-        cv2.putText(tile, f"{rec.name[-38:]} err {errors}", (4, 424),
-                    cv2.FONT_HERSHEY_SIMPLEX, 0.4, (0, 0, 0), 1)
+        cv2.putText(
+            tile,
+            f"{rec.name[-38:]} err {errors}",
+            (4, 424),
+            cv2.FONT_HERSHEY_SIMPLEX,
+            0.4,
+            (0, 0, 0),
+            1,
+        )
         tiles.append(tile)
     if not tiles:
         return

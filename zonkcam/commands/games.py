@@ -30,18 +30,25 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     # --db before or after the action: `games --db F list` and `games list --db F`
     db = argparse.ArgumentParser(add_help=False)
     db.add_argument("--db", default=argparse.SUPPRESS, help=DB_HELP)
-    p = subparsers.add_parser("games", help="list, show or export saved games", parents=[db],
-                              description="The saved games in the game log.")
+    p = subparsers.add_parser(
+        "games",
+        help="list, show or export saved games",
+        parents=[db],
+        description="The saved games in the game log.",
+    )
     sub = p.add_subparsers(dest="games_command", metavar="ACTION", required=True)
     sub.add_parser("list", help="every saved game", parents=[db]).set_defaults(func=_list)
     show = sub.add_parser("show", help="a game's scoreboard and log", parents=[db])
     show.add_argument("game", type=game_number, help=GAME_HELP)
-    show.add_argument("--photos", metavar="DIR",
-                      help="also copy the photo the camera took of each roll into DIR")
+    show.add_argument(
+        "--photos", metavar="DIR", help="also copy the photo the camera took of each roll into DIR"
+    )
     show.set_defaults(func=_show)
-    export = sub.add_parser("export", parents=[db],
-                            help="a game's rules and actions as JSON Lines (zonkcam replay "
-                            "plays them back)")
+    export = sub.add_parser(
+        "export",
+        parents=[db],
+        help="a game's rules and actions as JSON Lines (zonkcam replay plays them back)",
+    )
     export.add_argument("game", type=game_number, help=GAME_HELP)
     export.add_argument("--out", help="write to this file instead of standard output")
     export.set_defaults(func=_export)
@@ -56,13 +63,26 @@ def _list(args: argparse.Namespace) -> int:
     rows = [("game", "last action", "table", "status", "actions", "players")]
     for g in games:
         status = ("finished" if g.finished else "in play") + (" (demo)" if g.demo else "")
-        rows.append((str(g.id), time.strftime("%Y-%m-%d %H:%M", time.localtime(g.updated)),
-                     escaped(g.rules_name), status, str(g.events),
-                     escaped(", ".join(g.players))))
+        rows.append(
+            (
+                str(g.id),
+                time.strftime("%Y-%m-%d %H:%M", time.localtime(g.updated)),
+                escaped(g.rules_name),
+                status,
+                str(g.events),
+                escaped(", ".join(g.players)),
+            )
+        )
     widths = [max(len(row[i]) for row in rows) for i in range(5)]
     for row in rows:
-        cells = [row[0].rjust(widths[0]), row[1].ljust(widths[1]), row[2].ljust(widths[2]),
-                 row[3].ljust(widths[3]), row[4].rjust(widths[4]), row[5]]
+        cells = [
+            row[0].rjust(widths[0]),
+            row[1].ljust(widths[1]),
+            row[2].ljust(widths[2]),
+            row[3].ljust(widths[3]),
+            row[4].rjust(widths[4]),
+            row[5],
+        ]
         print("  ".join(cells).rstrip())
     return 0
 
@@ -78,8 +98,10 @@ def _show(args: argparse.Namespace) -> int:
             n = RollPhotos(folder).export(args.game, args.photos)
         except OSError as exc:
             raise UserError(f"cannot copy the photos to {args.photos}: {exc}") from None
-        print(f"{n} roll photo{'s' * (n != 1)} of game {args.game} copied to {args.photos}"
-              + ("" if n else f" (none kept in {folder})"))
+        print(
+            f"{n} roll photo{'s' * (n != 1)} of game {args.game} copied to {args.photos}"
+            + ("" if n else f" (none kept in {folder})")
+        )
     return 0
 
 
@@ -99,8 +121,7 @@ def _export(args: argparse.Namespace) -> int:
                 f.write(text)
         except OSError as exc:
             raise UserError(f"cannot write {args.out}: {exc}") from None
-        print(f"wrote {len(lines)} actions of game {args.game} ({table}) to "
-              f"{escaped(args.out)}")
+        print(f"wrote {len(lines)} actions of game {args.game} ({table}) to {escaped(args.out)}")
     else:
         print(text, end="")
     return 0

@@ -19,17 +19,27 @@ UNIT_PATH = Path("/etc/systemd/system/zonkcam.service")
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser(
-        "install-service", help="install zonkcam as a systemd service (start at boot)",
+        "install-service",
+        help="install zonkcam as a systemd service (start at boot)",
         description="Renders zonkcam's systemd unit for this user and this installation (the "
-        "Python running this command) and installs it (needs sudo), or prints it with --print.")
-    p.add_argument("--user", default=None, help="run as this user (default: the invoking "
-                   "user, or $SUDO_USER under sudo)")
-    p.add_argument("--allow-root", action="store_true",
-                   help="let the service run as root (refused otherwise)")
+        "Python running this command) and installs it (needs sudo), or prints it with --print.",
+    )
+    p.add_argument(
+        "--user",
+        default=None,
+        help="run as this user (default: the invoking user, or $SUDO_USER under sudo)",
+    )
+    p.add_argument(
+        "--allow-root", action="store_true", help="let the service run as root (refused otherwise)"
+    )
     p.add_argument("--print", action="store_true", help="print the unit instead of installing")
     p.add_argument("--out", help="write the unit here instead of " + str(UNIT_PATH))
-    p.add_argument("play_args", nargs="*", metavar="PLAY-ARG",
-                   help="arguments for zonkcam play (e.g. -- --rules drinking --players A B)")
+    p.add_argument(
+        "play_args",
+        nargs="*",
+        metavar="PLAY-ARG",
+        help="arguments for zonkcam play (e.g. -- --rules drinking --players A B)",
+    )
     p.set_defaults(func=run)
 
 
@@ -65,8 +75,10 @@ def exec_word(arg: str) -> str:
 def _unit_path(path: str) -> str:
     """A path for ``ReadWritePaths=`` (quoted, ``-``: no error while it does not exist)."""
     if any(c in path for c in '"\\') or any(ord(c) < 0x20 or ord(c) == 0x7F for c in path):
-        raise UserError(f"the service cannot be given the path {escaped(repr(path))}: "
-                        "choose one without quotes, backslashes or control characters")
+        raise UserError(
+            f"the service cannot be given the path {escaped(repr(path))}: "
+            "choose one without quotes, backslashes or control characters"
+        )
     return unit_quoted("-" + path)
 
 
@@ -84,15 +96,21 @@ def _db_folders(play_args: list[str]) -> list[str]:
     """Folders a ``--db FILE`` among the play arguments writes to."""
     out = []
     for i, arg in enumerate(play_args):
-        value = play_args[i + 1] if arg == "--db" and i + 1 < len(play_args) else \
-            arg.removeprefix("--db=") if arg.startswith("--db=") else None
+        value = (
+            play_args[i + 1]
+            if arg == "--db" and i + 1 < len(play_args)
+            else arg.removeprefix("--db=")
+            if arg.startswith("--db=")
+            else None
+        )
         if value:
             out.append(str(Path(value).expanduser().absolute().parent))
     return out
 
 
-def render(user: str, play_args: list[str], python: str | None = None,
-           allow_root: bool = False) -> str:
+def render(
+    user: str, play_args: list[str], python: str | None = None, allow_root: bool = False
+) -> str:
     """The unit for ``user``, starting ``python -m zonkcam play PLAY-ARGS`` (by default
     the Python running this, so the service runs this installation of zonkcam)."""
     try:
@@ -100,8 +118,10 @@ def render(user: str, play_args: list[str], python: str | None = None,
     except (KeyError, ValueError):
         raise UserError(f"no user called {escaped(repr(user))}") from None
     if pw.pw_uid == 0 and not allow_root:
-        raise UserError("the service would run as root: give the user who plays "
-                        "(sudo zonkcam install-service --user NAME), or --allow-root")
+        raise UserError(
+            "the service would run as root: give the user who plays "
+            "(sudo zonkcam install-service --user NAME), or --allow-root"
+        )
     python = python or os.path.abspath(sys.executable)
     home = Path(pw.pw_dir)
     data_home, config_home = home / ".local" / "share", home / ".config"
@@ -118,7 +138,8 @@ def render(user: str, play_args: list[str], python: str | None = None,
         exec_start=" ".join(exec_word(w) for w in [python, "-m", "zonkcam", "play", *args]),
         data_home_env=unit_quoted(f"XDG_DATA_HOME={data_home}"),
         config_home_env=unit_quoted(f"XDG_CONFIG_HOME={config_home}"),
-        write_paths=" ".join(_unit_path(p) for p in write))
+        write_paths=" ".join(_unit_path(p) for p in write),
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -131,8 +152,10 @@ def run(args: argparse.Namespace) -> int:
     try:
         target.write_text(unit)
     except PermissionError:
-        raise UserError(f"cannot write {target}: run with sudo (sudo $(which zonkcam) "
-                        "install-service), or see the unit with --print") from None
+        raise UserError(
+            f"cannot write {target}: run with sudo (sudo $(which zonkcam) "
+            "install-service), or see the unit with --print"
+        ) from None
     except OSError as exc:
         raise UserError(f"cannot write {target}: {exc.strerror}") from None
     print(f"wrote {target} (runs as {escaped(user)})")

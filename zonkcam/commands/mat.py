@@ -11,16 +11,25 @@ from zonkcam.mat.layout import SIZES, draw_mat, load_geometry, png_with_dpi, wri
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser(
-        "mat", help="draw the printable play mat (PNG at 300 dpi and PDF)",
+        "mat",
+        help="draw the printable play mat (PNG at 300 dpi and PDF)",
         description="Draws the play mat: four ArUco markers, the rolling area, the keep strip "
         "and the drinking table's board images, from the mat geometry (TOML). Print the PDF "
-        "at 100% (actual size, no fit to page) on A3 or A2.")
+        "at 100% (actual size, no fit to page) on A3 or A2.",
+    )
     p.add_argument("--size", choices=SIZES, default="a3", help="paper size (default a3)")
-    p.add_argument("--geometry", help="your own mat geometry TOML (default: the built-in one "
-                   "for --size; see calibration/a3.toml)")
+    p.add_argument(
+        "--geometry",
+        help="your own mat geometry TOML (default: the built-in one "
+        "for --size; see calibration/a3.toml)",
+    )
     p.add_argument("--dpi", type=int, default=300, help="PNG resolution (default 300)")
-    p.add_argument("--out", required=True, metavar="FILE",
-                   help="output name: FILE.png and FILE.pdf are written")
+    p.add_argument(
+        "--out",
+        required=True,
+        metavar="FILE",
+        help="output name: FILE.png and FILE.pdf are written",
+    )
     p.set_defaults(func=run)
 
 
@@ -41,8 +50,12 @@ def run(args: argparse.Namespace) -> int:
         write_pdf(image, pdf, geo.width_mm, geo.height_mm)
     except OSError as exc:
         raise UserError(f"cannot write the mat: {exc.strerror or exc}") from None
-    print(f"{geo.name} mat ({geo.width_mm:g} x {geo.height_mm:g} mm): {pdf} and {png} "
-          f"({image.shape[1]}x{image.shape[0]} px at {args.dpi} dpi)")
-    print(f"Print {pdf.name} at 100% (actual size, no fit to page), lay it flat, then run: "
-          "zonkcam calibrate")
+    print(
+        f"{geo.name} mat ({geo.width_mm:g} x {geo.height_mm:g} mm): {pdf} and {png} "
+        f"({image.shape[1]}x{image.shape[0]} px at {args.dpi} dpi)"
+    )
+    print(
+        f"Print {pdf.name} at 100% (actual size, no fit to page), lay it flat, then run: "
+        "zonkcam calibrate"
+    )
     return 0

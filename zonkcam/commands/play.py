@@ -22,40 +22,80 @@ DEMO_PLAYERS = ("Ann", "Bob", "Cy")
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser(
-        "play", help="keep score at the table (camera + screen; the demo game without a "
-        "camera; --text for the terminal)", description=__doc__)
+        "play",
+        help="keep score at the table (camera + screen; the demo game without a "
+        "camera; --text for the terminal)",
+        description=__doc__,
+    )
     p.add_argument("--text", action="store_true", help="the terminal scorekeeper instead")
     p.add_argument("--rules", help="preset name or TOML file")
     p.add_argument("--players", nargs="+", metavar="NAME", help="players in turn order")
-    p.add_argument("--resume", nargs="?", const="latest", metavar="GAME",
-                   help="resume a saved game (default: the latest unfinished one)")
-    p.add_argument("--new", action="store_true",
-                   help="start a new game even if one is unfinished (the app resumes the "
-                   "latest unfinished game by default)")
+    p.add_argument(
+        "--resume",
+        nargs="?",
+        const="latest",
+        metavar="GAME",
+        help="resume a saved game (default: the latest unfinished one)",
+    )
+    p.add_argument(
+        "--new",
+        action="store_true",
+        help="start a new game even if one is unfinished (the app resumes the "
+        "latest unfinished game by default)",
+    )
     p.add_argument("--db", help="game log file (default: $XDG_DATA_HOME/zonkcam/games.sqlite3)")
-    p.add_argument("--source", default="auto",
-                   help="auto (the Pi camera, else the demo table), pi, demo, usb[:N], ...")
-    p.add_argument("--calibration", help="calibration file (default: "
-                   "$XDG_CONFIG_HOME/zonkcam/calibration.json)")
-    p.add_argument("--games", type=whole_number(0), default=0,
-                   help="demo: stop after this many games (default: 1 without a display, "
-                   "else keep playing)")
+    p.add_argument(
+        "--source",
+        default="auto",
+        help="auto (the Pi camera, else the demo table), pi, demo, usb[:N], ...",
+    )
+    p.add_argument(
+        "--calibration",
+        help="calibration file (default: $XDG_CONFIG_HOME/zonkcam/calibration.json)",
+    )
+    p.add_argument(
+        "--games",
+        type=whole_number(0),
+        default=0,
+        help="demo: stop after this many games (default: 1 without a display, else keep playing)",
+    )
     p.add_argument("--fast", action="store_true", help="demo: do not wait for real time")
-    p.add_argument("--screenshots", default="zonkcam-screenshots", metavar="DIR",
-                   help="without a display: where to save a screenshot per turn")
+    p.add_argument(
+        "--screenshots",
+        default="zonkcam-screenshots",
+        metavar="DIR",
+        help="without a display: where to save a screenshot per turn",
+    )
     p.add_argument("--size", help="window size WxH (default: full screen on a Pi, else 800x480)")
     p.add_argument("--mute", action="store_true", help="no sound effects")
-    p.add_argument("--pins", default="17,27,22", metavar="BANK,ROLL,SELECT",
-                   help="GPIO (BCM) pins of the buttons (default 17,27,22)")
-    p.add_argument("--model-dir", type=Path, metavar="DIR",
-                   help="folder with the ONNX models (default: the shipped ones)")
+    p.add_argument(
+        "--pins",
+        default="17,27,22",
+        metavar="BANK,ROLL,SELECT",
+        help="GPIO (BCM) pins of the buttons (default 17,27,22)",
+    )
+    p.add_argument(
+        "--model-dir",
+        type=Path,
+        metavar="DIR",
+        help="folder with the ONNX models (default: the shipped ones)",
+    )
     p.add_argument("--threads", type=whole_number(1), help="reader threads (default 1)")
-    p.add_argument("--confirm-below", type=float, metavar="BAR",
-                   help="show the dice read with a confidence under BAR (0-1) with a '?' "
-                   "for the players to confirm (default 0.6; `zonkcam eval` counts them)")
-    p.add_argument("--photo-budget", type=float, default=DEFAULT_BUDGET_MB, metavar="MB",
-                   help="disk kept for the photo of each roll beside the game log, oldest "
-                   "games' photos dropped first (default %(default)g MB; 0: no photos)")
+    p.add_argument(
+        "--confirm-below",
+        type=float,
+        metavar="BAR",
+        help="show the dice read with a confidence under BAR (0-1) with a '?' "
+        "for the players to confirm (default 0.6; `zonkcam eval` counts them)",
+    )
+    p.add_argument(
+        "--photo-budget",
+        type=float,
+        default=DEFAULT_BUDGET_MB,
+        metavar="MB",
+        help="disk kept for the photo of each roll beside the game log, oldest "
+        "games' photos dropped first (default %(default)g MB; 0: no photos)",
+    )
     p.add_argument("--seed", type=int, default=0, help="demo table seed")
     p.set_defaults(func=run)
 
@@ -69,8 +109,9 @@ def whole_number(least: int) -> Callable[[str], int]:
         except ValueError:
             value = least - 1
         if value < least:
-            raise argparse.ArgumentTypeError(f"give a whole number from {least} up, not "
-                                             f"{quoted(text)}")
+            raise argparse.ArgumentTypeError(
+                f"give a whole number from {least} up, not {quoted(text)}"
+            )
         return value
 
     parse.__name__ = "whole number"
@@ -120,6 +161,7 @@ def parse_pins(text: str) -> tuple[int, int, int]:
     except ValueError:
         pins = ()
     if len(pins) != 3 or len(set(pins)) != 3 or not all(0 <= p <= 27 for p in pins):
-        raise UserError(f"--pins takes three different BCM pin numbers 0-27, e.g. 17,27,22, "
-                        f"not {text!r}")
+        raise UserError(
+            f"--pins takes three different BCM pin numbers 0-27, e.g. 17,27,22, not {text!r}"
+        )
     return pins  # type: ignore[return-value]

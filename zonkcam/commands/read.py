@@ -133,7 +133,8 @@ def run(args: argparse.Namespace) -> int:
             )
     sys.stdout.flush()
     if failed:
-        print(f"zonkcam read: {failed} of {len(args.images)} images could not be read",
-              file=sys.stderr)
+        print(
+            f"zonkcam read: {failed} of {len(args.images)} images could not be read",
+            file=sys.stderr,
+        )
     return 1 if failed == len(args.images) else 0  # exit 1: nothing was read at all
-

@@ -26,11 +26,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         '"player": NAME}, {"land": "left"|"right"|"choose"|"social"}, {"join": NAME}, '
         '{"leave": NAME}, {"zonk_name": NAME, "player": NAME, "by": NAME}, '
         '{"drunk": NAME|true}, {"undo": true}. A first line {"rules": {...}} (as `zonkcam '
-        'games export` writes) gives the table\'s rules. An illegal action stops the replay '
+        "games export` writes) gives the table's rules. An illegal action stops the replay "
         "with exit code 2.",
     )
-    p.add_argument("--rules", help="preset name or TOML file (default: the file's own rules "
-                   "line, else classic-10000)")
+    p.add_argument(
+        "--rules",
+        help="preset name or TOML file (default: the file's own rules line, else classic-10000)",
+    )
     p.add_argument("file", metavar="FILE", help="JSON Lines file, or - for standard input")
     p.set_defaults(func=run)
 
@@ -55,8 +57,12 @@ def run(args: argparse.Namespace) -> int:
         if game is None:
             if isinstance(obj, dict) and set(obj) == {"rules"}:  # the file's own rules
                 if not isinstance(obj["rules"], dict):
-                    return _refuse(args.file, number, "the rules line holds an object of "
-                                   'rules, e.g. {"rules": {"base": "chicago"}}')
+                    return _refuse(
+                        args.file,
+                        number,
+                        "the rules line holds an object of "
+                        'rules, e.g. {"rules": {"base": "chicago"}}',
+                    )
                 try:
                     rules = given or rules_from_dict(obj["rules"], where="its rules")
                 except RulesError as exc:
@@ -102,8 +108,10 @@ def _numbered(f: BinaryIO, path: str) -> Iterator[tuple[int, str]]:
         if not raw:
             return
         if len(raw) > MAX_LINE:
-            raise UserError(f"{escaped(path)} line {number}: longer than {MAX_LINE} "
-                            "bytes; one action is one line")
+            raise UserError(
+                f"{escaped(path)} line {number}: longer than {MAX_LINE} "
+                "bytes; one action is one line"
+            )
         try:
             line = raw.decode("utf-8")
         except UnicodeDecodeError:

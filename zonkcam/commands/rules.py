@@ -9,9 +9,12 @@ from zonkcam.game.rules import PRESETS, load_rules, rules_to_toml
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    p = subparsers.add_parser("rules", help="list, show or check rule sets",
-                              description="Show a preset as TOML to start a custom table "
-                              "(zonkcam rules show chicago > ours.toml), or check a TOML file.")
+    p = subparsers.add_parser(
+        "rules",
+        help="list, show or check rule sets",
+        description="Show a preset as TOML to start a custom table "
+        "(zonkcam rules show chicago > ours.toml), or check a TOML file.",
+    )
     sub = p.add_subparsers(dest="rules_command", metavar="ACTION", required=True)
     sub.add_parser("list", help="the preset tables").set_defaults(func=_list)
     show = sub.add_parser("show", help="print a rule set as TOML")

@@ -17,11 +17,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="Score one roll with all dice rolled: every legal keep with its points "
         "and combinations, the best keep, and whether it is a zonk.",
     )
-    p.add_argument("--rules", default="classic-10000",
-                   help="preset name or TOML file (default: classic-10000)")
-    p.add_argument("dice", nargs="+", metavar="DIE",
-                   help="die values such as 1 5 5 6 6 or 15566, or with detroit colours "
-                   "2w 2w 3r 3r 4g 4g")
+    p.add_argument(
+        "--rules", default="classic-10000", help="preset name or TOML file (default: classic-10000)"
+    )
+    p.add_argument(
+        "dice",
+        nargs="+",
+        metavar="DIE",
+        help="die values such as 1 5 5 6 6 or 15566, or with detroit colours 2w 2w 3r 3r 4g 4g",
+    )
     p.set_defaults(func=run)
 
 
@@ -30,11 +34,15 @@ def run(args: argparse.Namespace) -> int:
     dice = parse_typed_dice(" ".join(args.dice))
     result = score_roll(rules, dice)
     best = result.best
-    print(json.dumps({
-        "rules": args.rules,
-        "dice": [str(d) if d.color else d.value for d in dice],
-        "zonk": result.zonk,
-        "best": {"keep": list(best.dice), "points": best.points} if best else None,
-        "keeps": [k.to_json() for k in result.keeps],
-    }))
+    print(
+        json.dumps(
+            {
+                "rules": args.rules,
+                "dice": [str(d) if d.color else d.value for d in dice],
+                "zonk": result.zonk,
+                "best": {"keep": list(best.dice), "points": best.points} if best else None,
+                "keeps": [k.to_json() for k in result.keeps],
+            }
+        )
+    )
     return 0

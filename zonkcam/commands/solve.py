@@ -25,16 +25,18 @@ from zonkcam.game.rules import load_rules
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser(
-        "solve", help="the table's odds; build its two-player win table",
+        "solve",
+        help="the table's odds; build its two-player win table",
         description="Print the expected points of an optimally played turn and the zonk "
         "chances for the table's rules, then build the two-player win table "
-        "(the chance to win from every pair of scores) that the advisor uses.")
-    p.add_argument("--rules", default="classic-10000",
-                   help="preset name or TOML file (default: classic-10000)")
+        "(the chance to win from every pair of scores) that the advisor uses.",
+    )
+    p.add_argument(
+        "--rules", default="classic-10000", help="preset name or TOML file (default: classic-10000)"
+    )
     p.add_argument("--out", help="table file (default: $XDG_CACHE_HOME/zonkcam/win-...npz)")
     p.add_argument("--force", action="store_true", help="build again even if stored")
-    p.add_argument("--single-turn", action="store_true",
-                   help="print the single-turn figures only")
+    p.add_argument("--single-turn", action="store_true", help="print the single-turn figures only")
     p.set_defaults(func=run)
 
 
@@ -46,16 +48,24 @@ def run(args: argparse.Namespace) -> int:
     boards = [True, False] if rules.entry_minimum else [True]
     values = solve_points(solver, boards, [0.0] * len(boards))
     model = solver.model
-    print(f"{rules.name}: an optimally played turn scores {values.roll(model.start, 0):.3f} "
-          f"on average ({time.perf_counter() - start:.2f} s)")
+    print(
+        f"{rules.name}: an optimally played turn scores {values.roll(model.start, 0):.3f} "
+        f"on average ({time.perf_counter() - start:.2f} s)"
+    )
     if rules.entry_minimum:
-        print(f"  not yet on the board ({rules.entry_minimum} to get on): "
-              f"{values.roll(model.start, 0, 1):.3f}")
+        print(
+            f"  not yet on the board ({rules.entry_minimum} to get on): "
+            f"{values.roll(model.start, 0, 1):.3f}"
+        )
     if rules.three_zonk_penalty:
-        print(f"  over many turns, with {rules.three_zonk_penalty} off for three zonks in a "
-              f"row: {advisor.long_run(rules).average:.3f} a turn")
-    chances = ", ".join(f"{n} {'die' if n == 1 else 'dice'} {c} ({float(c):.2%})"
-                        for n, c in model.zonk_chances().items())
+        print(
+            f"  over many turns, with {rules.three_zonk_penalty} off for three zonks in a "
+            f"row: {advisor.long_run(rules).average:.3f} a turn"
+        )
+    chances = ", ".join(
+        f"{n} {'die' if n == 1 else 'dice'} {c} ({float(c):.2%})"
+        for n, c in model.zonk_chances().items()
+    )
     print(f"  nothing scores: {chances}")
     if rules.two_dice_pair_reroll:
         print("  (of the two dice, 1/9 is a pair thrown again)")
@@ -81,15 +91,16 @@ def run(args: argparse.Namespace) -> int:
     took = time.perf_counter() - start
     save_table(table, path)
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    print(f"two-player table: {path} ({path.stat().st_size / 1e6:.1f} MB, built in "
-          f"{took:.0f} s, peak memory {peak:.0f} MB)")
+    print(
+        f"two-player table: {path} ({path.stat().st_size / 1e6:.1f} MB, built in "
+        f"{took:.0f} s, peak memory {peak:.0f} MB)"
+    )
     _summary(table)
     return 0
 
 
 def _summary(table: WinTable) -> None:
-    print(f"  the first player wins {table.chance(0, 0):.2%} of games between two optimal "
-          f"players")
+    print(f"  the first player wins {table.chance(0, 0):.2%} of games between two optimal players")
 
 
 def _progress(start: float):

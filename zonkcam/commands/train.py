@@ -75,8 +75,10 @@ def run(args: argparse.Namespace) -> int:
 
         sources = sorted({r.source for d in data for r in load_labels(d)})
         if args.leave_out not in sources:
-            raise UserError(f"--leave-out {args.leave_out}: no such source "
-                            f"(sources: {', '.join(sources) or 'none'})")
+            raise UserError(
+                f"--leave-out {args.leave_out}: no such source "
+                f"(sources: {', '.join(sources) or 'none'})"
+            )
     t0 = time.time()
     logf = None
     if args.log:
@@ -92,8 +94,15 @@ def run(args: argparse.Namespace) -> int:
             logf.write(line + "\n")
             logf.flush()
 
-    cfg = TrainConfig(out_dir=args.out, data_dirs=tuple(data), leave_out=args.leave_out,
-                      schedule=args.schedule, seed=args.seed, threads=args.threads, log=log)
+    cfg = TrainConfig(
+        out_dir=args.out,
+        data_dirs=tuple(data),
+        leave_out=args.leave_out,
+        schedule=args.schedule,
+        seed=args.seed,
+        threads=args.threads,
+        log=log,
+    )
     log(f"training: {cfg}")
     try:
         train(cfg)

@@ -37,26 +37,50 @@ from zonkcam.table.zones import Zone
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser(
-        "watch", help="print the table's observations (rolls, keeps, hands) as JSON lines",
+        "watch",
+        help="print the table's observations (rolls, keeps, hands) as JSON lines",
         description="Watches the mat: reports rolling, settled rolls with each die's value, "
         "colour and zone (rolling, keep, off the mat, touching a board image), hands in "
-        "view, cocked dice and camera problems, one JSON object per line.")
-    p.add_argument("--source", default="auto",
-                   help="auto (Pi camera, else the demo table), pi, demo, usb[:N], a video "
-                   "file or an image folder")
-    p.add_argument("--calibration", help="calibration file (default: "
-                   "$XDG_CONFIG_HOME/zonkcam/calibration.json; the demo table calibrates "
-                   "itself)")
+        "view, cocked dice and camera problems, one JSON object per line.",
+    )
+    p.add_argument(
+        "--source",
+        default="auto",
+        help="auto (Pi camera, else the demo table), pi, demo, usb[:N], a video "
+        "file or an image folder",
+    )
+    p.add_argument(
+        "--calibration",
+        help="calibration file (default: "
+        "$XDG_CONFIG_HOME/zonkcam/calibration.json; the demo table calibrates "
+        "itself)",
+    )
     p.add_argument("--annotate", metavar="DIR", help="save each reported frame, annotated")
-    p.add_argument("--frames", type=int, default=0,
-                   help="stop after this many frames (default: run until the source ends)")
-    p.add_argument("--still-frames", type=int, default=WatchConfig.still_frames,
-                   help="frames without motion before reading (default %(default)s)")
-    p.add_argument("--reads", type=int, default=WatchConfig.min_reads,
-                   help="reads of a still table voted before it is reported (default "
-                   "%(default)s; more when they disagree)")
-    p.add_argument("--model-dir", type=Path, metavar="DIR",
-                   help="folder with the ONNX models (default: the shipped ones)")
+    p.add_argument(
+        "--frames",
+        type=int,
+        default=0,
+        help="stop after this many frames (default: run until the source ends)",
+    )
+    p.add_argument(
+        "--still-frames",
+        type=int,
+        default=WatchConfig.still_frames,
+        help="frames without motion before reading (default %(default)s)",
+    )
+    p.add_argument(
+        "--reads",
+        type=int,
+        default=WatchConfig.min_reads,
+        help="reads of a still table voted before it is reported (default "
+        "%(default)s; more when they disagree)",
+    )
+    p.add_argument(
+        "--model-dir",
+        type=Path,
+        metavar="DIR",
+        help="folder with the ONNX models (default: the shipped ones)",
+    )
     p.add_argument("--threads", type=int, help="reader threads (default 1)")
     p.add_argument("--seed", type=int, default=0, help="demo table seed")
     p.set_defaults(func=run)
@@ -76,19 +100,36 @@ def run(args: argparse.Namespace) -> int:
         raise UserError(f"{source.name} gave no frame")
     cal = _calibration(args, source, first.image)
     reader = OnnxReader.for_table(cal, args.model_dir, args.threads)
-    watcher = TableWatcher(cal, reader, WatchConfig(
-        still_frames=args.still_frames, min_reads=args.reads,
-        max_reads=max(args.reads, WatchConfig.max_reads)))
+    watcher = TableWatcher(
+        cal,
+        reader,
+        WatchConfig(
+            still_frames=args.still_frames,
+            min_reads=args.reads,
+            max_reads=max(args.reads, WatchConfig.max_reads),
+        ),
+    )
     annotate = Path(args.annotate) if args.annotate else None
     if annotate:
         annotate.mkdir(parents=True, exist_ok=True)
-    _emit({"event": "started", "source": source.name, "mat": cal.geometry.name,
-           "px_per_mm": round(cal.px_per_mm, 3)})
+    _emit(
+        {
+            "event": "started",
+            "source": source.name,
+            "mat": cal.geometry.name,
+            "px_per_mm": round(cal.px_per_mm, 3),
+        }
+    )
     shift = camera_shift(first.image, cal)
     if shift is not None and shift > MOVED_PX:
-        _emit({"event": "camera-moved", "frame": first.index, "message":
-               f"the mat's markers are {shift:.0f} px from where calibration saw them: put "
-               "the camera back or run zonkcam calibrate"})
+        _emit(
+            {
+                "event": "camera-moved",
+                "frame": first.index,
+                "message": f"the mat's markers are {shift:.0f} px from where calibration saw "
+                "them: put the camera back or run zonkcam calibrate",
+            }
+        )
     camera = ResilientSource(lambda: open_source(source.spec, seed=args.seed), source=source)
     last_image = {"image": first.image}
 
@@ -104,8 +145,11 @@ def run(args: argparse.Namespace) -> int:
     try:
         for obs in watcher.watch(remember(_limited(camera.frames(), args.frames))):
             _emit(obs.to_json())
-            if annotate is not None and obs.event in (Event.SETTLED, Event.BLOCKED,
-                                                      Event.CAMERA_MOVED):
+            if annotate is not None and obs.event in (
+                Event.SETTLED,
+                Event.BLOCKED,
+                Event.CAMERA_MOVED,
+            ):
                 _annotate(annotate, last_image["image"], cal, obs)
     finally:
         camera.close()
@@ -113,21 +157,18 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _calibration(args: argparse.Namespace, source: FrameSource, image: np.ndarray
-                 ) -> Calibration:
+def _calibration(args: argparse.Namespace, source: FrameSource, image: np.ndarray) -> Calibration:
     if args.calibration is None and source.name == "demo table":
         try:
             cal = calibrate(image, source.geometry)
         except CalibrationError as exc:  # pragma: no cover - the demo mat is always in view
             raise UserError(f"the demo table could not calibrate: {exc}") from None
-        print("zonkcam watch: the demo table calibrated itself from its empty mat",
-              file=sys.stderr)
+        print("zonkcam watch: the demo table calibrated itself from its empty mat", file=sys.stderr)
         return cal
     return load_calibration(args.calibration or default_calibration_path())
 
 
-def _limited(stream: Iterator[Frame | CameraProblem], n: int
-             ) -> Iterator[Frame | CameraProblem]:
+def _limited(stream: Iterator[Frame | CameraProblem], n: int) -> Iterator[Frame | CameraProblem]:
     for k, item in enumerate(stream):
         if n and k >= n:
             return
@@ -148,6 +189,14 @@ def _annotate(folder: Path, image: np.ndarray, cal: Calibration, obs: Observatio
         label = "cocked" if d.cocked else f"{d.value} {d.color or ''}".strip()
         if d.touching:
             label += " " + "/".join(d.touching)
-        cv2.putText(out, label, (x0, max(12, y0 - 4)), cv2.FONT_HERSHEY_SIMPLEX, 0.45, colour, 1,
-                    cv2.LINE_AA)
+        cv2.putText(
+            out,
+            label,
+            (x0, max(12, y0 - 4)),
+            cv2.FONT_HERSHEY_SIMPLEX,
+            0.45,
+            colour,
+            1,
+            cv2.LINE_AA,
+        )
     cv2.imwrite(str(folder / f"frame-{obs.frame:06d}-{obs.event}.png"), out)

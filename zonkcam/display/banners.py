@@ -85,7 +85,7 @@ def banners_for(state: GameState) -> list[ShownBanner]:
         elif name in _LOG_PREFIX:
             prefix = _LOG_PREFIX[name]
             line = next((e for e in _recent(state) if e.startswith(prefix)), "")
-            subtitle = line[len(prefix):].split(" (")[0]  # the why in brackets: in the log
+            subtitle = line[len(prefix) :].split(" (")[0]  # the why in brackets: in the log
         elif name in ("ZONK", "HAND OUT"):
             words = {"ZONK": " zonks", "HAND OUT": " hands out "}
             subtitle = next((e for e in _recent(state) if words[name] in e), "")
@@ -115,8 +115,12 @@ class BannerQueue:
     True
     """
 
-    def __init__(self, seconds: float = 2.5, clock: Callable[[], float] = time.monotonic,
-                 durations: dict[str, float] | None = None) -> None:
+    def __init__(
+        self,
+        seconds: float = 2.5,
+        clock: Callable[[], float] = time.monotonic,
+        durations: dict[str, float] | None = None,
+    ) -> None:
         self.seconds = seconds
         self.durations = dict(durations or {})
         """Per banner name, a time other than ``seconds`` (e.g. a longer WINNER)."""

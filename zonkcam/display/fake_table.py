@@ -13,17 +13,33 @@ from zonkcam.display.view import TableObservation
 from zonkcam.vision.die import Die
 
 MAT_BGR = (40, 110, 30)
-_BODY_BGR = {None: (235, 235, 235), "white": (235, 235, 235), "red": (40, 40, 210),
-             "green": (60, 170, 40), "blue": (200, 90, 40), "black": (30, 30, 30),
-             "yellow": (0, 215, 245)}
-_PIPS = {1: [(1, 1)], 2: [(0, 0), (2, 2)], 3: [(0, 0), (1, 1), (2, 2)],
-         4: [(0, 0), (0, 2), (2, 0), (2, 2)], 5: [(0, 0), (0, 2), (1, 1), (2, 0), (2, 2)],
-         6: [(0, 0), (1, 0), (2, 0), (0, 2), (1, 2), (2, 2)]}
+_BODY_BGR = {
+    None: (235, 235, 235),
+    "white": (235, 235, 235),
+    "red": (40, 40, 210),
+    "green": (60, 170, 40),
+    "blue": (200, 90, 40),
+    "black": (30, 30, 30),
+    "yellow": (0, 215, 245),
+}
+_PIPS = {
+    1: [(1, 1)],
+    2: [(0, 0), (2, 2)],
+    3: [(0, 0), (1, 1), (2, 2)],
+    4: [(0, 0), (0, 2), (2, 0), (2, 2)],
+    5: [(0, 0), (0, 2), (1, 1), (2, 0), (2, 2)],
+    6: [(0, 0), (1, 0), (2, 0), (0, 2), (1, 2), (2, 2)],
+}
 
 
-def mat_observation(values: Sequence[int], *, colors: Sequence[str | None] | None = None,
-                    confidences: Sequence[float] | None = None,
-                    size: tuple[int, int] = (640, 480), die: int = 70) -> TableObservation:
+def mat_observation(
+    values: Sequence[int],
+    *,
+    colors: Sequence[str | None] | None = None,
+    confidences: Sequence[float] | None = None,
+    size: tuple[int, int] = (640, 480),
+    die: int = 70,
+) -> TableObservation:
     """A frame of ``size`` (width, height) showing ``values`` as dice in a loose row."""
     width, height = size
     frame = np.zeros((height, width, 3), np.uint8)
@@ -36,18 +52,23 @@ def mat_observation(values: Sequence[int], *, colors: Sequence[str | None] | Non
         x = step * (i + 1) - die // 2
         y = height // 2 - die // 2 + (die // 2 if i % 2 else -die // 3)
         _draw_die(frame, x, y, die, value, colors[i])
-        seen.append(Die(value=value, confidence=confidences[i],
-                            bbox=(x, y, x + die, y + die), color=colors[i]))
+        seen.append(
+            Die(
+                value=value,
+                confidence=confidences[i],
+                bbox=(x, y, x + die, y + die),
+                color=colors[i],
+            )
+        )
     return TableObservation(frame, tuple(seen))
 
 
-def _draw_die(frame: np.ndarray, x: int, y: int, size: int, value: int,
-              color: str | None) -> None:
+def _draw_die(frame: np.ndarray, x: int, y: int, size: int, value: int, color: str | None) -> None:
     body = _BODY_BGR.get(color, _BODY_BGR[None])
-    frame[y:y + size, x:x + size] = body
+    frame[y : y + size, x : x + size] = body
     pip = (20, 20, 20) if color not in ("black", "blue", "red", "green") else (245, 245, 245)
     r = max(2, size // 10)
     for row, col in _PIPS[value]:
         cx = x + size // 4 + col * size // 4
         cy = y + size // 4 + row * size // 4
-        frame[cy - r:cy + r, cx - r:cx + r] = pip
+        frame[cy - r : cy + r, cx - r : cx + r] = pip

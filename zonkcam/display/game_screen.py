@@ -40,9 +40,16 @@ from zonkcam.hardware.buttons import ArcadeButtons
 
 
 class GameScreen:
-    def __init__(self, window: Window, *, buttons: ArcadeButtons | None = None,
-                 sounds: Sounds | None = None, banners: BannerQueue | None = None,
-                 confirm_below: float = CONFIRM_BELOW, odds: OddsWorker | None = None) -> None:
+    def __init__(
+        self,
+        window: Window,
+        *,
+        buttons: ArcadeButtons | None = None,
+        sounds: Sounds | None = None,
+        banners: BannerQueue | None = None,
+        confirm_below: float = CONFIRM_BELOW,
+        odds: OddsWorker | None = None,
+    ) -> None:
         self.window = window
         self.confirm_below = confirm_below
         """Dice read with less confidence than this get a '?' (`zonkcam play --confirm-below`)."""
@@ -83,8 +90,7 @@ class GameScreen:
     def played(self, state: GameState) -> None:
         """An action was accepted and led to ``state``: banners, sounds, a fresh selection."""
         acted_in, now = self._turn_now, turn_in_play(state)
-        if acted_in is not None and (now != acted_in
-                                     or self._banners_from not in (None, acted_in)):
+        if acted_in is not None and (now != acted_in or self._banners_from not in (None, acted_in)):
             # the turn ended, or a later one is being played: earlier banners are old news
             self.banners.clear()
         if state.banners:
@@ -100,10 +106,16 @@ class GameScreen:
         """Draw ``state`` (and what the camera saw) and show it; returns the view drawn."""
         self._turn_now = turn_in_play(state)
         odds = self.odds.advice(state) if self.show_odds and not state.finished else False
-        self.view = view_for(state, observation, self.selected_keep,
-                             banner=self.banners.current(), message=self.message,
-                             muted=self.sounds.muted, confirm_below=self.confirm_below,
-                             odds=odds)
+        self.view = view_for(
+            state,
+            observation,
+            self.selected_keep,
+            banner=self.banners.current(),
+            message=self.message,
+            muted=self.sounds.muted,
+            confirm_below=self.confirm_below,
+            odds=odds,
+        )
         if self.photo is not None:
             self.painter.draw_photo(self.window.surface, *self.photo)
         else:

@@ -53,8 +53,14 @@ _KEYS = {
     pygame.K_v: InputCommand.PHOTO,
     pygame.K_ESCAPE: InputCommand.QUIT,
 }
-_ALWAYS = {pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_TAB, pygame.K_DOWN, pygame.K_UP,
-           pygame.K_ESCAPE}
+_ALWAYS = {
+    pygame.K_RETURN,
+    pygame.K_KP_ENTER,
+    pygame.K_TAB,
+    pygame.K_DOWN,
+    pygame.K_UP,
+    pygame.K_ESCAPE,
+}
 """Keys that keep their meaning while typing."""
 _DIGITS = {getattr(pygame, f"K_{n}"): n for n in range(10)}
 _DIGITS.update({getattr(pygame, f"K_KP{n}"): n for n in range(10)})
@@ -67,8 +73,11 @@ class KeyboardInput:
     the screen's :meth:`~zonkcam.display.painter.Painter.tapped_die` bound to the current view.
     """
 
-    def __init__(self, tap_to_die: Callable[[tuple[float, float]], int | None] | None = None,
-                 text_mode: bool = False) -> None:
+    def __init__(
+        self,
+        tap_to_die: Callable[[tuple[float, float]], int | None] | None = None,
+        text_mode: bool = False,
+    ) -> None:
         self.tap_to_die = tap_to_die
         self.text_mode = text_mode
 

@@ -54,8 +54,12 @@ UNSURE: RGB = (255, 0, 255)
 DRINK: RGB = (200, 0, 110)
 """The drinks-due band."""
 DIE_COLOURS: dict[str, RGB] = {
-    "white": (245, 245, 245), "red": (220, 30, 30), "green": (30, 180, 60),
-    "blue": (40, 90, 230), "black": (20, 20, 20), "yellow": (250, 220, 0),
+    "white": (245, 245, 245),
+    "red": (220, 30, 30),
+    "green": (30, 180, 60),
+    "blue": (40, 90, 230),
+    "black": (20, 20, 20),
+    "yellow": (250, 220, 0),
 }
 
 FIGURE = 0.0875
@@ -85,8 +89,9 @@ class Layout:
     footer: pygame.Rect
 
 
-def layout_for(size: tuple[int, int], *, players: int = BOARD_SLOTS,
-               drinks: bool = False) -> Layout:
+def layout_for(
+    size: tuple[int, int], *, players: int = BOARD_SLOTS, drinks: bool = False
+) -> Layout:
     w, h = size
     pad = max(4, h // 80)
     header = pygame.Rect(0, 0, w, round(h * 0.11))
@@ -107,9 +112,16 @@ def layout_for(size: tuple[int, int], *, players: int = BOARD_SLOTS,
     turn = pygame.Rect(camera.right + pad, top, turn_w - pad, middle_h)
     keeps = pygame.Rect(turn.right + pad, top, w - turn.right - 2 * pad, middle_h)
     return Layout(
-        size=(w, h), header=header, camera=camera, turn=turn, keeps=keeps, board=board,
-        banner=pygame.Rect(0, top - pad, w, middle_h + 2 * pad), odds=camera.copy(),
-        drinks=band, footer=footer,
+        size=(w, h),
+        header=header,
+        camera=camera,
+        turn=turn,
+        keeps=keeps,
+        board=board,
+        banner=pygame.Rect(0, top - pad, w, middle_h + 2 * pad),
+        odds=camera.copy(),
+        drinks=band,
+        footer=footer,
     )
 
 
@@ -138,8 +150,9 @@ class CameraFit:
         """A box in frame pixels (x0, y0, x1, y1) as a screen rectangle."""
         x0, y0, x1, y1 = bbox
         left, top = self.rect.x + round(x0 * self.scale), self.rect.y + round(y0 * self.scale)
-        return pygame.Rect(left, top, max(1, round((x1 - x0) * self.scale)),
-                           max(1, round((y1 - y0) * self.scale)))
+        return pygame.Rect(
+            left, top, max(1, round((x1 - x0) * self.scale)), max(1, round((y1 - y0) * self.scale))
+        )
 
     def to_frame(self, pos: tuple[float, float]) -> tuple[float, float] | None:
         if not self.rect.collidepoint(pos):
@@ -186,8 +199,7 @@ class Painter:
     # -- the whole screen ----------------------------------------------------------------
 
     def draw(self, surface: pygame.Surface, view: ScreenView) -> Layout:
-        lay = layout_for(surface.get_size(), players=len(view.board),
-                         drinks=bool(view.drinks_due))
+        lay = layout_for(surface.get_size(), players=len(view.board), drinks=bool(view.drinks_due))
         self.layout, self.texts, self.camera_fit = lay, [], None
         surface.fill(BACKGROUND)
         self._header(surface, lay.header, view)
@@ -215,8 +227,9 @@ class Painter:
         bgr = np.ascontiguousarray(photo[:, :, :3], dtype=np.uint8)
         image = pygame.transform.smoothscale(pygame.image.frombuffer(bgr, (fw, fh), "BGR"), size)
         surface.blit(image, image.get_rect(midtop=(w // 2, 0)))
-        self.text(surface, caption, round(h * 0.06), (w // 2, h - bar // 2), anchor="center",
-                  width=w - 20)
+        self.text(
+            surface, caption, round(h * 0.06), (w // 2, h - bar // 2), anchor="center", width=w - 20
+        )
 
     def tapped_die(self, pos: tuple[float, float], view: ScreenView) -> int | None:
         """Which die a tap at screen position ``pos`` hit on the last drawn camera view."""
@@ -227,9 +240,19 @@ class Painter:
 
     # -- drawing helpers -----------------------------------------------------------------
 
-    def text(self, surface: pygame.Surface, text: str, size: int, pos: tuple[int, int], *,
-             color: RGB = TEXT, background: RGB = BACKGROUND, anchor: str = "topleft",
-             width: int | None = None, label: bool = False) -> pygame.Rect:
+    def text(
+        self,
+        surface: pygame.Surface,
+        text: str,
+        size: int,
+        pos: tuple[int, int],
+        *,
+        color: RGB = TEXT,
+        background: RGB = BACKGROUND,
+        anchor: str = "topleft",
+        width: int | None = None,
+        label: bool = False,
+    ) -> pygame.Rect:
         """Draw ``text`` with its ``anchor`` point at ``pos``, shrunk to fit ``width``;
         ``label``: a title or name tag, not a figure anyone acts on."""
         if width is not None:
@@ -254,8 +277,16 @@ class Painter:
         h = surface.get_height()
         pad = max(4, h // 80)
         figure = self._figure(surface)
-        name = self.text(surface, view.rules_name, round(h * 0.035), (rect.right - pad, 2),
-                         color=DIM, anchor="topright", width=rect.w // 3, label=True)
+        name = self.text(
+            surface,
+            view.rules_name,
+            round(h * 0.035),
+            (rect.right - pad, 2),
+            color=DIM,
+            anchor="topright",
+            width=rect.w // 3,
+            label=True,
+        )
         flags = [("FINAL ROUND", BACKGROUND, TEXT)] if view.final_round else []
         if view.turn_of:
             flags.append((view.turn_of, BACKGROUND, ACCENT))
@@ -263,12 +294,20 @@ class Painter:
             flags.append(("MUTED", TEXT, PANEL))
         right = rect.right - pad
         for word, colour, background in reversed(flags):  # side by side, never on top
-            chip = pygame.Rect(0, 0, self.fonts(figure).size(word)[0] + 2 * pad,
-                               self.fonts(figure).get_height())
+            chip = pygame.Rect(
+                0, 0, self.fonts(figure).size(word)[0] + 2 * pad, self.fonts(figure).get_height()
+            )
             chip.bottomright = (right, rect.bottom - 2)
             pygame.draw.rect(surface, background, chip)
-            self.text(surface, word, figure, chip.center, color=colour, background=background,
-                      anchor="center")
+            self.text(
+                surface,
+                word,
+                figure,
+                chip.center,
+                color=colour,
+                background=background,
+                anchor="center",
+            )
             right = chip.left - pad
         if view.finished:
             title = "GAME OVER"
@@ -277,16 +316,31 @@ class Painter:
         else:
             title = "zonkcam"
         space = (right if flags else name.left) - 3 * pad
-        self.text(surface, title, round(h * 0.1), (pad, rect.centery), color=ACCENT,
-                  anchor="midleft", width=space)
+        self.text(
+            surface,
+            title,
+            round(h * 0.1),
+            (pad, rect.centery),
+            color=ACCENT,
+            anchor="midleft",
+            width=space,
+        )
 
     def _camera(self, surface: pygame.Surface, rect: pygame.Rect, view: ScreenView) -> None:
         h = surface.get_height()
         frame = view.frame
         if frame is None or getattr(frame, "ndim", 0) != 3 or frame.shape[2] < 3:
             self._panel(surface, rect)
-            self.text(surface, "no camera", round(h * 0.05), rect.center, color=DIM,
-                      background=PANEL, anchor="center", label=True)
+            self.text(
+                surface,
+                "no camera",
+                round(h * 0.05),
+                rect.center,
+                color=DIM,
+                background=PANEL,
+                anchor="center",
+                label=True,
+            )
             return
         fh, fw = frame.shape[:2]
         scale = min(rect.w / fw, rect.h / fh)
@@ -303,17 +357,24 @@ class Painter:
         h = surface.get_height()
         box = fit.to_screen(shown.die.bbox)
         outline = UNSURE if shown.unsure else SURE
-        pygame.draw.rect(surface, outline, box.inflate(6, 6), max(2, h // (90 if shown.unsure
-                                                                           else 160)))
+        pygame.draw.rect(
+            surface, outline, box.inflate(6, 6), max(2, h // (90 if shown.unsure else 160))
+        )
         # looked at up close (a tap fixes a die): the dice to check are also named in big
         # letters over the keeps
         label = f"{shown.die.value}?" if shown.unsure else str(shown.die.value)
         size = round(h * 0.06)
         tall = self.fonts(size).get_height()
         anchor_y = box.top - 3 if box.top - tall > fit.rect.top else box.bottom + 3
-        r = self.text(surface, label, size, (box.centerx, anchor_y),
-                      color=UNSURE if shown.unsure else TEXT,
-                      anchor="midbottom" if anchor_y < box.top else "midtop", label=True)
+        r = self.text(
+            surface,
+            label,
+            size,
+            (box.centerx, anchor_y),
+            color=UNSURE if shown.unsure else TEXT,
+            anchor="midbottom" if anchor_y < box.top else "midtop",
+            label=True,
+        )
         colour = DIE_COLOURS.get(shown.colour or "")
         if colour is not None:  # only on a table that plays with colours
             swatch = pygame.Rect(r.right + 2, r.top + r.h // 4, r.h // 2, r.h // 2)
@@ -326,22 +387,50 @@ class Painter:
         pad = max(4, h // 80)
         figure = self._figure(surface)
         self._panel(surface, rect)
-        label = self.text(surface, "TURN", round(h * 0.045), (rect.x + pad, rect.y + pad),
-                          color=DIM, background=PANEL, label=True)
-        total = self.text(surface, f"{view.turn_total:,}", round(h * 0.2),
-                          (rect.centerx, label.bottom), color=ACCENT, background=PANEL,
-                          anchor="midtop", width=rect.w - 2 * pad)
+        label = self.text(
+            surface,
+            "TURN",
+            round(h * 0.045),
+            (rect.x + pad, rect.y + pad),
+            color=DIM,
+            background=PANEL,
+            label=True,
+        )
+        total = self.text(
+            surface,
+            f"{view.turn_total:,}",
+            round(h * 0.2),
+            (rect.centerx, label.bottom),
+            color=ACCENT,
+            background=PANEL,
+            anchor="midtop",
+            width=rect.w - 2 * pad,
+        )
         if not view.dice_to_roll or view.finished:
             return
         n = view.dice_after_keep
         y = max(total.bottom, rect.y + round(rect.h * 0.55))
-        dice = self.text(surface, f"{n} {'DIE' if n == 1 else 'DICE'}", figure,
-                         (rect.centerx, y), background=PANEL, anchor="midtop",
-                         width=rect.w - 2 * pad)
+        dice = self.text(
+            surface,
+            f"{n} {'DIE' if n == 1 else 'DICE'}",
+            figure,
+            (rect.centerx, y),
+            background=PANEL,
+            anchor="midtop",
+            width=rect.w - 2 * pad,
+        )
         keep = view.selected_keep
         if keep is not None:
-            self.text(surface, f"keep +{keep.points:,}", figure, (rect.centerx, dice.bottom),
-                      color=ACCENT, background=PANEL, anchor="midtop", width=rect.w - 2 * pad)
+            self.text(
+                surface,
+                f"keep +{keep.points:,}",
+                figure,
+                (rect.centerx, dice.bottom),
+                color=ACCENT,
+                background=PANEL,
+                anchor="midtop",
+                width=rect.w - 2 * pad,
+            )
 
     def _keeps(self, surface: pygame.Surface, rect: pygame.Rect, view: ScreenView) -> None:
         """The legal keeps of the roll on the table (one selected), or the next step."""
@@ -353,34 +442,64 @@ class Painter:
             return
         unsure = [f"{view.dice[i].die.value}?" for i in view.unsure_dice]
         if unsure:  # read with low confidence: the players check them (tap to fix)
-            title = self.text(surface, "CHECK " + " ".join(unsure), self._figure(surface),
-                              (rect.x + pad, rect.y + pad), color=UNSURE, background=PANEL,
-                              width=rect.w - 2 * pad)
+            title = self.text(
+                surface,
+                "CHECK " + " ".join(unsure),
+                self._figure(surface),
+                (rect.x + pad, rect.y + pad),
+                color=UNSURE,
+                background=PANEL,
+                width=rect.w - 2 * pad,
+            )
         else:
-            title = self.text(surface, "KEEPS", round(h * 0.045), (rect.x + pad, rect.y + pad),
-                              color=DIM, background=PANEL, label=True)
+            title = self.text(
+                surface,
+                "KEEPS",
+                round(h * 0.045),
+                (rect.x + pad, rect.y + pad),
+                color=DIM,
+                background=PANEL,
+                label=True,
+            )
         row_h = max(round(h * 0.08), self.fonts(self._figure(surface)).get_height() + 4)
         top = title.bottom + pad // 2
         fits = max(1, (rect.bottom - top) // row_h)
         chosen = next((i for i, k in enumerate(view.keeps) if k.selected), 0)
         first = min(max(0, chosen - fits + 1), max(0, len(view.keeps) - fits))
-        for n, keep in enumerate(view.keeps[first:first + fits]):
+        for n, keep in enumerate(view.keeps[first : first + fits]):
             row = pygame.Rect(rect.x + pad, top + n * row_h, rect.w - 2 * pad, row_h - 2)
             self._keep_row(surface, row, keep, self._figure(surface))
 
-    def _keep_row(self, surface: pygame.Surface, row: pygame.Rect, keep: KeepRow,
-                  size: int) -> None:
+    def _keep_row(
+        self, surface: pygame.Surface, row: pygame.Rect, keep: KeepRow, size: int
+    ) -> None:
         bg = ACCENT if keep.selected else PANEL
         fg = BACKGROUND if keep.selected else TEXT
         if keep.selected:
             pygame.draw.rect(surface, bg, row, border_radius=max(2, row.h // 6))
         if keep.best:  # the advisor's choice, while the odds panel is shown
-            pygame.draw.rect(surface, SURE, row, max(2, row.h // 12),
-                             border_radius=max(2, row.h // 6))
-        points = self.text(surface, f"{keep.points:,}", size, (row.right - 6, row.centery),
-                           color=fg, background=bg, anchor="midright")
-        self.text(surface, keep.label, size, (row.x + 6, row.centery), color=fg, background=bg,
-                  anchor="midleft", width=points.left - row.x - 16)
+            pygame.draw.rect(
+                surface, SURE, row, max(2, row.h // 12), border_radius=max(2, row.h // 6)
+            )
+        points = self.text(
+            surface,
+            f"{keep.points:,}",
+            size,
+            (row.right - 6, row.centery),
+            color=fg,
+            background=bg,
+            anchor="midright",
+        )
+        self.text(
+            surface,
+            keep.label,
+            size,
+            (row.x + 6, row.centery),
+            color=fg,
+            background=bg,
+            anchor="midleft",
+            width=points.left - row.x - 16,
+        )
 
     def _next_step(self, surface: pygame.Surface, rect: pygame.Rect, view: ScreenView) -> None:
         """While no roll is on the table: ROLL 3 DICE in big letters, what else the player
@@ -391,16 +510,35 @@ class Painter:
         width = rect.w - 2 * pad
         y = rect.y + pad
         for i, line in enumerate(view.next_step):
-            r = self.text(surface, line, round(h * 0.12) if i == 0 else figure,
-                          (rect.x + pad, y), color=TEXT if i == 0 else ACCENT,
-                          background=PANEL, width=width)
+            r = self.text(
+                surface,
+                line,
+                round(h * 0.12) if i == 0 else figure,
+                (rect.x + pad, y),
+                color=TEXT if i == 0 else ACCENT,
+                background=PANEL,
+                width=width,
+            )
             y = r.bottom + (pad if i == 0 else 0)
         if view.set_aside:
-            label = self.text(surface, "SET ASIDE", round(h * 0.045), (rect.x + pad, y + pad),
-                              color=DIM, background=PANEL, label=True)
-            self.text(surface, " ".join(map(str, view.set_aside)), figure,
-                      (label.right + pad, label.centery), background=PANEL, anchor="midleft",
-                      width=rect.right - label.right - 2 * pad)
+            label = self.text(
+                surface,
+                "SET ASIDE",
+                round(h * 0.045),
+                (rect.x + pad, y + pad),
+                color=DIM,
+                background=PANEL,
+                label=True,
+            )
+            self.text(
+                surface,
+                " ".join(map(str, view.set_aside)),
+                figure,
+                (label.right + pad, label.centery),
+                background=PANEL,
+                anchor="midleft",
+                width=rect.right - label.right - 2 * pad,
+            )
 
     def _odds(self, surface: pygame.Surface, rect: pygame.Rect, odds: OddsView) -> None:
         """Zonk chance, bank against rolling on, the chance to win and the advice, over the
@@ -414,18 +552,33 @@ class Painter:
         y = rect.y + pad
         if not odds.ready:
             for line in ("ODDS:", "working them out"):
-                y = self.text(surface, line, figure, (rect.x + pad, y), color=DIM,
-                              background=PANEL, width=width).bottom
+                y = self.text(
+                    surface,
+                    line,
+                    figure,
+                    (rect.x + pad, y),
+                    color=DIM,
+                    background=PANEL,
+                    width=width,
+                ).bottom
             return
         lines = [f"ZONK {odds.zonk}", f"BANK {odds.bank}", f"ROLL {odds.roll}"]
         if odds.win:
             lines.append(f"WIN {odds.win}")
         for line in lines:
-            y = self.text(surface, line, figure, (rect.x + pad, y), background=PANEL,
-                          width=width).bottom
+            y = self.text(
+                surface, line, figure, (rect.x + pad, y), background=PANEL, width=width
+            ).bottom
         label = "BEST:" if odds.objective != "last turn" else "LAST TURN:"
-        self.text(surface, f"{label} {odds.best.upper()}", figure, (rect.x + pad, y + pad),
-                  color=SURE, background=PANEL, width=width)
+        self.text(
+            surface,
+            f"{label} {odds.best.upper()}",
+            figure,
+            (rect.x + pad, y + pad),
+            color=SURE,
+            background=PANEL,
+            width=width,
+        )
 
     def _board(self, surface: pygame.Surface, rect: pygame.Rect, view: ScreenView) -> None:
         h = surface.get_height()
@@ -443,24 +596,49 @@ class Painter:
             row = pygame.Rect(rect.x + pad, rect.y + pad + n * row_h, rect.w - 2 * pad, row_h)
             self._player_row(surface, row, player, size, name_w)
 
-    def _player_row(self, surface: pygame.Surface, row: pygame.Rect, p: PlayerRow, size: int,
-                    name_w: int) -> None:
+    def _player_row(
+        self, surface: pygame.Surface, row: pygame.Rect, p: PlayerRow, size: int, name_w: int
+    ) -> None:
         """One line: name, what the player needs to know (badges), B's and the score."""
         bg = PANEL
         bar = max(3, row.h // 8)
         if p.current or p.winner:
             pygame.draw.rect(surface, ACCENT, (row.x, row.y + 2, bar, row.h - 4))
         score_colour = DIM if p.on_board is False or p.left else (ACCENT if p.winner else TEXT)
-        score = self.text(surface, f"{p.score:,}", size, (row.right - 4, row.centery),
-                          color=score_colour, background=bg, anchor="midright")
+        score = self.text(
+            surface,
+            f"{p.score:,}",
+            size,
+            (row.right - 4, row.centery),
+            color=score_colour,
+            background=bg,
+            anchor="midright",
+        )
         end = score.left - 12
         if p.bees is not None:  # B's win the game where the table has them: show them big
-            end = self.text(surface, f"{p.bees} B", size, (end, row.centery), color=ACCENT,
-                            background=bg, anchor="midright").left - 12
+            end = (
+                self.text(
+                    surface,
+                    f"{p.bees} B",
+                    size,
+                    (end, row.centery),
+                    color=ACCENT,
+                    background=bg,
+                    anchor="midright",
+                ).left
+                - 12
+            )
         name_x = row.x + bar + 8
-        self.text(surface, p.name, size, (name_x, row.centery),
-                  color=DIM if p.left else (ACCENT if p.current or p.winner else TEXT),
-                  background=bg, anchor="midleft", width=name_w)
+        self.text(
+            surface,
+            p.name,
+            size,
+            (name_x, row.centery),
+            color=DIM if p.left else (ACCENT if p.current or p.winner else TEXT),
+            background=bg,
+            anchor="midleft",
+            width=name_w,
+        )
         x = name_x + name_w + 16
         dot = self.fonts(size).size(" · ")[0]
         for i, badge in enumerate(p.badges):
@@ -468,10 +646,25 @@ class Painter:
             if x + (dot if i else 0) + self.fonts(size).size(badge)[0] > end:
                 break  # no room: the rest is in the terminal's board and the log
             if i:
-                x = self.text(surface, " · ", size, (x, row.centery), color=DIM,
-                              background=bg, anchor="midleft", label=True).right
-            x = self.text(surface, badge, size, (x, row.centery), color=colour,
-                          background=bg, anchor="midleft").right
+                x = self.text(
+                    surface,
+                    " · ",
+                    size,
+                    (x, row.centery),
+                    color=DIM,
+                    background=bg,
+                    anchor="midleft",
+                    label=True,
+                ).right
+            x = self.text(
+                surface,
+                badge,
+                size,
+                (x, row.centery),
+                color=colour,
+                background=bg,
+                anchor="midleft",
+            ).right
 
     def _drinks(self, surface: pygame.Surface, rect: pygame.Rect, view: ScreenView) -> None:
         """Who owes how many drinks, across the screen in the table's colour."""
@@ -484,22 +677,45 @@ class Painter:
         hint_w = self.fonts(figure).size(hint)[0]
         room = rect.w - 2 * pad
         if self.fonts(figure).size(owed)[0] + hint_w + 4 * pad <= room:
-            self.text(surface, hint, figure, (rect.right - pad, rect.centery), color=TEXT,
-                      background=DRINK, anchor="midright")
+            self.text(
+                surface,
+                hint,
+                figure,
+                (rect.right - pad, rect.centery),
+                color=TEXT,
+                background=DRINK,
+                anchor="midright",
+            )
             room -= hint_w + 4 * pad
-        self.text(surface, owed, figure, (rect.x + pad, rect.centery), color=TEXT,
-                  background=DRINK, anchor="midleft", width=room)
+        self.text(
+            surface,
+            owed,
+            figure,
+            (rect.x + pad, rect.centery),
+            color=TEXT,
+            background=DRINK,
+            anchor="midleft",
+            width=room,
+        )
 
     def _footer(self, surface: pygame.Surface, rect: pygame.Rect, view: ScreenView) -> None:
         """What to press next, or why the last press was refused."""
         h = surface.get_height()
         pad = max(4, h // 80)
         text, colour = (view.message, WARN) if view.message else (view.prompt, TEXT)
-        self.text(surface, text, self._figure(surface), (rect.x + pad, rect.centery),
-                  color=colour, anchor="midleft", width=rect.w - 2 * pad)
+        self.text(
+            surface,
+            text,
+            self._figure(surface),
+            (rect.x + pad, rect.centery),
+            color=colour,
+            anchor="midleft",
+            width=rect.w - 2 * pad,
+        )
 
-    def draw_banner(self, surface: pygame.Surface, banner: ShownBanner,
-                    rect: pygame.Rect | None = None) -> pygame.Rect:
+    def draw_banner(
+        self, surface: pygame.Surface, banner: ShownBanner, rect: pygame.Rect | None = None
+    ) -> pygame.Rect:
         """The banner as a band across the screen, in its own colours."""
         w, h = surface.get_size()
         rect = rect or layout_for((w, h)).banner
@@ -509,14 +725,35 @@ class Painter:
         if banner.subtitle:
             sub = max(round(rect.h * 0.2), self._figure(surface))
             title_size = min(round(rect.h * 0.5), rect.h - 2 * sub)
-            self.text(surface, banner.title, title_size, (rect.centerx, rect.centery + edge),
-                      color=banner.foreground, background=banner.background,
-                      anchor="midbottom", width=rect.w - 8 * edge)
-            self.text(surface, banner.subtitle, sub,
-                      (rect.centerx, rect.centery + 2 * edge), color=banner.foreground,
-                      background=banner.background, anchor="midtop", width=rect.w - 8 * edge)
+            self.text(
+                surface,
+                banner.title,
+                title_size,
+                (rect.centerx, rect.centery + edge),
+                color=banner.foreground,
+                background=banner.background,
+                anchor="midbottom",
+                width=rect.w - 8 * edge,
+            )
+            self.text(
+                surface,
+                banner.subtitle,
+                sub,
+                (rect.centerx, rect.centery + 2 * edge),
+                color=banner.foreground,
+                background=banner.background,
+                anchor="midtop",
+                width=rect.w - 8 * edge,
+            )
         else:
-            self.text(surface, banner.title, round(rect.h * 0.6), rect.center,
-                      color=banner.foreground, background=banner.background, anchor="center",
-                      width=rect.w - 8 * edge)
+            self.text(
+                surface,
+                banner.title,
+                round(rect.h * 0.6),
+                rect.center,
+                color=banner.foreground,
+                background=banner.background,
+                anchor="center",
+                width=rect.w - 8 * edge,
+            )
         return rect

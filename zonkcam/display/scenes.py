@@ -99,14 +99,18 @@ def detroit_colours() -> Scene:
     dice = ["1w", "5w", "2r", "2r", "5g", "3g"]
     game.play(_roll(dice))
     colours = ["white", "white", "red", "red", "green", "green"]
-    return Scene("detroit", game, _seen([1, 5, 2, 2, 5, 3], colors=colours,
-                                        confidences=[0.99, 0.9, 0.95, 0.5, 0.9, 0.9]))
+    return Scene(
+        "detroit",
+        game,
+        _seen([1, 5, 2, 2, 5, 3], colors=colours, confidences=[0.99, 0.9, 0.95, 0.5, 0.9, 0.9]),
+    )
 
 
 def winner() -> Scene:
     """A short classic game (target 1,000, first there wins): Ann wins."""
-    rules = dataclasses.replace(PRESETS["classic-10000"], name="classic-1000", target=1000,
-                                end="instant")
+    rules = dataclasses.replace(
+        PRESETS["classic-10000"], name="classic-1000", target=1000, end="instant"
+    )
     game = Game(rules, [A.Players(("Ann", "Bob"))])
     game.play(_roll([1, 1, 1, 2, 3]))
     game.play(A.Bank())

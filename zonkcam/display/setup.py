@@ -35,8 +35,7 @@ class ResumableGame:
 
     @property
     def label(self) -> str:
-        return (f"#{self.id} {self.rules_name}: {', '.join(self.players)} "
-                f"({self.actions} actions)")
+        return f"#{self.id} {self.rules_name}: {', '.join(self.players)} ({self.actions} actions)"
 
 
 class _Menu:
@@ -133,8 +132,7 @@ class EnterPlayers:
     @property
     def prompt(self) -> str:
         if self.naming is not None:
-            return (f"{self.players[self.naming]}, a zonk name for "
-                    f"{self._left_of(self.naming)}:")
+            return f"{self.players[self.naming]}, a zonk name for {self._left_of(self.naming)}:"
         return f"Player {len(self.players) + 1}:"
 
     def handle(self, command: Command) -> None:
@@ -197,53 +195,116 @@ class EnterPlayers:
             self.done = True
 
     def draw(self, surface: pygame.Surface, screen: Painter) -> None:
-        names = [f"{i}. {n}" + (f"  ({self.zonk_names[n]})" if n in self.zonk_names else "")
-                 for i, n in enumerate(self.players, start=1)]
+        names = [
+            f"{i}. {n}" + (f"  ({self.zonk_names[n]})" if n in self.zonk_names else "")
+            for i, n in enumerate(self.players, start=1)
+        ]
         hint = "Enter: add   empty Enter: start   Backspace: erase"
         if self.naming is not None:
             hint = "Enter: next   empty Enter: skip"
         title = "Zonk names" if self.naming is not None else f"Players ({self.rules.name})"
-        draw_menu(surface, screen, title, names, None, hint,
-                  typed=(self.prompt, self.typed), message=self.message)
+        draw_menu(
+            surface,
+            screen,
+            title,
+            names,
+            None,
+            hint,
+            typed=(self.prompt, self.typed),
+            message=self.message,
+        )
 
 
-def draw_menu(surface: pygame.Surface, screen: Painter, title: str, items: Sequence[str],
-              selected: int | None, hint: str, *, typed: tuple[str, str] | None = None,
-              message: str = "") -> None:
+def draw_menu(
+    surface: pygame.Surface,
+    screen: Painter,
+    title: str,
+    items: Sequence[str],
+    selected: int | None,
+    hint: str,
+    *,
+    typed: tuple[str, str] | None = None,
+    message: str = "",
+) -> None:
     """A set-up screen: title, a list (one item highlighted), a typing line, a hint."""
     screen.texts = []
     w, h = surface.get_size()
     pad = max(6, h // 40)
     surface.fill(BACKGROUND)
-    top = screen.text(surface, title, round(h * 0.11), (pad, pad), color=ACCENT,
-                      width=w - 2 * pad).bottom + pad
+    top = (
+        screen.text(
+            surface, title, round(h * 0.11), (pad, pad), color=ACCENT, width=w - 2 * pad
+        ).bottom
+        + pad
+    )
     bottom = h - pad
-    bottom = screen.text(surface, hint, round(h * 0.045), (pad, bottom), color=DIM,
-                         anchor="bottomleft", width=w - 2 * pad).top - pad
+    bottom = (
+        screen.text(
+            surface,
+            hint,
+            round(h * 0.045),
+            (pad, bottom),
+            color=DIM,
+            anchor="bottomleft",
+            width=w - 2 * pad,
+        ).top
+        - pad
+    )
     if message:
-        bottom = screen.text(surface, message, round(h * 0.05), (pad, bottom), color=WARN,
-                             anchor="bottomleft", width=w - 2 * pad).top - pad
+        bottom = (
+            screen.text(
+                surface,
+                message,
+                round(h * 0.05),
+                (pad, bottom),
+                color=WARN,
+                anchor="bottomleft",
+                width=w - 2 * pad,
+            ).top
+            - pad
+        )
     if typed is not None:
         prompt, text = typed
         line = pygame.Rect(pad, bottom - round(h * 0.1), w - 2 * pad, round(h * 0.1))
         pygame.draw.rect(surface, PANEL, line)
-        r = screen.text(surface, prompt, round(h * 0.06), (line.x + pad, line.centery),
-                        color=DIM, background=PANEL, anchor="midleft", width=line.w // 2)
-        screen.text(surface, text + "_", round(h * 0.07), (r.right + pad, line.centery),
-                    background=PANEL, anchor="midleft", width=line.right - r.right - 2 * pad)
+        r = screen.text(
+            surface,
+            prompt,
+            round(h * 0.06),
+            (line.x + pad, line.centery),
+            color=DIM,
+            background=PANEL,
+            anchor="midleft",
+            width=line.w // 2,
+        )
+        screen.text(
+            surface,
+            text + "_",
+            round(h * 0.07),
+            (r.right + pad, line.centery),
+            background=PANEL,
+            anchor="midleft",
+            width=line.right - r.right - 2 * pad,
+        )
         bottom = line.top - pad
     row_h = round(h * 0.085)
     fits = max(1, (bottom - top) // row_h)
-    first = 0 if selected is None else min(max(0, selected - fits + 1),
-                                           max(0, len(items) - fits))
+    first = 0 if selected is None else min(max(0, selected - fits + 1), max(0, len(items) - fits))
     if selected is None:
         first = max(0, len(items) - fits)  # typed lists: show the newest
-    for n, item in enumerate(items[first:first + fits]):
+    for n, item in enumerate(items[first : first + fits]):
         i = first + n
         row = pygame.Rect(pad, top + n * row_h, w - 2 * pad, row_h - 4)
         on = i == selected
         if on:
             pygame.draw.rect(surface, ACCENT, row, border_radius=row.h // 6)
-        screen.text(surface, item, round(row.h * 0.8), (row.x + pad, row.centery),
-                    color=BACKGROUND if on else TEXT, background=ACCENT if on else BACKGROUND,
-                    anchor="midleft", width=row.w - 2 * pad)
+        screen.text(
+            surface,
+            item,
+            round(row.h * 0.8),
+            (row.x + pad, row.centery),
+            color=BACKGROUND if on else TEXT,
+            background=ACCENT if on else BACKGROUND,
+            anchor="midleft",
+            width=row.w - 2 * pad,
+        )

@@ -132,8 +132,15 @@ def odds_view(advice: Advice | None, state: GameState) -> OddsView:
         return OddsView(ready=False)
     win = worth(advice, advice.win_chance) if advice.win_chance is not None else ""
     zonk = f"{advice.zonk_chance:.0%}" if advice.zonk_chance is not None else "-"
-    return OddsView(True, str(advice.objective), zonk, worth(advice, advice.bank),
-                    worth(advice, advice.roll), best_words(advice, state), win)
+    return OddsView(
+        True,
+        str(advice.objective),
+        zonk,
+        worth(advice, advice.bank),
+        worth(advice, advice.roll),
+        best_words(advice, state),
+        win,
+    )
 
 
 @dataclass(frozen=True)
@@ -219,8 +226,7 @@ def view_for(
         best = None
         if advice is not None:
             best = () if advice.best is Best.GO_FOR_1000 else advice.best_keep
-        keeps = tuple(KeepRow(*row, i == chosen, row[0] == best)
-                      for i, row in enumerate(rows))
+        keeps = tuple(KeepRow(*row, i == chosen, row[0] == best) for i, row in enumerate(rows))
     drinking = rules.drinking
     drinks = drinking.penalties or drinking.board_images
     winners = set(state.winners) if state.finished else set()
@@ -232,8 +238,9 @@ def view_for(
             bees=p.bees if rules.bees else None,
             drinks=p.drinks if drinks else None,
             handouts=p.handouts if drinking.barrier_handouts else None,
-            rules=p.rules if (drinking.rule_turn_over or drinking.rule_first_to
-                              or drinking.rule_exact) else None,
+            rules=p.rules
+            if (drinking.rule_turn_over or drinking.rule_first_to or drinking.rule_exact)
+            else None,
             on_board=p.on_board if rules.entry_minimum else None,
             spaced=p.spaced > 0,
             left=p.left,
@@ -262,19 +269,27 @@ def view_for(
         finished=state.finished,
         winners=tuple(_shown(state, n) for n in state.winners) if state.finished else (),
         frame=observation.frame if observation is not None else None,
-        dice=tuple(ShownDie(d, d.confidence < confirm_below or getattr(d, "cocked", False),
-                            d.color if rules.points.colour_pairs else None)
-                   for d in seen),
+        dice=tuple(
+            ShownDie(
+                d,
+                d.confidence < confirm_below or getattr(d, "cocked", False),
+                d.color if rules.points.colour_pairs else None,
+            )
+            for d in seen
+        ),
         banner=banner,
         message=message,
         muted=muted,
         odds=None if odds is False or state.finished else odds_view(advice, state),
         next_step=next_step_for(state) if not keeps else (),
-        turn_of=(f"TURN {min(player.turns + 1, rules.turns)} OF {rules.turns}"
-                 if rules.end == "turns" and player is not None and not state.finished
-                 else ""),
-        drinks_due=tuple((state.shown_name(p), p.drinks_due) for p in state.players
-                         if p.drinks_due),
+        turn_of=(
+            f"TURN {min(player.turns + 1, rules.turns)} OF {rules.turns}"
+            if rules.end == "turns" and player is not None and not state.finished
+            else ""
+        ),
+        drinks_due=tuple(
+            (state.shown_name(p), p.drinks_due) for p in state.players if p.drinks_due
+        ),
     )
 
 
@@ -319,8 +334,10 @@ def next_step_for(state: GameState) -> tuple[str, ...]:
     lines = [f"ROLL {t.dice_to_roll} {'DIE' if t.dice_to_roll == 1 else 'DICE'}"]
     offer = state.offer
     if offer and not t.rolls and not t.piggybacked and rules.piggyback:
-        lines += [f"or PIGGYBACK {offer.total:,}", f"on {offer.dice} "
-                  f"{'die' if offer.dice == 1 else 'dice'}: press ROLL"]
+        lines += [
+            f"or PIGGYBACK {offer.total:,}",
+            f"on {offer.dice} {'die' if offer.dice == 1 else 'dice'}: press ROLL",
+        ]
     if t.bank_ok and may_bank(state):
         lines.append(f"or BANK {t.total:,}")
     elif p is not None and rules.entry_minimum and not p.on_board:
@@ -342,8 +359,7 @@ def prompt_for(state: GameState) -> str:
                 return f"{dice}, or ROLL to piggyback {state.offer.total:,}"
             return dice
         case Phase.DECIDE:
-            return "SELECT a keep, ROLL on or BANK" if may_bank(state) else \
-                "SELECT a keep, ROLL on"
+            return "SELECT a keep, ROLL on or BANK" if may_bank(state) else "SELECT a keep, ROLL on"
         case Phase.PAIR:
             return "pair: ROLL again or BANK to pass"
         case Phase.GO_FOR_1000:
@@ -357,8 +373,9 @@ def _shown(state: GameState, name: str) -> str:
     return state.shown_name(p) if p is not None else name
 
 
-def die_at(point: tuple[float, float], dice: Sequence[DieReading],
-           slack: float = 0.15) -> int | None:
+def die_at(
+    point: tuple[float, float], dice: Sequence[DieReading], slack: float = 0.15
+) -> int | None:
     """Index of the die whose box holds ``point`` (frame pixels), for a tap on the screen.
 
     Boxes are grown by ``slack`` of their size so a finger need not be exact; where grown

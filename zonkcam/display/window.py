@@ -30,9 +30,16 @@ DEFAULT_WINDOW = (800, 480)
 class Window:
     """An open pygame display (or an off-screen surface) to draw on."""
 
-    def __init__(self, surface: pygame.Surface, driver: str, *, fullscreen: bool = False,
-                 screenshots: Path | None = None, screenshot_every: float = 1.0,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self,
+        surface: pygame.Surface,
+        driver: str,
+        *,
+        fullscreen: bool = False,
+        screenshots: Path | None = None,
+        screenshot_every: float = 1.0,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self.surface = surface
         self.driver = driver
         self.fullscreen = fullscreen
@@ -53,18 +60,29 @@ class Window:
         return self.surface.get_size()
 
     @classmethod
-    def open(cls, size: tuple[int, int] | None = None, *, fullscreen: bool | None = None,
-             screenshots: str | Path | None = None, title: str = "zonkcam") -> Window:
+    def open(
+        cls,
+        size: tuple[int, int] | None = None,
+        *,
+        fullscreen: bool | None = None,
+        screenshots: str | Path | None = None,
+        title: str = "zonkcam",
+    ) -> Window:
         """Open the display; ``size`` None = the whole screen (or 800x480 in a window)."""
         shots = Path(screenshots) if screenshots else Path("screenshots")
         for driver in candidate_drivers(os.environ):
             surface = _try_driver(driver, size, fullscreen, title)
             if surface is not None:
                 full = bool(surface.get_flags() & pygame.FULLSCREEN)
-                log.info("display: %s %s%s", driver, surface.get_size(),
-                         " full screen" if full else "")
-                return cls(surface, driver, fullscreen=full,
-                           screenshots=shots if driver == "dummy" else None)
+                log.info(
+                    "display: %s %s%s", driver, surface.get_size(), " full screen" if full else ""
+                )
+                return cls(
+                    surface,
+                    driver,
+                    fullscreen=full,
+                    screenshots=shots if driver == "dummy" else None,
+                )
         raise RuntimeError("not even SDL's dummy video driver works")  # pragma: no cover
 
     def events(self) -> list[pygame.event.Event]:
@@ -73,8 +91,11 @@ class Window:
     def due(self) -> bool:
         """Whether a frame shown now would be seen: always on a display; without one, when
         the next ``screen.png`` is due."""
-        return not self.headless or self._last_shot is None or \
-            self.clock() - self._last_shot >= self.screenshot_every
+        return (
+            not self.headless
+            or self._last_shot is None
+            or self.clock() - self._last_shot >= self.screenshot_every
+        )
 
     def show(self) -> None:
         """Put what was drawn on the screen; without a display, save it now and then."""
@@ -142,8 +163,9 @@ def candidate_drivers(env: os._Environ[str] | dict[str, str]) -> list[str | None
     return order
 
 
-def _try_driver(driver: str | None, size: tuple[int, int] | None, fullscreen: bool | None,
-                title: str) -> pygame.Surface | None:
+def _try_driver(
+    driver: str | None, size: tuple[int, int] | None, fullscreen: bool | None, title: str
+) -> pygame.Surface | None:
     saved = os.environ.get("SDL_VIDEODRIVER")
     if driver is None:
         os.environ.pop("SDL_VIDEODRIVER", None)

@@ -144,11 +144,32 @@ class Undo:
     """Take back the last accepted action."""
 
 
-Action = (Players | Roll | Keep | Bank | Reroll | Pass | GoFor1000 | Piggyback | Penalty | Land
-          | Join | Leave | ZonkName | Drunk | Undo)
+Action = (
+    Players
+    | Roll
+    | Keep
+    | Bank
+    | Reroll
+    | Pass
+    | GoFor1000
+    | Piggyback
+    | Penalty
+    | Land
+    | Join
+    | Leave
+    | ZonkName
+    | Drunk
+    | Undo
+)
 
-_FLAGS = {"bank": Bank, "reroll": Reroll, "pass": Pass, "go_for_1000": GoFor1000,
-          "piggyback": Piggyback, "undo": Undo}
+_FLAGS = {
+    "bank": Bank,
+    "reroll": Reroll,
+    "pass": Pass,
+    "go_for_1000": GoFor1000,
+    "piggyback": Piggyback,
+    "undo": Undo,
+}
 
 
 class ActionFormatError(TableError):
@@ -158,16 +179,23 @@ class ActionFormatError(TableError):
 def action_from_json(obj: Any) -> Action:
     """Parse one JSON object into an action; ActionFormatError says what is wrong."""
     if type(obj) is dict and len(obj) == 1:  # the usual forms, read fast (a resume reads
-        ((key, value),) = obj.items()       # thousands); anything else takes the long way
+        ((key, value),) = obj.items()  # thousands); anything else takes the long way
         if value is True and key in _FLAGS:
             return _FLAGS[key]()
-        if key in ("roll", "keep") and type(value) is list and all(
-                type(v) is int and 1 <= v <= 6 for v in value):
-            return Roll(tuple(PLAIN_DICE[v] for v in value)) if key == "roll" else \
-                Keep(tuple(sorted(value)))
+        if (
+            key in ("roll", "keep")
+            and type(value) is list
+            and all(type(v) is int and 1 <= v <= 6 for v in value)
+        ):
+            return (
+                Roll(tuple(PLAIN_DICE[v] for v in value))
+                if key == "roll"
+                else Keep(tuple(sorted(value)))
+            )
     if not isinstance(obj, dict) or not obj:
-        raise ActionFormatError(f"an action is a JSON object such as {{\"roll\": [1, 5]}}, "
-                                f"not {quoted(obj)}")
+        raise ActionFormatError(
+            f'an action is a JSON object such as {{"roll": [1, 5]}}, not {quoted(obj)}'
+        )
     keys = set(obj)
 
     def only(*allowed: str) -> None:
@@ -185,7 +213,7 @@ def action_from_json(obj: Any) -> Action:
         if key in keys:
             only(key)
             if obj[key] is not True:
-                raise ActionFormatError(f"write {{\"{key}\": true}}")
+                raise ActionFormatError(f'write {{"{key}": true}}')
             return cls()
     if "players" in keys:
         only("players")
@@ -281,6 +309,12 @@ def describe(action: Action) -> str:
             return f"{by} naming {player} {name!r}"
         case Drunk(player):
             return f"{player}'s drinks drunk" if player else "drinks drunk"
-    words = {Bank: "bank", Reroll: "re-roll", Pass: "pass", GoFor1000: "go for 1000",
-             Piggyback: "piggyback", Undo: "undo"}
+    words = {
+        Bank: "bank",
+        Reroll: "re-roll",
+        Pass: "pass",
+        GoFor1000: "go for 1000",
+        Piggyback: "piggyback",
+        Undo: "undo",
+    }
     return words[type(action)]

@@ -34,8 +34,7 @@ class Die:
 
     def __post_init__(self) -> None:
         if isinstance(self.value, bool) or not isinstance(self.value, int):
-            raise BadDiceError(f"a die value must be a whole number 1-6, not "
-                               f"{quoted(self.value)}")
+            raise BadDiceError(f"a die value must be a whole number 1-6, not {quoted(self.value)}")
         if self.value not in FACES:
             shown = self.value if -1000 < self.value < 1000 else "a number that long"
             raise BadDiceError(f"a die shows 1 to 6, not {shown}")
@@ -63,8 +62,9 @@ def parse_die(item: object) -> Die:
     if isinstance(item, dict):
         unknown = set(item) - {"value", "color", "colour"}
         if unknown:
-            raise BadDiceError(f"a die has only 'value' and 'color', not "
-                               f"{quoted(sorted(map(str, unknown)))}")
+            raise BadDiceError(
+                f"a die has only 'value' and 'color', not {quoted(sorted(map(str, unknown)))}"
+            )
         color = item.get("color", item.get("colour"))
         return Die(item.get("value"), _colour_name(color) if color is not None else None)
     if isinstance(item, bool):
@@ -74,8 +74,9 @@ def parse_die(item: object) -> Die:
     if isinstance(item, str):
         match = _DIE_TEXT.match(item)
         if not match:
-            raise BadDiceError(f"cannot read {quoted(item)} as a die: write a value 1-6, e.g. "
-                               "5 or 2w")
+            raise BadDiceError(
+                f"cannot read {quoted(item)} as a die: write a value 1-6, e.g. 5 or 2w"
+            )
         value, colour = int(match.group(1)), match.group(2)
         return Die(value, _colour_name(colour) if colour else None)
     raise BadDiceError(f"cannot read {quoted(item)} as a die")
@@ -126,9 +127,9 @@ def parse_typed_dice(text: str) -> tuple[Die, ...]:
     compact = text.replace(",", " ").strip()
     if not compact:
         raise BadDiceError("which dice? e.g. 1 5 5 or 155")
-    parts = compact.split() if " " in compact else \
-        [m.group(0) for m in _TYPED_DIE.finditer(compact)]
+    parts = (
+        compact.split() if " " in compact else [m.group(0) for m in _TYPED_DIE.finditer(compact)]
+    )
     if "".join(parts).replace(" ", "") != compact.replace(" ", ""):
         raise BadDiceError(f"cannot read dice from {quoted(text)}: type values 1-6, e.g. 1 5 5")
     return parse_dice(parts)
-

@@ -76,6 +76,7 @@ def step(s: GameState, action: A.Action) -> None:
 
 # -- seating ------------------------------------------------------------------------------
 
+
 def _players(s: GameState, a: A.Players) -> None:
     if s.phase is not Phase.SETUP:
         raise TurnError("the players are already seated; use join or leave")
@@ -105,8 +106,7 @@ def _join(s: GameState, a: A.Join) -> None:
         s.log.append(f"{s.shown_name(existing)} rejoins with {existing.score}")
         return
     if len(s.players) >= MAX_PLAYERS:
-        raise PlayerError(f"a table seats at most {MAX_PLAYERS} players (those who left "
-                          "included)")
+        raise PlayerError(f"a table seats at most {MAX_PLAYERS} players (those who left included)")
     s.players.append(PlayerState(a.name))
     s.log.append(f"{a.name} joins the game")
 
@@ -127,8 +127,9 @@ def _zonk_name(s: GameState, a: A.ZonkName) -> None:
     _check_name(a.name, "a zonk name")
     target, namer = _player(s, a.player), _player(s, a.by)
     if target is namer:
-        raise PlayerError(f"nobody names themself: someone other than {a.player} "
-                          "must choose their zonk name")
+        raise PlayerError(
+            f"nobody names themself: someone other than {a.player} must choose their zonk name"
+        )
     clash = s.find(a.name)
     if clash is not None and clash is not target:
         raise PlayerError(f"{a.name!r} is already a player's name or zonk name")
@@ -154,14 +155,14 @@ def _player(s: GameState, name: str) -> PlayerState:
 
 # -- rolling ------------------------------------------------------------------------------
 
+
 def _roll(s: GameState, a: A.Roll) -> None:
     t, rules, who = s.turn, s.rules, _who(s)
     if s.phase not in (Phase.ROLL, Phase.GO_FOR_1000):
         raise TurnError(_expecting(s))
     n = 1 if s.phase is Phase.GO_FOR_1000 else t.dice_to_roll
     if len(a.dice) != n:
-        raise BadDiceError(f"{who} must roll {n} {'die' if n == 1 else 'dice'}, "
-                           f"not {len(a.dice)}")
+        raise BadDiceError(f"{who} must roll {n} {'die' if n == 1 else 'dice'}, not {len(a.dice)}")
     _check_colours(rules, a.dice)
     first = t.rolls == 0 and not t.piggybacked
     t.rolls += 1
@@ -170,15 +171,20 @@ def _roll(s: GameState, a: A.Roll) -> None:
     if s.phase is Phase.GO_FOR_1000:
         if a.dice[0].value == t.missing_face:
             t.total += rules.go_for_1000
-            s.log.append(f"GO FOR 1000: {who} makes 1-2-3-4-5-6, +{rules.go_for_1000} "
-                         f"(turn {t.total})")
+            s.log.append(
+                f"GO FOR 1000: {who} makes 1-2-3-4-5-6, +{rules.go_for_1000} (turn {t.total})"
+            )
             s.banners.append("GO FOR 1000")
             _hot_dice(s)
         else:
             _zonk(s, note="go for 1000")
         return
-    context = RollContext(full_roll=n == rules.dice, carried=t.carried, set_aside=t.set_aside,
-                          set_aside_points=t.set_aside_points)
+    context = RollContext(
+        full_roll=n == rules.dice,
+        carried=t.carried,
+        set_aside=t.set_aside,
+        set_aside_points=t.set_aside_points,
+    )
     score = score_roll(rules, a.dice, context)
     t.roll, t.score, t.kept = a.dice, score, None
     if not score.zonk:
@@ -195,8 +201,10 @@ def _check_colours(rules: RuleSet, dice: tuple[Die, ...]) -> None:
     if rules.points.colour_pairs and any(d.color for d in dice):
         for colour in {d.color for d in dice}:
             if sum(d.color == colour for d in dice) > 2:
-                raise BadDiceError(f"the {rules.name} table has two dice of each colour, "
-                                   f"not {sum(d.color == colour for d in dice)} {colour}")
+                raise BadDiceError(
+                    f"the {rules.name} table has two dice of each colour, "
+                    f"not {sum(d.color == colour for d in dice)} {colour}"
+                )
 
 
 def _reroll(s: GameState, a: A.Reroll) -> None:
@@ -218,10 +226,17 @@ def _go_for_1000(s: GameState, a: A.GoFor1000) -> None:
     if not rules.go_for_1000:
         raise TableError(f"the {rules.name} table has no go for 1000")
     faces = {d.value for d in t.roll or ()}
-    if (s.phase is not Phase.DECIDE or t.rolls != 1 or t.piggybacked
-            or len(t.roll or ()) != rules.dice or len(faces) != rules.dice - 1):
-        raise TurnError("go for 1000 needs the turn's first roll to be one die away from "
-                        "1-2-3-4-5-6 (five different faces, one twice)")
+    if (
+        s.phase is not Phase.DECIDE
+        or t.rolls != 1
+        or t.piggybacked
+        or len(t.roll or ()) != rules.dice
+        or len(faces) != rules.dice - 1
+    ):
+        raise TurnError(
+            "go for 1000 needs the turn's first roll to be one die away from "
+            "1-2-3-4-5-6 (five different faces, one twice)"
+        )
     t.missing_face = next(f for f in range(1, 7) if f not in faces)
     t.phase = Phase.GO_FOR_1000
     t.score = None
@@ -233,16 +248,21 @@ def _piggyback(s: GameState, a: A.Piggyback) -> None:
     if not s.rules.piggyback:
         raise TableError(f"the {s.rules.name} table has no piggyback")
     if s.offer is None or s.phase is not Phase.ROLL or t.rolls or t.piggybacked:
-        raise TurnError("piggyback is only at the start of a turn, straight after a player "
-                        "banked with dice left")
+        raise TurnError(
+            "piggyback is only at the start of a turn, straight after a player "
+            "banked with dice left"
+        )
     t.total, t.dice_to_roll, t.piggybacked, t.bank_ok = s.offer.total, s.offer.dice, True, False
-    s.log.append(f"PIGGYBACK: {_who(s)} takes over {s.offer.total} with "
-                 f"{s.offer.dice} {'die' if s.offer.dice == 1 else 'dice'} from {s.offer.by}")
+    s.log.append(
+        f"PIGGYBACK: {_who(s)} takes over {s.offer.total} with "
+        f"{s.offer.dice} {'die' if s.offer.dice == 1 else 'dice'} from {s.offer.by}"
+    )
     s.banners.append("PIGGYBACK")
     s.offer = None
 
 
 # -- keeping and banking -------------------------------------------------------------------
+
 
 def _keep(s: GameState, a: A.Keep) -> None:
     if s.phase is not Phase.DECIDE:
@@ -260,8 +280,10 @@ def _set_aside(s: GameState, keep: Keep) -> None:
     if rules.carry_over_extras:
         t.carried |= keep.triples
     remaining = t.dice_to_roll - len(keep.dice)
-    s.log.append(f"{_who(s)} keeps {' '.join(map(str, keep.dice))} for {keep.points} "
-                 f"({', '.join(keep.combos)}; turn {t.total})")
+    s.log.append(
+        f"{_who(s)} keeps {' '.join(map(str, keep.dice))} for {keep.points} "
+        f"({', '.join(keep.combos)}; turn {t.total})"
+    )
     if remaining == 0:
         _hot_dice(s)
     else:
@@ -284,8 +306,10 @@ def _bank(s: GameState, a: A.Bank) -> None:
         assert t.score is not None and t.score.best is not None
         best = t.score.best
         if len(best.dice) == t.dice_to_roll and rules.hot_dice == "must":
-            raise BankError(f"HOT DICE: every die scores, so {who} must pick up all "
-                            f"{rules.dice} dice and roll again")
+            raise BankError(
+                f"HOT DICE: every die scores, so {who} must pick up all "
+                f"{rules.dice} dice and roll again"
+            )
         total, left = t.total + best.points, t.dice_to_roll - len(best.dice)
     elif s.phase is Phase.ROLL and t.bank_ok:
         total, left = t.total, (0 if t.dice_to_roll == rules.dice else t.dice_to_roll)
@@ -298,13 +322,17 @@ def _bank(s: GameState, a: A.Bank) -> None:
     else:
         raise TurnError(_expecting(s))
     if not p.on_board and total < rules.entry_minimum:
-        raise BankError(f"{who} needs {rules.entry_minimum} in one turn to get on the board "
-                        f"(turn total {total})")
+        raise BankError(
+            f"{who} needs {rules.entry_minimum} in one turn to get on the board "
+            f"(turn total {total})"
+        )
     if total < rules.bank_minimum:
         raise BankError(f"no bank under {rules.bank_minimum} turn points (turn total {total})")
     if s.phase is Phase.DECIDE:
-        s.log.append(f"{who} takes the points: {' '.join(map(str, best.dice))} for "
-                     f"{best.points} ({', '.join(best.combos)})")
+        s.log.append(
+            f"{who} takes the points: {' '.join(map(str, best.dice))} for "
+            f"{best.points} ({', '.join(best.combos)})"
+        )
     _credit(s, p, total)
     if rules.piggyback and left and not s.finished:
         s.offer = PiggybackOffer(total, left, who)
@@ -322,8 +350,7 @@ def _credit(s: GameState, p: PlayerState, total: int) -> None:
         bees = barriers
         p.bees += bees
         p.frame_earned = True
-        s.log.append(f"{who} crosses {barriers} barrier{'s' if barriers > 1 else ''}: "
-                     f"+{bees} B")
+        s.log.append(f"{who} crosses {barriers} barrier{'s' if barriers > 1 else ''}: +{bees} B")
     p.sheet.append(f"{new} (+{bees})" if bees else str(new))
     if drink.barrier_handouts and barriers:
         n = barriers * len(s.active)
@@ -348,12 +375,12 @@ def _credit(s: GameState, p: PlayerState, total: int) -> None:
         _finish(s)
     elif new >= rules.target and rules.end == "final-round" and s.final_round_by is None:
         s.final_round_by = s.current
-        s.log.append(f"FINAL ROUND: {who} reached {rules.target}; everyone else gets one "
-                     "more turn")
+        s.log.append(f"FINAL ROUND: {who} reached {rules.target}; everyone else gets one more turn")
         s.banners.append("FINAL ROUND")
 
 
 # -- zonks, penalties, drinks ---------------------------------------------------------------
+
 
 def _zonk(s: GameState, *, newbie: bool = False, dice: int = 0, note: str = "") -> None:
     rules, p, who = s.rules, s.player, _who(s)
@@ -388,15 +415,15 @@ def _zonk(s: GameState, *, newbie: bool = False, dice: int = 0, note: str = "") 
             p.zonks_in_a_row = 0
             p.score -= rules.three_zonk_penalty
             marks.append(f"-{rules.three_zonk_penalty}")
-            s.log.append(f"THREE ZONKS: {who} loses {rules.three_zonk_penalty} "
-                         f"(total {p.score})")
+            s.log.append(f"THREE ZONKS: {who} loses {rules.three_zonk_penalty} (total {p.score})")
             s.banners.append("THREE ZONKS")
     if newbie:
         marks.append("newbie")
     elif dice >= 5 and rules.bees:  # the all-johnnys sheet marks zonks with 5 or 6 dice
         marks.append(f"{dice} dice")
-    p.sheet.append("Z" + (f" ({', '.join(marks)})" if marks else "")
-                   + (f" (+{bees})" if bees else ""))
+    p.sheet.append(
+        "Z" + (f" ({', '.join(marks)})" if marks else "") + (f" (+{bees})" if bees else "")
+    )
     _end_turn(s)
 
 
@@ -475,6 +502,7 @@ def _neighbour(s: GameState, direction: int) -> PlayerState:
 
 # -- turns ---------------------------------------------------------------------------------
 
+
 def _start_turn(s: GameState) -> None:
     s.turn = TurnState(phase=Phase.ROLL, dice_to_roll=s.rules.dice)
 
@@ -494,8 +522,9 @@ def _end_turn(s: GameState, *, counts: bool = True) -> None:
         if s.final_round_by is not None and idx == s.final_round_by:
             _finish(s)
             return
-        if not s.active or (s.rules.end == "turns"
-                            and all(q.turns >= s.rules.turns for q in s.active)):
+        if not s.active or (
+            s.rules.end == "turns" and all(q.turns >= s.rules.turns for q in s.active)
+        ):
             _finish(s)
             return
         q = s.players[idx]

@@ -84,8 +84,10 @@ class Game:
         if not isinstance(action, A.Undo):
             return apply(self.state, action)
         if self.events and isinstance(self.events[-1], A.Players):
-            raise TurnError("nothing to undo: the game starts with its players seated "
-                            "(join NAME or leave NAME changes them)")
+            raise TurnError(
+                "nothing to undo: the game starts with its players seated "
+                "(join NAME or leave NAME changes them)"
+            )
         return self._undone()
 
     def _undone(self) -> GameState:
@@ -103,7 +105,7 @@ class Game:
             return self.state
         i = bisect.bisect_right(self._kept, n) - 1
         state = self._states[i]
-        for action in self.events[self._kept[i]:n]:
+        for action in self.events[self._kept[i] : n]:
             state = apply(state, action)
         return state
 

@@ -30,8 +30,10 @@ def escaped(text: str) -> str:
     """``text`` safe for one line of a terminal: unprintable characters as escapes (\\x1b)."""
     if unprintable(text) is None:
         return text
-    return "".join(c.encode("unicode_escape").decode("ascii")
-                   if unicodedata.category(c) in _UNPRINTABLE else c for c in text)
+    return "".join(
+        c.encode("unicode_escape").decode("ascii") if unicodedata.category(c) in _UNPRINTABLE else c
+        for c in text
+    )
 
 
 def quoted(value: object, limit: int = 40) -> str:

@@ -136,8 +136,9 @@ class RuleSet:
         data["points"]["straights"] = [
             {"faces": "".join(map(str, s.faces)), "points": s.points} for s in self.points.straights
         ]
-        data["drinking"] = {k: list(v) if isinstance(v, tuple) else v
-                            for k, v in data["drinking"].items()}
+        data["drinking"] = {
+            k: list(v) if isinstance(v, tuple) else v for k, v in data["drinking"].items()
+        }
         return data
 
 
@@ -156,30 +157,44 @@ def _validate(r: RuleSet) -> None:
     need(r.end != "turns" or r.turns > 0, "end = 'turns' needs turns above 0")
     need(r.bees or r.winner_by != "bees", "winner_by = 'bees' needs bees = true")
     need(r.bees or not (r.newbie or r.frames), "newbie and frames give B's: they need bees = true")
-    need(not r.carry_over_extras or r.points.extra_die > 0,
-         "carry_over_extras needs points.extra_die above 0")
-    need(not (r.points.extra_die_doubles and r.points.extra_die),
-         "points.extra_die_doubles replaces points.extra_die: set extra_die = 0")
+    need(
+        not r.carry_over_extras or r.points.extra_die > 0,
+        "carry_over_extras needs points.extra_die above 0",
+    )
+    need(
+        not (r.points.extra_die_doubles and r.points.extra_die),
+        "points.extra_die_doubles replaces points.extra_die: set extra_die = 0",
+    )
     need(r.dice == 6 or not r.points.three_pairs, "three_pairs needs dice = 6")
-    need(not (r.points.nothing and r.newbie),
-         "points.nothing and newbie both claim a roll where nothing scores: use one")
-    need(r.dice == 6 or not (r.go_for_1000 or r.straight_completion),
-         "go_for_1000 and straight_completion need dice = 6")
+    need(
+        not (r.points.nothing and r.newbie),
+        "points.nothing and newbie both claim a roll where nothing scores: use one",
+    )
+    need(
+        r.dice == 6 or not (r.go_for_1000 or r.straight_completion),
+        "go_for_1000 and straight_completion need dice = 6",
+    )
     need(r.dice == 6 or not r.points.colour_pairs, "colour_pairs needs dice = 6")
     seen: set[tuple[int, ...]] = set()
     for s in r.points.straights:
         label = s.label if len(s.faces) <= 6 else s.label[:11] + "..."
         need(len(s.faces) <= r.dice, f"straight {label} needs more dice than the table has")
-        need(len(set(s.faces)) == len(s.faces) and all(1 <= f <= 6 for f in s.faces),
-             f"straight faces must be different faces 1-6, not {label}")
-        need(0 < s.points <= MAX_NUMBER, f"straight {label} must score 1 to {MAX_NUMBER:,} "
-             f"points, not {quoted(s.points)} (leave it out to switch it off)")
+        need(
+            len(set(s.faces)) == len(s.faces) and all(1 <= f <= 6 for f in s.faces),
+            f"straight faces must be different faces 1-6, not {label}",
+        )
+        need(
+            0 < s.points <= MAX_NUMBER,
+            f"straight {label} must score 1 to {MAX_NUMBER:,} "
+            f"points, not {quoted(s.points)} (leave it out to switch it off)",
+        )
         need(tuple(sorted(s.faces)) not in seen, f"straight {label} is listed twice")
         seen.add(tuple(sorted(s.faces)))
 
 
 # ---------------------------------------------------------------------------------------------
 # The presets (docs/rules.md)
+
 
 def _straight(faces: str, points: int) -> Straight:
     return Straight(tuple(int(c) for c in faces), points)
@@ -266,6 +281,7 @@ PRESETS: dict[str, RuleSet] = {
 # ---------------------------------------------------------------------------------------------
 # TOML
 
+
 def rules_from_dict(data: dict[str, Any], *, where: str = "rules") -> RuleSet:
     """A RuleSet from parsed TOML; one clear error naming the key for anything wrong."""
     data = dict(data)
@@ -275,15 +291,17 @@ def rules_from_dict(data: dict[str, Any], *, where: str = "rules") -> RuleSet:
     else:
         if not isinstance(base_name, str) or base_name not in PRESETS:
             raise RulesError(
-                f"{where}: base must be one of {', '.join(PRESETS)}, not {quoted(base_name)}")
+                f"{where}: base must be one of {', '.join(PRESETS)}, not {quoted(base_name)}"
+            )
         base = PRESETS[base_name]
     top = _fields(RuleSet)
     top.pop("points")
     top.pop("drinking")
     changes = _read_table(data, top, where, extra=("points", "drinking", "base"))
     points_changes = _read_table(data.get("points", {}), _fields(Points), f"{where} [points]")
-    drink_changes = _read_table(data.get("drinking", {}), _fields(DrinkRules),
-                                f"{where} [drinking]")
+    drink_changes = _read_table(
+        data.get("drinking", {}), _fields(DrinkRules), f"{where} [drinking]"
+    )
     if "name" not in changes:
         changes["name"] = base.name if base_name is None else f"{base_name} (custom)"
     try:
@@ -302,8 +320,9 @@ def _fields(cls: type) -> dict[str, Any]:
     return {f.name: f.type for f in dataclasses.fields(cls)}
 
 
-def _read_table(table: Any, fields: dict[str, Any], where: str, extra: tuple[str, ...] = ()
-                ) -> dict[str, Any]:
+def _read_table(
+    table: Any, fields: dict[str, Any], where: str, extra: tuple[str, ...] = ()
+) -> dict[str, Any]:
     if not isinstance(table, dict):
         raise RulesError(f"{where} must be a table")
     out: dict[str, Any] = {}
@@ -334,9 +353,13 @@ def _convert(key: str, value: Any, kind: str, where: str) -> Any:
             raise wrong("a string")
         return value
     if kind == "tuple[int, ...]":
-        if not isinstance(value, list) or len(value) > 100 or not all(
-            isinstance(v, int) and not isinstance(v, bool) and 0 < v <= MAX_NUMBER
-            for v in value
+        if (
+            not isinstance(value, list)
+            or len(value) > 100
+            or not all(
+                isinstance(v, int) and not isinstance(v, bool) and 0 < v <= MAX_NUMBER
+                for v in value
+            )
         ):
             raise wrong("a list of whole numbers, e.g. [2500, 5000]")
         return tuple(value)
@@ -345,10 +368,16 @@ def _convert(key: str, value: Any, kind: str, where: str) -> Any:
             raise wrong('a list such as [{faces = "12345", points = 1000}]')
         out = []
         for item in value[:100]:
-            if (not isinstance(item, dict) or set(item) != {"faces", "points"}
-                    or not isinstance(item["faces"], str) or not item["faces"].isascii()
-                    or not item["faces"].isdigit() or len(item["faces"]) > 6
-                    or isinstance(item["points"], bool) or not isinstance(item["points"], int)):
+            if (
+                not isinstance(item, dict)
+                or set(item) != {"faces", "points"}
+                or not isinstance(item["faces"], str)
+                or not item["faces"].isascii()
+                or not item["faces"].isdigit()
+                or len(item["faces"]) > 6
+                or isinstance(item["points"], bool)
+                or not isinstance(item["points"], int)
+            ):
                 raise wrong('a list such as [{faces = "12345", points = 1000}]')
             out.append(_straight(item["faces"], item["points"]))
         if len(value) > 100:
@@ -365,8 +394,8 @@ def load_rules(name_or_path: str) -> RuleSet:
     shown = escaped(name_or_path)
     if path.suffix.lower() != ".toml" and not path.exists() and not path.is_symlink():
         raise RulesError(
-            f"unknown rules {quoted(name_or_path)}: use one of {', '.join(PRESETS)} or a "
-            ".toml file")
+            f"unknown rules {quoted(name_or_path)}: use one of {', '.join(PRESETS)} or a .toml file"
+        )
     try:
         with path.open("rb") as f:
             raw = f.read(MAX_RULES_FILE + 1)
@@ -375,8 +404,9 @@ def load_rules(name_or_path: str) -> RuleSet:
     except OSError as exc:
         raise RulesError(f"cannot read rules file {shown}: {exc.strerror or exc}") from None
     if len(raw) > MAX_RULES_FILE:
-        raise RulesError(f"rules file {shown} is over {MAX_RULES_FILE:,} bytes; a table's "
-                         "rules are a few lines")
+        raise RulesError(
+            f"rules file {shown} is over {MAX_RULES_FILE:,} bytes; a table's rules are a few lines"
+        )
     try:
         data = tomllib.loads(raw.decode("utf-8"))
     except UnicodeDecodeError:

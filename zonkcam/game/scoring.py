@@ -106,8 +106,9 @@ def _show(values: Iterable[int]) -> str:
     return " ".join(str(v) for v in values)
 
 
-def score_roll(rules: RuleSet, dice: Sequence[Die], context: RollContext | None = None
-               ) -> RollScore:
+def score_roll(
+    rules: RuleSet, dice: Sequence[Die], context: RollContext | None = None
+) -> RollScore:
     """Every legal keep of a roll, highest points first (ties: more dice first)."""
     dice = tuple(dice)
     if not dice:
@@ -120,8 +121,15 @@ def score_roll(rules: RuleSet, dice: Sequence[Die], context: RollContext | None 
     completion = _completes_straight(rules, counts, ctx)
     # only what can change this roll's keeps goes into the cache key
     carried = frozenset(f for f in ctx.carried if counts[f - 1])
-    keeps = _keeps(rules, counts, ctx.full_roll, carried, pairs, completion,
-                   ctx.set_aside_points if completion else 0)
+    keeps = _keeps(
+        rules,
+        counts,
+        ctx.full_roll,
+        carried,
+        pairs,
+        completion,
+        ctx.set_aside_points if completion else 0,
+    )
     return RollScore(dice, keeps)
 
 
@@ -143,8 +151,15 @@ def _completes_straight(rules: RuleSet, counts: Counts, ctx: RollContext) -> boo
 
 
 @lru_cache(maxsize=65_536)
-def _keeps(rules: RuleSet, counts: Counts, full_roll: bool, carried: frozenset[int],
-           colour_pairs: bool, completion: bool, set_aside_points: int) -> tuple[Keep, ...]:
+def _keeps(
+    rules: RuleSet,
+    counts: Counts,
+    full_roll: bool,
+    carried: frozenset[int],
+    colour_pairs: bool,
+    completion: bool,
+    set_aside_points: int,
+) -> tuple[Keep, ...]:
     combos = _combos(rules, counts, full_roll, carried, colour_pairs, completion, set_aside_points)
     best = _partitioner(combos)
     keeps = []
@@ -162,8 +177,15 @@ def _keeps(rules: RuleSet, counts: Counts, full_roll: bool, carried: frozenset[i
     return tuple(keeps)
 
 
-def _combos(rules: RuleSet, counts: Counts, full_roll: bool, carried: frozenset[int],
-            colour_pairs: bool, completion: bool, set_aside_points: int) -> tuple[Combo, ...]:
+def _combos(
+    rules: RuleSet,
+    counts: Counts,
+    full_roll: bool,
+    carried: frozenset[int],
+    colour_pairs: bool,
+    completion: bool,
+    set_aside_points: int,
+) -> tuple[Combo, ...]:
     """The combinations this roll could contain, richest first."""
     p = rules.points
     out: list[Combo] = []
@@ -174,8 +196,13 @@ def _combos(rules: RuleSet, counts: Counts, full_roll: bool, carried: frozenset[
     n_rolled = sum(counts)
     if full_roll:
         for straight in p.straights:
-            out.append(Combo(f"straight {straight.label}" if len(straight.faces) < 6
-                             else straight.label, counts_of(straight.faces), straight.points))
+            out.append(
+                Combo(
+                    f"straight {straight.label}" if len(straight.faces) < 6 else straight.label,
+                    counts_of(straight.faces),
+                    straight.points,
+                )
+            )
         if colour_pairs:
             out.append(Combo("colour pairs", counts, p.colour_pairs))
         if p.full_house and n_rolled == rules.dice:
@@ -192,17 +219,23 @@ def _combos(rules: RuleSet, counts: Counts, full_roll: bool, carried: frozenset[
             if megas and counts[face - 1] == 6:
                 out.append(Combo(f"six {face}s (mega)", unit(face, 6), megas))
     if completion:
-        out.append(Combo(
-            f"1-2-3-4-5-6 across rolls ({rules.straight_completion} in place of "
-            f"{set_aside_points})", counts, rules.straight_completion - set_aside_points))
+        out.append(
+            Combo(
+                f"1-2-3-4-5-6 across rolls ({rules.straight_completion} in place of "
+                f"{set_aside_points})",
+                counts,
+                rules.straight_completion - set_aside_points,
+            )
+        )
     for face in FACES:
         triple = p.three_ones if face == 1 else p.three_of_a_kind * face
         if not triple or counts[face - 1] < 3:
             continue
         if p.extra_die or p.extra_die_doubles:
             for n in (6, 5, 4):
-                extra = triple * (2 ** (n - 3) - 1) if p.extra_die_doubles else \
-                    (n - 3) * p.extra_die
+                extra = (
+                    triple * (2 ** (n - 3) - 1) if p.extra_die_doubles else (n - 3) * p.extra_die
+                )
                 out.append(Combo(f"{_WORDS[n]} {face}s", unit(face, n), triple + extra, face))
         out.append(Combo(f"three {face}s", unit(face, 3), triple, face))
     for face in sorted(carried):
@@ -211,8 +244,11 @@ def _combos(rules: RuleSet, counts: Counts, full_roll: bool, carried: frozenset[
         out.append(Combo("single 1", unit(1, 1), p.single_one))
     if p.single_five:
         out.append(Combo("single 5", unit(5, 1), p.single_five))
-    return tuple(c for c in out if c.points > 0 and all(
-        need <= have for need, have in zip(c.counts, counts, strict=True)))
+    return tuple(
+        c
+        for c in out
+        if c.points > 0 and all(need <= have for need, have in zip(c.counts, counts, strict=True))
+    )
 
 
 def _partitioner(combos: tuple[Combo, ...]):

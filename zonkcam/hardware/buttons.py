@@ -44,8 +44,7 @@ class ButtonPins:
 class PressGate:
     """Accepts a button's press at most once per ``lockout`` seconds."""
 
-    def __init__(self, lockout: float = 0.25,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(self, lockout: float = 0.25, clock: Callable[[], float] = time.monotonic) -> None:
         self.lockout = lockout
         self.clock = clock
         self._last: dict[str, float] = {}
@@ -72,9 +71,16 @@ class Contact:
     button without one gives its press command at once, when it closes.
     """
 
-    def __init__(self, name: str, press: Command, hold: Command | None = None, *,
-                 settle: float = 0.05, hold_time: float = 0.8, gate: PressGate | None = None
-                 ) -> None:
+    def __init__(
+        self,
+        name: str,
+        press: Command,
+        hold: Command | None = None,
+        *,
+        settle: float = 0.05,
+        hold_time: float = 0.8,
+        gate: PressGate | None = None,
+    ) -> None:
         self.name, self.press, self.hold = name, press, hold
         self.settle, self.hold_time = settle, hold_time
         self.gate = gate or PressGate(0.0)
@@ -118,8 +124,12 @@ class Contact:
 
     def poll(self, down: bool, now: float) -> list[Command]:
         out = self.edge(down, now)
-        if self.pressed_at is not None and self.hold is not None and self.down \
-                and now - self.pressed_at >= self.hold_time:
+        if (
+            self.pressed_at is not None
+            and self.hold is not None
+            and self.down
+            and now - self.pressed_at >= self.hold_time
+        ):
             self.pressed_at = None
             return [*out, self.hold]
         if not self.down and now - self.changed_at >= self.settle:
@@ -138,9 +148,16 @@ class ArcadeButtons:
     too.
     """
 
-    def __init__(self, pins: ButtonPins = ButtonPins(), *, settle: float = 0.05,
-                 hold_time: float = 0.8, lockout: float = 0.25,
-                 clock: Callable[[], float] = time.monotonic, pin_factory: Any = None) -> None:
+    def __init__(
+        self,
+        pins: ButtonPins = ButtonPins(),
+        *,
+        settle: float = 0.05,
+        hold_time: float = 0.8,
+        lockout: float = 0.25,
+        clock: Callable[[], float] = time.monotonic,
+        pin_factory: Any = None,
+    ) -> None:
         from gpiozero import Button  # lazily: zonkcam runs where gpiozero is missing
 
         self.pins = pins
@@ -148,10 +165,10 @@ class ArcadeButtons:
         gate = PressGate(lockout, clock)
         self._contacts = {
             "bank": Contact("bank", BANK, ODDS, settle=settle, hold_time=hold_time, gate=gate),
-            "roll": Contact("roll", ROLL, DRUNK, settle=settle, hold_time=hold_time,
-                            gate=gate),
-            "select": Contact("select", SELECT, UNDO, settle=settle, hold_time=hold_time,
-                              gate=gate),
+            "roll": Contact("roll", ROLL, DRUNK, settle=settle, hold_time=hold_time, gate=gate),
+            "select": Contact(
+                "select", SELECT, UNDO, settle=settle, hold_time=hold_time, gate=gate
+            ),
         }
         self._queue: queue.SimpleQueue[Command] = queue.SimpleQueue()
         self._lock = threading.Lock()

@@ -118,11 +118,13 @@ def load_calibration(path: str | Path) -> Calibration:
     except FileNotFoundError:
         raise CalibrationError(f"no calibration at {path}; {hint}") from None
     except OSError as exc:
-        raise CalibrationError(f"cannot read calibration file {path} "
-                               f"({exc.strerror or exc}); {hint}") from None
+        raise CalibrationError(
+            f"cannot read calibration file {path} ({exc.strerror or exc}); {hint}"
+        ) from None
     if len(raw) > MAX_CALIBRATION_BYTES:
-        raise CalibrationError(f"calibration file {path} is over "
-                               f"{MAX_CALIBRATION_BYTES // 2**20} MB; {hint}")
+        raise CalibrationError(
+            f"calibration file {path} is over {MAX_CALIBRATION_BYTES // 2**20} MB; {hint}"
+        )
     try:
         data = json.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, ValueError, RecursionError) as exc:
@@ -137,8 +139,9 @@ def load_calibration(path: str | Path) -> Calibration:
         size = tuple(int(v) for v in data["image_size"])
         if len(size) != 2 or min(size) <= 0:
             raise ValueError("bad image_size")
-        corners = {int(k): np.array(v, np.float64).reshape(4, 2)
-                   for k, v in data["marker_corners"].items()}
+        corners = {
+            int(k): np.array(v, np.float64).reshape(4, 2) for k, v in data["marker_corners"].items()
+        }
         geometry = geometry_from_dict(data["geometry"], f"{path} geometry")
         reference = None
         if data.get("reference_png"):
@@ -146,11 +149,26 @@ def load_calibration(path: str | Path) -> Calibration:
                 reference = decode_image(base64.b64decode(data["reference_png"]))[0]
             except ImageFileError as exc:
                 raise ValueError(f"its reference image is damaged ({exc})") from None
-        return Calibration(geometry, h, size, corners, float(data["reprojection_px"]),
-                           float(data["edge_width_px"]), float(data.get("created", 0)),
-                           reference)
-    except (KeyError, TypeError, ValueError, AttributeError, OverflowError, RecursionError,
-            binascii.Error, cv2.error) as exc:
+        return Calibration(
+            geometry,
+            h,
+            size,
+            corners,
+            float(data["reprojection_px"]),
+            float(data["edge_width_px"]),
+            float(data.get("created", 0)),
+            reference,
+        )
+    except (
+        KeyError,
+        TypeError,
+        ValueError,
+        AttributeError,
+        OverflowError,
+        RecursionError,
+        binascii.Error,
+        cv2.error,
+    ) as exc:
         why = quoted(str(exc), 200)[1:-1]
         raise CalibrationError(f"calibration file {path} is not usable ({why}); {hint}") from None
 
@@ -178,8 +196,10 @@ def calibrate(image: np.ndarray, geo: MatGeometry) -> Calibration:
     missing = [(k, m) for k, m in enumerate(geo.markers) if m.id not in found]
     if missing:
         where = ", ".join(f"marker {m.id} ({CORNER_NAMES[k]} corner)" for k, m in missing)
-        raise CalibrationError(f"{where} not found: make sure the whole mat is in view, lit "
-                               "evenly and nothing covers its corners, then try again")
+        raise CalibrationError(
+            f"{where} not found: make sure the whole mat is in view, lit "
+            "evenly and nothing covers its corners, then try again"
+        )
     src = np.vstack([m.corners for m in geo.markers])
     dst = np.vstack([found[m.id] for m in geo.markers])
     homography, _ = cv2.findHomography(src, dst, 0)
@@ -187,13 +207,18 @@ def calibrate(image: np.ndarray, geo: MatGeometry) -> Calibration:
         raise CalibrationError("the markers do not form a flat mat; is the mat lying flat?")
     cal = Calibration(geo, homography, (w, h), found, 0.0, 0.0, time.time())
     misfit = np.linalg.norm(cal.mat_to_image(src) - dst, axis=1)
-    err = float(np.sqrt(np.mean(misfit ** 2)))
+    err = float(np.sqrt(np.mean(misfit**2)))
     corners_px = cal.mat_to_image(geo.corners)
-    outside = [CORNER_NAMES[k] for k, (x, y) in enumerate(corners_px)
-               if not (-2 <= x <= w + 1 and -2 <= y <= h + 1)]
+    outside = [
+        CORNER_NAMES[k]
+        for k, (x, y) in enumerate(corners_px)
+        if not (-2 <= x <= w + 1 and -2 <= y <= h + 1)
+    ]
     if outside:
-        raise CalibrationError(f"the mat's {', '.join(outside)} corner is outside the camera's "
-                               "view: raise the camera or centre the mat under it")
+        raise CalibrationError(
+            f"the mat's {', '.join(outside)} corner is outside the camera's "
+            "view: raise the camera or centre the mat under it"
+        )
     worst = int(np.argmax(misfit))
     fit_mm = float(misfit[worst]) / max(cal.px_per_mm, 1e-6)
     if fit_mm > MAX_FIT_MM:
@@ -202,11 +227,14 @@ def calibrate(image: np.ndarray, geo: MatGeometry) -> Calibration:
             f"the markers do not fit a flat mat (marker {marker.id} is off by {fit_mm:.1f} mm, "
             f"want under {MAX_FIT_MM:g}): lay the mat flat and smooth, check that the camera "
             "looks straight down and its lens does not bend straight lines, and that the mat "
-            "was printed at 100% from this geometry")
+            "was printed at 100% from this geometry"
+        )
     width = edge_width(image, found)
     if width > MAX_EDGE_WIDTH_PX:
-        raise CalibrationError(f"the image is out of focus (marker edges {width:.1f} px wide, "
-                               f"want under {MAX_EDGE_WIDTH_PX}): focus the camera lens")
+        raise CalibrationError(
+            f"the image is out of focus (marker edges {width:.1f} px wide, "
+            f"want under {MAX_EDGE_WIDTH_PX}): focus the camera lens"
+        )
     cal = Calibration(geo, homography, (w, h), found, err, width, cal.created)
     return dataclasses.replace(cal, reference=cal.top_down(image, REFERENCE_PX_PER_MM))
 
@@ -214,12 +242,13 @@ def calibrate(image: np.ndarray, geo: MatGeometry) -> Calibration:
 def edge_width(image: np.ndarray, markers: dict[int, np.ndarray]) -> float:
     """How many pixels a marker's black-to-white edge takes (1-2 sharp; more is blur)."""
     gray = (image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)).astype(
-        np.float32)
+        np.float32
+    )
     widths = []
     for corners in markers.values():
         x0, y0 = np.floor(corners.min(axis=0)).astype(int)
         x1, y1 = np.ceil(corners.max(axis=0)).astype(int)
-        roi = gray[max(0, y0):y1 + 1, max(0, x0):x1 + 1]
+        roi = gray[max(0, y0) : y1 + 1, max(0, x0) : x1 + 1]
         if roi.size < 64:
             continue
         gx = cv2.Sobel(roi, cv2.CV_32F, 1, 0, ksize=3) / 8
@@ -251,8 +280,16 @@ def draw_zones(image: np.ndarray, cal: Calibration) -> np.ndarray:
     def poly(rect: Rect, colour: tuple[int, int, int], label: str) -> None:
         pts = cal.mat_to_image(rect.corners).round().astype(np.int32)
         cv2.polylines(out, [pts], True, colour, t, cv2.LINE_AA)
-        cv2.putText(out, label, tuple(pts[0] + [4, 16 * t]), cv2.FONT_HERSHEY_SIMPLEX,
-                    0.5 * t, colour, t, cv2.LINE_AA)
+        cv2.putText(
+            out,
+            label,
+            tuple(pts[0] + [4, 16 * t]),
+            cv2.FONT_HERSHEY_SIMPLEX,
+            0.5 * t,
+            colour,
+            t,
+            cv2.LINE_AA,
+        )
 
     poly(Rect(0, 0, geo.width_mm, geo.height_mm), (255, 255, 255), "mat")
     poly(geo.rolling_area, (0, 255, 255), "rolling area")
@@ -261,8 +298,16 @@ def draw_zones(image: np.ndarray, cal: Calibration) -> np.ndarray:
         poly(b.rect, (0, 0, 255), b.label)
     for i, c in cal.marker_corners.items():
         cv2.polylines(out, [c.round().astype(np.int32)], True, (0, 255, 0), t, cv2.LINE_AA)
-        cv2.putText(out, str(i), tuple(c[0].astype(int)), cv2.FONT_HERSHEY_SIMPLEX, 0.6 * t,
-                    (0, 255, 0), t, cv2.LINE_AA)
+        cv2.putText(
+            out,
+            str(i),
+            tuple(c[0].astype(int)),
+            cv2.FONT_HERSHEY_SIMPLEX,
+            0.6 * t,
+            (0, 255, 0),
+            t,
+            cv2.LINE_AA,
+        )
     return out
 
 

@@ -35,8 +35,15 @@ class Rect:
 
     @property
     def corners(self) -> np.ndarray:
-        return np.array([[self.x, self.y], [self.x + self.w, self.y],
-                         [self.x + self.w, self.y + self.h], [self.x, self.y + self.h]], float)
+        return np.array(
+            [
+                [self.x, self.y],
+                [self.x + self.w, self.y],
+                [self.x + self.w, self.y + self.h],
+                [self.x, self.y + self.h],
+            ],
+            float,
+        )
 
 
 @dataclass(frozen=True)
@@ -84,16 +91,22 @@ class MatGeometry:
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "name": self.name, "width_mm": self.width_mm, "height_mm": self.height_mm,
+            "name": self.name,
+            "width_mm": self.width_mm,
+            "height_mm": self.height_mm,
             "die_mm": self.die_mm,
-            "markers": {"dictionary": self.dictionary,
-                        "size_mm": self.markers[0].size_mm,
-                        "ids": [m.id for m in self.markers],
-                        "positions": [[m.x, m.y] for m in self.markers]},
+            "markers": {
+                "dictionary": self.dictionary,
+                "size_mm": self.markers[0].size_mm,
+                "ids": [m.id for m in self.markers],
+                "positions": [[m.x, m.y] for m in self.markers],
+            },
             "rolling_area": {"rect": _rect_list(self.rolling_area)},
             "keep_strip": {"rect": _rect_list(self.keep_strip)},
-            "board_images": [{"label": b.label, "center": list(b.center), "size_mm": b.size_mm}
-                             for b in self.board_images],
+            "board_images": [
+                {"label": b.label, "center": list(b.center), "size_mm": b.size_mm}
+                for b in self.board_images
+            ],
         }
 
 
@@ -128,49 +141,73 @@ def geometry_from_dict(data: dict[str, Any], where: str = "mat geometry") -> Mat
 
     def rect(table: Any, ctx: str) -> Rect:
         value = table.get("rect") if isinstance(table, dict) else None
-        if (not isinstance(value, list) or len(value) != 4
-                or not all(isinstance(v, int | float) and not isinstance(v, bool) for v in value)):
+        if (
+            not isinstance(value, list)
+            or len(value) != 4
+            or not all(isinstance(v, int | float) and not isinstance(v, bool) for v in value)
+        ):
             raise UserError(f"{where}: [{ctx}] rect must be [x, y, width, height] in mm")
         return Rect(*map(float, value))
 
-    known = {"name", "width_mm", "height_mm", "die_mm", "markers", "rolling_area", "keep_strip",
-             "board_images"}
+    known = {
+        "name",
+        "width_mm",
+        "height_mm",
+        "die_mm",
+        "markers",
+        "rolling_area",
+        "keep_strip",
+        "board_images",
+    }
     unknown = set(data) - known
     if unknown:
-        raise UserError(f"{where}: unknown key {sorted(unknown)[0]!r}; allowed: "
-                        f"{', '.join(sorted(known))}")
+        raise UserError(
+            f"{where}: unknown key {sorted(unknown)[0]!r}; allowed: {', '.join(sorted(known))}"
+        )
     m = data.get("markers")
     if not isinstance(m, dict):
         raise UserError(f"{where}: needs a [markers] table")
     dictionary = m.get("dictionary", "DICT_4X4_50")
     if not isinstance(dictionary, str) or not hasattr(cv2.aruco, dictionary):
-        raise UserError(f"{where}: markers.dictionary {dictionary!r} is not a cv2.aruco "
-                        "dictionary (e.g. DICT_4X4_50)")
+        raise UserError(
+            f"{where}: markers.dictionary {dictionary!r} is not a cv2.aruco "
+            "dictionary (e.g. DICT_4X4_50)"
+        )
     ids, positions = m.get("ids"), m.get("positions")
-    if (not isinstance(ids, list) or not isinstance(positions, list) or len(ids) != 4
-            or len(positions) != 4 or not all(isinstance(i, int) for i in ids)
-            or len(set(ids)) != 4
-            or not all(isinstance(p, list) and len(p) == 2 for p in positions)):
+    if (
+        not isinstance(ids, list)
+        or not isinstance(positions, list)
+        or len(ids) != 4
+        or len(positions) != 4
+        or not all(isinstance(i, int) for i in ids)
+        or len(set(ids)) != 4
+        or not all(isinstance(p, list) and len(p) == 2 for p in positions)
+    ):
         raise UserError(f"{where}: markers need 4 different ids and 4 [x, y] positions")
     size = num(m, "size_mm", "markers.")
     boards = []
     for i, b in enumerate(data.get("board_images", [])):
         if not isinstance(b, dict) or b.get("label") not in BOARD_LABELS:
-            raise UserError(f"{where}: board_images[{i}] label must be one of "
-                            f"{', '.join(BOARD_LABELS)}")
+            raise UserError(
+                f"{where}: board_images[{i}] label must be one of {', '.join(BOARD_LABELS)}"
+            )
         c = b.get("center")
         if not isinstance(c, list) or len(c) != 2:
             raise UserError(f"{where}: board_images[{i}] center must be [x, y] in mm")
-        boards.append(BoardImage(b["label"], (float(c[0]), float(c[1])),
-                                 num(b, "size_mm", f"board_images[{i}].")))
+        boards.append(
+            BoardImage(
+                b["label"], (float(c[0]), float(c[1])), num(b, "size_mm", f"board_images[{i}].")
+            )
+        )
     geo = MatGeometry(
         name=str(data.get("name", "custom")),
         width_mm=num(data, "width_mm", ""),
         height_mm=num(data, "height_mm", ""),
         die_mm=num(data, "die_mm", "") if "die_mm" in data else 16.0,
         dictionary=dictionary,
-        markers=tuple(Marker(i, float(p[0]), float(p[1]), size)
-                      for i, p in zip(ids, positions, strict=True)),
+        markers=tuple(
+            Marker(i, float(p[0]), float(p[1]), size) for i, p in zip(ids, positions, strict=True)
+        ),
         rolling_area=rect(data.get("rolling_area"), "rolling_area"),
         keep_strip=rect(data.get("keep_strip"), "keep_strip"),
         board_images=tuple(boards),
@@ -179,15 +216,16 @@ def geometry_from_dict(data: dict[str, Any], where: str = "mat geometry") -> Mat
     everything += [(f"marker {mk.id}", Rect(mk.x, mk.y, size, size)) for mk in geo.markers]
     for label, r in everything:
         if r.x < 0 or r.y < 0 or r.x + r.w > geo.width_mm or r.y + r.h > geo.height_mm:
-            raise UserError(f"{where}: {label} does not fit on a {geo.width_mm:g} x "
-                            f"{geo.height_mm:g} mm mat")
+            raise UserError(
+                f"{where}: {label} does not fit on a {geo.width_mm:g} x {geo.height_mm:g} mm mat"
+            )
     return geo
 
 
 # -- drawing ---------------------------------------------------------------------------------
 
-_FELT = (105, 72, 38)      # BGR: rolling area (denim blue: contrast for white, red, green dice)
-_STRIP = (70, 52, 44)      # keep strip (dark slate: dice of every colour stand out)
+_FELT = (105, 72, 38)  # BGR: rolling area (denim blue: contrast for white, red, green dice)
+_STRIP = (70, 52, 44)  # keep strip (dark slate: dice of every colour stand out)
 _INK = (30, 30, 30)
 
 
@@ -201,8 +239,10 @@ def draw_mat(geo: MatGeometry, dpi: float = 300) -> np.ndarray:
     w, h = p(geo.width_mm, geo.height_mm)
     img = np.full((h, w, 3), 255, np.uint8)
     line = max(1, int(round(0.8 * px)))
-    for rect, colour, label in ((geo.rolling_area, _FELT, "ROLL HERE"),
-                                (geo.keep_strip, _STRIP, "KEEP")):
+    for rect, colour, label in (
+        (geo.rolling_area, _FELT, "ROLL HERE"),
+        (geo.keep_strip, _STRIP, "KEEP"),
+    ):
         cv2.rectangle(img, p(rect.x, rect.y), p(rect.x + rect.w, rect.y + rect.h), colour, -1)
         _text(img, label, p(rect.x + rect.w / 2, rect.y + rect.h - 4), 5 * px, (235, 235, 235))
     for b in geo.board_images:
@@ -212,7 +252,7 @@ def draw_mat(geo: MatGeometry, dpi: float = 300) -> np.ndarray:
         side = int(round(m.size_mm * px))
         marker = cv2.aruco.generateImageMarker(dictionary, m.id, side)
         x0, y0 = p(m.x, m.y)
-        img[y0:y0 + side, x0:x0 + side] = marker[..., None]
+        img[y0 : y0 + side, x0 : x0 + side] = marker[..., None]
     cv2.rectangle(img, (0, 0), (w - 1, h - 1), _INK, line)
     return img
 
@@ -228,34 +268,57 @@ def _die_image(img: np.ndarray, b: BoardImage, px: float) -> None:
     corner = side // 6
     cv2.rectangle(img, (x0 + corner, y0), (x0 + side - corner, y0 + side), white, thick)
     cv2.rectangle(img, (x0, y0 + corner), (x0 + side, y0 + side - corner), white, thick)
-    cv2.rectangle(img, (x0 + thick, y0 + thick), (x0 + side - thick, y0 + side - thick),
-                  _FELT, -1)
-    for cx, cy in ((corner, corner), (side - corner, corner), (side - corner, side - corner),
-                   (corner, side - corner)):
+    cv2.rectangle(img, (x0 + thick, y0 + thick), (x0 + side - thick, y0 + side - thick), _FELT, -1)
+    for cx, cy in (
+        (corner, corner),
+        (side - corner, corner),
+        (side - corner, side - corner),
+        (corner, side - corner),
+    ):
         cv2.ellipse(img, (x0 + cx, y0 + cy), (corner, corner), 0, 0, 360, white, thick)
-    cv2.rectangle(img, (x0 + thick, y0 + corner), (x0 + side - thick, y0 + side - corner),
-                  _FELT, -1)
-    cv2.rectangle(img, (x0 + corner, y0 + thick), (x0 + side - corner, y0 + side - thick),
-                  _FELT, -1)
+    cv2.rectangle(
+        img, (x0 + thick, y0 + corner), (x0 + side - thick, y0 + side - corner), _FELT, -1
+    )
+    cv2.rectangle(
+        img, (x0 + corner, y0 + thick), (x0 + side - corner, y0 + side - thick), _FELT, -1
+    )
     mid, arm = (x0 + side // 2, y0 + side // 2), int(side * 0.3)
     if b.label in ("LEFT", "RIGHT"):
         sign = -1 if b.label == "LEFT" else 1
-        cv2.arrowedLine(img, (mid[0] - sign * arm, mid[1]), (mid[0] + sign * arm, mid[1]),
-                        white, thick * 2, cv2.LINE_AA, tipLength=0.4)
+        cv2.arrowedLine(
+            img,
+            (mid[0] - sign * arm, mid[1]),
+            (mid[0] + sign * arm, mid[1]),
+            white,
+            thick * 2,
+            cv2.LINE_AA,
+            tipLength=0.4,
+        )
     else:
-        _text(img, "?" if b.label == "CHOOSE" else "ALL", (mid[0], mid[1] + int(side * 0.12)),
-              side * 0.32, white)
+        _text(
+            img,
+            "?" if b.label == "CHOOSE" else "ALL",
+            (mid[0], mid[1] + int(side * 0.12)),
+            side * 0.32,
+            white,
+        )
     _text(img, b.label, (x0 + side // 2, y0 + side + int(6 * px)), 4 * px, white)
 
 
-def _text(img: np.ndarray, text: str, centre: tuple[int, int], height_px: float,
-          colour: tuple[int, int, int]) -> None:
+def _text(
+    img: np.ndarray,
+    text: str,
+    centre: tuple[int, int],
+    height_px: float,
+    colour: tuple[int, int, int],
+) -> None:
     font = cv2.FONT_HERSHEY_DUPLEX
     scale = height_px / 22.0
     thick = max(1, int(scale * 2))
     (tw, th), _ = cv2.getTextSize(text, font, scale, thick)
-    cv2.putText(img, text, (centre[0] - tw // 2, centre[1]), font, scale, colour, thick,
-                cv2.LINE_AA)
+    cv2.putText(
+        img, text, (centre[0] - tw // 2, centre[1]), font, scale, colour, thick, cv2.LINE_AA
+    )
 
 
 def png_with_dpi(image: np.ndarray, dpi: float) -> bytes:
@@ -282,11 +345,16 @@ def write_pdf(image: np.ndarray, path: str | Path, width_mm: float, height_mm: f
     objects = [
         b"<< /Type /Catalog /Pages 2 0 R >>",
         b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-        (f"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 {pw:.2f} {ph:.2f}] "
-         f"/Resources << /XObject << /Im0 4 0 R >> >> /Contents 5 0 R >>").encode(),
-        (f"<< /Type /XObject /Subtype /Image /Width {w} /Height {h} /ColorSpace /DeviceRGB "
-         f"/BitsPerComponent 8 /Filter /FlateDecode /Length {len(data)} >>\nstream\n").encode()
-        + data + b"\nendstream",
+        (
+            f"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 {pw:.2f} {ph:.2f}] "
+            f"/Resources << /XObject << /Im0 4 0 R >> >> /Contents 5 0 R >>"
+        ).encode(),
+        (
+            f"<< /Type /XObject /Subtype /Image /Width {w} /Height {h} /ColorSpace /DeviceRGB "
+            f"/BitsPerComponent 8 /Filter /FlateDecode /Length {len(data)} >>\nstream\n"
+        ).encode()
+        + data
+        + b"\nendstream",
         f"<< /Length {len(content)} >>\nstream\n".encode() + content + b"\nendstream",
     ]
     out = bytearray(b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n")
@@ -298,6 +366,7 @@ def write_pdf(image: np.ndarray, path: str | Path, width_mm: float, height_mm: f
     out += f"xref\n0 {len(objects) + 1}\n0000000000 65535 f \n".encode()
     for off in offsets:
         out += f"{off:010d} 00000 n \n".encode()
-    out += (f"trailer\n<< /Size {len(objects) + 1} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n"
-            ).encode()
+    out += (
+        f"trailer\n<< /Size {len(objects) + 1} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n"
+    ).encode()
     Path(path).write_bytes(bytes(out))

@@ -37,18 +37,37 @@ def photo_folder(db_path: Path) -> Path:
 def annotate(image: np.ndarray, dice: Sequence[TableDie], width: int = WIDTH) -> np.ndarray:
     """The frame scaled to ``width`` px with each die's box and value drawn on it."""
     scale = min(1.0, width / image.shape[1])
-    out = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) \
-        if scale < 1 else image.copy()
+    out = (
+        cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+        if scale < 1
+        else image.copy()
+    )
     colours = {Zone.ROLLING: (60, 220, 60), Zone.KEEP: (255, 200, 0), Zone.OFF: (0, 0, 255)}
     for d in dice:
         x0, y0, x1, y1 = (int(round(v * scale)) for v in d.bbox)
         colour = (0, 0, 255) if d.cocked else colours.get(d.zone, (255, 255, 255))
         cv2.rectangle(out, (x0, y0), (x1, y1), colour, 2)
         label = "cocked" if d.cocked else f"{d.value}" + ("?" if d.confidence < 0.6 else "")
-        cv2.putText(out, label, (x0, max(14, y0 - 4)), cv2.FONT_HERSHEY_SIMPLEX, 0.55, (0, 0, 0),
-                    3, cv2.LINE_AA)
-        cv2.putText(out, label, (x0, max(14, y0 - 4)), cv2.FONT_HERSHEY_SIMPLEX, 0.55, colour,
-                    1, cv2.LINE_AA)
+        cv2.putText(
+            out,
+            label,
+            (x0, max(14, y0 - 4)),
+            cv2.FONT_HERSHEY_SIMPLEX,
+            0.55,
+            (0, 0, 0),
+            3,
+            cv2.LINE_AA,
+        )
+        cv2.putText(
+            out,
+            label,
+            (x0, max(14, y0 - 4)),
+            cv2.FONT_HERSHEY_SIMPLEX,
+            0.55,
+            colour,
+            1,
+            cv2.LINE_AA,
+        )
     return out
 
 

@@ -29,8 +29,9 @@ class Scorekeeper:
         """The demo game's: only its automatic players play it."""
 
     @classmethod
-    def new(cls, log: EventLog, rules: RuleSet, actions: Sequence[A.Action] = (), *,
-            demo: bool = False) -> Scorekeeper:
+    def new(
+        cls, log: EventLog, rules: RuleSet, actions: Sequence[A.Action] = (), *, demo: bool = False
+    ) -> Scorekeeper:
         """A new game; with ``actions`` (the seating, zonk names) it is stored with them in
         one transaction, else with the first action played. ``demo``: the demo game's."""
         game = Game(rules, actions)  # a refused action raises here, before anything is saved
@@ -66,8 +67,9 @@ class Scorekeeper:
         state = self.game.preview(action)
         finished = state.finished if state.finished != was_finished else None
         if self.game_id is None:
-            self.game_id = self.log.new_game(self.game.rules, [action], state.finished,
-                                             demo=self.demo)
+            self.game_id = self.log.new_game(
+                self.game.rules, [action], state.finished, demo=self.demo
+            )
         else:
             self.log.append(self.game_id, action, self._stored + 1, finished)
         self._stored += 1
@@ -84,7 +86,9 @@ def saved_game(log: EventLog, game_id: int) -> tuple[Game, int]:
     try:
         game.fold(actions)
     except FoldError as exc:
-        raise StoreError(f"game {game_id}: stored action {exc.index + 1} is refused by the "
-                         f"rules ({exc}); its actions are in: zonkcam games export "
-                         f"{game_id}") from None
+        raise StoreError(
+            f"game {game_id}: stored action {exc.index + 1} is refused by the "
+            f"rules ({exc}); its actions are in: zonkcam games export "
+            f"{game_id}"
+        ) from None
     return game, len(actions)

@@ -97,8 +97,9 @@ def default_db_path() -> Path:
     """``$ZONKCAM_DB``, else ``$XDG_DATA_HOME/zonkcam/games.sqlite3`` (~/.local/share)."""
     if os.environ.get("ZONKCAM_DB"):
         return Path(os.environ["ZONKCAM_DB"])
-    base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"),
-                                                           ".local", "share")
+    base = os.environ.get("XDG_DATA_HOME") or os.path.join(
+        os.path.expanduser("~"), ".local", "share"
+    )
     return Path(base) / "zonkcam" / "games.sqlite3"
 
 
@@ -129,8 +130,9 @@ class EventLog:
                 raise StoreError(f"the game log {self.path} is a directory; give a file")
             self.path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
-            raise StoreError(f"cannot open the game log {self.path}: "
-                             f"{exc.strerror or exc}") from None
+            raise StoreError(
+                f"cannot open the game log {self.path}: {exc.strerror or exc}"
+            ) from None
         try:
             self._db = sqlite3.connect(self.path, isolation_level=None, timeout=timeout)
             version = self._version()  # reads only: a foreign file is left as it is
@@ -152,9 +154,11 @@ class EventLog:
         assert self._db is not None
         version = self._db.execute("PRAGMA user_version").fetchone()[0]
         if version > SCHEMA_VERSION:
-            raise StoreError(f"the game log {self.path} was written by a newer zonkcam (layout "
-                             f"version {version}; this one reads up to {SCHEMA_VERSION}): "
-                             "upgrade zonkcam")
+            raise StoreError(
+                f"the game log {self.path} was written by a newer zonkcam (layout "
+                f"version {version}; this one reads up to {SCHEMA_VERSION}): "
+                "upgrade zonkcam"
+            )
         if version == 0:
             self._check_first_layout()
         return version
@@ -166,8 +170,9 @@ class EventLog:
         while version < SCHEMA_VERSION:
             step = MIGRATIONS[version]
             try:
-                db.executescript(f"BEGIN IMMEDIATE;\n{step}\n"
-                                 f"PRAGMA user_version = {version + 1};\nCOMMIT;")
+                db.executescript(
+                    f"BEGIN IMMEDIATE;\n{step}\nPRAGMA user_version = {version + 1};\nCOMMIT;"
+                )
             except sqlite3.OperationalError:
                 if db.in_transaction:
                     db.execute("ROLLBACK")
@@ -179,18 +184,25 @@ class EventLog:
 
     def _tables(self) -> dict[str, set[str]]:
         assert self._db is not None
-        names = [r[0] for r in self._db.execute(
-            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")]
-        return {name: {r[1] for r in self._db.execute(f'PRAGMA table_info("{name}")')}
-                for name in names}
+        names = [
+            r[0]
+            for r in self._db.execute(
+                "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
+            )
+        ]
+        return {
+            name: {r[1] for r in self._db.execute(f'PRAGMA table_info("{name}")')} for name in names
+        }
 
     def _check_first_layout(self) -> None:
         """A file without a version is empty or has the first released layout."""
         tables = self._tables()
         foreign = sorted(set(tables) - {"games", "events"})
         if foreign:
-            raise StoreError(f"{self.path} is not a zonkcam game log (it has the tables "
-                             f"{', '.join(foreign)}); give another file with --db")
+            raise StoreError(
+                f"{self.path} is not a zonkcam game log (it has the tables "
+                f"{', '.join(foreign)}); give another file with --db"
+            )
         self._check_columns(tables, _FIRST_COLUMNS)
 
     def _check_layout(self) -> None:
@@ -200,13 +212,14 @@ class EventLog:
             raise StoreError(f"{self.path} is not a zonkcam game log (no {missing[0]} table)")
         self._check_columns(tables, _COLUMNS)
 
-    def _check_columns(self, tables: dict[str, set[str]],
-                       wanted: dict[str, set[str]]) -> None:
+    def _check_columns(self, tables: dict[str, set[str]], wanted: dict[str, set[str]]) -> None:
         for name, columns in tables.items():
             lacking = sorted(wanted.get(name, set()) - columns)
             if lacking:
-                raise StoreError(f"{self.path} is not a zonkcam game log (its {name} table "
-                                 f"has no {', '.join(lacking)} column)")
+                raise StoreError(
+                    f"{self.path} is not a zonkcam game log (its {name} table "
+                    f"has no {', '.join(lacking)} column)"
+                )
 
     # -- errors --------------------------------------------------------------------------------
 
@@ -215,24 +228,34 @@ class EventLog:
         name = getattr(exc, "sqlite_errorname", "") or ""
         where = f"the game log {self.path}"
         lost = "; nothing was saved" if doing == "save to" else ""
-        if name.startswith(("SQLITE_CORRUPT", "SQLITE_NOTADB")) or "malformed" in str(exc) \
-                or "not a database" in str(exc):
-            return StoreError(f"{where} is damaged ({exc}): move it away to start a new log, "
-                              f"and keep it to recover games from (sqlite3 FILE .recover)")
+        if (
+            name.startswith(("SQLITE_CORRUPT", "SQLITE_NOTADB"))
+            or "malformed" in str(exc)
+            or "not a database" in str(exc)
+        ):
+            return StoreError(
+                f"{where} is damaged ({exc}): move it away to start a new log, "
+                f"and keep it to recover games from (sqlite3 FILE .recover)"
+            )
         if name.startswith("SQLITE_READONLY"):
-            return StoreError(f"cannot {doing} {where}: it is read-only (check the "
-                              f"permissions of the file and its folder){lost}")
+            return StoreError(
+                f"cannot {doing} {where}: it is read-only (check the "
+                f"permissions of the file and its folder){lost}"
+            )
         if name == "SQLITE_FULL":
-            return StoreError(f"cannot {doing} {where}: the disk is full; free some space and "
-                              f"try again{lost}")
+            return StoreError(
+                f"cannot {doing} {where}: the disk is full; free some space and try again{lost}"
+            )
         if name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")):
             return StoreError(f"{where} is locked by another program; try again{lost}")
         if name.startswith(("SQLITE_CANTOPEN", "SQLITE_PERM", "SQLITE_AUTH")):
-            return StoreError(f"cannot open {where} ({exc}): check that its folder exists and "
-                              "can be written")
+            return StoreError(
+                f"cannot open {where} ({exc}): check that its folder exists and can be written"
+            )
         if name.startswith("SQLITE_IOERR"):
-            return StoreError(f"cannot {doing} {where}: the disk refused ({exc}; is it full or "
-                              f"failing?){lost}")
+            return StoreError(
+                f"cannot {doing} {where}: the disk refused ({exc}; is it full or failing?){lost}"
+            )
         return StoreError(f"cannot {doing} {where}: {exc}{lost}")
 
     def _read(self, sql: str, args: tuple = ()) -> list[tuple]:
@@ -280,8 +303,14 @@ class EventLog:
 
     # -- writing --------------------------------------------------------------------------------
 
-    def new_game(self, rules: RuleSet, actions: Sequence[Action] = (),
-                 finished: bool = False, *, demo: bool = False) -> int:
+    def new_game(
+        self,
+        rules: RuleSet,
+        actions: Sequence[Action] = (),
+        finished: bool = False,
+        *,
+        demo: bool = False,
+    ) -> int:
         """Store a new game with its first actions (the seating) in one transaction and
         claim it for this log; returns its id. ``demo``: the demo game's."""
         texts = [json.dumps(action_to_json(a)) for a in actions]
@@ -289,19 +318,22 @@ class EventLog:
 
         def steps(db: sqlite3.Connection) -> int:
             now = time.time()
-            cur = db.execute("INSERT INTO games (created, rules_name, rules_toml, finished, "
-                             "demo) VALUES (?, ?, ?, ?, ?)",
-                             (now, rules.name, toml, int(finished), int(demo)))
+            cur = db.execute(
+                "INSERT INTO games (created, rules_name, rules_toml, finished, "
+                "demo) VALUES (?, ?, ?, ?, ?)",
+                (now, rules.name, toml, int(finished), int(demo)),
+            )
             game_id = int(cur.lastrowid)
-            db.executemany("INSERT INTO events (game_id, seq, at, action) VALUES (?, ?, ?, ?)",
-                           [(game_id, i, now, t) for i, t in enumerate(texts, start=1)])
+            db.executemany(
+                "INSERT INTO events (game_id, seq, at, action) VALUES (?, ?, ?, ?)",
+                [(game_id, i, now, t) for i, t in enumerate(texts, start=1)],
+            )
             self._take(db, game_id)
             return game_id
 
         return self._write(steps)  # type: ignore[return-value]
 
-    def append(self, game_id: int, action: Action, seq: int,
-               finished: bool | None = None) -> int:
+    def append(self, game_id: int, action: Action, seq: int, finished: bool | None = None) -> int:
         """Write action number ``seq`` of a game this log claimed, and the game's finished
         flag when ``finished`` is given, in one transaction; returns ``seq``. Refused when
         the game has been claimed by another process or its last stored action is not
@@ -310,17 +342,21 @@ class EventLog:
 
         def steps(db: sqlite3.Connection) -> None:
             self._check_claim(db, game_id)
-            (last,) = db.execute("SELECT COALESCE(MAX(seq), 0) FROM events WHERE game_id = ?",
-                                 (game_id,)).fetchone()
+            (last,) = db.execute(
+                "SELECT COALESCE(MAX(seq), 0) FROM events WHERE game_id = ?", (game_id,)
+            ).fetchone()
             if last != seq - 1:
-                raise StoreError(f"game {game_id} was changed by another zonkcam ({last} "
-                                 f"actions stored, this one expected {seq - 1}): nothing "
-                                 "was saved; resume the game again to go on from there")
-            db.execute("INSERT INTO events (game_id, seq, at, action) VALUES (?, ?, ?, ?)",
-                       (game_id, seq, time.time(), text))
+                raise StoreError(
+                    f"game {game_id} was changed by another zonkcam ({last} "
+                    f"actions stored, this one expected {seq - 1}): nothing "
+                    "was saved; resume the game again to go on from there"
+                )
+            db.execute(
+                "INSERT INTO events (game_id, seq, at, action) VALUES (?, ?, ?, ?)",
+                (game_id, seq, time.time(), text),
+            )
             if finished is not None:
-                db.execute("UPDATE games SET finished = ? WHERE id = ?",
-                           (int(finished), game_id))
+                db.execute("UPDATE games SET finished = ? WHERE id = ?", (int(finished), game_id))
 
         self._write(steps)
         return seq
@@ -333,22 +369,25 @@ class EventLog:
         self._write(lambda db: self._take(db, game_id))
 
     def _take(self, db: sqlite3.Connection, game_id: int) -> None:
-        row = db.execute("SELECT process, pid, since FROM writers WHERE game_id = ?",
-                         (game_id,)).fetchone()
+        row = db.execute(
+            "SELECT process, pid, since FROM writers WHERE game_id = ?", (game_id,)
+        ).fetchone()
         if row is not None and row[0] != self._process and _alive(row[0], self._process):
             since = time.strftime("%H:%M", time.localtime(row[2]))
-            raise GameBusyError(f"game {game_id} is being played by another zonkcam (process "
-                                f"{row[1]}, since {since}); close that one first")
+            raise GameBusyError(
+                f"game {game_id} is being played by another zonkcam (process "
+                f"{row[1]}, since {since}); close that one first"
+            )
         # a log writes one game at a time: its earlier claim ends here
-        db.execute("DELETE FROM writers WHERE process = ? OR game_id = ?",
-                   (self._process, game_id))
-        db.execute("INSERT INTO writers (game_id, process, pid, since) VALUES (?, ?, ?, ?)",
-                   (game_id, self._process, os.getpid(), time.time()))
+        db.execute("DELETE FROM writers WHERE process = ? OR game_id = ?", (self._process, game_id))
+        db.execute(
+            "INSERT INTO writers (game_id, process, pid, since) VALUES (?, ?, ?, ?)",
+            (game_id, self._process, os.getpid(), time.time()),
+        )
         self._claimed = True
 
     def _check_claim(self, db: sqlite3.Connection, game_id: int) -> None:
-        row = db.execute("SELECT process FROM writers WHERE game_id = ?",
-                         (game_id,)).fetchone()
+        row = db.execute("SELECT process FROM writers WHERE game_id = ?", (game_id,)).fetchone()
         if row is None or row[0] != self._process:
             self._take(db, game_id)
 
@@ -358,13 +397,23 @@ class EventLog:
         rows = self._read(
             "SELECT g.id, g.created, g.rules_name, g.finished, COUNT(e.seq), "
             "COALESCE(MAX(e.at), g.created), g.demo FROM games g "
-            "LEFT JOIN events e ON e.game_id = g.id GROUP BY g.id ORDER BY g.id")
+            "LEFT JOIN events e ON e.game_id = g.id GROUP BY g.id ORDER BY g.id"
+        )
         out = []
         for gid, created, name, finished, n, updated, demo in rows:
             first = self._read("SELECT action FROM events WHERE game_id = ? AND seq = 1", (gid,))
-            out.append(GameRecord(gid, _number(created), str(name), bool(finished), n,
-                                  _number(updated), _players(first[0][0] if first else None),
-                                  bool(demo)))
+            out.append(
+                GameRecord(
+                    gid,
+                    _number(created),
+                    str(name),
+                    bool(finished),
+                    n,
+                    _number(updated),
+                    _players(first[0][0] if first else None),
+                    bool(demo),
+                )
+            )
         return out
 
     def is_demo(self, game_id: int) -> bool:
@@ -382,8 +431,7 @@ class EventLog:
         not here."""
         rows = []
         if isinstance(game_id, int) and 1 <= game_id <= MAX_GAME_ID:
-            rows = self._read("SELECT rules_name, rules_toml FROM games WHERE id = ?",
-                              (game_id,))
+            rows = self._read("SELECT rules_name, rules_toml FROM games WHERE id = ?", (game_id,))
         if not rows:
             raise StoreError(f"no game {game_id} in {self.path} (see: zonkcam games list)")
         return str(rows[0][0]), str(rows[0][1])
@@ -396,8 +444,9 @@ class EventLog:
             rescued = _rescued_rules(name, text)
             if rescued is not None:
                 return rescued
-            raise StoreError(f"game {game_id}: its stored rules are damaged "
-                             f"({escaped(str(exc))})") from None
+            raise StoreError(
+                f"game {game_id}: its stored rules are damaged ({escaped(str(exc))})"
+            ) from None
 
     def actions(self, game_id: int) -> list[Action]:
         """The game's stored actions in order (undos included)."""
@@ -406,19 +455,20 @@ class EventLog:
             try:
                 out.append(action_from_json(_legible(obj)))
             except TableError as exc:
-                raise StoreError(f"game {game_id}: stored action {seq} is damaged: "
-                                 f"{exc}") from None
+                raise StoreError(f"game {game_id}: stored action {seq} is damaged: {exc}") from None
         return out
 
     def action_objects(self, game_id: int) -> Iterator[dict]:
         self._known(game_id)
-        for seq, text in self._read("SELECT seq, action FROM events WHERE game_id = ? "
-                                    "ORDER BY seq", (game_id,)):
+        for seq, text in self._read(
+            "SELECT seq, action FROM events WHERE game_id = ? ORDER BY seq", (game_id,)
+        ):
             try:
                 yield json.loads(text)
             except (ValueError, TypeError, RecursionError):
-                raise StoreError(f"game {game_id}: stored action {seq} is damaged (not "
-                                 "JSON)") from None
+                raise StoreError(
+                    f"game {game_id}: stored action {seq} is damaged (not JSON)"
+                ) from None
 
 
 _NAME_KEYS = ("players", "join", "leave", "player", "by", "zonk_name")
@@ -448,7 +498,7 @@ def _rescued_rules(name: str, text: str) -> RuleSet | None:
     if not text.startswith(written) or escaped(name) == name:
         return None
     try:
-        data = tomllib.loads(f"name = {toml_string(escaped(name))}\n" + text[len(written):])
+        data = tomllib.loads(f"name = {toml_string(escaped(name))}\n" + text[len(written) :])
         return rules_from_dict(data, where="rules")
     except (tomllib.TOMLDecodeError, RulesError, RecursionError, ValueError):
         return None
@@ -469,11 +519,11 @@ def _players(text: object) -> tuple[str, ...]:
     except (ValueError, RecursionError):
         return ()
     names = obj.get("players") if isinstance(obj, dict) else None
-    return tuple(escaped(n) for n in names if isinstance(n, str)) \
-        if isinstance(names, list) else ()
+    return tuple(escaped(n) for n in names if isinstance(n, str)) if isinstance(names, list) else ()
 
 
 # -- which process is which --------------------------------------------------------------------
+
 
 def _boot_id() -> str:
     try:

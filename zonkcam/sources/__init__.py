@@ -24,14 +24,24 @@ from zonkcam.sources.files import ImageFolderSource, VideoSource
 from zonkcam.sources.pi import PiCameraSource, picamera2_available
 
 __all__ = [
-    "BadFrameError", "CameraError", "CameraProblem", "Frame", "FrameSource",
-    "ImageFolderSource", "PiCameraSource", "ResilientSource", "SourceBrokenError",
-    "VideoSource", "open_source", "picamera2_available",
+    "BadFrameError",
+    "CameraError",
+    "CameraProblem",
+    "Frame",
+    "FrameSource",
+    "ImageFolderSource",
+    "PiCameraSource",
+    "ResilientSource",
+    "SourceBrokenError",
+    "VideoSource",
+    "open_source",
+    "picamera2_available",
 ]
 
 
-def open_source(spec: str, *, size: tuple[int, int] = (1280, 960), seed: int = 0,
-                **demo: Any) -> FrameSource:
+def open_source(
+    spec: str, *, size: tuple[int, int] = (1280, 960), seed: int = 0, **demo: Any
+) -> FrameSource:
     """``auto``, ``pi``, ``demo`` (``demo:realistic``: through a realistic camera),
     ``usb[:N]``, a video file or an image folder.
 
@@ -60,7 +70,7 @@ def open_source(spec: str, *, size: tuple[int, int] = (1280, 960), seed: int = 0
         return ImageFolderSource(path)
     if path.is_file():
         return VideoSource(str(path))
-    raise UserError(f"unknown source {spec!r}: use auto, pi, demo, demo:realistic, usb[:N], "
-                    "a video file or a folder of images")
-
-
+    raise UserError(
+        f"unknown source {spec!r}: use auto, pi, demo, demo:realistic, usb[:N], "
+        "a video file or a folder of images"
+    )

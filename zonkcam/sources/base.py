@@ -94,10 +94,17 @@ class ResilientSource:
     ``final`` problem. ``clock`` and ``sleep`` are injectable for tests.
     """
 
-    def __init__(self, opener: Callable[[], FrameSource], *, source: FrameSource | None = None,
-                 max_backoff_s: float = 8.0, max_bad_frames: int = 30, poll_s: float = 0.1,
-                 clock: Callable[[], float] = time.monotonic,
-                 sleep: Callable[[float], None] = time.sleep) -> None:
+    def __init__(
+        self,
+        opener: Callable[[], FrameSource],
+        *,
+        source: FrameSource | None = None,
+        max_backoff_s: float = 8.0,
+        max_bad_frames: int = 30,
+        poll_s: float = 0.1,
+        clock: Callable[[], float] = time.monotonic,
+        sleep: Callable[[float], None] = time.sleep,
+    ) -> None:
         self.opener, self.source = opener, source
         self.max_backoff_s, self.max_bad_frames, self.poll_s = max_backoff_s, max_bad_frames, poll_s
         self.clock, self.sleep = clock, sleep
@@ -132,8 +139,9 @@ class ResilientSource:
                 if bad_in_a_row < self.max_bad_frames:
                     yield CameraProblem(str(exc), 0.0)
                     continue
-                waiting = CameraProblem(f"{exc} ({bad_in_a_row} bad frames in a row); "
-                                        "reopening", backoff)
+                waiting = CameraProblem(
+                    f"{exc} ({bad_in_a_row} bad frames in a row); reopening", backoff
+                )
             except (CameraError, UserError, OSError, cv2.error) as exc:
                 waiting = CameraProblem(str(exc), backoff)
             else:

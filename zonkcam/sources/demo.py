@@ -64,8 +64,16 @@ class CameraLook:
 
 
 PLAIN = CameraLook()
-REALISTIC = CameraLook(tilt_deg=15.0, barrel=0.06, light_falloff=0.35, blur=1.0,
-                       jpeg_quality=70, clutter=6, noise=2.5, mat_share=0.75)
+REALISTIC = CameraLook(
+    tilt_deg=15.0,
+    barrel=0.06,
+    light_falloff=0.35,
+    blur=1.0,
+    jpeg_quality=70,
+    clutter=6,
+    noise=2.5,
+    mat_share=0.75,
+)
 LOOKS = {"plain": PLAIN, "realistic": REALISTIC}
 
 
@@ -129,15 +137,27 @@ class _Thing:
 class DemoTable:
     """A FrameSource that renders a scripted (or self-playing) table."""
 
-    def __init__(self, *, seed: int = 0, geometry: MatGeometry | str = "a3",
-                 size: tuple[int, int] = (960, 720), fps: float = 30.0,
-                 look: CameraLook = PLAIN, autoplay: bool = True, dice: int = 5,
-                 colours: Sequence[str] | None = None,
-                 tumble_frames: tuple[int, int] = (12, 20), rest_frames: int = 20) -> None:
+    def __init__(
+        self,
+        *,
+        seed: int = 0,
+        geometry: MatGeometry | str = "a3",
+        size: tuple[int, int] = (960, 720),
+        fps: float = 30.0,
+        look: CameraLook = PLAIN,
+        autoplay: bool = True,
+        dice: int = 5,
+        colours: Sequence[str] | None = None,
+        tumble_frames: tuple[int, int] = (12, 20),
+        rest_frames: int = 20,
+    ) -> None:
         self.geometry = load_geometry(geometry) if isinstance(geometry, str) else geometry
         self.name, self.fps = "demo table", fps
-        self.spec = "demo" if look == PLAIN else \
-            "demo:" + next((k for k, v in LOOKS.items() if v == look), "plain")
+        self.spec = (
+            "demo"
+            if look == PLAIN
+            else "demo:" + next((k for k, v in LOOKS.items() if v == look), "plain")
+        )
         self.seed, self.rng = seed, np.random.default_rng(seed)
         self.autoplay = autoplay
         self.use_dice(dice, colours)
@@ -148,12 +168,19 @@ class DemoTable:
         # The mat fills look.mat_share of the frame's width (as drawn before any barrel
         # distortion), seen from slightly in front.
         focal = look.mat_share * w * 600.0 / g.width_mm / (1 - look.barrel)
-        self.camera = synth.Camera(w, h, tilt_deg=look.tilt_deg, distance_mm=600.0,
-                                   focal_px=focal)
-        mat = synth.Mat("wood", (70, 100, 135), image=draw_mat(g, dpi=max(30, 80 * w / 960)),
-                        size_mm=(g.width_mm, g.height_mm))
-        base = synth.Scene(dice=(), camera=self.camera, mat=mat, light=synth.Light(
-            azimuth_deg=35, elevation_deg=65, warmth=0.1))
+        self.camera = synth.Camera(w, h, tilt_deg=look.tilt_deg, distance_mm=600.0, focal_px=focal)
+        mat = synth.Mat(
+            "wood",
+            (70, 100, 135),
+            image=draw_mat(g, dpi=max(30, 80 * w / 960)),
+            size_mm=(g.width_mm, g.height_mm),
+        )
+        base = synth.Scene(
+            dice=(),
+            camera=self.camera,
+            mat=mat,
+            light=synth.Light(azimuth_deg=35, elevation_deg=65, warmth=0.1),
+        )
         background = synth.render_background(base, np.random.default_rng(seed))
         self._lens = _Lens(look, w, h, np.random.default_rng(seed + 1))
         if look.clutter:
@@ -204,9 +231,12 @@ class DemoTable:
         return bool(self._script)
 
     def truth(self) -> DemoTruth:
-        return DemoTruth(tuple(p.die for p in self.poses), any(p.moving for p in self.poses),
-                         self.hand is not None or any(t.kind != "edge" for t in self.things),
-                         self.throws)
+        return DemoTruth(
+            tuple(p.die for p in self.poses),
+            any(p.moving for p in self.poses),
+            self.hand is not None or any(t.kind != "edge" for t in self.things),
+            self.throws,
+        )
 
     def render(self) -> np.ndarray:
         return self._render()[0]
@@ -232,10 +262,18 @@ class DemoTable:
         for p in self.poses:
             d = p.die
             sx, sy = self._to_world(d.x_mm, d.y_mm)
-            specs.append(synth.DieSpec(d.value, d.color, sx, sy, d.yaw_deg,
-                                       size_mm=self.geometry.die_mm,
-                                       pip_color="white" if d.color in ("red", "green") else
-                                       "black", tilt_deg=COCKED_TILT_DEG if d.cocked else 0.0))
+            specs.append(
+                synth.DieSpec(
+                    d.value,
+                    d.color,
+                    sx,
+                    sy,
+                    d.yaw_deg,
+                    size_mm=self.geometry.die_mm,
+                    pip_color="white" if d.color in ("red", "green") else "black",
+                    tilt_deg=COCKED_TILT_DEG if d.cocked else 0.0,
+                )
+            )
         # The same seed every frame: dice at rest render identically (side faces and glare
         # are random in the renderer); the sensor noise below is what changes.
         scene = dataclasses.replace(self._scene, dice=tuple(specs))
@@ -249,9 +287,16 @@ class DemoTable:
 
     # -- scripting -------------------------------------------------------------------------
 
-    def throw(self, values: Sequence[int] | None = None, *, n: int | None = None,
-              colours: Sequence[str] | None = None, onto: dict[int, str] | None = None,
-              off_mat: Sequence[int] = (), cocked: Sequence[int] = ()) -> None:
+    def throw(
+        self,
+        values: Sequence[int] | None = None,
+        *,
+        n: int | None = None,
+        colours: Sequence[str] | None = None,
+        onto: dict[int, str] | None = None,
+        off_mat: Sequence[int] = (),
+        cocked: Sequence[int] = (),
+    ) -> None:
         """Throw dice into the rolling area (after the dice already there are picked up).
 
         ``values`` fixes the faces (else random); ``onto`` lands die i touching a board
@@ -281,8 +326,14 @@ class DemoTable:
         """Nothing moves for a while."""
         self._script.append(self._rest(self.rest_frames if frames is None else frames))
 
-    def put(self, kind: str, frames: int = 30, *, die: int | None = None,
-            at: tuple[float, float] | None = None) -> None:
+    def put(
+        self,
+        kind: str,
+        frames: int = 30,
+        *,
+        die: int | None = None,
+        at: tuple[float, float] | None = None,
+    ) -> None:
         """Something that is not a die comes onto the mat, lies still for ``frames`` frames
         and goes: a ``finger`` resting its tip on rolled die number ``die``, or a ``cup``,
         ``phone``, ``sleeve`` or a hand's ``shadow`` beside or over it (or at mat mm
@@ -302,21 +353,32 @@ class DemoTable:
 
     # -- the animations ----------------------------------------------------------------------
 
-    def _throw(self, values: list[int], colours: Sequence[str] | None, onto: dict[int, str],
-               off_mat: set[int], cocked: set[int]) -> Iterator[None]:
+    def _throw(
+        self,
+        values: list[int],
+        colours: Sequence[str] | None,
+        onto: dict[int, str],
+        off_mat: set[int],
+        cocked: set[int],
+    ) -> Iterator[None]:
         self.poses = [p for p in self.poses if p.die.zone == "keep"]
         if colours is None:  # the dice not lying in the keep strip
             free = list(self.colours)
             for p in self.poses:
                 if p.die.color in free:
                     free.remove(p.die.color)
-            colours = (free + list(self.colours))[:len(values)]
+            colours = (free + list(self.colours))[: len(values)]
         self.throws += 1
         g, rng = self.geometry, self.rng
         targets = self._targets(len(values), onto, off_mat, cocked)
         frames = int(rng.integers(*self.tumble_frames))
-        starts = [(g.rolling_area.x + g.rolling_area.w * rng.uniform(0.3, 0.7),
-                   g.rolling_area.y + g.rolling_area.h + 40.0) for _ in values]
+        starts = [
+            (
+                g.rolling_area.x + g.rolling_area.w * rng.uniform(0.3, 0.7),
+                g.rolling_area.y + g.rolling_area.h + 40.0,
+            )
+            for _ in values
+        ]
         spins = rng.uniform(200, 600, len(values)) * rng.choice([-1, 1], len(values))
         yaws = rng.uniform(0, 90, len(values))
         new = [_Pose(DemoDie(v, c, *s)) for v, c, s in zip(values, colours, starts, strict=True)]
@@ -334,21 +396,29 @@ class DemoTable:
                     dx, dy = targets[i - 1][0] - x, targets[i - 1][1] - y
                     yaw = math.degrees(math.atan2(-dy, dx)) + 90  # world y is up the mat
                 p.die = dataclasses.replace(
-                    p.die, value=value, x_mm=x, y_mm=y,
-                    yaw_deg=yaw, zone=targets[i][2],
-                    touching=targets[i][3], cocked=last and i in cocked)
+                    p.die,
+                    value=value,
+                    x_mm=x,
+                    y_mm=y,
+                    yaw_deg=yaw,
+                    zone=targets[i][2],
+                    touching=targets[i][3],
+                    cocked=last and i in cocked,
+                )
                 p.moving = not last
             yield
         yield from self._rest(self.rest_frames)
 
-    def _targets(self, n: int, onto: dict[int, str], off_mat: set[int], cocked: set[int]
-                 ) -> list[tuple[float, float, str, tuple[str, ...]]]:
+    def _targets(
+        self, n: int, onto: dict[int, str], off_mat: set[int], cocked: set[int]
+    ) -> list[tuple[float, float, str, tuple[str, ...]]]:
         """Resting places: apart from each other, clear of board images unless asked."""
         g, rng, die = self.geometry, self.rng, self.geometry.die_mm
         area = g.rolling_area
         boards = {b.label: b for b in g.board_images}
-        taken: list[tuple[float, float]] = [(p.die.x_mm, p.die.y_mm) for p in self.poses
-                                            if p.die.zone == "keep"]
+        taken: list[tuple[float, float]] = [
+            (p.die.x_mm, p.die.y_mm) for p in self.poses if p.die.zone == "keep"
+        ]
         out = []
         for i in range(n):
             for _ in range(500):
@@ -367,15 +437,18 @@ class DemoTable:
                     x = rng.uniform(area.x + die, area.x + area.w - die)
                     y = rng.uniform(area.y + die, area.y + area.h - die)
                     zone, touching = "rolling", ()
-                    if any(b.rect.contains(x, y) or _near_rect(b.rect, x, y, die * 1.1)
-                           for b in g.board_images):
+                    if any(
+                        b.rect.contains(x, y) or _near_rect(b.rect, x, y, die * 1.1)
+                        for b in g.board_images
+                    ):
                         continue
                 if i in cocked and out:  # leaning against the die thrown before it
                     px, py = out[-1][:2]
                     angle = rng.uniform(0, 2 * math.pi)
                     x, y = px + die * 1.15 * math.cos(angle), py + die * 1.15 * math.sin(angle)
-                    if area.contains(x, y) and all(math.hypot(x - tx, y - ty) > die * 2.0
-                                                   for tx, ty in taken[:-1]):
+                    if area.contains(x, y) and all(
+                        math.hypot(x - tx, y - ty) > die * 2.0 for tx, ty in taken[:-1]
+                    ):
                         break
                     continue
                 if all(math.hypot(x - tx, y - ty) > die * 2.0 for tx, ty in taken):
@@ -406,9 +479,14 @@ class DemoTable:
                 yield
             for k in range(1, steps + 1):  # and slides it to the strip
                 f = k / steps
-                p.die = dataclasses.replace(p.die, x_mm=x0 + (tx - x0) * f,
-                                            y_mm=y0 + (ty - y0) * f, zone="keep", touching=(),
-                                            yaw_deg=p.die.yaw_deg + (yaw - p.die.yaw_deg) * f)
+                p.die = dataclasses.replace(
+                    p.die,
+                    x_mm=x0 + (tx - x0) * f,
+                    y_mm=y0 + (ty - y0) * f,
+                    zone="keep",
+                    touching=(),
+                    yaw_deg=p.die.yaw_deg + (yaw - p.die.yaw_deg) * f,
+                )
                 p.moving = k < steps
                 self.hand = (p.die.x_mm, p.die.y_mm)
                 yield
@@ -459,8 +537,9 @@ class DemoTable:
         area = self.geometry.rolling_area
         return area.x + area.w * 0.5, area.y + area.h * 0.5
 
-    def _put(self, kind: str, frames: int, die: int | None,
-             at: tuple[float, float] | None) -> Iterator[None]:
+    def _put(
+        self, kind: str, frames: int, die: int | None, at: tuple[float, float] | None
+    ) -> Iterator[None]:
         x, y = self._spot(die, at)
         if kind != "finger" and at is None and die is not None:
             x += self.geometry.die_mm * 2.2  # beside the die, touching its shadow
@@ -504,8 +583,14 @@ class DemoTable:
         g = self.geometry
         for k in range(frames):
             swing = math.sin(k / 4)
-            self.things = [_Thing("edge", g.width_mm * 0.6 + 60 * math.cos(k / 5),
-                                  -75 + 8 * swing, 180 + 20 * swing)]
+            self.things = [
+                _Thing(
+                    "edge",
+                    g.width_mm * 0.6 + 60 * math.cos(k / 5),
+                    -75 + 8 * swing,
+                    180 + 20 * swing,
+                )
+            ]
             yield
         self.things = []
         yield from self._rest(self.rest_frames)
@@ -540,8 +625,11 @@ class DemoTable:
     def mat_to_image(self, pts_mm: np.ndarray) -> np.ndarray:
         """Where mat points are drawn, before the lens's distortion."""
         pts = np.asarray(pts_mm, float).reshape(-1, 2)
-        world = np.c_[pts[:, 0] - self.geometry.width_mm / 2,
-                      self.geometry.height_mm / 2 - pts[:, 1], np.zeros(len(pts))]
+        world = np.c_[
+            pts[:, 0] - self.geometry.width_mm / 2,
+            self.geometry.height_mm / 2 - pts[:, 1],
+            np.zeros(len(pts)),
+        ]
         return self.camera.project(world)
 
     def mat_to_frame(self, pts_mm: np.ndarray) -> np.ndarray:
@@ -552,7 +640,9 @@ class DemoTable:
         a, b = self.mat_to_image([[0, 0], [10, 0]])
         return float(np.linalg.norm(b - a)) / 10
 
-    def _poly(self, image: np.ndarray, pts_mm: Sequence, colour: Sequence[float], shade: float = 1.0) -> None:
+    def _poly(
+        self, image: np.ndarray, pts_mm: Sequence, colour: Sequence[float], shade: float = 1.0
+    ) -> None:
         pts = self.mat_to_image(np.asarray(pts_mm, float)).astype(np.int32)
         if shade != 1.0:
             mask = np.zeros(image.shape[:2], np.uint8)
@@ -576,18 +666,32 @@ class DemoTable:
             return out
 
         def circle(r: float) -> list[tuple[float, float]]:
-            return [(t.x_mm + r * math.cos(a), t.y_mm + r * math.sin(a))
-                    for a in np.linspace(0, 2 * math.pi, 40, endpoint=False)]
+            return [
+                (t.x_mm + r * math.cos(a), t.y_mm + r * math.sin(a))
+                for a in np.linspace(0, 2 * math.pi, 40, endpoint=False)
+            ]
 
         if t.kind == "finger":  # a fingertip and the finger behind it, from the near side
             self._poly(image, rect(15, 50, dy=-6), SKIN)
             self._poly(image, [(x, y - 1) for x, y in circle(7.5)], SKIN)
-            cv2.circle(image, tuple(self.mat_to_image([[t.x_mm, t.y_mm - 2]])[0].astype(int)),
-                       max(1, int(3 * self._mm_px())), (150, 185, 230), -1, cv2.LINE_AA)
+            cv2.circle(
+                image,
+                tuple(self.mat_to_image([[t.x_mm, t.y_mm - 2]])[0].astype(int)),
+                max(1, int(3 * self._mm_px())),
+                (150, 185, 230),
+                -1,
+                cv2.LINE_AA,
+            )
         elif t.kind == "cup":
             self._poly(image, circle(42), (235, 235, 240))
-            self._poly(image, [(t.x_mm + (x - t.x_mm) * 0.85, t.y_mm + (y - t.y_mm) * 0.85)
-                               for x, y in circle(42)], (30, 60, 110))  # coffee
+            self._poly(
+                image,
+                [
+                    (t.x_mm + (x - t.x_mm) * 0.85, t.y_mm + (y - t.y_mm) * 0.85)
+                    for x, y in circle(42)
+                ],
+                (30, 60, 110),
+            )  # coffee
         elif t.kind == "phone":
             self._poly(image, rect(72, 150, dy=-75), (25, 25, 28))
             self._poly(image, rect(64, 130, dy=-65), (70, 45, 30))
@@ -617,11 +721,18 @@ class DemoTable:
             kind = placed % 3
             if kind == 0:
                 cv2.circle(background, (int(u), int(v)), r, colour, -1, cv2.LINE_AA)
-                cv2.circle(background, (int(u), int(v)), int(r * 0.8),
-                           [c * 0.5 for c in colour], -1, cv2.LINE_AA)
+                cv2.circle(
+                    background,
+                    (int(u), int(v)),
+                    int(r * 0.8),
+                    [c * 0.5 for c in colour],
+                    -1,
+                    cv2.LINE_AA,
+                )
             else:
-                box = cv2.boxPoints(((u, v), (r * 1.2, r * (2.4 if kind == 1 else 1.6)),
-                                     float(rng.uniform(0, 180))))
+                box = cv2.boxPoints(
+                    ((u, v), (r * 1.2, r * (2.4 if kind == 1 else 1.6)), float(rng.uniform(0, 180)))
+                )
                 cv2.fillPoly(background, [box.astype(np.int32)], colour, cv2.LINE_AA)
             placed += 1
 
@@ -630,28 +741,52 @@ class DemoTable:
         g = self.geometry
         palm = self.mat_to_image([[x_mm, y_mm + 25]])[0]
         wrist = self.mat_to_image([[x_mm + 10, g.height_mm + 200]])[0]
-        scale = float(np.linalg.norm(self.mat_to_image([[0, 0], [10, 0]])[1]
-                                     - self.mat_to_image([[0, 0], [10, 0]])[0])) / 10
+        scale = (
+            float(
+                np.linalg.norm(
+                    self.mat_to_image([[0, 0], [10, 0]])[1]
+                    - self.mat_to_image([[0, 0], [10, 0]])[0]
+                )
+            )
+            / 10
+        )
         width = int(45 * scale)
         cv2.line(image, tuple(map(int, wrist)), tuple(map(int, palm)), SKIN, width, cv2.LINE_AA)
-        cv2.ellipse(image, tuple(map(int, palm)), (int(48 * scale), int(55 * scale)), 0, 0, 360,
-                    SKIN, -1, cv2.LINE_AA)
+        cv2.ellipse(
+            image,
+            tuple(map(int, palm)),
+            (int(48 * scale), int(55 * scale)),
+            0,
+            0,
+            360,
+            SKIN,
+            -1,
+            cv2.LINE_AA,
+        )
         for k in range(4):  # fingers over the die
             base = self.mat_to_image([[x_mm - 18 + 12 * k, y_mm + 5]])[0]
             tip = self.mat_to_image([[x_mm - 20 + 13 * k, y_mm - 25]])[0]
-            cv2.line(image, tuple(map(int, base)), tuple(map(int, tip)), SKIN,
-                     int(10 * scale), cv2.LINE_AA)
+            cv2.line(
+                image,
+                tuple(map(int, base)),
+                tuple(map(int, tip)),
+                SKIN,
+                int(10 * scale),
+                cv2.LINE_AA,
+            )
 
 
-def _noise_bank(shape: tuple[int, ...], sigma: float, rng: np.random.Generator,
-                n: int = 8) -> list[tuple[np.ndarray, np.ndarray]]:
+def _noise_bank(
+    shape: tuple[int, ...], sigma: float, rng: np.random.Generator, n: int = 8
+) -> list[tuple[np.ndarray, np.ndarray]]:
     """Sensor noise for a frame, made once: (what to add, what to take away) as uint8,
     ``n`` different draws to pick from frame by frame."""
     bank = []
     for _ in range(n):
         noise = rng.normal(0.0, sigma, shape)
-        bank.append((np.clip(noise, 0, 255).astype(np.uint8),
-                     np.clip(-noise, 0, 255).astype(np.uint8)))
+        bank.append(
+            (np.clip(noise, 0, 255).astype(np.uint8), np.clip(-noise, 0, 255).astype(np.uint8))
+        )
     return bank
 
 
@@ -668,15 +803,20 @@ class _Lens:
             # picture at r * (1 + k r^2): the picture is drawn in towards the centre
             yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
             dx, dy = xx - w / 2, yy - h / 2
-            grow = 1 + self._k * (dx * dx + dy * dy) / self.radius ** 2
-            self.maps = (w / 2 + dx * grow).astype(np.float32), \
-                (h / 2 + dy * grow).astype(np.float32)
+            grow = 1 + self._k * (dx * dx + dy * dy) / self.radius**2
+            self.maps = (
+                (w / 2 + dx * grow).astype(np.float32),
+                (h / 2 + dy * grow).astype(np.float32),
+            )
         self.light = None
         if look.light_falloff:
             yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
             gx, gy = rng.uniform(-0.6, 0.6, 2)
-            field = (gx * (xx / w - 0.5) + gy * (yy / h - 0.5)
-                     - 0.8 * ((xx / w - 0.5) ** 2 + (yy / h - 0.5) ** 2))
+            field = (
+                gx * (xx / w - 0.5)
+                + gy * (yy / h - 0.5)
+                - 0.8 * ((xx / w - 0.5) ** 2 + (yy / h - 0.5) ** 2)
+            )
             field = (field - field.min()) / max(1e-6, float(field.max() - field.min()))
             self.light = (1 - look.light_falloff * (1 - field))[..., None].astype(np.float32)
 
@@ -719,14 +859,22 @@ class _Lens:
         out = []
         for x0, y0, x1, y1 in boxes:
             p = self.points([[x0, y0], [x1, y0], [x1, y1], [x0, y1]])
-            out.append((float(p[:, 0].min()), float(p[:, 1].min()), float(p[:, 0].max()),
-                        float(p[:, 1].max())))
+            out.append(
+                (
+                    float(p[:, 0].min()),
+                    float(p[:, 1].min()),
+                    float(p[:, 0].max()),
+                    float(p[:, 1].max()),
+                )
+            )
         return tuple(out)
 
 
 def _near_rect(rect: Sequence[float], x: float, y: float, margin: float) -> bool:
-    return (rect.x - margin <= x <= rect.x + rect.w + margin
-            and rect.y - margin <= y <= rect.y + rect.h + margin)
+    return (
+        rect.x - margin <= x <= rect.x + rect.w + margin
+        and rect.y - margin <= y <= rect.y + rect.h + margin
+    )
 
 
 class TruthReader:
@@ -736,13 +884,17 @@ class TruthReader:
     def __init__(self, table: DemoTable) -> None:
         self.table = table
 
-    def __call__(self, image: np.ndarray, region: tuple[int, int, int, int] | None = None
-                 ) -> list[Die]:
+    def __call__(
+        self, image: np.ndarray, region: tuple[int, int, int, int] | None = None
+    ) -> list[Die]:
         frame = self.table.last
         assert frame is not None and frame.image is image, "read the table's latest frame"
         t = frame.truth
-        return [Die(d.value, 1.0, b, d.color) for d, b in zip(t.dice, t.boxes, strict=True)
-                if region is None or _inside(b, region)]
+        return [
+            Die(d.value, 1.0, b, d.color)
+            for d, b in zip(t.dice, t.boxes, strict=True)
+            if region is None or _inside(b, region)
+        ]
 
 
 def _inside(box: Sequence[float], region: tuple[int, int, int, int]) -> bool:

@@ -89,13 +89,15 @@ class VideoSource:
             if self._cap.grab():
                 self._cap.set(cv2.CAP_PROP_POS_FRAMES, self._index + step)
                 lost, self._index = step, self._index + step
-                raise BadFrameError(f"{self.name}: {lost} frame{'s' * (lost > 1)} from frame "
-                                    f"{self._index - lost} could not be decoded; skipped")
+                raise BadFrameError(
+                    f"{self.name}: {lost} frame{'s' * (lost > 1)} from frame "
+                    f"{self._index - lost} could not be decoded; skipped"
+                )
             step *= 2
-        raise SourceBrokenError(f"{self.name} is damaged from frame {self._index} of {total}: "
-                                "the rest cannot be decoded")
+        raise SourceBrokenError(
+            f"{self.name} is damaged from frame {self._index} of {total}: "
+            "the rest cannot be decoded"
+        )
 
     def close(self) -> None:
         self._cap.release()
-
-

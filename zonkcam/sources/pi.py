@@ -14,8 +14,7 @@ FRAME_US = 33_333
 not a longer exposure that smears a throw."""
 
 
-def full_view_mode(modes: list[dict], pixel_array: tuple[int, int],
-                   fps: float = 30.0) -> dict:
+def full_view_mode(modes: list[dict], pixel_array: tuple[int, int], fps: float = 30.0) -> dict:
     """The sensor mode to run: one that sees the sensor's whole field of view (its crop is
     the whole pixel array; a Camera Module 3's 16:9 sensor has cropped modes too), at
     ``fps`` or faster, the smallest such (binned: brighter, and less to move)."""
@@ -71,8 +70,9 @@ class PiCameraSource:
         try:
             cam = _picamera()
         except ImportError as exc:
-            raise CameraError(f"picamera2 is not installed ({exc}); on a Pi: "
-                              "sudo apt install python3-picamera2") from None
+            raise CameraError(
+                f"picamera2 is not installed ({exc}); on a Pi: sudo apt install python3-picamera2"
+            ) from None
         except Exception as exc:  # libcamera raises many kinds; all mean "no camera"
             raise CameraError(f"the Pi camera did not start: {exc}") from None
         try:
@@ -81,7 +81,8 @@ class PiCameraSource:
             config = cam.create_video_configuration(
                 main={"size": size, "format": "RGB888"},
                 sensor={"output_size": mode["size"], "bit_depth": mode["bit_depth"]},
-                controls={"FrameDurationLimits": (FRAME_US, FRAME_US)})
+                controls={"FrameDurationLimits": (FRAME_US, FRAME_US)},
+            )
             cam.configure(config)
             cam.start()
             time.sleep(settle_s)
@@ -119,5 +120,3 @@ def picamera2_available() -> bool:
     except ImportError:
         return False
     return True
-
-

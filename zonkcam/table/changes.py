@@ -33,13 +33,23 @@ class TableView:
         self.size = (width, max(1, int(round(h * self.scale))))
         g = cal.geometry
         m = MARGIN_MM
-        corners = cal.mat_to_image([[-m, -m], [g.width_mm + m, -m],
-                                    [g.width_mm + m, g.height_mm + m], [-m, g.height_mm + m]])
+        corners = cal.mat_to_image(
+            [
+                [-m, -m],
+                [g.width_mm + m, -m],
+                [g.width_mm + m, g.height_mm + m],
+                [-m, g.height_mm + m],
+            ]
+        )
         self.roi = np.zeros((self.size[1], self.size[0]), np.uint8)
         cv2.fillConvexPoly(self.roi, np.round(corners * self.scale).astype(np.int32), 255)
         xs, ys = corners[:, 0], corners[:, 1]
-        self.roi_box: Region = (max(0, int(xs.min())), max(0, int(ys.min())),
-                                min(w, int(np.ceil(xs.max()))), min(h, int(np.ceil(ys.max()))))
+        self.roi_box: Region = (
+            max(0, int(xs.min())),
+            max(0, int(ys.min())),
+            min(w, int(np.ceil(xs.max()))),
+            min(h, int(np.ceil(ys.max()))),
+        )
         self.die_px = cal.px_per_mm * g.die_mm
         """A die's side in frame px."""
 
@@ -118,16 +128,26 @@ class ChangeMap:
             boxes.append(self._to_frame((x, y, x + w, y + h)))
         boxes = _merge(boxes)
         if len(boxes) > most:
-            boxes = [(min(b[0] for b in boxes), min(b[1] for b in boxes),
-                      max(b[2] for b in boxes), max(b[3] for b in boxes))]
+            boxes = [
+                (
+                    min(b[0] for b in boxes),
+                    min(b[1] for b in boxes),
+                    max(b[2] for b in boxes),
+                    max(b[3] for b in boxes),
+                )
+            ]
         return boxes
 
     def _to_frame(self, box: tuple[int, int, int, int]) -> Region:
         v = self.view
         s, pad = v.scale, v.die_px * 0.75
         rx0, ry0, rx1, ry1 = v.roi_box
-        return (max(rx0, int(box[0] / s - pad)), max(ry0, int(box[1] / s - pad)),
-                min(rx1, int(np.ceil(box[2] / s + pad))), min(ry1, int(np.ceil(box[3] / s + pad))))
+        return (
+            max(rx0, int(box[0] / s - pad)),
+            max(ry0, int(box[1] / s - pad)),
+            min(rx1, int(np.ceil(box[2] / s + pad))),
+            min(ry1, int(np.ceil(box[3] / s + pad))),
+        )
 
 
 def _merge(boxes: list[Region]) -> list[Region]:
@@ -140,8 +160,7 @@ def _merge(boxes: list[Region]) -> list[Region]:
             for j in range(i + 1, len(boxes)):
                 a, b = boxes[i], boxes[j]
                 if a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]:
-                    boxes[i] = (min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]),
-                                max(a[3], b[3]))
+                    boxes[i] = (min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3]))
                     del boxes[j]
                     merged = True
                     break

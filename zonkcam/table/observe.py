@@ -116,16 +116,18 @@ class Observation:
     def to_json(self) -> dict:
         out: dict = {"event": str(self.event), "frame": self.frame, "t": round(self.t, 3)}
         if self.event == Event.SETTLED:
-            out.update(change=str(self.change),
-                       values=sorted(d.value for d in self.rolled if not d.cocked),
-                       rolling=[d.to_json() for d in self.rolled],
-                       keep=[d.to_json() for d in self.in_strip],
-                       kept=sorted(d.value for d in self.keep),
-                       off_mat=[d.to_json() for d in self.off_mat],
-                       cocked=sum(d.cocked for d in self.dice),
-                       unread=self.unread,
-                       reads=self.reads,
-                       latency_frames=self.frames_since_motion)
+            out.update(
+                change=str(self.change),
+                values=sorted(d.value for d in self.rolled if not d.cocked),
+                rolling=[d.to_json() for d in self.rolled],
+                keep=[d.to_json() for d in self.in_strip],
+                kept=sorted(d.value for d in self.keep),
+                off_mat=[d.to_json() for d in self.off_mat],
+                cocked=sum(d.cocked for d in self.dice),
+                unread=self.unread,
+                reads=self.reads,
+                latency_frames=self.frames_since_motion,
+            )
         if self.message:
             out["message"] = self.message
         return out
@@ -184,10 +186,15 @@ class TableWatcher:
         cfg, cal = self.config, self.calibration
         image = frame.image
         if image.shape[1] != cal.image_size[0] or image.shape[0] != cal.image_size[1]:
-            return [self._obs(Event.CAMERA_PROBLEM, frame,
-                              message=f"frames are {image.shape[1]}x{image.shape[0]} but the "
-                              f"calibration is for {cal.image_size[0]}x{cal.image_size[1]}: "
-                              "recalibrate")]
+            return [
+                self._obs(
+                    Event.CAMERA_PROBLEM,
+                    frame,
+                    message=f"frames are {image.shape[1]}x{image.shape[0]} but the "
+                    f"calibration is for {cal.image_size[0]}x{cal.image_size[1]}: "
+                    "recalibrate",
+                )
+            ]
         small = self.view.small(image)
         prev, self._prev = self._prev, small
         if prev is None:
@@ -226,16 +233,20 @@ class TableWatcher:
             if self._base is not None and changes.dice < 0.3:
                 self._need_look = self._blocked = False  # the table is as it was
                 return []
-            self._look = _Look(changes, changes.regions(), Ballot(
-                self._die_mm, min_reads=cfg.min_reads, max_reads=cfg.max_reads))
+            self._look = _Look(
+                changes,
+                changes.regions(),
+                Ballot(self._die_mm, min_reads=cfg.min_reads, max_reads=cfg.max_reads),
+            )
         look = self._look
         top = mask = None
         if cal.reference is not None:
             top = cal.top_down(frame.image, REFERENCE_PX_PER_MM)
             mask = foreground(top, cal.reference)
             if self._largest_blob_dice(mask) > cfg.hand_dice:
-                return self._wait(frame, "something big (a hand?) is on the mat: waiting "
-                                  "for it to go")
+                return self._wait(
+                    frame, "something big (a hand?) is on the mat: waiting for it to go"
+                )
         seen: list[Die] = []
         for region in look.regions:
             seen += self.reader(frame.image, region)
@@ -254,8 +265,9 @@ class TableWatcher:
             return self._wait(frame, left.in_the_way)
         return self._settle(frame, small, voted, left, look)
 
-    def _leftovers(self, top: np.ndarray, read: Sequence[TableDie],
-                   changes: ChangeMap) -> Leftovers:
+    def _leftovers(
+        self, top: np.ndarray, read: Sequence[TableDie], changes: ChangeMap
+    ) -> Leftovers:
         """What lies on the mat besides the dice: those read now, and those lying where the
         picture did not change (their reads are in the last settled state)."""
         share = self.config.changed_share
@@ -264,9 +276,18 @@ class TableWatcher:
         left = leftovers(top, self.calibration.reference, kept + list(read), self.calibration)
         # only what came since the table last settled counts as new and unread
         half = self._die_mm / 2
-        new = tuple(u for u in left.unread if changes.share(
-            _box(self.calibration.mat_to_image([[u[0] - half, u[1] - half],
-                                                [u[0] + half, u[1] + half]]))) > share)
+        new = tuple(
+            u
+            for u in left.unread
+            if changes.share(
+                _box(
+                    self.calibration.mat_to_image(
+                        [[u[0] - half, u[1] - half], [u[0] + half, u[1] + half]]
+                    )
+                )
+            )
+            > share
+        )
         return Leftovers(left.in_the_way, new)
 
     def _wait(self, frame: Frame, message: str) -> list[Observation]:
@@ -278,12 +299,18 @@ class TableWatcher:
         self._blocked = True
         return [self._obs(Event.BLOCKED, frame, message=message)]
 
-    def _settle(self, frame: Frame, small: np.ndarray, voted: list[TableDie], left: Leftovers,
-                look: _Look) -> list[Observation]:
+    def _settle(
+        self, frame: Frame, small: np.ndarray, voted: list[TableDie], left: Leftovers, look: _Look
+    ) -> list[Observation]:
         share = self.config.changed_share
-        comparison = compare(self.state, voted, lambda d: look.changes.share(d.bbox) > share,
-                             self._die_mm, unread_in_strip=left.unread_in(Zone.KEEP),
-                             picked_up=self._picked_up)
+        comparison = compare(
+            self.state,
+            voted,
+            lambda d: look.changes.share(d.bbox) > share,
+            self._die_mm,
+            unread_in_strip=left.unread_in(Zone.KEEP),
+            picked_up=self._picked_up,
+        )
         self._look, self._need_look, self._blocked = None, False, False
         self._base, self.state = small, comparison.dice
         change = comparison.change
@@ -297,9 +324,19 @@ class TableWatcher:
         else:
             self._picked_up = []
         latency = frame.index - self._last_motion_frame if self._last_motion_frame >= 0 else 0
-        return [Observation(Event.SETTLED, frame.index, frame.t, comparison.dice, change,
-                            keep=comparison.keep, unread=left.unread_in(Zone.ROLLING),
-                            frames_since_motion=latency, reads=look.ballot.reads)]
+        return [
+            Observation(
+                Event.SETTLED,
+                frame.index,
+                frame.t,
+                comparison.dice,
+                change,
+                keep=comparison.keep,
+                unread=left.unread_in(Zone.ROLLING),
+                frames_since_motion=latency,
+                reads=look.ballot.reads,
+            )
+        ]
 
     def _largest_blob_dice(self, mask: np.ndarray) -> float:
         n, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
@@ -314,9 +351,15 @@ class TableWatcher:
             return []
         if shift > MOVED_PX and not self._moved:
             self._moved = True
-            return [self._obs(Event.CAMERA_MOVED, frame, message=f"the mat's markers moved "
-                              f"{shift:.0f} px since calibration: put the camera back or run "
-                              "zonkcam calibrate")]
+            return [
+                self._obs(
+                    Event.CAMERA_MOVED,
+                    frame,
+                    message=f"the mat's markers moved "
+                    f"{shift:.0f} px since calibration: put the camera back or run "
+                    "zonkcam calibrate",
+                )
+            ]
         if shift <= MOVED_PX and self._moved:
             self._moved = False
             return [self._obs(Event.CAMERA_OK, frame, message="the markers are back in place")]
@@ -327,5 +370,9 @@ class TableWatcher:
 
 
 def _box(pts: np.ndarray) -> tuple[float, float, float, float]:
-    return (float(pts[:, 0].min()), float(pts[:, 1].min()), float(pts[:, 0].max()),
-            float(pts[:, 1].max()))
+    return (
+        float(pts[:, 0].min()),
+        float(pts[:, 1].min()),
+        float(pts[:, 0].max()),
+        float(pts[:, 1].max()),
+    )

@@ -24,26 +24,33 @@ class OnnxReader:
     Given a region of the frame it reads only that. ``die_px``: how many px a die spans
     in the frame (from the calibration), which sizes the detector's input."""
 
-    def __init__(self, model_dir: str | Path | None = None, threads: int | None = None,
-                 die_px: float | None = None) -> None:
+    def __init__(
+        self,
+        model_dir: str | Path | None = None,
+        threads: int | None = None,
+        die_px: float | None = None,
+    ) -> None:
         from zonkcam.vision.model import load_model
         from zonkcam.vision.reader import DEFAULT_SETTINGS
 
         try:
             self.model = load_model(model_dir, threads)
         except FileNotFoundError as exc:
-            raise UserError(f"{exc}; reinstall zonkcam or rebuild the model with "
-                            "zonkcam train") from None
+            raise UserError(
+                f"{exc}; reinstall zonkcam or rebuild the model with zonkcam train"
+            ) from None
         self.settings = DEFAULT_SETTINGS
         self.die_px = die_px
 
     @classmethod
-    def for_table(cls, cal: Calibration, model_dir: str | Path | None = None,
-                  threads: int | None = None) -> OnnxReader:
+    def for_table(
+        cls, cal: Calibration, model_dir: str | Path | None = None, threads: int | None = None
+    ) -> OnnxReader:
         return cls(model_dir, threads, cal.px_per_mm * cal.geometry.die_mm)
 
-    def __call__(self, image: np.ndarray, region: tuple[int, int, int, int] | None = None
-                 ) -> Sequence:
+    def __call__(
+        self, image: np.ndarray, region: tuple[int, int, int, int] | None = None
+    ) -> Sequence:
         from zonkcam.vision.reader import read_dice
 
         if region is None:
@@ -52,6 +59,9 @@ class OnnxReader:
         crop = image[y0:y1, x0:x1]
         if crop.size == 0:
             return []
-        return [dataclasses.replace(d, bbox=(d.bbox[0] + x0, d.bbox[1] + y0,
-                                             d.bbox[2] + x0, d.bbox[3] + y0))
-                for d in read_dice(crop, self.model, self.settings, self.die_px)]
+        return [
+            dataclasses.replace(
+                d, bbox=(d.bbox[0] + x0, d.bbox[1] + y0, d.bbox[2] + x0, d.bbox[3] + y0)
+            )
+            for d in read_dice(crop, self.model, self.settings, self.die_px)
+        ]

@@ -72,13 +72,22 @@ class _Candidate:
         cocked = sum(d.cocked for d in self.seen) * 2 > len(self.seen)
         zone = Counter(d.zone for d in self.seen).most_common(1)[0][0]
         if cocked or not votes:
-            return replace(last, cocked=True, zone=zone,
-                           confidence=sum(d.confidence for d in self.seen) / reads)
+            return replace(
+                last,
+                cocked=True,
+                zone=zone,
+                confidence=sum(d.confidence for d in self.seen) / reads,
+            )
         value = max(votes, key=lambda v: (votes[v], weights[v]))
         agreeing = [d for d in self.seen if not d.cocked and d.value == value]
         place = agreeing[-1]
-        return replace(place, value=value, zone=zone, cocked=False,
-                       confidence=sum(d.confidence for d in agreeing) / reads)
+        return replace(
+            place,
+            value=value,
+            zone=zone,
+            cocked=False,
+            confidence=sum(d.confidence for d in agreeing) / reads,
+        )
 
 
 class Ballot:
@@ -93,9 +102,14 @@ class Ballot:
     def add(self, dice: Sequence[TableDie]) -> None:
         """One more read of the still table."""
         self.reads += 1
-        pairs = sorted(((math.dist(d.center_mm, c.centre), i, j)
-                        for i, d in enumerate(dice) for j, c in enumerate(self._candidates)),
-                       key=lambda p: p[0])
+        pairs = sorted(
+            (
+                (math.dist(d.center_mm, c.centre), i, j)
+                for i, d in enumerate(dice)
+                for j, c in enumerate(self._candidates)
+            ),
+            key=lambda p: p[0],
+        )
         used_dice: set[int] = set()
         used_candidates: set[int] = set()
         for dist, i, j in pairs:
@@ -130,8 +144,7 @@ class Ballot:
     def dice(self) -> list[TableDie]:
         """The dice the reads vote to be there (once decided: seen in at least 0.4 of the
         reads), with their voted values."""
-        return [c.voted(self.reads) for c in self._candidates
-                if len(c.seen) >= 0.4 * self.reads]
+        return [c.voted(self.reads) for c in self._candidates if len(c.seen) >= 0.4 * self.reads]
 
 
 @dataclass(frozen=True)
@@ -160,9 +173,15 @@ SAME_DIE = 0.8
 flat are a die apart at least."""
 
 
-def compare(before: Sequence[TableDie], voted: Sequence[TableDie],
-            changed: Callable[[TableDie], bool], die_mm: float, *,
-            unread_in_strip: int = 0, picked_up: Sequence[TableDie] = ()) -> Comparison:
+def compare(
+    before: Sequence[TableDie],
+    voted: Sequence[TableDie],
+    changed: Callable[[TableDie], bool],
+    die_mm: float,
+    *,
+    unread_in_strip: int = 0,
+    picked_up: Sequence[TableDie] = (),
+) -> Comparison:
     """Set the voted dice of a still table against the last settled state ``before``.
 
     ``changed(die)`` tells whether the picture changed where a die lies (or lay). A die of
@@ -179,8 +198,16 @@ def compare(before: Sequence[TableDie], voted: Sequence[TableDie],
     for v in voted:
         if any(math.dist(v.center_mm, s.center_mm) <= SAME_DIE * die_mm for s in stayed):
             continue  # a die that lies as it lay (or a side face of it): the one read before
-        back = next((g for g in gone if g.value == v.value and g.zone == v.zone
-                     and math.dist(v.center_mm, g.center_mm) <= die_mm * 0.3), None)
+        back = next(
+            (
+                g
+                for g in gone
+                if g.value == v.value
+                and g.zone == v.zone
+                and math.dist(v.center_mm, g.center_mm) <= die_mm * 0.3
+            ),
+            None,
+        )
         if back is not None:  # its place changed (a neighbour's shadow), the die did not
             gone.remove(back)
             stayed.append(back)
@@ -222,16 +249,23 @@ def _slid(gone: list[TableDie], new: list[TableDie], die_mm: float) -> bool:
         return False
     left = list(gone)
     for d in new:
-        match = next((g for g in left if g.value == d.value
-                      and math.dist(g.center_mm, d.center_mm) <= SLIDE_DICE * die_mm), None)
+        match = next(
+            (
+                g
+                for g in left
+                if g.value == d.value and math.dist(g.center_mm, d.center_mm) <= SLIDE_DICE * die_mm
+            ),
+            None,
+        )
         if match is None:
             return False
         left.remove(match)
     return True
 
 
-def _kept(new_kept: list[TableDie], left_rolling: list[TableDie],
-          unread_in_strip: int) -> tuple[TableDie, ...]:
+def _kept(
+    new_kept: list[TableDie], left_rolling: list[TableDie], unread_in_strip: int
+) -> tuple[TableDie, ...]:
     """The dice moved to the strip: the dice that left the rolling area when as many came
     to the strip (their values were read in the rolling area, where the reader sees them
     best), else the dice read in the strip."""

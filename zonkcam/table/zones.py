@@ -54,11 +54,16 @@ class TableDie:
     footprint_mm: tuple[tuple[float, float], ...] = ()
 
     def to_json(self) -> dict:
-        return {"value": None if self.cocked else self.value,
-                "confidence": round(self.confidence, 3), "color": self.color,
-                "bbox": [round(v, 1) for v in self.bbox],
-                "mat_mm": [round(v, 1) for v in self.center_mm], "zone": self.zone,
-                "touching": list(self.touching), "cocked": self.cocked}
+        return {
+            "value": None if self.cocked else self.value,
+            "confidence": round(self.confidence, 3),
+            "color": self.color,
+            "bbox": [round(v, 1) for v in self.bbox],
+            "mat_mm": [round(v, 1) for v in self.center_mm],
+            "zone": self.zone,
+            "touching": list(self.touching),
+            "cocked": self.cocked,
+        }
 
 
 SHADOW_BRIGHTNESS = 0.6
@@ -71,17 +76,18 @@ def _ratios(top_down: np.ndarray, reference: np.ndarray) -> tuple[np.ndarray, np
     """The mat's brightness against the empty mat, and how far its colour moved."""
     if reference.shape != top_down.shape:
         reference = cv2.resize(reference, (top_down.shape[1], top_down.shape[0]))
-    b, g, r = cv2.split(cv2.divide(top_down.astype(np.float32) + 8.0,
-                                   reference.astype(np.float32) + 8.0))
+    b, g, r = cv2.split(
+        cv2.divide(top_down.astype(np.float32) + 8.0, reference.astype(np.float32) + 8.0)
+    )
     brightness = (b + g + r) / 3
-    spread = cv2.max(cv2.max(cv2.absdiff(b, brightness), cv2.absdiff(g, brightness)),
-                     cv2.absdiff(r, brightness))
+    spread = cv2.max(
+        cv2.max(cv2.absdiff(b, brightness), cv2.absdiff(g, brightness)), cv2.absdiff(r, brightness)
+    )
     return brightness, spread / np.maximum(brightness, 0.05)
 
 
 def _open(mask: np.ndarray) -> np.ndarray:
-    return cv2.morphologyEx(mask.astype(np.uint8) * 255, cv2.MORPH_OPEN,
-                            np.ones((2, 2), np.uint8))
+    return cv2.morphologyEx(mask.astype(np.uint8) * 255, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
 
 
 def foreground(top_down: np.ndarray, reference: np.ndarray) -> np.ndarray:
@@ -105,8 +111,9 @@ class Leftovers:
         return sum(z == zone for _, _, z in self.unread)
 
 
-def leftovers(top_down: np.ndarray, reference: np.ndarray, dice: Sequence[TableDie],
-              cal: Calibration) -> Leftovers:
+def leftovers(
+    top_down: np.ndarray, reference: np.ndarray, dice: Sequence[TableDie], cal: Calibration
+) -> Leftovers:
     """Everything on the mat that the dice read do not explain. Each die explains what lies
     under its box (side faces included) and its shadow round it; what is left, over a
     third of a die, is either die-like or something in the way. Die-like is judged on the
@@ -125,15 +132,16 @@ def leftovers(top_down: np.ndarray, reference: np.ndarray, dice: Sequence[TableD
     for d in dice:
         x0, y0, x1, y1 = d.bbox
         corners = cal.image_to_mat([[x0, y0], [x1, y0], [x1, y1], [x0, y1]]) * k
-        hull = cv2.convexHull(np.vstack([corners, np.asarray(d.footprint_mm or
-                                                              [d.center_mm]) * k])
-                              .astype(np.float32)).astype(np.int32)
+        hull = cv2.convexHull(
+            np.vstack([corners, np.asarray(d.footprint_mm or [d.center_mm]) * k]).astype(np.float32)
+        ).astype(np.int32)
         cv2.fillConvexPoly(explained, hull, 255)
         square = _square(d.center_mm, geo.die_mm * 1.3) * k
         cv2.fillConvexPoly(squares, np.round(square).astype(np.int32), 255)
     r = max(1, int(round(die_px * 0.6)))
-    explained = cv2.dilate(explained, cv2.getStructuringElement(cv2.MORPH_ELLIPSE,
-                                                                (2 * r + 1, 2 * r + 1)))
+    explained = cv2.dilate(
+        explained, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1))
+    )
     residual = cv2.bitwise_and(fg, cv2.bitwise_not(explained))
     # what lies there, less the dice read themselves: each piece judged whole
     bare = cv2.bitwise_and(fg, cv2.bitwise_not(squares))
@@ -153,8 +161,11 @@ def leftovers(top_down: np.ndarray, reference: np.ndarray, dice: Sequence[TableD
         area = len(xs)
         (cx, cy), (w, h), _ = cv2.minAreaRect(np.c_[xs, ys].astype(np.float32))
         long_side, short_side = max(w, h, 1.0), max(min(w, h), 1.0)
-        die_like = (0.45 * die_area <= area <= 2.2 * die_area
-                    and long_side / short_side <= 1.6 and area >= 0.55 * long_side * short_side)
+        die_like = (
+            0.45 * die_area <= area <= 2.2 * die_area
+            and long_side / short_side <= 1.6
+            and area >= 0.55 * long_side * short_side
+        )
         if not die_like:
             return Leftovers("something that is not a die is on the mat")
         x, y = float(xs.mean()) / k, float(ys.mean()) / k
@@ -167,8 +178,12 @@ def leftovers(top_down: np.ndarray, reference: np.ndarray, dice: Sequence[TableD
     return Leftovers("", tuple(unread))
 
 
-def place(seen: Sequence[Die], cal: Calibration, frame: np.ndarray | None = None,
-          mask: np.ndarray | None = None) -> list[TableDie]:
+def place(
+    seen: Sequence[Die],
+    cal: Calibration,
+    frame: np.ndarray | None = None,
+    mask: np.ndarray | None = None,
+) -> list[TableDie]:
     """Put read dice on the mat. ``mask`` (from :func:`foreground`, at the reference scale)
     gives footprints; without it a die's footprint is a flat die's square at its centre."""
     geo = cal.geometry
@@ -180,8 +195,11 @@ def place(seen: Sequence[Die], cal: Calibration, frame: np.ndarray | None = None
     for d in seen:
         x0, y0, x1, y1 = d.bbox
         cx, cy = cal.image_to_mat([[(x0 + x1) / 2, (y0 + y1) / 2]])[0]
-        if mask is not None and mat.contains(cx, cy) and \
-                _standing_out(mask, (cx, cy), geo.die_mm) < MIN_STANDING_OUT:
+        if (
+            mask is not None
+            and mat.contains(cx, cy)
+            and _standing_out(mask, (cx, cy), geo.die_mm) < MIN_STANDING_OUT
+        ):
             continue  # printed on the mat (a marker, a board image): there at calibration
         found.append((d, (float(cx), float(cy))))
     centres = np.array([c for _, c in found]).reshape(-1, 2)
@@ -191,10 +209,14 @@ def place(seen: Sequence[Die], cal: Calibration, frame: np.ndarray | None = None
     # Cocked: tipped-looking, and with something to lean on: another die or the mat's
     # edge. Which of two touching dice leans on the other is hard to see from above, so
     # both are reported; the scorekeeper (or a re-throw) settles them.
-    against = [[j for j, other in enumerate(found)
-                if j != k and _overlaps(f[2], other[2], grow=1.5)] for k, f in enumerate(found)]
-    cocked = [tipped and (not _inside(footprint, mat) or bool(against[k]))
-              for k, (_, _, footprint, tipped) in enumerate(found)]
+    against = [
+        [j for j, other in enumerate(found) if j != k and _overlaps(f[2], other[2], grow=1.5)]
+        for k, f in enumerate(found)
+    ]
+    cocked = [
+        tipped and (not _inside(footprint, mat) or bool(against[k]))
+        for k, (_, _, footprint, tipped) in enumerate(found)
+    ]
     cocked = [c or any(cocked[j] for j in against[k]) for k, c in enumerate(cocked)]
     for k, (d, (cx, cy), footprint, _) in enumerate(found):
         if not mat.contains(cx, cy):
@@ -204,13 +226,27 @@ def place(seen: Sequence[Die], cal: Calibration, frame: np.ndarray | None = None
         else:
             zone = Zone.ROLLING
         # the measured footprint can miss the part of a white die on the mat's white ink
-        reach = cv2.convexHull(np.vstack([footprint, _square((cx, cy), geo.die_mm)])
-                               .astype(np.float32)).reshape(-1, 2)
-        touching = tuple(b.label for b in geo.board_images
-                         if zone == Zone.ROLLING and _overlaps(reach, b.rect.corners))
-        out.append(TableDie(d.value, d.confidence, d.color, tuple(map(float, d.bbox)),
-                            (cx, cy), zone, touching, cocked[k],
-                            tuple((float(x), float(y)) for x, y in footprint)))
+        reach = cv2.convexHull(
+            np.vstack([footprint, _square((cx, cy), geo.die_mm)]).astype(np.float32)
+        ).reshape(-1, 2)
+        touching = tuple(
+            b.label
+            for b in geo.board_images
+            if zone == Zone.ROLLING and _overlaps(reach, b.rect.corners)
+        )
+        out.append(
+            TableDie(
+                d.value,
+                d.confidence,
+                d.color,
+                tuple(map(float, d.bbox)),
+                (cx, cy),
+                zone,
+                touching,
+                cocked[k],
+                tuple((float(x), float(y)) for x, y in footprint),
+            )
+        )
     return out
 
 
@@ -221,7 +257,7 @@ def _standing_out(mask: np.ndarray, centre: tuple[float, float], die: float) -> 
     x0, y0 = int(round(centre[0] * s - half)), int(round(centre[1] * s - half))
     x1, y1 = int(round(centre[0] * s + half)), int(round(centre[1] * s + half))
     h, w = mask.shape
-    window = mask[max(0, y0):min(h, y1), max(0, x0):min(w, x1)]
+    window = mask[max(0, y0) : min(h, y1), max(0, x0) : min(w, x1)]
     return float(np.count_nonzero(window)) / window.size if window.size else 0.0
 
 
@@ -233,8 +269,13 @@ def _square(centre: tuple[float, float], die: float) -> np.ndarray:
     return np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]], float) * die / 2 + centre
 
 
-def _footprint(mask: np.ndarray | None, centre: tuple[float, float], die: float,
-               nadir: np.ndarray, centres: np.ndarray) -> tuple[np.ndarray, bool]:
+def _footprint(
+    mask: np.ndarray | None,
+    centre: tuple[float, float],
+    die: float,
+    nadir: np.ndarray,
+    centres: np.ndarray,
+) -> tuple[np.ndarray, bool]:
     """The die's footprint (4 corners, mm) and whether its shape looks tipped. Pixels nearer
     another die's centre belong to that die (touching dice merge in the mask)."""
     square = _square(centre, die)
@@ -252,8 +293,9 @@ def _footprint(mask: np.ndarray | None, centre: tuple[float, float], die: float,
     # every piece reaching near the reader's centre (a white die on a white printed line
     # can come apart in pieces)
     near = int(math.ceil(die * 0.4 * s))
-    core = labels[max(0, cy - y0 - near):cy - y0 + near + 1,
-                  max(0, cx - x0 - near):cx - x0 + near + 1]
+    core = labels[
+        max(0, cy - y0 - near) : cy - y0 + near + 1, max(0, cx - x0 - near) : cx - x0 + near + 1
+    ]
     pieces = [i for i in np.unique(core) if i != 0]
     if not pieces:
         return square, False
@@ -285,6 +327,7 @@ def _overlaps(footprint: np.ndarray, other: np.ndarray, grow: float = 0.0) -> bo
     if grow:
         centre = a.mean(axis=0)
         a = centre + (a - centre) * (1 + grow / max(1e-3, float(np.abs(a - centre).max())))
-    area, _ = cv2.intersectConvexConvex(cv2.convexHull(a.astype(np.float32)),
-                                        cv2.convexHull(other.astype(np.float32)))
+    area, _ = cv2.intersectConvexConvex(
+        cv2.convexHull(a.astype(np.float32)), cv2.convexHull(other.astype(np.float32))
+    )
     return area > 0.5  # mm²

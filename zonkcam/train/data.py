@@ -238,8 +238,11 @@ def negative_boxes(
         f = rng.uniform(*PIP_NEGATIVE_SIZE)
         cx = rng.uniform(b[0] + bw * 0.25, b[2] - bw * 0.25)
         cy = rng.uniform(b[1] + bh * 0.25, b[3] - bh * 0.25)
-        out.append(np.array([cx - f * bw / 2, cy - f * bh / 2, cx + f * bw / 2, cy + f * bh / 2],
-                            np.float32))
+        out.append(
+            np.array(
+                [cx - f * bw / 2, cy - f * bh / 2, cx + f * bw / 2, cy + f * bh / 2], np.float32
+            )
+        )
     return out
 
 
@@ -292,8 +295,7 @@ def _crops_builder() -> tuple[list, list, list, Callable]:
 def _finish(xs: list, ys: list, ss: list) -> Crops:
     names = tuple(sorted(set(ss)))
     x = np.stack(xs) if xs else np.zeros((0, CROP_SIZE, CROP_SIZE, 3), np.uint8)
-    return Crops(x, np.array(ys, np.int64), np.array([names.index(s) for s in ss], np.int64),
-                 names)
+    return Crops(x, np.array(ys, np.int64), np.array([names.index(s) for s in ss], np.int64), names)
 
 
 def label_crops(
@@ -316,7 +318,7 @@ def label_crops(
         n = max(2, len(p.boxes))
         for b in negative_boxes(img.shape, p.boxes, rng, n):
             add(crop_die(img, b), 0, p.source)
-        for b in dec[: 4]:
+        for b in dec[:4]:
             add(crop_die(img, jitter(b, rng, 0.15)), 0, p.source)
         if (i + 1) % 1000 == 0:
             log(f"cut crops from {i + 1}/{len(photos)} images")
@@ -328,7 +330,8 @@ MINED_NEGATIVES = 8
 
 
 def mined_crops(
-    photos: Sequence[Photo], detect: Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]],
+    photos: Sequence[Photo],
+    detect: Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]],
     log: Callable[[str], None],
 ) -> Crops:
     """The trained detector's candidates on every photo, cut as the reader cuts them:
@@ -363,8 +366,9 @@ def weighted_index(
     w = np.array([weights.get(crops.sources[k], 0.0) for k in present])
     w = w / w.sum() if w.sum() > 0 else np.full(len(present), 1 / len(present))
     pick = rng.choice(len(present), size=n, p=w)
-    return np.array([by_source[present[k]][rng.integers(0, len(by_source[present[k]]))]
-                     for k in pick], np.int64)
+    return np.array(
+        [by_source[present[k]][rng.integers(0, len(by_source[present[k]]))] for k in pick], np.int64
+    )
 
 
 # ------------------------------------------------------------------ augmentation
@@ -390,9 +394,7 @@ ZOOM = (0.45, 2.4)
 that fits them in the canvas."""
 
 
-def det_sample(
-    photo: Photo, rng: np.random.Generator
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def det_sample(photo: Photo, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """One augmented training canvas (DET_CANVAS square, float32 BGR) with its boxes
     (canvas px) and whether each box's size is known."""
     size = DET_CANVAS
@@ -424,8 +426,9 @@ def det_sample(
         roi = img[iv0:iv1, iu0:iu1]
         fx, fy = sx / f, sy / f
         out_w, out_h = max(1, round(roi.shape[1] * fx)), max(1, round(roi.shape[0] * fy))
-        small = cv2.resize(roi, (out_w, out_h),
-                           interpolation=cv2.INTER_AREA if fx < 1 else cv2.INTER_LINEAR)
+        small = cv2.resize(
+            roi, (out_w, out_h), interpolation=cv2.INTER_AREA if fx < 1 else cv2.INTER_LINEAR
+        )
         cx0, cy0 = round(iu0 * fx + ox) - x0, round(iv0 * fy + oy) - y0
         dst = canvas[y0:y1, x0:x1]
         sy0, sx0 = max(0, -cy0), max(0, -cx0)

@@ -42,12 +42,20 @@ class Schedule:
 
 
 SCHEDULES = {
-    "full": Schedule(det_steps=9000, det_batch=16, value_steps=5000, value_batch=128,
-                     tune_steps=1500, tables=1500),
-    "short": Schedule(det_steps=3000, det_batch=16, value_steps=1800, value_batch=128,
-                      tune_steps=500, tables=800),
-    "tiny": Schedule(det_steps=3, det_batch=2, value_steps=3, value_batch=8, tune_steps=2,
-                     tables=3),
+    "full": Schedule(
+        det_steps=9000,
+        det_batch=16,
+        value_steps=5000,
+        value_batch=128,
+        tune_steps=1500,
+        tables=1500,
+    ),
+    "short": Schedule(
+        det_steps=3000, det_batch=16, value_steps=1800, value_batch=128, tune_steps=500, tables=800
+    ),
+    "tiny": Schedule(
+        det_steps=3, det_batch=2, value_steps=3, value_batch=8, tune_steps=2, tables=3
+    ),
 }
 """full: the shipped model; short: the leave-one-source-out twins; tiny: a smoke test
 (seconds)."""
@@ -138,13 +146,22 @@ def train_stage(
         opt.step()
         losses.append(loss.item())
         if (step + 1) % CHECKPOINT_EVERY == 0 or step + 1 == steps:
-            _save({"net": net.state_dict(), "opt": opt.state_dict(), "step": step + 1,
-                   "torch_rng": torch.get_rng_state()}, ckpt)
+            _save(
+                {
+                    "net": net.state_dict(),
+                    "opt": opt.state_dict(),
+                    "step": step + 1,
+                    "torch_rng": torch.get_rng_state(),
+                },
+                ckpt,
+            )
         if (step + 1) % 50 == 0 or step + 1 == steps:
             el = time.time() - t0
             left = el / (step + 1 - start) * (steps - step - 1)
-            log(f"{what} step {step + 1}/{steps} loss {np.mean(losses[-50:]):.3f} "
-                f"({el / 60:.1f} min, ~{left / 60:.0f} min left)")
+            log(
+                f"{what} step {step + 1}/{steps} loss {np.mean(losses[-50:]):.3f} "
+                f"({el / 60:.1f} min, ~{left / 60:.0f} min left)"
+            )
     net = net.to(memory_format=torch.contiguous_format).eval()
     _save(net.state_dict(), done)
     return net
@@ -165,8 +182,9 @@ def det_loss(out: torch.Tensor, heat, reg, m_off, m_size) -> torch.Tensor:  # no
     return (pos_l + neg_l) / npos + l_off + l_size / m_size.sum().clamp(min=1.0)
 
 
-def det_batch(photos: list[D.Photo], weights: dict[str, float], seed: int, batch: int,
-              step: int) -> tuple:
+def det_batch(
+    photos: list[D.Photo], weights: dict[str, float], seed: int, batch: int, step: int
+) -> tuple:
     """Detector batch `step`: canvases (N, 3, 320, 320) and their targets."""
     rng = np.random.default_rng([seed, 2, step])
     grid = D.DET_CANVAS // DET_STRIDE
@@ -189,8 +207,9 @@ def _det_loss_of(net: torch.nn.Module, batch: tuple) -> torch.Tensor:
     return det_loss(net(x), *(torch.from_numpy(a) for a in batch[1:]))
 
 
-def value_batch(crops: D.Crops, weights: dict[str, float], seed: int, key: int, batch: int,
-                step: int) -> tuple:
+def value_batch(
+    crops: D.Crops, weights: dict[str, float], seed: int, key: int, batch: int, step: int
+) -> tuple:
     rng = np.random.default_rng([seed, key, step])
     idx = D.weighted_index(crops, weights, batch, rng)
     return D.value_augment(crops.x[idx], rng), crops.y[idx]
@@ -222,10 +241,15 @@ def _value_stage_a(cfg: TrainConfig, crops: D.Crops, weights: dict, threads: int
     torch.manual_seed(cfg.seed + 1)
     s = SCHEDULES[cfg.schedule]
     train_stage(
-        ValueNet(pretrained=True), s.value_steps, VALUE_LR,
+        ValueNet(pretrained=True),
+        s.value_steps,
+        VALUE_LR,
         lambda step: value_batch(crops, weights, cfg.seed, 1, s.value_batch, step),
-        _value_loss_of, cfg.out_dir / "values_a.ckpt", cfg.out_dir / "values_a.pt",
-        "value net", cfg.log,
+        _value_loss_of,
+        cfg.out_dir / "values_a.ckpt",
+        cfg.out_dir / "values_a.pt",
+        "value net",
+        cfg.log,
     )
 
 
@@ -266,11 +290,15 @@ def train(cfg: TrainConfig) -> list[Path]:
     for p in everything:
         dice[p.source] = dice.get(p.source, 0) + len(p.boxes)
     weights = D.source_weights(sorted(dice), dice)
-    cfg.log("sources (dice, share of each batch): " + ", ".join(
-        f"{k} ({dice[k]}, {weights[k]:.2f})" for k in sorted(dice)))
+    cfg.log(
+        "sources (dice, share of each batch): "
+        + ", ".join(f"{k} ({dice[k]}, {weights[k]:.2f})" for k in sorted(dice))
+    )
     crops = D.label_crops(everything, decoys, cfg.seed, cfg.log)
-    cfg.log(f"{len(crops)} value-net crops ({int((crops.y == 0).sum())} not a die), "
-            f"{time.time() - t0:.0f} s")
+    cfg.log(
+        f"{len(crops)} value-net crops ({int((crops.y == 0).sum())} not a die), "
+        f"{time.time() - t0:.0f} s"
+    )
 
     det_path, values_path = cfg.out_dir / DETECTOR_FILE, cfg.out_dir / VALUES_FILE
     # stage 1: the detector here, the value net beside it (one thread each on 2+ cores)
@@ -278,7 +306,8 @@ def train(cfg: TrainConfig) -> list[Path]:
     started = (cfg.out_dir / "values_a.pt").is_file() or (cfg.out_dir / "detector.pt").is_file()
     if cfg.threads >= 2 and not started:
         worker = mp.get_context("fork").Process(
-            target=_value_stage_a, args=(cfg, crops, weights, 1))
+            target=_value_stage_a, args=(cfg, crops, weights, 1)
+        )
         worker.start()
         torch.set_num_threads(max(1, cfg.threads - 1))
     else:
@@ -293,9 +322,15 @@ def train(cfg: TrainConfig) -> list[Path]:
         return det_batch(everything, weights, cfg.seed, s.det_batch, step)
 
     det = train_stage(
-        Detector(), s.det_steps, DET_LR, det_step,
-        _det_loss_of, cfg.out_dir / "detector.ckpt", cfg.out_dir / "detector.pt",
-        "detector", cfg.log,
+        Detector(),
+        s.det_steps,
+        DET_LR,
+        det_step,
+        _det_loss_of,
+        cfg.out_dir / "detector.ckpt",
+        cfg.out_dir / "detector.pt",
+        "detector",
+        cfg.log,
     )
     export_detector(det, det_path)
     if worker is not None:
@@ -306,25 +341,33 @@ def train(cfg: TrainConfig) -> list[Path]:
 
     # stage 2: the detector's own candidates, then the value net tuned on all crops
     mined = D.mined_crops(everything, _detector_of(det_path), cfg.log)
-    cfg.log(f"mined {len(mined)} crops of the detector's candidates "
-            f"({int((mined.y == 0).sum())} not a die)")
+    cfg.log(
+        f"mined {len(mined)} crops of the detector's candidates "
+        f"({int((mined.y == 0).sum())} not a die)"
+    )
     both = D.Crops.join([crops, mined])
     net = ValueNet(pretrained=False)
     net.load_state_dict(torch.load(cfg.out_dir / "values_a.pt"))
     torch.manual_seed(cfg.seed + 3)
     net = train_stage(
-        net, s.tune_steps, TUNE_LR,
+        net,
+        s.tune_steps,
+        TUNE_LR,
         lambda step: value_batch(both, weights, cfg.seed, 3, s.value_batch, step),
-        _value_loss_of, cfg.out_dir / "values.ckpt", cfg.out_dir / "values.pt",
-        "value net (tuning)", cfg.log,
+        _value_loss_of,
+        cfg.out_dir / "values.ckpt",
+        cfg.out_dir / "values.pt",
+        "value net (tuning)",
+        cfg.log,
     )
     fp32 = export_values(net, cfg.out_dir / "dice_values_fp32.onnx")
     rng = np.random.default_rng([cfg.seed, 5])
     calib = mined.x[rng.permutation(len(mined))[:512]] if len(mined) else crops.x[:64]
     quantize_values(fp32, values_path, calib.transpose(0, 3, 1, 2).astype(np.float32))
     minutes = (time.time() - t0) / 60
-    cfg.log(f"wrote {det_path} and {values_path} (int8; float32 kept as {fp32.name}); "
-            f"{minutes:.0f} min")
+    cfg.log(
+        f"wrote {det_path} and {values_path} (int8; float32 kept as {fp32.name}); {minutes:.0f} min"
+    )
     info = json.loads((cfg.out_dir / "run.json").read_text())
     info["minutes"] = round(minutes, 1)
     (cfg.out_dir / "run.json").write_text(json.dumps(info, indent=1))

@@ -61,9 +61,7 @@ def parse_distortion(text: str) -> Distortion:
     return Distortion(name, strength)
 
 
-def distort(
-    image: np.ndarray, boxes: Sequence[Box], d: Distortion
-) -> tuple[np.ndarray, list[Box]]:
+def distort(image: np.ndarray, boxes: Sequence[Box], d: Distortion) -> tuple[np.ndarray, list[Box]]:
     """A BGR uint8 image and its truth boxes, distorted by `d`."""
     s = d.strength
     h, w = image.shape[:2]

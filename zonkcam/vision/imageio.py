@@ -112,14 +112,14 @@ def _webp_size(data: bytes) -> tuple[str, int, int] | None:
 def _tiff_size(data: bytes) -> tuple[str, int, int] | None:
     order = "<" if data[:2] == b"II" else ">"
     (ifd,) = struct.unpack(order + "I", data[4:8])
-    (count,) = struct.unpack(order + "H", data[ifd:ifd + 2])
+    (count,) = struct.unpack(order + "H", data[ifd : ifd + 2])
     size: dict[int, int] = {}
     for k in range(min(count, 1000)):
-        entry = data[ifd + 2 + 12 * k: ifd + 14 + 12 * k]
+        entry = data[ifd + 2 + 12 * k : ifd + 14 + 12 * k]
         tag, kind = struct.unpack(order + "HH", entry[:4])
         if tag in (256, 257):
             fmt = order + ("H" if kind == 3 else "I")
-            size[tag] = struct.unpack(fmt, entry[8:8 + struct.calcsize(fmt)])[0]
+            size[tag] = struct.unpack(fmt, entry[8 : 8 + struct.calcsize(fmt)])[0]
     if 256 in size and 257 in size:
         return "TIFF", size[256], size[257]
     return None
@@ -150,8 +150,10 @@ def _decode_factor(data: bytes, max_pixels: int) -> int:
             factor *= 2
     if w * h / factor**2 > MAX_DECODE_PIXELS:
         most = MAX_DECODE_PIXELS // 1_000_000
-        raise ImageFileError(f"a {kind} of {w}x{h} ({w * h / 1e6:.0f} MP) is too large to read "
-                             f"(at most {most} MP, or a JPEG up to 64 times that)")
+        raise ImageFileError(
+            f"a {kind} of {w}x{h} ({w * h / 1e6:.0f} MP) is too large to read "
+            f"(at most {most} MP, or a JPEG up to 64 times that)"
+        )
     return factor
 
 
@@ -198,9 +200,13 @@ def _read(path: str | Path) -> bytes:
         with open(path, "rb") as f:
             data = f.read(MAX_FILE_BYTES + 1)
     except OSError as exc:
-        why = {errno.ENOENT: "no such file", errno.EISDIR: "is a directory",
-               errno.ELOOP: "a loop of symbolic links", errno.EACCES: "permission denied",
-               errno.ENOTDIR: "no such file (a part of its path is not a folder)"}
+        why = {
+            errno.ENOENT: "no such file",
+            errno.EISDIR: "is a directory",
+            errno.ELOOP: "a loop of symbolic links",
+            errno.EACCES: "permission denied",
+            errno.ENOTDIR: "no such file (a part of its path is not a folder)",
+        }
         raise ImageFileError(why.get(exc.errno, f"cannot read: {exc.strerror or exc}")) from exc
     if len(data) > MAX_FILE_BYTES:
         raise ImageFileError(f"over {MAX_FILE_BYTES // 2**20} MB, too large for a photo")

@@ -187,7 +187,7 @@ class Tally:
                 }
                 for name, (n, found, ok, read, hit) in zip(SIZE_NAMES, self.sizes, strict=True)
             }
-            big = self.sizes[size_bin(SIZE_BINS[0]):].sum(axis=0)
+            big = self.sizes[size_bin(SIZE_BINS[0]) :].sum(axis=0)
             out["recall_20px"] = div(int(big[1]), int(big[0]))
             out["precision_20px"] = div(int(big[4]), int(big[3]))
         if self.ms:

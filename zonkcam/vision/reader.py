@@ -186,4 +186,3 @@ def nms(boxes: np.ndarray, scores: np.ndarray, iou: float, inside: float = 0.0) 
 def _reading_order(d: Die) -> tuple[float, float]:
     """Top-to-bottom, then left-to-right, by the box's centre."""
     return ((d.bbox[1] + d.bbox[3]) / 2, (d.bbox[0] + d.bbox[2]) / 2)
-

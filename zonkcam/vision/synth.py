@@ -282,9 +282,7 @@ def _tiled_board(
                 num = str(int(rng.choice([2, 3, 4, 5, 6, 8, 9, 10, 11, 12])))
                 (tw, th), _ = cv2.getTextSize(num, cv2.FONT_HERSHEY_SIMPLEX, scale, 2)
                 org = (int(cx - tw / 2), int(cy + th / 2))
-                cv2.putText(
-                    img, num, org, cv2.FONT_HERSHEY_SIMPLEX, scale, ink, max(1, tr // 10)
-                )
+                cv2.putText(img, num, org, cv2.FONT_HERSHEY_SIMPLEX, scale, ink, max(1, tr // 10))
                 for k in range(int(rng.integers(0, 6))):
                     dx = (k - 2) * tr * 0.18
                     cv2.circle(img, (int(cx + dx), int(cy + tr * 0.7)), max(1, tr // 12), ink, -1)
@@ -1069,14 +1067,18 @@ def closeup_frames(width: int, height: int, share: float, frames: int, seed: int
             width,
             height,
             n_dice=2 if share < 0.3 else 1,
-            die_px=min(share * max(width, height) * float(rng.uniform(0.95, 1.05)),
-                       0.6 * min(width, height)),
+            die_px=min(
+                share * max(width, height) * float(rng.uniform(0.95, 1.05)),
+                0.6 * min(width, height),
+            ),
             tilt_deg=float(rng.uniform(0, 30)),
         )
         corners = [scene.camera.project(np.concatenate(_die_geometry(d)[1])) for d in scene.dice]
         if scene.dice and all(
-            (c[:, 0] >= 0).all() and (c[:, 0] <= width).all()
-            and (c[:, 1] >= 0).all() and (c[:, 1] <= height).all()
+            (c[:, 0] >= 0).all()
+            and (c[:, 0] <= width).all()
+            and (c[:, 1] >= 0).all()
+            and (c[:, 1] <= height).all()
             for c in corners
         ):
             done += 1
