@@ -125,8 +125,8 @@ def test_a_misread_die_is_corrected_by_tap_and_digit(tmp_path):
             app.tick(table.read())
         assert app.keeper.state.log[-1] == "Ann zonks"  # as read: a 2 where a 1 lies
         index = next(i for i, d in enumerate(app.last_settled.dice) if d.value == 2)
-        app._command(Command(InputCommand.TAP_DIE, index))
-        app._command(Command(InputCommand.DIGIT, 1))
+        app.handle(Command(InputCommand.TAP_DIE, index))
+        app.handle(Command(InputCommand.DIGIT, 1))
         state = app.keeper.state
         assert state.player.name == "Ann" and state.turn.score.best.points == 100
         assert sorted(d.value for d in state.turn.roll) == [1, 3, 4, 6, 6]
@@ -152,14 +152,14 @@ def test_every_roll_read_keeps_its_photo_and_the_screen_shows_it(tmp_path):
             photos=photos,
         )
         app.tick(first)
-        app._command(Command(InputCommand.PHOTO))
+        app.handle(Command(InputCommand.PHOTO))
         assert screen.photo is None and "no photo" in screen.message
         table.throw([2, 3, 4, 6, 6])
         while table.busy:
             app.tick(table.read())
         index = next(i for i, d in enumerate(app.last_settled.dice) if d.value == 2)
-        app._command(Command(InputCommand.TAP_DIE, index))
-        app._command(Command(InputCommand.DIGIT, 1))
+        app.handle(Command(InputCommand.TAP_DIE, index))
+        app.handle(Command(InputCommand.DIGIT, 1))
         photos.wait()
         shots = photos.of_game(keeper.game_id)
         stored = log.actions(keeper.game_id)
@@ -169,10 +169,10 @@ def test_every_roll_read_keeps_its_photo_and_the_screen_shows_it(tmp_path):
         ]
         image = cv2.imread(str(shots[-1][1]))
         assert image is not None and image.shape[1] == 640
-        app._command(Command(InputCommand.PHOTO))
+        app.handle(Command(InputCommand.PHOTO))
         assert screen.photo is not None and f"action {shots[-1][0]}" in screen.photo[1]
         app.tick(table.read())  # drawn instead of the game
-        app._command(Command(InputCommand.PHOTO))
+        app.handle(Command(InputCommand.PHOTO))
         assert screen.photo is None
         window.close()
 
@@ -249,7 +249,7 @@ def test_a_vanished_camera_is_shown_and_the_game_stays(tmp_path):
 def test_set_up_screens_resume_or_seat_a_new_game(tmp_path):
     import pygame
 
-    from zonkcam.app.main import _set_up_on_screen
+    from zonkcam.app.main import set_up_on_screen
 
     def key(k, text=""):
         return pygame.event.Event(pygame.KEYDOWN, key=k, unicode=text)
@@ -272,17 +272,17 @@ def test_set_up_screens_resume_or_seat_a_new_game(tmp_path):
             [key(pygame.K_RETURN)],
         ]  # an empty line starts the game
         window.events = lambda: script.pop(0) if script else []
-        keeper = _set_up_on_screen(log, ui, [])
+        keeper = set_up_on_screen(log, ui, [])
         assert keeper.state.rules.name == "all-johnnys"
         assert [p.name for p in keeper.state.players] == ["Ann", "Bob"]
         unfinished = [g for g in log.games() if not g.finished]
         script = [[key(pygame.K_RETURN)]]  # the first offer: resume that game
         window.events = lambda: script.pop(0) if script else []
-        again = _set_up_on_screen(log, ui, unfinished)
+        again = set_up_on_screen(log, ui, unfinished)
         assert again.game_id == keeper.game_id
         script = [[key(pygame.K_ESCAPE)]]
         window.events = lambda: script.pop(0) if script else []
-        assert _set_up_on_screen(log, ui, []) is None  # Esc leaves
+        assert set_up_on_screen(log, ui, []) is None  # Esc leaves
 
 
 def test_scorekeeper_enters_spaced_and_choose_from_the_keyboard(tmp_path):
@@ -296,26 +296,26 @@ def test_scorekeeper_enters_spaced_and_choose_from_the_keyboard(tmp_path):
             TableWatcher(calibrate(first.image, table.geometry), TruthReader(table)),
             say=lambda line: None,
         )
-        app._command(Command(InputCommand.SPACED))
-        app._command(Command(InputCommand.DIGIT, 3))
+        app.handle(Command(InputCommand.SPACED))
+        app.handle(Command(InputCommand.DIGIT, 3))
         cy = app.keeper.state.players[2]
         assert cy.spaced == 1 and cy.drinks == 1
         table.throw([1, 5, 2, 3, 4])
         while table.busy:
             app.tick(table.read())
-        app._command(Command(InputCommand.CHOOSE))
-        app._command(Command(InputCommand.DIGIT, 2))
+        app.handle(Command(InputCommand.CHOOSE))
+        app.handle(Command(InputCommand.DIGIT, 2))
         assert app.keeper.state.players[1].drinks == 1
         assert app.keeper.state.log[-1] == "DRINK CHOOSE: Bob drinks"
         # d, then the player's number: their drinks due are drunk; d 0: everyone's
-        app._command(Command(InputCommand.DRANK))
-        app._command(Command(InputCommand.DIGIT, 2))
+        app.handle(Command(InputCommand.DRANK))
+        app.handle(Command(InputCommand.DIGIT, 2))
         assert [p.drinks_due for p in app.keeper.state.players] == [0, 0, 1]
-        app._command(Command(InputCommand.DRANK))
-        app._command(Command(InputCommand.DIGIT, 0))
+        app.handle(Command(InputCommand.DRANK))
+        app.handle(Command(InputCommand.DIGIT, 0))
         assert app.keeper.state.log[-1] == "DRUNK: Cy 1"
         app.play(A.Land("social"))
-        app._command(Command(InputCommand.DRUNK))  # ROLL held
+        app.handle(Command(InputCommand.DRUNK))  # ROLL held
         assert [p.drinks_due for p in app.keeper.state.players] == [0, 0, 0]
 
 
@@ -372,14 +372,14 @@ def test_the_demo_never_plays_a_game_people_played(tmp_path, capsys, monkeypatch
 def test_a_camera_table_never_comes_back_to_a_demo_game(tmp_path):
     import argparse
 
-    from zonkcam.app.main import _first_game
+    from zonkcam.app.main import first_game
 
     with EventLog(tmp_path / "g.db") as log:
         demo = Scorekeeper.new(log, PRESETS["chicago"], [A.Players(("Ann", "Bob"))], demo=True)
         assert log.games()[0].demo and Scorekeeper.resume(log, demo.game_id).demo
         args = argparse.Namespace(resume=None, players=["Di", "Ed"], rules="drinking", new=False)
         ui = argparse.Namespace(window=argparse.Namespace(headless=True))
-        keeper = _first_game(log, args, False, ui)
+        keeper = first_game(log, args, False, ui)
         assert keeper.game_id != demo.game_id and not keeper.demo
         assert [p.name for p in keeper.state.players] == ["Di", "Ed"]
 

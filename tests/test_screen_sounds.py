@@ -100,7 +100,7 @@ def test_a_mixer_that_will_not_start_is_silent(monkeypatch):
 
     monkeypatch.setattr(pygame.mixer, "get_init", lambda: None)
     monkeypatch.setattr(pygame.mixer, "init", refuse)
-    assert sounds._open_mixer() is None
+    assert sounds.open_mixer() is None
     assert Sounds().silent
 
 

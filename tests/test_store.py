@@ -35,8 +35,8 @@ def test_default_path_follows_xdg(tmp_path, monkeypatch):
 
 def test_wal_and_full_sync(tmp_path):
     with EventLog(tmp_path / "g.db") as log:
-        assert log._db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
-        assert log._db.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
+        assert log.connection.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+        assert log.connection.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
 
 
 def test_actions_are_saved_and_resumed(tmp_path):
@@ -235,7 +235,7 @@ def test_a_log_of_the_first_release_is_upgraded_and_plays_on(tmp_path):
     db = tmp_path / "g.db"
     first_released_log(db)
     with EventLog(db) as log:
-        assert log._db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+        assert log.connection.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
         games = log.games()
         assert [(g.id, g.finished, g.events, g.players) for g in games] == [
             (1, True, 3, ("Ann", "Bob")),
@@ -265,7 +265,7 @@ def test_every_layout_version_upgrades_to_the_current_one(tmp_path):
         con.execute(f"PRAGMA user_version = {version}")
         con.close()
         with EventLog(db) as log:
-            assert log._db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+            assert log.connection.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
             keeper = Scorekeeper.new(log, PRESETS["chicago"], [A.Players(("Ann",))])
             keeper.play(roll(1, 2, 3, 4, 6))
             assert len(log.actions(keeper.game_id)) == 2
@@ -281,8 +281,8 @@ def test_a_new_layout_step_is_one_more_sql_step(tmp_path, monkeypatch):
     monkeypatch.setattr(store, "MIGRATIONS", (*store.MIGRATIONS, photos))
     monkeypatch.setattr(store, "SCHEMA_VERSION", len(store.MIGRATIONS))
     with EventLog(db) as log:
-        assert log._db.execute("PRAGMA user_version").fetchone()[0] == store.SCHEMA_VERSION
-        assert log._db.execute("SELECT COUNT(*) FROM roll_photos").fetchone() == (0,)
+        assert log.connection.execute("PRAGMA user_version").fetchone()[0] == store.SCHEMA_VERSION
+        assert log.connection.execute("SELECT COUNT(*) FROM roll_photos").fetchone() == (0,)
         assert len(log.actions(1)) == 1
 
 
@@ -359,7 +359,7 @@ def test_a_live_writer_in_another_process_is_refused_and_a_killed_one_is_not(tmp
         holder.send_signal(signal.SIGKILL)
         holder.wait(timeout=10)
     with EventLog(db) as log:  # the killed writer's claim is left behind, and taken over
-        assert log._db.execute("SELECT pid FROM writers").fetchall() == [(holder.pid,)]
+        assert log.connection.execute("SELECT pid FROM writers").fetchall() == [(holder.pid,)]
         Scorekeeper.resume(log, 1).play(roll(1, 2, 3, 4, 6))
 
 
@@ -433,7 +433,7 @@ def _transactions(log) -> list[list[str]]:
         elif out and word not in ("COMMIT", "SELECT"):
             out[-1].append(" ".join(sql.split()[:3]))
 
-    log._db.set_trace_callback(trace)
+    log.connection.set_trace_callback(trace)
     return out
 
 

@@ -111,7 +111,7 @@ def test_a_read_only_log_refuses_the_action_and_the_session_goes_on(tmp_path):
     shown: list[str] = []
     with EventLog(db) as log:
         keeper = Scorekeeper.resume(log, 1)
-        log._db.execute("PRAGMA query_only = ON")  # SQLite's read-only refusal
+        log.connection.execute("PRAGMA query_only = ON")  # SQLite's read-only refusal
         TextScorekeeper(keeper, read=lambda _: next(typed), write=shown.append).run()
         assert len(keeper.game.events) == 2  # not accepted: the game is where it was
     refusal = next(line for line in shown if line.startswith("! "))
@@ -164,8 +164,8 @@ def test_a_full_disk_refuses_the_action_and_keeps_what_was_saved(tmp_path):
     saved_game(db, rolls=0)
     with EventLog(db) as log:
         keeper = Scorekeeper.resume(log, 1)
-        pages = log._db.execute("PRAGMA page_count").fetchone()[0]
-        log._db.execute(f"PRAGMA max_page_count = {pages}")  # the file may not grow
+        pages = log.connection.execute("PRAGMA page_count").fetchone()[0]
+        log.connection.execute(f"PRAGMA max_page_count = {pages}")  # the file may not grow
         saved = 0
         with pytest.raises(StoreError, match="the disk is full; free some space") as info:
             for _ in range(1000):
@@ -173,7 +173,7 @@ def test_a_full_disk_refuses_the_action_and_keeps_what_was_saved(tmp_path):
                 saved += 1
         assert "nothing was saved" in str(info.value)
         assert len(keeper.game.events) == 1 + saved
-        log._db.execute("PRAGMA max_page_count = 1000000")  # space freed: play goes on
+        log.connection.execute("PRAGMA max_page_count = 1000000")  # space freed: play goes on
         keeper.play(ZONK)
     with EventLog(db) as log:
         assert len(log.actions(1)) == 2 + saved

@@ -106,17 +106,17 @@ def test_every_distractor_kind_can_be_drawn():
     for kind in synth.DISTRACTOR_KINDS:
         if kind == "dot":
             continue
-        tex, alpha, size = synth._flat_texture(kind, rng)
+        tex, alpha, size = synth.flat_texture(kind, rng)
         assert tex.dtype == np.float32 and tex.shape[:2] == alpha.shape
         assert 0.1 < alpha.mean() < 1.0 and min(size) > 5
 
 
 def test_printed_boards_include_tiles_with_number_tokens():
     rng = np.random.default_rng(3)
-    board = synth._tiled_board(480, 640, rng)
+    board = synth.tiled_board(480, 640, rng)
     assert board.dtype == np.float32 and board.shape == (480, 640, 3)
     assert board.std() > 20  # tiles of several colours, borders, tokens
-    assert (synth._tiled_board(480, 640, np.random.default_rng(3)) == board).all()
+    assert (synth.tiled_board(480, 640, np.random.default_rng(3)) == board).all()
     # the token discs: light round blobs inside the tiles
     grey = cv2.cvtColor(np.clip(board, 0, 255).astype(np.uint8), cv2.COLOR_BGR2GRAY)
     circles = cv2.HoughCircles(
@@ -134,14 +134,14 @@ def test_printed_boards_include_tiles_with_number_tokens():
 
 def test_board_mats_are_tiled_boards_about_half_the_time(monkeypatch):
     calls = []
-    real = synth._tiled_board
-    monkeypatch.setattr(synth, "_tiled_board", lambda *a: calls.append(1) or real(*a))
+    real = synth.tiled_board
+    monkeypatch.setattr(synth, "tiled_board", lambda *a: calls.append(1) or real(*a))
     for seed in range(40):
-        synth._mat_image(synth.Mat("board", (120, 140, 160)), 90, 120, np.random.default_rng(seed))
+        synth.mat_image(synth.Mat("board", (120, 140, 160)), 90, 120, np.random.default_rng(seed))
     n = len(calls)
     assert 8 <= n <= 32
     for kind in ("desk", "felt", "wood", "white", "cloth"):  # only boards get tiles
-        synth._mat_image(synth.Mat(kind, (120, 140, 160)), 90, 120, np.random.default_rng(0))
+        synth.mat_image(synth.Mat(kind, (120, 140, 160)), 90, 120, np.random.default_rng(0))
     assert len(calls) == n
 
 
@@ -155,10 +155,10 @@ def test_board_tiles_can_carry_busy_terrain(monkeypatch):
 
     monkeypatch.setattr(synth.cv2, "line", line)
     monkeypatch.setattr(synth, "TERRAIN_DETAIL_SHARE", 0.0)
-    synth._tiled_board(480, 640, np.random.default_rng(5))
+    synth.tiled_board(480, 640, np.random.default_rng(5))
     assert strokes == []
     monkeypatch.setattr(synth, "TERRAIN_DETAIL_SHARE", 1.0)
-    board = synth._tiled_board(480, 640, np.random.default_rng(5))
+    board = synth.tiled_board(480, 640, np.random.default_rng(5))
     assert len(strokes) >= 5 * 12  # 5-30 strokes on every tile, and a 640 px board has 12+
     assert np.isfinite(board).all()
 
@@ -176,8 +176,8 @@ def test_a_fifth_of_the_views_are_steep_and_none_sees_the_horizon():
 
 def test_tiled_boards_name_their_token_tiles_as_decoys_without_changing_the_board():
     found = []
-    with_decoys = synth._tiled_board(480, 640, np.random.default_rng(3), found)
-    plain = synth._tiled_board(480, 640, np.random.default_rng(3))
+    with_decoys = synth.tiled_board(480, 640, np.random.default_rng(3), found)
+    plain = synth.tiled_board(480, 640, np.random.default_rng(3))
     np.testing.assert_array_equal(with_decoys, plain)  # the same random draws
     assert len(found) >= 5
     boxes = np.array(found)

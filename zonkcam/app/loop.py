@@ -88,7 +88,7 @@ class TableApp:
         if self.driver is not None:
             commands += self.driver.step(self.keeper.state)
         for command in commands:
-            self._command(command)
+            self.handle(command)
         if self.screen is not None and (
             not self.unwatched or self._turn_shot or self.screen.window.due()
         ):
@@ -152,7 +152,8 @@ class TableApp:
             f"{shots[-1][0]} of game {self.keeper.game_id}); v: back",
         )
 
-    def _command(self, command: Command) -> None:
+    def handle(self, command: Command) -> None:
+        """One command from the buttons, the keyboard or the demo players, as the app acts on it."""
         if command.kind is InputCommand.QUIT:
             self.quit = True
             return

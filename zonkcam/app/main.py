@@ -134,7 +134,7 @@ def run_app(args: argparse.Namespace) -> int:
         )
         notifier = Notifier()
         notifier.ready("set-up")  # systemd: started; the set-up screens may wait for people
-        keeper = _first_game(log, args, demo, screen, notifier)
+        keeper = first_game(log, args, demo, screen, notifier)
         if keeper is None:
             return 0  # the set-up screens were left with Esc
         if demo:
@@ -206,7 +206,7 @@ def _demo_may_resume(args: argparse.Namespace) -> None:
             )
 
 
-def _first_game(
+def first_game(
     log: EventLog,
     args: argparse.Namespace,
     demo: bool,
@@ -217,7 +217,7 @@ def _first_game(
         return resume(log, args.resume)
     unfinished = [g for g in log.games() if not g.finished and not g.demo]
     if not args.players and not args.rules and not args.new and not demo and not ui.window.headless:
-        return _set_up_on_screen(log, ui, unfinished, notifier)
+        return set_up_on_screen(log, ui, unfinished, notifier)
     if unfinished and not args.new and not demo:
         # after a crash or power cut the service comes back to the game in play, whatever
         # its command line says: --rules and --players only seat a new game
@@ -238,7 +238,7 @@ def _first_game(
     return new_game(log, rules, players, demo=demo)
 
 
-def _set_up_on_screen(
+def set_up_on_screen(
     log: EventLog, ui: GameScreen, unfinished: list[GameRecord], notifier: Notifier | None = None
 ) -> Scorekeeper | None:
     """The set-up screens: resume a game, or choose the rules and seat the players."""

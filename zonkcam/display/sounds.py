@@ -49,7 +49,7 @@ class Sounds:
         self.silent = True
         """No working audio: nothing will ever play."""
         self._sounds: dict[str, Any] = {}
-        self._mixer = mixer if mixer is not None else _open_mixer()
+        self._mixer = mixer if mixer is not None else open_mixer()
         if self._mixer is None:
             return
         try:
@@ -89,7 +89,7 @@ class Sounds:
         return None
 
 
-def _open_mixer() -> Any:
+def open_mixer() -> Any:
     """pygame.mixer, started, or None where there is no real audio device."""
     if os.environ.get("SDL_AUDIODRIVER", "").lower() == "dummy":
         return None

@@ -284,6 +284,12 @@ class EventLog:
 
     # -- lifetime -----------------------------------------------------------------------------
 
+    @property
+    def connection(self) -> sqlite3.Connection:
+        """The SQLite connection, for checks and maintenance (the log's writes go through
+        its methods)."""
+        return self._db
+
     def close(self) -> None:
         if self._db is None:
             return

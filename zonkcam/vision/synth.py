@@ -210,16 +210,14 @@ def _smooth_noise(rng: np.random.Generator, h: int, w: int, scale: int) -> np.nd
 
 
 TILED_BOARD_SHARE = 0.5
-"""Share of the printed boards drawn as tiles with number tokens (`_tiled_board`)."""
+"""Share of the printed boards drawn as tiles with number tokens (`tiled_board`)."""
 TERRAIN_DETAIL_SHARE = 0.6
 """Share of board tiles printed with busy terrain (strokes in the tile's colours): a
 detector that has only seen flat tiles takes a real board's textured tile with its
 round token for a die showing 1."""
 
 
-def _tiled_board(
-    h: int, w: int, rng: np.random.Generator, decoys: list | None = None
-) -> np.ndarray:
+def tiled_board(h: int, w: int, rng: np.random.Generator, decoys: list | None = None) -> np.ndarray:
     """A printed board of hexagonal or square tiles (float32): textured terrain in a few
     colours, dark or light borders, and on many tiles a round token with a number and
     a row of dots under it, or a small printed icon. Seen from afar such a tile looks
@@ -301,7 +299,7 @@ def _tiled_board(
     return out + rng.normal(0, 4, (h, w, 1)).astype(np.float32)
 
 
-def _mat_image(
+def mat_image(
     mat: Mat, h: int, w: int, rng: np.random.Generator, decoys: list | None = None
 ) -> np.ndarray:
     base = np.array(mat.color, np.float32)
@@ -330,7 +328,7 @@ def _mat_image(
         img *= (0.75 + 0.35 * folds + 0.05 * weave)[..., None]
         img += rng.normal(0, 5, (h, w, 1)).astype(np.float32)
     elif mat.kind == "board" and rng.random() < TILED_BOARD_SHARE:
-        img = _tiled_board(h, w, rng, decoys)
+        img = tiled_board(h, w, rng, decoys)
     elif mat.kind in ("board", "desk"):
         img = img.astype(np.uint8)
         for _ in range(int(rng.integers(4, 14))):
@@ -378,7 +376,7 @@ def render_background(
     The boxes of printed things that look like a die from afar are appended to `decoys`
     (none under a printed mat)."""
     found: list = []
-    img = _mat_image(scene.mat, scene.camera.height, scene.camera.width, rng, found)
+    img = mat_image(scene.mat, scene.camera.height, scene.camera.width, rng, found)
     if scene.mat.image is not None:
         img = _lay_printed_mat(img, scene.mat, scene.camera)
         found = []
@@ -589,7 +587,7 @@ def _put_text(tex, text, org, font, scale, color, thickness, line_type) -> None:
     tex[:] = tex * (1 - a) + np.asarray(color, np.float32) * a
 
 
-def _flat_texture(kind: str, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray, tuple]:
+def flat_texture(kind: str, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray, tuple]:
     """(texture, alpha, size in mm) of a flat distractor."""
     t = _TEX
     alpha = np.zeros((t, t), np.float32)
@@ -680,7 +678,7 @@ def _draw_distractors(img: np.ndarray, scene: Scene, rng: np.random.Generator) -
             r = int(rng.integers(2, max(3, min(h, w) // 25)))
             cv2.circle(img, (int(u), int(v)), r, rng.uniform(0, 255, 3).tolist(), -1, cv2.LINE_AA)
             continue
-        tex, alpha, size_mm = _flat_texture(kind, rng)
+        tex, alpha, size_mm = flat_texture(kind, rng)
         _paste_flat(
             img, cam, tex, alpha, cam.pixel_to_mat(u, v), size_mm, float(rng.uniform(0, 360))
         )
