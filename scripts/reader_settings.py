@@ -1,0 +1,75 @@
+"""What each of the reader's settings buys: each changed alone, read on the validation
+splits of both dev sets, against DEFAULT_SETTINGS (errors: missed / extra / misread, and ms
+per photo, decode excluded, one onnxruntime thread).
+
+    python scripts/reader_settings.py [--photos N] [--model-dir DIR]
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from dataclasses import replace
+from pathlib import Path
+
+from zonkcam.commands.eval import Scorer
+from zonkcam.commands.train import default_data
+from zonkcam.vision.dataset import load_labels, select
+from zonkcam.vision.model import load_model
+from zonkcam.vision.reader import DEFAULT_SETTINGS
+
+VARIANTS: list[tuple[str, dict]] = [
+    ("as shipped", {}),
+    ("det_size 320", {"det_size": 320}),
+    ("det_size 512", {"det_size": 512}),
+    ("det_threshold 0.2", {"det_threshold": 0.2}),
+    ("the value net alone (heat_weight 0)", {"heat_weight": 0.0}),
+    ("keep_vote 0.5", {"keep_vote": 0.5}),
+    ("keep_vote 0.7", {"keep_vote": 0.7}),
+    ("no dedupe", {"dedupe_iou": 1.0, "dedupe_inside": 0.0}),
+    ("dedupe by IoU only", {"dedupe_inside": 0.0}),
+]
+
+
+class CachedScorer(Scorer):
+    """Decodes each photo once for every variant."""
+
+    cache: dict = {}
+
+    def photo(self, rec):
+        if rec.image not in self.cache:
+            self.cache[rec.image] = super().photo(rec)
+        return self.cache[rec.image]
+
+
+def main() -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--photos", type=int, default=0, help="at most this many photos per set")
+    p.add_argument("--model-dir", type=Path, default=None)
+    args = p.parse_args()
+    model = load_model(args.model_dir, threads=1)
+    sets = {d.name: select(load_labels(d), "val") for d in default_data()}
+    if not sets:
+        print("no labelled sets under ../shared/datasets", file=sys.stderr)
+        return 2
+    if args.photos:
+        sets = {k: v[: args.photos] for k, v in sets.items()}
+    print(f"{'variant':38}" + "".join(f"{k:>44}" for k in sets))
+    print(f"{'':38}" + f"{'e2e exact  miss/extra/misread  ms med/p95':>44}" * len(sets))
+    CachedScorer(model, DEFAULT_SETTINGS).read(next(iter(sets.values()))[:3])  # warm up
+    for name, change in VARIANTS:
+        settings = replace(DEFAULT_SETTINGS, **change)
+        cells = []
+        for recs in sets.values():
+            a = CachedScorer(model, settings).read(recs).summary()["all"]
+            cells.append(
+                f"{a['end_to_end']:.4f} {a['images_exact']:.3f}  "
+                f"{a['missed']:>4}/{a['extra']:>4}/{a['misread']:>4}  "
+                f"{a['ms_median']:>6.1f}/{a['ms_p95']:>6.1f}"
+            )
+        print(f"{name:38}" + "".join(f"{c:>44}" for c in cells), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
