@@ -22,6 +22,7 @@ VARIANTS: list[tuple[str, dict]] = [
     ("as shipped", {}),
     ("det_size 320", {"det_size": 320}),
     ("det_size 512", {"det_size": 512}),
+    ("det_size 640", {"det_size": 640}),
     ("det_threshold 0.2", {"det_threshold": 0.2}),
     ("the value net alone (heat_weight 0)", {"heat_weight": 0.0}),
     ("keep_vote 0.5", {"keep_vote": 0.5}),

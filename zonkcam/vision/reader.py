@@ -42,7 +42,7 @@ class ReaderSettings:
     """Of two candidates overlapping by more than this IoU, the hotter one is read."""
     heat_full: float = 0.4
     heat_weight: float = 0.25
-    keep_vote: float = 0.6
+    keep_vote: float = 0.7
     """A candidate is kept as a die when P(a die) x min(heat / heat_full, 1) ** heat_weight
     reaches keep_vote: one the detector is lukewarm about needs a surer value net."""
     dedupe_iou: float = 0.35
