@@ -25,8 +25,8 @@ VARIANTS: list[tuple[str, dict]] = [
     ("det_size 640", {"det_size": 640}),
     ("det_threshold 0.2", {"det_threshold": 0.2}),
     ("the value net alone (heat_weight 0)", {"heat_weight": 0.0}),
-    ("keep_vote 0.5", {"keep_vote": 0.5}),
-    ("keep_vote 0.7", {"keep_vote": 0.7}),
+    ("keep_vote 0.6", {"keep_vote": 0.6}),
+    ("keep_vote 0.8", {"keep_vote": 0.8}),
     ("no dedupe", {"dedupe_iou": 1.0, "dedupe_inside": 0.0}),
     ("dedupe by IoU only", {"dedupe_inside": 0.0}),
 ]
