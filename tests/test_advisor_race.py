@@ -17,6 +17,9 @@ from zonkcam.game.game import Game
 from zonkcam.game.rules import PRESETS, rules_from_dict
 from zonkcam.game.scoring import score_roll
 
+pytestmark = pytest.mark.slow  # whole races solved both ways: `make check` leaves them out
+
+
 STEP = 50
 
 

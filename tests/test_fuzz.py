@@ -13,6 +13,7 @@ import tomllib
 
 import cv2
 import numpy as np
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -25,6 +26,11 @@ from zonkcam.game.game import Game
 from zonkcam.game.rules import PRESETS, load_rules, rules_from_dict, rules_to_toml, toml_string
 from zonkcam.mat.calibrate import CalibrationError, load_calibration
 from zonkcam.vision.imageio import MAX_DECODE_PIXELS, ImageFileError, decode_image
+
+pytestmark = (
+    pytest.mark.slow
+)  # generated hostile inputs by the thousand: `make check` leaves them out
+
 
 FUZZ = settings(
     max_examples=100,

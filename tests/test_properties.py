@@ -22,6 +22,11 @@ from zonkcam.game.rules import PRESETS, load_rules
 from zonkcam.game.scoring import RollContext, score_roll
 from zonkcam.game.state import Phase
 
+pytestmark = (
+    pytest.mark.slow
+)  # thousands of generated games and rolls: `make check` leaves them out
+
+
 NAMES = sorted(PRESETS)
 SETTINGS = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

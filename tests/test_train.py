@@ -9,6 +9,8 @@ import cv2
 import numpy as np
 import pytest
 
+pytestmark = pytest.mark.slow  # trains (a tiny schedule): `make check` leaves it out
+
 torch = pytest.importorskip("torch")
 pytest.importorskip("onnx")
 pytest.importorskip("efficientnet_lite_pytorch")
