@@ -10,6 +10,7 @@ import sys
 import time
 from pathlib import Path
 
+from zonkcam.commands.play import whole_number
 from zonkcam.commands.read import load_model_or_fail
 
 TABLE_SIZES = ((640, 480), (1280, 960), (2304, 1296))
@@ -28,15 +29,25 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     p.add_argument(
         "--photos",
-        type=int,
+        type=whole_number(0),
         default=0,
         help="at most this many validation photos per set (default 0: all)",
     )
-    p.add_argument("--frames", type=int, default=30, help="rendered frames per size")
-    p.add_argument("--threads", type=int, default=1)
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--model-dir", type=Path, default=None)
-    p.add_argument("--json", action="store_true")
+    p.add_argument(
+        "--frames", type=whole_number(1), default=30, help="rendered frames per size (default 30)"
+    )
+    p.add_argument(
+        "--threads", type=whole_number(1), default=1, help="onnxruntime threads (default 1)"
+    )
+    p.add_argument("--seed", type=int, default=0, help="seed of the rendered frames (default 0)")
+    p.add_argument(
+        "--model-dir",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="folder with dice_detector.onnx and dice_values.onnx (default: the shipped ones)",
+    )
+    p.add_argument("--json", action="store_true", help="print the figures as one JSON object")
     p.add_argument(
         "--engine",
         action="store_true",

@@ -10,6 +10,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from zonkcam.commands.play import whole_number
 from zonkcam.commands.read import load_model_or_fail
 from zonkcam.commands.train import DEFAULT_SETS, SHARED_DATA, default_data
 from zonkcam.errors import UserError
@@ -51,8 +52,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="also read each model folder DIR/SOURCE (`zonkcam train --leave-out SOURCE "
         "--out DIR/SOURCE`) on all photos of SOURCE",
     )
-    p.add_argument("--model-dir", type=Path, default=None, help="the models to score")
-    p.add_argument("--threads", type=int, default=1)
+    p.add_argument(
+        "--model-dir",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="folder with the models to score (default: the shipped ones)",
+    )
+    p.add_argument(
+        "--threads", type=whole_number(1), default=1, help="onnxruntime threads (default 1)"
+    )
     p.add_argument("--json", action="store_true", help="print the figures as one JSON object")
     p.add_argument(
         "--review",
@@ -60,7 +69,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         metavar="PATH",
         help="write a review sheet of the worst images to PATH (.jpg/.png)",
     )
-    p.add_argument("--worst", type=int, default=16, help="images on the review sheet")
+    p.add_argument(
+        "--worst", type=whole_number(1), default=16, help="images on the review sheet (default 16)"
+    )
     p.add_argument(
         "--distort",
         metavar="NAME[=S]",

@@ -7,6 +7,7 @@ import sys
 import time
 from pathlib import Path
 
+from zonkcam.commands.play import whole_number
 from zonkcam.errors import UserError
 
 SHARED_DATA = Path("../shared/datasets")
@@ -54,8 +55,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="full: the shipped model (about 2 hours here); short: the twins (about 1 "
         "hour); tiny: a smoke test of a few seconds",
     )
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--threads", type=int, default=2, help="CPU threads (default 2)")
+    p.add_argument(
+        "--seed", type=int, default=0, help="seed of every random draw (default 0: the shipped run)"
+    )
+    p.add_argument("--threads", type=whole_number(1), default=2, help="CPU threads (default 2)")
     p.add_argument("--log", type=Path, default=None, help="also append progress to this file")
     p.set_defaults(func=run)
 
