@@ -12,7 +12,7 @@ import onnxruntime as ort
 from zonkcam.data import MODELS
 
 MODEL_DIR = MODELS
-"""zonkcam/models/ inside the installed package."""
+"""The shipped models: models/ at the top of a checkout, zonkcam/models/ in a wheel."""
 DETECTOR_FILE = "dice_detector.onnx"
 VALUES_FILE = "dice_values.onnx"
 DEFAULT_THREADS = 1
