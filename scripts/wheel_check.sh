@@ -27,8 +27,9 @@ scene = synth.Scene(dice=tuple(synth.DieSpec(value=v, color="white", x_mm=x, y_m
                     mat=synth.Mat("felt", (60, 110, 40)))
 cv2.imwrite("photo.png", synth.render(scene, np.random.default_rng(0)).image)
 PY
-"$V/zonkcam" read photo.png | tee read.txt
-grep -q "3" read.txt
+"$V/zonkcam" read --json photo.png | tee read.json
+"$V/python" -c 'import json; d = json.load(open("read.json"))["dice"]
+assert sorted(x["value"] for x in d) == [3, 4, 6], d'
 export SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy
 "$V/zonkcam" play --source demo --fast --db "$TMP/games.sqlite3" --screenshots "$TMP/shots" > play.txt
 tail -3 play.txt
