@@ -224,8 +224,12 @@ def geometry_from_dict(data: dict[str, Any], where: str = "mat geometry") -> Mat
 
 # -- drawing ---------------------------------------------------------------------------------
 
-_FELT = (105, 72, 38)  # BGR: rolling area (denim blue: contrast for white, red, green dice)
-_STRIP = (70, 52, 44)  # keep strip (dark slate: dice of every colour stand out)
+ROLLING_COLOUR = (105, 72, 38)
+"""BGR of the rolling area (and the board images inside it)."""
+KEEP_COLOUR = (70, 52, 44)
+"""BGR of the keep strip."""
+PAPER_COLOUR = (255, 255, 255)
+"""BGR of the mat round the zones (the markers' quiet zone)."""
 _INK = (30, 30, 30)
 
 
@@ -237,11 +241,11 @@ def draw_mat(geo: MatGeometry, dpi: float = 300) -> np.ndarray:
         return int(round(x * px)), int(round(y * px))
 
     w, h = p(geo.width_mm, geo.height_mm)
-    img = np.full((h, w, 3), 255, np.uint8)
+    img = np.full((h, w, 3), PAPER_COLOUR, np.uint8)
     line = max(1, int(round(0.8 * px)))
     for rect, colour, label in (
-        (geo.rolling_area, _FELT, "ROLL HERE"),
-        (geo.keep_strip, _STRIP, "KEEP"),
+        (geo.rolling_area, ROLLING_COLOUR, "ROLL HERE"),
+        (geo.keep_strip, KEEP_COLOUR, "KEEP"),
     ):
         cv2.rectangle(img, p(rect.x, rect.y), p(rect.x + rect.w, rect.y + rect.h), colour, -1)
         _text(img, label, p(rect.x + rect.w / 2, rect.y + rect.h - 4), 5 * px, (235, 235, 235))
@@ -268,7 +272,9 @@ def _die_image(img: np.ndarray, b: BoardImage, px: float) -> None:
     corner = side // 6
     cv2.rectangle(img, (x0 + corner, y0), (x0 + side - corner, y0 + side), white, thick)
     cv2.rectangle(img, (x0, y0 + corner), (x0 + side, y0 + side - corner), white, thick)
-    cv2.rectangle(img, (x0 + thick, y0 + thick), (x0 + side - thick, y0 + side - thick), _FELT, -1)
+    cv2.rectangle(
+        img, (x0 + thick, y0 + thick), (x0 + side - thick, y0 + side - thick), ROLLING_COLOUR, -1
+    )
     for cx, cy in (
         (corner, corner),
         (side - corner, corner),
@@ -277,10 +283,10 @@ def _die_image(img: np.ndarray, b: BoardImage, px: float) -> None:
     ):
         cv2.ellipse(img, (x0 + cx, y0 + cy), (corner, corner), 0, 0, 360, white, thick)
     cv2.rectangle(
-        img, (x0 + thick, y0 + corner), (x0 + side - thick, y0 + side - corner), _FELT, -1
+        img, (x0 + thick, y0 + corner), (x0 + side - thick, y0 + side - corner), ROLLING_COLOUR, -1
     )
     cv2.rectangle(
-        img, (x0 + corner, y0 + thick), (x0 + side - corner, y0 + side - thick), _FELT, -1
+        img, (x0 + corner, y0 + thick), (x0 + side - corner, y0 + side - thick), ROLLING_COLOUR, -1
     )
     mid, arm = (x0 + side // 2, y0 + side // 2), int(side * 0.3)
     if b.label in ("LEFT", "RIGHT"):

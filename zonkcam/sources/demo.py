@@ -150,7 +150,11 @@ class DemoTable:
         colours: Sequence[str] | None = None,
         tumble_frames: tuple[int, int] = (12, 20),
         rest_frames: int = 20,
+        bodies: dict[str, tuple[int, int, int]] | None = None,
     ) -> None:
+        self.bodies = dict(bodies or {})
+        """Dice colours of this table beyond the renderer's (synth.DIE_COLORS): name ->
+        body BGR (a die the colour of a zone of the mat, say)."""
         self.geometry = load_geometry(geometry) if isinstance(geometry, str) else geometry
         self.name, self.fps = "demo table", fps
         self.spec = (
@@ -262,16 +266,19 @@ class DemoTable:
         for p in self.poses:
             d = p.die
             sx, sy = self._to_world(d.x_mm, d.y_mm)
+            body = self.bodies.get(d.color)
+            dark = d.color in ("red", "green") or (body is not None and sum(body) < 3 * 128)
             specs.append(
                 synth.DieSpec(
                     d.value,
-                    d.color,
+                    d.color if body is None else "white",
                     sx,
                     sy,
                     d.yaw_deg,
                     size_mm=self.geometry.die_mm,
-                    pip_color="white" if d.color in ("red", "green") else "black",
+                    pip_color="white" if dark else "black",
                     tilt_deg=COCKED_TILT_DEG if d.cocked else 0.0,
+                    body_bgr=body,
                 )
             )
         # The same seed every frame: dice at rest render identically (side faces and glare
