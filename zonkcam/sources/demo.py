@@ -303,15 +303,20 @@ class DemoTable:
         onto: dict[int, str] | None = None,
         off_mat: Sequence[int] = (),
         cocked: Sequence[int] = (),
+        at: dict[int, tuple[float, float]] | None = None,
     ) -> None:
         """Throw dice into the rolling area (after the dice already there are picked up).
 
         ``values`` fixes the faces (else random); ``onto`` lands die i touching a board
-        image; ``off_mat`` lands those dice off the mat; ``cocked`` leaves them leaning.
+        image; ``off_mat`` lands those dice off the mat; ``cocked`` leaves them leaning;
+        ``at`` lands die i at those mat mm (anywhere on the mat: the paper round the zones
+        too).
         """
         n = len(values) if values is not None else (n or self.n_dice)
         vals = list(values) if values is not None else [int(v) for v in self.rng.integers(1, 7, n)]
-        self._script.append(self._throw(vals, colours, onto or {}, set(off_mat), set(cocked)))
+        self._script.append(
+            self._throw(vals, colours, onto or {}, set(off_mat), set(cocked), at or {})
+        )
 
     def keep(self, values: Sequence[int]) -> None:
         """A hand moves rolled dice showing these values into the keep strip."""
@@ -367,6 +372,7 @@ class DemoTable:
         onto: dict[int, str],
         off_mat: set[int],
         cocked: set[int],
+        at: dict[int, tuple[float, float]],
     ) -> Iterator[None]:
         self.poses = [p for p in self.poses if p.die.zone == "keep"]
         if colours is None:  # the dice not lying in the keep strip
@@ -378,6 +384,10 @@ class DemoTable:
         self.throws += 1
         g, rng = self.geometry, self.rng
         targets = self._targets(len(values), onto, off_mat, cocked)
+        for i, (x, y) in at.items():
+            on_mat = 0 <= x <= g.width_mm and 0 <= y <= g.height_mm
+            zone = "keep" if g.keep_strip.contains(x, y) else "rolling" if on_mat else "off"
+            targets[i] = (x, y, zone, ())
         frames = int(rng.integers(*self.tumble_frames))
         starts = [
             (

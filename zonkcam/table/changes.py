@@ -66,12 +66,39 @@ class TableView:
         _, moved = cv2.threshold(diff, level, 255, cv2.THRESH_BINARY)
         return cv2.bitwise_and(moved, self.roi)
 
-    def changes(self, base: np.ndarray | None, now: np.ndarray, level: int) -> ChangeMap:
+    def changes(
+        self,
+        base: np.ndarray | None,
+        now: np.ndarray,
+        level: int,
+        fine: tuple[np.ndarray, np.ndarray, TableView] | None = None,
+        fine_level: int = 40,
+    ) -> ChangeMap:
         """Where the still table differs from how it looked when it last settled (``base``;
         None: everything counts as changed). A light that changed over the whole table
-        (a lamp, the evening) is evened out first, colour by colour."""
+        (a lamp, the evening) is evened out first, colour by colour.
+
+        ``fine`` (the base and the frame now at a finer size, and that size's view) adds
+        what only shows there: a die the colour of the mat it lies on changes the picture
+        little but its pips, and pips are too small to see at the small size. Each patch of
+        fine change (over ``fine_level``, specks left out) counts with the die round it."""
         if base is None:
             return ChangeMap(self.roi.copy(), self)
+        mask = self._changed(base, now, level)
+        mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
+        if fine is not None:
+            fine_base, fine_now, view = fine
+            spots = view._changed(fine_base, fine_now, fine_level)
+            spots = cv2.morphologyEx(spots, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
+            r = max(1, int(round(view.die_px * view.scale * 0.35)))
+            disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1))
+            spots = cv2.bitwise_and(cv2.dilate(spots, disc), view.roi)
+            spots = cv2.resize(spots, self.size, interpolation=cv2.INTER_AREA)
+            mask = cv2.bitwise_or(mask, np.where(spots >= 128, 255, 0).astype(np.uint8))
+        return ChangeMap(mask, self)
+
+    def _changed(self, base: np.ndarray, now: np.ndarray, level: int) -> np.ndarray:
+        """Where ``now`` differs from ``base`` by over ``level``, the light evened out."""
         inside = self.roi > 0
         gains = []
         for c in range(3):
@@ -80,9 +107,7 @@ class TableView:
             ok = (a > 20) & (b > 20)
             gains.append(float(np.median(b[ok] / a[ok])) if ok.sum() > 100 else 1.0)
         evened = np.clip(base.astype(np.float32) * np.array(gains, np.float32), 0, 255)
-        mask = self.difference(evened.astype(np.uint8), now, level)
-        mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
-        return ChangeMap(mask, self)
+        return self.difference(evened.astype(np.uint8), now, level)
 
 
 @dataclass

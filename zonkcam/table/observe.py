@@ -32,7 +32,17 @@ from zonkcam.mat.calibrate import MOVED_PX, REFERENCE_PX_PER_MM, Calibration, ca
 from zonkcam.sources import CameraProblem, Frame
 from zonkcam.table.changes import ChangeMap, Region, TableView
 from zonkcam.table.tracking import Ballot, Change, compare
-from zonkcam.table.zones import Leftovers, TableDie, Zone, foreground, leftovers, place
+from zonkcam.table.zones import (
+    MIN_STANDING_OUT,
+    Leftovers,
+    TableDie,
+    Zone,
+    foreground,
+    leftovers,
+    marks,
+    place,
+    standing_out,
+)
 from zonkcam.vision.die import Die
 
 Reader = Callable[[np.ndarray, Region | None], Sequence[Die]]
@@ -68,6 +78,11 @@ class WatchConfig:
     """Colour change (of 255) that counts as motion from one frame to the next."""
     change_level: int = 24
     """Colour change that counts as a change since the table last settled."""
+    fine_width: int = 640
+    """The still table is also compared with its last settled look at this width, where
+    pips show: a die the colour of the mat under it is seen coming and going by them."""
+    fine_level: int = 40
+    """Colour change that counts at ``fine_width`` (spots smaller than a pip left out)."""
     motion_die_share: float = 0.15
     """Moving pixels, as a share of one die's area, that mean something moved."""
     changed_share: float = 0.25
@@ -140,6 +155,19 @@ class _Look:
     changes: ChangeMap
     regions: list[Region]
     ballot: Ballot
+    die_mm: float
+    seen_mask: np.ndarray | None = None
+    """What differs from the empty mat in the last read (zones.place's ``seen_mask``)."""
+
+    def moved(self, die: TableDie, share: float) -> bool:
+        """Whether ``die`` (as it lay when the table last settled) moved or went: its place
+        changed, or nothing there differs from the empty mat any more (a die the colour of
+        the mat under it changes the picture little when it goes)."""
+        if self.changes.share(die.bbox) > share:
+            return True
+        if self.seen_mask is None or die.zone == Zone.OFF:
+            return False
+        return standing_out(self.seen_mask, die.center_mm, self.die_mm) < MIN_STANDING_OUT
 
 
 @dataclass
@@ -151,6 +179,7 @@ class TableWatcher:
     def __post_init__(self) -> None:
         cal, cfg = self.calibration, self.config
         self.view = TableView(cal, cfg.motion_width)
+        self.fine_view = TableView(cal, min(cfg.fine_width, cal.image_size[0]))
         die = self.view.die_px * self.view.scale
         self._min_moving = max(4, int(cfg.motion_die_share * die * die))
         self._die_mm = cal.geometry.die_mm
@@ -164,6 +193,8 @@ class TableWatcher:
         self._blocked = False
         self._base: np.ndarray | None = None
         """The table (small frame) when it last settled."""
+        self._fine_base: np.ndarray | None = None
+        """The same at ``fine_width``."""
         self.state: tuple[TableDie, ...] = ()
         """The dice on the table when it last settled."""
         self._started = False
@@ -217,7 +248,8 @@ class TableWatcher:
         if self._need_look and self._still >= max(cfg.still_frames, self._recheck_at):
             out += self._look_at(frame, small)
         elif not self._need_look and self._still % cfg.refresh_frames == 0:
-            self._base = small  # nothing moved: only the light can have drifted
+            # nothing moved: only the light can have drifted
+            self._base, self._fine_base = small, self.fine_view.small(frame.image)
         return out
 
     def _motion_kind(self, moving: np.ndarray) -> Event:
@@ -228,8 +260,15 @@ class TableWatcher:
 
     def _look_at(self, frame: Frame, small: np.ndarray) -> list[Observation]:
         cal, cfg = self.calibration, self.config
+        fine = self.fine_view.small(frame.image)
         if self._look is None:
-            changes = self.view.changes(self._base, small, cfg.change_level)
+            changes = self.view.changes(
+                self._base,
+                small,
+                cfg.change_level,
+                None if self._fine_base is None else (self._fine_base, fine, self.fine_view),
+                cfg.fine_level,
+            )
             if self._base is not None and changes.dice < 0.3:
                 self._need_look = self._blocked = False  # the table is as it was
                 return []
@@ -237,20 +276,23 @@ class TableWatcher:
                 changes,
                 changes.regions(),
                 Ballot(self._die_mm, min_reads=cfg.min_reads, max_reads=cfg.max_reads),
+                self._die_mm,
             )
         look = self._look
-        top = mask = None
+        top = mask = seen_mask = None
         if cal.reference is not None:
             top = cal.top_down(frame.image, REFERENCE_PX_PER_MM)
             mask = foreground(top, cal.reference)
+            seen_mask = cv2.bitwise_or(mask, marks(top, cal.reference))
             if self._largest_blob_dice(mask) > cfg.hand_dice:
                 return self._wait(
                     frame, "something big (a hand?) is on the mat: waiting for it to go"
                 )
+        look.seen_mask = seen_mask
         seen: list[Die] = []
         for region in look.regions:
             seen += self.reader(frame.image, region)
-        read = place(seen, cal, mask=mask)
+        read = place(seen, cal, mask=mask, seen_mask=seen_mask)
         first = look.ballot.reads == 0
         look.ballot.add(read)
         if first and top is not None:  # something in the way? no need to read it again
@@ -263,7 +305,7 @@ class TableWatcher:
         left = self._leftovers(top, voted, look.changes) if top is not None else Leftovers()
         if left.in_the_way:
             return self._wait(frame, left.in_the_way)
-        return self._settle(frame, small, voted, left, look)
+        return self._settle(frame, small, fine, voted, left, look)
 
     def _leftovers(
         self, top: np.ndarray, read: Sequence[TableDie], changes: ChangeMap
@@ -300,19 +342,25 @@ class TableWatcher:
         return [self._obs(Event.BLOCKED, frame, message=message)]
 
     def _settle(
-        self, frame: Frame, small: np.ndarray, voted: list[TableDie], left: Leftovers, look: _Look
+        self,
+        frame: Frame,
+        small: np.ndarray,
+        fine: np.ndarray,
+        voted: list[TableDie],
+        left: Leftovers,
+        look: _Look,
     ) -> list[Observation]:
         share = self.config.changed_share
         comparison = compare(
             self.state,
             voted,
-            lambda d: look.changes.share(d.bbox) > share,
+            lambda d: look.moved(d, share),
             self._die_mm,
             unread_in_strip=left.unread_in(Zone.KEEP),
             picked_up=self._picked_up,
         )
         self._look, self._need_look, self._blocked = None, False, False
-        self._base, self.state = small, comparison.dice
+        self._base, self._fine_base, self.state = small, fine, comparison.dice
         change = comparison.change
         if not self._started:
             self._started = True

@@ -97,6 +97,30 @@ def foreground(top_down: np.ndarray, reference: np.ndarray) -> np.ndarray:
     return _open((chroma > 0.22) | (brightness > 1.35) | (brightness < 0.3))
 
 
+MARK_CONTRAST = 0.2
+"""A pixel whose brightness against the empty mat departs this much (log ratio) from the
+area round it is a mark: a pip, a die's edge."""
+MARK_LEVEL = 24
+"""...and differs from the empty mat by this many grey levels at least (noise in black
+print is not a mark)."""
+
+
+def marks(top_down: np.ndarray, reference: np.ndarray) -> np.ndarray:
+    """Pixels (uint8 0/255) where something small and sharp differs from the empty mat:
+    pips and a die's edges, which a die shows whatever its colour against the mat (a dark
+    blue die on blue felt, a white die on white paper). Brightness is taken against the
+    empty mat and then against its surroundings, so a shadow, which darkens a whole area
+    alike, makes none."""
+    if reference.shape != top_down.shape:
+        reference = cv2.resize(reference, (top_down.shape[1], top_down.shape[0]))
+    now = top_down.astype(np.float32).mean(axis=2)
+    empty = reference.astype(np.float32).mean(axis=2)
+    ratio = np.log((now + 8.0) / (empty + 8.0))
+    sigma = max(1.0, 4.0 * REFERENCE_PX_PER_MM)
+    departs = np.abs(ratio - cv2.GaussianBlur(ratio, (0, 0), sigma)) > MARK_CONTRAST
+    return ((departs & (np.abs(now - empty) > MARK_LEVEL)) * 255).astype(np.uint8)
+
+
 @dataclass(frozen=True)
 class Leftovers:
     """What lies on the mat besides the dice read (mat mm)."""
@@ -183,22 +207,28 @@ def place(
     cal: Calibration,
     frame: np.ndarray | None = None,
     mask: np.ndarray | None = None,
+    seen_mask: np.ndarray | None = None,
 ) -> list[TableDie]:
     """Put read dice on the mat. ``mask`` (from :func:`foreground`, at the reference scale)
-    gives footprints; without it a die's footprint is a flat die's square at its centre."""
+    gives footprints; without it a die's footprint is a flat die's square at its centre.
+    ``seen_mask`` (``mask`` with the :func:`marks`) tells a die from print on the mat."""
     geo = cal.geometry
     mat = Rect(0, 0, geo.width_mm, geo.height_mm)
     if mask is None and frame is not None and cal.reference is not None:
-        mask = foreground(cal.top_down(frame, REFERENCE_PX_PER_MM), cal.reference)
+        top = cal.top_down(frame, REFERENCE_PX_PER_MM)
+        mask = foreground(top, cal.reference)
+        seen_mask = cv2.bitwise_or(mask, marks(top, cal.reference))
+    if seen_mask is None:
+        seen_mask = mask
     nadir = cal.image_to_mat([[cal.image_size[0] / 2, cal.image_size[1] / 2]])[0]
     found = []
     for d in seen:
         x0, y0, x1, y1 = d.bbox
         cx, cy = cal.image_to_mat([[(x0 + x1) / 2, (y0 + y1) / 2]])[0]
         if (
-            mask is not None
+            seen_mask is not None
             and mat.contains(cx, cy)
-            and _standing_out(mask, (cx, cy), geo.die_mm) < MIN_STANDING_OUT
+            and standing_out(seen_mask, (cx, cy), geo.die_mm) < MIN_STANDING_OUT
         ):
             continue  # printed on the mat (a marker, a board image): there at calibration
         found.append((d, (float(cx), float(cy))))
@@ -250,14 +280,23 @@ def place(
     return out
 
 
-def _standing_out(mask: np.ndarray, centre: tuple[float, float], die: float) -> float:
-    """The share of a die-sized square at ``centre`` that differs from the empty mat."""
+def standing_out(mask: np.ndarray, centre: tuple[float, float], die: float) -> float:
+    """How much of a die-sized square at ``centre`` (mat mm) differs from the empty mat
+    (``mask`` from :func:`foreground`), each differing spot counted with a quarter of a
+    die round it: a die the colour of the mat under it differs only by its pips and its
+    edges, and those still stand out; print on the mat (there at calibration) does not."""
     s = REFERENCE_PX_PER_MM
     half = die * s / 2
+    r = max(1, int(round(die * s * 0.25)))
     x0, y0 = int(round(centre[0] * s - half)), int(round(centre[1] * s - half))
     x1, y1 = int(round(centre[0] * s + half)), int(round(centre[1] * s + half))
     h, w = mask.shape
-    window = mask[max(0, y0) : min(h, y1), max(0, x0) : min(w, x1)]
+    a, b, c, d = max(0, x0 - r), max(0, y0 - r), min(w, x1 + r), min(h, y1 + r)
+    if c <= a or d <= b:
+        return 0.0
+    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1))
+    grown = cv2.dilate(mask[b:d, a:c], disc)
+    window = grown[max(0, y0) - b : min(h, y1) - b, max(0, x0) - a : min(w, x1) - a]
     return float(np.count_nonzero(window)) / window.size if window.size else 0.0
 
 
