@@ -62,3 +62,22 @@ def test_flagged_counts_the_unsure_dice_by_how_they_were_read():
     s = t.summary()
     assert (s["missed"], s["misread"], s["extra"]) == (0, 2, 4)
     assert (s["right_flagged"], s["misread_flagged"], s["extra_flagged"]) == (2, 2, 2)
+
+
+def test_a_photo_with_a_silent_error_has_every_die_and_a_sure_wrong_value():
+    truth = [(1, (0, 0, 10, 10)), (2, (20, 0, 30, 10))]
+    boxes = [(0, 0, 10, 10), (20, 0, 30, 10)]
+    t = Tally()
+    for values, sure in (
+        ([1, 5], [0.9, 0.9]),  # a wrong value nobody is asked about: silent
+        ([1, 5], [0.9, 0.5]),  # the wrong die gets a '?'
+        ([1, 2], [0.9, 0.9]),  # right
+    ):
+        pred = list(zip(values, boxes, strict=True))
+        score = match(truth, pred)
+        t.add(score, flags=flagged(truth, list(zip(values, sure, strict=True)), score, 0.6))
+    missing = match(truth, [(5, boxes[1])])  # a die missed: the count tells the table
+    t.add(missing, flags=flagged(truth, [(5, 0.9)], missing, 0.6))
+    s = t.summary()
+    assert s["misread_silent"] == 2  # the first photo's and the photo with a die missed
+    assert s["images_silent"] == pytest.approx(1 / 4)

@@ -549,3 +549,15 @@ def test_a_known_die_size_sizes_the_detector_input():
     read_dice(np.full((480, 640, 3), 90, np.uint8), fake, die_px=112.0)
     # 640 x 28 / 112 = 160 px wide, padded to multiples of 32
     assert fake.detector.inputs == [(1, 3, 128, 160)]
+
+
+def test_the_value_temperature_flattens_the_confidence_not_the_answer():
+    from zonkcam.vision.reader import value_confidence
+
+    probs = np.array([[0.1, 0.02, 0.8, 0.02, 0.02, 0.02, 0.02], [0.0, 0.5, 0.5, 0, 0, 0, 0]])
+    values = np.array([2, 1])
+    assert value_confidence(probs, values, 1.0) == pytest.approx([0.8, 0.5])
+    hot = value_confidence(probs, values, 2.0)
+    assert hot[0] < 0.8 and hot[1] == pytest.approx(0.5, abs=1e-3)  # a tie stays a tie
+    assert value_confidence(probs, values, 0.5)[0] > 0.8
+    assert value_confidence(probs, values, 50.0)[0] == pytest.approx(0.9 / 6, rel=0.05)

@@ -298,6 +298,11 @@ def _print(result: dict, args: argparse.Namespace) -> None:
             f"{a['right_flagged']} of {right} right, {a['misread_flagged']} of "
             f"{a['misread']} misread, {a['extra_flagged']} of {a['extra']} extra"
         )
+        print(
+            f"silent errors (read wrong with no '?'): {a['misread_silent']} dice of "
+            f"{a['dice']}; photos with the right dice count, a wrong value and no '?': "
+            f"{_fmt(a['images_silent'])}"
+        )
     if result["twins"]:
         print("\nleave-one-source-out: each twin on all photos of the source it never saw")
         print(head)

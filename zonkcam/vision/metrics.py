@@ -119,6 +119,9 @@ class Tally:
     ms: list[float] = field(default_factory=list)
     flags: list[int] = field(default_factory=lambda: [0, 0, 0])
     """Dice read right, misread and extra with a confidence under the bar (`flagged`)."""
+    silent_images: int = 0
+    """Images read with the right number of dice and a wrong value, no die under the bar:
+    the error a table would score without asking."""
     sizes: np.ndarray = field(default_factory=lambda: np.zeros((len(SIZE_NAMES), 5), np.int64))
     """Per size bin (SIZE_NAMES): truth dice, found, read right; dice read, matched."""
 
@@ -149,6 +152,8 @@ class Tally:
         self.images += 1
         if flags is not None:
             self.flags = [a + b for a, b in zip(self.flags, flags, strict=True)]
+            counted = s.n_truth == s.n_pred == s.matched
+            self.silent_images += counted and s.correct < s.matched and not any(flags)
         self.exact += int(s.exact)
         self.truth += s.n_truth
         self.pred += s.n_pred
@@ -175,6 +180,8 @@ class Tally:
             "right_flagged": self.flags[0],
             "misread_flagged": self.flags[1],
             "extra_flagged": self.flags[2],
+            "misread_silent": self.matched - self.correct - self.flags[1],
+            "images_silent": div(self.silent_images, self.images),
         }
         if self.sizes.any():
             out["by_size"] = {

@@ -50,6 +50,10 @@ class ReaderSettings:
     """Of two kept dice overlapping by more than dedupe_iou, or with more than
     dedupe_inside of the smaller box inside the other (a die boxed whole and by its top
     face), the one the value net is surer of stays."""
+    value_temperature: float = 1.0
+    """A die's confidence is P(a die) x P(its value | a die) with the value net's six face
+    probabilities flattened by this temperature (value_confidence): fitted on real photos
+    so that a confidence means what it says (zonkcam.train.confidence)."""
 
 
 DEFAULT_SETTINGS = ReaderSettings()
@@ -110,6 +114,20 @@ def vote(probs: np.ndarray, heat: np.ndarray, settings: ReaderSettings) -> np.nd
     return (1.0 - probs[:, 0]) * backing**settings.heat_weight
 
 
+def value_confidence(probs: np.ndarray, values: np.ndarray, temperature: float) -> np.ndarray:
+    """(N,) confidences of (N, 7) value-net probabilities read as ``values`` (1-6):
+    P(a die) x softmax(log P(value | a die) / temperature)[value]. A temperature over 1
+    flattens the face values alone: which value wins, and whether a candidate is a die,
+    stay the net's."""
+    faces = np.clip(probs[:, 1:].astype(np.float64), 1e-9, 1.0)
+    logp = np.log(faces / faces.sum(axis=1, keepdims=True)) / temperature
+    logp -= logp.max(axis=1, keepdims=True)
+    given = np.exp(logp)
+    given /= given.sum(axis=1, keepdims=True)
+    rows = np.arange(len(probs))
+    return (1.0 - probs[:, 0]) * given[rows, np.asarray(values) - 1]
+
+
 def min_kept_heat(settings: ReaderSettings) -> float:
     """The least heat with which a candidate can be kept (the value net sure of it)."""
     if settings.heat_weight <= 0:
@@ -147,11 +165,12 @@ def read_dice(
         return ()
     visible = inp[: max(1, round(h * scale)), : max(1, round(w * scale))]
     gains = white_balance_gains(visible)
+    values = np.argmax(probs[keep, 1:], axis=1) + 1
+    sure = value_confidence(probs[keep], values, settings.value_temperature)
     dice = []
-    for i in keep:
-        value = int(np.argmax(probs[i, 1:])) + 1
+    for i, value, conf in zip(keep, values, sure, strict=True):
         bbox = tuple(round(float(v), 1) for v in boxes[i])
-        dice.append(Die(value, round(float(probs[i, value]), 4), bbox, crop_color(crops[i], gains)))
+        dice.append(Die(int(value), round(float(conf), 4), bbox, crop_color(crops[i], gains)))
     dice.sort(key=_reading_order)
     return tuple(dice)
 
