@@ -33,7 +33,6 @@ from zonkcam.sources import CameraProblem, Frame
 from zonkcam.table.changes import ChangeMap, Region, TableView
 from zonkcam.table.tracking import Ballot, Change, compare
 from zonkcam.table.zones import (
-    MIN_STANDING_OUT,
     Leftovers,
     TableDie,
     Zone,
@@ -41,7 +40,7 @@ from zonkcam.table.zones import (
     leftovers,
     marks,
     place,
-    standing_out,
+    seen_there,
 )
 from zonkcam.vision.die import Die
 
@@ -156,18 +155,19 @@ class _Look:
     regions: list[Region]
     ballot: Ballot
     die_mm: float
-    seen_mask: np.ndarray | None = None
-    """What differs from the empty mat in the last read (zones.place's ``seen_mask``)."""
+    masks: tuple[np.ndarray | None, np.ndarray | None] = (None, None)
+    """What differs from the empty mat in the last read: zones.foreground and zones.marks."""
 
-    def moved(self, die: TableDie, share: float) -> bool:
+    def moved(self, die: TableDie, share: float, others: Sequence[TableDie] = ()) -> bool:
         """Whether ``die`` (as it lay when the table last settled) moved or went: its place
-        changed, or nothing there differs from the empty mat any more (a die the colour of
-        the mat under it changes the picture little when it goes)."""
+        changed, or no die is seen there any more (a die the colour of the mat under it
+        changes the picture little when it goes). ``others``: the dice round it."""
         if self.changes.share(die.bbox) > share:
             return True
-        if self.seen_mask is None or die.zone == Zone.OFF:
+        if die.zone == Zone.OFF:
             return False
-        return standing_out(self.seen_mask, die.center_mm, self.die_mm) < MIN_STANDING_OUT
+        around = [d.center_mm for d in others if d is not die]
+        return not seen_there(*self.masks, die.center_mm, self.die_mm, around)
 
 
 @dataclass
@@ -279,20 +279,19 @@ class TableWatcher:
                 self._die_mm,
             )
         look = self._look
-        top = mask = seen_mask = None
+        top = mask = marks_mask = None
         if cal.reference is not None:
             top = cal.top_down(frame.image, REFERENCE_PX_PER_MM)
-            mask = foreground(top, cal.reference)
-            seen_mask = cv2.bitwise_or(mask, marks(top, cal.reference))
+            mask, marks_mask = foreground(top, cal.reference), marks(top, cal.reference)
             if self._largest_blob_dice(mask) > cfg.hand_dice:
                 return self._wait(
                     frame, "something big (a hand?) is on the mat: waiting for it to go"
                 )
-        look.seen_mask = seen_mask
+        look.masks = mask, marks_mask
         seen: list[Die] = []
         for region in look.regions:
             seen += self.reader(frame.image, region)
-        read = place(seen, cal, mask=mask, seen_mask=seen_mask)
+        read = place(seen, cal, mask=mask, marks_mask=marks_mask)
         first = look.ballot.reads == 0
         look.ballot.add(read)
         if first and top is not None:  # something in the way? no need to read it again
@@ -354,7 +353,7 @@ class TableWatcher:
         comparison = compare(
             self.state,
             voted,
-            lambda d: look.moved(d, share),
+            lambda d: look.moved(d, share, self.state),
             self._die_mm,
             unread_in_strip=left.unread_in(Zone.KEEP),
             picked_up=self._picked_up,

@@ -207,31 +207,37 @@ def place(
     cal: Calibration,
     frame: np.ndarray | None = None,
     mask: np.ndarray | None = None,
-    seen_mask: np.ndarray | None = None,
+    marks_mask: np.ndarray | None = None,
 ) -> list[TableDie]:
     """Put read dice on the mat. ``mask`` (from :func:`foreground`, at the reference scale)
     gives footprints; without it a die's footprint is a flat die's square at its centre.
-    ``seen_mask`` (``mask`` with the :func:`marks`) tells a die from print on the mat."""
+    ``mask`` and ``marks_mask`` (:func:`marks`) tell a die from print on the mat."""
     geo = cal.geometry
     mat = Rect(0, 0, geo.width_mm, geo.height_mm)
     if mask is None and frame is not None and cal.reference is not None:
         top = cal.top_down(frame, REFERENCE_PX_PER_MM)
-        mask = foreground(top, cal.reference)
-        seen_mask = cv2.bitwise_or(mask, marks(top, cal.reference))
-    if seen_mask is None:
-        seen_mask = mask
+        mask, marks_mask = foreground(top, cal.reference), marks(top, cal.reference)
     nadir = cal.image_to_mat([[cal.image_size[0] / 2, cal.image_size[1] / 2]])[0]
+    centred = [
+        (
+            d,
+            tuple(
+                map(
+                    float,
+                    cal.image_to_mat([[(d.bbox[0] + d.bbox[2]) / 2, (d.bbox[1] + d.bbox[3]) / 2]])[
+                        0
+                    ],
+                )
+            ),
+        )
+        for d in seen
+    ]
     found = []
-    for d in seen:
-        x0, y0, x1, y1 = d.bbox
-        cx, cy = cal.image_to_mat([[(x0 + x1) / 2, (y0 + y1) / 2]])[0]
-        if (
-            seen_mask is not None
-            and mat.contains(cx, cy)
-            and standing_out(seen_mask, (cx, cy), geo.die_mm) < MIN_STANDING_OUT
-        ):
+    for k, (d, (cx, cy)) in enumerate(centred):
+        others = [c for j, (_, c) in enumerate(centred) if j != k]
+        if mat.contains(cx, cy) and not seen_there(mask, marks_mask, (cx, cy), geo.die_mm, others):
             continue  # printed on the mat (a marker, a board image): there at calibration
-        found.append((d, (float(cx), float(cy))))
+        found.append((d, (cx, cy)))
     centres = np.array([c for _, c in found]).reshape(-1, 2)
     measured = [(*f, *_footprint(mask, f[1], geo.die_mm, nadir, centres)) for f in found]
     found = measured
@@ -281,23 +287,63 @@ def place(
 
 
 def standing_out(mask: np.ndarray, centre: tuple[float, float], die: float) -> float:
-    """How much of a die-sized square at ``centre`` (mat mm) differs from the empty mat
-    (``mask`` from :func:`foreground`), each differing spot counted with a quarter of a
-    die round it: a die the colour of the mat under it differs only by its pips and its
-    edges, and those still stand out; print on the mat (there at calibration) does not."""
+    """The share of a die-sized square at ``centre`` that differs from the empty mat."""
     s = REFERENCE_PX_PER_MM
     half = die * s / 2
-    r = max(1, int(round(die * s * 0.25)))
     x0, y0 = int(round(centre[0] * s - half)), int(round(centre[1] * s - half))
     x1, y1 = int(round(centre[0] * s + half)), int(round(centre[1] * s + half))
     h, w = mask.shape
-    a, b, c, d = max(0, x0 - r), max(0, y0 - r), min(w, x1 + r), min(h, y1 + r)
+    window = mask[max(0, y0) : min(h, y1), max(0, x0) : min(w, x1)]
+    return float(np.count_nonzero(window)) / window.size if window.size else 0.0
+
+
+PIP_FIELD = 0.6
+"""The middle of a die's face, as a share of its side, where its pips lie."""
+MIN_MARKED = 0.06
+"""A die's pip field holding this share of marks has a die in it."""
+
+
+def marked(
+    marks_mask: np.ndarray,
+    centre: tuple[float, float],
+    die: float,
+    others: Sequence[tuple[float, float]] = (),
+) -> float:
+    """The share of the pip field of a die at ``centre`` (mat mm) that holds marks
+    (:func:`marks`), less what lies within a die of ``others`` (the dice round it: their
+    edges are theirs)."""
+    s = REFERENCE_PX_PER_MM
+    half = die * PIP_FIELD * s / 2
+    x0, y0 = int(round(centre[0] * s - half)), int(round(centre[1] * s - half))
+    x1, y1 = int(round(centre[0] * s + half)), int(round(centre[1] * s + half))
+    h, w = marks_mask.shape
+    a, b, c, d = max(0, x0), max(0, y0), min(w, x1), min(h, y1)
     if c <= a or d <= b:
         return 0.0
-    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1))
-    grown = cv2.dilate(mask[b:d, a:c], disc)
-    window = grown[max(0, y0) - b : min(h, y1) - b, max(0, x0) - a : min(w, x1) - a]
-    return float(np.count_nonzero(window)) / window.size if window.size else 0.0
+    window = marks_mask[b:d, a:c] > 0
+    ys, xs = np.mgrid[b:d, a:c]
+    for ox, oy in others:
+        reach = die * 0.6 * s
+        window &= (np.abs(xs - ox * s) > reach) | (np.abs(ys - oy * s) > reach)
+    return float(np.count_nonzero(window)) / window.size
+
+
+def seen_there(
+    mask: np.ndarray | None,
+    marks_mask: np.ndarray | None,
+    centre: tuple[float, float],
+    die: float,
+    others: Sequence[tuple[float, float]] = (),
+) -> bool:
+    """Whether a die lies at ``centre``: most of its square differs from the empty mat
+    (``mask``, :func:`foreground`), or its pip field holds marks (a die the colour of the
+    mat under it shows its pips and edges and little else). Print on the mat, there at
+    calibration, does neither. With neither mask there is no telling: True."""
+    if mask is None:
+        return True
+    if standing_out(mask, centre, die) >= MIN_STANDING_OUT:
+        return True
+    return marks_mask is not None and marked(marks_mask, centre, die, others) >= MIN_MARKED
 
 
 def _inside(footprint: np.ndarray, rect: Rect) -> bool:
