@@ -78,7 +78,7 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--data", type=Path, default=ROOT.parent / "shared/datasets/real-dice-dev")
     ap.add_argument("--model-dir", type=Path, default=ROOT / "models")
-    ap.add_argument("--throws", default="0,1,2,5", help="taught throws to score (default %(default)s)")
+    ap.add_argument("--throws", default="0,1,2,5", help="taught throws (default %(default)s)")
     ap.add_argument("--dice", type=int, default=6, help="dice per throw (default %(default)s)")
     ap.add_argument("--draws", type=int, default=40, help="random draws (default %(default)s)")
     ap.add_argument("--closeness", type=float, default=E.CLOSENESS)
@@ -110,9 +110,7 @@ def main() -> int:
             taught.teach(
                 turned[pick].reshape(-1, turned.shape[2]), np.repeat(values[pick], n_turns)
             )
-        p = taught.blend(
-            probs[test], feats[test], args.closeness, args.weight
-        )
+        p = taught.blend(probs[test], feats[test], args.closeness, args.weight)
         return float((p[:, 1:].argmax(axis=1) + 1 == values[test]).mean())
 
     rows = {}

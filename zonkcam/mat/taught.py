@@ -115,6 +115,8 @@ def describe(taught: TaughtDice) -> str:
     if not len(taught):
         return "no taught dice"
     counts = taught.counts()
-    return f"{len(taught)} taught examples (" + ", ".join(
-        f"{v}: {counts[v]}" for v in range(1, VALUES + 1)
-    ) + ")"
+    return (
+        f"{len(taught)} taught examples ("
+        + ", ".join(f"{v}: {counts[v]}" for v in range(1, VALUES + 1))
+        + ")"
+    )
