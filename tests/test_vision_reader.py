@@ -355,9 +355,9 @@ def test_every_command_and_the_table_read_with_the_same_settings(tmp_path, monke
     seen = []
     real = reader.read_dice
 
-    def spy(image, model, settings=DEFAULT_SETTINGS, die_px=None):
+    def spy(image, model, settings=DEFAULT_SETTINGS, die_px=None, *rest):
         seen.append(settings)
-        return real(image, model, settings, die_px)
+        return real(image, model, settings, die_px, *rest)
 
     monkeypatch.setattr(reader, "read_dice", spy)
     _write_set(tmp_path / "set", "synth", range(1))
