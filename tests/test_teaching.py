@@ -287,3 +287,50 @@ def test_a_corrected_die_is_taught_its_right_value_at_once(tmp_path):
         assert learner.taught is not None and learner.taught.values.tolist() == [1]
         assert app.play(A.Keep((1,)))  # then the rest of the roll, confirmed by the keep
         assert sorted(learner.taught.values.tolist()) == [1, 3, 4, 6, 6]
+
+
+# -- the shipped reader and the CLI -------------------------------------------------------
+
+
+def test_the_table_reader_remembers_what_it_read_and_learns_it(tmp_path):
+    from zonkcam.table.reading import OnnxReader
+    from zonkcam.table.teaching import open_teacher
+
+    table = demo_table(2)
+    cal_of_table = calibrate(table.read().image, table.geometry)
+    table.throw([1, 2, 3, 4, 5])
+    while table.busy:
+        frame = table.read()
+    reader = OnnxReader.for_table(cal_of_table)
+    dice = reader(frame.image)
+    assert len(dice) >= 5
+    lines: list[str] = []
+    cal = tmp_path / "calibration.json"
+    teacher = open_teacher(reader, cal, say=lines.append)
+    assert teacher is not None and lines == []
+    seen = [reader.recall(d.bbox) for d in dice]
+    assert all(s is not None for s in seen)
+    n = 8 * len(dice)  # each crop in its eight turns
+    assert teacher.teach(seen, [d.value for d in dice], turns=True) == n
+    assert taught_dice_path(cal).exists()
+    again = OnnxReader.for_table(cal_of_table)
+    assert open_teacher(again, cal, say=lines.append) is not None and len(again.taught) == n
+    assert [d.value for d in again(frame.image)] == [d.value for d in dice]
+    assert open_teacher(OnnxReader(), cal, forget=True, say=lines.append) is not None
+    assert "forgot the table's taught dice" in lines and not taught_dice_path(cal).exists()
+
+
+def test_meet_the_dice_in_watch_teaches_only_what_was_confirmed(tmp_path, monkeypatch, capsys):
+    import io
+
+    from zonkcam import cli
+
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
+    monkeypatch.setattr("sys.stdin", io.StringIO("\ns\n"))  # one throw confirmed, one skipped
+    assert cli.main(["watch", "--source", "demo", "--meet-dice", "2", "--frames", "120"]) == 0
+    err = capsys.readouterr().err
+    assert "throw 1: 1) " in err and "throw 2: " in err
+    taught = [line for line in err.splitlines() if "met the dice" in line]
+    assert taught and "taught examples" in taught[0]
+    # the demo table's rendered dice are taught for the run only, never stored
+    assert not (tmp_path / "zonkcam" / "taught-dice.npz").exists()
