@@ -118,7 +118,7 @@ def test_model_outputs_have_the_documented_shapes(model):
         assert 0 <= peaks.min() and peaks.max() <= 1 and (geom[:, 2:] > 0).all()
     for n in (1, 3, 40):
         crops = np.random.default_rng(n).uniform(0, 255, (n, 3, 64, 64)).astype(np.float32)
-        (probs,) = model.values.run(None, {"crops": crops})
+        probs = model.values.run(None, {"crops": crops})[0]
         assert probs.shape == (n, 7)
         assert np.allclose(probs.sum(axis=1), 1, atol=1e-3)
 
@@ -355,9 +355,9 @@ def test_every_command_and_the_table_read_with_the_same_settings(tmp_path, monke
     seen = []
     real = reader.read_dice
 
-    def spy(image, model, settings=DEFAULT_SETTINGS, die_px=None):
+    def spy(image, model, settings=DEFAULT_SETTINGS, die_px=None, *rest):
         seen.append(settings)
-        return real(image, model, settings, die_px)
+        return real(image, model, settings, die_px, *rest)
 
     monkeypatch.setattr(reader, "read_dice", spy)
     _write_set(tmp_path / "set", "synth", range(1))

@@ -26,7 +26,26 @@ from zonkcam.record.scorekeeper import Scorekeeper
 from zonkcam.record.store import StoreError
 from zonkcam.sources import CameraProblem, Frame
 from zonkcam.table.observe import Event, Observation, TableWatcher
+from zonkcam.table.reading import SeenDie
+from zonkcam.table.teaching import Teacher
 from zonkcam.table.zones import TableDie
+
+
+@dataclass
+class _ReadRoll:
+    """The last roll played from the camera, as read: its dice and the reader's features
+    of them, waiting for the scorekeeper to confirm it (A confirmation is an action on
+    that very roll: a keep taken from it or a bank of it, from the buttons, keys or the
+    dice slid into the keep strip - the players building on the values on the screen; or
+    a die corrected. The passage of time confirms nothing: a roll undone, re-thrown or
+    zonked with nobody's say teaches nothing.)"""
+
+    events: int
+    """The game's event count right after the roll: it is still the last action."""
+    dice: list[TableDie]
+    seen: list[SeenDie | None]
+    taught: set[int] = field(default_factory=set)
+    """The dice (indexes) already taught at a correction."""
 
 
 @dataclass
@@ -51,10 +70,14 @@ class TableApp:
     """Where each roll's settled frame is kept (None: nowhere)."""
     unwatched: bool = False
     """Nobody watches the screen (no display): draw only the frames that are saved."""
+    teacher: Teacher | None = None
+    """Where the rolls the scorekeeper confirms are taught (None: the table learns nothing,
+    as in the demo, whose automatic players confirm nothing)."""
 
     def __post_init__(self) -> None:
         self._logged = len(self.keeper.state.log)
         self._turn_shot = False
+        self._roll: _ReadRoll | None = None
 
     def next_game(self, keeper: Scorekeeper) -> None:
         """Carry on at the same table with a new game (the demo's next game)."""
@@ -101,11 +124,16 @@ class TableApp:
 
     def play(self, action: A.Action) -> bool:
         turns_before = sum(p.turns for p in self.keeper.state.players)
+        confirms = isinstance(action, A.Keep | A.Bank) and self._roll_is_last()
         try:
             state = self.keeper.play(action)
         except (TableError, StoreError) as exc:  # refused, or not saved: nothing changed
             self._message(str(exc))
             return False
+        if confirms:
+            self._learn_roll()
+        elif isinstance(action, A.Undo):
+            self._roll = None  # the roll withdrawn (a correction remembers it again)
         if self.screen is not None:
             self.screen.played(state)
         self._print_log(state)
@@ -129,6 +157,44 @@ class TableApp:
                 self._message(outcome.text)
             elif self.play(outcome) and isinstance(outcome, A.Roll):
                 self._keep_photo(obs.dice)
+                self._remember_roll(obs.rolled)
+
+    def _remember_roll(self, rolled: Sequence[TableDie]) -> None:
+        """Keep the features the reader read this roll's dice with, for the scorekeeper's
+        confirmation (a later read of other dice must not stand in for them)."""
+        if self.teacher is None:
+            return
+        seen = [self.teacher.reader.recall(d.bbox) for d in rolled]
+        self._roll = _ReadRoll(len(self.keeper.game.events), list(rolled), seen)
+
+    def _roll_is_last(self) -> bool:
+        return self._roll is not None and self._roll.events == len(self.keeper.game.events)
+
+    def _learn_roll(self) -> None:
+        """The scorekeeper built on the roll as shown (kept from it, or banked it): its dice
+        are confirmed, the corrected ones already taught at their correction."""
+        roll, self._roll = self._roll, None
+        if roll is None or self.teacher is None:
+            return
+        todo = [
+            (s, d)
+            for k, (s, d) in enumerate(zip(roll.seen, roll.dice, strict=True))
+            if s is not None and not d.cocked and k not in roll.taught
+        ]
+        if todo:
+            self.teacher.teach(
+                [s for s, _ in todo], [d.value for _, d in todo], [d.color for _, d in todo]
+            )
+
+    def _learn_fix(self, k: int, value: int) -> None:
+        """A die the scorekeeper corrected: taught at once with its right value."""
+        roll = self._roll
+        if roll is None or self.teacher is None or not 0 <= k < len(roll.seen):
+            return
+        seen = roll.seen[k]
+        if seen is not None:
+            self.teacher.teach([seen], [value], [roll.dice[k].color])
+            roll.taught.add(k)
 
     def _keep_photo(self, dice: Sequence[TableDie]) -> None:
         """The frame the roll was read from, with what was read, beside the roll's event."""
@@ -225,9 +291,16 @@ class TableApp:
                 for d in obs.dice
             ),
         )
+        roll = self._roll
         if self.play(A.Undo()):
             if self.play(corrected):
                 self._keep_photo(self.last_settled.dice)
+                if roll is not None:  # the same dice, read again by the scorekeeper
+                    k = rolled.index(target)
+                    roll.dice[k] = fixed[k]
+                    roll.events = len(self.keeper.game.events)
+                    self._roll = roll
+                    self._learn_fix(k, value)
             else:
                 self.play(read_roll)  # put the read roll back if the corrected one is refused
                 self.last_settled = obs

@@ -34,6 +34,7 @@ from zonkcam.sources import (
 from zonkcam.sources.demo import PLAIN, CameraLook, DemoTable, look_of
 from zonkcam.table.observe import TableWatcher
 from zonkcam.table.reading import OnnxReader
+from zonkcam.table.teaching import open_teacher
 
 FPS = 30.0
 WINNER_PAUSE_S = 6.0
@@ -120,6 +121,17 @@ def run_app(args: argparse.Namespace) -> int:
         else load_calibration(args.calibration or default_calibration_path())
     )
     reader = OnnxReader.for_table(cal, args.model_dir, args.threads)
+    # the demo's automatic players confirm nothing: the demo table learns nothing
+    teacher = (
+        None
+        if demo
+        else open_teacher(
+            reader,
+            args.calibration or default_calibration_path(),
+            getattr(args, "forget_dice", False),
+            say=lambda text: print(f"zonkcam: {text}", file=sys.stderr),
+        )
+    )
     with EventLog(args.db) as log, Window.open(size, screenshots=args.screenshots) as window:
         games_wanted = args.games or (1 if window.headless or not demo else 0)
         pi = on_a_pi()
@@ -148,6 +160,7 @@ def run_app(args: argparse.Namespace) -> int:
             DemoDriver(source) if demo else None,
             photos=RollPhotos(photo_folder(log.path), args.photo_budget),
             unwatched=window.headless,
+            teacher=teacher,
         )
         print(
             f"Game {keeper.game_id}: {keeper.state.rules.name}, "

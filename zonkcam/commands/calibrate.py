@@ -15,6 +15,7 @@ from zonkcam.mat.calibrate import (
     draw_zones,
 )
 from zonkcam.mat.layout import load_geometry
+from zonkcam.mat.taught import forget_taught, taught_dice_path
 from zonkcam.sources import CameraError, open_source
 
 
@@ -40,6 +41,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         type=int,
         default=10,
         help="frames to skip while the camera settles (default 10)",
+    )
+    p.add_argument(
+        "--forget-dice",
+        action="store_true",
+        help="also forget the dice this table was taught (taught-dice.npz beside the "
+        "calibration): for a new set of dice",
     )
     p.set_defaults(func=run)
 
@@ -70,6 +77,9 @@ def run(args: argparse.Namespace) -> int:
         f"markers fit to {cal.reprojection_px:.2f} px, edges {cal.edge_width_px:.1f} px"
     )
     print(f"saved {out}; check the zones in {preview}")
+    if args.forget_dice:
+        gone = forget_taught(taught_dice_path(out))
+        print("forgot the table's taught dice" if gone else "no taught dice to forget")
     return 0
 
 

@@ -96,6 +96,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="disk kept for the photo of each roll beside the game log, oldest "
         "games' photos dropped first (default %(default)g MB; 0: no photos)",
     )
+    p.add_argument(
+        "--forget-dice",
+        action="store_true",
+        help="forget the dice this table was taught (it learns them again from the rolls "
+        "the scorekeeper confirms or corrects; zonkcam watch --meet-dice teaches them at once)",
+    )
     p.add_argument("--seed", type=int, default=0, help="demo table seed")
     p.set_defaults(func=run)
 

@@ -32,6 +32,7 @@ from zonkcam.sources import (
 )
 from zonkcam.table.observe import Event, Observation, TableWatcher, WatchConfig
 from zonkcam.table.reading import OnnxReader
+from zonkcam.table.teaching import meet_the_dice, open_teacher
 from zonkcam.table.zones import Zone
 
 
@@ -82,6 +83,21 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="folder with the ONNX models (default: the shipped ones)",
     )
     p.add_argument("--threads", type=int, help="reader threads (default 1)")
+    p.add_argument(
+        "--meet-dice",
+        type=int,
+        nargs="?",
+        const=3,
+        default=0,
+        metavar="THROWS",
+        help="first teach the table its dice: after each settled throw (default 3) type "
+        "the right values or Enter; what is confirmed is kept beside the calibration",
+    )
+    p.add_argument(
+        "--forget-dice",
+        action="store_true",
+        help="forget the dice this table was taught (taught-dice.npz beside the calibration)",
+    )
     p.add_argument("--seed", type=int, default=0, help="demo table seed")
     p.set_defaults(func=run)
 
@@ -89,6 +105,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     if args.still_frames < 1 or args.reads < 1:
         raise UserError("--still-frames and --reads must be 1 or more")
+    if args.meet_dice < 0:
+        raise UserError("--meet-dice takes the number of throws, 1 or more")
     source = open_source(args.source, seed=args.seed)
     print(f"zonkcam watch: reading {source.name}", file=sys.stderr)
     try:
@@ -100,6 +118,14 @@ def run(args: argparse.Namespace) -> int:
         raise UserError(f"{source.name} gave no frame")
     cal = _calibration(args, source, first.image)
     reader = OnnxReader.for_table(cal, args.model_dir, args.threads)
+    demo = args.calibration is None and source.name == "demo table"
+    # the demo table's rendered dice are taught for this run only
+    teacher = open_teacher(
+        reader,
+        None if demo else (args.calibration or default_calibration_path()),
+        args.forget_dice,
+        say=_note,
+    )
     watcher = TableWatcher(
         cal,
         reader,
@@ -143,7 +169,10 @@ def run(args: argparse.Namespace) -> int:
             yield item
 
     try:
-        for obs in watcher.watch(remember(_limited(camera.frames(), args.frames))):
+        observations = watcher.watch(remember(_limited(camera.frames(), args.frames)))
+        if args.meet_dice and teacher is not None:
+            meet_the_dice(observations, teacher, args.meet_dice, _ask, _note)
+        for obs in observations:
             _emit(obs.to_json())
             if annotate is not None and obs.event in (
                 Event.SETTLED,
@@ -173,6 +202,17 @@ def _limited(stream: Iterator[Frame | CameraProblem], n: int) -> Iterator[Frame 
         if n and k >= n:
             return
         yield item
+
+
+def _note(text: str) -> None:
+    print(f"zonkcam watch: {text}", file=sys.stderr, flush=True)
+
+
+def _ask(prompt: str) -> str | None:
+    """A line from the scorekeeper (None at the end of input)."""
+    print(prompt, end="", file=sys.stderr, flush=True)
+    line = sys.stdin.readline()
+    return line if line else None
 
 
 def _emit(obj: dict) -> None:

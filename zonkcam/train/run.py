@@ -274,6 +274,7 @@ def train(cfg: TrainConfig) -> list[Path]:
     """The whole run; returns the two .onnx files written to cfg.out_dir."""
     import cv2
 
+    from zonkcam.train.features import add_feature_output
     from zonkcam.train.quantize import quantize_values
     from zonkcam.vision.model import DETECTOR_FILE, VALUES_FILE
 
@@ -364,6 +365,7 @@ def train(cfg: TrainConfig) -> list[Path]:
     rng = np.random.default_rng([cfg.seed, 5])
     calib = mined.x[rng.permutation(len(mined))[:512]] if len(mined) else crops.x[:64]
     quantize_values(fp32, values_path, calib.transpose(0, 3, 1, 2).astype(np.float32))
+    add_feature_output(values_path)  # the pooled feature, for the table's taught dice
     minutes = (time.time() - t0) / 60
     cfg.log(
         f"wrote {det_path} and {values_path} (int8; float32 kept as {fp32.name}); {minutes:.0f} min"

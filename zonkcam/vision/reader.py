@@ -17,6 +17,7 @@ import numpy as np
 
 from zonkcam.vision.color import crop_color, white_balance_gains
 from zonkcam.vision.die import Die
+from zonkcam.vision.examples import TaughtDice
 from zonkcam.vision.model import DiceModel
 from zonkcam.vision.preprocess import DET_STRIDE, crop_die, letterbox, to_bgr8
 
@@ -101,10 +102,19 @@ def detect(
 def read_crops(crops: np.ndarray, model: DiceModel) -> np.ndarray:
     """(N, 64, 64, 3) BGR uint8 crops -> (N, 7) probabilities (0 = not a die, 1-6), all
     in one run of the value net."""
+    return read_crops_and_features(crops, model)[0]
+
+
+def read_crops_and_features(
+    crops: np.ndarray, model: DiceModel
+) -> tuple[np.ndarray, np.ndarray | None]:
+    """read_crops, and the value net's pooled features (N, D) where the model has that
+    output (zonkcam.train.features), else None."""
     if len(crops) == 0:
-        return np.zeros((0, 7), np.float32)
+        return np.zeros((0, 7), np.float32), None
     x = np.ascontiguousarray(crops.transpose(0, 3, 1, 2), dtype=np.float32)
-    return model.values.run(None, {"crops": x})[0]
+    out = model.values.run(None, {"crops": x})
+    return out[0], (out[1] if len(out) > 1 else None)
 
 
 def vote(probs: np.ndarray, heat: np.ndarray, settings: ReaderSettings) -> np.ndarray:
@@ -140,10 +150,15 @@ def read_dice(
     model: DiceModel,
     settings: ReaderSettings = DEFAULT_SETTINGS,
     die_px: float | None = None,
+    examples: TaughtDice | None = None,
+    features: list[np.ndarray] | None = None,
 ) -> tuple[Die, ...]:
     """Every six-sided die found in `image` (grey, BGR or BGRA; 8 or 16 bit), sorted
     top-to-bottom then left-to-right. `die_px`: how many px a die spans in `image`, when
-    known (a calibrated table); the detector input is then sized by it."""
+    known (a calibrated table); the detector input is then sized by it. `examples`: the
+    table's taught dice, blended into the values (zonkcam.vision.examples). `features`: a
+    list that receives each returned die's pooled feature, in order (nothing when the
+    model has no 'features' output)."""
     img = to_bgr8(image)
     h, w = img.shape[:2]
     if h < MIN_SIDE or w < MIN_SIDE:
@@ -155,7 +170,9 @@ def read_dice(
     if len(boxes) == 0:
         return ()
     crops = np.stack([crop_die(img, b) for b in boxes])
-    probs = read_crops(crops, model)
+    probs, feats = read_crops_and_features(crops, model)
+    if examples is not None:
+        probs = examples.blend(probs, feats)
     votes = vote(probs, heat, settings)
     keep = np.flatnonzero(votes >= settings.keep_vote)
     if len(keep) > 1:
@@ -171,8 +188,10 @@ def read_dice(
     for i, value, conf in zip(keep, values, sure, strict=True):
         bbox = tuple(round(float(v), 1) for v in boxes[i])
         dice.append(Die(int(value), round(float(conf), 4), bbox, crop_color(crops[i], gains)))
-    dice.sort(key=_reading_order)
-    return tuple(dice)
+    order = sorted(range(len(dice)), key=lambda k: _reading_order(dice[k]))
+    if features is not None and feats is not None:
+        features.extend(feats[keep[k]] for k in order)
+    return tuple(dice[k] for k in order)
 
 
 def nms(boxes: np.ndarray, scores: np.ndarray, iou: float, inside: float = 0.0) -> np.ndarray:

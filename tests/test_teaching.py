@@ -1,0 +1,336 @@
+"""The table learns its own dice: the blend, the reader, storage, and what teaches."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from zonkcam.app.loop import TableApp
+from zonkcam.app.main import demo_table
+from zonkcam.controls import Command, InputCommand
+from zonkcam.game import actions as A
+from zonkcam.game.rules import PRESETS
+from zonkcam.mat.calibrate import calibrate
+from zonkcam.mat.taught import (
+    TaughtDiceError,
+    forget_taught,
+    load_taught,
+    save_taught,
+    taught_dice_path,
+)
+from zonkcam.record.scorekeeper import Scorekeeper
+from zonkcam.record.store import EventLog
+from zonkcam.sources.demo import TruthReader
+from zonkcam.table.observe import TableWatcher
+from zonkcam.table.reading import SeenDie
+from zonkcam.table.teaching import Teacher, parse_fix
+from zonkcam.vision.examples import TaughtDice, turns
+from zonkcam.vision.model import DiceModel
+from zonkcam.vision.reader import read_dice
+
+D = 16
+
+
+def _feature(seed: int) -> np.ndarray:
+    return np.random.default_rng(seed).uniform(0, 1, D).astype(np.float32)
+
+
+def _probs(value: int, sure: float = 0.95) -> np.ndarray:
+    p = np.full(7, (1 - sure) / 6, np.float32)
+    p[value] = sure
+    return p
+
+
+# -- the blend ----------------------------------------------------------------------------
+
+
+def test_with_nothing_taught_the_net_reads_alone():
+    probs = np.stack([_probs(3), _probs(0, 0.9), _probs(6, 0.4)])
+    feats = np.stack([_feature(k) for k in range(3)])
+    assert np.array_equal(TaughtDice().blend(probs, feats), probs)
+    taught = TaughtDice(np.stack([_feature(9)]), [5])
+    assert np.array_equal(taught.blend(probs, None), probs)  # a model without features
+
+
+def test_a_taught_die_is_read_as_taught_and_not_a_die_stays_the_nets():
+    misread = _feature(1)
+    probs = np.stack([_probs(3), _probs(2)])  # the net: 3 (it is a 5), and an unrelated 2
+    feats = np.stack([misread + 0.01, _feature(2)])  # the same die again, a little changed
+    taught = TaughtDice()
+    taught.teach(misread[None], [5])
+    out = taught.blend(probs, feats)
+    assert int(np.argmax(out[0, 1:])) + 1 == 5
+    assert int(np.argmax(out[1, 1:])) + 1 == 2  # nothing near it was taught
+    np.testing.assert_allclose(out[:, 0], probs[:, 0])
+    np.testing.assert_allclose(out.sum(axis=1), 1, atol=1e-5)
+
+
+def test_teaching_refuses_values_off_a_die_and_keeps_the_newest_per_value():
+    taught = TaughtDice()
+    with pytest.raises(ValueError):
+        taught.teach(_feature(0)[None], [7])
+    from zonkcam.vision import examples
+
+    many = np.stack([_feature(k) for k in range(examples.MAX_PER_VALUE + 5)])
+    taught.teach(many, [4] * len(many))
+    assert taught.counts()[4] == examples.MAX_PER_VALUE
+    np.testing.assert_allclose(taught.features[-1], many[-1] / np.linalg.norm(many[-1]), atol=1e-6)
+
+
+def test_a_crop_is_taught_in_its_eight_turns():
+    crop = np.arange(4 * 4 * 3, dtype=np.uint8).reshape(1, 4, 4, 3)
+    out = turns(crop)
+    assert out.shape == (8, 4, 4, 3)
+    assert np.array_equal(out[0], crop[0]) and np.array_equal(out[1], np.rot90(crop[0]))
+    assert len({o.tobytes() for o in out}) == 8
+
+
+# -- the reader ---------------------------------------------------------------------------
+
+
+class _Session:
+    def __init__(self, outputs) -> None:
+        self.outputs = outputs
+
+    def run(self, _names, feeds):
+        return self.outputs
+
+
+def _one_die_model(probs: np.ndarray, feats: np.ndarray | None) -> DiceModel:
+    heat = np.zeros((1, 1, 104, 104), np.float32)
+    geom = np.zeros((1, 4, 104, 104), np.float32)
+    heat[0, 0, 50, 50] = 0.9
+    geom[0, 2:, 50, 50] = 40
+    values = [probs[None]] + ([feats[None]] if feats is not None else [])
+    return DiceModel(_Session([heat, geom]), _Session(values), threads=1)
+
+
+IMAGE = np.full((416, 416, 3), 90, np.uint8)
+
+
+def test_the_reader_reads_a_misread_die_right_once_taught():
+    feature = _feature(7)
+    model = _one_die_model(_probs(2, 0.9), feature)
+    seen: list[np.ndarray] = []
+    (die,) = read_dice(IMAGE, model, features=seen)
+    assert die.value == 2 and len(seen) == 1  # the net's misread, and what it saw
+    taught = TaughtDice()
+    taught.teach(np.stack(seen), [6])  # the scorekeeper: it is a 6
+    (again,) = read_dice(IMAGE, model, examples=taught)
+    assert again.value == 6
+
+
+def test_a_model_without_the_feature_output_reads_as_before():
+    model = _one_die_model(_probs(2, 0.9), None)
+    seen: list[np.ndarray] = []
+    taught = TaughtDice(np.stack([_feature(7)]), [6])
+    (die,) = read_dice(IMAGE, model, examples=taught, features=seen)
+    assert die.value == 2 and seen == []
+
+
+def test_the_shipped_value_net_gives_its_features_beside_the_same_probs():
+    from zonkcam.vision.model import MODEL_DIR, VALUES_FILE, open_session
+
+    session = open_session(MODEL_DIR / VALUES_FILE, 1)
+    assert [o.name for o in session.get_outputs()] == ["probs", "features"]
+    crops = np.random.default_rng(3).uniform(0, 255, (5, 3, 64, 64)).astype(np.float32)
+    probs, feats = session.run(None, {"crops": crops})
+    assert probs.shape == (5, 7) and feats.shape == (5, 256) and (feats >= 0).all()
+
+
+def test_adding_the_feature_output_leaves_the_probabilities_bit_identical(tmp_path):
+    import onnx
+    from onnx import TensorProto, helper
+
+    from zonkcam.train.features import FEATURES, add_feature_output
+    from zonkcam.vision.model import open_session
+
+    # a tiny value net of the same shape: mean pool -> Gemm -> Softmax
+    w = helper.make_tensor("w", TensorProto.FLOAT, [7, 3], np.linspace(-1, 1, 21).tolist())
+    b = helper.make_tensor("b", TensorProto.FLOAT, [7], [0.0] * 7)
+    graph = helper.make_graph(
+        [
+            helper.make_node("ReduceMean", ["crops"], ["pooled"], axes=[2, 3], keepdims=0),
+            helper.make_node("Gemm", ["pooled", "w", "b"], ["logits"], transB=1),
+            helper.make_node("Softmax", ["logits"], ["probs"], axis=1),
+        ],
+        "values",
+        [helper.make_tensor_value_info("crops", TensorProto.FLOAT, ["n", 3, 64, 64])],
+        [helper.make_tensor_value_info("probs", TensorProto.FLOAT, ["n", 7])],
+        [w, b],
+    )
+    src = tmp_path / "v.onnx"
+    onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)]), src)
+    crops = np.random.default_rng(0).uniform(0, 255, (4, 3, 64, 64)).astype(np.float32)
+    before = open_session(src, 1).run(None, {"crops": crops})
+    add_feature_output(src, tmp_path / "f.onnx")
+    after = open_session(tmp_path / "f.onnx", 1).run(None, {"crops": crops})
+    assert len(before) == 1 and len(after) == 2
+    assert np.array_equal(before[0], after[0])
+    np.testing.assert_allclose(after[1], crops.mean(axis=(2, 3)), rtol=1e-5)
+    add_feature_output(tmp_path / "f.onnx")  # twice: still one such output
+    names = [o.name for o in onnx.load(tmp_path / "f.onnx").graph.output]
+    assert names == ["probs", FEATURES]
+
+
+# -- storage ------------------------------------------------------------------------------
+
+
+def test_taught_dice_are_kept_beside_the_calibration_and_forgotten(tmp_path):
+    path = taught_dice_path(tmp_path / "calibration.json")
+    assert path.parent == tmp_path
+    taught = TaughtDice(np.stack([_feature(1), _feature(2)]), [3, 5], ["red", None])
+    save_taught(path, taught, "abc")
+    back, note = load_taught(path, "abc")
+    assert note == "" and back.counts() == taught.counts() and back.colours == ["red", None]
+    np.testing.assert_allclose(back.features, taught.features, atol=1e-3)
+    other, note = load_taught(path, "another net")
+    assert len(other) == 0 and "another value net" in note
+    assert forget_taught(path) and not path.exists() and not forget_taught(path)
+    nothing, note = load_taught(path, "abc")
+    assert len(nothing) == 0 and note == ""
+
+
+@pytest.mark.parametrize("content", [b"", b"not a zip at all", b"PK\x03\x04broken"])
+def test_a_damaged_taught_dice_file_is_one_clear_line(tmp_path, content):
+    path = tmp_path / "taught-dice.npz"
+    path.write_bytes(content)
+    with pytest.raises(TaughtDiceError) as err:
+        load_taught(path, "abc")
+    message = str(err.value)
+    assert "damaged" in message and "--forget-dice" in message and "\n" not in message
+
+
+def test_a_taught_dice_file_with_a_value_off_a_die_is_damaged(tmp_path):
+    path = tmp_path / "taught-dice.npz"
+    save_taught(path, TaughtDice(np.stack([_feature(1)]), [3]), "abc")
+    data = dict(np.load(path))
+    data["values"] = np.array([9], np.int8)
+    np.savez(path.with_suffix(""), **data)  # np.savez adds .npz
+    with pytest.raises(TaughtDiceError, match="not 1-6"):
+        load_taught(path, "abc")
+
+
+def test_the_scorekeepers_fix_of_a_throw():
+    assert parse_fix("", [3, 4, 5]) == [3, 4, 5]
+    assert parse_fix("2=6", [3, 4, 5]) == [3, 6, 5]
+    assert parse_fix("1 2 3", [3, 4, 5]) == [1, 2, 3]
+    assert parse_fix("127", [3, 4, 5]) is None and parse_fix("4=2", [3, 4, 5]) is None
+
+
+# -- what teaches at the table ------------------------------------------------------------
+
+
+class _LearningReader:
+    """Stands in for OnnxReader's teaching side: a feature per die box."""
+
+    def __init__(self) -> None:
+        self.taught: TaughtDice | None = None
+
+    def recall(self, bbox):
+        seed = int(bbox[0]) * 1000 + int(bbox[1])
+        return SeenDie(tuple(bbox), _feature(seed), np.zeros((64, 64, 3), np.uint8))
+
+    def teach(self, seen, values, colours=None, turns=False):
+        if self.taught is None:
+            self.taught = TaughtDice()
+        return self.taught.teach(np.stack([s.feature for s in seen]), list(values), colours)
+
+
+def _table_app(tmp_path, log, throw):
+    table = demo_table(4)
+    first = table.read()
+    keeper = Scorekeeper.new(log, PRESETS["classic-10000"])
+    keeper.play(A.Players(("Ann", "Bob")))
+    learner = _LearningReader()
+    teacher = Teacher(learner, tmp_path / "taught-dice.npz", "fp")  # type: ignore[arg-type]
+    app = TableApp(
+        keeper,
+        TableWatcher(calibrate(first.image, table.geometry), TruthReader(table)),
+        say=lambda line: None,
+        teacher=teacher,
+    )
+    table.throw(throw)
+    while table.busy:
+        app.tick(table.read())
+    for _ in range(30):  # time passes; nobody does anything
+        app.tick(table.read())
+    return app, learner
+
+
+def test_a_roll_nobody_confirmed_teaches_nothing(tmp_path):
+    with EventLog(tmp_path / "g.db") as log:
+        app, learner = _table_app(tmp_path, log, [1, 1, 5, 2, 3])
+        assert isinstance(app.keeper.game.events[-1], A.Roll)
+        assert learner.taught is None and not (tmp_path / "taught-dice.npz").exists()
+        app.handle(Command(InputCommand.UNDO))  # withdrawn: still nothing
+        assert learner.taught is None
+
+
+def test_banking_a_roll_confirms_its_dice(tmp_path):
+    with EventLog(tmp_path / "g.db") as log:
+        app, learner = _table_app(tmp_path, log, [1, 1, 1, 5, 5])
+        app.handle(Command(InputCommand.BANK))
+        assert app.keeper.state.players[0].score == 1100
+        assert learner.taught is not None
+        assert sorted(learner.taught.values.tolist()) == [1, 1, 1, 5, 5]
+        back, _ = load_taught(tmp_path / "taught-dice.npz", "fp")
+        assert len(back) == 5
+
+
+def test_a_corrected_die_is_taught_its_right_value_at_once(tmp_path):
+    with EventLog(tmp_path / "g.db") as log:
+        app, learner = _table_app(tmp_path, log, [2, 3, 4, 6, 6])
+        index = next(i for i, d in enumerate(app.last_settled.dice) if d.value == 2)
+        app.handle(Command(InputCommand.TAP_DIE, index))
+        app.handle(Command(InputCommand.DIGIT, 1))
+        assert learner.taught is not None and learner.taught.values.tolist() == [1]
+        assert app.play(A.Keep((1,)))  # then the rest of the roll, confirmed by the keep
+        assert sorted(learner.taught.values.tolist()) == [1, 3, 4, 6, 6]
+
+
+# -- the shipped reader and the CLI -------------------------------------------------------
+
+
+def test_the_table_reader_remembers_what_it_read_and_learns_it(tmp_path):
+    from zonkcam.table.reading import OnnxReader
+    from zonkcam.table.teaching import open_teacher
+
+    table = demo_table(2)
+    cal_of_table = calibrate(table.read().image, table.geometry)
+    table.throw([1, 2, 3, 4, 5])
+    while table.busy:
+        frame = table.read()
+    reader = OnnxReader.for_table(cal_of_table)
+    dice = reader(frame.image)
+    assert len(dice) >= 5
+    lines: list[str] = []
+    cal = tmp_path / "calibration.json"
+    teacher = open_teacher(reader, cal, say=lines.append)
+    assert teacher is not None and lines == []
+    seen = [reader.recall(d.bbox) for d in dice]
+    assert all(s is not None for s in seen)
+    n = 8 * len(dice)  # each crop in its eight turns
+    assert teacher.teach(seen, [d.value for d in dice], turns=True) == n
+    assert taught_dice_path(cal).exists()
+    again = OnnxReader.for_table(cal_of_table)
+    assert open_teacher(again, cal, say=lines.append) is not None and len(again.taught) == n
+    assert [d.value for d in again(frame.image)] == [d.value for d in dice]
+    assert open_teacher(OnnxReader(), cal, forget=True, say=lines.append) is not None
+    assert "forgot the table's taught dice" in lines and not taught_dice_path(cal).exists()
+
+
+def test_meet_the_dice_in_watch_teaches_only_what_was_confirmed(tmp_path, monkeypatch, capsys):
+    import io
+
+    from zonkcam import cli
+
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
+    monkeypatch.setattr("sys.stdin", io.StringIO("\ns\n"))  # one throw confirmed, one skipped
+    assert cli.main(["watch", "--source", "demo", "--meet-dice", "2", "--frames", "120"]) == 0
+    err = capsys.readouterr().err
+    assert "throw 1: 1) " in err and "throw 2: " in err
+    taught = [line for line in err.splitlines() if "met the dice" in line]
+    assert taught and "taught examples" in taught[0]
+    # the demo table's rendered dice are taught for the run only, never stored
+    assert not (tmp_path / "zonkcam" / "taught-dice.npz").exists()
