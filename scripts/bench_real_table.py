@@ -67,6 +67,8 @@ POOL = 150
 ZONE_COLOURS = {"rolling": ROLLING_COLOUR, "keep": KEEP_COLOUR, "paper": PAPER_COLOUR}
 ZONE_MATCHES = 4
 """The cut-outs nearest each zone's colour that the zone-colour steps draw from."""
+PATIENCE = 60
+"""Still frames (2 s at 30 fps) a player waits for a report after the table's rest."""
 MATCH_MM = 0.75
 """A reported die within this many die edges of a die on the table is that die."""
 
@@ -108,6 +110,10 @@ class StepRecord:
     """The dice the watcher holds on the table after the step."""
     note: str = ""
     """What was special (touching a board image, off the mat, a zone-coloured die)."""
+    waits: list[str] = field(default_factory=list)
+    """Why the watcher waited (its 'blocked' messages) during the step."""
+    late: int = 0
+    """Still frames the step's report came after the script's rest (0: in time)."""
 
 
 class CutOutArt:
@@ -177,10 +183,26 @@ def run_session(
     def play(step: Step, note: str = "") -> StepRecord:
         before = {id(p): (p.die.zone, p.die.x_mm, p.die.y_mm) for p in table.poses}
         reports: list[Observation] = []
+        waits: list[str] = []
         frame = table.last
-        while table.busy:
+
+        def watch() -> None:
+            nonlocal frame
             frame = table.read()
-            reports += [o for o in watcher.process(frame) if o.event == Event.SETTLED]
+            for o in watcher.process(frame):
+                if o.event == Event.SETTLED:
+                    reports.append(o)
+                elif o.event == Event.BLOCKED:
+                    waits.append(o.message)
+
+        while table.busy:
+            watch()
+        late = 0
+        while EXPECTED[step] and not reports and late < PATIENCE:
+            table.rest(1)  # the player waits for the screen, a frame at a time
+            while table.busy:
+                watch()
+            late += 1
         arrived = tuple(
             p.die
             for p in table.poses
@@ -188,7 +210,16 @@ def run_session(
             or math.hypot(before[id(p)][1] - p.die.x_mm, before[id(p)][2] - p.die.y_mm) > 1.0
         )
         assert frame is not None
-        rec = StepRecord(step, frame.truth.dice, arrived, reports, watcher.state, note)
+        rec = StepRecord(
+            step,
+            frame.truth.dice,
+            arrived,
+            reports,
+            watcher.state,
+            note,
+            waits,
+            late if reports else 0,
+        )
         records.append(rec)
         return rec
 
@@ -289,6 +320,8 @@ class Score:
     sources: dict[str, Tally] = field(default_factory=lambda: defaultdict(Tally))
     throws: int = 0
     throws_reported: int = 0
+    late: int = 0
+    """Steps whose report came only while the player waited (PATIENCE)."""
     lines: list[str] = field(default_factory=list)
     """One line per thing gone wrong."""
 
@@ -327,6 +360,17 @@ def score(records: Sequence[StepRecord], pool: Pool, bar: float, die_mm: float =
         involved = {cuts[d.color] for d in rec.arrived if d.color in cuts}
         expected = EXPECTED[rec.step]
         changes = [o.change for o in rec.reports]
+        if rec.late:
+            s.late += 1
+            s.lines.append(
+                f"  step {n} ({rec.step}): reported {rec.late} frames after the table's rest"
+                + (f" (it waited: {'; '.join(sorted(set(rec.waits)))})" if rec.waits else "")
+            )
+        elif not rec.reports and EXPECTED[rec.step]:
+            s.lines.append(
+                f"  step {n} ({rec.step}): nothing reported in {PATIENCE} frames"
+                + (f" (it waited: {'; '.join(sorted(set(rec.waits)))})" if rec.waits else "")
+            )
         good = [c for c in changes if c in expected]
         false = len(changes) - min(1, len(good))
         if false:
@@ -427,7 +471,8 @@ def report(s: Score, args: argparse.Namespace, pool: Pool, seconds: float) -> st
         f"cut-outs: {len(pool.cuts)} from "
         + ", ".join(f"{k} {v}" for k, v in sorted(Counter(c.source for c in pool.cuts).items())),
         f"throws exactly right: {t.throws_right} of {s.throws} (a roll reported for "
-        f"{s.throws_reported})",
+        f"{s.throws_reported}); steps reported only while the player waited (up to "
+        f"{PATIENCE} frames more): {s.late}",
         f"dice (thrown or slid into the strip): {read}; right {t.dice[Outcome.RIGHT]}, "
         f"flagged '?' (under {args.confirm_below:g}) {t.dice[Outcome.FLAGGED]}, SILENT WRONG "
         f"{t.dice[Outcome.SILENT_WRONG]}, missed {t.dice[Outcome.MISSED]}",
@@ -559,6 +604,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                     "source_only": args.source_only,
                     "confirm_below": args.confirm_below,
                     "throws_reported": s.throws_reported,
+                    "late": s.late,
                     "total": s.total.to_json(),
                     "kinds": {k: v.to_json() for k, v in sorted(s.kinds.items())},
                     "sources": {k: v.to_json() for k, v in sorted(s.sources.items())},
