@@ -11,6 +11,10 @@ A driver (the demo game, or a test) scripts the table with :meth:`DemoTable.thro
 :meth:`DemoTable.nudge` (a finger pushes a die); with ``autoplay`` the table plays by
 itself (throw, keep the 1s and 5s, throw the rest, ...).
 
+Dice are drawn by the renderer unless the table is given other art (``die_art``, a
+:class:`DieArt`: cut-outs of photographed dice, say), which draws each die where the
+camera sees it (:class:`DiePose`) and says where it drew it.
+
 A :class:`CameraLook` says how far the picture is from a perfect one: ``REALISTIC`` tilts
 the camera 15 degrees, bends straight lines (barrel distortion), lights the mat unevenly,
 blurs, compresses every frame as JPEG and leaves clutter on the table round the mat.
@@ -23,6 +27,7 @@ import math
 from collections import deque
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
 import cv2
 import numpy as np
@@ -118,6 +123,34 @@ class DemoTruth:
         return tuple(d for d in self.dice if d.zone == "rolling")
 
 
+@dataclass(frozen=True)
+class DiePose:
+    """A die as the demo camera sees it (frame px before the lens's distortion), for
+    :class:`DieArt` to draw."""
+
+    die: DemoDie
+    """The die (its ``color`` is whatever name the table's script gave it)."""
+    centre_px: tuple[float, float]
+    """Where the middle of the die (half its height above the mat) is drawn."""
+    side_px: float
+    """How long the die's edge looks there."""
+    yaw_deg: float
+    """How far the die is turned in the picture (counter-clockwise, degrees)."""
+    moving: bool
+    """The die is tumbling or sliding in this frame."""
+    shadow_px: tuple[float, float]
+    """Where the die's shadow falls, from ``centre_px`` (away from the light)."""
+
+
+class DieArt(Protocol):
+    """Draws the demo table's dice in place of the renderer (``DemoTable(die_art=...)``)."""
+
+    def draw(self, image: np.ndarray, pose: DiePose) -> tuple[float, float, float, float]:
+        """Draw one die into the BGR frame, in place; return its box (x0, y0, x1, y1),
+        which becomes the die's box in the frame's truth."""
+        ...
+
+
 @dataclass
 class _Pose:
     die: DemoDie
@@ -151,10 +184,15 @@ class DemoTable:
         tumble_frames: tuple[int, int] = (12, 20),
         rest_frames: int = 20,
         bodies: dict[str, tuple[int, int, int]] | None = None,
+        die_art: DieArt | None = None,
     ) -> None:
         self.bodies = dict(bodies or {})
         """Dice colours of this table beyond the renderer's (synth.DIE_COLORS): name ->
         body BGR (a die the colour of a zone of the mat, say)."""
+        self.die_art = die_art
+        """What draws the dice (None: the renderer). The truth's value of a die is the
+        value the script gave it, so art must draw a die showing that value: a script
+        names, in the ``colours`` of :meth:`throw`, the picture each die is drawn from."""
         self.geometry = load_geometry(geometry) if isinstance(geometry, str) else geometry
         self.name, self.fps = "demo table", fps
         self.spec = (
@@ -262,6 +300,8 @@ class DemoTable:
         return self._lens.compress(image), boxes
 
     def _draw(self) -> tuple[np.ndarray, tuple[tuple[float, float, float, float], ...]]:
+        if self.die_art is not None:
+            return self._draw_art(self.die_art)
         specs = []
         for p in self.poses:
             d = p.die
@@ -291,6 +331,49 @@ class DemoTable:
         if self.hand is not None:
             self._draw_hand(image, *self.hand)
         return image, tuple(t.bbox for t in rendered.dice)
+
+    def _draw_art(
+        self, art: DieArt
+    ) -> tuple[np.ndarray, tuple[tuple[float, float, float, float], ...]]:
+        """The frame with the dice drawn by ``art``, far dice first."""
+        image = synth.render(
+            dataclasses.replace(self._scene, dice=()), np.random.default_rng(self.seed)
+        ).image
+        boxes: list[tuple[float, float, float, float]] = [(0.0, 0.0, 0.0, 0.0)] * len(self.poses)
+        for i in sorted(range(len(self.poses)), key=lambda i: self.poses[i].die.y_mm):
+            boxes[i] = tuple(float(v) for v in art.draw(image, self._pose_of(self.poses[i])))
+        for thing in self.things:
+            self._draw_thing(image, thing)
+        if self.hand is not None:
+            self._draw_hand(image, *self.hand)
+        return image, tuple(boxes)
+
+    def _pose_of(self, pose: _Pose) -> DiePose:
+        """Where the camera sees a die (before the lens's distortion)."""
+        d, half = pose.die, self.geometry.die_mm / 2
+        sx, sy = self._to_world(d.x_mm, d.y_mm)
+        yaw = math.radians(d.yaw_deg)
+        light = self._scene.light
+        az, el = math.radians(light.azimuth_deg), math.radians(light.elevation_deg)
+        lx, ly, lz = math.cos(el) * math.cos(az), math.cos(el) * math.sin(az), math.sin(el)
+        reach = 2 * half * 0.6 / max(lz, 0.3)  # as far as the renderer's shadows fall
+        centre, edge, shadow = self.camera.project(
+            [
+                [sx, sy, half],
+                [sx + half * math.cos(yaw), sy + half * math.sin(yaw), 2 * half],
+                [sx - lx * reach, sy - ly * reach, 0.0],
+            ]
+        )
+        top = self.camera.project([[sx, sy, 2 * half]])[0]
+        dx, dy = edge - top
+        return DiePose(
+            d,
+            (float(centre[0]), float(centre[1])),
+            2 * float(np.hypot(dx, dy)),
+            math.degrees(math.atan2(-dy, dx)),
+            pose.moving,
+            (float(shadow[0] - centre[0]), float(shadow[1] - centre[1])),
+        )
 
     # -- scripting -------------------------------------------------------------------------
 

@@ -1,0 +1,623 @@
+"""Benchmark: the table watcher with real dice, cut out of the labelled photos.
+
+Dice cut out of the labelled photo sets (zonkcam.train.cutouts: GrabCut seeded by the box,
+both sets, every source) are laid on the demo table's calibrated mat in place of rendered
+dice (DemoTable's ``die_art``), under a mild camera (MILD: 1280x960, 8 degree tilt, uneven
+light, blur, JPEG), and a seeded script plays with them: throws of 1-6 dice, keeps slid into
+the strip, re-throws of the rest, pick-ups, a hand over the mat between throws, dice thrown
+touching the board images or off the mat, and dice whose body is the colour of a zone of the
+mat (thrown into the rolling area, kept into the strip, pushed onto the white paper). The
+watcher (zonkcam.table.observe.TableWatcher) reads every frame with the learned reader;
+each step's settled reports are set against the truth.
+
+Reported, overall, per kind of die and per source: throws exactly right (the roll reported
+with exactly the thrown values), dice right, dice flagged '?' (confidence under the bar),
+SILENT WRONG dice (a wrong value, not flagged), missed dice, GHOST dice (a die in the
+reported state where none lies) and false reports (a settled report that is not what
+happened: a die 'moved' after a throw, a roll that was not thrown, a second report).
+
+Run: python scripts/bench_real_table.py [--throws N] [--seed S] [--model-dir DIR]
+[--source-only SRC] [--datasets DIR ...] [--confirm-below BAR] [--json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+import time
+from collections import Counter, defaultdict
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+from pathlib import Path
+
+import numpy as np
+
+from zonkcam.display.view import CONFIRM_BELOW
+from zonkcam.errors import UserError
+from zonkcam.mat.calibrate import Calibration, calibrate
+from zonkcam.mat.layout import KEEP_COLOUR, PAPER_COLOUR, ROLLING_COLOUR
+from zonkcam.sources.demo import CameraLook, DemoDie, DemoTable, DiePose
+from zonkcam.table.observe import Event, Observation, Reader, TableWatcher
+from zonkcam.table.tracking import Change
+from zonkcam.table.zones import TableDie
+from zonkcam.train.cutouts import CutOut, lab_distance, load_cutouts, paste_die
+
+ROOT = Path(__file__).resolve().parents[1]
+DATASETS = (
+    ROOT.parent / "shared" / "datasets" / "real-dice-dev",
+    ROOT.parent / "shared" / "datasets" / "rune55-dev",
+)
+MILD = CameraLook(
+    tilt_deg=8.0,
+    barrel=0.02,
+    light_falloff=0.2,
+    blur=0.8,
+    jpeg_quality=80,
+    clutter=3,
+    noise=2.0,
+    mat_share=0.8,
+)
+"""A mild realistic camera: a little tilted, lit a little unevenly, a little soft, JPEG."""
+SIZE = (1280, 960)
+POOL = 150
+"""Cut-outs made for a run (drawn across sources and kinds); dice are drawn from them."""
+ZONE_COLOURS = {"rolling": ROLLING_COLOUR, "keep": KEEP_COLOUR, "paper": PAPER_COLOUR}
+ZONE_MATCHES = 4
+"""The cut-outs nearest each zone's colour that the zone-colour steps draw from."""
+PATIENCE = 60
+"""Still frames (2 s at 30 fps) a player waits for a report after the table's rest."""
+MATCH_MM = 0.75
+"""A reported die within this many die edges of a die on the table is that die."""
+
+
+class Step(StrEnum):
+    """What one step of the script does."""
+
+    THROW = "throw"
+    KEEP = "keep"
+    PICKUP = "pickup"
+    REACH = "reach"
+    """A hand reaches over the mat and goes; nothing changes."""
+    PUSH = "push"
+    """A finger pushes a die onto the paper round the zones (same face up)."""
+
+
+EXPECTED = {
+    Step.THROW: {Change.ROLL},
+    Step.KEEP: {Change.KEEP},
+    Step.PICKUP: {Change.CLEAR, Change.PICKUP},
+    Step.REACH: set(),
+    Step.PUSH: {Change.MOVED},
+}
+"""The settled report each step should give (one, or none)."""
+
+
+@dataclass
+class StepRecord:
+    """One scripted step and what the watcher made of it."""
+
+    step: Step
+    truth: tuple[DemoDie, ...]
+    """Every die on the table after the step (``color`` names its cut-out)."""
+    arrived: tuple[DemoDie, ...]
+    """The dice this step threw or moved (the ones whose reading it tests)."""
+    reports: list[Observation]
+    """The settled reports during the step."""
+    state: tuple[TableDie, ...]
+    """The dice the watcher holds on the table after the step."""
+    note: str = ""
+    """What was special (touching a board image, off the mat, a zone-coloured die)."""
+    waits: list[str] = field(default_factory=list)
+    """Why the watcher waited (its 'blocked' messages) during the step."""
+    late: int = 0
+    """Still frames the step's report came after the script's rest (0: in time)."""
+
+
+class CutOutArt:
+    """DemoTable die art: each die drawn from the cut-out its ``color`` names."""
+
+    def __init__(self, cuts: dict[str, CutOut], seed: int = 0) -> None:
+        self.cuts = cuts
+        self.rng = np.random.default_rng(seed)
+
+    def draw(self, image: np.ndarray, pose: DiePose) -> tuple[float, float, float, float]:
+        cut = self.cuts[pose.die.color]
+        blur = pose.side_px * 0.35 if pose.moving else 0.0
+        return paste_die(
+            image,
+            cut,
+            pose.centre_px,
+            pose.side_px,
+            pose.yaw_deg if not pose.moving else float(self.rng.uniform(0, 360)),
+            blur_px=blur,
+            blur_deg=float(self.rng.uniform(0, 180)),
+            shadow=pose.shadow_px,
+        )
+
+
+@dataclass
+class Pool:
+    """The cut-outs of a run, and those nearest each zone's colour."""
+
+    cuts: list[CutOut]
+    zone_matches: dict[str, list[CutOut]] = field(default_factory=dict)
+
+    @classmethod
+    def make(cls, cuts: list[CutOut]) -> Pool:
+        matches = {
+            zone: sorted(cuts, key=lambda c, z=colour: lab_distance(c.body_bgr, z))[:ZONE_MATCHES]
+            for zone, colour in ZONE_COLOURS.items()
+        }
+        return cls(cuts, matches)
+
+    @property
+    def by_key(self) -> dict[str, CutOut]:
+        return {c.key: c for c in self.cuts}
+
+
+def run_session(
+    pool: Pool,
+    reader_for: Callable[[Calibration], Reader],
+    *,
+    throws: int,
+    seed: int,
+    look: CameraLook = MILD,
+    size: tuple[int, int] = SIZE,
+) -> list[StepRecord]:
+    """Play one seeded script of ``throws`` throws (with the keeps, pick-ups, hands and
+    pushes between them) on a demo table drawn with ``pool``'s cut-outs; the watcher
+    reads with ``reader_for(calibration)``. Returns every step's record."""
+    rng = np.random.default_rng(seed)
+    table = DemoTable(
+        seed=seed, size=size, look=look, autoplay=False, die_art=CutOutArt(pool.by_key, seed)
+    )
+    empty = table.read()
+    cal = calibrate(empty.image, table.geometry)
+    watcher = TableWatcher(cal, reader_for(cal))
+    watcher.process(empty)
+    records: list[StepRecord] = []
+
+    def play(step: Step, note: str = "") -> StepRecord:
+        before = {id(p): (p.die.zone, p.die.x_mm, p.die.y_mm) for p in table.poses}
+        reports: list[Observation] = []
+        waits: list[str] = []
+        frame = table.last
+
+        def watch() -> None:
+            nonlocal frame
+            frame = table.read()
+            for o in watcher.process(frame):
+                if o.event == Event.SETTLED:
+                    reports.append(o)
+                elif o.event == Event.BLOCKED:
+                    waits.append(o.message)
+
+        while table.busy:
+            watch()
+        late = 0
+        while EXPECTED[step] and not reports and late < PATIENCE:
+            table.rest(1)  # the player waits for the screen, a frame at a time
+            while table.busy:
+                watch()
+            late += 1
+        arrived = tuple(
+            p.die
+            for p in table.poses
+            if before.get(id(p)) is None
+            or math.hypot(before[id(p)][1] - p.die.x_mm, before[id(p)][2] - p.die.y_mm) > 1.0
+        )
+        assert frame is not None
+        rec = StepRecord(
+            step,
+            frame.truth.dice,
+            arrived,
+            reports,
+            watcher.state,
+            note,
+            waits,
+            late if reports else 0,
+        )
+        records.append(rec)
+        return rec
+
+    done = 0
+    while done < throws:
+        kept = sum(p.die.zone == "keep" for p in table.poses)
+        rolled = [p.die for p in table.poses if p.die.zone == "rolling"]
+        if rolled and len(rolled) >= 2 and kept + 1 < 6 and rng.random() < 0.35:
+            wanted = [d.value for d in rolled[: int(rng.integers(1, len(rolled)))]]
+            table.keep(wanted)
+            play(Step.KEEP)
+            kept = sum(p.die.zone == "keep" for p in table.poses)
+        elif table.poses and (kept >= 5 or rng.random() < 0.2):
+            table.pick_up()
+            play(Step.PICKUP)
+            kept = 0
+        if rng.random() < 0.15:
+            table.reach()
+            play(Step.REACH)
+        n = 6 - kept if kept else int(rng.integers(1, 7))
+        on_table = {p.die.color for p in table.poses}
+        free = [c for c in pool.cuts if c.key not in on_table]
+        picks = [free[int(i)] for i in rng.choice(len(free), size=n, replace=False)]
+        notes, onto, off_mat = [], {}, []
+        zone = None
+        if rng.random() < 0.3:  # a die the colour of a zone of the mat
+            zone = str(rng.choice(list(ZONE_COLOURS)))
+            match = [c for c in pool.zone_matches[zone] if c.key not in on_table]
+            if match:
+                picks[0] = match[int(rng.integers(len(match)))]
+                notes.append(f"{zone}-coloured {picks[0].kind.name} die")
+            else:
+                zone = None
+        if rng.random() < 0.2 and n >= 2:
+            label = str(rng.choice([b.label for b in table.geometry.board_images]))
+            onto[n - 1] = label
+            notes.append(f"touching {label}")
+        if rng.random() < 0.12 and n >= 3:
+            off_mat.append(n - 2)
+            notes.append("one off the mat")
+        table.throw(
+            [c.value for c in picks], colours=[c.key for c in picks], onto=onto, off_mat=off_mat
+        )
+        play(Step.THROW, "; ".join(notes))
+        done += 1
+        if zone == "keep":  # the die the colour of the strip goes into it
+            first = next((p.die for p in table.poses if p.die.color == picks[0].key), None)
+            if first is not None and first.zone == "rolling":
+                table.keep([first.value])
+                play(Step.KEEP, notes[0])
+        elif zone == "paper":  # pushed onto the paper beside the rolling area
+            rolled = [p.die for p in table.poses if p.die.zone == "rolling"]
+            i = next((k for k, d in enumerate(rolled) if d.color == picks[0].key), None)
+            if i is not None:
+                area = table.geometry.rolling_area
+                d = rolled[i]
+                to_x = area.x - table.geometry.die_mm * 1.4
+                to_y = min(max(d.y_mm, 70.0), 190.0)
+                table.nudge(i, (to_x - d.x_mm, to_y - d.y_mm))
+                play(Step.PUSH, notes[0])
+    return records
+
+
+# -- scoring -------------------------------------------------------------------------------
+
+
+class Outcome(StrEnum):
+    RIGHT = "right"
+    FLAGGED = "flagged"
+    """Read with a confidence under the bar (the screen's '?'), whatever the value."""
+    SILENT_WRONG = "silent wrong"
+    MISSED = "missed"
+
+
+@dataclass
+class Tally:
+    dice: Counter = field(default_factory=Counter)
+    ghosts: int = 0
+    throws: int = 0
+    throws_right: int = 0
+    false_reports: int = 0
+
+    def to_json(self) -> dict:
+        out = {str(k): self.dice[k] for k in Outcome}
+        out.update(
+            ghosts=self.ghosts,
+            throws=self.throws,
+            throws_right=self.throws_right,
+            false_reports=self.false_reports,
+        )
+        return out
+
+
+@dataclass
+class Score:
+    total: Tally = field(default_factory=Tally)
+    kinds: dict[str, Tally] = field(default_factory=lambda: defaultdict(Tally))
+    sources: dict[str, Tally] = field(default_factory=lambda: defaultdict(Tally))
+    throws: int = 0
+    throws_reported: int = 0
+    late: int = 0
+    """Steps whose report came only while the player waited (PATIENCE)."""
+    lines: list[str] = field(default_factory=list)
+    """One line per thing gone wrong."""
+
+    def tallies(self, cut: CutOut | None) -> list[Tally]:
+        if cut is None:
+            return [self.total, self.kinds["(unknown)"], self.sources["(unknown)"]]
+        return [self.total, self.kinds[cut.kind.name], self.sources[cut.source]]
+
+
+def _match(dice: Sequence[DemoDie], state: Sequence[TableDie], die_mm: float) -> dict[int, int]:
+    """Truth die index -> reported die index, nearest first, within MATCH_MM die edges."""
+    pairs = sorted(
+        (math.hypot(d.x_mm - r.center_mm[0], d.y_mm - r.center_mm[1]), i, j)
+        for i, d in enumerate(dice)
+        for j, r in enumerate(state)
+    )
+    out: dict[int, int] = {}
+    used: set[int] = set()
+    for dist, i, j in pairs:
+        if dist > MATCH_MM * die_mm:
+            break
+        if i not in out and j not in used:
+            out[i] = j
+            used.add(j)
+    return out
+
+
+def score(records: Sequence[StepRecord], pool: Pool, bar: float, die_mm: float = 16.0) -> Score:
+    """Set each step's reports against its truth."""
+    cuts = pool.by_key
+    s = Score()
+    seen: list[DemoDie] = []  # every die that lay on the table, latest last
+    ghosts_seen: set[tuple[int, int, int]] = set()
+    for n, rec in enumerate(records, 1):
+        seen += rec.truth
+        involved = {cuts[d.color] for d in rec.arrived if d.color in cuts}
+        expected = EXPECTED[rec.step]
+        changes = [o.change for o in rec.reports]
+        if rec.late:
+            s.late += 1
+            s.lines.append(
+                f"  step {n} ({rec.step}): reported {rec.late} frames after the table's rest"
+                + (f" (it waited: {'; '.join(sorted(set(rec.waits)))})" if rec.waits else "")
+            )
+        elif not rec.reports and EXPECTED[rec.step]:
+            s.lines.append(
+                f"  step {n} ({rec.step}): nothing reported in {PATIENCE} frames"
+                + (f" (it waited: {'; '.join(sorted(set(rec.waits)))})" if rec.waits else "")
+            )
+        good = [c for c in changes if c in expected]
+        false = len(changes) - min(1, len(good))
+        if false:
+            s.lines.append(
+                f"  step {n} ({rec.step}{', ' + rec.note if rec.note else ''}): reported "
+                f"{', '.join(map(str, changes))}"
+            )
+            for t in _per_involved(s, involved):
+                t.false_reports += false
+        if rec.step == Step.THROW:
+            s.throws += 1
+            rolls = [o for o in rec.reports if o.change == Change.ROLL]
+            s.throws_reported += bool(rolls)
+            thrown = sorted(d.value for d in rec.truth if d.zone == "rolling")
+            read = sorted(d.value for d in rolls[-1].rolled if not d.cocked) if rolls else None
+            right = read == thrown
+            for t in _per_involved(s, involved):
+                t.throws += 1
+                t.throws_right += right
+            if not right:
+                s.lines.append(
+                    f"  step {n} (throw{', ' + rec.note if rec.note else ''}): "
+                    f"thrown {thrown}, read {read if rolls else 'nothing'}"
+                )
+        match = _match(rec.truth, rec.state, die_mm)
+        arrived = {id(d) for d in rec.arrived}
+        for i, d in enumerate(rec.truth):
+            if id(d) not in arrived:
+                continue
+            cut = cuts.get(d.color)
+            if i not in match:
+                outcome = Outcome.MISSED
+            else:
+                r = rec.state[match[i]]
+                if r.cocked or r.confidence < bar:
+                    outcome = Outcome.FLAGGED
+                elif r.value == d.value:
+                    outcome = Outcome.RIGHT
+                else:
+                    outcome = Outcome.SILENT_WRONG
+            for t in s.tallies(cut):
+                t.dice[outcome] += 1
+            if outcome in (Outcome.SILENT_WRONG, Outcome.MISSED):
+                what = (
+                    "missed"
+                    if outcome == Outcome.MISSED
+                    else f"read {rec.state[match[i]].value} ({rec.state[match[i]].confidence:.2f})"
+                )
+                s.lines.append(
+                    f"  step {n} ({rec.step}): a {d.value} ({cut.kind.name if cut else '?'}, "
+                    f"{cut.source if cut else '?'}, {d.zone}) {what}"
+                )
+        matched = set(match.values())
+        for j, r in enumerate(rec.state):
+            if j in matched:
+                continue
+            key = (round(r.center_mm[0] / 4), round(r.center_mm[1] / 4), r.value)
+            if key in ghosts_seen:
+                continue
+            ghosts_seen.add(key)
+            near = min(
+                reversed(seen),
+                key=lambda d: math.hypot(d.x_mm - r.center_mm[0], d.y_mm - r.center_mm[1]),
+                default=None,
+            )
+            cut = (
+                cuts.get(near.color)
+                if near is not None
+                and math.hypot(near.x_mm - r.center_mm[0], near.y_mm - r.center_mm[1]) < die_mm
+                else None
+            )
+            for t in s.tallies(cut):
+                t.ghosts += 1
+            s.lines.append(
+                f"  step {n} ({rec.step}): GHOST {r.value} at {r.center_mm[0]:.0f},"
+                f"{r.center_mm[1]:.0f} mm ({r.zone}; where a "
+                f"{cut.kind.name + ' die from ' + cut.source if cut else 'no die'} lay)"
+            )
+    return s
+
+
+def _per_involved(s: Score, involved: set[CutOut]) -> list[Tally]:
+    """The tallies a step's throw or report counts in: the total once, and each kind and
+    source of the dice it moved once."""
+    out = [s.total]
+    out += [s.kinds[k] for k in sorted({c.kind.name for c in involved})]
+    out += [s.sources[k] for k in sorted({c.source for c in involved})]
+    return out
+
+
+def report(s: Score, args: argparse.Namespace, pool: Pool, seconds: float) -> str:
+    t = s.total
+    read = sum(t.dice.values())
+    lines = [
+        f"real dice on the demo table ({SIZE[0]}x{SIZE[1]}, mild camera), {args.throws} "
+        f"throws, seed {args.seed}, reader: {args.model_dir or 'the shipped models'}"
+        + (f", dice from {args.source_only} only" if args.source_only else ""),
+        f"cut-outs: {len(pool.cuts)} from "
+        + ", ".join(f"{k} {v}" for k, v in sorted(Counter(c.source for c in pool.cuts).items())),
+        f"throws exactly right: {t.throws_right} of {s.throws} (a roll reported for "
+        f"{s.throws_reported}); steps reported only while the player waited (up to "
+        f"{PATIENCE} frames more): {s.late}",
+        f"dice (thrown or slid into the strip): {read}; right {t.dice[Outcome.RIGHT]}, "
+        f"flagged '?' (under {args.confirm_below:g}) {t.dice[Outcome.FLAGGED]}, SILENT WRONG "
+        f"{t.dice[Outcome.SILENT_WRONG]}, missed {t.dice[Outcome.MISSED]}",
+        f"ghost dice: {t.ghosts}; false reports: {t.false_reports}",
+        "",
+        _table("kind of die", s.kinds),
+        "",
+        _table("source", s.sources),
+        "",
+        "what went wrong:" if s.lines else "nothing went wrong",
+        *s.lines,
+        f"({seconds:.0f} s)",
+    ]
+    return "\n".join(lines)
+
+
+def _table(title: str, tallies: dict[str, Tally]) -> str:
+    head = (
+        f"{title:<24} {'dice':>5} {'right':>6} {'?':>4} {'silent':>7} {'missed':>7} "
+        f"{'ghosts':>7} {'throws right':>13} {'false':>6}"
+    )
+    rows = [head]
+    for name, t in sorted(tallies.items(), key=lambda kv: -sum(kv[1].dice.values())):
+        rows.append(
+            f"{name:<24} {sum(t.dice.values()):>5} {t.dice[Outcome.RIGHT]:>6} "
+            f"{t.dice[Outcome.FLAGGED]:>4} {t.dice[Outcome.SILENT_WRONG]:>7} "
+            f"{t.dice[Outcome.MISSED]:>7} {t.ghosts:>7} "
+            f"{f'{t.throws_right} of {t.throws}':>13} {t.false_reports:>6}"
+        )
+    return "\n".join(rows)
+
+
+def onnx_reader(model_dir: Path | None, threads: int) -> Callable[[Calibration], Reader]:
+    """A factory of the learned reader for a calibration."""
+    from zonkcam.table.reading import OnnxReader
+
+    return lambda cal: OnnxReader.for_table(cal, model_dir, threads=threads)
+
+
+def _positive(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"takes a whole number, not {text!r}") from None
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"takes 1 or more, not {n}")
+    return n
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--throws", type=_positive, default=40, metavar="N", help="throws (40)")
+    ap.add_argument("--seed", type=int, default=0, metavar="S", help="the script's seed (0)")
+    ap.add_argument(
+        "--model-dir",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="read with the models in DIR (default: the shipped ones)",
+    )
+    ap.add_argument("--threads", type=_positive, default=1, metavar="N", help="reader threads (1)")
+    ap.add_argument(
+        "--source-only",
+        default=None,
+        metavar="SRC",
+        help="draw dice only from source SRC (epanemu, matteop65, rune55): with the "
+        "--model-dir of a twin trained without SRC, a leave-one-source-out measure",
+    )
+    ap.add_argument(
+        "--datasets",
+        type=Path,
+        nargs="+",
+        default=None,
+        metavar="DIR",
+        help="labelled photo sets (default: ../shared/datasets/real-dice-dev and rune55-dev)",
+    )
+    ap.add_argument(
+        "--confirm-below",
+        type=float,
+        default=CONFIRM_BELOW,
+        metavar="BAR",
+        help=f"a die read with a confidence under BAR is flagged '?' ({CONFIRM_BELOW:g})",
+    )
+    ap.add_argument(
+        "--pool", type=_positive, default=POOL, metavar="N", help=f"cut-outs to make ({POOL})"
+    )
+    ap.add_argument("--json", action="store_true", help="print the figures as JSON")
+    args = ap.parse_args(argv)
+    try:
+        datasets = list(args.datasets or [d for d in DATASETS if d.is_dir()])
+        if not datasets:
+            raise UserError(
+                f"no labelled photo sets under {DATASETS[0].parent}: name one (--datasets)"
+            )
+        for d in datasets:
+            if not (d / "labels.jsonl").is_file():
+                raise UserError(f"{d}: no labels.jsonl there")
+        if args.model_dir is not None and not args.model_dir.is_dir():
+            raise UserError(f"--model-dir {args.model_dir}: no such folder")
+        start = time.perf_counter()
+        cuts = load_cutouts(
+            datasets,
+            args.pool,
+            np.random.default_rng(args.seed),
+            sources=[args.source_only] if args.source_only else None,
+        )
+        if len(cuts) < 12:
+            raise UserError(
+                f"only {len(cuts)} dice could be cut out"
+                + (f" of source {args.source_only!r}" if args.source_only else "")
+                + " (a source's name: epanemu, matteop65, rune55)"
+            )
+        pool = Pool.make(cuts)
+        records = run_session(
+            pool, onnx_reader(args.model_dir, args.threads), throws=args.throws, seed=args.seed
+        )
+        s = score(records, pool, args.confirm_below)
+        seconds = time.perf_counter() - start
+    except UserError as exc:
+        print(f"bench_real_table: {exc}", file=sys.stderr)
+        return 2
+    if args.json:
+        print(
+            json.dumps(
+                {
+                    "throws": s.throws,
+                    "seed": args.seed,
+                    "model_dir": str(args.model_dir) if args.model_dir else None,
+                    "source_only": args.source_only,
+                    "confirm_below": args.confirm_below,
+                    "throws_reported": s.throws_reported,
+                    "late": s.late,
+                    "total": s.total.to_json(),
+                    "kinds": {k: v.to_json() for k, v in sorted(s.kinds.items())},
+                    "sources": {k: v.to_json() for k, v in sorted(s.sources.items())},
+                    "wrong": [line.strip() for line in s.lines],
+                    "seconds": round(seconds, 1),
+                },
+                indent=2,
+            )
+        )
+    else:
+        print(report(s, args, pool, seconds))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
