@@ -316,3 +316,16 @@ def test_meet_dice_is_refused_with_text(capsys):
 
     assert cli.main(["play", "--text", "--meet-dice"]) == 2
     assert "zonkcam watch --meet-dice" in capsys.readouterr().err
+
+
+def test_a_touch_on_the_screen_reaches_the_step_through_the_keyboard_input():
+    from zonkcam.display.keyboard import KeyboardInput
+
+    t = _Table()
+    t.throw([1, 2, 3, 4, 5])
+    _, screen = _draw(t.meet)
+    keys = KeyboardInput(tap_to_die=lambda pos: 0, tap_to_command=t.meet.tapped)
+    click = pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=_button(screen, "SKIP"), button=1)
+    assert keys.commands([click]) == [UNDO]  # the step's own button, not the game's die
+    keys.tap_to_command = None
+    assert keys.commands([click]) == [Command(InputCommand.TAP_DIE, 0)]
