@@ -1,7 +1,8 @@
 """Render the scorekeeper's screen in several game moments into docs/screenshots/*.png.
 
 Each moment is reached by playing real table actions through the rules engine
-(zonkcam.display.scenes); the camera frame is drawn, not photographed.
+(zonkcam.display.scenes); the camera frame is drawn, not photographed. "Meet the dice"
+is played on the demo table with the shipped reader.
 
     .venv/bin/python scripts/screenshots.py [--out docs/screenshots]
 """
@@ -20,9 +21,10 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 import pygame
 
 from zonkcam.advisor.advice import Advisor
-from zonkcam.controls import ROLL, Command, InputCommand
+from zonkcam.controls import BANK, ROLL, SELECT, Command, InputCommand
 from zonkcam.display import scenes
 from zonkcam.display.banners import banners_for
+from zonkcam.display.meet import MeetTheDice, Stage
 from zonkcam.display.painter import Painter
 from zonkcam.display.setup import ChooseRules, EnterPlayers
 from zonkcam.display.view import view_for
@@ -65,7 +67,41 @@ def main(argv: list[str] | None = None) -> int:
             seat.handle(ROLL if ch == "\n" else Command(InputCommand.CHAR, ch))
     seat.draw(surface, screen)
     _save(surface, out / "setup-zonk-names.png")
+    meet = meet_the_dice()
+    meet.draw(surface, screen)
+    _save(surface, out / "meet-the-dice.png")
     return 0
+
+
+def meet_the_dice() -> MeetTheDice:
+    """ "Meet the dice" on the demo table with the shipped reader: one throw confirmed,
+    the next on screen with its second die picked and counted up by BANK."""
+    from zonkcam.app.main import demo_table
+    from zonkcam.mat.calibrate import calibrate
+    from zonkcam.table.observe import TableWatcher
+    from zonkcam.table.reading import OnnxReader
+    from zonkcam.table.teaching import open_teacher
+
+    table = demo_table(3)
+    first = table.read()
+    cal = calibrate(first.image, table.geometry)
+    reader = OnnxReader.for_table(cal)
+    teacher = open_teacher(reader, None, say=lambda _line: None)
+    assert teacher is not None, "the shipped value net gives features"
+    meet, watcher = MeetTheDice(teacher, 3), TableWatcher(cal, reader)
+    for values in ([4, 4, 1, 5, 2], [3, 5, 1, 2, 6]):
+        if meet.stage is Stage.CHECK:
+            meet.handle(ROLL)
+        table.throw(values)
+        while meet.stage is Stage.THROW or table.busy:
+            frame = table.read()
+            meet.frame = frame.image
+            for obs in watcher.process(frame):
+                meet.observe(obs)
+    for _ in range(meet.values.index(2) + 1):
+        meet.handle(SELECT)
+    meet.handle(BANK)
+    return meet
 
 
 def _save(surface: pygame.Surface, path: Path) -> None:

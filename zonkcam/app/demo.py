@@ -9,13 +9,14 @@ and the rules engine do the rest, exactly as for real players.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from zonkcam.advisor.tables import cached_advisor
 from zonkcam.app.players import AutoPlayer
 from zonkcam.controls import BANK, ROLL, Command, InputCommand
 from zonkcam.game.state import GameState, Phase
-from zonkcam.sources.demo import DemoTable
+from zonkcam.sources.demo import DemoTable, DemoTruth
+from zonkcam.table.zones import TableDie
 
 
 class DemoDriver:
@@ -77,3 +78,28 @@ class DemoDriver:
             self.table.throw(n=1)
             return []
         return []
+
+
+def confirm_from_truth(dice: Sequence[TableDie], truth: DemoTruth | None) -> list[Command]:
+    """What the demo's scorekeeper presses on "meet the dice" with nobody at the screen:
+    each die read wrong is fixed to the value the demo table drew (tapped, its value
+    typed), then ROLL confirms the throw. A die the table did not draw is left as read."""
+    out: list[Command] = []
+    for k, die in enumerate(dice):
+        drawn = _drawn_value(die.bbox, truth)
+        if drawn is not None and (die.cocked or drawn != die.value):
+            out += [Command(InputCommand.TAP_DIE, k), Command(InputCommand.DIGIT, drawn)]
+    return [*out, ROLL]
+
+
+def _drawn_value(bbox: Sequence[float], truth: DemoTruth | None) -> int | None:
+    """The value of the die the demo table drew where ``bbox`` is (centres within half a
+    die), or None."""
+    if truth is None:
+        return None
+    cx, cy = (bbox[0] + bbox[2]) / 2, (bbox[1] + bbox[3]) / 2
+    near = max(bbox[2] - bbox[0], bbox[3] - bbox[1]) / 2
+    for die, box in zip(truth.dice, truth.boxes, strict=False):
+        if abs((box[0] + box[2]) / 2 - cx) <= near and abs((box[1] + box[3]) / 2 - cy) <= near:
+            return die.value
+    return None

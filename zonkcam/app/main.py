@@ -5,14 +5,16 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from zonkcam.app.demo import DemoDriver
+from zonkcam.app.demo import DemoDriver, confirm_from_truth
 from zonkcam.app.games import DEMO_PLAYERS, new_game, resume, resume_command, resume_id
 from zonkcam.app.loop import TableApp
 from zonkcam.display.game_screen import GameScreen
+from zonkcam.display.meet import THROWS, MeetTheDice, Stage
 from zonkcam.display.setup import ChooseGame, ChooseRules, EnterPlayers, ResumableGame
 from zonkcam.display.sounds import Sounds
 from zonkcam.display.window import Window
@@ -26,6 +28,8 @@ from zonkcam.record.scorekeeper import Scorekeeper
 from zonkcam.record.store import EventLog, GameRecord
 from zonkcam.sources import (
     CameraError,
+    CameraProblem,
+    Frame,
     FrameSource,
     ResilientSource,
     open_source,
@@ -121,15 +125,17 @@ def run_app(args: argparse.Namespace) -> int:
         else load_calibration(args.calibration or default_calibration_path())
     )
     reader = OnnxReader.for_table(cal, args.model_dir, args.threads)
-    # the demo's automatic players confirm nothing: the demo table learns nothing
+    meet_throws = getattr(args, "meet_dice", 0)
+    # the demo's automatic players confirm nothing: the demo table learns only what it
+    # meets (its rendered dice, for this run: nothing kept on disk)
     teacher = (
-        None
+        (open_teacher(reader, None, say=_note) if meet_throws else None)
         if demo
         else open_teacher(
             reader,
             args.calibration or default_calibration_path(),
             getattr(args, "forget_dice", False),
-            say=lambda text: print(f"zonkcam: {text}", file=sys.stderr),
+            say=_note,
         )
     )
     with EventLog(args.db) as log, Window.open(size, screenshots=args.screenshots) as window:
@@ -146,8 +152,35 @@ def run_app(args: argparse.Namespace) -> int:
         )
         notifier = Notifier()
         notifier.ready("set-up")  # systemd: started; the set-up screens may wait for people
-        keeper = first_game(log, args, demo, screen, notifier)
+        camera = keep_going(source)
+        feed = camera.frames()
+
+        def meet(throws: int) -> None:
+            assert teacher is not None
+            meet_on_screen(
+                screen,
+                feed,
+                TableWatcher(cal, reader),
+                MeetTheDice(teacher, throws, confirm_below),
+                table=source if demo else None,
+                auto=window.headless,
+                notifier=notifier,
+                paced=not (window.headless or args.fast),
+            )
+
+        if meet_throws and teacher is not None:
+            if window.headless and not demo:
+                _note(
+                    "meet the dice needs the screen (in a terminal: zonkcam watch "
+                    "--meet-dice): skipped"
+                )
+            else:
+                meet(meet_throws)
+        keeper = first_game(
+            log, args, demo, screen, notifier, meet if teacher is not None and not demo else None
+        )
         if keeper is None:
+            camera.close()
             return 0  # the set-up screens were left with Esc
         if demo:
             source.use_dice(keeper.state.rules.dice)
@@ -160,7 +193,7 @@ def run_app(args: argparse.Namespace) -> int:
             DemoDriver(source) if demo else None,
             photos=RollPhotos(photo_folder(log.path), args.photo_budget),
             unwatched=window.headless,
-            teacher=teacher,
+            teacher=None if demo else teacher,
         )
         print(
             f"Game {keeper.game_id}: {keeper.state.rules.name}, "
@@ -168,8 +201,7 @@ def run_app(args: argparse.Namespace) -> int:
         )
         games, finished_at = 1, None
         notifier.status(f"game {keeper.game_id}")
-        camera = keep_going(source)
-        for item in camera.frames():
+        for item in feed:
             start = time.monotonic()
             app.tick(item)
             # fed only from here: a frame arrived, or the screen says the camera is lost and
@@ -225,12 +257,13 @@ def first_game(
     demo: bool,
     ui: GameScreen,
     notifier: Notifier | None = None,
+    meet: Callable[[int], None] | None = None,
 ) -> Scorekeeper | None:
     if args.resume:
         return resume(log, args.resume)
     unfinished = [g for g in log.games() if not g.finished and not g.demo]
     if not args.players and not args.rules and not args.new and not demo and not ui.window.headless:
-        return set_up_on_screen(log, ui, unfinished, notifier)
+        return set_up_on_screen(log, ui, unfinished, notifier, meet)
     if unfinished and not args.new and not demo:
         # after a crash or power cut the service comes back to the game in play, whatever
         # its command line says: --rules and --players only seat a new game
@@ -252,9 +285,15 @@ def first_game(
 
 
 def set_up_on_screen(
-    log: EventLog, ui: GameScreen, unfinished: list[GameRecord], notifier: Notifier | None = None
+    log: EventLog,
+    ui: GameScreen,
+    unfinished: list[GameRecord],
+    notifier: Notifier | None = None,
+    meet: Callable[[int], None] | None = None,
 ) -> Scorekeeper | None:
-    """The set-up screens: resume a game, or choose the rules and seat the players."""
+    """The set-up screens: resume a game, or choose the rules and seat the players. With
+    ``meet`` (the table can learn its dice) the rules menu offers "meet the dice" too:
+    ``meet(throws)`` plays that step, then the menu comes back."""
     if unfinished:
         chosen = _run_screen(
             ui,
@@ -267,9 +306,13 @@ def set_up_on_screen(
             return None
         if chosen.game_id is not None:
             return Scorekeeper.resume(log, chosen.game_id)
-    rules = _run_screen(ui, ChooseRules(), notifier)
-    if rules is None:
-        return None
+    while True:
+        rules = _run_screen(ui, ChooseRules(meet=meet is not None), notifier)
+        if rules is None:
+            return None
+        if not rules.meet or meet is None:
+            break
+        meet(THROWS)
     players = _run_screen(ui, EnterPlayers(rules.rules), notifier)
     if players is None:
         return None
@@ -289,6 +332,68 @@ def _run_screen(ui: GameScreen, screen: Any, notifier: Notifier | None = None):
         time.sleep(1 / FPS)
     ui.keyboard.text_mode = False
     return None if screen.cancelled else screen
+
+
+STUCK_FRAMES = 90
+"""The demo table throws again when a throw it made has not settled into one to check
+after this many frames (the table saw nothing new)."""
+
+
+def meet_on_screen(
+    ui: GameScreen,
+    feed: Iterator[Frame | CameraProblem],
+    watcher: TableWatcher,
+    meet: MeetTheDice,
+    *,
+    table: DemoTable | None = None,
+    auto: bool = False,
+    notifier: Notifier | None = None,
+    paced: bool = True,
+) -> MeetTheDice:
+    """Play "meet the dice" on the screen until it is done: each camera frame goes
+    through ``watcher`` to the step, then the scorekeeper's commands (keys, taps on the
+    step's own touch buttons, the arcade buttons). On the demo ``table`` its own dice
+    are thrown whenever the step waits for a throw; ``auto`` (nobody at the screen): the
+    demo's scorekeeper fixes what was misread from what the table drew and confirms.
+    Says how it went on stderr."""
+    ui.keyboard.tap_to_command = meet.tapped
+    thrown_for, idle = -1, 0
+    try:
+        for item in feed:
+            start = time.monotonic()
+            if notifier is not None:
+                notifier.watchdog()
+            if isinstance(item, CameraProblem):
+                if not item.repeat:
+                    meet.message = f"camera: {item.message}"
+            else:
+                meet.frame = item.image
+                for obs in watcher.process(item):
+                    meet.observe(obs)
+            if table is not None and meet.stage is Stage.THROW:
+                idle = 0 if table.busy else idle + 1
+                if not table.busy and (thrown_for != meet.thrown or idle > STUCK_FRAMES):
+                    table.throw(n=table.n_dice)
+                    thrown_for, idle = meet.thrown, 0
+            commands = ui.commands()
+            if auto and meet.stage is Stage.CHECK and isinstance(item, Frame):
+                commands += confirm_from_truth(meet.dice, item.truth)
+            for command in commands:
+                meet.handle(command)
+            meet.draw(ui.window.surface, ui.painter)
+            ui.window.show()
+            if meet.done:
+                break
+            if paced:
+                pace(start, FPS)
+    finally:
+        ui.keyboard.tap_to_command = None
+    _note(f"met the dice: {meet.taught} dice taught; {meet.summary}")
+    return meet
+
+
+def _note(text: str) -> None:
+    print(f"zonkcam: {text}", file=sys.stderr)
 
 
 def pace(start: float, fps: float) -> None:

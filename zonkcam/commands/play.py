@@ -97,10 +97,21 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "games' photos dropped first (default %(default)g MB; 0: no photos)",
     )
     p.add_argument(
+        "--meet-dice",
+        type=whole_number(1),
+        nargs="?",
+        const=3,
+        default=0,
+        metavar="THROWS",
+        help="first teach the table its dice on the screen: throw all the dice (default 3 "
+        "throws), fix any die misread, confirm; kept beside the calibration (the demo "
+        "table: for this run only). The set-up screen offers it too",
+    )
+    p.add_argument(
         "--forget-dice",
         action="store_true",
         help="forget the dice this table was taught (it learns them again from the rolls "
-        "the scorekeeper confirms or corrects; zonkcam watch --meet-dice teaches them at once)",
+        "the scorekeeper confirms or corrects; --meet-dice teaches them at once)",
     )
     p.add_argument("--seed", type=int, default=0, help="demo table seed")
     p.set_defaults(func=run)
@@ -126,6 +137,11 @@ def whole_number(least: int) -> Callable[[str], int]:
 
 def run(args: argparse.Namespace) -> int:
     if args.text:
+        if args.meet_dice:
+            raise UserError(
+                "--meet-dice teaches the camera's reader, and --text reads no camera "
+                "(in a terminal: zonkcam watch --meet-dice)"
+            )
         from zonkcam.app.text import run_text
 
         return run_text(args)

@@ -71,15 +71,19 @@ class KeyboardInput:
 
     ``tap_to_die`` maps a tap's screen position to a die index (or None); the app passes
     the screen's :meth:`~zonkcam.display.painter.Painter.tapped_die` bound to the current view.
+    ``tap_to_command``, while set, maps a tap to a whole command first (a set-up screen's
+    own touch buttons: the same commands as the arcade buttons).
     """
 
     def __init__(
         self,
         tap_to_die: Callable[[tuple[float, float]], int | None] | None = None,
         text_mode: bool = False,
+        tap_to_command: Callable[[tuple[float, float]], Command | None] | None = None,
     ) -> None:
         self.tap_to_die = tap_to_die
         self.text_mode = text_mode
+        self.tap_to_command = tap_to_command
 
     def commands(self, events: Iterable[pygame.event.Event]) -> list[Command]:
         out = []
@@ -113,6 +117,8 @@ class KeyboardInput:
         return Command(kind) if kind is not None else None
 
     def _tap(self, pos: tuple[float, float]) -> Command | None:
+        if self.tap_to_command is not None:
+            return self.tap_to_command(pos)
         if self.tap_to_die is None:
             return None
         index = self.tap_to_die(pos)

@@ -23,6 +23,7 @@ figure a player acts on is drawn at least :data:`FIGURE` of the height (28 px li
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -327,8 +328,20 @@ class Painter:
         )
 
     def _camera(self, surface: pygame.Surface, rect: pygame.Rect, view: ScreenView) -> None:
+        self.draw_camera(surface, rect, view.frame, view.dice)
+
+    def draw_camera(
+        self,
+        surface: pygame.Surface,
+        rect: pygame.Rect,
+        frame: np.ndarray | None,
+        dice: Sequence[ShownDie],
+    ) -> CameraFit | None:
+        """The camera frame fitted into ``rect``, each die outlined with its value (a die
+        to confirm in magenta with a ``?``); "no camera" without a frame. The fit is kept
+        in :attr:`camera_fit` for taps."""
         h = surface.get_height()
-        frame = view.frame
+        self.camera_fit = None
         if frame is None or getattr(frame, "ndim", 0) != 3 or frame.shape[2] < 3:
             self._panel(surface, rect)
             self.text(
@@ -341,7 +354,7 @@ class Painter:
                 anchor="center",
                 label=True,
             )
-            return
+            return None
         fh, fw = frame.shape[:2]
         scale = min(rect.w / fw, rect.h / fh)
         size = (max(1, round(fw * scale)), max(1, round(fh * scale)))
@@ -350,8 +363,9 @@ class Painter:
         placed = image.get_rect(center=rect.center)
         surface.blit(image, placed)
         self.camera_fit = CameraFit(placed, scale)
-        for die in view.dice:
+        for die in dice:
             self._die(surface, die, self.camera_fit)
+        return self.camera_fit
 
     def _die(self, surface: pygame.Surface, shown: ShownDie, fit: CameraFit) -> None:
         h = surface.get_height()

@@ -82,19 +82,36 @@ class ChooseGame(_Menu):
         return self.games[self.selected].id if self.selected < len(self.games) else None
 
 
+MEET_THE_DICE = "Meet the dice (teach the table)"
+"""The last item of the rules menu where the table can learn its dice."""
+
+
 class ChooseRules(_Menu):
-    """The table's rules, from the presets."""
+    """The table's rules, from the presets; with ``meet``, a last item that teaches the
+    table its dice first (:mod:`zonkcam.display.meet`) and comes back here."""
 
     title = "Which table?"
 
-    def __init__(self, presets: Mapping[str, RuleSet] = PRESETS, selected: str | None = None):
+    def __init__(
+        self,
+        presets: Mapping[str, RuleSet] = PRESETS,
+        selected: str | None = None,
+        meet: bool = False,
+    ):
         self.presets = dict(presets)
         names = list(self.presets)
-        super().__init__(names, names.index(selected) if selected in names else 0)
+        super().__init__(
+            names + [MEET_THE_DICE] * meet, names.index(selected) if selected in names else 0
+        )
+
+    @property
+    def meet(self) -> bool:
+        """The scorekeeper chose to meet the dice (no rules chosen yet)."""
+        return self.selected >= len(self.presets)
 
     @property
     def rules(self) -> RuleSet:
-        return self.presets[self.options[self.selected]]
+        return self.presets[self.options[min(self.selected, len(self.presets) - 1)]]
 
 
 class EnterPlayers:
