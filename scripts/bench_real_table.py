@@ -166,18 +166,23 @@ def run_session(
     seed: int,
     look: CameraLook = MILD,
     size: tuple[int, int] = SIZE,
+    teach: int = 0,
 ) -> list[StepRecord]:
     """Play one seeded script of ``throws`` throws (with the keeps, pick-ups, hands and
     pushes between them) on a demo table drawn with ``pool``'s cut-outs; the watcher
-    reads with ``reader_for(calibration)``. Returns every step's record."""
+    reads with ``reader_for(calibration)``. ``teach``: first "meet the dice" for that many
+    throws (the reader must be an OnnxReader). Returns every step's record."""
     rng = np.random.default_rng(seed)
     table = DemoTable(
         seed=seed, size=size, look=look, autoplay=False, die_art=CutOutArt(pool.by_key, seed)
     )
     empty = table.read()
     cal = calibrate(empty.image, table.geometry)
-    watcher = TableWatcher(cal, reader_for(cal))
+    reader = reader_for(cal)
+    watcher = TableWatcher(cal, reader)
     watcher.process(empty)
+    if teach:
+        meet_the_dice(table, watcher, reader, pool, teach, np.random.default_rng(seed + 99))
     records: list[StepRecord] = []
 
     def play(step: Step, note: str = "") -> StepRecord:
@@ -281,6 +286,57 @@ def run_session(
                 table.nudge(i, (to_x - d.x_mm, to_y - d.y_mm))
                 play(Step.PUSH, notes[0])
     return records
+
+
+def meet_the_dice(
+    table: DemoTable,
+    watcher: TableWatcher,
+    reader: Reader,
+    pool: Pool,
+    throws: int,
+    rng: np.random.Generator,
+) -> int:
+    """ "Meet the dice" as the set-up screen plays it: ``throws`` throws of six of the
+    pool's dice; after each settled throw the scorekeeper fixes every die read wrong (the
+    truth) and confirms, and the dice read are taught in their eight turns. The dice are
+    picked up after. Returns the dice taught."""
+    taught = 0
+    for _ in range(throws):
+        picks = [pool.cuts[int(i)] for i in rng.choice(len(pool.cuts), 6, replace=False)]
+        table.throw([c.value for c in picks], colours=[c.key for c in picks])
+        settled = None
+        while table.busy:
+            frame = table.read()
+            for o in watcher.process(frame):
+                if o.event == Event.SETTLED and o.change == Change.ROLL:
+                    settled = (o, frame.truth.rolled)
+        if settled is not None:
+            o, truth = settled
+            dice = [d for d in o.rolled if not d.cocked]
+            pairs = _match(truth, dice, table.geometry.die_mm)
+            seen = [(reader.recall(dice[j].bbox), truth[i].value) for i, j in pairs.items()]
+            seen = [(s, v) for s, v in seen if s is not None]
+            if seen:
+                taught += len(seen)
+                reader.teach([s for s, _ in seen], [v for _, v in seen], turns=True)
+        table.pick_up()
+        while table.busy:
+            watcher.process(table.read())
+    return taught
+
+
+def table_dice(cuts: list[CutOut], faces: int, rng: np.random.Generator) -> list[CutOut]:
+    """A table's own dice: ``faces`` of the cut-outs, as many of each value as can be
+    (a set of dice is its faces: six dice, 36), drawn at random."""
+    by_value: dict[int, list[CutOut]] = {}
+    for c in cuts:
+        by_value.setdefault(c.value, []).append(c)
+    out: list[CutOut] = []
+    for v in sorted(by_value):
+        group = by_value[v]
+        take = min(len(group), max(1, faces // 6))
+        out += [group[int(i)] for i in rng.choice(len(group), take, replace=False)]
+    return out
 
 
 # -- scoring -------------------------------------------------------------------------------
@@ -467,8 +523,9 @@ def report(s: Score, args: argparse.Namespace, pool: Pool, seconds: float) -> st
     lines = [
         f"real dice on the demo table ({SIZE[0]}x{SIZE[1]}, mild camera), {args.throws} "
         f"throws, seed {args.seed}, reader: {args.model_dir or 'the shipped models'}"
-        + (f", dice from {args.source_only} only" if args.source_only else ""),
-        f"cut-outs: {len(pool.cuts)} from "
+        + (f", dice from {args.source_only} only" if args.source_only else "")
+        + (f", {args.teach} throws met first" if args.teach else ""),
+        f"cut-outs{' (the table dice)' if args.table_dice else ''}: {len(pool.cuts)} from "
         + ", ".join(f"{k} {v}" for k, v in sorted(Counter(c.source for c in pool.cuts).items())),
         f"throws exactly right: {t.throws_right} of {s.throws} (a roll reported for "
         f"{s.throws_reported}); steps reported only while the player waited (up to "
@@ -559,6 +616,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument(
         "--pool", type=_positive, default=POOL, metavar="N", help=f"cut-outs to make ({POOL})"
     )
+    ap.add_argument(
+        "--teach",
+        type=int,
+        default=0,
+        metavar="N",
+        help="first meet the dice for N throws (the scorekeeper fixes every misread), as "
+        "zonkcam play --meet-dice does",
+    )
+    ap.add_argument(
+        "--table-dice",
+        type=int,
+        default=0,
+        metavar="FACES",
+        help="play with only FACES of the cut-outs, the table's own dice (36: six dice); "
+        "default: all of them",
+    )
     ap.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = ap.parse_args(argv)
     try:
@@ -585,9 +658,17 @@ def main(argv: Sequence[str] | None = None) -> int:
                 + (f" of source {args.source_only!r}" if args.source_only else "")
                 + " (a source's name: epanemu, matteop65, rune55)"
             )
+        if args.teach < 0 or args.table_dice < 0:
+            raise UserError("--teach and --table-dice take 0 or more")
+        if args.table_dice:
+            cuts = table_dice(cuts, args.table_dice, np.random.default_rng(args.seed + 7))
         pool = Pool.make(cuts)
         records = run_session(
-            pool, onnx_reader(args.model_dir, args.threads), throws=args.throws, seed=args.seed
+            pool,
+            onnx_reader(args.model_dir, args.threads),
+            throws=args.throws,
+            seed=args.seed,
+            teach=args.teach,
         )
         s = score(records, pool, args.confirm_below)
         seconds = time.perf_counter() - start
@@ -602,6 +683,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                     "seed": args.seed,
                     "model_dir": str(args.model_dir) if args.model_dir else None,
                     "source_only": args.source_only,
+                    "teach": args.teach,
+                    "table_dice": args.table_dice,
                     "confirm_below": args.confirm_below,
                     "throws_reported": s.throws_reported,
                     "late": s.late,
