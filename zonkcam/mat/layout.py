@@ -224,35 +224,66 @@ def geometry_from_dict(data: dict[str, Any], where: str = "mat geometry") -> Mat
 
 # -- drawing ---------------------------------------------------------------------------------
 
-ROLLING_COLOUR = (105, 72, 38)
-"""BGR of the rolling area (and the board images inside it)."""
-KEEP_COLOUR = (70, 52, 44)
-"""BGR of the keep strip."""
+ROLLING_COLOUR = (31, 102, 48)
+"""BGR of the rolling area (#30661F, a felt green): also the board images' ground and the
+whole mat round the zones (the table counts a die lying there as in the rolling area). A
+green that few dice share: white, cream, black, grey, red, blue and purple dice all differ
+from it by the table's own measures (``python scripts/mat_contrast.py``)."""
+KEEP_COLOUR = (54, 178, 54)
+"""BGR of the keep strip (#36B236, a lighter green): told from the rolling area at a glance
+(lighter, also to colour-blind eyes), and as far from the dice's colours."""
 PAPER_COLOUR = (255, 255, 255)
-"""BGR of the mat round the zones (the markers' quiet zone)."""
+"""BGR of the markers' quiet zone (ArUco finds a marker by its black border on white)."""
+QUIET_ZONE_MM = 8.0
+"""The least white margin round a marker (at least one of its cells is drawn, whichever is
+wider)."""
 _INK = (30, 30, 30)
+_WHITE_PRINT = (235, 235, 235)
+
+
+def _luminance(bgr: tuple[int, int, int]) -> float:
+    """Relative luminance (sRGB) of a BGR colour, 0 (black) to 1 (white)."""
+    lin = [v / 255 / 12.92 if v <= 10 else ((v / 255 + 0.055) / 1.055) ** 2.4 for v in bgr]
+    return 0.0722 * lin[0] + 0.7152 * lin[1] + 0.2126 * lin[2]
+
+
+def label_colour(ground: tuple[int, int, int]) -> tuple[int, int, int]:
+    """White print or dark ink, whichever reads better on ``ground``."""
+    g = _luminance(ground)
+    on_white = (_luminance(_WHITE_PRINT) + 0.05) / (g + 0.05)
+    on_ink = (g + 0.05) / (_luminance(_INK) + 0.05)
+    return _WHITE_PRINT if on_white >= on_ink else _INK
 
 
 def draw_mat(geo: MatGeometry, dpi: float = 300) -> np.ndarray:
-    """The mat as a BGR image at ``dpi`` (white paper, markers, zones, board images)."""
+    """The mat as a BGR image at ``dpi``: the rolling colour to the mat's edge, the keep
+    strip, the board images, and the markers each on a white square (its quiet zone)."""
     px = dpi / 25.4
 
     def p(x: float, y: float) -> tuple[int, int]:
         return int(round(x * px)), int(round(y * px))
 
     w, h = p(geo.width_mm, geo.height_mm)
-    img = np.full((h, w, 3), PAPER_COLOUR, np.uint8)
+    img = np.full((h, w, 3), ROLLING_COLOUR, np.uint8)
     line = max(1, int(round(0.8 * px)))
     for rect, colour, label in (
         (geo.rolling_area, ROLLING_COLOUR, "ROLL HERE"),
         (geo.keep_strip, KEEP_COLOUR, "KEEP"),
     ):
         cv2.rectangle(img, p(rect.x, rect.y), p(rect.x + rect.w, rect.y + rect.h), colour, -1)
-        _text(img, label, p(rect.x + rect.w / 2, rect.y + rect.h - 4), 5 * px, (235, 235, 235))
+        _text(img, label, p(rect.x + rect.w / 2, rect.y + rect.h - 4), 5 * px, label_colour(colour))
     for b in geo.board_images:
         _die_image(img, b, px)
     dictionary = cv2.aruco.getPredefinedDictionary(getattr(cv2.aruco, geo.dictionary))
     for m in geo.markers:
+        quiet = max(QUIET_ZONE_MM, m.size_mm / (dictionary.markerSize + 2))
+        cv2.rectangle(
+            img,
+            p(m.x - quiet, m.y - quiet),
+            p(m.x + m.size_mm + quiet, m.y + m.size_mm + quiet),
+            PAPER_COLOUR,
+            -1,
+        )
         side = int(round(m.size_mm * px))
         marker = cv2.aruco.generateImageMarker(dictionary, m.id, side)
         x0, y0 = p(m.x, m.y)
