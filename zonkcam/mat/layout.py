@@ -237,6 +237,11 @@ PAPER_COLOUR = (255, 255, 255)
 QUIET_ZONE_MM = 8.0
 """The least white margin round a marker (at least one of its cells is drawn, whichever is
 wider)."""
+PAPER_REACH = 0.8
+"""How much further (in marker sizes) the white round a marker runs along the mat's side,
+towards its middle. A white square only a little larger than the marker looks to the ArUco
+detector like a second marker outline round it, and the marker inside is lost; a white
+patch longer than wide is no such candidate."""
 _INK = (30, 30, 30)
 _WHITE_PRINT = (235, 235, 235)
 
@@ -276,20 +281,31 @@ def draw_mat(geo: MatGeometry, dpi: float = 300) -> np.ndarray:
         _die_image(img, b, px)
     dictionary = cv2.aruco.getPredefinedDictionary(getattr(cv2.aruco, geo.dictionary))
     for m in geo.markers:
-        quiet = max(QUIET_ZONE_MM, m.size_mm / (dictionary.markerSize + 2))
-        cv2.rectangle(
-            img,
-            p(m.x - quiet, m.y - quiet),
-            p(m.x + m.size_mm + quiet, m.y + m.size_mm + quiet),
-            PAPER_COLOUR,
-            -1,
-        )
+        x0, y0, x1, y1 = _paper_round(m, geo, dictionary.markerSize)
+        cv2.rectangle(img, p(x0, y0), p(x1, y1), PAPER_COLOUR, -1)
         side = int(round(m.size_mm * px))
         marker = cv2.aruco.generateImageMarker(dictionary, m.id, side)
         x0, y0 = p(m.x, m.y)
         img[y0 : y0 + side, x0 : x0 + side] = marker[..., None]
     cv2.rectangle(img, (0, 0), (w - 1, h - 1), _INK, line)
     return img
+
+
+def _paper_round(m: Marker, geo: MatGeometry, bits: int) -> tuple[float, float, float, float]:
+    """The white paper round a marker (x0, y0, x1, y1 in mm): its quiet zone, to the mat's
+    edge where that is near, and longer than wide (see PAPER_REACH)."""
+    quiet = max(QUIET_ZONE_MM, m.size_mm / (bits + 2))
+    x0, y0 = m.x - quiet, m.y - quiet
+    x1, y1 = m.x + m.size_mm + quiet, m.y + m.size_mm + quiet
+    if m.y + m.size_mm / 2 > geo.height_mm / 2:
+        y0 -= PAPER_REACH * m.size_mm
+    else:
+        y1 += PAPER_REACH * m.size_mm
+    snap = quiet + 1.0  # no sliver of colour between the paper and the mat's edge
+    x0, y0 = (0.0 if x0 < snap else x0), (0.0 if y0 < snap else y0)
+    x1 = geo.width_mm if geo.width_mm - x1 < snap else x1
+    y1 = geo.height_mm if geo.height_mm - y1 < snap else y1
+    return max(0.0, x0), max(0.0, y0), min(geo.width_mm, x1), min(geo.height_mm, y1)
 
 
 def _die_image(img: np.ndarray, b: BoardImage, px: float) -> None:
