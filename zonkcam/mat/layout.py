@@ -229,9 +229,10 @@ ROLLING_COLOUR = (31, 102, 48)
 whole mat round the zones (the table counts a die lying there as in the rolling area). A
 green that few dice share: white, cream, black, grey, red, blue and purple dice all differ
 from it by the table's own measures (``python scripts/mat_contrast.py``)."""
-KEEP_COLOUR = (54, 178, 54)
-"""BGR of the keep strip (#36B236, a lighter green): told from the rolling area at a glance
-(lighter, also to colour-blind eyes), and as far from the dice's colours."""
+KEEP_COLOUR = (61, 204, 61)
+"""BGR of the keep strip (#3DCC3D, a light green): told from the rolling area at a glance
+(much lighter, also to colour-blind eyes), and, like it, a colour few dice share (light
+enough that a mid-green die differs from it by more than the change test's level)."""
 PAPER_COLOUR = (255, 255, 255)
 """BGR of the markers' quiet zone (ArUco finds a marker by its black border on white)."""
 QUIET_ZONE_MM = 8.0
