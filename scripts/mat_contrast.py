@@ -22,7 +22,7 @@ it; "with margin" asks each measure to clear its threshold by a quarter (light o
 is never even, and a die's side faces are darker than its top). Delta E is CIE76 in Lab.
 
 Kinds of die are named from the body colour (white, cream, yellow, amber, red, brown,
-pink, purple, blue, navy, green, grey, black); a kind is common when it is at least 1 %
+pink, purple, blue, navy, green, grey, black); a kind is common when it is at least 0.5 %
 of a source's dice (and 10 dice). A candidate's "worst" is its worst common kind.
 """
 
