@@ -11,13 +11,17 @@ import pytest
 from zonkcam.errors import UserError
 from zonkcam.mat.calibrate import (
     MOVED_PX,
+    REFERENCE_PX_PER_MM,
     Calibration,
     CalibrationError,
     calibrate,
     camera_shift,
+    detect_markers,
     load_calibration,
 )
 from zonkcam.mat.layout import draw_mat, geometry_from_dict, load_geometry, write_pdf
+from zonkcam.table.observe import WatchConfig
+from zonkcam.table.zones import foreground
 from zonkcam.vision import synth
 
 A3 = load_geometry("a3")
@@ -189,3 +193,46 @@ def test_calibration_file_round_trip_and_bad_files(tmp_path):
     with pytest.raises(CalibrationError, match="not usable"):
         load_calibration(path)
     assert isinstance(dataclasses.replace(cal), Calibration)
+
+
+# Body colours (BGR) of common real dice the renderer has no name for.
+REAL_BODIES = {
+    "ivory": (200, 228, 240),
+    "grey": (150, 150, 150),
+    "navy": (90, 40, 20),
+    "brown": (30, 60, 110),
+}
+
+
+@pytest.mark.parametrize(
+    ("where", "x", "y"),
+    [
+        ("rolling area", 200, 120),
+        ("keep strip", 200, 255),
+        ("between the zones", 200, 218),
+        ("the mat's top edge (a die half off it)", 200, 6),
+        ("the mat's side, between the markers", 20, 150),
+    ],
+)
+def test_every_die_colour_stands_out_wherever_it_lies_on_the_mat(where, x, y):
+    """By the table's own measures: the presence test against the empty mat, and the
+    change test's level (any channel)."""
+    mat = draw_mat(A3, dpi=25.4 * REFERENCE_PX_PER_MM)
+    half = int(A3.die_mm * REFERENCE_PX_PER_MM / 2)
+    level = WatchConfig().change_level
+    for name, body in (synth.DIE_COLORS | REAL_BODIES).items():
+        lying = mat.copy()
+        cv2.rectangle(lying, (x - half, y - half), (x + half, y + half), body, -1)
+        square = (slice(max(0, y - half), y + half), slice(max(0, x - half), x + half))
+        seen = foreground(lying, mat)[square]
+        assert (seen > 0).mean() > 0.75, f"a {name} die on {where}"
+        moved = np.abs(lying[square].astype(int) - mat[square].astype(int)).max(axis=2)
+        assert (moved > level).mean() > 0.75, f"a {name} die on {where} (change test)"
+
+
+@pytest.mark.parametrize("size", ["a3", "a2"])
+@pytest.mark.parametrize("dpi", [40, 60, 100])
+def test_the_markers_of_a_flat_drawn_mat_are_all_found(size, dpi):
+    """The white round each marker is no second outline that hides the marker."""
+    geo = load_geometry(size)
+    assert sorted(detect_markers(draw_mat(geo, dpi=dpi), geo)) == [m.id for m in geo.markers]

@@ -1,4 +1,5 @@
-"""A drawn camera frame (green mat, square dice with pips) for screenshots, tests and demos.
+"""A drawn camera frame (the mat's rolling colour, square dice with pips) for screenshots,
+tests and demos.
 
 No photos: every pixel is drawn here, and the dice positions are known exactly.
 """
@@ -10,9 +11,11 @@ from collections.abc import Sequence
 import numpy as np
 
 from zonkcam.display.view import TableObservation
+from zonkcam.mat.layout import ROLLING_COLOUR
 from zonkcam.vision.die import Die
 
-MAT_BGR = (40, 110, 30)
+MAT_BGR = ROLLING_COLOUR
+"""The printed mat's rolling area, as the camera shows it."""
 _BODY_BGR = {
     None: (235, 235, 235),
     "white": (235, 235, 235),

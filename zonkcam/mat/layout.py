@@ -224,41 +224,89 @@ def geometry_from_dict(data: dict[str, Any], where: str = "mat geometry") -> Mat
 
 # -- drawing ---------------------------------------------------------------------------------
 
-ROLLING_COLOUR = (105, 72, 38)
-"""BGR of the rolling area (and the board images inside it)."""
-KEEP_COLOUR = (70, 52, 44)
-"""BGR of the keep strip."""
+ROLLING_COLOUR = (31, 102, 48)
+"""BGR of the rolling area (#30661F, a felt green): also the board images' ground and the
+whole mat round the zones (the table counts a die lying there as in the rolling area). A
+green that few dice share: white, cream, black, grey, red, blue and purple dice all differ
+from it by the table's own measures (``python scripts/mat_contrast.py``)."""
+KEEP_COLOUR = (61, 204, 61)
+"""BGR of the keep strip (#3DCC3D, a light green): told from the rolling area at a glance
+(much lighter, also to colour-blind eyes), and, like it, a colour few dice share (light
+enough that a mid-green die differs from it by more than the change test's level)."""
 PAPER_COLOUR = (255, 255, 255)
-"""BGR of the mat round the zones (the markers' quiet zone)."""
+"""BGR of the markers' quiet zone (ArUco finds a marker by its black border on white)."""
+QUIET_ZONE_MM = 8.0
+"""The least white margin round a marker (at least one of its cells is drawn, whichever is
+wider)."""
+PAPER_REACH = 0.8
+"""How much further (in marker sizes) the white round a marker runs along the mat's side,
+towards its middle. A white square only a little larger than the marker looks to the ArUco
+detector like a second marker outline round it, and the marker inside is lost; a white
+patch longer than wide is no such candidate."""
 _INK = (30, 30, 30)
+_WHITE_PRINT = (235, 235, 235)
+
+
+def _luminance(bgr: tuple[int, int, int]) -> float:
+    """Relative luminance (sRGB) of a BGR colour, 0 (black) to 1 (white)."""
+    lin = [v / 255 / 12.92 if v <= 10 else ((v / 255 + 0.055) / 1.055) ** 2.4 for v in bgr]
+    return 0.0722 * lin[0] + 0.7152 * lin[1] + 0.2126 * lin[2]
+
+
+def label_colour(ground: tuple[int, int, int]) -> tuple[int, int, int]:
+    """White print or dark ink, whichever reads better on ``ground``."""
+    g = _luminance(ground)
+    on_white = (_luminance(_WHITE_PRINT) + 0.05) / (g + 0.05)
+    on_ink = (g + 0.05) / (_luminance(_INK) + 0.05)
+    return _WHITE_PRINT if on_white >= on_ink else _INK
 
 
 def draw_mat(geo: MatGeometry, dpi: float = 300) -> np.ndarray:
-    """The mat as a BGR image at ``dpi`` (white paper, markers, zones, board images)."""
+    """The mat as a BGR image at ``dpi``: the rolling colour to the mat's edge, the keep
+    strip, the board images, and the markers each on a white square (its quiet zone)."""
     px = dpi / 25.4
 
     def p(x: float, y: float) -> tuple[int, int]:
         return int(round(x * px)), int(round(y * px))
 
     w, h = p(geo.width_mm, geo.height_mm)
-    img = np.full((h, w, 3), PAPER_COLOUR, np.uint8)
+    img = np.full((h, w, 3), ROLLING_COLOUR, np.uint8)
     line = max(1, int(round(0.8 * px)))
     for rect, colour, label in (
         (geo.rolling_area, ROLLING_COLOUR, "ROLL HERE"),
         (geo.keep_strip, KEEP_COLOUR, "KEEP"),
     ):
         cv2.rectangle(img, p(rect.x, rect.y), p(rect.x + rect.w, rect.y + rect.h), colour, -1)
-        _text(img, label, p(rect.x + rect.w / 2, rect.y + rect.h - 4), 5 * px, (235, 235, 235))
+        _text(img, label, p(rect.x + rect.w / 2, rect.y + rect.h - 4), 5 * px, label_colour(colour))
     for b in geo.board_images:
         _die_image(img, b, px)
     dictionary = cv2.aruco.getPredefinedDictionary(getattr(cv2.aruco, geo.dictionary))
     for m in geo.markers:
+        x0, y0, x1, y1 = _paper_round(m, geo, dictionary.markerSize)
+        cv2.rectangle(img, p(x0, y0), p(x1, y1), PAPER_COLOUR, -1)
         side = int(round(m.size_mm * px))
         marker = cv2.aruco.generateImageMarker(dictionary, m.id, side)
         x0, y0 = p(m.x, m.y)
         img[y0 : y0 + side, x0 : x0 + side] = marker[..., None]
     cv2.rectangle(img, (0, 0), (w - 1, h - 1), _INK, line)
     return img
+
+
+def _paper_round(m: Marker, geo: MatGeometry, bits: int) -> tuple[float, float, float, float]:
+    """The white paper round a marker (x0, y0, x1, y1 in mm): its quiet zone, to the mat's
+    edge where that is near, and longer than wide (see PAPER_REACH)."""
+    quiet = max(QUIET_ZONE_MM, m.size_mm / (bits + 2))
+    x0, y0 = m.x - quiet, m.y - quiet
+    x1, y1 = m.x + m.size_mm + quiet, m.y + m.size_mm + quiet
+    if m.y + m.size_mm / 2 > geo.height_mm / 2:
+        y0 -= PAPER_REACH * m.size_mm
+    else:
+        y1 += PAPER_REACH * m.size_mm
+    snap = quiet + 1.0  # no sliver of colour between the paper and the mat's edge
+    x0, y0 = (0.0 if x0 < snap else x0), (0.0 if y0 < snap else y0)
+    x1 = geo.width_mm if geo.width_mm - x1 < snap else x1
+    y1 = geo.height_mm if geo.height_mm - y1 < snap else y1
+    return max(0.0, x0), max(0.0, y0), min(geo.width_mm, x1), min(geo.height_mm, y1)
 
 
 def _die_image(img: np.ndarray, b: BoardImage, px: float) -> None:
