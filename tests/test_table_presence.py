@@ -22,8 +22,8 @@ pytestmark = pytest.mark.slow  # whole tables: `make check` leaves them out
 
 ZONE_COLOURED = {"as-rolling": ROLLING_COLOUR, "as-strip": KEEP_COLOUR, "as-paper": PAPER_COLOUR}
 LOOKS = {"plain": {}, "realistic": {"look": REALISTIC}}
-PAPER_LEFT, PAPER_RIGHT = (30.0, 150.0), (392.0, 120.0)
-"""Mat mm on the paper left and right of the rolling area (A3), between the markers."""
+PAPER_LEFT, PAPER_RIGHT = (28.0, 72.0), (392.0, 72.0)
+"""Mat mm on the white paper below the top markers (A3)."""
 
 
 def table(look: str, seed: int = 1) -> DemoTable:
@@ -95,7 +95,7 @@ def test_a_die_the_keep_strips_colour_is_kept_and_goes(look):
 
 
 @pytest.mark.parametrize("look", LOOKS)
-def test_a_white_die_on_the_white_paper_is_seen_coming_and_going(look):
+def test_a_white_die_on_the_white_round_a_marker_is_seen_coming_and_going(look):
     t = table(look)
     t.throw([2, 6], colours=["as-paper", "as-paper"], at={0: PAPER_LEFT, 1: PAPER_RIGHT})
     t.throw([5, 1], colours=["as-paper", "white"], at={0: PAPER_LEFT})
