@@ -6,7 +6,8 @@ dice (DemoTable's ``die_art``), under a mild camera (MILD: 1280x960, 8 degree ti
 light, blur, JPEG), and a seeded script plays with them: throws of 1-6 dice, keeps slid into
 the strip, re-throws of the rest, pick-ups, a hand over the mat between throws, dice thrown
 touching the board images or off the mat, and dice whose body is the colour of a zone of the
-mat (thrown into the rolling area, kept into the strip, pushed onto the white paper). The
+mat (thrown into the rolling area, kept into the strip, landing on the white round a
+marker). The
 watcher (zonkcam.table.observe.TableWatcher) reads every frame with the learned reader;
 each step's settled reports are set against the truth.
 
@@ -17,7 +18,8 @@ reported state where none lies) and false reports (a settled report that is not 
 happened: a die 'moved' after a throw, a roll that was not thrown, a second report).
 
 Run: python scripts/bench_real_table.py [--throws N] [--seed S] [--model-dir DIR]
-[--source-only SRC] [--datasets DIR ...] [--confirm-below BAR] [--json]
+[--source-only SRC] [--datasets DIR ...] [--confirm-below BAR] [--teach N]
+[--table-dice FACES] [--json]
 """
 
 from __future__ import annotations
@@ -81,8 +83,6 @@ class Step(StrEnum):
     PICKUP = "pickup"
     REACH = "reach"
     """A hand reaches over the mat and goes; nothing changes."""
-    PUSH = "push"
-    """A finger pushes a die onto the paper round the zones (same face up)."""
 
 
 EXPECTED = {
@@ -90,7 +90,6 @@ EXPECTED = {
     Step.KEEP: {Change.KEEP},
     Step.PICKUP: {Change.CLEAR, Change.PICKUP},
     Step.REACH: set(),
-    Step.PUSH: {Change.MOVED},
 }
 """The settled report each step should give (one, or none)."""
 
@@ -168,8 +167,8 @@ def run_session(
     size: tuple[int, int] = SIZE,
     teach: int = 0,
 ) -> list[StepRecord]:
-    """Play one seeded script of ``throws`` throws (with the keeps, pick-ups, hands and
-    pushes between them) on a demo table drawn with ``pool``'s cut-outs; the watcher
+    """Play one seeded script of ``throws`` throws (with the keeps, pick-ups and hands
+    between them) on a demo table drawn with ``pool``'s cut-outs; the watcher
     reads with ``reader_for(calibration)``. ``teach``: first "meet the dice" for that many
     throws (the reader must be an OnnxReader). Returns every step's record."""
     rng = np.random.default_rng(seed)
@@ -265,8 +264,23 @@ def run_session(
         if rng.random() < 0.12 and n >= 3:
             off_mat.append(n - 2)
             notes.append("one off the mat")
+        at = {}
+        if zone == "paper":  # it lands on the white round a marker
+            g = table.geometry
+            spots = [
+                (28.0, 72.0),
+                (g.width_mm - 28.0, 72.0),
+                (28.0, g.height_mm - 72.0),
+                (g.width_mm - 28.0, g.height_mm - 72.0),
+            ]
+            x, y = spots[int(rng.integers(len(spots)))]
+            at[0] = (x + float(rng.uniform(-4, 4)), y + float(rng.uniform(-4, 4)))
         table.throw(
-            [c.value for c in picks], colours=[c.key for c in picks], onto=onto, off_mat=off_mat
+            [c.value for c in picks],
+            colours=[c.key for c in picks],
+            onto=onto,
+            off_mat=off_mat,
+            at=at,
         )
         play(Step.THROW, "; ".join(notes))
         done += 1
@@ -275,16 +289,6 @@ def run_session(
             if first is not None and first.zone == "rolling":
                 table.keep([first.value])
                 play(Step.KEEP, notes[0])
-        elif zone == "paper":  # pushed onto the paper beside the rolling area
-            rolled = [p.die for p in table.poses if p.die.zone == "rolling"]
-            i = next((k for k, d in enumerate(rolled) if d.color == picks[0].key), None)
-            if i is not None:
-                area = table.geometry.rolling_area
-                d = rolled[i]
-                to_x = area.x - table.geometry.die_mm * 1.4
-                to_y = min(max(d.y_mm, 70.0), 190.0)
-                table.nudge(i, (to_x - d.x_mm, to_y - d.y_mm))
-                play(Step.PUSH, notes[0])
     return records
 
 

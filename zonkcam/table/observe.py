@@ -90,6 +90,12 @@ class WatchConfig:
     """Something on the mat bigger than this many dice is a hand: not worth reading."""
     recheck_frames: int = 30
     """While something is in the way, look again this often (frames)."""
+    unread_looks: int = 3
+    """Something die-like that came and that no read could read (a die still turning,
+    blurred) is looked at again, up to this many times, before the table settles without
+    it."""
+    unread_recheck_frames: int = 8
+    """...after this many frames each time."""
     refresh_frames: int = 60
     """A still table's look is taken again this often, for light that drifts slowly."""
     moved_check_frames: int = 90
@@ -190,6 +196,7 @@ class TableWatcher:
         self._need_look = True
         self._look: _Look | None = None
         self._recheck_at = 0
+        self._unread_looks = 0
         self._blocked = False
         self._base: np.ndarray | None = None
         """The table (small frame) when it last settled."""
@@ -240,6 +247,7 @@ class TableWatcher:
             self._last_motion_frame = frame.index
             self._started = True  # whatever settles next came after we began watching
             self._need_look, self._look, self._recheck_at = True, None, 0
+            self._unread_looks = 0
             return out
         self._moving_kind = None
         self._still += 1
@@ -304,6 +312,12 @@ class TableWatcher:
         left = self._leftovers(top, voted, look.changes) if top is not None else Leftovers()
         if left.in_the_way:
             return self._wait(frame, left.in_the_way)
+        if left.unread_in(Zone.ROLLING) and self._unread_looks < cfg.unread_looks:
+            self._unread_looks += 1
+            self._look = None
+            self._recheck_at = self._still + cfg.unread_recheck_frames
+            return []
+        self._unread_looks = 0
         return self._settle(frame, small, fine, voted, left, look)
 
     def _leftovers(
