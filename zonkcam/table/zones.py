@@ -97,10 +97,10 @@ def foreground(top_down: np.ndarray, reference: np.ndarray) -> np.ndarray:
     return _open((chroma > 0.22) | (brightness > 1.35) | (brightness < 0.3))
 
 
-MARK_CONTRAST = 0.2
+MARK_CONTRAST = 0.12
 """A pixel whose brightness against the empty mat departs this much (log ratio) from the
 area round it is a mark: a pip, a die's edge."""
-MARK_LEVEL = 24
+MARK_LEVEL = 16
 """...and differs from the empty mat by this many grey levels at least (noise in black
 print is not a mark)."""
 
