@@ -4,9 +4,11 @@
 margin round it; see :mod:`zonkcam.table.changes`) means a throw or a hand is under way.
 Once the table has been still for ``still_frames`` frames it is looked at:
 
-1. What changed since the table last settled? Nothing (a finger came and went, a shadow
-   passed): nothing to report. Otherwise only the changed parts of the frame are read,
-   at the size calibration says a die has.
+1. What changed since the table last settled (at a small size, and at a finer one where
+   pips show)? Nothing (a finger came and went, a shadow passed): nothing to report.
+   Otherwise only the changed parts of the frame are read, at the size calibration says
+   a die has; something die-like that came and that no read could read is looked at
+   again a few times before the table settles without it.
 2. Reads of the still table are voted die by die (:class:`~zonkcam.table.tracking.Ballot`)
    until every die is plainly there or not, with one value: a die missed in one read is
    not lost, a value the reads disagree on comes out unsure.
@@ -14,9 +16,11 @@ Once the table has been still for ``still_frames`` frames it is looked at:
    shadow) means "wait": nothing is reported until it has gone, and then the table is
    compared with how it was before it came.
 4. The voted dice are set against the last settled state
-   (:func:`~zonkcam.table.tracking.compare`): a die whose place did not change is the
-   same die, read or not; the change is a ``roll``, a ``keep``, a ``moved`` die (a
-   question), a ``pickup`` or a ``clear``, reported once.
+   (:func:`~zonkcam.table.tracking.compare`): a die whose place did not change, and where
+   something die-like is still seen (:func:`~zonkcam.table.zones.seen_there`: a die the
+   colour of the mat under it shows its pips), is the same die, read or not; the change
+   is a ``roll``, a ``keep``, a ``moved`` die (a question), a ``pickup`` or a ``clear``,
+   reported once.
 """
 
 from __future__ import annotations
