@@ -110,7 +110,7 @@ def marks(top_down: np.ndarray, reference: np.ndarray) -> np.ndarray:
     pips and a die's edges, which a die shows whatever its colour against the mat (a dark
     blue die on blue felt, a white die on white paper). Brightness is taken against the
     empty mat and then against its surroundings, so a shadow, which darkens a whole area
-    alike, makes none."""
+    alike, makes none; nor does print on the mat."""
     if reference.shape != top_down.shape:
         reference = cv2.resize(reference, (top_down.shape[1], top_down.shape[0]))
     now = top_down.astype(np.float32).mean(axis=2)
@@ -118,7 +118,13 @@ def marks(top_down: np.ndarray, reference: np.ndarray) -> np.ndarray:
     ratio = np.log((now + 8.0) / (empty + 8.0))
     sigma = max(1.0, 4.0 * REFERENCE_PX_PER_MM)
     departs = np.abs(ratio - cv2.GaussianBlur(ratio, (0, 0), sigma)) > MARK_CONTRAST
-    return ((departs & (np.abs(now - empty) > MARK_LEVEL)) * 255).astype(np.uint8)
+    # print (letters, outlines, markers) has edges of its own, which a shadow crossing it
+    # makes depart too: no mark is taken there
+    ink = np.log(empty + 8.0)
+    printed = (np.abs(ink - cv2.GaussianBlur(ink, (0, 0), sigma)) > MARK_CONTRAST).astype(np.uint8)
+    printed = cv2.dilate(printed, np.ones((3, 3), np.uint8)) > 0
+    marked = departs & ~printed & (np.abs(now - empty) > MARK_LEVEL)
+    return (marked * 255).astype(np.uint8)
 
 
 @dataclass(frozen=True)
