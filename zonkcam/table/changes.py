@@ -84,21 +84,23 @@ class TableView:
         fine change (over ``fine_level``, specks left out) counts with the die round it."""
         if base is None:
             return ChangeMap(self.roi.copy(), self)
-        mask = self._changed(base, now, level)
+        gains = self._gains(base, now)
+        mask = self._changed(base, now, level, gains)
         mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
         if fine is not None:
             fine_base, fine_now, view = fine
-            spots = view._changed(fine_base, fine_now, fine_level)
+            spots = view._changed(fine_base, fine_now, fine_level, gains)
             spots = cv2.morphologyEx(spots, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
-            r = max(1, int(round(view.die_px * view.scale * 0.35)))
-            disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1))
-            spots = cv2.bitwise_and(cv2.dilate(spots, disc), view.roi)
+            # any fine spot marks its small pixel, which then counts with the die round it
             spots = cv2.resize(spots, self.size, interpolation=cv2.INTER_AREA)
-            mask = cv2.bitwise_or(mask, np.where(spots >= 128, 255, 0).astype(np.uint8))
+            r = max(1, int(round(self.die_px * self.scale * 0.35)))
+            disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1))
+            spots = cv2.dilate(np.where(spots > 0, 255, 0).astype(np.uint8), disc)
+            mask = cv2.bitwise_or(mask, cv2.bitwise_and(spots, self.roi))
         return ChangeMap(mask, self)
 
-    def _changed(self, base: np.ndarray, now: np.ndarray, level: int) -> np.ndarray:
-        """Where ``now`` differs from ``base`` by over ``level``, the light evened out."""
+    def _gains(self, base: np.ndarray, now: np.ndarray) -> np.ndarray:
+        """How much brighter ``now`` is than ``base``, colour by colour (the light)."""
         inside = self.roi > 0
         gains = []
         for c in range(3):
@@ -106,8 +108,14 @@ class TableView:
             b = now[..., c][inside].astype(np.float32)
             ok = (a > 20) & (b > 20)
             gains.append(float(np.median(b[ok] / a[ok])) if ok.sum() > 100 else 1.0)
-        evened = np.clip(base.astype(np.float32) * np.array(gains, np.float32), 0, 255)
-        return self.difference(evened.astype(np.uint8), now, level)
+        return np.array(gains, np.float32)
+
+    def _changed(
+        self, base: np.ndarray, now: np.ndarray, level: int, gains: np.ndarray
+    ) -> np.ndarray:
+        """Where ``now`` differs from ``base`` by over ``level``, the light evened out."""
+        evened = base.astype(np.float32) * gains
+        return self.difference(np.clip(evened, 0, 255).astype(np.uint8), now, level)
 
 
 @dataclass

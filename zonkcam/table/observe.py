@@ -38,12 +38,13 @@ from zonkcam.table.changes import ChangeMap, Region, TableView
 from zonkcam.table.tracking import Ballot, Change, compare
 from zonkcam.table.zones import (
     Leftovers,
+    MarkSight,
     TableDie,
     Zone,
     foreground,
     leftovers,
-    marks,
     place,
+    printed,
     seen_there,
 )
 from zonkcam.vision.die import Die
@@ -165,7 +166,7 @@ class _Look:
     regions: list[Region]
     ballot: Ballot
     die_mm: float
-    masks: tuple[np.ndarray | None, np.ndarray | None] = (None, None)
+    masks: tuple[np.ndarray | None, MarkSight | None] = (None, None)
     """What differs from the empty mat in the last read: zones.foreground and zones.marks."""
 
     def moved(self, die: TableDie, share: float, others: Sequence[TableDie] = ()) -> bool:
@@ -190,6 +191,7 @@ class TableWatcher:
         cal, cfg = self.calibration, self.config
         self.view = TableView(cal, cfg.motion_width)
         self.fine_view = TableView(cal, min(cfg.fine_width, cal.image_size[0]))
+        self._print = printed(cal.reference) if cal.reference is not None else None
         die = self.view.die_px * self.view.scale
         self._min_moving = max(4, int(cfg.motion_die_share * die * die))
         self._die_mm = cal.geometry.die_mm
@@ -294,7 +296,8 @@ class TableWatcher:
         top = mask = marks_mask = None
         if cal.reference is not None:
             top = cal.top_down(frame.image, REFERENCE_PX_PER_MM)
-            mask, marks_mask = foreground(top, cal.reference), marks(top, cal.reference)
+            mask = foreground(top, cal.reference)
+            marks_mask = MarkSight(top, cal.reference, self._print)
             if self._largest_blob_dice(mask) > cfg.hand_dice:
                 return self._wait(
                     frame, "something big (a hand?) is on the mat: waiting for it to go"

@@ -105,26 +105,71 @@ MARK_LEVEL = 16
 print is not a mark)."""
 
 
-def marks(top_down: np.ndarray, reference: np.ndarray) -> np.ndarray:
+_MARK_SIGMA = max(1.0, 4.0 * REFERENCE_PX_PER_MM)
+"""The surroundings a mark stands out from (Gaussian sigma, reference px)."""
+
+
+def _departs(grey: np.ndarray) -> np.ndarray:
+    """Where a (log) image departs from its surroundings by over MARK_CONTRAST."""
+    k = int(2 * round(3 * _MARK_SIGMA) + 1)
+    return cv2.absdiff(grey, cv2.GaussianBlur(grey, (k, k), _MARK_SIGMA)) > MARK_CONTRAST
+
+
+def printed(reference: np.ndarray) -> np.ndarray:
+    """Where the empty mat has edges of its own (letters, outlines, markers): bool, at the
+    reference's size. A shadow crossing print makes it depart as a pip would, so
+    :func:`marks` takes none there."""
+    ink = np.log(reference.astype(np.float32).mean(axis=2) + 8.0)
+    return cv2.dilate(_departs(ink).astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
+
+
+def marks(
+    top_down: np.ndarray, reference: np.ndarray, print_mask: np.ndarray | None = None
+) -> np.ndarray:
     """Pixels (uint8 0/255) where something small and sharp differs from the empty mat:
     pips and a die's edges, which a die shows whatever its colour against the mat (a dark
     blue die on blue felt, a white die on white paper). Brightness is taken against the
     empty mat and then against its surroundings, so a shadow, which darkens a whole area
-    alike, makes none; nor does print on the mat."""
+    alike, makes none; nor does print on the mat (``print_mask``: :func:`printed` of the
+    reference, worked out once)."""
     if reference.shape != top_down.shape:
         reference = cv2.resize(reference, (top_down.shape[1], top_down.shape[0]))
+        print_mask = None
+    if print_mask is None:
+        print_mask = printed(reference)
     now = top_down.astype(np.float32).mean(axis=2)
     empty = reference.astype(np.float32).mean(axis=2)
     ratio = np.log((now + 8.0) / (empty + 8.0))
-    sigma = max(1.0, 4.0 * REFERENCE_PX_PER_MM)
-    departs = np.abs(ratio - cv2.GaussianBlur(ratio, (0, 0), sigma)) > MARK_CONTRAST
-    # print (letters, outlines, markers) has edges of its own, which a shadow crossing it
-    # makes depart too: no mark is taken there
-    ink = np.log(empty + 8.0)
-    printed = (np.abs(ink - cv2.GaussianBlur(ink, (0, 0), sigma)) > MARK_CONTRAST).astype(np.uint8)
-    printed = cv2.dilate(printed, np.ones((3, 3), np.uint8)) > 0
-    marked = departs & ~printed & (np.abs(now - empty) > MARK_LEVEL)
-    return (marked * 255).astype(np.uint8)
+    marked = _departs(ratio) & ~print_mask & (cv2.absdiff(now, empty) > MARK_LEVEL)
+    return marked.astype(np.uint8) * 255
+
+
+class MarkSight:
+    """The :func:`marks` of a straightened frame, worked out only where they are asked
+    for (a die's pip field at a time): ``sight[y0:y1, x0:x1]`` is that window's marks."""
+
+    def __init__(
+        self, top_down: np.ndarray, reference: np.ndarray, print_mask: np.ndarray | None = None
+    ) -> None:
+        if reference.shape != top_down.shape:
+            reference = cv2.resize(reference, (top_down.shape[1], top_down.shape[0]))
+            print_mask = None
+        self.top_down, self.reference = top_down, reference
+        self.print_mask = print_mask if print_mask is not None else printed(reference)
+        self.shape = top_down.shape[:2]
+
+    def __getitem__(self, window: tuple[slice, slice]) -> np.ndarray:
+        rows, cols = window
+        h, w = self.shape
+        margin = int(3 * _MARK_SIGMA) + 1
+        y0, y1 = max(0, rows.start - margin), min(h, rows.stop + margin)
+        x0, x1 = max(0, cols.start - margin), min(w, cols.stop + margin)
+        out = marks(
+            self.top_down[y0:y1, x0:x1],
+            self.reference[y0:y1, x0:x1],
+            self.print_mask[y0:y1, x0:x1],
+        )
+        return out[rows.start - y0 : rows.stop - y0, cols.start - x0 : cols.stop - x0]
 
 
 @dataclass(frozen=True)
@@ -213,16 +258,17 @@ def place(
     cal: Calibration,
     frame: np.ndarray | None = None,
     mask: np.ndarray | None = None,
-    marks_mask: np.ndarray | None = None,
+    marks_mask: np.ndarray | MarkSight | None = None,
 ) -> list[TableDie]:
     """Put read dice on the mat. ``mask`` (from :func:`foreground`, at the reference scale)
     gives footprints; without it a die's footprint is a flat die's square at its centre.
-    ``mask`` and ``marks_mask`` (:func:`marks`) tell a die from print on the mat."""
+    ``mask`` and ``marks_mask`` (:func:`marks`, or a :class:`MarkSight`) tell a die from
+    print on the mat."""
     geo = cal.geometry
     mat = Rect(0, 0, geo.width_mm, geo.height_mm)
     if mask is None and frame is not None and cal.reference is not None:
         top = cal.top_down(frame, REFERENCE_PX_PER_MM)
-        mask, marks_mask = foreground(top, cal.reference), marks(top, cal.reference)
+        mask, marks_mask = foreground(top, cal.reference), MarkSight(top, cal.reference)
     nadir = cal.image_to_mat([[cal.image_size[0] / 2, cal.image_size[1] / 2]])[0]
     centred = [
         (
@@ -310,7 +356,7 @@ MIN_MARKED = 0.06
 
 
 def marked(
-    marks_mask: np.ndarray,
+    marks_mask: np.ndarray | MarkSight,
     centre: tuple[float, float],
     die: float,
     others: Sequence[tuple[float, float]] = (),
@@ -336,7 +382,7 @@ def marked(
 
 def seen_there(
     mask: np.ndarray | None,
-    marks_mask: np.ndarray | None,
+    marks_mask: np.ndarray | MarkSight | None,
     centre: tuple[float, float],
     die: float,
     others: Sequence[tuple[float, float]] = (),
