@@ -91,12 +91,11 @@ class TableView:
             fine_base, fine_now, view = fine
             spots = view._changed(fine_base, fine_now, fine_level, gains)
             spots = cv2.morphologyEx(spots, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
-            # any fine spot marks its small pixel, which then counts with the die round it
-            spots = cv2.resize(spots, self.size, interpolation=cv2.INTER_AREA)
-            r = max(1, int(round(self.die_px * self.scale * 0.35)))
+            r = max(1, int(round(view.die_px * view.scale * 0.35)))
             disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1))
-            spots = cv2.dilate(np.where(spots > 0, 255, 0).astype(np.uint8), disc)
-            mask = cv2.bitwise_or(mask, cv2.bitwise_and(spots, self.roi))
+            spots = cv2.bitwise_and(cv2.dilate(spots, disc), view.roi)
+            spots = cv2.resize(spots, self.size, interpolation=cv2.INTER_AREA)
+            mask = cv2.bitwise_or(mask, np.where(spots >= 128, 255, 0).astype(np.uint8))
         return ChangeMap(mask, self)
 
     def _gains(self, base: np.ndarray, now: np.ndarray) -> np.ndarray:
