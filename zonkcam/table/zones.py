@@ -128,7 +128,7 @@ def marks(
 ) -> np.ndarray:
     """Pixels (uint8 0/255) where something small and sharp differs from the empty mat:
     pips and a die's edges, which a die shows whatever its colour against the mat (a dark
-    blue die on blue felt, a white die on white paper). Brightness is taken against the
+    green die on green felt, a white die on white paper). Brightness is taken against the
     empty mat and then against its surroundings, so a shadow, which darkens a whole area
     alike, makes none; nor does print on the mat (``print_mask``: :func:`printed` of the
     reference, worked out once)."""
