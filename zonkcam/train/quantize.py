@@ -7,6 +7,8 @@ candidates in training images, as the value net sees them at run time.
 
 from __future__ import annotations
 
+import contextlib
+import tempfile
 from pathlib import Path
 
 import numpy as np
@@ -38,8 +40,10 @@ def quantize_values(src: Path, dst: Path, crops: np.ndarray, batch: int = 8) -> 
             self.i += batch
             return {"crops": crops[self.i - batch : self.i]}
 
-    pre = dst.with_name(dst.stem + ".pre.onnx")
-    try:
+    src, dst = Path(src).resolve(), Path(dst).resolve()
+    # the ONNX tools leave scratch files in the working directory: give them a temporary one
+    with tempfile.TemporaryDirectory() as scratch, contextlib.chdir(scratch):
+        pre = Path(scratch) / "pre.onnx"
         quant_pre_process(str(src), str(pre))
         head = [n.name for n in onnx.load(str(pre)).graph.node if n.op_type in HEAD_OPS]
         quantize_static(
@@ -52,8 +56,6 @@ def quantize_values(src: Path, dst: Path, crops: np.ndarray, batch: int = 8) -> 
             weight_type=QuantType.QInt8,
             nodes_to_exclude=head,
         )
-    finally:
-        pre.unlink(missing_ok=True)
 
 
 def is_quantized(path: Path) -> bool:
