@@ -247,41 +247,23 @@ class MeetTheDice:
         )
         top = max(title.bottom, count.bottom) + pad
         bottom = h - pad
-        bottom = (
-            screen.text(
-                surface,
-                self._hint(),
-                round(h * 0.045),
-                (pad, bottom),
-                color=DIM,
-                anchor="bottomleft",
-                width=w - 2 * pad,
-            ).top
-            - pad // 2
-        )
-        bottom = (
-            screen.text(
-                surface,
-                f"the table knows: {self.summary}",
-                round(h * 0.045),
-                (pad, bottom),
-                color=DIM,
-                anchor="bottomleft",
-                width=w - 2 * pad,
-                label=True,
-            ).top
-            - pad // 2
-        )
+        lines = [
+            (self._hint(), 0.045, DIM, False),
+            (f"the table knows: {self.summary}", 0.045, DIM, True),
+        ]
         if self.message:
+            lines.append((self.message, 0.05, WARN, False))
+        for text, size, colour, label in lines:  # stacked up from the bottom edge
             bottom = (
                 screen.text(
                     surface,
-                    self.message,
-                    round(h * 0.05),
+                    text,
+                    round(h * size),
                     (pad, bottom),
-                    color=WARN,
+                    color=colour,
                     anchor="bottomleft",
                     width=w - 2 * pad,
+                    label=label,
                 ).top
                 - pad // 2
             )
