@@ -88,10 +88,9 @@ def nll(found: FoundDice, temperature: float) -> float:
     """Mean negative log-likelihood of the true values, given a die, at ``temperature``."""
     if not len(found):
         return float("nan")
-    logp = np.log(np.clip(found.probs[:, 1:], 1e-9, 1.0)) / temperature
-    logp -= logp.max(axis=1, keepdims=True)
-    logp -= np.log(np.exp(logp).sum(axis=1, keepdims=True))
-    return float(-logp[np.arange(len(found)), found.truth - 1].mean())
+    sure = value_confidence(found.probs, found.truth, temperature)
+    given = sure / np.maximum(1.0 - found.probs[:, 0], 1e-9)  # P(true value | a die)
+    return float(-np.log(np.clip(given, 1e-9, 1.0)).mean())
 
 
 def fit_temperature(found: FoundDice, lo: float = 0.5, hi: float = 8.0) -> float:
