@@ -270,20 +270,9 @@ def place(
         top = cal.top_down(frame, REFERENCE_PX_PER_MM)
         mask, marks_mask = foreground(top, cal.reference), MarkSight(top, cal.reference)
     nadir = cal.image_to_mat([[cal.image_size[0] / 2, cal.image_size[1] / 2]])[0]
-    centred = [
-        (
-            d,
-            tuple(
-                map(
-                    float,
-                    cal.image_to_mat([[(d.bbox[0] + d.bbox[2]) / 2, (d.bbox[1] + d.bbox[3]) / 2]])[
-                        0
-                    ],
-                )
-            ),
-        )
-        for d in seen
-    ]
+    boxes = [d.bbox for d in seen]
+    mid = cal.image_to_mat([[(b[0] + b[2]) / 2, (b[1] + b[3]) / 2] for b in boxes]) if seen else []
+    centred = [(d, (float(x), float(y))) for d, (x, y) in zip(seen, mid, strict=True)]
     found = []
     for k, (d, (cx, cy)) in enumerate(centred):
         others = [c for j, (_, c) in enumerate(centred) if j != k]
