@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 TRAIN_STAMP := $(VENV)/.installed-train
 TEST_ENV := SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy
 
-.PHONY: run test check lint format bench wheel-check clean pi-install
+.PHONY: run test check check-pi lint format bench wheel-check clean pi-install
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "zonkcam needs Python 3.11 or newer"'
@@ -32,6 +32,22 @@ check: $(STAMP)
 	$(TEST_ENV) $(BIN)/python -m pytest -q -m "not slow and not hardware" -n auto \
 		--ignore=tests/test_train.py
 
+# the fast tests again on what a Pi with apt's picamera2 has (numpy 1.x, OpenCV below 4.12),
+# with every other dependency at its lowest bound (constraints/lowest.txt)
+PI_VENV ?= .venv-pi
+PI_STAMP := $(PI_VENV)/.installed
+$(PI_STAMP): pyproject.toml constraints/pi-bookworm.txt constraints/lowest.txt
+	$(PYTHON) -m venv $(PI_VENV)
+	$(PI_VENV)/bin/python -m pip install --quiet --upgrade pip
+	$(PI_VENV)/bin/python -m pip install --quiet -c constraints/pi-bookworm.txt \
+		-c constraints/lowest.txt -e '.[dev]'
+	touch $(PI_STAMP)
+
+check-pi: $(PI_STAMP)
+	$(PI_VENV)/bin/python -c 'import cv2, numpy; print("OpenCV", cv2.__version__, "numpy", numpy.__version__)'
+	$(TEST_ENV) $(PI_VENV)/bin/python -m pytest -q -m "not slow and not hardware" -n auto \
+		--ignore=tests/test_train.py
+
 lint: $(STAMP)
 	$(BIN)/ruff check zonkcam scripts tests examples
 	$(BIN)/ruff format --check zonkcam scripts tests examples
@@ -55,4 +71,4 @@ pi-install:
 	touch $(STAMP)
 
 clean:
-	rm -rf $(VENV) build *.egg-info
+	rm -rf $(VENV) $(PI_VENV) build *.egg-info

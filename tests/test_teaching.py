@@ -139,7 +139,7 @@ def test_the_shipped_value_net_gives_its_features_beside_the_same_probs():
 
 
 def test_adding_the_feature_output_leaves_the_probabilities_bit_identical(tmp_path):
-    import onnx
+    onnx = pytest.importorskip("onnx", reason="onnx comes with the training extra")
     from onnx import TensorProto, helper
 
     from zonkcam.train.features import FEATURES, add_feature_output

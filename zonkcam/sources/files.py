@@ -16,6 +16,7 @@ from zonkcam.sources.base import (
     SourceBrokenError,
     check_image,
 )
+from zonkcam.vision import opencv
 
 
 class ImageFolderSource:
@@ -55,7 +56,7 @@ class VideoSource:
         self.target = target
         self.name = f"USB camera {target}" if isinstance(target, int) else f"video {target}"
         self.spec = f"usb:{target}" if isinstance(target, int) else str(target)
-        cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_ERROR)  # we say it ourselves
+        opencv.set_log_level(opencv.ERROR)  # we say it ourselves
         self._cap = cv2.VideoCapture(target)
         if not self._cap.isOpened():
             raise CameraError(f"cannot open {self.name}")

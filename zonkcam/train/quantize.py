@@ -56,6 +56,18 @@ def quantize_values(src: Path, dst: Path, crops: np.ndarray, batch: int = 8) -> 
             weight_type=QuantType.QInt8,
             nodes_to_exclude=head,
         )
+    model = onnx.load(str(dst))
+    keep_used_opsets(model)
+    onnx.save(model, str(dst))
+
+
+def keep_used_opsets(model) -> None:  # noqa: ANN001 - an onnx ModelProto
+    """Drop the opset imports no node uses. The quantizer stamps every domain it knows
+    (ai.onnx.ml 5 among them), which older onnxruntime releases refuse to load."""
+    used = {n.domain for n in model.graph.node} | {""}
+    kept = [o for o in model.opset_import if o.domain in used]
+    del model.opset_import[:]
+    model.opset_import.extend(kept)
 
 
 def is_quantized(path: Path) -> bool:

@@ -15,6 +15,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from zonkcam.vision import opencv
+
 
 class ImageFileError(Exception):
     """A file that cannot be read as a whole image; the message says why."""
@@ -171,14 +173,11 @@ def decode_image(data: bytes, max_pixels: int = MAX_DECODE_PIXELS) -> tuple[np.n
         4: cv2.IMREAD_REDUCED_COLOR_4,
         8: cv2.IMREAD_REDUCED_COLOR_8,
     }[factor]
-    level = cv2.utils.logging.getLogLevel()
-    cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_SILENT)  # the reason is ours
-    try:
-        img = cv2.imdecode(np.frombuffer(data, np.uint8), flags)
-    except cv2.error:
-        img = None
-    finally:
-        cv2.utils.logging.setLogLevel(level)
+    with opencv.log_level(opencv.SILENT):  # the reason is ours
+        try:
+            img = cv2.imdecode(np.frombuffer(data, np.uint8), flags)
+        except cv2.error:
+            img = None
     if img is None or img.size == 0:
         raise ImageFileError("not an image OpenCV can decode")
     return img, factor

@@ -1,0 +1,57 @@
+"""What differs between the OpenCV releases zonkcam runs on, detected rather than assumed.
+
+A Pi with picamera2 from apt has OpenCV below 4.12 (numpy 1.x); a new machine gets the
+newest release. Everything that is not in both goes through here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import cv2
+
+# OpenCV's own log levels (cv::utils::logging::LogLevel), the same numbers in every release
+SILENT, ERROR = 0, 2
+
+
+def _log_functions():
+    """(get, set) for OpenCV's log level: cv2.utils.logging in the newer releases,
+    cv2.getLogLevel/setLogLevel in the older ones; None where neither is there."""
+    logging = getattr(getattr(cv2, "utils", None), "logging", None)
+    if logging is not None and hasattr(logging, "setLogLevel"):
+        return logging.getLogLevel, logging.setLogLevel
+    if hasattr(cv2, "setLogLevel") and hasattr(cv2, "getLogLevel"):
+        return cv2.getLogLevel, cv2.setLogLevel
+    return None
+
+
+_LOG = _log_functions()
+
+
+def set_log_level(level: int) -> None:
+    """Set OpenCV's log level (SILENT, ERROR, ...) where this OpenCV lets us."""
+    if _LOG is not None:
+        _LOG[1](level)
+
+
+@contextmanager
+def log_level(level: int) -> Iterator[None]:
+    """OpenCV at `level` inside the block (we say what went wrong ourselves), as it was after."""
+    if _LOG is None:
+        yield
+        return
+    before = _LOG[0]()
+    _LOG[1](level)
+    try:
+        yield
+    finally:
+        _LOG[1](before)
+
+
+def can_encode(ext: str) -> bool:
+    """Whether this OpenCV can write images of the type `ext` (".gif" only from 4.12)."""
+    try:
+        return bool(cv2.haveImageWriter(f"probe{ext}"))
+    except cv2.error:
+        return False
