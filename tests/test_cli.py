@@ -334,3 +334,19 @@ def test_games_show_says_in_words_what_an_undo_took_back(capsys, tmp_path):
             keeper.play(action)
     code, out, _ = run_cli(capsys, "games", "--db", str(db), "show", "1")
     assert code == 0 and "UNDO: keep 1 1 1" in out and "{" not in out
+
+
+@pytest.mark.parametrize("at", [1e18, float("inf"), -1e18])
+def test_games_list_shows_a_time_beyond_the_platform_as_unknown(capsys, tmp_path, at):
+    """A clock that was wrong (or a log edited by hand) is shown as unknown, not a traceback."""
+    import sqlite3
+
+    db = tmp_path / "g.db"
+    _saved_drinking_game(db)
+    with sqlite3.connect(db) as raw:
+        raw.execute("UPDATE events SET at = ?", (at,))
+        raw.execute("UPDATE games SET created = ?", (at,))
+    code, out, err = run_cli(capsys, "games", "list", "--db", str(db))
+    assert code == 0 and err == ""
+    assert out.splitlines()[1].split()[1] == "unknown"
+    assert run_cli(capsys, "games", "show", "1", "--db", str(db))[0] == 0

@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import time
 
 from zonkcam.app.text import board_text
 from zonkcam.errors import UserError
 from zonkcam.game.names import escaped
 from zonkcam.record.photos import RollPhotos, photo_folder
 from zonkcam.record.scorekeeper import saved_game
-from zonkcam.record.store import MAX_GAME_ID, EventLog, StoreError
+from zonkcam.record.store import MAX_GAME_ID, EventLog, StoreError, local_time
 
 
 def game_number(text: str) -> int:
@@ -66,7 +65,7 @@ def _list(args: argparse.Namespace) -> int:
         rows.append(
             (
                 str(g.id),
-                time.strftime("%Y-%m-%d %H:%M", time.localtime(g.updated)),
+                local_time(g.updated, "%Y-%m-%d %H:%M"),
                 escaped(g.rules_name),
                 status,
                 str(g.events),

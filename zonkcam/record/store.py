@@ -85,6 +85,15 @@ MAX_GAME_ID = 2**63 - 1
 """SQLite's largest integer."""
 
 
+def local_time(at: object, fmt: str) -> str:
+    """A stored or current timestamp as local time in `fmt`; "unknown" for one the platform
+    cannot show (not a number, infinite, or beyond the years it can count)."""
+    try:
+        return time.strftime(fmt, time.localtime(float(at)))
+    except (TypeError, ValueError, OverflowError, OSError):
+        return "unknown"
+
+
 class StoreError(UserError):
     """The game log cannot be read or written; the message says which file and why."""
 
@@ -379,7 +388,7 @@ class EventLog:
             "SELECT process, pid, since FROM writers WHERE game_id = ?", (game_id,)
         ).fetchone()
         if row is not None and row[0] != self._process and _alive(row[0], self._process):
-            since = time.strftime("%H:%M", time.localtime(row[2]))
+            since = local_time(row[2], "%H:%M")
             raise GameBusyError(
                 f"game {game_id} is being played by another zonkcam (process "
                 f"{row[1]}, since {since}); close that one first"

@@ -40,6 +40,7 @@ def default_threads() -> int:
 
 def open_session(path: Path, threads: int) -> ort.InferenceSession:
     """An onnxruntime CPU session of the model at `path` on `threads` threads."""
+    ort.disable_telemetry_events()  # the releases that ignore ORT_DISABLE_TELEMETRY
     so = ort.SessionOptions()
     so.intra_op_num_threads = threads
     so.inter_op_num_threads = 1
