@@ -391,3 +391,45 @@ def test_line_editing_and_history_at_a_terminal(tmp_path):
     assert "Ann rolls 2 3 4 6 6" in first and "Bob rolls 2 3 4 6 6" in first
     second = run(["\x1b[A\r"])  # the last line of the last session: quit
     assert "Game 1 saved" in second
+
+
+@pytest.mark.parametrize("signame", ["SIGTERM", "SIGHUP"])
+def test_a_stop_signal_ends_a_text_game_like_ctrl_c(tmp_path, signame):
+    """A kill or a closed terminal: the resume line, exit status 0, the writer claim given
+    back, and the game's actions all there for --resume."""
+    import os
+    import signal
+    import sqlite3
+    import subprocess
+    import sys
+
+    db = tmp_path / "g.db"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "zonkcam", "play", "--text", "--db", str(db)]
+        + ["--rules", "classic-10000", "--players", "Ann", "Bob"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        env=dict(os.environ, PYTHONUNBUFFERED="1"),
+    )
+    try:
+        assert proc.stdout.readline().startswith("Game 1")
+        proc.stdin.write("11155\n")
+        proc.stdin.flush()
+        for out in proc.stdout:
+            if "Ann rolls 1 1 1 5 5" in out:
+                break
+        for out in proc.stdout:
+            if out.startswith("Ann:"):  # the status line after the roll: it is saved
+                break
+        proc.send_signal(getattr(signal, signame))
+        rest = proc.communicate(timeout=30)[0]
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 0
+    assert "Game 1 saved; resume with:" in rest and "Traceback" not in rest
+    with sqlite3.connect(db) as raw:
+        assert raw.execute("SELECT count(*) FROM writers").fetchone() == (0,)
+        assert raw.execute("SELECT count(*) FROM events WHERE game_id = 1").fetchone()[0] >= 2

@@ -8,10 +8,13 @@ from __future__ import annotations
 
 import argparse
 import atexit
+import contextlib
 import functools
 import os
+import signal
 import sys
-from collections.abc import Callable
+import threading
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from zonkcam.advisor.advice import Advisor, Objective, best_words, worth
@@ -262,6 +265,29 @@ def odds_text(state: GameState, advisor: Advisor) -> str:
 _print_now = functools.partial(print, flush=True)
 
 
+STOP_SIGNALS = (signal.SIGTERM, signal.SIGHUP)
+"""End a text game like Ctrl-C: the resume line, the writer claim given back, exit status 0."""
+
+
+@contextlib.contextmanager
+def _stop_signals_interrupt() -> Iterator[None]:
+    """Inside the block SIGTERM (a kill, systemd) and SIGHUP (the terminal closed) raise
+    KeyboardInterrupt, as Ctrl-C does; their handlers are as they were after it."""
+    if threading.current_thread() is not threading.main_thread():
+        yield  # only the main thread can take signals
+        return
+
+    def interrupt(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt
+
+    before = {sig: signal.signal(sig, interrupt) for sig in STOP_SIGNALS}
+    try:
+        yield
+    finally:
+        for sig, handler in before.items():
+            signal.signal(sig, handler)
+
+
 class TextScorekeeper:
     """The prompt loop: read a line, play it, print what happened."""
 
@@ -302,13 +328,14 @@ class TextScorekeeper:
             if line:
                 self.write(line)
         try:
-            while True:
-                line = self.ask(self.prompt)
-                if line is None:
-                    break
-                if line.strip() and not self.handle(line):
-                    break
-        except KeyboardInterrupt:  # Ctrl-C: every accepted action is already saved
+            with _stop_signals_interrupt():
+                while True:
+                    line = self.ask(self.prompt)
+                    if line is None:
+                        break
+                    if line.strip() and not self.handle(line):
+                        break
+        except KeyboardInterrupt:  # Ctrl-C, SIGTERM, SIGHUP: every accepted action is saved
             self.write("")
         self.write(f"Game {self.keeper.game_id} saved; resume with: {self.resume_command}")
 
