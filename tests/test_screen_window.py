@@ -46,6 +46,7 @@ def test_dummy_driver_saves_screenshots(tmp_path, monkeypatch):
 
 def test_a_driver_that_does_not_exist_falls_back_to_dummy(tmp_path, monkeypatch, caplog):
     caplog.set_level(logging.INFO, logger="zonkcam.display.window")
+    Window.open(screenshots=tmp_path)  # a display already up keeps its driver through init()
     monkeypatch.setenv("SDL_VIDEODRIVER", "no-such-driver")
     window = Window.open(screenshots=tmp_path)
     assert window.driver == "dummy"

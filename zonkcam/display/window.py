@@ -172,10 +172,13 @@ def _try_driver(
     else:
         os.environ["SDL_VIDEODRIVER"] = driver
     try:
+        pygame.display.quit()  # an earlier window's display would make init() keep its driver
         pygame.display.init()
         actual = pygame.display.get_driver().lower()
         if driver is None and actual in ("offscreen", "dummy"):
             raise pygame.error("no real display")  # leave the dummy to the last try
+        if driver is not None and actual != driver.lower():
+            raise pygame.error(f"SDL runs {actual} instead")
         full = fullscreen if fullscreen is not None else actual == "kmsdrm"
         if actual == "dummy":
             surface = pygame.display.set_mode(size or DEFAULT_WINDOW)
