@@ -5,6 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 TRAIN_STAMP := $(VENV)/.installed-train
 TEST_ENV := SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy
+FAST_TESTS := -q -m "not slow and not hardware" -n auto --ignore=tests/test_train.py
 
 .PHONY: run test check check-pi lint format bench wheel-check clean pi-install
 
@@ -29,8 +30,7 @@ test: $(TRAIN_STAMP)
 # the fast part (under a minute on two cores): the tests not marked slow, on every core;
 # test_train.py is left uncollected too, so that torch is not even imported
 check: $(STAMP)
-	$(TEST_ENV) $(BIN)/python -m pytest -q -m "not slow and not hardware" -n auto \
-		--ignore=tests/test_train.py
+	$(TEST_ENV) $(BIN)/python -m pytest $(FAST_TESTS)
 
 # the fast tests again on what a Pi with apt's picamera2 has (numpy 1.x, OpenCV below 4.12),
 # with every other dependency at its lowest bound (constraints/lowest.txt)
@@ -45,8 +45,7 @@ $(PI_STAMP): pyproject.toml constraints/pi-bookworm.txt constraints/lowest.txt
 
 check-pi: $(PI_STAMP)
 	$(PI_VENV)/bin/python -c 'import cv2, numpy; print("OpenCV", cv2.__version__, "numpy", numpy.__version__)'
-	$(TEST_ENV) $(PI_VENV)/bin/python -m pytest -q -m "not slow and not hardware" -n auto \
-		--ignore=tests/test_train.py
+	$(TEST_ENV) $(PI_VENV)/bin/python -m pytest $(FAST_TESTS)
 
 lint: $(STAMP)
 	$(BIN)/ruff check zonkcam scripts tests examples

@@ -265,7 +265,9 @@ def odds_text(state: GameState, advisor: Advisor) -> str:
 _print_now = functools.partial(print, flush=True)
 
 
-STOP_SIGNALS = (signal.SIGTERM, signal.SIGHUP)
+STOP_SIGNALS = tuple(
+    getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name)
+)
 """End a text game like Ctrl-C: the resume line, the writer claim given back, exit status 0."""
 
 

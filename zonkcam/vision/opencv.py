@@ -6,7 +6,7 @@ newest release. Everything that is not in both goes through here.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 import cv2
@@ -15,38 +15,30 @@ import cv2
 SILENT, ERROR = 0, 2
 
 
-def _log_functions():
+def _log_functions() -> tuple[Callable[[], int], Callable[[int], None]]:
     """(get, set) for OpenCV's log level: cv2.utils.logging in the newer releases,
-    cv2.getLogLevel/setLogLevel in the older ones; None where neither is there."""
+    cv2.getLogLevel/setLogLevel in the older ones; a level that never changes otherwise."""
     logging = getattr(getattr(cv2, "utils", None), "logging", None)
     if logging is not None and hasattr(logging, "setLogLevel"):
         return logging.getLogLevel, logging.setLogLevel
     if hasattr(cv2, "setLogLevel") and hasattr(cv2, "getLogLevel"):
         return cv2.getLogLevel, cv2.setLogLevel
-    return None
+    return (lambda: ERROR), (lambda level: None)
 
 
-_LOG = _log_functions()
-
-
-def set_log_level(level: int) -> None:
-    """Set OpenCV's log level (SILENT, ERROR, ...) where this OpenCV lets us."""
-    if _LOG is not None:
-        _LOG[1](level)
+_get_level, set_log_level = _log_functions()
+"""set_log_level(level): OpenCV's log level (SILENT, ERROR, ...) where this OpenCV lets us."""
 
 
 @contextmanager
 def log_level(level: int) -> Iterator[None]:
     """OpenCV at `level` inside the block (we say what went wrong ourselves), as it was after."""
-    if _LOG is None:
-        yield
-        return
-    before = _LOG[0]()
-    _LOG[1](level)
+    before = _get_level()
+    set_log_level(level)
     try:
         yield
     finally:
-        _LOG[1](before)
+        set_log_level(before)
 
 
 def can_encode(ext: str) -> bool:
