@@ -1,64 +1,95 @@
-"""Fit the value net's temperature on real photos and show what it does at the table's bar.
+"""Fit the reader's confidence on dice the nets never saw, and show what the '?' then catches.
 
-Reads the validation splits of the labelled photo sets with the shipped models (and,
-with --twins DIR, all photos of each source with the twin trained without it: the
-leave-one-source-out view), keeps the value net's probabilities of every labelled die
-the reader found, fits the temperature of best likelihood (zonkcam.train.confidence) and
-prints, per view and for each temperature: dice found, read wrong, wrong with no '?'
-(silent, per 200 dice), the share of wrong dice flagged and the right dice flagged.
+Reads each leave-one-source-out twin (--twins DIR: DIR/SOURCE, `zonkcam train
+--leave-out SOURCE`) on every photo of the source it was trained without, and the shipped
+models on the validation splits; keeps every die the reader kept with its clues
+(zonkcam.vision.confidence) and whether it was right; fits the calibration on the twins'
+dice (every source weighted alike) and prints, per view, for the shipped calibration, the
+value net's own figure and the new fit, at the bar: dice kept, wrong (misread or extra),
+wrong with no '?', right dice asked about and photos scored wrong without a question (for
+each twin also a fit on the other twins alone: the calibration's own leave-one-out).
+With --write it saves the fit as models/dice_confidence.json.
 
-Run: python scripts/confidence.py [--twins runs/twins] [--bar 0.6] [DATASET_DIR ...]
+Run: python scripts/confidence.py --twins runs/twins [--bar 0.6] [--write] [DATASET_DIR ...]
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+from dataclasses import replace
 from pathlib import Path
 
 from zonkcam.commands.play import confirm_bar
 from zonkcam.commands.train import default_data
-from zonkcam.train.confidence import FoundDice, fit_temperature, found_dice, nll, silent
+from zonkcam.train.confidence import KeptDice, fit, flags, kept_dice, nll
+from zonkcam.vision.confidence import IDENTITY, Calibration
 from zonkcam.vision.dataset import load_labels, select
-from zonkcam.vision.model import load_model
-from zonkcam.vision.reader import DEFAULT_SETTINGS
+from zonkcam.vision.model import CONFIDENCE_FILE, MODEL_DIR, DiceModel, load_model
 
 
-def report(name: str, found: FoundDice, temperatures: list[float], bar: float) -> None:
-    for t in temperatures:
-        f = silent(found, t, bar)
+def report(name: str, kept: KeptDice, cals: dict[str, Calibration], bar: float) -> None:
+    for label, cal in cals.items():
+        f = flags(kept, cal, bar)
         print(
-            f"{name:<28} T={t:<6.3g} dice {f.dice:>5}  wrong {f.wrong:>4}  "
-            f"silent {f.silent:>4} ({f.silent_per_200:.2f} per 200)  "
-            f"wrong flagged {f.wrong_flagged:.2f}  right flagged {f.right_flagged:>4} "
-            f"({f.right_flagged / max(1, f.dice - f.wrong):.3f})  nll {nll(found, t):.3f}"
+            f"{name:<24} {label:<10} dice {f.dice:>5}  wrong {f.wrong:>4}  silent "
+            f"{f.silent:>4} ({f.wrong_flagged:.2f} of wrong asked)  right asked "
+            f"{f.right_flagged:>4} ({f.right_flagged_share:.3f})  photos scored wrong "
+            f"silently {f.silent_photos:>3} of {f.photos} ({f.silent_photo_share:.3f})  "
+            f"nll {nll(kept, cal):.3f}"
         )
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("datasets", nargs="*", type=Path, help="labelled photo sets")
-    ap.add_argument("--twins", type=Path, help="folder of twins: DIR/SOURCE (zonkcam train)")
+    ap.add_argument("--twins", type=Path, required=True, help="folder of twins: DIR/SOURCE")
     ap.add_argument("--bar", type=float, default=None, help="the '?' bar (default: play's)")
+    ap.add_argument(
+        "--write", action="store_true", help=f"save the fit as models/{CONFIDENCE_FILE}"
+    )
     args = ap.parse_args()
     bar = confirm_bar(args.bar)
     sets = {d: load_labels(d) for d in (args.datasets or default_data())}
-    model = load_model(threads=1)
-    val = found_dice([r for recs in sets.values() for r in select(recs, "val")], model)
-    views: dict[str, FoundDice] = {"validation splits": val}
-    for source in sorted(set(val.sources)):
-        views[f"  val {source}"] = val.of(source)
-    if args.twins:
-        for folder in sorted(p for p in args.twins.iterdir() if p.is_dir()):
-            recs = [r for recs in sets.values() for r in recs if r.source == folder.name]
-            if recs and (folder / "dice_values.onnx").is_file():
-                twin = load_model(folder, threads=1)
-                views[f"twin without {folder.name}"] = found_dice(recs, twin)
-    fitted = {name: fit_temperature(f) for name, f in views.items() if len(f)}
-    print(f"bar {bar:g}; shipped temperature {DEFAULT_SETTINGS.value_temperature:g}")
-    print("fitted: " + ", ".join(f"{k.strip()} {v:g}" for k, v in fitted.items()))
-    temps = sorted({1.0, DEFAULT_SETTINGS.value_temperature, *fitted.values()})
-    for name, found in views.items():
-        report(name, found, temps, bar)
+    records = [r for recs in sets.values() for r in recs]
+    shipped = load_model(threads=1)
+
+    def raw(model: DiceModel) -> DiceModel:
+        return replace(model, calibration=IDENTITY)
+
+    views: dict[str, KeptDice] = {}
+    twins = []
+    for folder in sorted(p for p in args.twins.iterdir() if p.is_dir()):
+        recs = [r for r in records if r.source == folder.name]
+        if recs and (folder / "dice_values.onnx").is_file():
+            views[f"twin without {folder.name}"] = kept_dice(recs, raw(load_model(folder, 1)))
+            twins.append(folder.name)
+    if not twins:
+        raise SystemExit(f"no twins named after a source under {args.twins}")
+    val = kept_dice([r for recs in sets.values() for r in select(recs, "val")], raw(shipped))
+    for source in sorted(set(val.photo_sources)):
+        views[f"val {source}"] = val.of(source)
+    pooled = KeptDice.join([views[f"twin without {s}"] for s in twins])
+    fitted = fit(
+        pooled,
+        "the leave-one-source-out twins' readings of every photo of the source each never "
+        f"saw ({', '.join(twins)}), each source weighted alike",
+    )
+    cals = {"shipped": shipped.calibration, "net's own": IDENTITY, "new fit": fitted}
+    print(
+        f"bar {bar:g}; new fit: {json.dumps(fitted.to_json()['weights'])}, bias {fitted.bias:.4f}"
+    )
+    for name, kept in views.items():
+        own = {}
+        if name.startswith("twin without ") and len(twins) > 1:
+            left = name.removeprefix("twin without ")
+            rest = KeptDice.join([views[f"twin without {s}"] for s in twins if s != left])
+            own = {"fit on the others": fit(rest)}  # the calibration's own leave-one-out
+        report(name, kept, {**cals, **own}, bar)
+    if args.write:
+        path = MODEL_DIR / CONFIDENCE_FILE
+        path.write_text(json.dumps(fitted.to_json(), indent=1) + "\n", encoding="utf-8")
+        print(f"wrote {path}")
 
 
 if __name__ == "__main__":

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 from pathlib import Path
 
@@ -19,7 +20,7 @@ from zonkcam import cli  # noqa: E402
 from zonkcam.train import data as D  # noqa: E402
 from zonkcam.train import run as R  # noqa: E402
 from zonkcam.vision import synth  # noqa: E402
-from zonkcam.vision.model import load_model  # noqa: E402
+from zonkcam.vision.model import DETECTOR_FILE, MODEL_DIR, load_model  # noqa: E402
 from zonkcam.vision.reader import read_dice  # noqa: E402
 
 
@@ -86,6 +87,34 @@ def test_the_tiny_schedule_builds_a_model_the_reader_loads(tmp_path, capsys):
         == 0
     )
     assert "detector: done before" in capsys.readouterr().err
+
+
+def test_a_value_net_twin_keeps_the_given_detector(tmp_path, monkeypatch, capsys):
+    values = R.SCHEDULES["values"]
+    assert values.det_steps == 0 and values.value_steps < R.SCHEDULES["short"].value_steps
+    tiny = R.SCHEDULES["tiny"]
+    monkeypatch.setitem(R.SCHEDULES, "values", R.Schedule(**{**vars(tiny), "det_steps": 0}))
+    out = tmp_path / "twin"
+    args = ["train", "--data", "none", "--schedule", "values", "--out", str(out)]
+    assert cli.main([*args, "--threads", "1"]) == 0
+    log = capsys.readouterr().err
+    assert "detector step" not in log and "value net (tuning) step 2/2" in log
+    shipped = (MODEL_DIR / DETECTOR_FILE).read_bytes()
+    assert (out / DETECTOR_FILE).read_bytes() == shipped
+    info = json.loads((out / "run.json").read_text())["settings"]
+    assert info["detector"]["sha256"] == hashlib.sha256(shipped).hexdigest()
+    assert read_dice(np.full((240, 320, 3), 90, np.uint8), load_model(out)) == ()
+    # --detector: a folder holding one, kept by any schedule
+    assert cli.main([*args[:-1], str(tmp_path / "b"), "--detector", str(tmp_path)]) == 2
+    assert "no dice_detector.onnx there" in capsys.readouterr().err
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / DETECTOR_FILE).write_bytes((out / DETECTOR_FILE).read_bytes())
+    tiny = ["train", "--data", "none", "--schedule", "tiny", "--threads", "1"]
+    assert cli.main([*tiny, "--out", str(tmp_path / "c"), "--detector", str(other)]) == 0
+    assert "detector step" not in capsys.readouterr().err
+    info = json.loads((tmp_path / "c" / "run.json").read_text())["settings"]
+    assert info["detector"]["file"] == str((other / DETECTOR_FILE).resolve())
 
 
 def test_a_stage_resumed_after_an_interruption_ends_as_one_run_would(tmp_path, monkeypatch):
@@ -231,6 +260,39 @@ def test_value_crops_are_mirrored_but_never_turned():
     assert out.shape == (64, 3, 64, 64) and out.dtype == np.float32
     top, bottom = out[:, :, :20].mean(axis=(1, 2, 3)), out[:, :, 44:].mean(axis=(1, 2, 3))
     assert (top > bottom + 50).all()
+
+
+def _die_crop(body: int, pip: int) -> np.ndarray:
+    crop = np.full((64, 64, 3), body, np.float32)
+    for x, y in ((20, 20), (44, 44), (32, 32)):
+        cv2.circle(crop, (x, y), 5, (pip, pip, pip), -1)
+    return crop
+
+
+def _contrast(crop: np.ndarray) -> float:
+    """Pip brightness minus body brightness."""
+    lum = crop.mean(axis=2)
+    return float(lum[32, 32] - lum[5, 5])
+
+
+def test_recolouring_changes_body_and_pips_and_keeps_the_pips():
+    rng = np.random.default_rng(0)
+    white = _die_crop(230, 20)  # a white die with black pips
+    outs = [D.recolour(white, rng) for _ in range(200)]
+    contrasts = np.array([_contrast(o) for o in outs])
+    # the pips stay apart from the body, lighter or darker: some dice come out dark
+    # with light pips (smoke dice with red pips), most as the light die in new colours
+    assert (np.abs(contrasts) >= 30).all()
+    assert 0.2 < (contrasts > 0).mean() < 0.8
+    bodies = np.array([o[5, 5] for o in outs])
+    pips = np.array([o[32, 32] for o in outs])
+    assert bodies.std(axis=0).min() > 40 and pips.std(axis=0).min() > 40  # any colour
+    hue_turned = np.abs(bodies - bodies.mean(axis=1, keepdims=True)).max(axis=1) > 30
+    assert hue_turned.mean() > 0.3  # many coloured, not grey
+    # marbling swirls the body without painting over the pips
+    m = D.marble(white, np.random.default_rng(1))
+    assert m.shape == white.shape and np.abs(m - white).max() > 5
+    assert abs(_contrast(m) - _contrast(white)) < 80
 
 
 def test_mined_candidates_are_labelled_by_the_die_they_fall_on():

@@ -340,6 +340,16 @@ def test_eval_reads_each_twin_on_the_source_it_never_saw(tmp_path, capsys):
     assert set(res["twins"]) == {"left"}
     assert res["twins"]["left"]["images"] == 2 and res["twins"]["left"]["dice"] == 10
     assert res["twins"]["left"]["model"] == str(twins / "left")
+    # the rendered dice read right at their labelled boxes, found by the detector or not
+    assert res["twins"]["left"]["value_on_boxes"] == 1.0
+    assert res["twins"]["left"]["detector_is_twin"]
+    # a twin of the value net alone says that its detector is not a twin
+    settings = {"leave_out": "left", "detector": {"file": "x", "sha256": "0"}}
+    (twins / "left" / "run.json").write_text(json.dumps({"settings": settings}))
+    assert cli.main(["eval", str(data), "--split", "all", "--twins", str(twins)]) == 0
+    out = capsys.readouterr().out
+    assert "left: silent errors 0 dice" in out
+    assert "its detector is not a twin" in out and "value_on_boxes" in out
     assert cli.main(["eval", str(data), "--twins", str(tmp_path / "none")]) == 2
     assert "no such folder" in capsys.readouterr().err
     assert cli.main(["eval", str(data), "--twins", str(data)]) == 2
@@ -549,15 +559,3 @@ def test_a_known_die_size_sizes_the_detector_input():
     read_dice(np.full((480, 640, 3), 90, np.uint8), fake, die_px=112.0)
     # 640 x 28 / 112 = 160 px wide, padded to multiples of 32
     assert fake.detector.inputs == [(1, 3, 128, 160)]
-
-
-def test_the_value_temperature_flattens_the_confidence_not_the_answer():
-    from zonkcam.vision.reader import value_confidence
-
-    probs = np.array([[0.1, 0.02, 0.8, 0.02, 0.02, 0.02, 0.02], [0.0, 0.5, 0.5, 0, 0, 0, 0]])
-    values = np.array([2, 1])
-    assert value_confidence(probs, values, 1.0) == pytest.approx([0.8, 0.5])
-    hot = value_confidence(probs, values, 2.0)
-    assert hot[0] < 0.8 and hot[1] == pytest.approx(0.5, abs=1e-3)  # a tie stays a tie
-    assert value_confidence(probs, values, 0.5)[0] > 0.8
-    assert value_confidence(probs, values, 1000.0)[0] == pytest.approx(0.9 / 6, rel=0.02)

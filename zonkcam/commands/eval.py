@@ -120,26 +120,29 @@ class Scorer:
         self.unreadable = 0
 
     def photo(self, rec) -> tuple:  # noqa: ANN001
-        """The image as read and its truth [(value, box)], distorted if asked."""
+        """The image as read, its truth [(value, box)] and its whole-die boxes (pip
+        clusters widened), distorted if asked."""
+        from zonkcam.vision.dataset import die_boxes
         from zonkcam.vision.distort import distort
         from zonkcam.vision.imageio import load_image
 
         img = load_image(rec.image)
         truth = [(d.value, d.bbox) for d in rec.dice]
+        whole = [tuple(b) for b in die_boxes(rec)]
         if self.distortion is None:
-            return img, truth
-        img, boxes = distort(img, [b for _, b in truth], self.distortion)
-        return img, [(v, b) for (v, _), b in zip(truth, boxes, strict=True)]
+            return img, truth, whole
+        img, boxes = distort(img, [b for _, b in truth] + whole, self.distortion)
+        n = len(truth)
+        return img, [(v, b) for (v, _), b in zip(truth, boxes[:n], strict=True)], boxes[n:]
 
     def read(self, records: Iterable) -> Scorer:
-        from zonkcam.vision.dataset import die_boxes
         from zonkcam.vision.imageio import ImageFileError
         from zonkcam.vision.metrics import Tally, flagged, match, side
         from zonkcam.vision.reader import read_dice
 
         for rec in records:
             try:
-                img, truth = self.photo(rec)
+                img, truth, whole = self.photo(rec)
             except ImageFileError:
                 self.unreadable += 1
                 continue
@@ -149,17 +152,32 @@ class Scorer:
             pred = [(d.value, d.bbox) for d in dice]
             score = match(truth, pred, rec.bbox_kind)
             flags = flagged(truth, [(d.value, d.confidence) for d in dice], score, self.bar)
-            # each die's size: its whole-die box (pip clusters widened), as distorted
-            sides = [
-                side(b) * side(t) / max(side(d.bbox), 1e-6)
-                for b, (_, t), d in zip(die_boxes(rec), truth, rec.dice, strict=True)
-            ]
+            sides = [side(b) for b in whole]  # each die's size: its whole-die box
             right = [truth[i][0] == pred[j][0] for i, j in score.matches]
+            boxed = self.read_boxes(img, truth, whole)
             for t in (self.total, self.per_source.setdefault(rec.source, Tally())):
                 t.add(score, ms, flags, sides, [side(b) for _, b in pred], right)
+                t.add_boxed(boxed)
             if self.keep_worst and score.errors:
                 self.worst.append((score.errors, rec, dice, score))
         return self
+
+    def read_boxes(self, img, truth: list, whole: list) -> list[bool]:  # noqa: ANN001
+        """Whether the value net reads each labelled die, cut at its whole-die box, as a
+        die with the right face."""
+        import numpy as np
+
+        from zonkcam.vision.preprocess import crop_die, to_bgr8
+        from zonkcam.vision.reader import read_crops
+
+        if not truth:
+            return []
+        bgr = to_bgr8(img)
+        probs = read_crops(np.stack([crop_die(bgr, b) for b in whole]), self.model)
+        faces = np.argmax(probs[:, 1:], axis=1) + 1
+        return [
+            bool(p[0] < 0.5 and f == v) for p, f, (v, _) in zip(probs, faces, truth, strict=True)
+        ]
 
     def summary(self) -> dict:
         out = {
@@ -209,7 +227,11 @@ def run(args: argparse.Namespace) -> int:
     for source, (folder, recs) in twins.items():
         twin = load_model_or_fail(folder, args.threads)
         s = Scorer(twin, DEFAULT_SETTINGS, distortion, bar).read(recs)
-        result["twins"][source] = {"model": str(folder), **s.summary()["all"]}
+        result["twins"][source] = {
+            "model": str(folder),
+            "detector_is_twin": _detector_is_twin(folder),
+            **s.summary()["all"],
+        }
     if args.review:
         worst.sort(key=lambda w: -w[0])
         _sheet(worst[: args.worst], args.review, distortion)
@@ -245,9 +267,20 @@ def _twin_dirs(root: Path, datasets: dict[Path, list]) -> dict[str, tuple[Path, 
     return out
 
 
+def _detector_is_twin(folder: Path) -> bool:
+    """Whether the twin in `folder` trained its own detector (a `--schedule values` twin
+    keeps a given one, which may have seen the left-out source)."""
+    try:
+        info = json.loads((folder / "run.json").read_text())
+    except (OSError, ValueError):
+        return True
+    return not (isinstance(info, dict) and "detector" in info.get("settings", {}))
+
+
 COLUMNS = (
     "images",
     "dice",
+    "value_on_boxes",
     "end_to_end",
     "images_exact",
     "precision",
@@ -308,6 +341,17 @@ def _print(result: dict, args: argparse.Namespace) -> None:
         print(head)
         for source, s in result["twins"].items():
             print(f"{source:14}" + "".join(f"{_fmt(s.get(k, '')):>{width[k]}}" for k in COLUMNS))
+        for source, s in result["twins"].items():
+            print(
+                f"{source}: silent errors {s['misread_silent']} dice; photos with the right "
+                f"dice count, a wrong value and no '?': {_fmt(s['images_silent'])}"
+                + (
+                    ""
+                    if s["detector_is_twin"]
+                    else "; its detector is not a twin (a "
+                    "--schedule values run): only value_on_boxes is leave-one-source-out"
+                )
+            )
     if result.get("review"):
         print(f"review sheet: {result['review']}")
 

@@ -50,10 +50,18 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     p.add_argument(
         "--schedule",
-        choices=("full", "short", "tiny"),
+        choices=("full", "short", "values", "tiny"),
         default="full",
-        help="full: the shipped model (about 2 hours here); short: the twins (about 1 "
-        "hour); tiny: a smoke test of a few seconds",
+        help="full: the shipped model (about 2 hours here); short: twins of both nets "
+        "(about 1 hour); values: a twin of the value net alone beside the --detector "
+        "(about 10 minutes); tiny: a smoke test of a few seconds",
+    )
+    p.add_argument(
+        "--detector",
+        type=Path,
+        metavar="DIR",
+        help="keep this folder's dice_detector.onnx and train only the value net (the "
+        "values schedule keeps the shipped detector unless this names another)",
     )
     p.add_argument(
         "--seed", type=int, default=0, help="seed of every random draw (default 0: the shipped run)"
@@ -73,6 +81,9 @@ def run(args: argparse.Namespace) -> int:
     data = _data_dirs(args)
     if args.threads < 1:
         raise UserError("--threads must be at least 1")
+    if args.detector is not None:
+        if not (args.detector / "dice_detector.onnx").is_file():
+            raise UserError(f"--detector {args.detector}: no dice_detector.onnx there")
     if args.leave_out is not None:
         from zonkcam.vision.dataset import load_labels
 
@@ -104,6 +115,7 @@ def run(args: argparse.Namespace) -> int:
         schedule=args.schedule,
         seed=args.seed,
         threads=args.threads,
+        detector=args.detector,
         log=log,
     )
     log(f"training: {cfg}")

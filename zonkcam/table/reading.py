@@ -59,7 +59,7 @@ class OnnxReader:
 
         try:
             self.model = load_model(model_dir, threads)
-        except FileNotFoundError as exc:
+        except (FileNotFoundError, ValueError) as exc:
             raise UserError(
                 f"{exc}; reinstall zonkcam or rebuild the model with zonkcam train"
             ) from None

@@ -483,13 +483,48 @@ def det_targets(boxes: np.ndarray, size_ok: np.ndarray, stride: int, grid: int) 
 GREY_SHARE = 0.2
 SMALL_SHARE = 0.25
 BLUR_SHARE = 0.15
+RECOLOUR_SHARE = 0.3
+"""Share of the value net's crops recoloured in two new colours (`recolour`)."""
+MARBLE_SHARE = 0.15
+"""Share of the value net's crops given a marbled body (`marble`)."""
+
+
+def recolour(crop: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """(64, 64, 3) float32 crop -> the same die in two random colours: each pixel's
+    brightness, stretched to 0-1 over the crop, blends a random 'dark' colour into a
+    random 'light' one. The body and the pips so change colour independently, and when
+    the dark colour comes out the lighter of the two, their contrast flips: a white die
+    with black pips becomes a smoke-black one with red pips, a black one with white pips
+    an ivory one with blue pips."""
+    lum = crop @ np.array([0.114, 0.587, 0.299], np.float32)
+    lo, hi = np.percentile(lum, (2, 98))
+    t = np.clip((lum - lo) / max(hi - lo, 8.0), 0, 1)[..., None]
+    hsv = np.array(
+        [[[rng.uniform(0, 180), rng.uniform(0, 255), rng.uniform(20, 255)] for _ in range(2)]]
+    )
+    a, b = cv2.cvtColor(hsv.astype(np.uint8), cv2.COLOR_HSV2BGR)[0].astype(np.float32)
+    if abs(float(a.mean() - b.mean())) < 40:  # the two must stay apart enough to read:
+        # the light one moved 60 grey levels off the dark one, on the side with room
+        b = np.clip(b + (a.mean() + (60 if a.mean() < 128 else -60) - b.mean()), 0, 255)
+    return a * (1 - t) + b * t
+
+
+def marble(crop: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """(64, 64, 3) float32 crop with smooth random swirls of light and colour over it,
+    as on marbled, smoky and swirled dice (and as uneven light on plain ones)."""
+    cells = int(rng.integers(3, 7))
+    field = rng.normal(0, 1, (cells, cells, 3)).astype(np.float32)
+    field = field.mean(axis=2, keepdims=True) + field / 3  # mostly light, a little colour
+    field = cv2.resize(field, (CROP_SIZE, CROP_SIZE), interpolation=cv2.INTER_CUBIC)
+    return crop + field * np.float32(rng.uniform(8, 28))
 
 
 def value_augment(x: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """(N, 64, 64, 3) uint8 crops -> (N, 3, 64, 64) float32, augmented: mirrored
     left-right (never turned: an oblique die's top face lies uppermost), colour gains,
-    brightness, contrast, channel order, grey (GREY_SHARE), lost resolution as of a
-    small die (SMALL_SHARE), blur (BLUR_SHARE), noise."""
+    brightness, contrast, channel order, grey (GREY_SHARE), new body and pip colours
+    (RECOLOUR_SHARE), marbling (MARBLE_SHARE), lost resolution as of a small die
+    (SMALL_SHARE), blur (BLUR_SHARE), noise."""
     b = x.astype(np.float32)
     n = len(b)
     flip = rng.random(n) < 0.5
@@ -506,6 +541,10 @@ def value_augment(x: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     if grey.any():
         b[grey] = b[grey].mean(axis=-1, keepdims=True)
     for i in range(n):
+        if rng.random() < RECOLOUR_SHARE:
+            b[i] = recolour(b[i], rng)
+        if rng.random() < MARBLE_SHARE:
+            b[i] = marble(b[i], rng)
         r = rng.random()
         if r < SMALL_SHARE:
             s = int(rng.integers(12, 34))

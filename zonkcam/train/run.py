@@ -9,10 +9,12 @@ output folder, it resumes where it stopped.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 import multiprocessing as mp
 import os
+import shutil
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
@@ -53,12 +55,16 @@ SCHEDULES = {
     "short": Schedule(
         det_steps=3000, det_batch=16, value_steps=1800, value_batch=128, tune_steps=500, tables=800
     ),
+    "values": Schedule(
+        det_steps=0, det_batch=0, value_steps=1000, value_batch=128, tune_steps=250, tables=400
+    ),
     "tiny": Schedule(
         det_steps=3, det_batch=2, value_steps=3, value_batch=8, tune_steps=2, tables=3
     ),
 }
-"""full: the shipped model; short: the leave-one-source-out twins; tiny: a smoke test
-(seconds)."""
+"""full: the shipped model; short: leave-one-source-out twins of both nets; values:
+cheap twins of the value net alone, beside a given detector (TrainConfig.detector);
+tiny: a smoke test (seconds)."""
 CHECKPOINT_EVERY = 200
 DET_LR = 2e-3
 VALUE_LR = 1e-3
@@ -76,16 +82,33 @@ class TrainConfig:
     schedule: str = "full"
     seed: int = 0
     threads: int = 2
+    detector: Path | None = None
+    """A folder whose dice_detector.onnx the run keeps instead of training a detector
+    (the 'values' schedule, which trains none, keeps the shipped one by default)."""
     log: Callable[[str], None] = field(default=print, repr=False)
+
+    def kept_detector(self) -> Path | None:
+        """The detector file the run keeps, or None when it trains its own."""
+        from zonkcam.vision.model import DETECTOR_FILE, MODEL_DIR
+
+        if self.detector is not None:
+            return self.detector / DETECTOR_FILE
+        return MODEL_DIR / DETECTOR_FILE if SCHEDULES[self.schedule].det_steps == 0 else None
 
     def fingerprint(self) -> dict:
         """What must match for a run to resume another's checkpoints."""
-        return {
+        out = {
             "data_dirs": [str(Path(d).resolve()) for d in self.data_dirs],
             "leave_out": self.leave_out,
             "schedule": asdict(SCHEDULES[self.schedule]),
             "seed": self.seed,
+            "augment": {"recolour": D.RECOLOUR_SHARE, "marble": D.MARBLE_SHARE},
         }
+        kept = self.kept_detector()
+        if kept is not None:
+            digest = hashlib.sha256(kept.read_bytes()).hexdigest()
+            out["detector"] = {"file": str(kept.resolve()), "sha256": digest}
+        return out
 
 
 class ResumeMismatch(ValueError):
@@ -302,42 +325,12 @@ def train(cfg: TrainConfig) -> list[Path]:
     )
 
     det_path, values_path = cfg.out_dir / DETECTOR_FILE, cfg.out_dir / VALUES_FILE
-    # stage 1: the detector here, the value net beside it (one thread each on 2+ cores)
-    worker = None
-    started = (cfg.out_dir / "values_a.pt").is_file() or (cfg.out_dir / "detector.pt").is_file()
-    if cfg.threads >= 2 and not started:
-        worker = mp.get_context("fork").Process(
-            target=_value_stage_a, args=(cfg, crops, weights, 1)
-        )
-        worker.start()
-        torch.set_num_threads(max(1, cfg.threads - 1))
+    kept = cfg.kept_detector()
+    if kept is not None:  # the value net alone, beside the given detector
+        _value_stage_a(cfg, crops, weights, cfg.threads)
+        shutil.copyfile(kept, det_path)
     else:
-        _value_stage_a(cfg, crops, weights, max(1, cfg.threads))
-        torch.set_num_threads(max(1, cfg.threads))
-    torch.manual_seed(cfg.seed + 2)
-
-    def det_step(step: int) -> tuple:
-        # the value net done beside it: the detector takes its thread too
-        if worker is not None and step % 50 == 0 and not worker.is_alive():
-            torch.set_num_threads(max(1, cfg.threads))
-        return det_batch(everything, weights, cfg.seed, s.det_batch, step)
-
-    det = train_stage(
-        Detector(),
-        s.det_steps,
-        DET_LR,
-        det_step,
-        _det_loss_of,
-        cfg.out_dir / "detector.ckpt",
-        cfg.out_dir / "detector.pt",
-        "detector",
-        cfg.log,
-    )
-    export_detector(det, det_path)
-    if worker is not None:
-        worker.join()
-        if worker.exitcode != 0:
-            raise RuntimeError(f"value-net training failed (exit code {worker.exitcode})")
+        _train_detector(cfg, crops, weights, everything, det_path)
     torch.set_num_threads(max(1, cfg.threads))
 
     # stage 2: the detector's own candidates, then the value net tuned on all crops
@@ -374,6 +367,48 @@ def train(cfg: TrainConfig) -> list[Path]:
     info["minutes"] = round(minutes, 1)
     (cfg.out_dir / "run.json").write_text(json.dumps(info, indent=1))
     return [det_path, values_path]
+
+
+def _train_detector(
+    cfg: TrainConfig, crops: D.Crops, weights: dict, photos: list[D.Photo], det_path: Path
+) -> None:
+    """Stage 1: the detector here, the value net beside it (one thread each on 2+ cores);
+    the detector exported to `det_path`."""
+    s = SCHEDULES[cfg.schedule]
+    worker = None
+    started = (cfg.out_dir / "values_a.pt").is_file() or (cfg.out_dir / "detector.pt").is_file()
+    if cfg.threads >= 2 and not started:
+        worker = mp.get_context("fork").Process(
+            target=_value_stage_a, args=(cfg, crops, weights, 1)
+        )
+        worker.start()
+        torch.set_num_threads(max(1, cfg.threads - 1))
+    else:
+        _value_stage_a(cfg, crops, weights, max(1, cfg.threads))
+    torch.manual_seed(cfg.seed + 2)
+
+    def det_step(step: int) -> tuple:
+        # the value net done beside it: the detector takes its thread too
+        if worker is not None and step % 50 == 0 and not worker.is_alive():
+            torch.set_num_threads(max(1, cfg.threads))
+        return det_batch(photos, weights, cfg.seed, s.det_batch, step)
+
+    det = train_stage(
+        Detector(),
+        s.det_steps,
+        DET_LR,
+        det_step,
+        _det_loss_of,
+        cfg.out_dir / "detector.ckpt",
+        cfg.out_dir / "detector.pt",
+        "detector",
+        cfg.log,
+    )
+    export_detector(det, det_path)
+    if worker is not None:
+        worker.join()
+        if worker.exitcode != 0:
+            raise RuntimeError(f"value-net training failed (exit code {worker.exitcode})")
 
 
 MINING = {"det_size": 416, "det_threshold": 0.1, "max_candidates": 64, "nms_iou": 0.5}

@@ -124,6 +124,15 @@ class Tally:
     the error a table would score without asking."""
     sizes: np.ndarray = field(default_factory=lambda: np.zeros((len(SIZE_NAMES), 5), np.int64))
     """Per size bin (SIZE_NAMES): truth dice, found, read right; dice read, matched."""
+    boxed: int = 0
+    boxed_right: int = 0
+    """Labelled dice the value net read at their labelled boxes, and of them those read as
+    a die with the right face (`add_boxed`): the value net's figure without the detector."""
+
+    def add_boxed(self, right: Sequence[bool]) -> None:
+        """Count one image's labelled dice as the value net read them at their boxes."""
+        self.boxed += len(right)
+        self.boxed_right += sum(map(bool, right))
 
     def add(
         self,
@@ -182,6 +191,7 @@ class Tally:
             "extra_flagged": self.flags[2],
             "misread_silent": self.matched - self.correct - self.flags[1],
             "images_silent": div(self.silent_images, self.images),
+            "value_on_boxes": div(self.boxed_right, self.boxed),
         }
         if self.sizes.any():
             out["by_size"] = {

@@ -5,7 +5,8 @@ Pure: numpy image in, frozen dataclasses out; the ONNX sessions come from
 its heatmap peaks (die centres, class-agnostic) -> a 64 px crop of each candidate cut
 from the full-resolution image -> the value net reads all crops of the image in one run
 ('not a die' or 1-6) -> a candidate is kept when the value net and the detector's heat
-vote for it -> of two dice boxed over each other, the surer one -> body colour.
+vote for it -> of two dice boxed over each other, the surer one -> each die's confidence
+(zonkcam.vision.confidence) -> body colour.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from zonkcam.vision.color import crop_color, white_balance_gains
+from zonkcam.vision.confidence import features as confidence_features
 from zonkcam.vision.die import Die
 from zonkcam.vision.examples import TaughtDice
 from zonkcam.vision.model import DiceModel
@@ -51,10 +53,16 @@ class ReaderSettings:
     """Of two kept dice overlapping by more than dedupe_iou, or with more than
     dedupe_inside of the smaller box inside the other (a die boxed whole and by its top
     face), the one the value net is surer of stays."""
-    value_temperature: float = 1.0
-    """A die's confidence is P(a die) x P(its value | a die) with the value net's six face
-    probabilities flattened by this temperature (value_confidence): fitted on real photos
-    so that a confidence means what it says (zonkcam.train.confidence)."""
+    small_px: float = 0.0
+    second_scale: float = 2.0
+    second_vote: float = 0.85
+    """A second look for small dice: when the first look (the detector's input sized by
+    det_size) has a hopeful candidate under small_px px there, or none at all, the
+    detector looks again at second_scale times that scale (never past the image's own
+    px), and the candidates of the second look that are that small at the first join the
+    first look's, unless they lie inside a first-look candidate's box (a pip of a die);
+    they are kept with a vote of second_vote or more. 0: one look. Not used when the
+    caller gives `die_px`."""
 
 
 DEFAULT_SETTINGS = ReaderSettings()
@@ -99,6 +107,38 @@ def detect(
     return boxes[keep], scores[keep], inp
 
 
+def second_look(
+    img: np.ndarray,
+    model: DiceModel,
+    settings: ReaderSettings,
+    scale: float,
+    boxes: np.ndarray,
+    heat: np.ndarray,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The first look's candidates (`boxes`, `heat`, seen at `scale`), joined by a second
+    look's small ones where the first suggests small dice (ReaderSettings.small_px):
+    (boxes, heat, whether each came from the second look)."""
+    closer = min(1.0, scale * settings.second_scale)
+    first = np.zeros(len(boxes), bool)
+    if closer < scale * 1.25:  # the image has no more px to give
+        return boxes, heat, first
+    hopeful = heat >= min_kept_heat(settings)
+    sides = np.maximum(boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1]) * scale
+    if hopeful.any() and not (sides[hopeful] < settings.small_px).any():
+        return boxes, heat, first
+    more, more_heat, _ = detect(img, model, settings, closer)
+    ok = np.maximum(more[:, 2] - more[:, 0], more[:, 3] - more[:, 1]) * scale < settings.small_px
+    centres = (more[:, None, :2] + more[:, None, 2:]) / 2
+    held = boxes[hopeful][None]
+    inside = ((centres >= held[..., :2]) & (centres <= held[..., 2:])).all(axis=2).any(axis=1)
+    more, more_heat = more[ok & ~inside], more_heat[ok & ~inside]
+    if len(more) == 0:
+        return boxes, heat, first
+    boxes, heat = np.concatenate([boxes, more]), np.concatenate([heat, more_heat])
+    keep = nms(boxes, heat, settings.nms_iou)[: settings.max_candidates]
+    return boxes[keep], heat[keep], (np.arange(len(heat)) >= len(first))[keep]
+
+
 def read_crops(crops: np.ndarray, model: DiceModel) -> np.ndarray:
     """(N, 64, 64, 3) BGR uint8 crops -> (N, 7) probabilities (0 = not a die, 1-6), all
     in one run of the value net."""
@@ -124,20 +164,6 @@ def vote(probs: np.ndarray, heat: np.ndarray, settings: ReaderSettings) -> np.nd
     return (1.0 - probs[:, 0]) * backing**settings.heat_weight
 
 
-def value_confidence(probs: np.ndarray, values: np.ndarray, temperature: float) -> np.ndarray:
-    """(N,) confidences of (N, 7) value-net probabilities read as ``values`` (1-6):
-    P(a die) x softmax(log P(value | a die) / temperature)[value]. A temperature over 1
-    flattens the face values alone: which value wins, and whether a candidate is a die,
-    stay the net's."""
-    faces = np.clip(probs[:, 1:].astype(np.float64), 1e-9, 1.0)
-    logp = np.log(faces / faces.sum(axis=1, keepdims=True)) / temperature
-    logp -= logp.max(axis=1, keepdims=True)
-    given = np.exp(logp)
-    given /= given.sum(axis=1, keepdims=True)
-    rows = np.arange(len(probs))
-    return (1.0 - probs[:, 0]) * given[rows, np.asarray(values) - 1]
-
-
 def min_kept_heat(settings: ReaderSettings) -> float:
     """The least heat with which a candidate can be kept (the value net sure of it)."""
     if settings.heat_weight <= 0:
@@ -152,21 +178,26 @@ def read_dice(
     die_px: float | None = None,
     examples: TaughtDice | None = None,
     features: list[np.ndarray] | None = None,
+    clues: list[np.ndarray] | None = None,
 ) -> tuple[Die, ...]:
     """Every six-sided die found in `image` (grey, BGR or BGRA; 8 or 16 bit), sorted
     top-to-bottom then left-to-right. `die_px`: how many px a die spans in `image`, when
     known (a calibrated table); the detector input is then sized by it. `examples`: the
     table's taught dice, blended into the values (zonkcam.vision.examples). `features`: a
     list that receives each returned die's pooled feature, in order (nothing when the
-    model has no 'features' output)."""
+    model has no 'features' output). `clues`: a list that receives each returned die's
+    confidence clues (zonkcam.vision.confidence.features), in order."""
     img = to_bgr8(image)
     h, w = img.shape[:2]
     if h < MIN_SIDE or w < MIN_SIDE:
         return ()
     scale = detector_scale(img.shape, settings, die_px)
     boxes, heat, inp = detect(img, model, settings, scale)
+    closer = np.zeros(len(boxes), bool)
+    if die_px is None and settings.small_px > 0:
+        boxes, heat, closer = second_look(img, model, settings, scale, boxes, heat)
     hopeful = heat >= min_kept_heat(settings)
-    boxes, heat = boxes[hopeful], heat[hopeful]
+    boxes, heat, closer = boxes[hopeful], heat[hopeful], closer[hopeful]
     if len(boxes) == 0:
         return ()
     crops = np.stack([crop_die(img, b) for b in boxes])
@@ -174,7 +205,7 @@ def read_dice(
     if examples is not None:
         probs = examples.blend(probs, feats)
     votes = vote(probs, heat, settings)
-    keep = np.flatnonzero(votes >= settings.keep_vote)
+    keep = np.flatnonzero(votes >= np.where(closer, settings.second_vote, settings.keep_vote))
     if len(keep) > 1:
         order = nms(boxes[keep], votes[keep], settings.dedupe_iou, settings.dedupe_inside)
         keep = keep[order]
@@ -183,7 +214,10 @@ def read_dice(
     visible = inp[: max(1, round(h * scale)), : max(1, round(w * scale))]
     gains = white_balance_gains(visible)
     values = np.argmax(probs[keep, 1:], axis=1) + 1
-    sure = value_confidence(probs[keep], values, settings.value_temperature)
+    kept = boxes[keep]
+    sides = np.maximum(kept[:, 2] - kept[:, 0], kept[:, 3] - kept[:, 1])
+    clue = confidence_features(probs[keep], values, heat[keep], sides)
+    sure = model.calibration.confidence_of(clue)
     dice = []
     for i, value, conf in zip(keep, values, sure, strict=True):
         bbox = tuple(round(float(v), 1) for v in boxes[i])
@@ -191,6 +225,8 @@ def read_dice(
     order = sorted(range(len(dice)), key=lambda k: _reading_order(dice[k]))
     if features is not None and feats is not None:
         features.extend(feats[keep[k]] for k in order)
+    if clues is not None:
+        clues.extend(clue[k] for k in order)
     return tuple(dice[k] for k in order)
 
 
