@@ -1,8 +1,9 @@
 """What each of the reader's settings buys: each changed alone, read on the validation
 splits of both dev sets, against DEFAULT_SETTINGS (errors: missed / extra / misread, and ms
-per photo, decode excluded, one onnxruntime thread).
+per photo, decode excluded, one onnxruntime thread). With --twins DIR, read instead by
+each leave-one-source-out twin (DIR/SOURCE) on the photos of the source it never saw.
 
-    python scripts/reader_settings.py [--photos N] [--model-dir DIR]
+    python scripts/reader_settings.py [--photos N] [--model-dir DIR | --twins DIR]
 """
 
 from __future__ import annotations
@@ -47,22 +48,35 @@ def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--photos", type=int, default=0, help="at most this many photos per set")
     p.add_argument("--model-dir", type=Path, default=None)
+    p.add_argument("--twins", type=Path, default=None, help="folder of twins: DIR/SOURCE")
+    p.add_argument("--every", type=int, default=1, help="read every Nth photo only")
     args = p.parse_args()
-    model = load_model(args.model_dir, threads=1)
-    sets = {d.name: select(load_labels(d), "val") for d in default_data()}
-    if not sets:
+    records = {d.name: load_labels(d) for d in default_data()}
+    if not records:
         print("no labelled sets under ../shared/datasets", file=sys.stderr)
         return 2
+    models = {}
+    if args.twins:  # each twin on every photo of the source it never saw
+        every = [r for recs in records.values() for r in recs]
+        sets = {}
+        for folder in sorted(f for f in args.twins.iterdir() if (f / "dice_values.onnx").is_file()):
+            sets[folder.name] = [r for r in every if r.source == folder.name]
+            models[folder.name] = load_model(folder, threads=1)
+    else:
+        sets = {k: select(v, "val") for k, v in records.items()}
+        models = dict.fromkeys(sets, load_model(args.model_dir, threads=1))
+    sets = {k: v[:: max(1, args.every)] for k, v in sets.items()}
     if args.photos:
         sets = {k: v[: args.photos] for k, v in sets.items()}
     print(f"{'variant':38}" + "".join(f"{k:>44}" for k in sets))
     print(f"{'':38}" + f"{'e2e exact  miss/extra/misread  ms med/p95':>44}" * len(sets))
-    CachedScorer(model, DEFAULT_SETTINGS).read(next(iter(sets.values()))[:3])  # warm up
+    for name, recs in sets.items():  # warm up
+        CachedScorer(models[name], DEFAULT_SETTINGS).read(recs[:3])
     for name, change in VARIANTS:
         settings = replace(DEFAULT_SETTINGS, **change)
         cells = []
-        for recs in sets.values():
-            a = CachedScorer(model, settings).read(recs).summary()["all"]
+        for key, recs in sets.items():
+            a = CachedScorer(models[key], settings).read(recs).summary()["all"]
             cells.append(
                 f"{a['end_to_end']:.4f} {a['images_exact']:.3f}  "
                 f"{a['missed']:>4}/{a['extra']:>4}/{a['misread']:>4}  "

@@ -53,16 +53,6 @@ class ReaderSettings:
     """Of two kept dice overlapping by more than dedupe_iou, or with more than
     dedupe_inside of the smaller box inside the other (a die boxed whole and by its top
     face), the one the value net is surer of stays."""
-    small_px: float = 0.0
-    second_scale: float = 2.0
-    second_vote: float = 0.85
-    """A second look for small dice: when the first look (the detector's input sized by
-    det_size) has a hopeful candidate under small_px px there, or none at all, the
-    detector looks again at second_scale times that scale (never past the image's own
-    px), and the candidates of the second look that are that small at the first join the
-    first look's, unless they lie inside a first-look candidate's box (a pip of a die);
-    they are kept with a vote of second_vote or more. 0: one look. Not used when the
-    caller gives `die_px`."""
 
 
 DEFAULT_SETTINGS = ReaderSettings()
@@ -105,38 +95,6 @@ def detect(
     boxes, scores = boxes[ok], scores[ok].astype(np.float32)
     keep = nms(boxes, scores, settings.nms_iou)
     return boxes[keep], scores[keep], inp
-
-
-def second_look(
-    img: np.ndarray,
-    model: DiceModel,
-    settings: ReaderSettings,
-    scale: float,
-    boxes: np.ndarray,
-    heat: np.ndarray,
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The first look's candidates (`boxes`, `heat`, seen at `scale`), joined by a second
-    look's small ones where the first suggests small dice (ReaderSettings.small_px):
-    (boxes, heat, whether each came from the second look)."""
-    closer = min(1.0, scale * settings.second_scale)
-    first = np.zeros(len(boxes), bool)
-    if closer < scale * 1.25:  # the image has no more px to give
-        return boxes, heat, first
-    hopeful = heat >= min_kept_heat(settings)
-    sides = np.maximum(boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1]) * scale
-    if hopeful.any() and not (sides[hopeful] < settings.small_px).any():
-        return boxes, heat, first
-    more, more_heat, _ = detect(img, model, settings, closer)
-    ok = np.maximum(more[:, 2] - more[:, 0], more[:, 3] - more[:, 1]) * scale < settings.small_px
-    centres = (more[:, None, :2] + more[:, None, 2:]) / 2
-    held = boxes[hopeful][None]
-    inside = ((centres >= held[..., :2]) & (centres <= held[..., 2:])).all(axis=2).any(axis=1)
-    more, more_heat = more[ok & ~inside], more_heat[ok & ~inside]
-    if len(more) == 0:
-        return boxes, heat, first
-    boxes, heat = np.concatenate([boxes, more]), np.concatenate([heat, more_heat])
-    keep = nms(boxes, heat, settings.nms_iou)[: settings.max_candidates]
-    return boxes[keep], heat[keep], (np.arange(len(heat)) >= len(first))[keep]
 
 
 def read_crops(crops: np.ndarray, model: DiceModel) -> np.ndarray:
@@ -193,11 +151,8 @@ def read_dice(
         return ()
     scale = detector_scale(img.shape, settings, die_px)
     boxes, heat, inp = detect(img, model, settings, scale)
-    closer = np.zeros(len(boxes), bool)
-    if die_px is None and settings.small_px > 0:
-        boxes, heat, closer = second_look(img, model, settings, scale, boxes, heat)
     hopeful = heat >= min_kept_heat(settings)
-    boxes, heat, closer = boxes[hopeful], heat[hopeful], closer[hopeful]
+    boxes, heat = boxes[hopeful], heat[hopeful]
     if len(boxes) == 0:
         return ()
     crops = np.stack([crop_die(img, b) for b in boxes])
@@ -205,7 +160,7 @@ def read_dice(
     if examples is not None:
         probs = examples.blend(probs, feats)
     votes = vote(probs, heat, settings)
-    keep = np.flatnonzero(votes >= np.where(closer, settings.second_vote, settings.keep_vote))
+    keep = np.flatnonzero(votes >= settings.keep_vote)
     if len(keep) > 1:
         order = nms(boxes[keep], votes[keep], settings.dedupe_iou, settings.dedupe_inside)
         keep = keep[order]
