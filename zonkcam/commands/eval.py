@@ -7,6 +7,7 @@ import json
 import math
 import time
 from collections.abc import Iterable
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -193,6 +194,7 @@ def run(args: argparse.Namespace) -> int:
     from zonkcam.commands.play import confirm_bar
     from zonkcam.vision.dataset import load_labels, select
     from zonkcam.vision.distort import parse_distortion
+    from zonkcam.vision.model import CONFIDENCE_FILE
     from zonkcam.vision.reader import DEFAULT_SETTINGS
 
     bar = confirm_bar(args.confirm_below)
@@ -226,6 +228,8 @@ def run(args: argparse.Namespace) -> int:
         worst += s.worst
     for source, (folder, recs) in twins.items():
         twin = load_model_or_fail(folder, args.threads)
+        if not (folder / CONFIDENCE_FILE).is_file():  # a twin reads as the shipped reader
+            twin = replace(twin, calibration=model.calibration)
         s = Scorer(twin, DEFAULT_SETTINGS, distortion, bar).read(recs)
         result["twins"][source] = {
             "model": str(folder),

@@ -53,8 +53,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         choices=("full", "short", "values", "tiny"),
         default="full",
         help="full: the shipped model (about 2 hours here); short: twins of both nets "
-        "(about 1 hour); values: a twin of the value net alone beside the --detector "
-        "(about 10 minutes); tiny: a smoke test of a few seconds",
+        "(about 1 hour); values: a twin of the value net alone beside a kept detector (the "
+        "shipped one unless --detector; about 12 minutes); tiny: a smoke test of a few seconds",
     )
     p.add_argument(
         "--detector",
