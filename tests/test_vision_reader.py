@@ -11,8 +11,16 @@ import pytest
 from zonkcam import cli
 from zonkcam.display.view import CONFIRM_BELOW
 from zonkcam.vision import synth
+from zonkcam.vision.confidence import FEATURES
 from zonkcam.vision.metrics import iou
-from zonkcam.vision.model import DETECTOR_FILE, MODEL_DIR, VALUES_FILE, DiceModel, load_model
+from zonkcam.vision.model import (
+    CONFIDENCE_FILE,
+    DETECTOR_FILE,
+    MODEL_DIR,
+    VALUES_FILE,
+    DiceModel,
+    load_model,
+)
 from zonkcam.vision.reader import (
     DEFAULT_SETTINGS,
     MAX_DET_SIZE,
@@ -343,6 +351,15 @@ def test_eval_reads_each_twin_on_the_source_it_never_saw(tmp_path, capsys):
     # the rendered dice read right at their labelled boxes, found by the detector or not
     assert res["twins"]["left"]["value_on_boxes"] == 1.0
     assert res["twins"]["left"]["detector_is_twin"]
+    # a twin reads with the shipped calibration unless its folder holds its own
+    shipped = res["datasets"][str(data)]["per_source"]["left"]
+    assert res["twins"]["left"]["right_flagged"] == shipped["right_flagged"]
+    unsure = {"features": list(FEATURES), "weights": [0, 0, 0, 0], "bias": -5.0}
+    (twins / "left" / CONFIDENCE_FILE).write_text(json.dumps(unsure))
+    assert cli.main(["eval", str(data), "--split", "all", "--twins", str(twins), "--json"]) == 0
+    left = json.loads(capsys.readouterr().out)["twins"]["left"]
+    assert left["right_flagged"] == left["dice"] - left["missed"] - left["misread"] > 0
+    (twins / "left" / CONFIDENCE_FILE).unlink()
     # a twin of the value net alone says that its detector is not a twin
     settings = {"leave_out": "left", "detector": {"file": "x", "sha256": "0"}}
     (twins / "left" / "run.json").write_text(json.dumps({"settings": settings}))
