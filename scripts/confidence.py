@@ -57,21 +57,16 @@ def main() -> None:
     def raw(model: DiceModel) -> DiceModel:
         return replace(model, calibration=IDENTITY)
 
-    views: dict[str, KeptDice] = {}
-    twins = []
+    twins: dict[str, KeptDice] = {}  # each twin's readings of the source it never saw
     for folder in sorted(p for p in args.twins.iterdir() if p.is_dir()):
         recs = [r for r in records if r.source == folder.name]
         if recs and (folder / "dice_values.onnx").is_file():
-            views[f"twin without {folder.name}"] = kept_dice(recs, raw(load_model(folder, 1)))
-            twins.append(folder.name)
+            twins[folder.name] = kept_dice(recs, raw(load_model(folder, 1)))
     if not twins:
         raise SystemExit(f"no twins named after a source under {args.twins}")
     val = kept_dice([r for recs in sets.values() for r in select(recs, "val")], raw(shipped))
-    for source in sorted(set(val.photo_sources)):
-        views[f"val {source}"] = val.of(source)
-    pooled = KeptDice.join([views[f"twin without {s}"] for s in twins])
     fitted = fit(
-        pooled,
+        KeptDice.join(list(twins.values())),
         "the leave-one-source-out twins' readings of every photo of the source each never "
         f"saw ({', '.join(twins)}), each source weighted alike",
     )
@@ -79,13 +74,14 @@ def main() -> None:
     print(
         f"bar {bar:g}; new fit: {json.dumps(fitted.to_json()['weights'])}, bias {fitted.bias:.4f}"
     )
-    for name, kept in views.items():
+    for source, kept in twins.items():
         own = {}
-        if name.startswith("twin without ") and len(twins) > 1:
-            left = name.removeprefix("twin without ")
-            rest = KeptDice.join([views[f"twin without {s}"] for s in twins if s != left])
-            own = {"fit on the others": fit(rest)}  # the calibration's own leave-one-out
-        report(name, kept, {**cals, **own}, bar)
+        if len(twins) > 1:  # the calibration's own leave-one-out: a fit on the other twins
+            others = KeptDice.join([k for s, k in twins.items() if s != source])
+            own = {"fit on the others": fit(others)}
+        report(f"twin without {source}", kept, {**cals, **own}, bar)
+    for source in sorted(set(val.photo_sources)):
+        report(f"val {source}", val.of(source), cals, bar)
     if args.write:
         path = MODEL_DIR / CONFIDENCE_FILE
         path.write_text(json.dumps(fitted.to_json(), indent=1) + "\n", encoding="utf-8")

@@ -19,9 +19,9 @@ PROBS = np.array([[0.1, 0.02, 0.8, 0.02, 0.02, 0.02, 0.02], [0.0, 0.5, 0.5, 0, 0
 
 
 def test_the_identity_is_the_value_nets_own_figure():
-    conf = IDENTITY.confidence(PROBS, np.array([2, 1]), np.array([0.9, 0.5]), np.array([40, 12]))
-    assert conf == pytest.approx([0.8, 0.5], abs=1e-5)
     clues = features(PROBS, np.array([2, 1]), np.array([0.9, 0.5]), np.array([40, 12]))
+    conf = IDENTITY.confidence_of(clues)
+    assert conf == pytest.approx([0.8, 0.5], abs=1e-5)
     assert clues.shape == (2, len(FEATURES))
     assert clues[0, 1] == pytest.approx(math.log(0.8 / 0.02))  # the lead over the runner-up
     assert clues[1, 1] == pytest.approx(0.0)  # a tie leads by nothing
@@ -31,7 +31,9 @@ def test_the_identity_is_the_value_nets_own_figure():
 def test_a_calibration_weighs_the_clues():
     wary_of_small = Calibration((1.0, 0.0, 0.0, 2.0), 0.0)
     values, heat = np.array([2, 2]), np.array([0.9, 0.9])
-    conf = wary_of_small.confidence(PROBS[[0, 0]], values, heat, np.array([64.0, 12.0]))
+    conf = wary_of_small.confidence_of(
+        features(PROBS[[0, 0]], values, heat, np.array([64.0, 12.0]))
+    )
     assert conf[0] > 0.8 > conf[1]  # the same read, less sure of the small die
 
 

@@ -81,9 +81,8 @@ def run(args: argparse.Namespace) -> int:
     data = _data_dirs(args)
     if args.threads < 1:
         raise UserError("--threads must be at least 1")
-    if args.detector is not None:
-        if not (args.detector / "dice_detector.onnx").is_file():
-            raise UserError(f"--detector {args.detector}: no dice_detector.onnx there")
+    if args.detector is not None and not (args.detector / "dice_detector.onnx").is_file():
+        raise UserError(f"--detector {args.detector}: no dice_detector.onnx there")
     if args.leave_out is not None:
         from zonkcam.vision.dataset import load_labels
 

@@ -56,12 +56,6 @@ class Calibration:
     fitted_on: str = ""
     """What it was fitted on, in words (the model card gives the figures)."""
 
-    def confidence(
-        self, probs: np.ndarray, values: np.ndarray, heat: np.ndarray, sides: np.ndarray
-    ) -> np.ndarray:
-        """(N,) confidences of N kept dice (see `features`)."""
-        return self.confidence_of(features(probs, values, heat, sides))
-
     def confidence_of(self, clues: np.ndarray) -> np.ndarray:
         """(N,) confidences of N kept dice's (N, len(FEATURES)) clues."""
         if len(clues) == 0:
