@@ -270,8 +270,12 @@ def test_the_log_path_is_a_folder_or_cannot_be_made(tmp_path, capsys):
     assert "is a directory" in one_line_error(capsys, "games", "--db", str(tmp_path), "list")
     blocker = tmp_path / "file"
     blocker.write_text("")
-    err = one_line_error(capsys, "games", "--db", str(blocker / "sub" / "g.db"), "list")
+    err = one_line_error(
+        capsys, "play", "--text", "--db", str(blocker / "sub" / "g.db"), "--players", "Ann"
+    )
     assert "cannot open the game log" in err
+    assert main(["games", "--db", str(blocker / "sub" / "g.db"), "list"]) == 0  # creates nothing
+    assert "there is no game log at" in capsys.readouterr().out
 
 
 def test_the_exit_hint_comes_back_with_the_same_options(tmp_path):
@@ -316,3 +320,119 @@ def test_resuming_with_no_unfinished_game_names_the_log(tmp_path, capsys):
     db = tmp_path / "other games.db"
     err = one_line_error(capsys, "play", "--text", "--db", str(db), "--resume")
     assert f"no unfinished game in {db} to resume" in err and "--players" in err
+
+
+# -- logs opened only to read -----------------------------------------------------------------
+
+
+def test_listing_a_missing_log_creates_nothing(tmp_path, capsys):
+    db = tmp_path / "not-yet" / "g.db"
+    assert main(["games", "--db", str(db), "list"]) == 0
+    assert f"no saved games: there is no game log at {db}" in capsys.readouterr().out
+    assert not db.parent.exists()
+    err = one_line_error(capsys, "games", "--db", str(db), "show", "1")
+    assert f"there is no game log at {db}" in err
+
+
+def test_a_log_opened_to_read_is_left_as_it_was(tmp_path):
+    """An older layout is upgraded in a private copy; the file keeps its version and bytes,
+    and nothing can be written through the log opened to read."""
+    from zonkcam.record.store import MIGRATIONS
+
+    for version, db in [
+        (1, tmp_path / "old" / "g.db"),
+        (SCHEMA_VERSION, tmp_path / "new" / "g.db"),
+    ]:
+        db.parent.mkdir()
+        con = sqlite3.connect(db, isolation_level=None)
+        for step in MIGRATIONS[:version]:
+            con.executescript(step)
+        con.execute(f"PRAGMA user_version = {version}")
+        con.close()
+        before = db.read_bytes()
+        with EventLog(db, read_only=True) as log:
+            assert log.games() == []
+            with pytest.raises(StoreError, match="it is read-only"):
+                log.new_game(PRESETS["chicago"], [A.Players(("Cy",))], False)
+        assert db.read_bytes() == before
+        assert [p.name for p in db.parent.iterdir()] == ["g.db"]
+
+
+def _read_only_folder_runner(folder: Path):
+    """A way to run a command that sees `folder` read-only, as a read-only card: a
+    read-only bind mount in a private mount namespace, else as the user nobody (root
+    ignores file permissions); None where neither is possible here."""
+    probe = folder / "probe"
+    mount = 'mount --bind "$0" "$0" && mount -o remount,ro,bind "$0" "$0" && exec "$@"'
+    for prefix in (["unshare", "-m"], ["unshare", "-Urm"]):
+        try:
+            proc = subprocess.run(
+                [*prefix, "sh", "-c", mount, str(folder), "sh", "-c", f": > {probe}"],
+                capture_output=True,
+                timeout=30,
+            )
+        except (OSError, subprocess.TimeoutExpired):
+            continue
+        if proc.returncode != 0 and b"Read-only file system" in proc.stderr:
+            return lambda argv: subprocess.run(
+                [*prefix, "sh", "-c", mount, str(folder), *argv],
+                capture_output=True,
+                text=True,
+                timeout=60,
+            )
+    if os.geteuid() != 0:
+        return lambda argv: subprocess.run(argv, capture_output=True, text=True, timeout=60)
+    try:
+        subprocess.run([sys.executable, "-c", "pass"], user=65534, check=True, capture_output=True)
+    except (OSError, subprocess.CalledProcessError):
+        return None
+    return lambda argv: subprocess.run(argv, capture_output=True, text=True, timeout=60, user=65534)
+
+
+def test_a_log_on_read_only_media_is_listed_shown_and_exported(tmp_path):
+    """The folder and file read-only, and the last actions still in the write-ahead file
+    (the writer was killed)."""
+    folder = Path(tempfile.mkdtemp(prefix="zonkcam-ro-"))
+    try:
+        db = folder / "g.db"
+        writer = (
+            "import os, sys\n"
+            "from zonkcam.game import actions as A\n"
+            "from zonkcam.game.dice import parse_dice\n"
+            "from zonkcam.game.rules import PRESETS\n"
+            "from zonkcam.record.scorekeeper import Scorekeeper\n"
+            "from zonkcam.record.store import EventLog\n"
+            "log = EventLog(sys.argv[1])\n"
+            "k = Scorekeeper.new(log, PRESETS['classic-10000'], [A.Players(('Ann', 'Bob'))])\n"
+            "for _ in range(3):\n"
+            "    k.play(A.Roll(parse_dice([2, 3, 4, 6, 6])))\n"
+            "os._exit(0)\n"  # killed: the WAL is never folded into the file
+        )
+        subprocess.run([sys.executable, "-c", writer, str(db)], check=True)
+        assert (folder / "g.db-wal").stat().st_size > 0
+        for path in folder.iterdir():
+            path.chmod(0o444)
+        folder.chmod(0o555)
+        run = _read_only_folder_runner(folder)
+        if run is None:
+            pytest.skip("no way here to make a folder read-only to this Python")
+        listing = sorted(p.name for p in folder.iterdir())
+        zonkcam = [sys.executable, "-m", "zonkcam", "games", "--db", str(db)]
+        for argv, wanted in [
+            (["list"], "Ann, Bob"),
+            (["show", "1"], "Ann"),
+            (["export", "1"], '"rules"'),
+        ]:
+            proc = run([*zonkcam, *argv])
+            assert proc.returncode == 0 and proc.stderr == "", proc.stderr
+            assert wanted in proc.stdout
+        rows = run([*zonkcam, "list"]).stdout.splitlines()
+        assert rows[1].split()[:1] == ["1"] and " 4  Ann, Bob" in rows[1]  # the WAL was read
+        proc = run(
+            [sys.executable, "-m", "zonkcam", "play", "--text", "--db", str(db), "--resume", "1"]
+        )
+        assert proc.returncode == 2 and len(proc.stderr.splitlines()) == 1, proc.stderr
+        assert sorted(p.name for p in folder.iterdir()) == listing
+    finally:
+        folder.chmod(0o755)
+        shutil.rmtree(folder, ignore_errors=True)

@@ -10,7 +10,7 @@ from zonkcam.errors import UserError
 from zonkcam.game.names import escaped
 from zonkcam.record.photos import RollPhotos, photo_folder
 from zonkcam.record.scorekeeper import saved_game
-from zonkcam.record.store import MAX_GAME_ID, EventLog, StoreError, local_time
+from zonkcam.record.store import MAX_GAME_ID, EventLog, NoLogError, StoreError, local_time
 
 
 def game_number(text: str) -> int:
@@ -53,8 +53,18 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     export.set_defaults(func=_export)
 
 
+def _opened(args: argparse.Namespace) -> EventLog:
+    """The game log, opened only to read (it may lie on read-only media)."""
+    return EventLog(getattr(args, "db", None), read_only=True)
+
+
 def _list(args: argparse.Namespace) -> int:
-    with EventLog(getattr(args, "db", None)) as log:
+    try:
+        log = _opened(args)
+    except NoLogError as exc:
+        print(f"no saved games: {exc}")
+        return 0
+    with log:
         games = log.games()
         if not games:
             print(f"no saved games in {log.path}")
@@ -87,7 +97,7 @@ def _list(args: argparse.Namespace) -> int:
 
 
 def _show(args: argparse.Namespace) -> int:
-    with EventLog(getattr(args, "db", None)) as log:
+    with _opened(args) as log:
         game, _ = saved_game(log, args.game)
         folder = photo_folder(log.path)
     for line in [*board_text(game.state).split("\n"), *game.state.log]:
@@ -105,7 +115,7 @@ def _show(args: argparse.Namespace) -> int:
 
 
 def _export(args: argparse.Namespace) -> int:
-    with EventLog(getattr(args, "db", None)) as log:
+    with _opened(args) as log:
         lines = [json.dumps(obj) for obj in log.action_objects(args.game)]
         try:
             rules = log.rules(args.game)

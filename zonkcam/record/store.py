@@ -19,7 +19,9 @@ from __future__ import annotations
 import json
 import os
 import secrets
+import shutil
 import sqlite3
+import tempfile
 import time
 import tomllib
 from collections.abc import Iterator, Sequence
@@ -102,6 +104,10 @@ class GameBusyError(StoreError):
     """Another process is writing the game."""
 
 
+class NoLogError(StoreError):
+    """There is no game log at the path (opened only to read)."""
+
+
 def default_db_path() -> Path:
     """``$ZONKCAM_DB``, else ``$XDG_DATA_HOME/zonkcam/games.sqlite3`` (~/.local/share)."""
     if os.environ.get("ZONKCAM_DB"):
@@ -128,12 +134,25 @@ class GameRecord:
 class EventLog:
     """All games on this machine, one SQLite file."""
 
-    def __init__(self, path: str | os.PathLike | None = None, *, timeout: float = 10.0) -> None:
+    def __init__(
+        self,
+        path: str | os.PathLike | None = None,
+        *,
+        timeout: float = 10.0,
+        read_only: bool = False,
+    ) -> None:
+        """Open (and create) the log at `path`. `read_only`: only to read it (`games list`,
+        `show`, `export`): nothing is created or changed, and a log on read-only media or
+        in a folder this user cannot write is read from a private copy."""
         self.path = Path(path) if path else default_db_path()
         self._db: sqlite3.Connection | None = None
         self._claimed = False
         self._token = secrets.token_hex(8)
         self._process = f"{_this_process()}/{self._token}"
+        self._copy: tempfile.TemporaryDirectory | None = None
+        if read_only:
+            self._open_to_read(timeout)
+            return
         try:
             if self.path.is_dir():
                 raise StoreError(f"the game log {self.path} is a directory; give a file")
@@ -149,6 +168,48 @@ class EventLog:
                 self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=FULL")
             self._migrate(version)
+        except sqlite3.Error as exc:
+            self.close()
+            raise self._error(exc, "open") from None
+        except StoreError:
+            self.close()
+            raise
+
+    def _open_to_read(self, timeout: float) -> None:
+        """Open the log as it is, read-only; where SQLite cannot (a WAL log wants to write
+        its -shm file beside it) or the layout is older, read a private copy instead."""
+        if self.path.is_dir():
+            raise StoreError(f"the game log {self.path} is a directory; give a file")
+        if not self.path.is_file():
+            raise NoLogError(f"there is no game log at {self.path}")
+        uri = f"{self.path.resolve().as_uri()}?mode=ro"
+        try:
+            self._db = sqlite3.connect(uri, uri=True, isolation_level=None, timeout=timeout)
+            if self._version() == SCHEMA_VERSION:
+                self._check_layout()
+                return
+        except sqlite3.Error:
+            pass  # read-only media, or a folder this user cannot write: read a copy
+        except StoreError:
+            self.close()
+            raise
+        self.close()
+        self._copy = tempfile.TemporaryDirectory(prefix="zonkcam-log-")
+        copy = Path(self._copy.name) / "games.sqlite3"
+        try:
+            shutil.copyfile(self.path, copy)
+            wal = self.path.with_name(self.path.name + "-wal")
+            if wal.is_file():  # actions not yet folded into the file itself
+                shutil.copyfile(wal, copy.with_name(copy.name + "-wal"))
+        except OSError as exc:
+            self.close()
+            raise StoreError(
+                f"cannot read the game log {self.path}: {exc.strerror or exc}"
+            ) from None
+        try:
+            self._db = sqlite3.connect(copy, isolation_level=None, timeout=timeout)
+            self._migrate(self._version())
+            self._db.execute("PRAGMA query_only = ON")  # as read-only as the file itself
         except sqlite3.Error as exc:
             self.close()
             raise self._error(exc, "open") from None
@@ -300,15 +361,17 @@ class EventLog:
         return self._db
 
     def close(self) -> None:
-        if self._db is None:
-            return
-        try:
-            if self._claimed and not self._db.in_transaction:
-                self._db.execute("DELETE FROM writers WHERE process = ?", (self._process,))
-        except sqlite3.Error:
-            pass  # a claim left behind is taken over once this process is gone
-        self._db.close()
-        self._db = None
+        if self._db is not None:
+            try:
+                if self._claimed and not self._db.in_transaction:
+                    self._db.execute("DELETE FROM writers WHERE process = ?", (self._process,))
+            except sqlite3.Error:
+                pass  # a claim left behind is taken over once this process is gone
+            self._db.close()
+            self._db = None
+        if self._copy is not None:
+            self._copy.cleanup()
+            self._copy = None
 
     def __enter__(self) -> EventLog:
         return self
