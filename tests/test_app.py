@@ -241,6 +241,8 @@ def test_a_vanished_camera_is_shown_and_the_game_stays(tmp_path):
     assert app.keeper.state.to_json() == before
     app.tick(table.read())  # frames again
     assert app.screen.message == "camera is back"
+    app.tick(CameraProblem("cannot open the Pi camera", 8.0, lost=True))
+    assert app.screen.message == "camera lost: cannot open the Pi camera (trying again in 8 s)"
     assert app.keeper.state.to_json() == before
     window.close()
     log.close()
@@ -419,3 +421,54 @@ def test_without_anyone_watching_only_the_frames_saved_are_drawn(tmp_path):
             app.play(A.Roll(parse_dice([2, 3, 4, 6, 6])))  # a turn ends: its screenshot
             app.tick(table.read())
     assert drawn.count(False) == 21 and drawn.count(True) == 2
+
+
+def test_play_ends_with_exit_status_1_when_its_file_source_is_given_up(
+    tmp_path, capsys, monkeypatch
+):
+    """A camera is tried for as long as the table runs; a file or folder that stops giving
+    frames is given up after three tries, the game saved and the way back printed."""
+    from zonkcam import cli
+    from zonkcam.app import main as app_main
+    from zonkcam.sources import CameraError
+    from zonkcam.sources.demo import DemoTable
+
+    table = DemoTable(seed=3, autoplay=False, size=(640, 480))
+    first = table.read()
+    calibrate(first.image, table.geometry).save(tmp_path / "cal.toml")
+    folder = str(tmp_path / "frames")
+
+    class PulledCard:
+        name, fps, spec = f"folder {folder}", 30.0, folder
+
+        def __init__(self):
+            self.frames = [first] * 3
+
+        def read(self):
+            if self.frames:
+                return self.frames.pop()
+            raise CameraError("the card was pulled")
+
+        def close(self):
+            pass
+
+    opened = []
+
+    def open_source(spec, **kw):
+        opened.append(spec)
+        if len(opened) > 1:
+            raise CameraError(f"no folder {spec}")
+        return PulledCard()
+
+    monkeypatch.setattr(app_main, "open_source", open_source)
+    monkeypatch.setattr("time.sleep", lambda s: None)
+    db = tmp_path / "g.sqlite3"
+    argv = ["play", "--source", folder, "--calibration", str(tmp_path / "cal.toml")]
+    argv += ["--players", "Ann", "Bob", "--db", str(db), "--screenshots", str(tmp_path / "s")]
+    assert cli.main(argv) == 1
+    err = capsys.readouterr().err.splitlines()[-1]
+    assert err.startswith(f"zonkcam: folder {folder}: no folder {folder} (failed 3 times in a")
+    assert f"game 1 is saved: go on with zonkcam play --db {db} --resume 1" in err
+    assert opened == [folder] * 3
+    with EventLog(db) as log:
+        assert log.games()[0].players == ("Ann", "Bob")

@@ -153,6 +153,88 @@ def test_truncated_and_broken_files_in_a_folder_are_skipped_not_grey_frames(tmp_
     assert any(m.startswith("d.jpg:") for m in problems)
 
 
+def test_a_folder_with_a_long_run_of_unreadable_files_goes_on_past_it_and_ends(tmp_path):
+    """Unreadable files are skipped one by one: the folder is never started again."""
+    good = np.full((48, 64, 3), 90, np.uint8)
+    cv2.imwrite(str(tmp_path / "a000.png"), good)
+    for k in range(1, 80):
+        (tmp_path / f"a{k:03d}.jpg").write_bytes(b"not a picture")
+    cv2.imwrite(str(tmp_path / "a080.png"), good)
+    first = ImageFolderSource(tmp_path)
+    opened = []
+
+    def opener():
+        opened.append(ImageFolderSource(tmp_path))
+        return opened[-1]
+
+    camera = sources.resilient(first, opener, camera_tries=None)
+    items = take(camera.frames(), 1000)
+    frames = [i for i in items if isinstance(i, Frame)]
+    assert [f.index for f in frames] == [0, 80]
+    assert camera.bad_frames == 79 and opened == [] and camera.gave_up is None
+    assert len(items) == 81  # then it ended
+
+
+class Unplugged(Camera):
+    def __init__(self):
+        super().__init__()
+        self.spec = "usb:7"
+        raise CameraError("cannot open USB camera 7")
+
+
+def test_a_source_that_never_comes_back_is_given_up_after_its_tries():
+    clock = FakeClock()
+    first = Camera(frames_before_failing=2)
+    first.spec = "usb:7"
+    camera = sources.resilient(first, Unplugged, camera_tries=3)
+    camera.clock, camera.sleep = clock, clock.sleep
+    items = list(camera.frames())  # it ends
+    news = [i for i in items if isinstance(i, CameraProblem) and not i.repeat]
+    assert [i.truth for i in items if isinstance(i, Frame)] == [first.number] * 2
+    assert [p.final for p in news] == [False, False, True] and all(p.lost for p in news)
+    assert camera.gave_up is news[-1]
+    assert camera.gave_up.message == (
+        "cannot open USB camera 7 (failed 3 times in a row: giving up)"
+    )
+
+
+def test_a_camera_that_keeps_coming_back_is_never_given_up():
+    clock = FakeClock()
+    first = Camera(frames_before_failing=1)
+    first.spec = "usb:0"
+
+    def opener():
+        c = Camera(frames_before_failing=1)
+        c.spec = "usb:0"
+        return c
+
+    camera = sources.resilient(first, opener, camera_tries=2)
+    camera.clock, camera.sleep = clock, clock.sleep
+    items = take(camera.frames(), 400)
+    assert len(items) == 400 and camera.gave_up is None
+    assert len({i.truth for i in items if isinstance(i, Frame)}) > 20  # reopened each time
+    assert not sources.is_live("/some/folder") and not sources.is_live("table.mp4")
+    assert sources.is_live("pi") and sources.is_live("usb") and sources.is_live("demo:realistic")
+
+
+def test_a_file_that_goes_away_is_given_up_after_three_tries(tmp_path):
+    clock = FakeClock()
+    (tmp_path / "a.png").write_bytes(cv2.imencode(".png", np.zeros((8, 8, 3), np.uint8))[1])
+    first = ImageFolderSource(tmp_path)
+
+    class Broken(ImageFolderSource):
+        def read(self):
+            raise CameraError("the card was pulled")
+
+    camera = sources.resilient(Broken(tmp_path), lambda: open_source(str(tmp_path / "gone")), None)
+    camera.clock, camera.sleep = clock, clock.sleep
+    items = list(camera.frames())
+    assert camera.gave_up is not None and camera.gave_up.final
+    assert "(failed 3 times in a row: giving up)" in camera.gave_up.message
+    assert "unknown source" in camera.gave_up.message  # the last try's own words
+    assert first.spec == str(tmp_path) and items[-1] is camera.gave_up
+
+
 def _video(path, n=60):
     w = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 30, (160, 120))
     for i in range(n):
@@ -310,3 +392,51 @@ def test_the_pi_camera_locks_exposure_and_white_balance_the_documented_way(monke
         source.read()
     again = open_source(source.spec)
     assert FakePicamera2.made == 1 and again.read().image.shape == (720, 1280, 3)
+
+
+def test_watch_ends_with_exit_status_1_when_its_camera_is_given_up(tmp_path, monkeypatch, capsys):
+    import json
+
+    from zonkcam import cli
+    from zonkcam.commands import watch
+    from zonkcam.mat.calibrate import calibrate
+    from zonkcam.sources.demo import DemoTable
+
+    table = DemoTable(seed=3, autoplay=False, size=(640, 480))
+    first = table.read()
+    calibrate(first.image, table.geometry).save(tmp_path / "cal.toml")
+
+    class LostCable:
+        name, fps, spec = "USB camera 7", 30.0, "usb:7"
+
+        def __init__(self):
+            self.frames = [first]
+
+        def read(self):
+            if self.frames:
+                return self.frames.pop()
+            raise CameraError("USB camera 7 stopped sending frames")
+
+        def close(self):
+            pass
+
+    opened = []
+
+    def open_source(spec, **kw):
+        opened.append(spec)
+        if len(opened) > 1:
+            raise CameraError("cannot open USB camera 7")
+        return LostCable()
+
+    monkeypatch.setattr(watch, "open_source", open_source)
+    monkeypatch.setattr("time.sleep", lambda s: None)
+    argv = ["watch", "--source", "usb:7", "--calibration", str(tmp_path / "cal.toml")]
+    assert cli.main([*argv, "--camera-tries", "2"]) == 1
+    out, err = capsys.readouterr()
+    last = json.loads(out.splitlines()[-1])
+    assert last["event"] == "stopped" and "giving up" in last["error"]
+    assert err.splitlines()[-1] == (
+        "zonkcam watch: USB camera 7: cannot open USB camera 7 (failed 2 times in a row: giving up)"
+    )
+    assert opened == ["usb:7", "usb:7"]  # it stopped, and the one reopen failed
+    assert cli.main([*argv, "--camera-tries", "-1"]) == 2

@@ -99,7 +99,8 @@ class TableApp:
                         else " (skipped)"
                     )
                 )
-                self._message(f"camera: {item.message}{again}")
+                lost = "camera lost" if item.lost else "camera"
+                self._message(f"{lost}: {item.message}{again}")
         else:
             if not self.camera_ok:
                 self.camera_ok = True

@@ -34,6 +34,7 @@ from zonkcam.sources import (
     ResilientSource,
     open_source,
     picamera2_available,
+    resilient,
 )
 from zonkcam.sources.demo import PLAIN, CameraLook, DemoTable, look_of
 from zonkcam.table.observe import TableWatcher
@@ -88,10 +89,12 @@ def _open(spec: str, seed: int) -> FrameSource:
 
 def keep_going(source: FrameSource) -> ResilientSource:
     """The source, reopened from its spec whenever it fails (the demo table never does:
-    the demo's players hold on to it)."""
+    the demo's players hold on to it). A camera is tried for as long as the table runs
+    (the screen says it is lost until it is back); a file or folder ends after
+    sources.FILE_TRIES failures in a row."""
     if isinstance(source, DemoTable):
         return ResilientSource(lambda: source, source=source)
-    return ResilientSource(lambda: open_source(source.spec), source=source)
+    return resilient(source, lambda: open_source(source.spec), camera_tries=None)
 
 
 def on_a_pi() -> bool:
@@ -234,6 +237,14 @@ def run_app(args: argparse.Namespace) -> int:
             )
         if window.headless:
             print(f"screenshots (one per turn) in {Path(args.screenshots).resolve()}")
+        if camera.gave_up is not None and not app.quit:
+            print(
+                f"zonkcam: {source.name}: {camera.gave_up.message}; game {app.keeper.game_id} "
+                f"is saved: go on with {resume_command(args, app.keeper.game_id)} (or "
+                "--text to type the dice)",
+                file=sys.stderr,
+            )
+            return 1
     return 0
 
 

@@ -23,17 +23,22 @@ from zonkcam.mat.calibrate import (
     load_calibration,
 )
 from zonkcam.sources import (
+    FILE_TRIES,
     CameraError,
     CameraProblem,
     Frame,
     FrameSource,
-    ResilientSource,
     open_source,
+    resilient,
 )
 from zonkcam.table.observe import Event, Observation, TableWatcher, WatchConfig
 from zonkcam.table.reading import OnnxReader
 from zonkcam.table.teaching import meet_the_dice, open_teacher
 from zonkcam.table.zones import Zone
+
+CAMERA_TRIES = 10
+"""A camera that fails this many times in a row with no frame between (about a minute of
+reopening) ends `watch` with exit status 1; a file or folder after sources.FILE_TRIES."""
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -84,6 +89,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--threads", type=int, help="reader threads (default 1)")
     p.add_argument(
+        "--camera-tries",
+        type=int,
+        default=CAMERA_TRIES,
+        metavar="N",
+        help="give a camera up after N failures in a row with no frame between (default "
+        "%(default)s, about a minute; 0: never); a file or folder is given up after "
+        f"{FILE_TRIES}",
+    )
+    p.add_argument(
         "--meet-dice",
         type=int,
         nargs="?",
@@ -107,6 +121,8 @@ def run(args: argparse.Namespace) -> int:
         raise UserError("--still-frames and --reads must be 1 or more")
     if args.meet_dice < 0:
         raise UserError("--meet-dice takes the number of throws, 1 or more")
+    if args.camera_tries < 0:
+        raise UserError("--camera-tries takes a number of tries, or 0 for never giving up")
     source = open_source(args.source, seed=args.seed)
     print(f"zonkcam watch: reading {source.name}", file=sys.stderr)
     try:
@@ -156,7 +172,11 @@ def run(args: argparse.Namespace) -> int:
                 "them: put the camera back or run zonkcam calibrate",
             }
         )
-    camera = ResilientSource(lambda: open_source(source.spec, seed=args.seed), source=source)
+    camera = resilient(
+        source,
+        lambda: open_source(source.spec, seed=args.seed),
+        camera_tries=args.camera_tries or None,
+    )
     last_image = {"image": first.image}
 
     def remember(stream: Iterator[Frame | CameraProblem]) -> Iterator[Frame | CameraProblem]:
@@ -182,6 +202,12 @@ def run(args: argparse.Namespace) -> int:
                 _annotate(annotate, last_image["image"], cal, obs)
     finally:
         camera.close()
+    if camera.gave_up is not None:
+        _emit(
+            {"event": "stopped", "bad_frames": camera.bad_frames, "error": camera.gave_up.message}
+        )
+        print(f"zonkcam watch: {source.name}: {camera.gave_up.message}", file=sys.stderr)
+        return 1
     _emit({"event": "stopped", "bad_frames": camera.bad_frames})
     return 0
 

@@ -12,6 +12,7 @@ from typing import Any
 
 from zonkcam.errors import UserError
 from zonkcam.sources.base import (
+    FILE_TRIES,
     BadFrameError,
     CameraError,
     CameraProblem,
@@ -19,11 +20,14 @@ from zonkcam.sources.base import (
     FrameSource,
     ResilientSource,
     SourceBrokenError,
+    is_live,
+    resilient,
 )
 from zonkcam.sources.files import ImageFolderSource, VideoSource
 from zonkcam.sources.pi import PiCameraSource, picamera2_available
 
 __all__ = [
+    "FILE_TRIES",
     "BadFrameError",
     "CameraError",
     "CameraProblem",
@@ -34,8 +38,10 @@ __all__ = [
     "ResilientSource",
     "SourceBrokenError",
     "VideoSource",
+    "is_live",
     "open_source",
     "picamera2_available",
+    "resilient",
 ]
 
 

@@ -81,6 +81,9 @@ class CameraProblem:
     repeat: bool = False
     """Still waiting to try again after a problem already reported (sent every
     ``poll_s`` so that the screen keeps showing it)."""
+    lost: bool = False
+    """The source itself failed and is closed (reopened after ``retry_in_s``, or not at
+    all when ``final``), not just one bad frame."""
 
 
 class ResilientSource:
@@ -100,20 +103,30 @@ class ResilientSource:
         *,
         source: FrameSource | None = None,
         max_backoff_s: float = 8.0,
-        max_bad_frames: int = 30,
+        max_bad_frames: int | None = 30,
+        give_up_after: int | None = None,
         poll_s: float = 0.1,
         clock: Callable[[], float] = time.monotonic,
         sleep: Callable[[float], None] = time.sleep,
     ) -> None:
+        """`max_bad_frames`: bad frames in a row after which the source is reopened (None:
+        never; a folder's next file is simply the next frame). `give_up_after`: failures
+        in a row with no readable frame between them (a failed open, a source that stopped,
+        a run of bad frames) after which the stream ends with a ``final`` problem (None:
+        it tries for as long as it is read)."""
         self.opener, self.source = opener, source
         self.max_backoff_s, self.max_bad_frames, self.poll_s = max_backoff_s, max_bad_frames, poll_s
+        self.give_up_after = give_up_after
         self.clock, self.sleep = clock, sleep
         self.bad_frames = 0
         """Frames skipped because they were not whole images."""
         self.reopened = 0
+        self.gave_up: CameraProblem | None = None
+        """The final problem the stream ended with (a damaged file, or no readable frame
+        after `give_up_after` tries), else None."""
 
     def frames(self) -> Iterator[Frame | CameraProblem]:
-        backoff, bad_in_a_row = 0.5, 0
+        backoff, bad_in_a_row, failures = 0.5, 0, 0
         waiting: CameraProblem | None = None
         retry_at = 0.0
         while True:
@@ -131,27 +144,39 @@ class ResilientSource:
                 frame = self.source.read()
             except SourceBrokenError as exc:
                 self.close()
-                yield CameraProblem(str(exc), 0.0, final=True)
+                self.gave_up = CameraProblem(str(exc), 0.0, final=True)
+                yield self.gave_up
                 return
             except BadFrameError as exc:
                 self.bad_frames += 1
                 bad_in_a_row += 1
-                if bad_in_a_row < self.max_bad_frames:
+                if self.max_bad_frames is None or bad_in_a_row < self.max_bad_frames:
                     yield CameraProblem(str(exc), 0.0)
                     continue
                 waiting = CameraProblem(
-                    f"{exc} ({bad_in_a_row} bad frames in a row); reopening", backoff
+                    f"{exc} ({bad_in_a_row} bad frames in a row); reopening", backoff, lost=True
                 )
             except (CameraError, UserError, OSError, cv2.error) as exc:
-                waiting = CameraProblem(str(exc), backoff)
+                waiting = CameraProblem(str(exc), backoff, lost=True)
             else:
                 if frame is None:
                     return
-                backoff, bad_in_a_row = 0.5, 0
+                backoff, bad_in_a_row, failures = 0.5, 0, 0
                 yield frame
                 continue
             self.close()
             bad_in_a_row = 0
+            failures += 1
+            if self.give_up_after is not None and failures >= self.give_up_after:
+                times = "once" if failures == 1 else f"{failures} times in a row"
+                self.gave_up = CameraProblem(
+                    f"{waiting.message.removesuffix('; reopening')} (failed {times}: giving up)",
+                    0.0,
+                    final=True,
+                    lost=True,
+                )
+                yield self.gave_up
+                return
             retry_at = self.clock() + backoff
             backoff = min(self.max_backoff_s, backoff * 2)
             yield waiting
@@ -164,3 +189,25 @@ class ResilientSource:
                 pass
             finally:
                 self.source = None
+
+
+FILE_TRIES = 3
+"""A file or folder that gives no readable frame in this many tries in a row is given up."""
+
+
+def is_live(spec: str) -> bool:
+    """Whether a source spec is a camera (``pi``, ``usb[:N]``, the demo table), not a
+    file or folder that has an end."""
+    return spec == "pi" or spec.startswith(("usb", "demo"))
+
+
+def resilient(
+    source: FrameSource, opener: Callable[[], FrameSource], camera_tries: int | None
+) -> ResilientSource:
+    """`source` kept going by ResilientSource, reopened with `opener`: a camera is given
+    up after `camera_tries` failures in a row (None: never, the screen says it is lost
+    until it is back); a file or folder after FILE_TRIES, and a folder's unreadable file
+    is skipped, never a reason to start the folder again."""
+    if is_live(source.spec):
+        return ResilientSource(opener, source=source, give_up_after=camera_tries)
+    return ResilientSource(opener, source=source, max_bad_frames=None, give_up_after=FILE_TRIES)
