@@ -236,3 +236,163 @@ def test_the_markers_of_a_flat_drawn_mat_are_all_found(size, dpi):
     """The white round each marker is no second outline that hides the marker."""
     geo = load_geometry(size)
     assert sorted(detect_markers(draw_mat(geo, dpi=dpi), geo)) == [m.id for m in geo.markers]
+
+
+# -- geometry and calibration files as data: finite, in physical bounds, not degenerate ------
+
+
+@pytest.mark.parametrize(
+    ("change", "wanted"),
+    [
+        ({"die_mm": float("nan")}, "die_mm must be a number from 8 to 40"),
+        ({"die_mm": 1e9}, "die_mm must be a number from 8 to 40"),
+        ({"die_mm": 5}, "die_mm must be a number from 8 to 40"),
+        ({"width_mm": float("inf")}, "width_mm must be a number from 50 to 2000"),
+        ({"width_mm": 1e7}, "width_mm must be a number from 50 to 2000"),
+        ({"height_mm": 10**400}, "height_mm must be a number from 50 to 2000"),
+        ({"name": ["a"]}, "name must be text"),
+        ({"board_images": {"label": "LEFT"}}, "board_images must be a list"),
+        ({"keep_strip": {"rect": [56, 223, float("nan"), 16]}}, "[keep_strip] rect must be"),
+        ({"rolling_area": {"rect": [56, 20, 0, 100]}}, "width and height above 0"),
+    ],
+)
+def test_a_geometry_number_out_of_bounds_is_one_line(change, wanted):
+    with pytest.raises(UserError) as info:
+        geometry_from_dict(A3.to_dict() | change)
+    assert wanted in str(info.value) and "\n" not in str(info.value)
+
+
+@pytest.mark.parametrize(
+    ("markers", "wanted"),
+    [
+        ({"dictionary": "__class__"}, "is not one of the ArUco dictionaries DICT_4X4_50"),
+        ({"dictionary": "getPredefinedDictionary"}, "is not one of the ArUco dictionaries"),
+        ({"ids": [0, 1, 2, 50]}, "markers.ids must be from 0 to 49 in DICT_4X4_50"),
+        ({"ids": [0, 1, 2, True]}, "4 different ids"),
+        ({"positions": [[0, 0], [1, 1], [2, 2], ["x", 3]]}, "4 [x, y] positions"),
+        ({"positions": [[0, 0], [1, 1], [2, 2], [float("nan"), 3]]}, "4 [x, y] positions"),
+        ({"size_mm": float("inf")}, "markers.size_mm must be a number from 2 to 2000"),
+    ],
+)
+def test_a_marker_setting_out_of_bounds_is_one_line(markers, wanted):
+    data = A3.to_dict()
+    data["markers"] = data["markers"] | markers
+    with pytest.raises(UserError, match=None) as info:
+        geometry_from_dict(data)
+    assert wanted in str(info.value)
+
+
+def test_every_listed_dictionary_draws_and_finds_its_markers():
+    from zonkcam.mat.layout import DICTIONARIES
+
+    for name, count in DICTIONARIES.items():
+        data = A3.to_dict()
+        data["markers"] = data["markers"] | {"dictionary": name, "ids": [0, 1, 2, count - 1]}
+        geo = geometry_from_dict(data)
+        assert len(detect_markers(draw_mat(geo, dpi=60), geo)) == 4, name
+
+
+def _degenerate(cal: Calibration) -> dict[str, np.ndarray]:
+    """Homographies no camera over the mat gives, each with the reason it is refused."""
+    h = cal.homography
+    mirror = np.diag([-1.0, 1.0, 1.0])
+    shift = np.array([[1, 0, cal.image_size[0]], [0, 1, 0], [0, 0, 1.0]])
+    flat = h.copy()
+    flat[1] = flat[0]
+    behind = h.copy()
+    behind[2] = [0.01, 0, -2.0]
+    return {
+        "tiny scale": (np.diag([1e-3, 1e-3, 1.0]) @ h, "a die would span"),
+        "scaled by 10": (np.diag([10.0, 10.0, 1.0]) @ h, "outside the camera's view"),
+        "scaled by 1e6": (np.diag([1e6, 1e6, 1.0]) @ h, "degenerate"),
+        "mirrored": (shift @ mirror @ h, "mirrored or folded"),
+        "rank 2": (flat, "degenerate"),
+        "behind the camera": (behind, "behind the camera"),
+        "zero": (np.zeros((3, 3)), "not a valid 3x3 matrix"),
+        "not a number": (np.full((3, 3), np.nan), "not a valid 3x3 matrix"),
+    }
+
+
+def test_a_degenerate_calibration_is_refused_at_load_and_at_save(tmp_path):
+    import json
+
+    image, _ = photograph(A3, tilt=10)
+    cal = calibrate(image, A3)
+    path = tmp_path / "calibration.json"
+    for name, (h, why) in _degenerate(cal).items():
+        bad = dataclasses.replace(cal, homography=h)
+        with pytest.raises(CalibrationError, match="not saving a calibration") as info:
+            bad.save(tmp_path / "saved.json")
+        assert why in str(info.value), name
+        assert not (tmp_path / "saved.json").exists()
+        data = cal.to_dict() | {"homography": h.tolist()}
+        path.write_text(json.dumps(data))
+        with pytest.raises(CalibrationError, match="is not usable") as info:
+            load_calibration(path)
+        assert why in str(info.value), name
+    for change, why in [
+        ({"image_size": [640, 10**6]}, "image_size must be from 32 to 16384"),
+        ({"image_size": [640.5, 480]}, "image_size must be [width, height]"),
+        ({"marker_corners": {"9": [[0, 0], [1, 0], [1, 1], [0, 1]]}}, "marker 9 is not one"),
+        ({"marker_corners": {"0": [[0, 0], [1, 0], [1, 1], [0, 1e9]]}}, "outside the camera"),
+        ({"edge_width_px": float("inf")}, "edge_width_px must be a number"),
+        ({"created": "yesterday"}, "must be numbers"),
+    ]:
+        path.write_text(json.dumps(cal.to_dict() | change))
+        with pytest.raises(CalibrationError, match="is not usable") as info:
+            load_calibration(path)
+        assert why in str(info.value), change
+    data = cal.to_dict()
+    data["geometry"]["die_mm"] = float("nan")
+    path.write_text(json.dumps(data))
+    with pytest.raises(CalibrationError, match="die_mm must be a number from 8 to 40"):
+        load_calibration(path)
+    cal.save(path)  # the real one round-trips
+    assert np.allclose(load_calibration(path).homography, cal.homography)
+
+
+def test_a_reference_image_not_the_mats_size_is_refused(tmp_path):
+    image, _ = photograph(A3, tilt=10)
+    cal = calibrate(image, A3)
+    small = dataclasses.replace(cal, reference=cal.reference[:100, :100])
+    with pytest.raises(CalibrationError, match="its reference image is 100x100x3, not the mat"):
+        small.save(tmp_path / "c.json")
+
+
+@pytest.mark.parametrize(
+    ("line", "value"),
+    [
+        ("die_mm = 16", "die_mm = nan"),
+        ("width_mm = 420", "width_mm = inf"),
+        ("width_mm = 420", "width_mm = 1e7"),
+        ('dictionary = "DICT_4X4_50"', 'dictionary = "__class__"'),
+    ],
+)
+def test_a_hostile_geometry_file_is_one_line_for_mat_and_calibrate(tmp_path, capsys, line, value):
+    from pathlib import Path
+
+    from zonkcam import cli
+    from zonkcam.data import LAYOUTS
+
+    text = (Path(LAYOUTS) / "a3.toml").read_text(encoding="utf-8")
+    assert line in text
+    bad = tmp_path / "bad.toml"
+    bad.write_text(text.replace(line, value), encoding="utf-8")
+    image, _ = photograph(A3, tilt=5)
+    cv2.imwrite(str(tmp_path / "mat.png"), image)
+    for argv in (
+        ["mat", "--geometry", str(bad), "--out", str(tmp_path / "m")],
+        [
+            "calibrate",
+            "--geometry",
+            str(bad),
+            "--image",
+            str(tmp_path / "mat.png"),
+            "--out",
+            str(tmp_path / "c.json"),
+        ],
+    ):
+        assert cli.main(argv) == 2
+        err = capsys.readouterr().err
+        assert len(err.strip().splitlines()) == 1 and str(bad) in err, err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["bad.toml", "mat.png"]

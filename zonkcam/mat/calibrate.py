@@ -12,6 +12,7 @@ import base64
 import binascii
 import dataclasses
 import json
+import math
 import os
 import time
 from dataclasses import dataclass, field
@@ -36,6 +37,15 @@ MAX_CALIBRATION_BYTES = 64 * 2**20
 """The largest calibration file read (one with its reference image is about 1 MB)."""
 MOVED_PX = 6.0
 """Markers this far from where calibration saw them mean the camera (or mat) moved."""
+IMAGE_SIDE_PX = (32, 16384)
+"""A calibrated camera frame's width and height, at least and at most (px)."""
+MIN_DIE_PX = 6.0
+"""A die must span at least this many px in the calibrated view (the reader's least)."""
+IN_VIEW = 0.1
+"""The mat's corners and the markers seen must lie within this share of the frame's size
+beyond its edges."""
+MAX_CONDITION = 1e9
+"""The largest condition number of a calibration's homography (scaled to unit norm)."""
 
 
 class CalibrationError(UserError):
@@ -98,7 +108,75 @@ class Calibration:
             "reference_png": reference,
         }
 
+    def check(self) -> None:
+        """ValueError says why this calibration cannot be used: every number finite, the
+        frame a sane size, the homography well conditioned, the mat in front of the camera,
+        not mirrored, in view and big enough that a die spans MIN_DIE_PX, the markers
+        seen the mat's own and in view, the reference image the mat's size."""
+        w, h = self.image_size
+        if not all(IMAGE_SIDE_PX[0] <= v <= IMAGE_SIDE_PX[1] for v in (w, h)):
+            raise ValueError(
+                f"image_size must be from {IMAGE_SIDE_PX[0]} to {IMAGE_SIDE_PX[1]} px a side"
+            )
+        m = np.asarray(self.homography, np.float64)
+        if m.shape != (3, 3) or not np.all(np.isfinite(m)) or not np.any(m):
+            raise ValueError("its homography is not a valid 3x3 matrix")
+        unit = m / np.linalg.norm(m)
+        if not np.linalg.cond(unit) < MAX_CONDITION:
+            raise ValueError("its homography is degenerate (too badly conditioned)")
+        g = self.geometry
+        corners = np.hstack([g.corners, np.ones((4, 1))]) @ m.T
+        depth = corners[:, 2] * np.sign(corners[:, 2].sum() or 1.0)
+        if not np.all(depth > 1e-9 * np.abs(corners[:, :2]).max(initial=1.0)):
+            raise ValueError("its homography puts part of the mat behind the camera")
+        pts = corners[:, :2] / corners[:, 2:]
+        edges = np.roll(pts, -1, axis=0) - pts
+        turns = (
+            edges[:, 0] * np.roll(edges, -1, axis=0)[:, 1]
+            - edges[:, 1] * np.roll(edges, -1, axis=0)[:, 0]
+        )
+        if not np.all(turns > 0):
+            raise ValueError("its homography shows the mat mirrored or folded")
+        margin = np.array([w, h]) * IN_VIEW
+        if np.any(pts < -margin) or np.any(pts > np.array([w, h]) + margin):
+            raise ValueError("its homography puts the mat outside the camera's view")
+        if not self.px_per_mm * g.die_mm >= MIN_DIE_PX:
+            raise ValueError(
+                f"a die would span {self.px_per_mm * g.die_mm:.2g} px (want at least "
+                f"{MIN_DIE_PX:g}): the camera is too far away"
+            )
+        ids = {mk.id for mk in g.markers}
+        for k, c in self.marker_corners.items():
+            if k not in ids:
+                raise ValueError(f"marker {k} is not one of the mat's markers")
+            c = np.asarray(c, np.float64)
+            if c.shape != (4, 2) or not np.all(np.isfinite(c)):
+                raise ValueError(f"marker {k}'s corners must be 4 [x, y] numbers")
+            if np.any(c < -margin) or np.any(c > np.array([w, h]) + margin):
+                raise ValueError(f"marker {k}'s corners lie outside the camera's view")
+        for name in ("reprojection_px", "edge_width_px", "created"):
+            value = getattr(self, name)
+            if not (math.isfinite(value) and value >= 0):
+                raise ValueError(f"{name} must be a number, 0 or more")
+        if self.reference is not None:
+            want = (
+                round(g.height_mm * REFERENCE_PX_PER_MM),
+                round(g.width_mm * REFERENCE_PX_PER_MM),
+                3,
+            )
+            if self.reference.shape != want or self.reference.dtype != np.uint8:
+                raise ValueError(
+                    f"its reference image is {'x'.join(map(str, self.reference.shape))}, "
+                    f"not the mat's {want[1]}x{want[0]} px"
+                )
+
     def save(self, path: str | Path) -> None:
+        """Write the calibration (whole or not at all); CalibrationError when it is not
+        usable (Calibration.check)."""
+        try:
+            self.check()
+        except ValueError as exc:
+            raise CalibrationError(f"not saving a calibration that cannot be used: {exc}") from None
         path = Path(path)
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_suffix(path.suffix + ".tmp")
@@ -134,31 +212,35 @@ def load_calibration(path: str | Path) -> Calibration:
         if not isinstance(data, dict) or data.get("format") != "zonkcam-calibration-1":
             raise ValueError("not a zonkcam calibration file")
         h = np.array(data["homography"], np.float64)
-        if h.shape != (3, 3) or not np.all(np.isfinite(h)) or abs(np.linalg.det(h)) < 1e-12:
+        if h.shape != (3, 3):
             raise ValueError("its homography is not a valid 3x3 matrix")
-        size = tuple(int(v) for v in data["image_size"])
-        if len(size) != 2 or min(size) <= 0:
-            raise ValueError("bad image_size")
+        size = data["image_size"]
+        if not (
+            isinstance(size, list)
+            and len(size) == 2
+            and all(isinstance(v, int) and not isinstance(v, bool) for v in size)
+        ):
+            raise ValueError("image_size must be [width, height] in px")
         corners = {
             int(k): np.array(v, np.float64).reshape(4, 2) for k, v in data["marker_corners"].items()
         }
         geometry = geometry_from_dict(data["geometry"], f"{path} geometry")
+        numbers = [data["reprojection_px"], data["edge_width_px"], data.get("created", 0)]
+        if not all(isinstance(v, int | float) and not isinstance(v, bool) for v in numbers):
+            raise ValueError("reprojection_px, edge_width_px and created must be numbers")
         reference = None
         if data.get("reference_png"):
             try:
                 reference = decode_image(base64.b64decode(data["reference_png"]))[0]
             except ImageFileError as exc:
                 raise ValueError(f"its reference image is damaged ({exc})") from None
-        return Calibration(
-            geometry,
-            h,
-            size,
-            corners,
-            float(data["reprojection_px"]),
-            float(data["edge_width_px"]),
-            float(data.get("created", 0)),
-            reference,
-        )
+        cal = Calibration(geometry, h, (size[0], size[1]), corners, *map(float, numbers), reference)
+        cal.check()
+        return cal
+    except CalibrationError:
+        raise
+    except UserError as exc:  # its geometry
+        raise CalibrationError(f"{exc}; {hint}") from None
     except (
         KeyError,
         TypeError,

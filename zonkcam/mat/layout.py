@@ -7,6 +7,7 @@ keep strip is along the bottom edge, nearest the scorekeeper).
 
 from __future__ import annotations
 
+import math
 import tomllib
 import zlib
 from dataclasses import dataclass
@@ -18,9 +19,21 @@ import numpy as np
 
 from zonkcam.data import LAYOUTS
 from zonkcam.errors import UserError
+from zonkcam.game.names import quoted
 
 SIZES = ("a3", "a2")
 BOARD_LABELS = ("LEFT", "RIGHT", "CHOOSE", "SOCIAL")
+DICTIONARIES = {
+    **{f"DICT_{n}X{n}_{k}": k for n in (4, 5, 6, 7) for k in (50, 100, 250, 1000)},
+    "DICT_ARUCO_ORIGINAL": 1024,
+}
+"""The ArUco dictionaries a mat may use, and how many markers each has (ids 0 to that - 1)."""
+MAT_MM = (50.0, 2000.0)
+"""A mat's width and height, at least and at most (mm)."""
+DIE_MM = (8.0, 40.0)
+"""A die's side, at least and at most (mm)."""
+PART_MM = (2.0, 2000.0)
+"""A marker's or board image's side, at least and at most (mm)."""
 
 
 @dataclass(frozen=True)
@@ -132,21 +145,43 @@ def load_geometry(name_or_path: str = "a3") -> MatGeometry:
     return geometry_from_dict(data, where)
 
 
+def _is_number(value: Any) -> bool:
+    """A finite int or float (not a bool, NaN or infinity)."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return False
+    try:
+        return math.isfinite(value)
+    except OverflowError:  # an int too large for a float
+        return False
+
+
+def _numbers(value: Any, n: int) -> bool:
+    return isinstance(value, list) and len(value) == n and all(_is_number(v) for v in value)
+
+
 def geometry_from_dict(data: dict[str, Any], where: str = "mat geometry") -> MatGeometry:
-    def num(table: dict, key: str, ctx: str) -> float:
+    """The geometry in a parsed TOML (or calibration) table; every number finite and
+    within physical bounds (MAT_MM, DIE_MM, PART_MM), every part on the mat. UserError
+    names the first thing wrong."""
+    if not isinstance(data, dict):
+        raise UserError(f"{where}: not a table")
+
+    def num(table: dict, key: str, ctx: str, bounds: tuple[float, float]) -> float:
         value = table.get(key)
-        if isinstance(value, bool) or not isinstance(value, int | float) or value <= 0:
-            raise UserError(f"{where}: {ctx}{key} must be a positive number, not {value!r}")
+        if not _is_number(value) or not bounds[0] <= value <= bounds[1]:
+            raise UserError(
+                f"{where}: {ctx}{key} must be a number from {bounds[0]:g} to {bounds[1]:g} "
+                f"(mm), not {quoted(value)}"
+            )
         return float(value)
 
     def rect(table: Any, ctx: str) -> Rect:
         value = table.get("rect") if isinstance(table, dict) else None
-        if (
-            not isinstance(value, list)
-            or len(value) != 4
-            or not all(isinstance(v, int | float) and not isinstance(v, bool) for v in value)
-        ):
-            raise UserError(f"{where}: [{ctx}] rect must be [x, y, width, height] in mm")
+        if not _numbers(value, 4) or value[2] <= 0 or value[3] <= 0:
+            raise UserError(
+                f"{where}: [{ctx}] rect must be [x, y, width, height] in mm, width and height "
+                "above 0"
+            )
         return Rect(*map(float, value))
 
     known = {
@@ -168,10 +203,10 @@ def geometry_from_dict(data: dict[str, Any], where: str = "mat geometry") -> Mat
     if not isinstance(m, dict):
         raise UserError(f"{where}: needs a [markers] table")
     dictionary = m.get("dictionary", "DICT_4X4_50")
-    if not isinstance(dictionary, str) or not hasattr(cv2.aruco, dictionary):
+    if not isinstance(dictionary, str) or dictionary not in DICTIONARIES:
         raise UserError(
-            f"{where}: markers.dictionary {dictionary!r} is not a cv2.aruco "
-            "dictionary (e.g. DICT_4X4_50)"
+            f"{where}: markers.dictionary {quoted(str(dictionary), 40)} is not one of the "
+            f"ArUco dictionaries {', '.join(DICTIONARIES)}"
         )
     ids, positions = m.get("ids"), m.get("positions")
     if (
@@ -179,31 +214,43 @@ def geometry_from_dict(data: dict[str, Any], where: str = "mat geometry") -> Mat
         or not isinstance(positions, list)
         or len(ids) != 4
         or len(positions) != 4
-        or not all(isinstance(i, int) for i in ids)
+        or not all(isinstance(i, int) and not isinstance(i, bool) for i in ids)
         or len(set(ids)) != 4
-        or not all(isinstance(p, list) and len(p) == 2 for p in positions)
+        or not all(_numbers(p, 2) for p in positions)
     ):
-        raise UserError(f"{where}: markers need 4 different ids and 4 [x, y] positions")
-    size = num(m, "size_mm", "markers.")
+        raise UserError(f"{where}: markers need 4 different ids and 4 [x, y] positions in mm")
+    if not all(0 <= i < DICTIONARIES[dictionary] for i in ids):
+        raise UserError(
+            f"{where}: markers.ids must be from 0 to {DICTIONARIES[dictionary] - 1} in {dictionary}"
+        )
+    size = num(m, "size_mm", "markers.", PART_MM)
     boards = []
-    for i, b in enumerate(data.get("board_images", [])):
+    listed = data.get("board_images", [])
+    if not isinstance(listed, list) or len(listed) > 16:
+        raise UserError(f"{where}: board_images must be a list of at most 16 tables")
+    for i, b in enumerate(listed):
         if not isinstance(b, dict) or b.get("label") not in BOARD_LABELS:
             raise UserError(
                 f"{where}: board_images[{i}] label must be one of {', '.join(BOARD_LABELS)}"
             )
         c = b.get("center")
-        if not isinstance(c, list) or len(c) != 2:
+        if not _numbers(c, 2):
             raise UserError(f"{where}: board_images[{i}] center must be [x, y] in mm")
         boards.append(
             BoardImage(
-                b["label"], (float(c[0]), float(c[1])), num(b, "size_mm", f"board_images[{i}].")
+                b["label"],
+                (float(c[0]), float(c[1])),
+                num(b, "size_mm", f"board_images[{i}].", PART_MM),
             )
         )
+    name = data.get("name", "custom")
+    if not isinstance(name, str) or len(name) > 80:
+        raise UserError(f"{where}: name must be text of at most 80 characters")
     geo = MatGeometry(
-        name=str(data.get("name", "custom")),
-        width_mm=num(data, "width_mm", ""),
-        height_mm=num(data, "height_mm", ""),
-        die_mm=num(data, "die_mm", "") if "die_mm" in data else 16.0,
+        name=name,
+        width_mm=num(data, "width_mm", "", MAT_MM),
+        height_mm=num(data, "height_mm", "", MAT_MM),
+        die_mm=num(data, "die_mm", "", DIE_MM) if "die_mm" in data else 16.0,
         dictionary=dictionary,
         markers=tuple(
             Marker(i, float(p[0]), float(p[1]), size) for i, p in zip(ids, positions, strict=True)
@@ -214,6 +261,7 @@ def geometry_from_dict(data: dict[str, Any], where: str = "mat geometry") -> Mat
     )
     everything = [("rolling_area", geo.rolling_area), ("keep_strip", geo.keep_strip)]
     everything += [(f"marker {mk.id}", Rect(mk.x, mk.y, size, size)) for mk in geo.markers]
+    everything += [(f"board image {b.label}", b.rect) for b in geo.board_images]
     for label, r in everything:
         if r.x < 0 or r.y < 0 or r.x + r.w > geo.width_mm or r.y + r.h > geo.height_mm:
             raise UserError(
