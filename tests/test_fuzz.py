@@ -478,3 +478,34 @@ print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - base)
     assert proc.returncode == 0, proc.stderr
     grown_kb = int(proc.stdout.split()[-1])
     assert grown_kb < 400_000, f"peak memory grew {grown_kb} KB"
+
+
+@FUZZ
+@given(
+    h=st.lists(
+        st.floats(allow_nan=True, allow_infinity=True, width=64)
+        | st.sampled_from([0.0, 1.0, -1.0, 1e-9, 1e9, 2.0, 300.0]),
+        min_size=9,
+        max_size=9,
+    )
+)
+def test_any_homography_is_refused_or_maps_the_mat_into_view(tmp_path, h):
+    """What a calibration file's homography can be: refused in one line, or one that puts
+    the whole mat in view, unmirrored, with dice big enough to read."""
+    from zonkcam.mat.calibrate import IN_VIEW, MIN_DIE_PX
+
+    file = tmp_path / "calibration.json"
+    data = _calibration() | {"homography": [h[0:3], h[3:6], h[6:9]]}
+    file.write_text(json.dumps(data))
+    try:
+        cal = load_calibration(file)
+    except CalibrationError as exc:
+        assert "\n" not in str(exc)
+        return
+    w, h_px = cal.image_size
+    corners = cal.mat_to_image(cal.geometry.corners)
+    assert np.all(corners >= -IN_VIEW * np.array([w, h_px]))
+    assert np.all(corners <= (1 + IN_VIEW) * np.array([w, h_px]))
+    assert cal.px_per_mm * cal.geometry.die_mm >= MIN_DIE_PX
+    top = cal.top_down(np.zeros((h_px, w, 3), np.uint8))
+    assert top.shape == (round(cal.geometry.height_mm), round(cal.geometry.width_mm), 3)

@@ -45,7 +45,7 @@ IN_VIEW = 0.1
 """The mat's corners and the markers seen must lie within this share of the frame's size
 beyond its edges."""
 MAX_CONDITION = 1e9
-"""The largest condition number of a calibration's homography (scaled to unit norm)."""
+"""The largest condition number of a calibration's homography (its largest entry scaled to 1)."""
 
 
 class CalibrationError(UserError):
@@ -121,7 +121,7 @@ class Calibration:
         m = np.asarray(self.homography, np.float64)
         if m.shape != (3, 3) or not np.all(np.isfinite(m)) or not np.any(m):
             raise ValueError("its homography is not a valid 3x3 matrix")
-        unit = m / np.linalg.norm(m)
+        unit = m / np.abs(m).max()
         if not np.linalg.cond(unit) < MAX_CONDITION:
             raise ValueError("its homography is degenerate (too badly conditioned)")
         g = self.geometry
