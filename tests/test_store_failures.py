@@ -436,3 +436,110 @@ def test_a_log_on_read_only_media_is_listed_shown_and_exported(tmp_path):
     finally:
         folder.chmod(0o755)
         shutil.rmtree(folder, ignore_errors=True)
+
+
+# -- the log is the file it was -------------------------------------------------------------
+
+
+def _play_and_then(db: Path, change, typed_after: list[str]) -> list[str]:
+    """A text session of two actions on a new game, then `change()` (to the files), then
+    `typed_after`; what it printed."""
+    lines = iter(["12345", "k 1 5", "CHANGE", *typed_after])
+    shown: list[str] = []
+
+    def read(_prompt: str) -> str:
+        line = next(lines)
+        if line == "CHANGE":
+            change()
+            return "board"
+        return line
+
+    with EventLog(db) as log:
+        keeper = Scorekeeper.new(log, PRESETS["chicago"], [A.Players(("Ann", "Bob"))])
+        TextScorekeeper(keeper, read=read, write=shown.append).run()
+    return shown
+
+
+def _remove_log(db: Path) -> None:
+    for path in db.parent.glob(db.name + "*"):
+        path.unlink()
+
+
+def test_a_log_deleted_mid_game_refuses_and_keeps_the_game_beside_it(tmp_path, capsys):
+    db = tmp_path / "games.sqlite3"
+    shown = _play_and_then(db, lambda: _remove_log(db), ["bank", "quit"])
+    rescued = tmp_path / "games-game1-rescued.jsonl"
+    refusal = next(line for line in shown if line.startswith("! the game log"))
+    assert refusal == (
+        f"! the game log {db} was deleted while it was open: nothing was saved; this game's "
+        f"3 actions are kept in {rescued}: bring it back with zonkcam games import {rescued}"
+    )
+    assert not any(line.startswith("Game 1 saved") for line in shown)  # never a false word
+    assert shown[-1].startswith(f"! the game log {db} was deleted while it was open; this")
+    assert not db.exists()
+    # brought back into a new log, where the game goes on from the keep
+    assert main(["games", "--db", str(tmp_path / "new.db"), "import", str(rescued)]) == 0
+    out = capsys.readouterr().out
+    assert f"3 actions (chicago) saved as game 1 in {tmp_path / 'new.db'}" in out
+    assert f"resume with: zonkcam play --db {tmp_path / 'new.db'} --resume 1" in out
+    with EventLog(tmp_path / "new.db") as log:
+        keeper = Scorekeeper.resume(log, 1)
+        assert keeper.state.turn.total == 150
+        keeper.play(A.Bank())
+        assert keeper.state.players[0].score == 150
+
+
+def test_a_log_deleted_with_nothing_more_played_is_not_called_saved(tmp_path):
+    db = tmp_path / "games.sqlite3"
+    shown = _play_and_then(db, lambda: _remove_log(db), ["quit"])
+    assert shown[-1].startswith(f"! the game log {db} was deleted while it was open; this game")
+    assert (tmp_path / "games-game1-rescued.jsonl").is_file()
+
+
+def test_another_log_moved_into_its_place_is_never_written(tmp_path):
+    db, other = tmp_path / "games.sqlite3", tmp_path / "other.sqlite3"
+    saved_game(other, rolls=2)
+    before = other.read_bytes()
+
+    def swap() -> None:
+        _remove_log(db)
+        shutil.copyfile(other, db)
+
+    shown = _play_and_then(db, swap, ["bank", "quit"])
+    assert any(
+        "was replaced by another file while it was open: nothing was saved" in line
+        for line in shown
+    )
+    with EventLog(db) as log:  # the other log's game, as it was
+        assert [len(log.actions(g.id)) for g in log.games()] == [3]
+    assert other.read_bytes() == before
+
+
+def test_a_rescue_with_its_folder_gone_goes_to_the_temporary_folder(tmp_path, monkeypatch):
+    folder = tmp_path / "card"
+    folder.mkdir()
+    db = folder / "g.db"
+    spare = tmp_path / "tmp"
+    spare.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(spare))
+    shown = _play_and_then(db, lambda: shutil.rmtree(folder), ["bank", "quit"])
+    rescued = spare / "g-game1-rescued.jsonl"
+    assert any(f"kept in {rescued}" in line for line in shown)
+    assert '{"keep": [1, 5]}' in rescued.read_text()
+
+
+@pytest.mark.parametrize(
+    ("text", "wanted"),
+    [
+        ("", "holds no actions: nothing to import"),
+        ('{"roll": [1, 2, 3]}\n', "line 1:"),
+        ('{"players": ["Ann"]}\n{"bank": true}\n', "line 2:"),
+    ],
+)
+def test_an_import_that_cannot_be_played_is_one_line(tmp_path, capsys, text, wanted):
+    file = tmp_path / "game.jsonl"
+    file.write_text(text)
+    err = one_line_error(capsys, "games", "--db", str(tmp_path / "g.db"), "import", str(file))
+    assert wanted in err
+    assert main(["games", "--db", str(tmp_path / "g.db"), "list"]) == 0
+    assert "no saved games" in capsys.readouterr().out

@@ -229,6 +229,10 @@ def run_app(args: argparse.Namespace) -> int:
         camera.close()
         if app.photos is not None:
             app.photos.wait()
+        gone = app.keeper.log_is_gone()
+        if gone:
+            print(f"zonkcam: {gone}", file=sys.stderr)
+            return 1
         final = app.keeper.state
         for p in final.players:
             print(

@@ -339,6 +339,10 @@ class TextScorekeeper:
                         break
         except KeyboardInterrupt:  # Ctrl-C, SIGTERM, SIGHUP: every accepted action is saved
             self.write("")
+        gone = self.keeper.log_is_gone()
+        if gone:
+            self.write(f"! {gone}")
+            return
         self.write(f"Game {self.keeper.game_id} saved; resume with: {self.resume_command}")
 
     def ask(self, prompt: str) -> str | None:

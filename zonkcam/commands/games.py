@@ -5,7 +5,9 @@ from __future__ import annotations
 import argparse
 import json
 
+from zonkcam.app.games import resume_command
 from zonkcam.app.text import board_text
+from zonkcam.commands.replay import read_replay
 from zonkcam.errors import UserError
 from zonkcam.game.names import escaped
 from zonkcam.record.photos import RollPhotos, photo_folder
@@ -51,6 +53,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     export.add_argument("game", type=game_number, help=GAME_HELP)
     export.add_argument("--out", help="write to this file instead of standard output")
     export.set_defaults(func=_export)
+    imported = sub.add_parser(
+        "import",
+        parents=[db],
+        help="a replay file (games export, or a game rescued when its log went away) as a "
+        "new saved game, to resume",
+    )
+    imported.add_argument("file", metavar="FILE", help="JSON Lines file, as games export writes")
+    imported.set_defaults(func=_import)
 
 
 def _opened(args: argparse.Namespace) -> EventLog:
@@ -133,4 +143,20 @@ def _export(args: argparse.Namespace) -> int:
         print(f"wrote {len(lines)} actions of game {args.game} ({table}) to {escaped(args.out)}")
     else:
         print(text, end="")
+    return 0
+
+
+def _import(args: argparse.Namespace) -> int:
+    game = read_replay(args.file)
+    if not game.events:
+        raise UserError(f"{escaped(args.file)} holds no actions: nothing to import")
+    with EventLog(getattr(args, "db", None)) as log:
+        game_id = log.new_game(game.rules, game.events, game.state.finished)
+        path = log.path
+    again = argparse.Namespace(text=False, db=getattr(args, "db", None))
+    hint = "" if game.state.finished else f"; resume with: {resume_command(again, game_id)}"
+    print(
+        f"{escaped(args.file)}: {len(game.events)} actions ({escaped(game.rules.name)}) saved "
+        f"as game {game_id} in {escaped(str(path))}{hint}"
+    )
     return 0

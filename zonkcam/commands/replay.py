@@ -13,7 +13,7 @@ from zonkcam.game.actions import action_from_json
 from zonkcam.game.errors import RulesError, TableError
 from zonkcam.game.game import Game
 from zonkcam.game.names import escaped
-from zonkcam.game.rules import PRESETS, load_rules, rules_from_dict
+from zonkcam.game.rules import PRESETS, RuleSet, load_rules, rules_from_dict
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -43,22 +43,39 @@ MAX_LINE = 65_536
 
 def run(args: argparse.Namespace) -> int:
     given = load_rules(args.rules) if args.rules else None
+    try:
+        game = read_replay(args.file, given)
+    except ReplayError as exc:
+        print(f"zonkcam replay: {exc}", file=sys.stderr)
+        return 2
+    print(json.dumps(game.state.to_json()))
+    return 0
+
+
+class ReplayError(UserError):
+    """A line of a replay file that cannot be played: the file, the line and why."""
+
+
+def read_replay(path: str, given: RuleSet | None = None) -> Game:
+    """The game a replay file plays (`given` rules, else its own rules line, else
+    classic-10000); ReplayError names the first line that cannot be played, UserError a
+    file that cannot be read."""
     game: Game | None = None
-    for number, line in _lines(args.file):
+    for number, line in _lines(path):
         if not line.strip():
             continue
         try:
             obj = json.loads(line)
         except json.JSONDecodeError as exc:
-            return _refuse(args.file, number, f"not JSON ({exc.msg})")
+            raise _refused(path, number, f"not JSON ({exc.msg})") from None
         except (ValueError, RecursionError) as exc:  # a number too long, nesting too deep
             why = "nested too deeply" if isinstance(exc, RecursionError) else str(exc)
-            return _refuse(args.file, number, f"not JSON zonkcam can read ({why})")
+            raise _refused(path, number, f"not JSON zonkcam can read ({why})") from None
         if game is None:
             if isinstance(obj, dict) and set(obj) == {"rules"}:  # the file's own rules
                 if not isinstance(obj["rules"], dict):
-                    return _refuse(
-                        args.file,
+                    raise _refused(
+                        path,
                         number,
                         "the rules line holds an object of "
                         'rules, e.g. {"rules": {"base": "chicago"}}',
@@ -66,22 +83,19 @@ def run(args: argparse.Namespace) -> int:
                 try:
                     rules = given or rules_from_dict(obj["rules"], where="its rules")
                 except RulesError as exc:
-                    return _refuse(args.file, number, str(exc))
+                    raise _refused(path, number, str(exc)) from None
                 game = Game(rules)
                 continue
             game = Game(given or PRESETS["classic-10000"])
         try:
             game.play(action_from_json(obj))
         except TableError as exc:
-            return _refuse(args.file, number, str(exc))
-    game = game or Game(given or PRESETS["classic-10000"])
-    print(json.dumps(game.state.to_json()))
-    return 0
+            raise _refused(path, number, str(exc)) from None
+    return game or Game(given or PRESETS["classic-10000"])
 
 
-def _refuse(path: str, number: int, why: str) -> int:
-    print(f"zonkcam replay: {escaped(path)} line {number}: {escaped(why)}", file=sys.stderr)
-    return 2
+def _refused(path: str, number: int, why: str) -> ReplayError:
+    return ReplayError(f"{escaped(path)} line {number}: {escaped(why)}")
 
 
 def _lines(path: str) -> Iterator[tuple[int, str]]:

@@ -8,13 +8,17 @@ transaction: a game without players is never stored.
 
 from __future__ import annotations
 
+import json
+import os
+import tempfile
 from collections.abc import Sequence
+from pathlib import Path
 
 from zonkcam.game import actions as A
 from zonkcam.game.game import FoldError, Game
 from zonkcam.game.rules import RuleSet
 from zonkcam.game.state import GameState
-from zonkcam.record.store import EventLog, StoreError
+from zonkcam.record.store import EventLog, LogGoneError, StoreError
 
 
 class Scorekeeper:
@@ -66,15 +70,51 @@ class Scorekeeper:
         was_finished = self.game.state.finished
         state = self.game.preview(action)
         finished = state.finished if state.finished != was_finished else None
-        if self.game_id is None:
-            self.game_id = self.log.new_game(
-                self.game.rules, [action], state.finished, demo=self.demo
-            )
-        else:
-            self.log.append(self.game_id, action, self._stored + 1, finished)
+        try:
+            if self.game_id is None:
+                self.game_id = self.log.new_game(
+                    self.game.rules, [action], state.finished, demo=self.demo
+                )
+            else:
+                self.log.append(self.game_id, action, self._stored + 1, finished)
+        except LogGoneError as exc:
+            raise StoreError(f"{exc}: nothing was saved; {self.rescue()}") from None
         self._stored += 1
         self.game.accept(action, state)
         return state
+
+    def log_is_gone(self) -> str | None:
+        """Where the log's file went and where this game is kept instead (one line), when
+        it was deleted or replaced while this game was on; None while it is the file."""
+        gone = self.log.missing()
+        if gone is None or not self.game.events:
+            return None
+        return f"the game log {self.log.path} {gone} while it was open; {self.rescue()}"
+
+    def rescue(self) -> str:
+        """Write this game's rules and accepted actions as a replay file beside the log (or
+        in the temporary folder where that cannot be written); says where, and how to
+        bring it back."""
+        lines = [json.dumps({"rules": self.game.rules.to_dict()})]
+        lines += [json.dumps(A.action_to_json(a)) for a in self.game.events]
+        text = "".join(line + "\n" for line in lines)
+        name = f"{self.log.path.stem}-game{self.game_id or 'new'}-rescued.jsonl"
+        problems = []
+        for folder in (self.log.path.parent, Path(tempfile.gettempdir())):
+            path = folder / name
+            try:
+                _write_whole(path, text)
+            except OSError as exc:
+                problems.append(f"{path}: {exc.strerror or exc}")
+                continue
+            return (
+                f"this game's {len(self.game.events)} actions are kept in {path}: bring it "
+                f"back with zonkcam games import {path}"
+            )
+        return (
+            f"this game could not be written anywhere ({'; '.join(problems)}): it is only "
+            "in this zonkcam, keep it running"
+        )
 
 
 def saved_game(log: EventLog, game_id: int) -> tuple[Game, int]:
@@ -92,3 +132,13 @@ def saved_game(log: EventLog, game_id: int) -> tuple[Game, int]:
             f"{game_id}"
         ) from None
     return game, len(actions)
+
+
+def _write_whole(path: Path, text: str) -> None:
+    """`text` at `path`, whole or not at all, on the disk before this returns."""
+    tmp = path.with_name(path.name + ".tmp")
+    with open(tmp, "w", encoding="utf-8") as f:
+        f.write(text)
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, path)

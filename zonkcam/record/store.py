@@ -104,6 +104,10 @@ class GameBusyError(StoreError):
     """Another process is writing the game."""
 
 
+class LogGoneError(StoreError):
+    """The log's file was deleted or replaced while it was open: nothing more is written."""
+
+
 class NoLogError(StoreError):
     """There is no game log at the path (opened only to read)."""
 
@@ -150,6 +154,8 @@ class EventLog:
         self._token = secrets.token_hex(8)
         self._process = f"{_this_process()}/{self._token}"
         self._copy: tempfile.TemporaryDirectory | None = None
+        self._identity: tuple[int, int] | None = None
+        """The opened file's (device, inode): each write first checks it is still there."""
         if read_only:
             self._open_to_read(timeout)
             return
@@ -168,12 +174,24 @@ class EventLog:
                 self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=FULL")
             self._migrate(version)
+            self._identity = _identity(self.path)
         except sqlite3.Error as exc:
             self.close()
             raise self._error(exc, "open") from None
         except StoreError:
             self.close()
             raise
+
+    def missing(self) -> str | None:
+        """Why the file this log opened is no longer the file at its path (it "was
+        deleted", "was replaced by another file"), or None while it is."""
+        if self._identity is None:
+            return None
+        try:
+            now = _identity(self.path)
+        except OSError:
+            return "was deleted"
+        return None if now == self._identity else "was replaced by another file"
 
     def _open_to_read(self, timeout: float) -> None:
         """Open the log as it is, read-only; where SQLite cannot (a WAL log wants to write
@@ -342,6 +360,9 @@ class EventLog:
         try:
             db.execute("BEGIN IMMEDIATE")
             try:
+                gone = self.missing()
+                if gone:
+                    raise LogGoneError(f"the game log {self.path} {gone} while it was open")
                 result = steps(db)
                 db.execute("COMMIT")
             except BaseException:
@@ -601,6 +622,12 @@ def _players(text: object) -> tuple[str, ...]:
 
 
 # -- which process is which --------------------------------------------------------------------
+
+
+def _identity(path: Path) -> tuple[int, int]:
+    """(device, inode) of the file at `path` (OSError when there is none)."""
+    st = os.stat(path)
+    return st.st_dev, st.st_ino
 
 
 def _boot_id() -> str:
