@@ -63,3 +63,30 @@ def test_huge_jpegs_are_decoded_reduced(tmp_path):
     assert factor == 4 and small.shape == (150, 200, 3)
     full, factor = load_image_scaled(p)
     assert factor == 1 and full.shape == (600, 800, 3)
+
+
+@pytest.mark.slow
+def test_reading_any_file_stays_within_the_memory_budget():
+    """Files of every format at about the largest size read, and hostile ones past it
+    (scripts/decode_memory.py, each in a fresh process): every peak within
+    MAX_DECODE_BYTES, the hostile ones refused before they cost anything."""
+    import json
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    from zonkcam.vision.imageio import MAX_DECODE_BYTES
+
+    script = Path(__file__).parent.parent / "scripts" / "decode_memory.py"
+    proc = subprocess.run(
+        [sys.executable, str(script), "--json"], capture_output=True, text=True, timeout=600
+    )
+    assert proc.returncode == 0, proc.stderr
+    rows = [json.loads(line) for line in proc.stdout.splitlines()]
+    assert len(rows) == 14
+    for row in rows:
+        assert row["mb_peak"] <= MAX_DECODE_BYTES / 2**20, row
+        hostile = "said to be" in row["file"] or "12000x12000" in row["file"]
+        assert row["answer"].startswith("refused" if hostile else "read"), row
+        if hostile:
+            assert row["mb_peak"] < 20, row

@@ -18,6 +18,9 @@ from zonkcam.sources.base import (
 )
 from zonkcam.vision import opencv
 
+MAX_FRAME_PIXELS = 4096 * 4096
+"""The largest video or webcam frame read (a decoded frame of it takes about 120 MB)."""
+
 
 class ImageFolderSource:
     """Every image in a folder, in name order. A file that will not decode whole (empty,
@@ -60,6 +63,14 @@ class VideoSource:
         self._cap = cv2.VideoCapture(target)
         if not self._cap.isOpened():
             raise CameraError(f"cannot open {self.name}")
+        w = int(self._cap.get(cv2.CAP_PROP_FRAME_WIDTH) or 0)
+        h = int(self._cap.get(cv2.CAP_PROP_FRAME_HEIGHT) or 0)
+        if w * h > MAX_FRAME_PIXELS:  # known from the header: refused before a frame is decoded
+            self._cap.release()
+            raise UserError(
+                f"{self.name} has frames of {w}x{h} ({w * h / 1e6:.0f} MP); zonkcam reads "
+                f"frames of at most {MAX_FRAME_PIXELS / 1e6:.1f} MP (4096x4096)"
+            )
         if size and isinstance(target, int):
             self._cap.set(cv2.CAP_PROP_FRAME_WIDTH, size[0])
             self._cap.set(cv2.CAP_PROP_FRAME_HEIGHT, size[1])

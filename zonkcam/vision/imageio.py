@@ -1,9 +1,10 @@
 """Decode image files for the CLI (the reader itself never touches files).
 
 Every file is sized from its header before it is decoded, so no file, whatever its
-format, can make the decoder allocate more than a bounded amount of memory: JPEGs over
-``MAX_PIXELS`` are decoded at 1/2, 1/4 or 1/8 size, anything still over
-``MAX_DECODE_PIXELS`` (and formats whose size is not read here) is refused.
+format, can make the decoder take more than ``MAX_DECODE_BYTES``: JPEGs over
+``MAX_PIXELS`` are decoded at 1/2, 1/4 or 1/8 size, anything whose decode would still
+take more (a progressive JPEG holds all its coefficients at full size, whatever the
+scale), and formats whose size is not read here, is refused.
 """
 
 from __future__ import annotations
@@ -34,20 +35,33 @@ MAX_PIXELS = 24_000_000
 """JPEGs larger than this are decoded at 1/2, 1/4 or 1/8 size (libjpeg's own scaling),
 so that a 48 MP photo does not cost 150 MB+ of memory; dice stay far above pip size."""
 
-MAX_DECODE_PIXELS = 50_000_000
-"""The most pixels decoded at all (150 MB as 8-bit BGR): a larger PNG, TIFF, ... is
-refused, and a JPEG is refused when even 1/8 of it is larger."""
+MAX_DECODE_BYTES = 250 * 2**20
+"""The most memory one decode may take, as estimated from the header before anything is
+decoded (decode_cost): a larger PNG, TIFF, ... is refused, and a JPEG is decoded smaller
+or refused."""
 
-MAX_FILE_BYTES = 256 * 2**20
-"""The largest image file read."""
+BYTES_PER_PIXEL = 6.25
+"""What a decode takes per pixel it puts out (the BGR image and OpenCV's own copy of it;
+WebP one more), measured with `python scripts/decode_memory.py`."""
+
+MAX_DECODE_PIXELS = 40_000_000
+"""The most pixels decoded at all (238 MB at BYTES_PER_PIXEL)."""
+
+MAX_FILE_BYTES = 128 * 2**20
+"""The largest image file read (its bytes count towards MAX_DECODE_BYTES too)."""
 
 FORMATS = "JPEG, PNG, BMP, WebP, GIF, TIFF or PNM (PPM/PGM/PBM)"
 
 _SOF = {0xC0, 0xC1, 0xC2, 0xC3, 0xC5, 0xC6, 0xC7, 0xC9, 0xCA, 0xCB, 0xCD, 0xCE, 0xCF}
+_PROGRESSIVE = {0xC2, 0xC6, 0xCA, 0xCE}
 
 
-def jpeg_size(data: bytes) -> tuple[int, int] | None:
-    """(width, height) from a JPEG's frame header, or None."""
+def jpeg_frame(data: bytes) -> tuple[int, int, float] | None:
+    """(width, height, coefficients) from a JPEG's frame header, or None: coefficients
+    is how many DCT coefficients per pixel a progressive JPEG's decoder holds for the
+    whole image at once, whatever the scale it is decoded at (1 per component sample:
+    3 for 4:4:4 colour, 1.5 for 4:2:0, 1 for grey; 0 for a baseline JPEG, decoded a few
+    rows at a time)."""
     i = 2
     while i + 9 < len(data):
         if data[i] != 0xFF:
@@ -63,9 +77,29 @@ def jpeg_size(data: bytes) -> tuple[int, int] | None:
         if marker in _SOF:
             h = int.from_bytes(data[i + 5 : i + 7], "big")
             w = int.from_bytes(data[i + 7 : i + 9], "big")
-            return w, h
+            if marker not in _PROGRESSIVE:
+                return w, h, 0.0
+            n = data[i + 9]
+            factors = [(b >> 4, b & 15) for b in data[i + 11 : i + 11 + 3 * n : 3]]
+            hmax = max((f[0] for f in factors), default=1) or 1
+            vmax = max((f[1] for f in factors), default=1) or 1
+            samples = sum(max(fh, 1) * max(fv, 1) for fh, fv in factors) / (hmax * vmax)
+            return w, h, max(samples, 1.0)
         i += 2 + int.from_bytes(data[i + 2 : i + 4], "big")
     return None
+
+
+def jpeg_size(data: bytes) -> tuple[int, int] | None:
+    """(width, height) from a JPEG's frame header, or None."""
+    frame = jpeg_frame(data)
+    return frame[:2] if frame else None
+
+
+def decode_cost(kind: str, w: int, h: int, factor: int = 1, coefficients: float = 0.0) -> float:
+    """Bytes a decode of a `kind` image of w x h at 1/`factor` takes (estimated): the
+    image put out, and a progressive JPEG's coefficients (2 bytes each) at full size."""
+    per_pixel = BYTES_PER_PIXEL + (kind == "WebP")
+    return per_pixel * w * h / factor**2 + 2 * coefficients * w * h
 
 
 def image_size(data: bytes) -> tuple[str, int, int] | None:
@@ -141,20 +175,27 @@ def _pnm_size(data: bytes) -> tuple[str, int, int] | None:
 
 def _decode_factor(data: bytes, max_pixels: int) -> int:
     """The reduction (1, 2, 4 or 8) this file is decoded at; ImageFileError for a file
-    that is not one of ``FORMATS`` or is too large to decode."""
+    that is not one of ``FORMATS`` or is too large to decode within MAX_DECODE_BYTES."""
     found = image_size(data)
     if found is None:
         raise ImageFileError(f"not an image zonkcam reads (a {FORMATS} file)")
     kind, w, h = found
+    frame = jpeg_frame(data) if kind == "JPEG" else None
+    coefficients = frame[2] if frame else 0.0
+
+    def cost(factor: int) -> float:  # the file's bytes are held while it is decoded
+        return len(data) + decode_cost(kind, w, h, factor, coefficients)
+
     factor = 1
     if kind == "JPEG":
-        while factor < 8 and w * h / factor**2 > max_pixels:
+        while factor < 8 and (w * h / factor**2 > max_pixels or cost(factor) > MAX_DECODE_BYTES):
             factor *= 2
-    if w * h / factor**2 > MAX_DECODE_PIXELS:
-        most = MAX_DECODE_PIXELS // 1_000_000
+    if w * h / factor**2 > MAX_DECODE_PIXELS or cost(factor) > MAX_DECODE_BYTES:
+        what = f"a {'progressive ' if coefficients else ''}{kind} of {w}x{h} ({w * h / 1e6:.0f} MP)"
         raise ImageFileError(
-            f"a {kind} of {w}x{h} ({w * h / 1e6:.0f} MP) is too large to read "
-            f"(at most {most} MP, or a JPEG up to 64 times that)"
+            f"{what} would take about {cost(factor) / 2**20:,.0f} MB to read, over the "
+            f"{MAX_DECODE_BYTES // 2**20} MB zonkcam allows: save it smaller"
+            + (" or as a baseline JPEG" if coefficients else "")
         )
     return factor
 
