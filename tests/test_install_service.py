@@ -10,6 +10,7 @@ import re
 import shutil
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -139,7 +140,8 @@ def test_the_service_plays_the_camera_never_the_demo(capsys):
 def test_paths_are_escaped_too(capsys):
     found = directives(unit(capsys, "--db", "/srv/our games/100%.db"))
     assert found["ReadWritePaths"] == [
-        f'"-{pwd.getpwnam(USER).pw_dir}/.local/share/zonkcam" "-/srv/our games"'
+        f'"-{pwd.getpwnam(USER).pw_dir}/.local/share/zonkcam" '
+        f'"-{pwd.getpwnam(USER).pw_dir}/.config/zonkcam" "-/srv/our games"'
     ]
     assert main(["install-service", "--print", "--user", USER, "--", "--db", '/srv/a"b/g.db']) == 2
     assert "choose one without quotes" in capsys.readouterr().err
@@ -171,15 +173,12 @@ def test_the_sandbox_keeps_the_devices_open(capsys):
     found = directives(unit(capsys))
     assert {k: found[k][0] for k in SANDBOX} == SANDBOX
     # camera, GPIO, screen, input and sound are device files: nothing may close /dev
-    for closing in (
-        "PrivateDevices",
-        "DevicePolicy",
-        "DeviceAllow",
-        "ProtectClock",
-        "PrivateNetwork",
-        "ProcSubset",
-    ):
+    for closing in ("PrivateDevices", "DevicePolicy", "DeviceAllow", "ProtectClock", "ProcSubset"):
         assert closing not in found
+    # and nothing may reach a network
+    assert found["PrivateNetwork"] == ["yes"] and found["IPAddressDeny"] == ["any"]
+    assert found["SystemCallFilter"] == ["@system-service", "~@privileged"]
+    assert found["SystemCallErrorNumber"] == ["EPERM"] and found["PrivateMounts"] == ["yes"]
     assert found["SupplementaryGroups"] == ["video render input gpio audio"]
     assert found["StateDirectory"] == ["zonkcam"]  # lgpio's pipes: the working directory
     assert "XDG_CACHE_HOME=/var/lib/zonkcam/cache" in found["Environment"]  # home: read-only
@@ -215,3 +214,74 @@ def test_installing_makes_the_game_log_folder(tmp_path, monkeypatch, capsys):
     assert (home / ".local" / "share" / "zonkcam").is_dir()
     text = (tmp_path / "zonkcam.service").read_text()
     assert f'ReadWritePaths="-{home}/.local/share/zonkcam"' in text
+
+
+def _a_user() -> str | None:
+    """A user who is neither root nor nobody (systemd judges both on their own)."""
+    return next((p.pw_name for p in pwd.getpwall() if 0 < p.pw_uid < 65534), None)
+
+
+@pytest.mark.skipif(shutil.which("systemd-analyze") is None, reason="no systemd-analyze")
+def test_the_units_exposure_is_at_most_2_5(capsys, tmp_path):
+    user = _a_user()
+    if user is None:
+        pytest.skip("no user but root and nobody")
+    path = tmp_path / "zonkcam.service"
+    path.write_text(unit(capsys, user=user))
+    proc = subprocess.run(
+        ["systemd-analyze", "security", "--offline=yes", str(path)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    found = re.search(r"Overall exposure level for zonkcam\.service: ([0-9.]+)", proc.stdout)
+    assert found, proc.stdout[-500:] + proc.stderr
+    assert float(found.group(1)) <= 2.5
+
+
+def test_the_game_log_the_service_opens_is_the_one_it_may_write(capsys, tmp_path, monkeypatch):
+    """A relative --db is taken from where install-service runs (the service runs in
+    /var/lib/zonkcam), an abbreviated option as play reads it, and the calibration's and
+    screenshots' folders are writable too (the taught dice live beside the calibration)."""
+    monkeypatch.chdir(tmp_path)
+    home = pwd.getpwnam(USER).pw_dir
+    for args, db, rest in [
+        (
+            ["--db", "games.db"],
+            tmp_path / "games.db",
+            ["--db", "games.db", "--db", str(tmp_path / "games.db")],
+        ),
+        (["--d", "/srv/z/g.db"], Path("/srv/z/g.db"), ["--d", "/srv/z/g.db"]),
+        (["--db=~/g.db"], Path(home) / "g.db", ["--db=~/g.db", "--db", f"{home}/g.db"]),
+    ]:
+        found = directives(unit(capsys, *args))
+        assert systemd_words(found["ExecStart"][0])[4:] == ["--source", "pi", *rest]
+        paths = found["ReadWritePaths"][0].split()
+        assert f'"-{db.parent}"' in paths, paths
+        assert f'"-{home}/.config/zonkcam"' in paths and f'"-{home}/.local/share/zonkcam"' in paths
+    found = directives(unit(capsys, "--calibration", "cal/c.json", "--screenshots", "shots"))
+    words = systemd_words(found["ExecStart"][0])
+    assert words[-4:] == [
+        "--screenshots",
+        str(tmp_path / "shots"),
+        "--calibration",
+        str(tmp_path / "cal" / "c.json"),
+    ]
+    paths = found["ReadWritePaths"][0].split()
+    assert f'"-{tmp_path / "cal"}"' in paths and f'"-{tmp_path / "shots"}"' in paths
+    (tmp_path / "ours.toml").write_text('base = "chicago"\n')
+    words = systemd_words(directives(unit(capsys, "--rules", "ours.toml"))["ExecStart"][0])
+    assert words[-2:] == ["--rules", str(tmp_path / "ours.toml")]
+    words = systemd_words(directives(unit(capsys, "--rules", "chicago"))["ExecStart"][0])
+    assert words[4:] == ["--source", "pi", "--rules", "chicago"]
+
+
+@pytest.mark.parametrize(
+    ("args", "wanted"),
+    [(["--bogus"], "unrecognized arguments: --bogus"), (["--threads", "0"], "--threads")],
+)
+def test_arguments_play_would_refuse_are_refused_in_one_line(capsys, args, wanted):
+    assert main(["install-service", "--print", "--user", USER, "--", *args]) == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and wanted in err
+    assert err.startswith("zonkcam install-service: the service's arguments for zonkcam play:")

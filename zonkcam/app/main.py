@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from collections.abc import Callable, Iterator
@@ -97,6 +98,15 @@ def keep_going(source: FrameSource) -> ResilientSource:
     return resilient(source, lambda: open_source(source.spec), camera_tries=None)
 
 
+def default_screenshots() -> Path:
+    """Where a game without a display saves its screenshots:
+    ``$XDG_DATA_HOME/zonkcam/screenshots`` (~/.local/share)."""
+    base = os.environ.get("XDG_DATA_HOME") or os.path.join(
+        os.path.expanduser("~"), ".local", "share"
+    )
+    return Path(base) / "zonkcam" / "screenshots"
+
+
 def on_a_pi() -> bool:
     try:
         return "raspberry pi" in Path("/proc/device-tree/model").read_text().lower()
@@ -141,7 +151,8 @@ def run_app(args: argparse.Namespace) -> int:
             say=_note,
         )
     )
-    with EventLog(args.db) as log, Window.open(size, screenshots=args.screenshots) as window:
+    shots = Path(args.screenshots) if args.screenshots else default_screenshots()
+    with EventLog(args.db) as log, Window.open(size, screenshots=shots) as window:
         games_wanted = args.games or (1 if window.headless or not demo else 0)
         pi = on_a_pi()
         buttons = open_buttons(ButtonPins(*pins)) if pi else None
@@ -240,7 +251,7 @@ def run_app(args: argparse.Namespace) -> int:
                 + (f", {p.bees} B" if final.rules.bees else "")
             )
         if window.headless:
-            print(f"screenshots (one per turn) in {Path(args.screenshots).resolve()}")
+            print(f"screenshots (one per turn) in {shots.resolve()}")
         if camera.gave_up is not None and not app.quit:
             print(
                 f"zonkcam: {source.name}: {camera.gave_up.message}; game {app.keeper.game_id} "

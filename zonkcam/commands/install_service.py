@@ -13,6 +13,7 @@ from pathlib import Path
 from zonkcam.data import SYSTEMD
 from zonkcam.errors import UserError
 from zonkcam.game.names import escaped
+from zonkcam.game.rules import PRESETS
 
 UNIT_PATH = Path("/etc/systemd/system/zonkcam.service")
 
@@ -92,20 +93,55 @@ def _unit_name(name: str, what: str) -> str:
     return name
 
 
-def _db_folders(play_args: list[str]) -> list[str]:
-    """Folders a ``--db FILE`` among the play arguments writes to."""
-    out = []
-    for i, arg in enumerate(play_args):
-        value = (
-            play_args[i + 1]
-            if arg == "--db" and i + 1 < len(play_args)
-            else arg.removeprefix("--db=")
-            if arg.startswith("--db=")
-            else None
-        )
-        if value:
-            out.append(str(Path(value).expanduser().absolute().parent))
-    return out
+def _parsed_play(play_args: list[str]) -> argparse.Namespace:
+    """The play arguments as `zonkcam play` itself parses them (abbreviations included);
+    UserError for any it would refuse."""
+    from zonkcam.commands import play
+
+    holder = argparse.ArgumentParser(add_help=False)
+    play.register(holder.add_subparsers())
+    parser = holder._subparsers._group_actions[0].choices["play"]  # type: ignore[union-attr]
+
+    def refuse(message: str) -> None:
+        raise UserError(f"the service's arguments for zonkcam play: {message}")
+
+    parser.error = refuse  # type: ignore[method-assign]
+    try:
+        return parser.parse_args(play_args)
+    except SystemExit:  # --help
+        raise UserError("the service's arguments cannot ask for help") from None
+
+
+def _play_paths(play_args: list[str], home: Path) -> tuple[list[str], list[str]]:
+    """(the play arguments with each file or folder made absolute, the folders the service
+    writes to). A relative path is taken from the folder install-service runs in (the
+    service itself runs in /var/lib/zonkcam), so the service opens what ReadWritePaths
+    lets it write: the game log's folder (its photos beside it), the screenshots, the
+    calibration's folder (the taught dice beside it); ``~`` is `home`."""
+    parsed = _parsed_play(play_args)
+    args = list(play_args)
+
+    def absolute(value: str) -> Path:  # ~ is the service user's home
+        if value == "~" or value.startswith("~/"):
+            value = str(home) + value[1:]
+        return Path(os.path.abspath(Path(value).expanduser()))
+
+    writes = [home / ".local" / "share" / "zonkcam", home / ".config" / "zonkcam"]
+    for option, is_folder in (("db", False), ("screenshots", True), ("calibration", False)):
+        value = getattr(parsed, option)
+        if not value:
+            continue
+        path = absolute(value)
+        if str(path) != value:
+            args += [f"--{option}", str(path)]
+        writes.append(path if is_folder else path.parent)
+    if parsed.model_dir and str(absolute(str(parsed.model_dir))) != str(parsed.model_dir):
+        args += ["--model-dir", str(absolute(str(parsed.model_dir)))]
+    if parsed.rules and parsed.rules not in PRESETS and Path(parsed.rules).expanduser().is_file():
+        if str(absolute(parsed.rules)) != parsed.rules:
+            args += ["--rules", str(absolute(parsed.rules))]
+    unique = list(dict.fromkeys(str(p) for p in writes))
+    return args, unique
 
 
 def render(
@@ -125,13 +161,12 @@ def render(
     python = python or os.path.abspath(sys.executable)
     home = Path(pw.pw_dir)
     data_home, config_home = home / ".local" / "share", home / ".config"
-    args = list(play_args)
-    if not any(a == "--source" or a.startswith("--source=") for a in args):
+    args, write = _play_paths(list(play_args), home)
+    if _parsed_play(args).source == "auto" and not any(a.startswith("--so") for a in args):
         # at the table a missing camera is a problem to show and retry, never the demo game
         # playing on the real game log
         args = ["--source", "pi", *args]
     template = (SYSTEMD / "zonkcam.service").read_text()
-    write = [str(data_home / "zonkcam"), *_db_folders(args)]
     return template.format(
         user=_unit_name(user, "user"),
         group=_unit_name(grp.getgrgid(pw.pw_gid).gr_name, "group"),

@@ -62,9 +62,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--fast", action="store_true", help="demo: do not wait for real time")
     p.add_argument(
         "--screenshots",
-        default="zonkcam-screenshots",
         metavar="DIR",
-        help="without a display: where to save a screenshot per turn",
+        help="without a display: where to save a screenshot per turn (default: "
+        "$XDG_DATA_HOME/zonkcam/screenshots)",
     )
     p.add_argument("--size", help="window size WxH (default: full screen on a Pi, else 800x480)")
     p.add_argument("--mute", action="store_true", help="no sound effects")
