@@ -314,3 +314,80 @@ def test_calibration_with_a_huge_reference_image(tmp_path):
         match="its reference image is damaged .a PNG of 16000x16000 .256 MP. would take about",
     ):
         load_calibration(path)
+
+
+# -- pipes where files were expected, and FFmpeg's own words ---------------------------------
+
+
+def _fifo(tmp_path, name: str):
+    import os
+
+    path = tmp_path / name
+    os.mkfifo(path)
+    return path
+
+
+@pytest.mark.parametrize(
+    ("argv", "wanted"),
+    [
+        (["rules", "check", "{p}"], "cannot read rules file {p}: not a regular file"),
+        (["mat", "--geometry", "{p}", "--out", "{d}/m"], "cannot read mat geometry {p}: not a"),
+        (["play", "--text", "--rules", "{p}", "--players", "Ann"], "not a regular file"),
+        (["watch", "--source", "demo", "--calibration", "{p}"], "not a regular file"),
+    ],
+)
+def test_a_pipe_where_a_file_belongs_is_refused_at_once(tmp_path, capsys, argv, wanted):
+    """Nothing ever writes to these pipes: opened as files they would wait forever."""
+    fifo = _fifo(tmp_path, "f.toml")
+    fill = {"p": str(fifo), "d": str(tmp_path)}
+    assert main([a.format(**fill) for a in argv]) == 2
+    err = capsys.readouterr().err.splitlines()
+    assert wanted.format(**fill) in err[-1]
+    assert len(err) == 1 or err[0] == "zonkcam watch: reading demo table"
+
+
+def test_an_image_that_is_a_pipe_is_an_error_line_and_the_batch_goes_on(tmp_path, capsys):
+    fifo = _fifo(tmp_path, "f.jpg")
+    good = tmp_path / "g.png"
+    cv2.imwrite(str(good), np.full((64, 64, 3), 90, np.uint8))
+    assert main(["read", "--json", str(fifo), str(good)]) == 0
+    rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert rows[0]["error"] == "cannot read: not a regular file (a pipe or a device)"
+    assert rows[1]["dice"] == []
+
+
+def test_a_replay_pipe_is_read_and_a_silent_one_given_up(tmp_path, capsys, monkeypatch):
+    import threading
+
+    from zonkcam import fileio
+
+    fifo = _fifo(tmp_path, "game.jsonl")
+
+    def write() -> None:
+        with open(fifo, "w") as f:
+            f.write('{"players": ["Ann", "Bob"]}\n{"roll": [1, 1, 1, 2, 3]}\n')
+
+    writer = threading.Thread(target=write)
+    writer.start()
+    assert main(["replay", str(fifo)]) == 0  # as `zonkcam replay <(...)`
+    writer.join()
+    assert json.loads(capsys.readouterr().out)["log"][-1] == "Ann rolls 1 1 1 2 3"
+    monkeypatch.setattr(fileio, "PIPE_WAIT_S", 0.2)
+    err = one_line(capsys, "replay", str(fifo))
+    assert "nothing came through the pipe in 0.2 s" in err
+
+
+def test_a_file_that_is_no_video_is_one_line_without_ffmpegs_own(tmp_path):
+    import subprocess
+    import sys
+
+    bad = tmp_path / "table.mp4"
+    bad.write_bytes(b"not a video at all" * 10)
+    proc = subprocess.run(
+        [sys.executable, "-m", "zonkcam", "watch", "--source", str(bad)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert proc.returncode == 2
+    assert proc.stderr == f"zonkcam watch: cannot open video {bad}\n"  # no "moov atom" line

@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from typing import BinaryIO
 
 from zonkcam.errors import UserError
+from zonkcam.fileio import open_to_read
 from zonkcam.game.actions import action_from_json
 from zonkcam.game.errors import RulesError, TableError
 from zonkcam.game.game import Game
@@ -104,7 +105,7 @@ def _lines(path: str) -> Iterator[tuple[int, str]]:
         yield from _numbered(sys.stdin.buffer, path)
         return
     try:
-        with open(path, "rb") as f:
+        with open_to_read(path, pipes=True) as f:
             yield from _numbered(f, path)
     except FileNotFoundError:
         raise UserError(f"no such file: {escaped(path)}") from None

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from zonkcam.fileio import open_to_read
 from zonkcam.game.errors import RulesError
 from zonkcam.game.names import MAX_TABLE_NAME, escaped, name_problem, quoted
 
@@ -397,7 +398,7 @@ def load_rules(name_or_path: str) -> RuleSet:
             f"unknown rules {quoted(name_or_path)}: use one of {', '.join(PRESETS)} or a .toml file"
         )
     try:
-        with path.open("rb") as f:
+        with open_to_read(path) as f:
             raw = f.read(MAX_RULES_FILE + 1)
     except FileNotFoundError:
         raise RulesError(f"rules file {shown} does not exist") from None

@@ -23,6 +23,7 @@ import cv2
 import numpy as np
 
 from zonkcam.errors import UserError
+from zonkcam.fileio import open_to_read
 from zonkcam.game.names import quoted
 from zonkcam.mat.layout import MatGeometry, Rect, geometry_from_dict
 
@@ -191,7 +192,7 @@ def load_calibration(path: str | Path) -> Calibration:
     path = Path(path)
     hint = "run: zonkcam calibrate"
     try:
-        with path.open("rb") as f:
+        with open_to_read(path) as f:
             raw = f.read(MAX_CALIBRATION_BYTES + 1)
     except FileNotFoundError:
         raise CalibrationError(f"no calibration at {path}; {hint}") from None

@@ -19,9 +19,12 @@ import numpy as np
 
 from zonkcam.data import LAYOUTS
 from zonkcam.errors import UserError
+from zonkcam.fileio import open_to_read
 from zonkcam.game.names import quoted
 
 SIZES = ("a3", "a2")
+MAX_GEOMETRY_BYTES = 1 << 20
+"""The most of a geometry file read (one is a few dozen lines)."""
 BOARD_LABELS = ("LEFT", "RIGHT", "CHOOSE", "SOCIAL")
 DICTIONARIES = {
     **{f"DICT_{n}X{n}_{k}": k for n in (4, 5, 6, 7) for k in (50, 100, 250, 1000)},
@@ -134,9 +137,14 @@ def load_geometry(name_or_path: str = "a3") -> MatGeometry:
         where = f"built-in {name_or_path.upper()} mat"
     else:
         try:
-            text = Path(name_or_path).read_text(encoding="utf-8")
+            with open_to_read(name_or_path) as f:
+                text = f.read(MAX_GEOMETRY_BYTES).decode("utf-8")
         except OSError as exc:
-            raise UserError(f"cannot read mat geometry {name_or_path}: {exc.strerror}") from None
+            raise UserError(
+                f"cannot read mat geometry {name_or_path}: {exc.strerror or exc}"
+            ) from None
+        except UnicodeDecodeError:
+            raise UserError(f"mat geometry {name_or_path} is not UTF-8 text") from None
         where = name_or_path
     try:
         data = tomllib.loads(text)

@@ -60,6 +60,7 @@ class VideoSource:
         self.name = f"USB camera {target}" if isinstance(target, int) else f"video {target}"
         self.spec = f"usb:{target}" if isinstance(target, int) else str(target)
         opencv.set_log_level(opencv.ERROR)  # we say it ourselves
+        opencv.quiet_ffmpeg()
         self._cap = cv2.VideoCapture(target)
         if not self._cap.isOpened():
             raise CameraError(f"cannot open {self.name}")

@@ -16,6 +16,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from zonkcam.fileio import open_to_read
 from zonkcam.vision import opencv
 
 
@@ -237,7 +238,7 @@ def load_image(path: str | Path) -> np.ndarray:
 
 def _read(path: str | Path) -> bytes:
     try:
-        with open(path, "rb") as f:
+        with open_to_read(path) as f:
             data = f.read(MAX_FILE_BYTES + 1)
     except OSError as exc:
         why = {

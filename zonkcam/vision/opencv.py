@@ -6,6 +6,7 @@ newest release. Everything that is not in both goes through here.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
@@ -47,3 +48,9 @@ def can_encode(ext: str) -> bool:
         return bool(cv2.haveImageWriter(f"probe{ext}"))
     except cv2.error:
         return False
+
+
+def quiet_ffmpeg() -> None:
+    """Keep FFmpeg's own lines ("moov atom not found", ...) off stderr: zonkcam says what is
+    wrong with a video in one line itself. Read once, where OpenCV first opens a video."""
+    os.environ.setdefault("OPENCV_FFMPEG_LOGLEVEL", "-8")  # AV_LOG_QUIET
