@@ -93,6 +93,8 @@ class _Session:
         self.outputs = outputs
 
     def run(self, _names, feeds):
+        if callable(self.outputs):
+            return self.outputs(next(iter(feeds.values())))
         return self.outputs
 
 
@@ -102,7 +104,11 @@ def _one_die_model(probs: np.ndarray, feats: np.ndarray | None) -> DiceModel:
     heat[0, 0, 50, 50] = 0.9
     geom[0, 2:, 50, 50] = 40
     values = [probs[None]] + ([feats[None]] if feats is not None else [])
-    return DiceModel(_Session([heat, geom]), _Session(values), threads=1)
+
+    def run(x: np.ndarray) -> list[np.ndarray]:  # the crop as cut, and mirrored alike
+        return [np.repeat(v, len(x), axis=0) for v in values]
+
+    return DiceModel(_Session([heat, geom]), _Session(run), threads=1)
 
 
 IMAGE = np.full((416, 416, 3), 90, np.uint8)

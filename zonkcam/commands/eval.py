@@ -174,7 +174,8 @@ class Scorer:
         if not truth:
             return []
         bgr = to_bgr8(img)
-        probs = read_crops(np.stack([crop_die(bgr, b) for b in whole]), self.model)
+        crops = np.stack([crop_die(bgr, b) for b in whole])
+        probs = read_crops(crops, self.model, self.settings.mirror_look)
         faces = np.argmax(probs[:, 1:], axis=1) + 1
         return [
             bool(p[0] < 0.5 and f == v) for p, f, (v, _) in zip(probs, faces, truth, strict=True)

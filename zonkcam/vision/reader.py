@@ -4,8 +4,9 @@ Pure: numpy image in, frozen dataclasses out; the ONNX sessions come from
 `zonkcam.vision.model.load_model`. One pass: the image letterboxed for the detector ->
 its heatmap peaks (die centres, class-agnostic) -> a 64 px crop of each candidate cut
 from the full-resolution image -> the value net reads all crops of the image in one run
-('not a die' or 1-6) -> a candidate is kept when the value net and the detector's heat
-vote for it -> of two dice boxed over each other, the surer one -> each die's confidence
+('not a die' or 1-6), each as cut and mirrored, the two readings averaged -> a
+candidate is kept when the value net and the detector's heat vote for it -> of two dice
+boxed over each other, the surer one -> each die's confidence
 (zonkcam.vision.confidence) -> body colour.
 """
 
@@ -53,6 +54,10 @@ class ReaderSettings:
     """Of two kept dice overlapping by more than dedupe_iou, or with more than
     dedupe_inside of the smaller box inside the other (a die boxed whole and by its top
     face), the one the value net is surer of stays."""
+    mirror_look: bool = True
+    """The value net reads each candidate twice in its one run, as cut and mirrored left
+    to right, and the two readings are averaged: a face reads the same mirrored, and a
+    misreading often does not."""
 
 
 DEFAULT_SETTINGS = ReaderSettings()
@@ -97,22 +102,26 @@ def detect(
     return boxes[keep], scores[keep], inp
 
 
-def read_crops(crops: np.ndarray, model: DiceModel) -> np.ndarray:
+def read_crops(crops: np.ndarray, model: DiceModel, mirrored: bool = False) -> np.ndarray:
     """(N, 64, 64, 3) BGR uint8 crops -> (N, 7) probabilities (0 = not a die, 1-6), all
-    in one run of the value net."""
-    return read_crops_and_features(crops, model)[0]
+    in one run of the value net; `mirrored`: each also read mirrored left to right, the
+    two readings averaged (ReaderSettings.mirror_look)."""
+    return read_crops_and_features(crops, model, mirrored)[0]
 
 
 def read_crops_and_features(
-    crops: np.ndarray, model: DiceModel
+    crops: np.ndarray, model: DiceModel, mirrored: bool = False
 ) -> tuple[np.ndarray, np.ndarray | None]:
-    """read_crops, and the value net's pooled features (N, D) where the model has that
-    output (zonkcam.train.features), else None."""
-    if len(crops) == 0:
+    """read_crops, and the value net's pooled features (N, D) of the crops as cut where
+    the model has that output (zonkcam.train.features), else None."""
+    n = len(crops)
+    if n == 0:
         return np.zeros((0, 7), np.float32), None
-    x = np.ascontiguousarray(crops.transpose(0, 3, 1, 2), dtype=np.float32)
+    batch = np.concatenate([crops, crops[:, :, ::-1]]) if mirrored else crops
+    x = np.ascontiguousarray(batch.transpose(0, 3, 1, 2), dtype=np.float32)
     out = model.values.run(None, {"crops": x})
-    return out[0], (out[1] if len(out) > 1 else None)
+    probs = (out[0][:n] + out[0][n:]) / 2 if mirrored else out[0]
+    return probs, (out[1][:n] if len(out) > 1 else None)
 
 
 def vote(probs: np.ndarray, heat: np.ndarray, settings: ReaderSettings) -> np.ndarray:
@@ -156,7 +165,7 @@ def read_dice(
     if len(boxes) == 0:
         return ()
     crops = np.stack([crop_die(img, b) for b in boxes])
-    probs, feats = read_crops_and_features(crops, model)
+    probs, feats = read_crops_and_features(crops, model, settings.mirror_look)
     if examples is not None:
         probs = examples.blend(probs, feats)
     votes = vote(probs, heat, settings)
