@@ -90,3 +90,18 @@ def test_reading_any_file_stays_within_the_memory_budget():
         assert row["answer"].startswith("refused" if hostile else "read"), row
         if hostile:
             assert row["mb_peak"] < 20, row
+
+
+def test_a_jpeg_cut_short_with_an_end_marker_after_the_cut_is_refused(tmp_path, capfd):
+    """libjpeg would fill what is missing with grey (a half-grey photo read as a table)."""
+    rng = np.random.default_rng(0)
+    image = cv2.resize(rng.integers(0, 255, (30, 40, 3), dtype=np.uint8), (640, 480))
+    whole = cv2.imencode(".jpg", image)[1].tobytes()
+    cut = tmp_path / "cut.jpg"
+    cut.write_bytes(whole[: len(whole) // 2] + b"\xff\xd9")
+    with pytest.raises(ImageFileError, match="truncated image file .its JPEG data ends early"):
+        load_image(cut)
+    ok = tmp_path / "whole.jpg"
+    ok.write_bytes(whole)
+    assert load_image(ok).shape == (480, 640, 3)
+    assert capfd.readouterr().err == ""  # libjpeg's own words stay ours

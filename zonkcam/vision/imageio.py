@@ -10,7 +10,12 @@ scale), and formats whose size is not read here, is refused.
 from __future__ import annotations
 
 import errno
+import os
 import struct
+import sys
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import cv2
@@ -215,14 +220,48 @@ def decode_image(data: bytes, max_pixels: int = MAX_DECODE_PIXELS) -> tuple[np.n
         4: cv2.IMREAD_REDUCED_COLOR_4,
         8: cv2.IMREAD_REDUCED_COLOR_8,
     }[factor]
-    with opencv.log_level(opencv.SILENT):  # the reason is ours
+    with opencv.log_level(opencv.SILENT), _libjpeg_warnings() as warned:  # the reason is ours
         try:
             img = cv2.imdecode(np.frombuffer(data, np.uint8), flags)
         except cv2.error:
             img = None
     if img is None or img.size == 0:
         raise ImageFileError("not an image OpenCV can decode")
+    if any(w.startswith(_JPEG_CUT_SHORT) for w in warned):
+        # a JPEG cut short, with an end marker after the cut: libjpeg fills the rest grey
+        raise ImageFileError("truncated image file (its JPEG data ends early)")
     return img, factor
+
+
+_JPEG_CUT_SHORT = ("Corrupt JPEG data: premature end of data segment", "Premature end of JPEG file")
+"""libjpeg's own warnings for scan data that stops before the image is whole."""
+
+
+@contextmanager
+def _libjpeg_warnings() -> Iterator[list[str]]:
+    """The lines libjpeg writes to stderr inside the block (it says there, and only there,
+    that a JPEG's data ended early); any other line written meanwhile goes on to stderr."""
+    lines: list[str] = []
+    try:
+        sys.stderr.flush()
+        saved = os.dup(2)
+    except (OSError, ValueError):  # no stderr to borrow
+        yield lines
+        return
+    with tempfile.TemporaryFile() as caught:
+        os.dup2(caught.fileno(), 2)
+        try:
+            yield lines
+        finally:
+            os.dup2(saved, 2)
+            os.close(saved)
+            caught.seek(0)
+            text = caught.read(1 << 16).decode("utf-8", "replace")
+            for line in text.splitlines():
+                if line.startswith(("Corrupt JPEG data", "Premature end of JPEG", "Warning")):
+                    lines.append(line)
+                elif line:
+                    print(line, file=sys.stderr)
 
 
 def load_image_scaled(path: str | Path, max_pixels: int = MAX_PIXELS) -> tuple[np.ndarray, int]:
