@@ -7,7 +7,7 @@ TRAIN_STAMP := $(VENV)/.installed-train
 TEST_ENV := SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy
 FAST_TESTS := -q -m "not slow and not hardware" -n auto --ignore=tests/test_train.py
 
-.PHONY: run test check check-pi lint format bench twins wheel-check clean pi-install
+.PHONY: run test check check-pi pi-check lint format bench twins wheel-check clean pi-install
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "zonkcam needs Python 3.11 or newer"'
@@ -46,6 +46,11 @@ $(PI_STAMP): pyproject.toml constraints/pi-bookworm.txt constraints/lowest.txt
 check-pi: $(PI_STAMP)
 	$(PI_VENV)/bin/python -c 'import cv2, numpy; print("OpenCV", cv2.__version__, "numpy", numpy.__version__)'
 	$(TEST_ENV) $(PI_VENV)/bin/python -m pytest $(FAST_TESTS)
+
+# An arm64 Debian Bookworm root under qemu-user: the Pi venv, `read` and the demo game
+# there (root, debootstrap, qemu-user-static and binfmt_misc: see scripts/pi_check.sh).
+pi-check: $(STAMP)
+	PYTHON=$(abspath $(BIN))/python sh scripts/pi_check.sh
 
 lint: $(STAMP)
 	$(BIN)/ruff check zonkcam scripts tests examples

@@ -478,11 +478,12 @@ def _peaks(*peaks: tuple[int, int, int, float], grid: int = 104) -> tuple[np.nda
 
 
 def _fake(peaks: tuple[np.ndarray, ...], probs: np.ndarray) -> DiceModel:
-    """A detector with these peaks and a value net that reads each crop `probs` (the same
-    for its mirrored look: the batch is the crops, then the same crops mirrored)."""
+    """A detector with these peaks and a value net that reads the crops `probs`, and the
+    same again for its mirrored look (every candidate in these tests comes near enough to
+    the vote to get one)."""
 
     def values(x: np.ndarray) -> list[np.ndarray]:
-        return [np.tile(probs, (len(x) // len(probs), 1))]
+        return [np.resize(probs, (len(x), probs.shape[1]))]
 
     return DiceModel(_Session(list(peaks)), _Session(values), threads=1)
 
@@ -496,7 +497,7 @@ def test_all_crops_of_a_photo_go_to_the_value_net_in_one_run():
     fake = _fake(peaks, probs)
     dice = read_dice(IMAGE, fake)
     assert len(dice) == 20 and {d.value for d in dice} == {3}
-    assert fake.values.inputs == [(40, 3, 64, 64)]  # each as cut and mirrored
+    assert fake.values.inputs == [(20, 3, 64, 64)] * 2  # as cut, then mirrored
     assert fake.detector.inputs == [(1, 3, 416, 416)]
 
 
@@ -525,7 +526,7 @@ def test_candidates_too_cold_to_keep_are_not_read():
     probs = np.tile(np.array([[0.1, 0, 0, 0, 0, 0.9, 0]], np.float32), (2, 1))
     fake = _fake(peaks, probs)
     dice = read_dice(IMAGE, fake, settings)
-    assert fake.values.inputs == [(4, 3, 64, 64)]  # the coldest was never cropped
+    assert fake.values.inputs == [(2, 3, 64, 64)] * 2  # the coldest was never cropped
     assert len(dice) == 1  # and the lukewarm one falls short of the vote
 
 

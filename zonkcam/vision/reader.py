@@ -4,9 +4,9 @@ Pure: numpy image in, frozen dataclasses out; the ONNX sessions come from
 `zonkcam.vision.model.load_model`. One pass: the image letterboxed for the detector ->
 its heatmap peaks (die centres, class-agnostic) -> a 64 px crop of each candidate cut
 from the full-resolution image -> the value net reads all crops of the image in one run
-('not a die' or 1-6), each as cut and mirrored, the two readings averaged -> a
-candidate is kept when the value net and the detector's heat vote for it -> of two dice
-boxed over each other, the surer one -> each die's confidence
+('not a die' or 1-6), and again mirrored those it may keep, the two readings averaged ->
+a candidate is kept when the value net and the detector's heat vote for it -> of two
+dice boxed over each other, the surer one -> each die's confidence
 (zonkcam.vision.confidence) -> body colour.
 """
 
@@ -55,9 +55,10 @@ class ReaderSettings:
     dedupe_inside of the smaller box inside the other (a die boxed whole and by its top
     face), the one the value net is surer of stays."""
     mirror_look: bool = True
-    """The value net reads each candidate twice in its one run, as cut and mirrored left
-    to right, and the two readings are averaged: a face reads the same mirrored, and a
-    misreading often does not."""
+    mirror_within: float = 0.3
+    """A candidate whose vote comes within mirror_within of keep_vote (or over it) is read
+    a second time mirrored left to right, and the two readings are averaged: a face reads
+    the same mirrored, and a misreading often does not."""
 
 
 DEFAULT_SETTINGS = ReaderSettings()
@@ -165,7 +166,14 @@ def read_dice(
     if len(boxes) == 0:
         return ()
     crops = np.stack([crop_die(img, b) for b in boxes])
-    probs, feats = read_crops_and_features(crops, model, settings.mirror_look)
+    probs, feats = read_crops_and_features(crops, model)
+    if settings.mirror_look:
+        near = np.flatnonzero(
+            vote(probs, heat, settings) >= settings.keep_vote - settings.mirror_within
+        )
+        if len(near):
+            probs = probs.copy()
+            probs[near] = (probs[near] + read_crops(crops[near][:, :, ::-1], model)) / 2
     if examples is not None:
         probs = examples.blend(probs, feats)
     votes = vote(probs, heat, settings)
