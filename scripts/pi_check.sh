@@ -93,7 +93,7 @@ inside() {
 mounted=""
 cleanup() { for m in $mounted; do umount "$ROOT/$m" 2>/dev/null || true; done; }
 trap cleanup EXIT
-for m in proc sys dev; do
+for m in proc dev; do
     mount --bind "/$m" "$ROOT/$m" && mounted="$m $mounted"
 done
 

@@ -13,7 +13,6 @@ import errno
 import os
 import struct
 import sys
-import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -240,7 +239,8 @@ _JPEG_CUT_SHORT = ("Corrupt JPEG data: premature end of data segment", "Prematur
 @contextmanager
 def _libjpeg_warnings() -> Iterator[list[str]]:
     """The lines libjpeg writes to stderr inside the block (it says there, and only there,
-    that a JPEG's data ended early); any other line written meanwhile goes on to stderr."""
+    that a JPEG's data ended early); any other line written meanwhile goes on to stderr.
+    Caught in a pipe that never blocks a writer (no file is written)."""
     lines: list[str] = []
     try:
         sys.stderr.flush()
@@ -248,20 +248,24 @@ def _libjpeg_warnings() -> Iterator[list[str]]:
     except (OSError, ValueError):  # no stderr to borrow
         yield lines
         return
-    with tempfile.TemporaryFile() as caught:
-        os.dup2(caught.fileno(), 2)
-        try:
-            yield lines
-        finally:
-            os.dup2(saved, 2)
-            os.close(saved)
-            caught.seek(0)
-            text = caught.read(1 << 16).decode("utf-8", "replace")
-            for line in text.splitlines():
-                if line.startswith(("Corrupt JPEG data", "Premature end of JPEG", "Warning")):
-                    lines.append(line)
-                elif line:
-                    print(line, file=sys.stderr)
+    read_end, write_end = os.pipe()
+    os.set_blocking(write_end, False)  # a full pipe loses words, never hangs a decode
+    os.dup2(write_end, 2)
+    try:
+        yield lines
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
+        os.close(write_end)
+        chunks = []
+        while chunk := os.read(read_end, 1 << 16):
+            chunks.append(chunk)
+        os.close(read_end)
+        for line in b"".join(chunks).decode("utf-8", "replace").splitlines():
+            if line.startswith(("Corrupt JPEG data", "Premature end of JPEG", "Warning")):
+                lines.append(line)
+            elif line:
+                print(line, file=sys.stderr)
 
 
 def load_image_scaled(path: str | Path, max_pixels: int = MAX_PIXELS) -> tuple[np.ndarray, int]:
