@@ -12,7 +12,7 @@ import zonkcam
 ROOT = Path(zonkcam.__file__).parent
 
 LAYERS = [
-    {"errors", "data"},
+    {"errors", "data", "fileio"},
     {"game"},
     {"advisor", "controls", "vision"},
     {"train", "mat"},
