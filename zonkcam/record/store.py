@@ -25,6 +25,7 @@ import tempfile
 import time
 import tomllib
 from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -167,7 +168,7 @@ class EventLog:
             raise StoreError(
                 f"cannot open the game log {self.path}: {exc.strerror or exc}"
             ) from None
-        try:
+        with self._closed_on_failure():
             self._db = sqlite3.connect(self.path, isolation_level=None, timeout=timeout)
             version = self._version()  # reads only: a foreign file is left as it is
             if self._db.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
@@ -175,6 +176,12 @@ class EventLog:
             self._db.execute("PRAGMA synchronous=FULL")
             self._migrate(version)
             self._identity = _identity(self.path)
+
+    @contextmanager
+    def _closed_on_failure(self) -> Iterator[None]:
+        """Opening: any failure closes what was opened; an SQLite one becomes one line."""
+        try:
+            yield
         except sqlite3.Error as exc:
             self.close()
             raise self._error(exc, "open") from None
@@ -224,16 +231,10 @@ class EventLog:
             raise StoreError(
                 f"cannot read the game log {self.path}: {exc.strerror or exc}"
             ) from None
-        try:
+        with self._closed_on_failure():
             self._db = sqlite3.connect(copy, isolation_level=None, timeout=timeout)
             self._migrate(self._version())
             self._db.execute("PRAGMA query_only = ON")  # as read-only as the file itself
-        except sqlite3.Error as exc:
-            self.close()
-            raise self._error(exc, "open") from None
-        except StoreError:
-            self.close()
-            raise
 
     # -- opening: the layout and its version ------------------------------------------------
 
