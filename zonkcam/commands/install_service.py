@@ -112,12 +112,15 @@ def _parsed_play(play_args: list[str]) -> argparse.Namespace:
         raise UserError("the service's arguments cannot ask for help") from None
 
 
-def _play_paths(play_args: list[str], home: Path) -> tuple[list[str], list[str]]:
-    """(the play arguments with each file or folder made absolute, the folders the service
-    writes to). A relative path is taken from the folder install-service runs in (the
-    service itself runs in /var/lib/zonkcam), so the service opens what ReadWritePaths
-    lets it write: the game log's folder (its photos beside it), the screenshots, the
-    calibration's folder (the taught dice beside it); ``~`` is `home`."""
+def _play_paths(
+    play_args: list[str], home: Path
+) -> tuple[argparse.Namespace, list[str], list[str]]:
+    """(the play arguments as play parses them, the same with each file or folder made
+    absolute, the folders the service writes to). A relative path is taken from the
+    folder install-service runs in (the service itself runs in /var/lib/zonkcam), so the
+    service opens what ReadWritePaths lets it write: the game log's folder (its photos
+    beside it), the screenshots, the calibration's folder (the taught dice beside it);
+    ``~`` is `home`."""
     parsed = _parsed_play(play_args)
     args = list(play_args)
 
@@ -141,7 +144,7 @@ def _play_paths(play_args: list[str], home: Path) -> tuple[list[str], list[str]]
         if str(absolute(parsed.rules)) != parsed.rules:
             args += ["--rules", str(absolute(parsed.rules))]
     unique = list(dict.fromkeys(str(p) for p in writes))
-    return args, unique
+    return parsed, args, unique
 
 
 def render(
@@ -161,8 +164,8 @@ def render(
     python = python or os.path.abspath(sys.executable)
     home = Path(pw.pw_dir)
     data_home, config_home = home / ".local" / "share", home / ".config"
-    args, write = _play_paths(list(play_args), home)
-    if _parsed_play(args).source == "auto" and not any(a.startswith("--so") for a in args):
+    parsed, args, write = _play_paths(list(play_args), home)
+    if parsed.source == "auto" and not any(a.startswith("--so") for a in args):
         # at the table a missing camera is a problem to show and retry, never the demo game
         # playing on the real game log
         args = ["--source", "pi", *args]
