@@ -36,8 +36,10 @@ from zonkcam.game.state import Phase
 from zonkcam.mat.calibrate import calibrate
 from zonkcam.record.scorekeeper import Scorekeeper
 from zonkcam.record.store import EventLog
-from zonkcam.sources.demo import LOOKS, DemoTable, TruthReader
+from zonkcam.sim.demo_table import DemoTable
+from zonkcam.sim.lens import LOOKS
 from zonkcam.table.observe import TableWatcher
+from zonkcam.testing import TruthReader
 
 FPS = 30.0
 

@@ -41,7 +41,8 @@ from zonkcam.display.view import CONFIRM_BELOW
 from zonkcam.errors import UserError
 from zonkcam.mat.calibrate import Calibration, calibrate
 from zonkcam.mat.layout import KEEP_COLOUR, PAPER_COLOUR, ROLLING_COLOUR
-from zonkcam.sources.demo import CameraLook, DemoDie, DemoTable, DiePose
+from zonkcam.sim.demo_table import DemoDie, DemoTable, DiePose
+from zonkcam.sim.lens import CameraLook
 from zonkcam.table.observe import Event, Observation, Reader, TableWatcher
 from zonkcam.table.tracking import Change
 from zonkcam.table.zones import TableDie

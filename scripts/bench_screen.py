@@ -16,9 +16,9 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 import numpy as np
 import pygame
 
-from zonkcam.display import scenes
 from zonkcam.display.painter import Painter
 from zonkcam.display.view import TableObservation, view_for
+from zonkcam.sim import scenes
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -15,8 +15,10 @@ import time
 
 from zonkcam.display.view import CONFIRM_BELOW
 from zonkcam.mat.calibrate import calibrate
-from zonkcam.sources.demo import LOOKS, DemoTable, TruthReader
+from zonkcam.sim.demo_table import DemoTable
+from zonkcam.sim.lens import LOOKS
 from zonkcam.table.observe import TableWatcher
+from zonkcam.testing import TruthReader
 
 
 def main() -> None:

@@ -31,8 +31,8 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from zonkcam.train.dataset import die_boxes, is_validation, load_labels  # noqa: E402
 from zonkcam.vision import examples as E  # noqa: E402
-from zonkcam.vision.dataset import die_boxes, is_validation, load_labels  # noqa: E402
 from zonkcam.vision.model import VALUES_FILE, open_session  # noqa: E402
 from zonkcam.vision.preprocess import crop_die  # noqa: E402
 

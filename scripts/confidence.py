@@ -23,8 +23,8 @@ from pathlib import Path
 from zonkcam.commands.play import confirm_bar
 from zonkcam.commands.train import default_data
 from zonkcam.train.confidence import KeptDice, fit, flags, kept_dice, nll
+from zonkcam.train.dataset import load_labels, select
 from zonkcam.vision.confidence import IDENTITY, Calibration
-from zonkcam.vision.dataset import load_labels, select
 from zonkcam.vision.model import CONFIDENCE_FILE, MODEL_DIR, DiceModel, load_model
 
 

@@ -42,7 +42,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from zonkcam.mat import layout  # noqa: E402
-from zonkcam.vision.dataset import load_labels  # noqa: E402
+from zonkcam.train.dataset import load_labels  # noqa: E402
 
 PAPER_LEVEL = 235.0
 """What the mat's white paper reads as, in a frame exposed for the mat."""

@@ -66,14 +66,14 @@ mkdir -p "$ROOT/zonkcam"
 truth=$(cd "$HERE" && "$PYTHON" -c '
 import sys
 import cv2, numpy as np
-from zonkcam.vision import synth
+from zonkcam.sim import renderer
 from zonkcam.vision.model import load_model
 from zonkcam.vision.reader import read_dice
 model = load_model(threads=1)
 for seed in range(100):  # the first rendered table this machine reads right
     rng = np.random.default_rng(seed)
-    scene = synth.random_scene(rng, n_dice=4)
-    image = synth.render(scene, rng).image
+    scene = renderer.random_scene(rng, n_dice=4)
+    image = renderer.render(scene, rng).image
     want = sorted(d.value for d in scene.dice)
     if sorted(d.value for d in read_dice(image, model)) == want:
         cv2.imwrite(sys.argv[1], image)

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from zonkcam.commands.eval import Scorer
 from zonkcam.commands.train import default_data
-from zonkcam.vision.dataset import load_labels, select
+from zonkcam.train.dataset import load_labels, select
 from zonkcam.vision.model import load_model
 from zonkcam.vision.reader import DEFAULT_SETTINGS
 

@@ -1,7 +1,7 @@
 """Render the scorekeeper's screen in several game moments into docs/screenshots/*.png.
 
 Each moment is reached by playing real table actions through the rules engine
-(zonkcam.display.scenes); the camera frame is drawn, not photographed. "Meet the dice"
+(zonkcam.sim.scenes); the camera frame is drawn, not photographed. "Meet the dice"
 is played on the demo table with the shipped reader.
 
     .venv/bin/python scripts/screenshots.py [--out docs/screenshots]
@@ -22,13 +22,13 @@ import pygame
 
 from zonkcam.advisor.advice import Advisor
 from zonkcam.controls import BANK, ROLL, SELECT, Command, InputCommand
-from zonkcam.display import scenes
 from zonkcam.display.banners import banners_for
 from zonkcam.display.meet import MeetTheDice, Stage
 from zonkcam.display.painter import Painter
 from zonkcam.display.setup import ChooseRules, EnterPlayers
 from zonkcam.display.view import view_for
 from zonkcam.game.rules import PRESETS
+from zonkcam.sim import scenes
 
 SMALL = (800, 480)
 SHOTS = scenes.SHOTS

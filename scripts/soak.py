@@ -31,8 +31,10 @@ from zonkcam.game.rules import load_rules
 from zonkcam.mat.calibrate import calibrate
 from zonkcam.record.scorekeeper import Scorekeeper
 from zonkcam.record.store import EventLog
-from zonkcam.sources.demo import PLAIN, DemoTable, TruthReader
+from zonkcam.sim.demo_table import DemoTable
+from zonkcam.sim.lens import PLAIN
 from zonkcam.table.observe import TableWatcher
+from zonkcam.testing import TruthReader
 
 
 def rss_mb() -> float:

@@ -27,9 +27,11 @@ import time
 from collections import Counter
 
 from zonkcam.mat.calibrate import calibrate
-from zonkcam.sources.demo import REALISTIC, THINGS, DemoTable, TruthReader
+from zonkcam.sim.demo_table import THINGS, DemoTable
+from zonkcam.sim.lens import REALISTIC
 from zonkcam.table.observe import Event, TableWatcher
 from zonkcam.table.tracking import Change
+from zonkcam.testing import TruthReader
 
 FPS = 30.0
 

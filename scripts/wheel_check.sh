@@ -21,11 +21,11 @@ from zonkcam.data import MODELS, LAYOUTS, SYSTEMD
 for folder in (MODELS, LAYOUTS, SYSTEMD):
     assert folder.is_dir() and "site-packages" in str(folder), folder
 import cv2, numpy as np
-from zonkcam.vision import synth
-scene = synth.Scene(dice=tuple(synth.DieSpec(value=v, color="white", x_mm=x, y_mm=0)
-                               for v, x in ((3, -30), (4, 10), (6, 50))),
-                    mat=synth.Mat("felt", (60, 110, 40)))
-cv2.imwrite("photo.png", synth.render(scene, np.random.default_rng(0)).image)
+from zonkcam.sim import renderer
+scene = renderer.Scene(dice=tuple(renderer.DieSpec(value=v, color="white", x_mm=x, y_mm=0)
+                                  for v, x in ((3, -30), (4, 10), (6, 50))),
+                       mat=renderer.Mat("felt", (60, 110, 40)))
+cv2.imwrite("photo.png", renderer.render(scene, np.random.default_rng(0)).image)
 PY
 "$V/zonkcam" read --json photo.png | tee read.json
 "$V/python" -c 'import json; d = json.load(open("read.json"))["dice"]

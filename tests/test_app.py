@@ -29,8 +29,8 @@ from zonkcam.mat.calibrate import calibrate
 from zonkcam.record.photos import RollPhotos, photo_folder
 from zonkcam.record.scorekeeper import Scorekeeper
 from zonkcam.record.store import EventLog
-from zonkcam.sources.demo import TruthReader
 from zonkcam.table.observe import TableWatcher
+from zonkcam.testing import TruthReader
 
 
 @pytest.fixture
@@ -430,8 +430,8 @@ def test_play_ends_with_exit_status_1_when_its_file_source_is_given_up(
     frames is given up after three tries, the game saved and the way back printed."""
     from zonkcam import cli
     from zonkcam.app import main as app_main
+    from zonkcam.sim.demo_table import DemoTable
     from zonkcam.sources import CameraError
-    from zonkcam.sources.demo import DemoTable
 
     table = DemoTable(seed=3, autoplay=False, size=(640, 480))
     first = table.read()

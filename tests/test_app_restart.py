@@ -107,7 +107,7 @@ def test_the_service_command_line_resumes_the_game_in_play(tmp_path):
     import cv2
 
     from zonkcam.mat.calibrate import calibrate
-    from zonkcam.sources.demo import DemoTable
+    from zonkcam.sim.demo_table import DemoTable
 
     table = DemoTable(seed=1, autoplay=False, size=(640, 480))
     frames = tmp_path / "camera"

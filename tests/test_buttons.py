@@ -22,6 +22,7 @@ from zonkcam.game.dice import parse_dice
 from zonkcam.game.game import Game
 from zonkcam.game.rules import PRESETS
 from zonkcam.hardware.buttons import ArcadeButtons, ButtonPins, PressGate, open_buttons
+from zonkcam.testing import FakeClock
 
 gpiozero = pytest.importorskip("gpiozero")
 from gpiozero import Device  # noqa: E402
@@ -29,14 +30,6 @@ from gpiozero.pins.mock import MockFactory  # noqa: E402
 
 HOLD = 0.15
 SETTLE = 0.05
-
-
-class FakeClock:
-    def __init__(self) -> None:
-        self.now = 100.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 @pytest.fixture
@@ -50,7 +43,7 @@ def factory():
 
 @pytest.fixture
 def clock():
-    return FakeClock()
+    return FakeClock(100.0)
 
 
 @pytest.fixture
@@ -229,7 +222,7 @@ def test_open_buttons_on_gpio(factory):
 
 
 def test_press_gate():
-    clock = FakeClock()
+    clock = FakeClock(100.0)
     gate = PressGate(0.2, clock)
     assert gate.accept("bank")
     assert not gate.accept("bank")

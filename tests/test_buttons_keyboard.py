@@ -6,10 +6,10 @@ import pygame
 import pytest
 
 from zonkcam.controls import BANK, ROLL, SELECT, UNDO, Command, InputCommand
-from zonkcam.display import scenes
 from zonkcam.display.keyboard import KeyboardInput
 from zonkcam.display.painter import Painter
 from zonkcam.display.view import view_for
+from zonkcam.sim import scenes
 
 
 def key(k, text=""):

@@ -20,9 +20,9 @@ from zonkcam.mat.calibrate import (
     load_calibration,
 )
 from zonkcam.mat.layout import draw_mat, geometry_from_dict, load_geometry, write_pdf
+from zonkcam.sim import renderer
 from zonkcam.table.observe import WatchConfig
 from zonkcam.table.zones import foreground
-from zonkcam.vision import synth
 
 A3 = load_geometry("a3")
 
@@ -38,12 +38,12 @@ def photograph(
 ):
     """The mat printed and seen by a pinhole camera (the project's renderer), with the true
     mat-to-image mapping for checking."""
-    cam = synth.Camera(size[0], size[1], tilt_deg=tilt, distance_mm=distance, focal_px=1000)
-    mat = synth.Mat(
+    cam = renderer.Camera(size[0], size[1], tilt_deg=tilt, distance_mm=distance, focal_px=1000)
+    mat = renderer.Mat(
         "wood", (60, 90, 130), image=draw_mat(geo, dpi=80), size_mm=(geo.width_mm, geo.height_mm)
     )
-    image = synth.render(
-        synth.Scene((), cam, mat, blur=blur, noise=2.0), np.random.default_rng(seed)
+    image = renderer.render(
+        renderer.Scene((), cam, mat, blur=blur, noise=2.0), np.random.default_rng(seed)
     ).image
 
     def truth(pts_mm):
@@ -220,7 +220,7 @@ def test_every_die_colour_stands_out_wherever_it_lies_on_the_mat(where, x, y):
     mat = draw_mat(A3, dpi=25.4 * REFERENCE_PX_PER_MM)
     half = int(A3.die_mm * REFERENCE_PX_PER_MM / 2)
     level = WatchConfig().change_level
-    for name, body in (synth.DIE_COLORS | REAL_BODIES).items():
+    for name, body in (renderer.DIE_COLORS | REAL_BODIES).items():
         lying = mat.copy()
         cv2.rectangle(lying, (x - half, y - half), (x + half, y + half), body, -1)
         square = (slice(max(0, y - half), y + half), slice(max(0, x - half), x + half))

@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 from zonkcam import cli
+from zonkcam.sim import renderer
 from zonkcam.train.confidence import KeptDice, fit, flags, nll
-from zonkcam.vision import synth
 from zonkcam.vision.confidence import FEATURES, IDENTITY, Calibration, features
 from zonkcam.vision.model import CONFIDENCE_FILE, DETECTOR_FILE, MODEL_DIR, VALUES_FILE, load_model
 from zonkcam.vision.reader import read_dice
@@ -78,9 +78,9 @@ def test_the_shipped_confidence_is_the_calibrated_one():
     rng = np.random.default_rng(3)
     checked = 0
     for seed in range(4):  # rendered tables: the crops are the fixture, the file the truth
-        scene = synth.random_scene(np.random.default_rng(seed), 640, 480, n_dice=4)
+        scene = renderer.random_scene(np.random.default_rng(seed), 640, 480, n_dice=4)
         clues: list[np.ndarray] = []
-        dice = read_dice(synth.render(scene, rng).image, model, clues=clues)
+        dice = read_dice(renderer.render(scene, rng).image, model, clues=clues)
         for die, clue in zip(dice, clues, strict=True):
             expected = 1.0 / (1.0 + math.exp(-(float(clue @ weights) + bias)))
             assert die.confidence == pytest.approx(expected, abs=1e-4)

@@ -8,7 +8,7 @@ import cv2
 import numpy as np
 import pytest
 
-from zonkcam.sources.demo import DemoTable, DiePose
+from zonkcam.sim.demo_table import DemoTable, DiePose
 from zonkcam.train.cutouts import (
     CutOut,
     DieKind,
@@ -120,7 +120,7 @@ def test_a_die_art_draws_each_die_where_the_truth_says():
         patch = frame.image[int(y0) + 3 : int(y1) - 3, int(x0) + 3 : int(x1) - 3].astype(int)
         magenta = (patch[..., 0] > 180) & (patch[..., 1] < 90) & (patch[..., 2] > 180)
         assert magenta.mean() > 0.8
-        mx, my = table.mat_to_frame([[d.x_mm, d.y_mm]])[0]
+        mx, my = table.mat_to_image([[d.x_mm, d.y_mm]])[0]  # the plain look: no lens bending
         assert abs((x0 + x1) / 2 - mx) < 6 and abs((y0 + y1) / 2 - my) < 8
     assert not art.poses[-1].moving
     assert art.poses[0].moving  # tumbling in

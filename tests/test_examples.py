@@ -15,8 +15,8 @@ from zonkcam.game.rules import load_rules
 from zonkcam.mat.calibrate import calibrate
 from zonkcam.record.scorekeeper import Scorekeeper
 from zonkcam.record.store import EventLog
-from zonkcam.sources.demo import DemoTable
-from zonkcam.vision import synth
+from zonkcam.sim import renderer
+from zonkcam.sim.demo_table import DemoTable
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 
@@ -44,14 +44,14 @@ def test_score_roll(capsys):
 
 
 def test_read_photo(tmp_path, capsys):
-    scene = synth.Scene(
+    scene = renderer.Scene(
         dice=tuple(
-            synth.DieSpec(value=v, color="white", x_mm=x, y_mm=0)
+            renderer.DieSpec(value=v, color="white", x_mm=x, y_mm=0)
             for v, x in ((2, -40), (5, 0), (6, 40))
         ),
-        mat=synth.Mat("felt", (60, 110, 40)),
+        mat=renderer.Mat("felt", (60, 110, 40)),
     )
-    out = synth.render(scene, np.random.default_rng(0))
+    out = renderer.render(scene, np.random.default_rng(0))
     photo = tmp_path / "table.png"
     cv2.imwrite(str(photo), out.image)
     assert example("read_photo")([str(photo)]) == 0

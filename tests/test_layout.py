@@ -1,11 +1,17 @@
 """The package's architecture holds: no import cycles, and nothing imports from a layer
 above its own (the rules engine and the reader never from the app, the screen never from
-the GPIO layer)."""
+the GPIO layer); the product stays apart from its simulator (sim), its lab (train) and
+its test fakes (testing)."""
 
 from __future__ import annotations
 
 import ast
+import os
+import subprocess
+import sys
 from pathlib import Path
+
+import pytest
 
 import zonkcam
 
@@ -15,14 +21,28 @@ LAYERS = [
     {"errors", "data", "fileio"},
     {"game"},
     {"advisor", "controls", "vision"},
-    {"train", "mat"},
+    {"mat"},
     {"sources"},
     {"table", "record"},
     {"hardware", "display"},
+    {"sim"},
+    {"train"},
+    {"testing"},
     {"app"},
     {"commands", "cli", "__main__"},
 ]
 """Bottom up: a module may import from its own package and from layers below."""
+APART = ("zonkcam.sim", "zonkcam.train", "zonkcam.testing")
+"""The simulator, the lab and the test fakes: not the product."""
+DOORS = {
+    "zonkcam.sources": {"zonkcam.sim.demo_table", "zonkcam.sim.lens"},
+    "zonkcam.app.main": {"zonkcam.sim.demo_table", "zonkcam.sim.lens"},
+    "zonkcam.app.demo": {"zonkcam.sim.demo_table"},
+}
+"""Where the product may reach the simulator: the ``demo`` sources open the demo table
+(zonkcam.sources, when asked for one), and the app plays the demo game on it."""
+LAB = {"zonkcam.commands.train", "zonkcam.commands.eval", "zonkcam.commands.bench"}
+"""The lab's own commands (`zonkcam train`, `eval`, `bench`), which may use all of it."""
 PURE = {"game", "advisor", "vision"}
 """Packages that never touch hardware or the screen."""
 
@@ -73,9 +93,54 @@ def test_nothing_imports_from_a_layer_above():
         for m, deps in _modules().items()
         if m != "zonkcam"
         for d in deps
-        if d != "zonkcam" and _layer(d) > _layer(m)
+        if d != "zonkcam" and _layer(d) > _layer(m) and d not in DOORS.get(m, ())
     ]
     assert not wrong, "\n".join(wrong)
+
+
+def _apart(module: str) -> bool:
+    return module.startswith(APART)
+
+
+def test_the_product_never_imports_the_simulator_the_lab_or_the_fakes():
+    """Only through DOORS (and in the lab's own commands); and nothing in the package
+    imports the test fakes."""
+    wrong = [
+        f"{m} imports {d}"
+        for m, deps in _modules().items()
+        if not _apart(m) and m not in LAB
+        for d in deps
+        if _apart(d) and d not in DOORS.get(m, ())
+    ]
+    wrong += [
+        f"{m} imports {d}"
+        for m, deps in _modules().items()
+        if not m.startswith("zonkcam.testing")
+        for d in deps
+        if d.startswith("zonkcam.testing")
+    ]
+    assert not wrong, "\n".join(wrong)
+
+
+def test_the_product_below_the_app_loads_none_of_them():
+    """Importing every product module below the app (the engine, advisor, reader, mat,
+    sources, table, log, screen, buttons) loads no module of sim, train or testing: the
+    sources' door to the demo table opens only when one is asked for."""
+    below = sorted(
+        m
+        for m in _modules()
+        if m != "zonkcam" and not _apart(m) and _layer(m) < _layer("zonkcam.sim")
+    )
+    code = (
+        "import sys\n"
+        + "".join(f"import {m}\n" for m in below)
+        + f"print(sorted(m for m in sys.modules if m.startswith({APART!r})))"
+    )
+    env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"}
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True
+    )
+    assert len(below) > 40 and out.stdout.strip() == "[]", out.stdout
 
 
 def test_the_pure_packages_touch_no_hardware():
@@ -115,3 +180,33 @@ def test_no_import_cycles():
         if m not in seen:
             visit(m, [m])
     assert not cycles, "\n".join(" -> ".join(c) for c in cycles)
+
+
+ROOT_ENTRIES = {
+    ".ci",
+    ".gitignore",
+    "Makefile",
+    "README.md",
+    "calibration",
+    "constraints",
+    "docs",
+    "examples",
+    "models",
+    "pyproject.toml",
+    "scripts",
+    "systemd",
+    "tests",
+    "zonkcam",
+}
+"""What the repository holds at its root: the design card's folders and the build files."""
+
+
+def test_the_repository_root_holds_only_what_belongs_there():
+    checkout = ROOT.parent
+    if not (checkout / ".git").exists():
+        pytest.skip("not a git checkout (an installed wheel)")
+    tracked = subprocess.run(
+        ["git", "ls-files", "-z"], cwd=checkout, capture_output=True, text=True, check=True
+    ).stdout.split("\0")
+    stray = sorted({f.split("/")[0] for f in tracked if f} - ROOT_ENTRIES)
+    assert not stray, f"files at the repository root that belong elsewhere: {stray}"

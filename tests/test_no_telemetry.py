@@ -11,7 +11,7 @@ import cv2
 import numpy as np
 import pytest
 
-from zonkcam.vision import synth
+from zonkcam.sim import renderer
 
 
 def test_reading_a_photo_under_a_fresh_home_writes_nothing_there(tmp_path):
@@ -19,7 +19,7 @@ def test_reading_a_photo_under_a_fresh_home_writes_nothing_there(tmp_path):
     home.mkdir()
     photo = tmp_path / "table.jpg"
     rng = np.random.default_rng(3)
-    cv2.imwrite(str(photo), synth.render(synth.random_scene(rng, n_dice=4), rng).image)
+    cv2.imwrite(str(photo), renderer.render(renderer.random_scene(rng, n_dice=4), rng).image)
     env = {k: v for k, v in os.environ.items() if not k.startswith(("XDG_", "ORT_"))}
     env["HOME"] = str(home)
     done = subprocess.run(
@@ -64,7 +64,7 @@ def test_the_table_writes_only_its_own_folders_and_opens_no_network_socket(tmp_p
     db = tmp_path / "given" / "g.db"
     photo = tmp_path / "table.jpg"
     rng = np.random.default_rng(3)
-    cv2.imwrite(str(photo), synth.render(synth.random_scene(rng, n_dice=4), rng).image)
+    cv2.imwrite(str(photo), renderer.render(renderer.random_scene(rng, n_dice=4), rng).image)
     argv = {
         "read": ["read", str(photo)],
         "play": ["play", "--source", "demo", "--fast", "--games", "1", "--db", str(db)],

@@ -12,9 +12,7 @@ import pygame
 import pytest
 
 from tests.screen_helpers import artifacts_dir, find_text, pixels, save, share_of
-from zonkcam.display import scenes
 from zonkcam.display.banners import banner
-from zonkcam.display.fake_table import MAT_BGR, mat_observation
 from zonkcam.display.painter import ACCENT, SURE, UNSURE, Painter, layout_for
 from zonkcam.display.view import TableObservation, die_at, view_for
 from zonkcam.game import actions as A
@@ -22,6 +20,8 @@ from zonkcam.game.dice import parse_dice
 from zonkcam.game.game import Game
 from zonkcam.game.rules import PRESETS
 from zonkcam.game.state import Phase
+from zonkcam.sim import scenes
+from zonkcam.sim.fake_table import MAT_BGR, mat_observation
 from zonkcam.table.zones import TableDie
 from zonkcam.vision.die import Die
 

@@ -8,7 +8,6 @@ import pygame
 import pytest
 
 from tests.screen_helpers import artifacts_dir, find_text, save, share_of
-from zonkcam.display import scenes
 from zonkcam.display.banners import STYLES, BannerQueue, banner, banners_for
 from zonkcam.display.painter import Painter, layout_for
 from zonkcam.display.view import view_for
@@ -16,6 +15,8 @@ from zonkcam.game import actions as A
 from zonkcam.game.dice import parse_dice
 from zonkcam.game.game import Game
 from zonkcam.game.rules import PRESETS
+from zonkcam.sim import scenes
+from zonkcam.testing import FakeClock
 
 REQUIRED = [
     "ZONK",
@@ -32,14 +33,6 @@ REQUIRED = [
     "FINAL ROUND",
     "WINNER",
 ]
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 0.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -114,7 +107,7 @@ def test_winner_banner_uses_the_zonk_name():
 
 
 def test_queue_shows_each_banner_for_its_time():
-    clock = Clock()
+    clock = FakeClock()
     q = BannerQueue(seconds=2.0, clock=clock, durations={"WINNER": 5.0})
     assert q.current() is None
     q.push([banner("ZONK"), banner("NEWBIE")])
@@ -137,7 +130,7 @@ def test_queue_shows_each_banner_for_its_time():
 
 
 def test_queue_time_starts_when_a_banner_is_first_shown():
-    clock = Clock()
+    clock = FakeClock()
     q = BannerQueue(seconds=2.0, clock=clock)
     clock.now = 100.0
     q.push([banner("ZONK")])
@@ -148,7 +141,7 @@ def test_queue_time_starts_when_a_banner_is_first_shown():
 
 
 def test_queue_from_state_and_clear():
-    clock = Clock()
+    clock = FakeClock()
     q = BannerQueue(clock=clock)
     q.push_state(scenes.all_johnnys().state)
     assert q.current().name == "ZONK"

@@ -12,7 +12,6 @@ from tests.test_screen_sounds import FakeMixer
 from zonkcam.advisor.advice import Advisor, Best, best_words
 from zonkcam.controls import BANK, ODDS, ROLL, SELECT, InputCommand, action_for
 from zonkcam.display.banners import BannerQueue
-from zonkcam.display.fake_table import mat_observation
 from zonkcam.display.game_screen import GameScreen
 from zonkcam.display.odds import OddsWorker
 from zonkcam.display.painter import SURE, layout_for
@@ -23,6 +22,7 @@ from zonkcam.game.dice import parse_dice
 from zonkcam.game.errors import TableError
 from zonkcam.game.game import Game
 from zonkcam.game.rules import PRESETS
+from zonkcam.sim.fake_table import mat_observation
 
 
 class Clock:
@@ -241,7 +241,7 @@ def test_banners_go_once_the_next_turn_plays(window):
 
 
 def test_muted_shows_beside_the_final_round(window):
-    from zonkcam.display import scenes
+    from zonkcam.sim import scenes
 
     ui = GameScreen(window, sounds=Sounds(mixer=FakeMixer(), muted=True))
     ui.draw(scenes.final_round().state)

@@ -19,10 +19,10 @@ from zonkcam.display.sounds import Sounds
 from zonkcam.display.window import Window
 from zonkcam.game.rules import PRESETS
 from zonkcam.mat.calibrate import calibrate
-from zonkcam.sources.demo import TruthReader
 from zonkcam.table.observe import TableWatcher
 from zonkcam.table.reading import SeenDie
 from zonkcam.table.teaching import Teacher
+from zonkcam.testing import TruthReader
 from zonkcam.vision.examples import TaughtDice
 
 QUIT = Command(InputCommand.QUIT)

@@ -16,10 +16,10 @@ import pytest
 
 from tests.screen_helpers import artifacts_dir, pixels, save
 from zonkcam.advisor.advice import Advisor
-from zonkcam.display import scenes
 from zonkcam.display.banners import banners_for
 from zonkcam.display.painter import Painter
 from zonkcam.display.view import view_for
+from zonkcam.sim import scenes
 
 SIZE = (800, 480)
 LINE_PX = 28

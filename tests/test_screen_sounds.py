@@ -7,29 +7,7 @@ import pytest
 
 from zonkcam.display import sounds
 from zonkcam.display.sounds import RATE, Sounds, synthesise
-
-
-class FakeSound:
-    def __init__(self, log, buffer):
-        self.log, self.samples = log, np.frombuffer(buffer, np.int16)
-
-    def play(self):
-        self.log.append(self)
-
-
-class FakeMixer:
-    def __init__(self, channels=1):
-        self.channels = channels
-        self.played: list[FakeSound] = []
-        self.made: list[FakeSound] = []
-
-    def get_init(self):
-        return (44_100, -16, self.channels)
-
-    def Sound(self, buffer):
-        sound = FakeSound(self.played, buffer)
-        self.made.append(sound)
-        return sound
+from zonkcam.testing import FakeMixer
 
 
 @pytest.mark.parametrize("name", ["ZONK", "HOT DICE", "WINNER"])

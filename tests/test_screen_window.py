@@ -8,14 +8,7 @@ import pygame
 import pytest
 
 from zonkcam.display.window import Window, candidate_drivers
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 0.0
-
-    def __call__(self) -> float:
-        return self.now
+from zonkcam.testing import FakeClock
 
 
 @pytest.fixture(autouse=True)
@@ -67,7 +60,7 @@ def test_no_display_at_all_is_the_dummy_driver(tmp_path, monkeypatch):
 def test_screenshots_are_taken_now_and_then(tmp_path):
     pygame.display.init()
     surface = pygame.Surface((64, 48))
-    clock = Clock()
+    clock = FakeClock()
     window = Window(surface, "dummy", screenshots=tmp_path, screenshot_every=1.0, clock=clock)
     window.show()
     window.show()

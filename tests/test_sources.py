@@ -9,6 +9,7 @@ import pytest
 
 from zonkcam import sources
 from zonkcam.errors import UserError
+from zonkcam.sim.lens import PLAIN, REALISTIC
 from zonkcam.sources import (
     BadFrameError,
     CameraError,
@@ -20,20 +21,8 @@ from zonkcam.sources import (
     open_source,
     pi,
 )
-from zonkcam.sources.demo import PLAIN, REALISTIC
-
-
-class FakeClock:
-    def __init__(self):
-        self.now = 0.0
-        self.sleeps: list[float] = []
-
-    def __call__(self) -> float:
-        return self.now
-
-    def sleep(self, s: float) -> None:
-        self.sleeps.append(s)
-        self.now += s
+from zonkcam.testing import FakeClock, FakePicamera2
+from zonkcam.testing.camera import MODULE_2, MODULE_3
 
 
 class Camera:
@@ -291,27 +280,6 @@ def test_auto_without_picamera2_is_the_demo_table(monkeypatch):
     assert open_source("auto").name == "demo table"
 
 
-# Sensor modes as picamera2 lists them for a Camera Module 3 (imx708, 16:9) and a
-# Camera Module 2 (imx219, 4:3).
-MODULE_3 = (
-    (4608, 2592),
-    [
-        {"size": (1536, 864), "bit_depth": 10, "crop_limits": (768, 432, 3072, 1728), "fps": 120.1},
-        {"size": (2304, 1296), "bit_depth": 10, "crop_limits": (0, 0, 4608, 2592), "fps": 56.0},
-        {"size": (4608, 2592), "bit_depth": 10, "crop_limits": (0, 0, 4608, 2592), "fps": 14.4},
-    ],
-)
-MODULE_2 = (
-    (3280, 2464),
-    [
-        {"size": (640, 480), "bit_depth": 10, "crop_limits": (1000, 752, 1280, 960), "fps": 206.7},
-        {"size": (1640, 1232), "bit_depth": 10, "crop_limits": (0, 0, 3280, 2464), "fps": 41.9},
-        {"size": (1920, 1080), "bit_depth": 10, "crop_limits": (680, 692, 1920, 1080), "fps": 47.6},
-        {"size": (3280, 2464), "bit_depth": 10, "crop_limits": (0, 0, 3280, 2464), "fps": 21.2},
-    ],
-)
-
-
 @pytest.mark.parametrize(
     "camera_module,mode,size",
     [
@@ -324,45 +292,6 @@ def test_the_sensor_mode_sees_the_whole_field_of_view(camera_module, mode, size)
     chosen = pi.full_view_mode(modes, array)
     assert chosen["size"] == mode and tuple(chosen["crop_limits"][2:]) == array
     assert pi.frame_size(chosen["size"]) == size
-
-
-class FakePicamera2:
-    """What PiCameraSource asks of picamera2, recorded."""
-
-    made = 0
-
-    def __init__(self):
-        FakePicamera2.made += 1
-        self.sensor_modes = MODULE_3[1]
-        self.camera_properties = {"PixelArraySize": MODULE_3[0]}
-        self.calls: list = []
-        self.running = False
-
-    def create_video_configuration(self, **kw):
-        return kw
-
-    def configure(self, config):
-        self.calls.append(("configure", config))
-
-    def start(self):
-        self.running = True
-
-    def stop(self):
-        self.running = False
-
-    def close(self):
-        self.running = False
-
-    def capture_metadata(self):
-        return {"ExposureTime": 12000, "AnalogueGain": 2.5, "ColourGains": (1.8, 1.4), "Lux": 300.0}
-
-    def set_controls(self, controls):
-        self.calls.append(("set_controls", controls))
-
-    def capture_array(self, stream):
-        if not self.running:
-            raise RuntimeError("camera not running")
-        return np.zeros((720, 1280, 3), np.uint8)
 
 
 def test_the_pi_camera_locks_exposure_and_white_balance_the_documented_way(monkeypatch):
@@ -400,7 +329,7 @@ def test_watch_ends_with_exit_status_1_when_its_camera_is_given_up(tmp_path, mon
     from zonkcam import cli
     from zonkcam.commands import watch
     from zonkcam.mat.calibrate import calibrate
-    from zonkcam.sources.demo import DemoTable
+    from zonkcam.sim.demo_table import DemoTable
 
     table = DemoTable(seed=3, autoplay=False, size=(640, 480))
     first = table.read()

@@ -13,10 +13,12 @@ import numpy as np
 import pytest
 
 from zonkcam.mat.calibrate import calibrate
+from zonkcam.sim.demo_table import DemoTable
+from zonkcam.sim.lens import REALISTIC
 from zonkcam.sources import CameraProblem, Frame
-from zonkcam.sources.demo import REALISTIC, DemoTable, TruthReader
 from zonkcam.table.observe import Event, TableWatcher
 from zonkcam.table.tracking import Change
+from zonkcam.testing import TruthReader
 
 pytestmark = pytest.mark.slow  # whole tables, games or kills: `make check` leaves them out
 

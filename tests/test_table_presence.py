@@ -14,9 +14,11 @@ import pytest
 
 from zonkcam.mat.calibrate import calibrate
 from zonkcam.mat.layout import KEEP_COLOUR, PAPER_COLOUR, ROLLING_COLOUR
-from zonkcam.sources.demo import REALISTIC, DemoTable, TruthReader
+from zonkcam.sim.demo_table import DemoTable
+from zonkcam.sim.lens import REALISTIC
 from zonkcam.table.observe import Event, TableWatcher
 from zonkcam.table.tracking import Change
+from zonkcam.testing import TruthReader
 
 pytestmark = pytest.mark.slow  # whole tables: `make check` leaves them out
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from zonkcam.mat.calibrate import calibrate
-from zonkcam.sources.demo import DemoTable
+from zonkcam.sim.demo_table import DemoTable
 from zonkcam.table.observe import TableWatcher
 from zonkcam.table.reading import OnnxReader
 from zonkcam.vision.reader import DEFAULT_SETTINGS

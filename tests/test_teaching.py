@@ -20,10 +20,10 @@ from zonkcam.mat.taught import (
 )
 from zonkcam.record.scorekeeper import Scorekeeper
 from zonkcam.record.store import EventLog
-from zonkcam.sources.demo import TruthReader
 from zonkcam.table.observe import TableWatcher
 from zonkcam.table.reading import SeenDie
 from zonkcam.table.teaching import Teacher, parse_fix
+from zonkcam.testing import TruthReader
 from zonkcam.vision.examples import TaughtDice, turns
 from zonkcam.vision.model import DiceModel
 from zonkcam.vision.reader import read_dice

@@ -17,9 +17,9 @@ pytest.importorskip("onnx")
 pytest.importorskip("efficientnet_lite_pytorch")
 
 from zonkcam import cli  # noqa: E402
+from zonkcam.sim import renderer  # noqa: E402
 from zonkcam.train import data as D  # noqa: E402
 from zonkcam.train import run as R  # noqa: E402
-from zonkcam.vision import synth  # noqa: E402
 from zonkcam.vision.model import DETECTOR_FILE, MODEL_DIR, load_model  # noqa: E402
 from zonkcam.vision.reader import read_dice  # noqa: E402
 
@@ -30,8 +30,10 @@ def _labelled_set(root: Path, sources: dict[str, int]) -> Path:
     with (root / "labels.jsonl").open("w") as fh:
         for source, n in sources.items():
             for i in range(n):
-                out = synth.render(
-                    synth.random_scene(np.random.default_rng([i, len(source)]), 320, 240, n_dice=3),
+                out = renderer.render(
+                    renderer.random_scene(
+                        np.random.default_rng([i, len(source)]), 320, 240, n_dice=3
+                    ),
                     np.random.default_rng(i),
                 )
                 name = f"images/{source}{i}.png"
@@ -231,8 +233,9 @@ def test_weighted_draws_follow_the_shares():
 
 
 def test_detector_samples_keep_their_boxes_on_the_dice():
-    out = synth.render(
-        synth.random_scene(np.random.default_rng(3), 640, 480, n_dice=4), np.random.default_rng(3)
+    out = renderer.render(
+        renderer.random_scene(np.random.default_rng(3), 640, 480, n_dice=4),
+        np.random.default_rng(3),
     )
     ok, buf = cv2.imencode(".png", out.image)
     photo = D.Photo(

@@ -10,9 +10,9 @@ import pytest
 
 from zonkcam import cli
 from zonkcam.display.view import CONFIRM_BELOW
-from zonkcam.vision import synth
+from zonkcam.sim import renderer
+from zonkcam.train.metrics import iou
 from zonkcam.vision.confidence import FEATURES
-from zonkcam.vision.metrics import iou
 from zonkcam.vision.model import (
     CONFIDENCE_FILE,
     DETECTOR_FILE,
@@ -46,7 +46,7 @@ def table(seed: int, width: int = 1280, height: int = 960, n_dice: int = 6, **kw
     mat, all inside the frame, under a warm or cool lamp."""
     rng = np.random.default_rng(seed)
     die_px = float(rng.uniform(0.06, 0.085)) * width
-    cam = synth.Camera(
+    cam = renderer.Camera(
         width,
         height,
         tilt_deg=float(rng.uniform(0, 20)),
@@ -63,7 +63,7 @@ def table(seed: int, width: int = 1280, height: int = 960, n_dice: int = 6, **kw
         v = height * (0.22 + 0.28 * r + rng.uniform(-0.05, 0.05))
         x, y = cam.pixel_to_mat(u, v)
         dice.append(
-            synth.DieSpec(
+            renderer.DieSpec(
                 value=int(rng.integers(1, 7)),
                 color=colors[i % 3],
                 x_mm=x,
@@ -79,15 +79,15 @@ def table(seed: int, width: int = 1280, height: int = 960, n_dice: int = 6, **kw
         "white": (235, 235, 235),
         "cloth": (90, 60, 60),
     }[kind]
-    scene = synth.Scene(
+    scene = renderer.Scene(
         dice=tuple(dice),
         camera=cam,
-        mat=synth.Mat(kind, colour),
-        light=synth.Light(warmth=float(rng.uniform(-0.6, 0.6))),
+        mat=renderer.Mat(kind, colour),
+        light=renderer.Light(warmth=float(rng.uniform(-0.6, 0.6))),
         noise=2.0,
         **kw,
     )
-    return synth.render(scene, rng)
+    return renderer.render(scene, rng)
 
 
 def assert_read_exactly(found: tuple[Die, ...], truth, check_color: bool = True):
@@ -156,17 +156,17 @@ def test_rendered_tables_are_read_exactly(model, seed):
 def test_a_pair_and_a_row_with_small_gaps(model):
     for xs in ((-9, 9), (-27, -9, 9, 27)):  # 16 mm dice, 2 mm apart
         specs = tuple(
-            synth.DieSpec(value=v, color="white", x_mm=x, y_mm=0)
+            renderer.DieSpec(value=v, color="white", x_mm=x, y_mm=0)
             for x, v in zip(xs, (2, 3, 4, 5), strict=False)
         )
-        cam = synth.Camera(640, 480, distance_mm=250, focal_px=600)
-        scene = synth.Scene(dice=specs, camera=cam, mat=synth.Mat("felt", (60, 110, 40)))
-        out = synth.render(scene, np.random.default_rng(0))
+        cam = renderer.Camera(640, 480, distance_mm=250, focal_px=600)
+        scene = renderer.Scene(dice=specs, camera=cam, mat=renderer.Mat("felt", (60, 110, 40)))
+        out = renderer.render(scene, np.random.default_rng(0))
         assert_read_exactly(read_dice(out.image, model), out.dice)
 
 
 def test_close_ups_are_read_in_one_pass(model):
-    for out in synth.closeup_frames(1280, 960, 0.3, 3, 0):
+    for out in renderer.closeup_frames(1280, 960, 0.3, 3, 0):
         found = read_dice(out.image, model)
         assert sorted(d.value for d in found) == sorted(d.value for d in out.dice)
 
@@ -178,7 +178,7 @@ def test_close_ups_are_read_in_one_pass(model):
     "are 16-23 px at the detector's input and some come too cold to keep (docs/model-card.md)",
 )
 def test_dice_far_away_and_oblique_are_read_in_one_pass(model):
-    for out in synth.far_frames(2560, 1920, 0.03, 3, 0):
+    for out in renderer.far_frames(2560, 1920, 0.03, 3, 0):
         found = read_dice(out.image, model)
         assert sorted(d.value for d in found) == sorted(d.value for d in out.dice)
 
@@ -186,8 +186,8 @@ def test_dice_far_away_and_oblique_are_read_in_one_pass(model):
 def test_a_table_with_no_dice_reads_empty(model):
     rng = np.random.default_rng(4)
     for kind in ("wood", "felt", "white"):
-        scene = synth.Scene(dice=(), mat=synth.Mat(kind, (70, 120, 170)))
-        assert read_dice(synth.render(scene, rng).image, model) == ()
+        scene = renderer.Scene(dice=(), mat=renderer.Mat(kind, (70, 120, 170)))
+        assert read_dice(renderer.render(scene, rng).image, model) == ()
 
 
 def test_degenerate_and_odd_arrays(model):
@@ -404,7 +404,7 @@ def test_every_command_and_the_table_read_with_the_same_settings(tmp_path, monke
 
 @pytest.mark.slow
 def test_bench_times_photos_and_rendered_frames(tmp_path, capsys, monkeypatch):
-    from zonkcam.vision.dataset import is_validation
+    from zonkcam.train.dataset import is_validation
 
     work = tmp_path / "work"
     work.mkdir()

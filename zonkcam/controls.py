@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any, Protocol
+from typing import Any
 
 from zonkcam.game import actions as A
 from zonkcam.game.engine import allowed
@@ -72,12 +72,6 @@ BANK, ROLL, SELECT, UNDO = (
 )
 ODDS = Command(InputCommand.ODDS)
 DRUNK = Command(InputCommand.DRUNK)
-
-
-class CommandSource(Protocol):
-    """Anything that hands out commands once a frame (the arcade buttons, a fake)."""
-
-    def commands(self) -> list[Command]: ...
 
 
 def action_for(command: Command, state: GameState, selected_keep: int = 0) -> A.Action | None:

@@ -102,11 +102,6 @@ class WinTable:
             raise ValueError(f"no table entry for a score of {score}")
         return score // self.step
 
-    def last_chance(self, lead: int, on_board: bool) -> float:
-        """The chance that a player on their last turn beats a lead of ``lead`` points."""
-        m = min(max(-(-lead // self.step), 0), self.last.shape[1] - 1)
-        return float(self.last[int(on_board), m])
-
     def turn_values(self, me: int, them: int) -> Values:
         """Win chances of every state of a turn at scores ``(me, them)``."""
         i, j = np.array([self.index(me)]), np.array([self.index(them)])

@@ -15,7 +15,7 @@ from zonkcam.advisor.tables import cached_advisor
 from zonkcam.app.players import AutoPlayer
 from zonkcam.controls import BANK, ROLL, Command, InputCommand
 from zonkcam.game.state import GameState, Phase
-from zonkcam.sources.demo import DemoTable, DemoTruth
+from zonkcam.sim.demo_table import DemoTable, DemoTruth
 from zonkcam.table.zones import TableDie
 
 

@@ -27,6 +27,8 @@ from zonkcam.mat.calibrate import calibrate, default_calibration_path, load_cali
 from zonkcam.record.photos import RollPhotos, photo_folder
 from zonkcam.record.scorekeeper import Scorekeeper
 from zonkcam.record.store import EventLog, GameRecord
+from zonkcam.sim.demo_table import DemoTable
+from zonkcam.sim.lens import PLAIN, CameraLook, look_of
 from zonkcam.sources import (
     CameraError,
     CameraProblem,
@@ -37,7 +39,6 @@ from zonkcam.sources import (
     picamera2_available,
     resilient,
 )
-from zonkcam.sources.demo import PLAIN, CameraLook, DemoTable, look_of
 from zonkcam.table.observe import TableWatcher
 from zonkcam.table.reading import OnnxReader
 from zonkcam.table.teaching import open_teacher

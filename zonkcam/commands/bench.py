@@ -194,8 +194,8 @@ def run(args: argparse.Namespace) -> int:
     if args.engine:
         return run_engine(args)
     from zonkcam.commands.train import default_data
-    from zonkcam.vision import synth
-    from zonkcam.vision.dataset import load_labels, select
+    from zonkcam.sim import renderer
+    from zonkcam.train.dataset import load_labels, select
     from zonkcam.vision.imageio import load_image
     from zonkcam.vision.reader import read_dice
 
@@ -217,7 +217,7 @@ def run(args: argparse.Namespace) -> int:
     tables = []
     for w, h in TABLE_SIZES:
         ms, right = [], 0
-        for f in synth.table_frames(w, h, TABLE_DICE, args.frames, args.seed):
+        for f in renderer.table_frames(w, h, TABLE_DICE, args.frames, args.seed):
             t, dice = timed(f.image)
             ms.append(t)
             right += sorted(d.value for d in dice) == sorted(d.value for d in f.dice)

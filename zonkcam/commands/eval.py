@@ -17,7 +17,7 @@ from zonkcam.commands.train import DEFAULT_SETS, SHARED_DATA, default_data
 from zonkcam.errors import UserError
 
 if TYPE_CHECKING:
-    from zonkcam.vision.distort import Distortion
+    from zonkcam.train.distort import Distortion
     from zonkcam.vision.model import DiceModel
     from zonkcam.vision.reader import ReaderSettings
 
@@ -111,7 +111,7 @@ class Scorer:
         bar: float = 0.0,
         keep_worst: bool = False,
     ) -> None:
-        from zonkcam.vision.metrics import Tally
+        from zonkcam.train.metrics import Tally
 
         self.model, self.settings, self.distortion, self.bar = model, settings, distortion, bar
         self.total = Tally()
@@ -123,8 +123,8 @@ class Scorer:
     def photo(self, rec) -> tuple:  # noqa: ANN001
         """The image as read, its truth [(value, box)] and its whole-die boxes (pip
         clusters widened), distorted if asked."""
-        from zonkcam.vision.dataset import die_boxes
-        from zonkcam.vision.distort import distort
+        from zonkcam.train.dataset import die_boxes
+        from zonkcam.train.distort import distort
         from zonkcam.vision.imageio import load_image
 
         img = load_image(rec.image)
@@ -137,8 +137,8 @@ class Scorer:
         return img, [(v, b) for (v, _), b in zip(truth, boxes[:n], strict=True)], boxes[n:]
 
     def read(self, records: Iterable) -> Scorer:
+        from zonkcam.train.metrics import Tally, flagged, match, side
         from zonkcam.vision.imageio import ImageFileError
-        from zonkcam.vision.metrics import Tally, flagged, match, side
         from zonkcam.vision.reader import read_dice
 
         for rec in records:
@@ -193,8 +193,8 @@ class Scorer:
 
 def run(args: argparse.Namespace) -> int:
     from zonkcam.commands.play import confirm_bar
-    from zonkcam.vision.dataset import load_labels, select
-    from zonkcam.vision.distort import parse_distortion
+    from zonkcam.train.dataset import load_labels, select
+    from zonkcam.train.distort import parse_distortion
     from zonkcam.vision.model import CONFIDENCE_FILE
     from zonkcam.vision.reader import DEFAULT_SETTINGS
 
@@ -365,7 +365,7 @@ def _sheet(items: list, path: Path, distortion) -> None:  # noqa: ANN001
     import cv2
     import numpy as np
 
-    from zonkcam.vision.distort import distort
+    from zonkcam.train.distort import distort
     from zonkcam.vision.imageio import load_image
 
     tiles = []

@@ -84,7 +84,7 @@ def run(args: argparse.Namespace) -> int:
     if args.detector is not None and not (args.detector / "dice_detector.onnx").is_file():
         raise UserError(f"--detector {args.detector}: no dice_detector.onnx there")
     if args.leave_out is not None:
-        from zonkcam.vision.dataset import load_labels
+        from zonkcam.train.dataset import load_labels
 
         sources = sorted({r.source for d in data for r in load_labels(d)})
         if args.leave_out not in sources:

@@ -61,7 +61,8 @@ def open_source(
                 print(f"zonkcam: {exc}; using the demo table", file=sys.stderr)
         spec = "demo"
     if spec == "demo" or spec.startswith("demo:"):
-        from zonkcam.sources.demo import DemoTable, look_of
+        from zonkcam.sim.demo_table import DemoTable
+        from zonkcam.sim.lens import look_of
 
         return DemoTable(seed=seed, look=look_of(spec), **demo)
     if spec == "pi":

@@ -67,8 +67,8 @@ def kept_dice(
 ) -> KeptDice:
     """Read each labelled photo and match what was kept with the labels (as `zonkcam
     eval` does)."""
+    from zonkcam.train.metrics import match
     from zonkcam.vision.imageio import ImageFileError, load_image
-    from zonkcam.vision.metrics import match
 
     clues, right, photo, sources, counted = [], [], [], [], []
     for rec in records:

@@ -15,7 +15,7 @@ square, and a die's own box is the best estimate of its photo's stretch (a die p
 obliquely then looks a little squashed, no worse than the stretch left it).
 
 ``pip_cluster`` boxes (matteop65: the box is round the pips only) are widened to an
-estimated die with :func:`zonkcam.vision.dataset.die_boxes` (the photo's pip clusters give
+estimated die with :func:`zonkcam.train.dataset.die_boxes` (the photo's pip clusters give
 the die's size: about 1.7 times a cluster, square), and GrabCut is given a looser box.
 
 Each cut-out has a coarse :class:`DieKind` (body colour name, dark or light, pips light or
@@ -36,8 +36,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from zonkcam.train.dataset import LabelRecord, die_boxes, load_labels
 from zonkcam.vision.color import name_color, white_balance_gains
-from zonkcam.vision.dataset import LabelRecord, die_boxes, load_labels
 
 Box = tuple[float, float, float, float]
 

@@ -13,9 +13,9 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from zonkcam.vision import synth
-from zonkcam.vision.dataset import die_boxes, load_labels, select
-from zonkcam.vision.metrics import match
+from zonkcam.sim import renderer
+from zonkcam.train.dataset import die_boxes, load_labels, select
+from zonkcam.train.metrics import match
 from zonkcam.vision.preprocess import CROP_SIZE, PAD_VALUE, crop_die
 
 RENDERED = "rendered"
@@ -105,7 +105,7 @@ ROUNDING = (0.2, 0.6)
 RENDER_SIZES = ((640, 480), (480, 480), (640, 360), (480, 640), (800, 600), (640, 640))
 
 
-def with_varied_dice(scene: synth.Scene, rng: np.random.Generator) -> synth.Scene:
+def with_varied_dice(scene: renderer.Scene, rng: np.random.Generator) -> renderer.Scene:
     """`scene` with some dice rounded (ROUNDED_SHARE), pale (PASTEL_SHARE) or with
     tonal pips (TONAL_SHARE)."""
     out = []
@@ -116,10 +116,10 @@ def with_varied_dice(scene: synth.Scene, rng: np.random.Generator) -> synth.Scen
             hsv = np.array([[[rng.uniform(0, 180), rng.uniform(25, 115), rng.uniform(190, 255)]]])
             bgr = cv2.cvtColor(hsv.astype(np.uint8), cv2.COLOR_HSV2BGR)[0, 0]
             pip = str(rng.choice(PASTEL_PIPS))
-            pip = synth.TONAL_PIPS if pip == "tone" else pip
+            pip = renderer.TONAL_PIPS if pip == "tone" else pip
             d = replace(d, body_bgr=tuple(int(v) for v in bgr), pip_color=pip)
         elif rng.random() < TONAL_SHARE:
-            d = replace(d, pip_color=synth.TONAL_PIPS)
+            d = replace(d, pip_color=renderer.TONAL_PIPS)
         out.append(d)
     return replace(scene, dice=tuple(out))
 
@@ -142,10 +142,10 @@ def render_tables(n: int, seed: int, log: Callable[[str], None]) -> list[tuple[P
     for i in range(n):
         rng = np.random.default_rng([seed, 7, i])
         w, h = RENDER_SIZES[int(rng.integers(0, len(RENDER_SIZES)))]
-        scene = with_varied_dice(synth.random_scene(rng, w, h), rng)
+        scene = with_varied_dice(renderer.random_scene(rng, w, h), rng)
         if rng.random() < 0.5:  # more things that are not dice than a game table has
             scene = replace(scene, distractors=scene.distractors + int(rng.integers(2, 10)))
-        r = synth.render(scene, rng)
+        r = renderer.render(scene, rng)
         img = salt_and_pepper(r.image, rng) if rng.random() < 0.25 else r.image
         ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, 95])
         assert ok

@@ -68,15 +68,3 @@ def keep_used_opsets(model) -> None:  # noqa: ANN001 - an onnx ModelProto
     kept = [o for o in model.opset_import if o.domain in used]
     del model.opset_import[:]
     model.opset_import.extend(kept)
-
-
-def is_quantized(path: Path) -> bool:
-    """Whether an .onnx file holds int8 (QDQ) nodes."""
-    import onnx
-
-    return graph_is_quantized(onnx.load(str(path)).graph)
-
-
-def graph_is_quantized(graph) -> bool:  # noqa: ANN001 - an onnx GraphProto
-    """Whether a loaded ONNX graph holds int8 (QDQ) nodes."""
-    return any(n.op_type == "DequantizeLinear" for n in graph.node)

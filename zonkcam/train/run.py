@@ -243,19 +243,6 @@ def _value_loss_of(net: torch.nn.Module, batch: tuple) -> torch.Tensor:
     return F.cross_entropy(net(x), torch.from_numpy(batch[1]), label_smoothing=0.05)
 
 
-@torch.no_grad()
-def value_accuracy(net: torch.nn.Module, crops: D.Crops) -> float:
-    """Share of `crops` the net reads as labelled (no augmentation)."""
-    if len(crops) == 0:
-        return float("nan")
-    net.eval()
-    right = 0
-    for i in range(0, len(crops), 256):
-        x = torch.from_numpy(crops.x[i : i + 256].transpose(0, 3, 1, 2).astype(np.float32))
-        right += int((net(x).argmax(dim=1).numpy() == crops.y[i : i + 256]).sum())
-    return right / len(crops)
-
-
 # ------------------------------------------------------------------ the run
 
 

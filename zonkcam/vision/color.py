@@ -123,23 +123,3 @@ def crop_color(crop: np.ndarray, gains: np.ndarray | None = None) -> str:
     if gains is not None:
         body = body * gains
     return name_color(np.median(body, axis=0))
-
-
-def die_color(
-    image: np.ndarray, bbox: tuple[float, float, float, float], gains: np.ndarray | None = None
-) -> str:
-    """Body colour name of the die in `bbox` of a BGR image."""
-    x0, y0, x1, y1 = (float(v) for v in bbox)
-    h, w = image.shape[:2]
-    # the upward face sits in the upper-middle of the box in oblique views; use the middle
-    ix0, iy0 = max(0, int(x0)), max(0, int(y0))
-    ix1, iy1 = min(w, int(np.ceil(x1))), min(h, int(np.ceil(y1)))
-    if ix1 - ix0 < 2 or iy1 - iy0 < 2:
-        return "unknown"
-    crop = image[iy0:iy1, ix0:ix1]
-    if crop.shape[0] * crop.shape[1] > 64 * 64:
-        crop = cv2.resize(crop, (64, 64), interpolation=cv2.INTER_AREA)
-    body = _body_pixels(crop).astype(np.float32)
-    if gains is not None:
-        body = body * gains
-    return name_color(np.median(body, axis=0))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from zonkcam.vision.distort import DISTORTIONS, Distortion, distort, parse_distortion
+from zonkcam.train.distort import DISTORTIONS, Distortion, distort, parse_distortion
 
 
 def test_names_defaults_and_strengths_parse() -> None:

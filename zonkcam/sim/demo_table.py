@@ -1,7 +1,7 @@
 """The demo table: a camera source that renders dice being thrown on the play mat.
 
 Dice tumble in, slow down and come to rest; a hand moves kept dice to the keep strip;
-everything is drawn by the project's renderer (zonkcam.vision.synth) on the printed
+everything is drawn by the project's renderer (zonkcam.sim.renderer) on the printed
 mat, so the frames go through the same reader, calibration and settle detection as a
 real camera's. Each frame carries its truth (:class:`DemoTruth`) for tests.
 
@@ -32,11 +32,10 @@ from typing import Protocol
 import cv2
 import numpy as np
 
-from zonkcam.errors import UserError
 from zonkcam.mat.layout import MatGeometry, draw_mat, load_geometry
+from zonkcam.sim import renderer
+from zonkcam.sim.lens import LOOKS, PLAIN, CameraLook, Lens, noise_bank
 from zonkcam.sources.base import Frame
-from zonkcam.vision import synth
-from zonkcam.vision.die import Die
 
 DEMO_COLOURS = ("white", "white", "red", "red", "green", "green")
 SKIN = (120, 160, 215)  # BGR
@@ -44,50 +43,6 @@ THINGS = ("finger", "cup", "phone", "sleeve", "shadow")
 """What :meth:`DemoTable.put` can lay on the mat (none of them a die)."""
 COCKED_TILT_DEG = 38.0
 """How far a cocked die leans (on another die, or the mat's raised edge)."""
-
-
-@dataclass(frozen=True)
-class CameraLook:
-    """How the demo camera's picture differs from a perfect one."""
-
-    tilt_deg: float = 6.0
-    """How far the camera looks from straight down."""
-    barrel: float = 0.0
-    """Barrel distortion: how much nearer the centre a frame corner is drawn (0.06 = 6%)."""
-    light_falloff: float = 0.0
-    """Uneven light: the darkest part of the frame is this share darker than the brightest."""
-    blur: float = 0.0
-    """Lens blur, Gaussian sigma in px of a 1280 px wide frame."""
-    jpeg_quality: int = 0
-    """Every frame goes through JPEG at this quality (0: never)."""
-    clutter: int = 0
-    """Things lying on the table round the mat (cups, phones, papers)."""
-    noise: float = 1.5
-    """Sensor noise, grey levels."""
-    mat_share: float = 0.85
-    """How much of the frame's width the mat fills (the rest is the table round it)."""
-
-
-PLAIN = CameraLook()
-REALISTIC = CameraLook(
-    tilt_deg=15.0,
-    barrel=0.06,
-    light_falloff=0.35,
-    blur=1.0,
-    jpeg_quality=70,
-    clutter=6,
-    noise=2.5,
-    mat_share=0.75,
-)
-LOOKS = {"plain": PLAIN, "realistic": REALISTIC}
-
-
-def look_of(spec: str) -> CameraLook:
-    """The camera look a demo source spec asks for: ``demo`` or ``demo:realistic``."""
-    look = spec.partition(":")[2] or "plain"
-    if look not in LOOKS:
-        raise UserError(f"--source demo:LOOK takes {' or '.join(LOOKS)}, not {look!r}")
-    return LOOKS[look]
 
 
 @dataclass(frozen=True)
@@ -187,7 +142,7 @@ class DemoTable:
         die_art: DieArt | None = None,
     ) -> None:
         self.bodies = dict(bodies or {})
-        """Dice colours of this table beyond the renderer's (synth.DIE_COLORS): name ->
+        """Dice colours of this table beyond the renderer's (renderer.DIE_COLORS): name ->
         body BGR (a die the colour of a zone of the mat, say)."""
         self.die_art = die_art
         """What draws the dice (None: the renderer). The truth's value of a die is the
@@ -210,21 +165,23 @@ class DemoTable:
         # The mat fills look.mat_share of the frame's width (as drawn before any barrel
         # distortion), seen from slightly in front.
         focal = look.mat_share * w * 600.0 / g.width_mm / (1 - look.barrel)
-        self.camera = synth.Camera(w, h, tilt_deg=look.tilt_deg, distance_mm=600.0, focal_px=focal)
-        mat = synth.Mat(
+        self.camera = renderer.Camera(
+            w, h, tilt_deg=look.tilt_deg, distance_mm=600.0, focal_px=focal
+        )
+        mat = renderer.Mat(
             "wood",
             (70, 100, 135),
             image=draw_mat(g, dpi=max(30, 80 * w / 960)),
             size_mm=(g.width_mm, g.height_mm),
         )
-        base = synth.Scene(
+        base = renderer.Scene(
             dice=(),
             camera=self.camera,
             mat=mat,
-            light=synth.Light(azimuth_deg=35, elevation_deg=65, warmth=0.1),
+            light=renderer.Light(azimuth_deg=35, elevation_deg=65, warmth=0.1),
         )
-        background = synth.render_background(base, np.random.default_rng(seed))
-        self._lens = _Lens(look, w, h, np.random.default_rng(seed + 1))
+        background = renderer.render_background(base, np.random.default_rng(seed))
+        self._lens = Lens(look, w, h, np.random.default_rng(seed + 1))
         if look.clutter:
             self._clutter(background, look.clutter, np.random.default_rng(seed + 2))
         self._scene = dataclasses.replace(base, background=background)
@@ -292,7 +249,7 @@ class DemoTable:
         image, boxes = self._drawn
         if self.noise > 0:
             if self._noise_bank is None or self._noise_bank[0][0].shape != image.shape:
-                self._noise_bank = _noise_bank(image.shape, self.noise, self.rng)
+                self._noise_bank = noise_bank(image.shape, self.noise, self.rng)
             up, down = self._noise_bank[int(self.rng.integers(len(self._noise_bank)))]
             image = cv2.subtract(cv2.add(image, up), down)
         else:
@@ -309,7 +266,7 @@ class DemoTable:
             body = self.bodies.get(d.color)
             dark = d.color in ("red", "green") or (body is not None and sum(body) < 3 * 128)
             specs.append(
-                synth.DieSpec(
+                renderer.DieSpec(
                     d.value,
                     d.color if body is None else "white",
                     sx,
@@ -324,7 +281,7 @@ class DemoTable:
         # The same seed every frame: dice at rest render identically (side faces and glare
         # are random in the renderer); the sensor noise below is what changes.
         scene = dataclasses.replace(self._scene, dice=tuple(specs))
-        rendered = synth.render(scene, np.random.default_rng(self.seed))
+        rendered = renderer.render(scene, np.random.default_rng(self.seed))
         image = rendered.image
         for thing in self.things:
             self._draw_thing(image, thing)
@@ -336,7 +293,7 @@ class DemoTable:
         self, art: DieArt
     ) -> tuple[np.ndarray, tuple[tuple[float, float, float, float], ...]]:
         """The frame with the dice drawn by ``art``, far dice first."""
-        image = synth.render(
+        image = renderer.render(
             dataclasses.replace(self._scene, dice=()), np.random.default_rng(self.seed)
         ).image
         boxes: list[tuple[float, float, float, float]] = [(0.0, 0.0, 0.0, 0.0)] * len(self.poses)
@@ -732,10 +689,6 @@ class DemoTable:
         ]
         return self.camera.project(world)
 
-    def mat_to_frame(self, pts_mm: np.ndarray) -> np.ndarray:
-        """Where mat points appear in the frames (the demo camera's true projection)."""
-        return self._lens.points(self.mat_to_image(pts_mm))
-
     def _mm_px(self) -> float:
         a, b = self.mat_to_image([[0, 0], [10, 0]])
         return float(np.linalg.norm(b - a)) / 10
@@ -876,127 +829,8 @@ class DemoTable:
             )
 
 
-def _noise_bank(
-    shape: tuple[int, ...], sigma: float, rng: np.random.Generator, n: int = 8
-) -> list[tuple[np.ndarray, np.ndarray]]:
-    """Sensor noise for a frame, made once: (what to add, what to take away) as uint8,
-    ``n`` different draws to pick from frame by frame."""
-    bank = []
-    for _ in range(n):
-        noise = rng.normal(0.0, sigma, shape)
-        bank.append(
-            (np.clip(noise, 0, 255).astype(np.uint8), np.clip(-noise, 0, 255).astype(np.uint8))
-        )
-    return bank
-
-
-class _Lens:
-    """A camera's optics and encoding (:class:`CameraLook`) applied to drawn frames."""
-
-    def __init__(self, look: CameraLook, w: int, h: int, rng: np.random.Generator) -> None:
-        self.look, self.size = look, (w, h)
-        self.centre = np.array([w / 2, h / 2])
-        self.radius = float(np.hypot(w / 2, h / 2))
-        self.maps = None
-        if look.barrel:
-            # each output pixel at radius r (a share of the half-diagonal) shows the drawn
-            # picture at r * (1 + k r^2): the picture is drawn in towards the centre
-            yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
-            dx, dy = xx - w / 2, yy - h / 2
-            grow = 1 + self._k * (dx * dx + dy * dy) / self.radius**2
-            self.maps = (
-                (w / 2 + dx * grow).astype(np.float32),
-                (h / 2 + dy * grow).astype(np.float32),
-            )
-        self.light = None
-        if look.light_falloff:
-            yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
-            gx, gy = rng.uniform(-0.6, 0.6, 2)
-            field = (
-                gx * (xx / w - 0.5)
-                + gy * (yy / h - 0.5)
-                - 0.8 * ((xx / w - 0.5) ** 2 + (yy / h - 0.5) ** 2)
-            )
-            field = (field - field.min()) / max(1e-6, float(field.max() - field.min()))
-            self.light = (1 - look.light_falloff * (1 - field))[..., None].astype(np.float32)
-
-    @property
-    def _k(self) -> float:
-        # a corner (r = 1) is drawn from 1 / (1 - barrel) of its radius
-        return 1 / (1 - self.look.barrel) - 1
-
-    def optics(self, image: np.ndarray) -> np.ndarray:
-        """Uneven light, distortion and blur (the same for every frame of a still scene)."""
-        out = image
-        if self.light is not None:
-            out = np.clip(out.astype(np.float32) * self.light, 0, 255).astype(np.uint8)
-        if self.maps is not None:
-            out = cv2.remap(out, *self.maps, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-        if self.look.blur:
-            out = cv2.GaussianBlur(out, (0, 0), self.look.blur * self.size[0] / 1280)
-        return out
-
-    def compress(self, image: np.ndarray) -> np.ndarray:
-        if not self.look.jpeg_quality:
-            return image
-        ok, buf = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, self.look.jpeg_quality])
-        return cv2.imdecode(buf, cv2.IMREAD_COLOR)
-
-    def points(self, pts: np.ndarray) -> np.ndarray:
-        """Where drawn points land in the distorted frame."""
-        pts = np.asarray(pts, float).reshape(-1, 2)
-        if self.maps is None:
-            return pts
-        d = pts - self.centre
-        r_drawn = np.hypot(d[:, 0], d[:, 1]) / self.radius
-        r = r_drawn.copy()
-        for _ in range(20):  # solve r (1 + k r^2) = r_drawn
-            r -= (r * (1 + self._k * r * r) - r_drawn) / (1 + 3 * self._k * r * r)
-        scale = np.where(r_drawn > 1e-9, r / np.maximum(r_drawn, 1e-9), 1.0)
-        return self.centre + d * scale[:, None]
-
-    def boxes(self, boxes: Sequence) -> tuple[tuple[float, float, float, float], ...]:
-        out = []
-        for x0, y0, x1, y1 in boxes:
-            p = self.points([[x0, y0], [x1, y0], [x1, y1], [x0, y1]])
-            out.append(
-                (
-                    float(p[:, 0].min()),
-                    float(p[:, 1].min()),
-                    float(p[:, 0].max()),
-                    float(p[:, 1].max()),
-                )
-            )
-        return tuple(out)
-
-
 def _near_rect(rect: Sequence[float], x: float, y: float, margin: float) -> bool:
     return (
         rect.x - margin <= x <= rect.x + rect.w + margin
         and rect.y - margin <= y <= rect.y + rect.h + margin
     )
-
-
-class TruthReader:
-    """A stand-in dice reader that reports exactly what the demo table drew in the frame it
-    gave last: for testing and timing the table logic apart from the learned reader."""
-
-    def __init__(self, table: DemoTable) -> None:
-        self.table = table
-
-    def __call__(
-        self, image: np.ndarray, region: tuple[int, int, int, int] | None = None
-    ) -> list[Die]:
-        frame = self.table.last
-        assert frame is not None and frame.image is image, "read the table's latest frame"
-        t = frame.truth
-        return [
-            Die(d.value, 1.0, b, d.color)
-            for d, b in zip(t.dice, t.boxes, strict=True)
-            if region is None or _inside(b, region)
-        ]
-
-
-def _inside(box: Sequence[float], region: tuple[int, int, int, int]) -> bool:
-    cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
-    return region[0] <= cx < region[2] and region[1] <= cy < region[3]

@@ -2,7 +2,7 @@
 
 import pytest
 
-from zonkcam.vision.metrics import Tally, flagged, iou, match
+from zonkcam.train.metrics import Tally, flagged, iou, match
 
 
 def test_iou():

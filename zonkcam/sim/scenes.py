@@ -1,7 +1,7 @@
 """Example game moments for screenshots and tests, reached by playing real table actions.
 
 Each scene is a :class:`Scene`: a game state from :class:`~zonkcam.game.game.Game`, a drawn
-camera frame (:mod:`zonkcam.display.fake_table`) and the selected keep.
+camera frame (:mod:`zonkcam.sim.fake_table`) and the selected keep.
 """
 
 from __future__ import annotations
@@ -10,13 +10,13 @@ import dataclasses
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from zonkcam.display.fake_table import mat_observation
 from zonkcam.display.view import TableObservation
 from zonkcam.game import actions as A
 from zonkcam.game.dice import parse_dice
 from zonkcam.game.game import Game
 from zonkcam.game.rules import PRESETS
 from zonkcam.game.state import GameState
+from zonkcam.sim.fake_table import mat_observation
 
 
 @dataclass

@@ -1,0 +1,35 @@
+"""A stand-in dice reader for tests: it reports what the demo table drew."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from zonkcam.sim.demo_table import DemoTable
+from zonkcam.vision.die import Die
+
+
+class TruthReader:
+    """A stand-in dice reader that reports exactly what the demo table drew in the frame it
+    gave last: for testing and timing the table logic apart from the learned reader."""
+
+    def __init__(self, table: DemoTable) -> None:
+        self.table = table
+
+    def __call__(
+        self, image: np.ndarray, region: tuple[int, int, int, int] | None = None
+    ) -> list[Die]:
+        frame = self.table.last
+        assert frame is not None and frame.image is image, "read the table's latest frame"
+        t = frame.truth
+        return [
+            Die(d.value, 1.0, b, d.color)
+            for d, b in zip(t.dice, t.boxes, strict=True)
+            if region is None or _inside(b, region)
+        ]
+
+
+def _inside(box: Sequence[float], region: tuple[int, int, int, int]) -> bool:
+    cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+    return region[0] <= cx < region[2] and region[1] <= cy < region[3]
