@@ -21,14 +21,13 @@ from pathlib import Path
 from zonkcam.advisor.advice import Advisor
 from zonkcam.advisor.tables import read_table
 from zonkcam.game import actions as A
-from zonkcam.game.dice import Die
+from zonkcam.game.dice import DETROIT_DICE, Die
 from zonkcam.game.game import Game
 from zonkcam.game.rules import PRESETS, load_rules
 from zonkcam.game.scoring import _keeps
 from zonkcam.game.state import Phase
 
 DATA = Path(__file__).resolve().parent.parent / "tests" / "data"
-COLOURS = ("white", "white", "red", "red", "green", "green")
 
 
 def states(rules, n: int, seed: int = 1):
@@ -57,7 +56,7 @@ def states(rules, n: int, seed: int = 1):
                 k = 1 if s.phase is Phase.GO_FOR_1000 else t.dice_to_roll
                 faces = [rng.randint(1, 6) for _ in range(k)]
                 if rules.points.colour_pairs and k == 6:
-                    game.play(A.Roll(tuple(map(Die, faces, COLOURS))))
+                    game.play(A.Roll(tuple(map(Die, faces, DETROIT_DICE))))
                 else:
                     game.play(A.Roll(tuple(map(Die, faces))))
     return out

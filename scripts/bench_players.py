@@ -16,12 +16,10 @@ import time
 
 from zonkcam.app.players import AutoPlayer
 from zonkcam.game import actions as A
-from zonkcam.game.dice import Die
+from zonkcam.game.dice import DETROIT_DICE, Die
 from zonkcam.game.game import Game
 from zonkcam.game.rules import PRESETS
 from zonkcam.game.state import Phase
-
-COLOURS = ("white", "white", "red", "red", "green", "green")
 
 
 def play(player: AutoPlayer, rules, seed: int) -> tuple[int, float]:
@@ -52,7 +50,7 @@ def play(player: AutoPlayer, rules, seed: int) -> tuple[int, float]:
             n = 1 if s.phase is Phase.GO_FOR_1000 else t.dice_to_roll
             faces = [rng.randint(1, 6) for _ in range(n)]
             if rules.points.colour_pairs and n == 6:
-                action = A.Roll(tuple(map(Die, faces, COLOURS)))
+                action = A.Roll(tuple(map(Die, faces, DETROIT_DICE)))
             else:
                 action = A.Roll(tuple(map(Die, faces)))
             rolls += 1

@@ -10,17 +10,15 @@ from __future__ import annotations
 import itertools
 import time
 
-from zonkcam.game.dice import Die
+from zonkcam.game.dice import DETROIT_DICE, Die
 from zonkcam.game.rules import PRESETS
 from zonkcam.game.scoring import _keeps, score_roll
-
-COLOURS = ("white", "white", "red", "red", "green", "green")
 
 
 def rolls(n: int, coloured: bool):
     for values in itertools.product(range(1, 7), repeat=n):
         if coloured:
-            yield tuple(Die(v, c) for v, c in zip(values, COLOURS, strict=True))
+            yield tuple(Die(v, c) for v, c in zip(values, DETROIT_DICE, strict=True))
         else:
             yield tuple(Die(v) for v in values)
 

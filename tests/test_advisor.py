@@ -23,7 +23,7 @@ from zonkcam.app.demo import DemoDriver
 from zonkcam.app.players import AutoPlayer
 from zonkcam.controls import ROLL
 from zonkcam.game import actions as A
-from zonkcam.game.dice import Die, parse_dice
+from zonkcam.game.dice import DETROIT_DICE, Die, parse_dice
 from zonkcam.game.engine import allowed
 from zonkcam.game.game import Game
 from zonkcam.game.rules import PRESETS, load_rules
@@ -182,7 +182,6 @@ def test_values_never_fall_as_the_turn_total_rises(name):
 
 
 ADVISOR = Advisor()
-COLOURS = ["white", "white", "red", "red", "green", "green"]
 GAME_SETTINGS = settings(
     max_examples=20,
     deadline=None,
@@ -212,7 +211,7 @@ def random_roll(data, state):
     if state.rules.points.colour_pairs and n == 6:
         if data.draw(st.booleans()):
             faces[1], faces[3], faces[5] = faces[0], faces[2], faces[4]
-        return A.Roll(tuple(Die(f, c) for f, c in zip(faces, COLOURS, strict=True)))
+        return A.Roll(tuple(Die(f, c) for f, c in zip(faces, DETROIT_DICE, strict=True)))
     return A.Roll(tuple(Die(f) for f in faces))
 
 

@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from zonkcam.game import actions as A
-from zonkcam.game.dice import Die
+from zonkcam.game.dice import DETROIT_DICE, Die
 from zonkcam.game.engine import replay
 from zonkcam.game.errors import TableError
 from zonkcam.game.game import Game
@@ -237,8 +237,6 @@ def test_johnnys_straight_completion_always_ends_at_750(data):
 
 # -- random games -------------------------------------------------------------------------
 
-COLOURS = ["white", "white", "red", "red", "green", "green"]
-
 
 @st.composite
 def next_action(draw, state):
@@ -288,7 +286,7 @@ def next_action(draw, state):
         if state.rules.points.colour_pairs and n == 6 and draw(st.booleans()):
             if draw(st.booleans()):
                 faces[1], faces[3], faces[5] = faces[0], faces[2], faces[4]
-            return A.Roll(tuple(Die(f, c) for f, c in zip(faces, COLOURS, strict=True)))
+            return A.Roll(tuple(Die(f, c) for f, c in zip(faces, DETROIT_DICE, strict=True)))
         return A.Roll(tuple(Die(f) for f in faces))
     if kind == "keep" and t.score is not None and t.score.keeps:
         keep = draw(st.sampled_from(t.score.keeps))

@@ -83,3 +83,19 @@ def test_a_white_die_with_its_side_face_in_shade_is_white():
     assert color.crop_color(crop) == "white"
     # a black die lit the same way stays black
     assert color.crop_color((crop.astype(np.float32) * 0.2).astype(np.uint8)) == "black"
+
+
+def test_every_die_colour_comes_from_the_one_list():
+    """zonkcam.game.dice.DIE_COLOURS names every colour: what the reader says, what the
+    engine takes, the detroit dice, the screen's swatches and the renderer's bodies."""
+    from zonkcam.display.painter import DIE_SWATCHES
+    from zonkcam.game.dice import COLOUR_NAMES, COLOURS, DETROIT_DICE
+
+    grid = [
+        (b, g, r) for b in range(0, 256, 15) for g in range(0, 256, 15) for r in range(0, 256, 15)
+    ]
+    said = {color.name_color(bgr) for bgr in grid}
+    assert said == set(COLOUR_NAMES)  # and every listed name can be said
+    assert set(DETROIT_DICE) <= set(COLOURS.values()) <= set(COLOUR_NAMES)
+    assert set(DIE_SWATCHES) == set(COLOURS.values())
+    assert set(renderer.DIE_COLORS) <= set(COLOUR_NAMES)

@@ -18,13 +18,10 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import reduce
 
-from zonkcam.game.dice import Die
+from zonkcam.game.dice import DETROIT_DICE, Die
 from zonkcam.game.rules import RuleSet
 from zonkcam.game.scoring import Keep, RollContext, score_roll
 from zonkcam.game.state import Phase, TurnState
-
-COLOURS = ("white", "white", "red", "red", "green", "green")
-"""The detroit table's dice, two of each colour."""
 
 
 @dataclass(frozen=True, order=True)
@@ -128,7 +125,7 @@ def coloured(values: Sequence[int], pairs: bool) -> tuple[Die, ...]:
             if v[2 * a] != v[2 * b]:
                 v[2 * a + 1], v[2 * b] = v[2 * b], v[2 * a + 1]
                 break
-    return tuple(Die(value, colour) for value, colour in zip(v, COLOURS, strict=True))
+    return tuple(Die(value, colour) for value, colour in zip(v, DETROIT_DICE, strict=True))
 
 
 class TurnModel:

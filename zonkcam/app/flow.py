@@ -13,7 +13,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from zonkcam.game import actions as A
-from zonkcam.game.dice import Die
+from zonkcam.game.dice import DETROIT_DICE, Die
 from zonkcam.game.engine import apply
 from zonkcam.game.errors import TableError
 from zonkcam.game.scoring import score_roll
@@ -22,7 +22,6 @@ from zonkcam.table.observe import Event, Observation
 from zonkcam.table.tracking import Change
 from zonkcam.table.zones import TableDie, Zone
 
-DETROIT_COLOURS = {"white", "red", "green"}
 THROW_PHASES = (Phase.ROLL, Phase.GO_FOR_1000, Phase.PAIR)
 
 
@@ -128,6 +127,6 @@ def dice_of(seen: list[TableDie], *, detroit: bool) -> tuple[Die, ...]:
     colours read can be right (never more than a pair of one colour): a roll whose colours
     were misread still counts, without its colour pairs."""
     colours = Counter(d.color for d in seen)
-    if detroit and set(colours) <= DETROIT_COLOURS and max(colours.values(), default=0) <= 2:
+    if detroit and set(colours) <= set(DETROIT_DICE) and max(colours.values(), default=0) <= 2:
         return tuple(Die(d.value, d.color) for d in seen)
     return tuple(Die(d.value) for d in seen)

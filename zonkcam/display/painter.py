@@ -38,6 +38,7 @@ from zonkcam.display.view import (
     ShownDie,
     die_at,
 )
+from zonkcam.game.dice import DIE_COLOURS
 
 RGB = tuple[int, int, int]
 BACKGROUND: RGB = (12, 12, 16)
@@ -54,14 +55,8 @@ UNSURE: RGB = (255, 0, 255)
 """Outline of a die the players should confirm."""
 DRINK: RGB = (200, 0, 110)
 """The drinks-due band."""
-DIE_COLOURS: dict[str, RGB] = {
-    "white": (245, 245, 245),
-    "red": (220, 30, 30),
-    "green": (30, 180, 60),
-    "blue": (40, 90, 230),
-    "black": (20, 20, 20),
-    "yellow": (250, 220, 0),
-}
+DIE_SWATCHES: dict[str, RGB] = {c.name: c.rgb for c in DIE_COLOURS if c.letter}
+"""The swatch beside a die of a table that plays with colours."""
 
 FIGURE = 0.0875
 """The smallest font for anything a player acts on, as a share of the screen's height:
@@ -389,7 +384,7 @@ class Painter:
             anchor="midbottom" if anchor_y < box.top else "midtop",
             label=True,
         )
-        colour = DIE_COLOURS.get(shown.colour or "")
+        colour = DIE_SWATCHES.get(shown.colour or "")
         if colour is not None:  # only on a table that plays with colours
             swatch = pygame.Rect(r.right + 2, r.top + r.h // 4, r.h // 2, r.h // 2)
             pygame.draw.rect(surface, colour, swatch)

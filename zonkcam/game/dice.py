@@ -11,15 +11,37 @@ from zonkcam.game.names import quoted
 
 FACES = (1, 2, 3, 4, 5, 6)
 
-#: Colour names the engine knows, with the one-letter forms accepted on the command line.
-COLOURS = {
-    "w": "white",
-    "r": "red",
-    "g": "green",
-    "b": "blue",
-    "k": "black",
-    "y": "yellow",
-}
+
+@dataclass(frozen=True)
+class DieColour:
+    """A body colour of a die: the one list of them is DIE_COLOURS."""
+
+    name: str
+    letter: str | None
+    """Its one-letter form on the command line ("2w"), for a colour a table plays with;
+    None for one the reader may name but no table plays with."""
+    rgb: tuple[int, int, int]
+    """How the screen and a drawn camera frame show a die of this colour."""
+
+
+DIE_COLOURS = (
+    DieColour("white", "w", (245, 245, 245)),
+    DieColour("red", "r", (220, 30, 30)),
+    DieColour("green", "g", (30, 180, 60)),
+    DieColour("blue", "b", (40, 90, 230)),
+    DieColour("black", "k", (20, 20, 20)),
+    DieColour("yellow", "y", (250, 220, 0)),
+    DieColour("orange", None, (240, 120, 30)),
+    DieColour("purple", None, (110, 50, 140)),
+    DieColour("pink", None, (240, 120, 170)),
+)
+"""Every die colour zonkcam knows: the names the reader gives (zonkcam.vision.color) and,
+with a letter, the ones the engine takes."""
+COLOUR_NAMES = tuple(c.name for c in DIE_COLOURS)
+COLOURS = {c.letter: c.name for c in DIE_COLOURS if c.letter}
+"""The colours the engine knows, by their one-letter forms."""
+DETROIT_DICE = ("white", "white", "red", "red", "green", "green")
+"""The detroit table's six dice: two of each colour."""
 _DIE_TEXT = re.compile(r"^\s*([0-9]{1,3})\s*([a-zA-Z]{0,12})\s*$", re.ASCII)
 
 

@@ -32,12 +32,12 @@ from typing import Protocol
 import cv2
 import numpy as np
 
+from zonkcam.game.dice import DETROIT_DICE
 from zonkcam.mat.layout import MatGeometry, draw_mat, load_geometry
 from zonkcam.sim import renderer
 from zonkcam.sim.lens import LOOKS, PLAIN, CameraLook, Lens, noise_bank
 from zonkcam.sources.base import Frame
 
-DEMO_COLOURS = ("white", "white", "red", "red", "green", "green")
 SKIN = (120, 160, 215)  # BGR
 THINGS = ("finger", "cup", "phone", "sleeve", "shadow")
 """What :meth:`DemoTable.put` can lay on the mat (none of them a die)."""
@@ -201,7 +201,7 @@ class DemoTable:
     def use_dice(self, n: int, colours: Sequence[str] | None = None) -> None:
         """Play with ``n`` dice (six are the detroit table's white, red and green pairs)."""
         self.n_dice = n
-        self.colours = tuple(colours or (DEMO_COLOURS if n == 6 else ("white",) * n))
+        self.colours = tuple(colours or (DETROIT_DICE if n == 6 else ("white",) * n))
 
     # -- FrameSource ---------------------------------------------------------------------
 

@@ -11,20 +11,14 @@ from collections.abc import Sequence
 import numpy as np
 
 from zonkcam.display.view import TableObservation
+from zonkcam.game.dice import DIE_COLOURS
 from zonkcam.mat.layout import ROLLING_COLOUR
 from zonkcam.vision.die import Die
 
 MAT_BGR = ROLLING_COLOUR
 """The printed mat's rolling area, as the camera shows it."""
-_BODY_BGR = {
-    None: (235, 235, 235),
-    "white": (235, 235, 235),
-    "red": (40, 40, 210),
-    "green": (60, 170, 40),
-    "blue": (200, 90, 40),
-    "black": (30, 30, 30),
-    "yellow": (0, 215, 245),
-}
+_BODY_BGR = {c.name: c.rgb[::-1] for c in DIE_COLOURS}
+_BODY_BGR[None] = _BODY_BGR["white"]
 _PIPS = {
     1: [(1, 1)],
     2: [(0, 0), (2, 2)],

@@ -70,7 +70,8 @@ class DieSpec:
     value: int
     """Upward face, 1-6."""
     color: str = "white"
-    """Body colour name (a key of DIE_COLORS)."""
+    """Body colour name (a key of DIE_COLORS: how the renderer paints each colour of
+    zonkcam.game.dice.DIE_COLOURS it draws)."""
     x_mm: float = 0.0
     """Position of the die's centre on the mat, mm from the mat centre (x right)."""
     y_mm: float = 0.0

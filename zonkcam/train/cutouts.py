@@ -63,7 +63,6 @@ DARK_BODY_L = 110.0
 
 COARSE_COLOUR = {
     "white": "white",
-    "grey": "white",
     "black": "black",
     "red": "red",
     "pink": "red",
@@ -332,7 +331,7 @@ def die_kind(
     if not split:
         light_pips = dark
     colour = COARSE_COLOUR[name_color(bgr)]
-    if colour in ("white", "grey", "black"):  # neutral bodies by lightness alone
+    if colour in ("white", "black"):  # neutral bodies by lightness alone
         colour = "black" if dark else "white"
     return DieKind(colour, dark, bool(light_pips)), (float(bgr[0]), float(bgr[1]), float(bgr[2]))
 

@@ -12,19 +12,6 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-COLOR_NAMES = (
-    "white",
-    "black",
-    "grey",
-    "red",
-    "orange",
-    "yellow",
-    "green",
-    "blue",
-    "purple",
-    "pink",
-)
-
 
 def white_balance_gains(image: np.ndarray) -> np.ndarray:
     """Per-channel (B, G, R) gains that make the frame's bright-ish average neutral."""
@@ -98,8 +85,8 @@ def name_color(bgr: tuple[float, float, float] | np.ndarray) -> str:
     # hue in 0-255 (FULL): red 0, yellow ~43, green ~85, cyan ~128, blue ~170, magenta ~213
     if val < 55 or (val < 90 and sat < 110):
         return "black"
-    if sat < 60 or (sat < 85 and val > 150):
-        return "white" if val > 85 else "grey"
+    if sat < 60 or (sat < 85 and val > 150):  # (any darker is black, above)
+        return "white"
     h = hue * 360 / 256
     if h < 14 or h >= 342:
         return "pink" if (sat < 140 and val > 170) else "red"

@@ -15,4 +15,4 @@ class Die:
     bbox: tuple[float, float, float, float]
     """x0, y0, x1, y1 in pixels of the image read."""
     color: str | None = None
-    """Body colour name (see zonkcam.vision.color.COLOR_NAMES); None when not named."""
+    """Body colour name (one of zonkcam.game.dice.COLOUR_NAMES); None when not named."""
