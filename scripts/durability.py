@@ -11,7 +11,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from tests.durability import run
+from zonkcam.testing.durability import run
 
 
 def main() -> None:

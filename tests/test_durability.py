@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from tests.durability import run
+from zonkcam.testing.durability import run
 from zonkcam.game import actions as A
 from zonkcam.game.dice import parse_dice
 from zonkcam.game.game import Game

@@ -27,8 +27,8 @@ LAYERS = [
     {"hardware", "display"},
     {"sim"},
     {"train"},
-    {"testing"},
     {"app"},
+    {"testing"},
     {"commands", "cli", "__main__"},
 ]
 """Bottom up: a module may import from its own package and from layers below."""
