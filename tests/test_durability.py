@@ -10,13 +10,13 @@ import sys
 
 import pytest
 
-from zonkcam.testing.durability import run
 from zonkcam.game import actions as A
 from zonkcam.game.dice import parse_dice
 from zonkcam.game.game import Game
 from zonkcam.game.rules import PRESETS
 from zonkcam.record.scorekeeper import Scorekeeper
 from zonkcam.record.store import EventLog
+from zonkcam.testing.durability import run
 
 pytestmark = pytest.mark.slow  # whole tables, games or kills: `make check` leaves them out
 

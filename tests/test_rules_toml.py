@@ -232,3 +232,19 @@ def test_farkle_table_is_ones_fives_and_triples_only():
     rules = load_rules(str(DATA / "farkle.toml"))
     assert rules.dice == 6 and rules.points == Points()
     assert (rules.entry_minimum, rules.bank_minimum, rules.end) == (0, 0, "instant")
+
+
+def test_the_rule_choices_are_enums_and_their_words_round_trip(tmp_path):
+    from zonkcam.game.rules import End, HotDice, RuleSet, WinnerBy
+
+    for rules in PRESETS.values():
+        assert isinstance(rules.end, End) and isinstance(rules.hot_dice, HotDice)
+        assert isinstance(rules.winner_by, WinnerBy)
+        path = tmp_path / "t.toml"
+        path.write_text(rules_to_toml(rules))
+        assert f'end = "{rules.end.value}"' in path.read_text()
+        assert load_rules(str(path)).end is rules.end
+    given = RuleSet(name="x", end="turns", turns=3, hot_dice="must")
+    assert given.end is End.TURNS and given.hot_dice is HotDice.MUST
+    with pytest.raises(RulesError, match="end must be one of 'final-round', 'instant', 'turns'"):
+        RuleSet(name="x", end="later")

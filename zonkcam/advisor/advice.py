@@ -27,7 +27,7 @@ from zonkcam.advisor.model import Choice, Option, TurnModel
 from zonkcam.advisor.points import LongRun, long_run, solve_points
 from zonkcam.advisor.race import WinTable, last_turn
 from zonkcam.advisor.solver import Solver, Values
-from zonkcam.game.rules import RuleSet
+from zonkcam.game.rules import End, HotDice, RuleSet
 from zonkcam.game.state import GameState, Phase, PlayerState
 
 TIE = 1e-9
@@ -233,7 +233,7 @@ class Advisor:
         rules, me = state.rules, state.player
         others = [p for p in state.active if p is not me]
         if (
-            rules.end == "final-round"
+            rules.end is End.FINAL_ROUND
             and state.final_round_by is not None
             and state.players[state.final_round_by] is not me
             and others
@@ -325,12 +325,12 @@ class Advisor:
         options = model.options(model.positions[position], keeps, [d.value for d in t.roll])
         rows: list[KeepValue] = []
         for option in options:
-            if option.kind == Choice.BANK:
+            if option.kind is Choice.BANK:
                 continue
             rows.append(self._keep_value(turn, option, t.total))
         bank = None
         best_keep = keeps[0]
-        if not (len(best_keep.dice) == t.dice_to_roll and rules.hot_dice == "must"):
+        if not (len(best_keep.dice) == t.dice_to_roll and rules.hot_dice is HotDice.MUST):
             left = t.dice_to_roll - len(best_keep.dice)
             bank = v.bank(t.total + best_keep.points, left, p)
         top = max(rows, key=lambda k: k.value)
@@ -352,7 +352,7 @@ class Advisor:
         model = v.model
         target = model.positions[option.target]
         after = total + option.points
-        if option.kind == Choice.GO:
+        if option.kind is Choice.GO:
             zonk = float(v.zonk[p])
             hot = v.free(model.hot, after, p) if option.free else v.roll(model.hot, after, p)
             value = hot / 6 + zonk * 5 / 6
@@ -392,7 +392,7 @@ class Advisor:
         rules, me = state.rules, state.player
         if (
             advice.objective is not Objective.POINTS
-            or rules.end != "instant"
+            or rules.end is not End.INSTANT
             or advice.bank is None
             or me is None
             or me.score + total < rules.target

@@ -15,11 +15,12 @@ import itertools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 from fractions import Fraction
 from functools import reduce
 
 from zonkcam.game.dice import DETROIT_DICE, Die
-from zonkcam.game.rules import RuleSet
+from zonkcam.game.rules import HotDice, RuleSet
 from zonkcam.game.scoring import Keep, RollContext, score_roll
 from zonkcam.game.state import Phase, TurnState
 
@@ -49,7 +50,7 @@ class Position:
         )
 
 
-class Choice:
+class Choice(StrEnum):
     """What a player can do after a scoring roll."""
 
     KEEP = "keep"
@@ -62,7 +63,7 @@ class Choice:
 class Option:
     """One choice after a roll and where it leads."""
 
-    kind: str
+    kind: Choice
     points: int
     """Points added to the turn total (go for 1000: what success adds)."""
     target: int = -1
@@ -141,7 +142,7 @@ class TurnModel:
         """Where each keep from each position leads, and whether banking is allowed then."""
         self.start = self._add(self.canonical(rules.dice, first=True))
         self.hot = self._add(self.canonical(rules.dice))
-        self.hot_free = rules.hot_dice == "may" and rules.bank_after_keep
+        self.hot_free = rules.hot_dice is HotDice.MAY and rules.bank_after_keep
         """After hot dice (and a go for 1000 that makes it), the player may bank."""
         for n in range(1, rules.dice):  # where a piggyback starts
             self._add(self.canonical(n))
@@ -270,7 +271,9 @@ class TurnModel:
             target, free = self._after[key]
             out.append(Option(Choice.KEEP, keep.points, target, free, keep=keep.dice))
         best = keeps[0]
-        if not rules.bank_after_keep and not (len(best.dice) == n and rules.hot_dice == "must"):
+        if not rules.bank_after_keep and not (
+            len(best.dice) == n and rules.hot_dice is HotDice.MUST
+        ):
             out.append(Option(Choice.BANK, best.points, left=n - len(best.dice), keep=best.dice))
         if position.first and len(set(values)) == rules.dice - 1:
             out.append(Option(Choice.GO, rules.go_for_1000, self.hot, self.hot_free))

@@ -21,7 +21,7 @@ import numpy as np
 
 from zonkcam.advisor.model import TurnModel
 from zonkcam.advisor.solver import Solver, Values
-from zonkcam.game.rules import RuleSet
+from zonkcam.game.rules import End, RuleSet, WinnerBy
 
 DELTA = 1e-4
 """The step in a zonk's worth to measure how a turn's value changes with it."""
@@ -37,14 +37,14 @@ LAST_TURN_TAIL = 1e-12
 
 def unsupported(rules: RuleSet) -> str | None:
     """Why no two-player table can be built for ``rules``, or None."""
-    if rules.end not in ("instant", "final-round") or rules.winner_by != "points":
+    if rules.end not in (End.INSTANT, End.FINAL_ROUND) or rules.winner_by is not WinnerBy.POINTS:
         return (
             f"{rules.name} is not a race to a target won on points "
             f"(end = {rules.end!r}, winner by {rules.winner_by})"
         )
     if rules.three_zonk_penalty:
         return f"{rules.name}'s three-zonk penalty makes scores unbounded below"
-    if rules.piggyback and rules.end == "final-round":
+    if rules.piggyback and rules.end is End.FINAL_ROUND:
         return f"{rules.name} has piggyback with a final round (not covered)"
     return None
 
@@ -117,7 +117,7 @@ class WinTable:
         turn to beat the lead (final round: the grid then runs on until that chance is
         under :data:`LAST_TURN_TAIL`)."""
         rules, A, g = self.rules, self.size, self.step
-        final = rules.end == "final-round"
+        final = rules.end is End.FINAL_ROUND
         lead_cap = self.last.shape[1] - 1
         n_grid = int(
             max(
@@ -162,14 +162,14 @@ def build(rules: RuleSet, progress: Callable[[int, int], None] | None = None) ->
     g = model.step
     A = -(-rules.target // g)
     solver = Solver(model, monotone=not rules.piggyback)
-    last = _last_turns(solver, A) if rules.end == "final-round" else np.zeros((2, 1))
+    last = _last_turns(solver, A) if rules.end is End.FINAL_ROUND else np.zeros((2, 1))
     pig = np.zeros((A, A, rules.dice, A), dtype=np.float32) if rules.piggyback else None
     below = np.tril(np.ones((A, A), dtype=bool))  # [j, u]: an offer is at most the score
     table = WinTable(rules, g, np.zeros((A, A)), last, pig, solver)
     positions = {k: model.find(model.canonical(k)) for k in range(1, rules.dice)}
     sums = range(2 * (A - 1), -1, -1)
     layers = [np.arange(max(0, s - A + 1), min(s, A - 1) + 1) for s in sums]
-    beyond = last.shape[1] if rules.end == "final-round" else 0
+    beyond = last.shape[1] if rules.end is End.FINAL_ROUND else 0
     work = np.cumsum([len(i) * (A - i.min() + beyond) for i in layers])
     for n, (s, i) in enumerate(zip(sums, layers, strict=True)):
         j = s - i

@@ -103,9 +103,9 @@ class Solver:
     def edge(self, option: Option) -> Edge:
         """Where the value of ``option`` is read in the table, and how far up the total."""
         shift = option.points // self.step
-        if option.kind == Choice.KEEP:
+        if option.kind is Choice.KEEP:
             return Edge(self.free(option.target) if option.free else option.target, shift)
-        if option.kind == Choice.BANK:
+        if option.kind is Choice.BANK:
             return Edge(self.BANK0 + option.left, shift)
         return Edge(self.GO, 0)
 

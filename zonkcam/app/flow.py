@@ -75,7 +75,7 @@ class TableFlow:
         who = state.shown_name(state.player)
         if obs.off_mat:
             if rules.drinking.penalties:
-                return [A.Penalty("sloppy")]
+                return [A.Penalty(A.PenaltyKind.SLOPPY)]
             return [Question(f"a die is off the mat: {who}, throw again")]
         cocked = [d for d in obs.dice if d.cocked and d.zone == Zone.ROLLING]
         if cocked:

@@ -28,7 +28,7 @@ from zonkcam.sources import CameraProblem, Frame
 from zonkcam.table.observe import Event, Observation, TableWatcher
 from zonkcam.table.reading import SeenDie
 from zonkcam.table.teaching import Teacher
-from zonkcam.table.zones import TableDie
+from zonkcam.table.zones import TableDie, Zone
 
 
 @dataclass
@@ -248,8 +248,8 @@ class TableApp:
             name = players[command.value - 1].name
             self.play(
                 {
-                    InputCommand.SPACED: A.Penalty("spaced", name),
-                    InputCommand.CHOOSE: A.Land("choose", name),
+                    InputCommand.SPACED: A.Penalty(A.PenaltyKind.SPACED, name),
+                    InputCommand.CHOOSE: A.Land(A.Landing.CHOOSE, name),
                     InputCommand.DRANK: A.Drunk(name),
                 }[kind]
             )
@@ -271,14 +271,18 @@ class TableApp:
         right value (both are events in the game's log)."""
         obs = self.last_settled
         events = self.keeper.game.events
-        if obs is None or not 0 <= index < len(obs.dice) or obs.dice[index].zone != "rolling":
+        if (
+            obs is None
+            or not 0 <= index < len(obs.dice)
+            or obs.dice[index].zone is not Zone.ROLLING
+        ):
             self._message("tap a die of the roll on the table to correct it")
             return
         if not events or not isinstance(events[-1], A.Roll):
             self._message("only the last roll can be corrected (undo back to it first)")
             return
         read_roll = events[-1]
-        rolled = [d for d in obs.dice if d.zone == "rolling"]
+        rolled = [d for d in obs.dice if d.zone is Zone.ROLLING]
         target = obs.dice[index]
         fixed = [
             replace(d, value=value, confidence=1.0, cocked=False) if d is target else d

@@ -20,7 +20,7 @@ from zonkcam.display.setup import ChooseGame, ChooseRules, EnterPlayers, Resumab
 from zonkcam.display.sounds import Sounds
 from zonkcam.display.window import Window
 from zonkcam.errors import UserError
-from zonkcam.game.rules import RuleSet, load_rules
+from zonkcam.game.rules import End, RuleSet, load_rules
 from zonkcam.hardware.buttons import ButtonPins, open_buttons
 from zonkcam.hardware.service import Notifier
 from zonkcam.mat.calibrate import calibrate, default_calibration_path, load_calibration
@@ -53,7 +53,7 @@ HEADLESS_DEMO_TURNS = 5
 
 def headless_demo_rules(rules: RuleSet) -> RuleSet:
     """The table's rules for the demo game without a display: a short game, named so."""
-    if rules.end == "turns":
+    if rules.end is End.TURNS:
         short = replace(rules, turns=min(rules.turns, HEADLESS_DEMO_TURNS))
         what = f"{short.turns} turns"
     else:

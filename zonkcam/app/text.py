@@ -26,7 +26,7 @@ from zonkcam.game.engine import may_bank
 from zonkcam.game.errors import RulesError, TableError
 from zonkcam.game.game import Game
 from zonkcam.game.names import escaped, quoted, unprintable
-from zonkcam.game.rules import PRESETS, RuleSet, load_rules
+from zonkcam.game.rules import PRESETS, End, RuleSet, load_rules
 from zonkcam.game.state import GameState, Phase
 from zonkcam.record.scorekeeper import Scorekeeper
 from zonkcam.record.store import EventLog
@@ -59,7 +59,7 @@ _SIMPLE = {
     "go": A.GoFor1000,
     "pig": A.Piggyback,
     "piggyback": A.Piggyback,
-    "sloppy": lambda: A.Penalty("sloppy"),
+    "sloppy": lambda: A.Penalty(A.PenaltyKind.SLOPPY),
     "drunk": A.Drunk,
 }
 _VIEWS = {"keeps", "board", "sheet", "log", "odds", "help", "?", "quit", "q", "exit"}
@@ -86,7 +86,7 @@ def parse_line(line: str, state: GameState) -> A.Action | str:
     if word == "zonkname" and rest:
         return "zonkname"
     if word == "spaced":
-        return A.Penalty("spaced", rest or None)
+        return A.Penalty(A.PenaltyKind.SPACED, rest or None)
     if word == "land":
         image, _, who = rest.partition(" ")
         if image not in A.BOARD_IMAGES:
@@ -133,7 +133,7 @@ def status_line(state: GameState) -> str:
         return "no players are seated yet: type their names, e.g. Ann Bob Cy"
     p, t = state.player, state.turn
     who = state.shown_name(p)
-    if state.rules.end == "turns":
+    if state.rules.end is End.TURNS:
         who += f" (turn {p.turns + 1} of {state.rules.turns})"
     bank = may_bank(state)
     match state.phase:
@@ -189,7 +189,7 @@ def board_text(state: GameState) -> str:
         cells = [f"{mark} {state.shown_name(p):<14} {p.score:>6}"]
         if rules.bees:
             cells.append(f"B {p.bees:>2}")
-        if rules.end == "turns":
+        if rules.end is End.TURNS:
             cells.append(f"turns {p.turns:>2}/{rules.turns}")
         cells.append(f"zonks {p.zonks}")
         if rules.entry_minimum:

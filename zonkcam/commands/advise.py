@@ -19,7 +19,7 @@ from zonkcam.advisor.race import unsupported
 from zonkcam.advisor.tables import cached_advisor
 from zonkcam.errors import UserError
 from zonkcam.game.dice import parse_dice
-from zonkcam.game.rules import load_rules
+from zonkcam.game.rules import HotDice, load_rules
 from zonkcam.game.scoring import RollContext, score_roll
 from zonkcam.game.state import GameState, Phase, PlayerState, TurnState
 
@@ -84,7 +84,7 @@ def state_for(args: argparse.Namespace) -> GameState:
         and (
             rules.bank_after_keep
             if dice < rules.dice
-            else rules.hot_dice == "may" and rules.bank_after_keep
+            else rules.hot_dice is HotDice.MAY and rules.bank_after_keep
         ),
     )
     if args.roll:

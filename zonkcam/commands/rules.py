@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from zonkcam.game.names import escaped
-from zonkcam.game.rules import PRESETS, load_rules, rules_to_toml
+from zonkcam.game.rules import PRESETS, End, load_rules, rules_to_toml
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -27,7 +27,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def _list(args: argparse.Namespace) -> int:
     for name, r in PRESETS.items():
-        end = f"{r.turns} turns each" if r.end == "turns" else f"to {r.target} ({r.end})"
+        end = f"{r.turns} turns each" if r.end is End.TURNS else f"to {r.target} ({r.end})"
         print(f"{name:15} {r.dice} dice, {end}")
     return 0
 

@@ -14,6 +14,7 @@ from typing import Any, Protocol
 from zonkcam.advisor.advice import Advice, Best, best_words, worth
 from zonkcam.game import actions as A
 from zonkcam.game.engine import allowed, may_bank
+from zonkcam.game.rules import End
 from zonkcam.game.state import GameState, Phase, PlayerState
 
 __all__ = ["DieReading", "TableObservation", "ScreenView", "view_for", "die_at"]
@@ -284,7 +285,7 @@ def view_for(
         next_step=next_step_for(state) if not keeps else (),
         turn_of=(
             f"TURN {min(player.turns + 1, rules.turns)} OF {rules.turns}"
-            if rules.end == "turns" and player is not None and not state.finished
+            if rules.end is End.TURNS and player is not None and not state.finished
             else ""
         ),
         drinks_due=tuple(

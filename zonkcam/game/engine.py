@@ -21,7 +21,7 @@ from zonkcam.game.errors import (
     TurnError,
 )
 from zonkcam.game.names import name_problem
-from zonkcam.game.rules import RuleSet
+from zonkcam.game.rules import End, HotDice, RuleSet, WinnerBy
 from zonkcam.game.scoring import Keep, RollContext, score_roll
 from zonkcam.game.state import GameState, Phase, PiggybackOffer, PlayerState, TurnState
 
@@ -294,7 +294,7 @@ def _hot_dice(s: GameState) -> None:
     t, rules = s.turn, s.rules
     t.phase, t.dice_to_roll = Phase.ROLL, rules.dice
     t.set_aside, t.set_aside_points, t.carried = (), 0, frozenset()
-    t.bank_ok = rules.hot_dice == "may" and rules.bank_after_keep
+    t.bank_ok = rules.hot_dice is HotDice.MAY and rules.bank_after_keep
     s.log.append("HOT DICE")
     s.banners.append("HOT DICE")
 
@@ -305,7 +305,7 @@ def _bank(s: GameState, a: A.Bank) -> None:
     if s.phase is Phase.DECIDE:
         assert t.score is not None and t.score.best is not None
         best = t.score.best
-        if len(best.dice) == t.dice_to_roll and rules.hot_dice == "must":
+        if len(best.dice) == t.dice_to_roll and rules.hot_dice is HotDice.MUST:
             raise BankError(
                 f"HOT DICE: every die scores, so {who} must pick up all "
                 f"{rules.dice} dice and roll again"
@@ -314,7 +314,7 @@ def _bank(s: GameState, a: A.Bank) -> None:
     elif s.phase is Phase.ROLL and t.bank_ok:
         total, left = t.total, (0 if t.dice_to_roll == rules.dice else t.dice_to_roll)
     elif s.phase is Phase.ROLL and t.rolls:
-        if t.dice_to_roll == rules.dice and rules.hot_dice == "must":
+        if t.dice_to_roll == rules.dice and rules.hot_dice is HotDice.MUST:
             raise BankError(f"HOT DICE: {who} must roll all {rules.dice} dice again")
         raise BankError(f"{who} set dice aside, so must roll again before banking")
     elif s.phase is Phase.ROLL:
@@ -370,10 +370,10 @@ def _credit(s: GameState, p: PlayerState, total: int) -> None:
         p.rules += made
         s.log.append(f"MAKE A RULE: {who} makes {made} drinking rule{'s' if made > 1 else ''}")
         s.banners.append("MAKE A RULE")
-    if new >= rules.target and rules.end == "instant":
+    if new >= rules.target and rules.end is End.INSTANT:
         s.winners = [p.name]
         _finish(s)
-    elif new >= rules.target and rules.end == "final-round" and s.final_round_by is None:
+    elif new >= rules.target and rules.end is End.FINAL_ROUND and s.final_round_by is None:
         s.final_round_by = s.current
         s.log.append(f"FINAL ROUND: {who} reached {rules.target}; everyone else gets one more turn")
         s.banners.append("FINAL ROUND")
@@ -433,7 +433,7 @@ def _penalty(s: GameState, a: A.Penalty) -> None:
     p = _player(s, a.player) if a.player else s.player
     assert p is not None
     who = s.shown_name(p)
-    if a.kind == "spaced":
+    if a.kind is A.PenaltyKind.SPACED:
         p.spaced += 1
         p.drinks += 1
         s.log.append(f"SPACED: {who} loses their next turn and drinks")
@@ -454,19 +454,19 @@ def _land(s: GameState, a: A.Land) -> None:
         raise TableError(f"the {s.rules.name} table has no board images")
     if t.score is None or t.score.zonk or s.phase not in (Phase.DECIDE, Phase.ROLL):
         raise TurnError("a board image counts only for a scoring die of the roll on the table")
-    if a.image == "choose":
+    if a.image is A.Landing.CHOOSE:
         if not a.player:
             raise TableError('"choose": say who drinks, e.g. {"land": "choose", "player": "Ann"}')
         drinkers = [_player(s, a.player)]
     elif a.player:
         raise TableError(f'"{a.image}" decides who drinks by itself; "player" is only for choose')
-    elif a.image == "social":
+    elif a.image is A.Landing.SOCIAL:
         drinkers = s.active
     else:
-        drinkers = [_neighbour(s, +1 if a.image == "left" else -1)]
+        drinkers = [_neighbour(s, +1 if a.image is A.Landing.LEFT else -1)]
     for p in drinkers:
         p.drinks += 1
-    names = "everyone" if a.image == "social" else s.shown_name(drinkers[0])
+    names = "everyone" if a.image is A.Landing.SOCIAL else s.shown_name(drinkers[0])
     s.log.append(f"DRINK {a.image.upper()}: {names} drinks")
     s.banners.append(f"DRINK: {a.image.upper()}")
 
@@ -523,12 +523,12 @@ def _end_turn(s: GameState, *, counts: bool = True) -> None:
             _finish(s)
             return
         if not s.active or (
-            s.rules.end == "turns" and all(q.turns >= s.rules.turns for q in s.active)
+            s.rules.end is End.TURNS and all(q.turns >= s.rules.turns for q in s.active)
         ):
             _finish(s)
             return
         q = s.players[idx]
-        if q.left or (s.rules.end == "turns" and q.turns >= s.rules.turns):
+        if q.left or (s.rules.end is End.TURNS and q.turns >= s.rules.turns):
             continue
         if q.spaced:
             q.spaced -= 1
@@ -546,7 +546,7 @@ def _finish(s: GameState) -> None:
     s.turn = TurnState(phase=Phase.OVER)
     s.offer = None
     if not s.winners and s.active:
-        if s.rules.winner_by == "bees":
+        if s.rules.winner_by is WinnerBy.BEES:
             key = lambda p: (p.bees, p.score)  # noqa: E731
         else:
             key = lambda p: (p.score,)  # noqa: E731

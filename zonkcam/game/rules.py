@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 import tomllib
 from dataclasses import dataclass, field
+from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
@@ -22,9 +23,37 @@ MAX_NUMBER = 1_000_000_000
 MAX_RULES_FILE = 1_000_000
 """Bytes in a rules file (a whole table is about 1,000)."""
 
-END_MODES = ("final-round", "instant", "turns")
-HOT_DICE = ("may", "must")
-WINNER_BY = ("points", "bees")
+
+class End(StrEnum):
+    """How a game ends (RuleSet.end)."""
+
+    FINAL_ROUND = "final-round"
+    """Reaching the target gives every other player one more turn."""
+    INSTANT = "instant"
+    """The game ends when a player reaches the target."""
+    TURNS = "turns"
+    """After RuleSet.turns turns each."""
+
+
+class HotDice(StrEnum):
+    """After setting every die aside (RuleSet.hot_dice)."""
+
+    MAY = "may"
+    """Bank, or roll all the dice again."""
+    MUST = "must"
+    """Roll all the dice again."""
+
+
+class WinnerBy(StrEnum):
+    """Who wins (RuleSet.winner_by)."""
+
+    POINTS = "points"
+    BEES = "bees"
+    """Most B's, ties broken by points."""
+
+
+CHOICES: dict[str, type[StrEnum]] = {"End": End, "HotDice": HotDice, "WinnerBy": WinnerBy}
+"""The rule options that are a choice of words, by their field types."""
 
 
 @dataclass(frozen=True)
@@ -96,18 +125,14 @@ class RuleSet:
     name: str
     dice: int = 5
     target: int = 10_000
-    end: str = "final-round"
-    """final-round: reaching the target gives every other player one more turn;
-    instant: the game ends when a player reaches the target; turns: after `turns` turns each."""
+    end: End = End.FINAL_ROUND
     turns: int = 0
-    winner_by: str = "points"
-    """points, or bees (most B's, ties broken by points)."""
+    winner_by: WinnerBy = WinnerBy.POINTS
     entry_minimum: int = 0
     """Turn total needed for a player's first bank (getting on the board)."""
     bank_minimum: int = 0
     """No bank with fewer turn points than this."""
-    hot_dice: str = "may"
-    """may: bank or roll all dice again after setting every die aside; must: roll again."""
+    hot_dice: HotDice = HotDice.MAY
     bank_after_keep: bool = True
     """False (drinking): once dice are set aside the player must roll before banking."""
     two_dice_pair_reroll: bool = False
@@ -130,10 +155,19 @@ class RuleSet:
     drinking: DrinkRules = field(default_factory=DrinkRules)
 
     def __post_init__(self) -> None:
+        for f in dataclasses.fields(self):  # words given for a choice become its member
+            choice = CHOICES.get(str(f.type))
+            value = getattr(self, f.name)
+            if choice is not None and not isinstance(value, choice):
+                if value not in set(choice):
+                    words = ", ".join(repr(str(c)) for c in choice)
+                    raise RulesError(f"{f.name} must be one of {words}, not {value!r}")
+                object.__setattr__(self, f.name, choice(value))
         _validate(self)
 
     def to_dict(self) -> dict[str, Any]:
         data = dataclasses.asdict(self)
+        data.update({k: str(v) for k, v in data.items() if isinstance(v, StrEnum)})
         data["points"]["straights"] = [
             {"faces": "".join(map(str, s.faces)), "points": s.points} for s in self.points.straights
         ]
@@ -151,12 +185,9 @@ def _validate(r: RuleSet) -> None:
     problem = name_problem(r.name, "the table's name", MAX_TABLE_NAME)
     need(problem is None, problem or "")
     need(2 <= r.dice <= 6, f"dice must be 2 to 6, not {r.dice}")
-    need(r.end in END_MODES, f"end must be one of {', '.join(END_MODES)}, not {r.end!r}")
-    need(r.hot_dice in HOT_DICE, f"hot_dice must be 'may' or 'must', not {r.hot_dice!r}")
-    need(r.winner_by in WINNER_BY, f"winner_by must be 'points' or 'bees', not {r.winner_by!r}")
-    need(r.end == "turns" or r.target > 0, "target must be above 0")
-    need(r.end != "turns" or r.turns > 0, "end = 'turns' needs turns above 0")
-    need(r.bees or r.winner_by != "bees", "winner_by = 'bees' needs bees = true")
+    need(r.end is End.TURNS or r.target > 0, "target must be above 0")
+    need(r.end is not End.TURNS or r.turns > 0, "end = 'turns' needs turns above 0")
+    need(r.bees or r.winner_by is not WinnerBy.BEES, "winner_by = 'bees' needs bees = true")
     need(r.bees or not (r.newbie or r.frames), "newbie and frames give B's: they need bees = true")
     need(
         not r.carry_over_extras or r.points.extra_die > 0,
@@ -206,10 +237,10 @@ PRESETS: dict[str, RuleSet] = {
         name="classic-10000",
         dice=5,
         target=10_000,
-        end="final-round",
+        end=End.FINAL_ROUND,
         entry_minimum=1000,
         bank_minimum=300,
-        hot_dice="may",
+        hot_dice=HotDice.MAY,
         two_dice_pair_reroll=True,
         points=Points(
             extra_die=100,
@@ -220,12 +251,12 @@ PRESETS: dict[str, RuleSet] = {
     "all-johnnys": RuleSet(
         name="all-johnnys",
         dice=6,
-        end="turns",
+        end=End.TURNS,
         turns=21,
         target=0,
-        winner_by="bees",
+        winner_by=WinnerBy.BEES,
         entry_minimum=1000,
-        hot_dice="may",
+        hot_dice=HotDice.MAY,
         go_for_1000=1000,
         straight_completion=750,
         carry_over_extras=True,
@@ -243,8 +274,8 @@ PRESETS: dict[str, RuleSet] = {
         name="chicago",
         dice=5,
         target=10_000,
-        end="instant",
-        hot_dice="must",
+        end=End.INSTANT,
+        hot_dice=HotDice.MUST,
         piggyback=True,
         points=Points(straights=(_straight("12345", 1500), _straight("23456", 1500))),
     ),
@@ -252,8 +283,8 @@ PRESETS: dict[str, RuleSet] = {
         name="detroit",
         dice=6,
         target=10_000,
-        end="instant",
-        hot_dice="must",
+        end=End.INSTANT,
+        hot_dice=HotDice.MUST,
         piggyback=True,
         points=Points(straights=(_straight("123456", 1000),), colour_pairs=1000),
     ),
@@ -261,9 +292,9 @@ PRESETS: dict[str, RuleSet] = {
         name="drinking",
         dice=5,
         target=10_000,
-        end="instant",
+        end=End.INSTANT,
         entry_minimum=350,
-        hot_dice="must",
+        hot_dice=HotDice.MUST,
         bank_after_keep=False,
         points=Points(straights=(_straight("12345", 1500),)),
         drinking=DrinkRules(
@@ -353,6 +384,11 @@ def _convert(key: str, value: Any, kind: str, where: str) -> Any:
         if not isinstance(value, str):
             raise wrong("a string")
         return value
+    if kind in CHOICES:
+        words = [str(c) for c in CHOICES[kind]]
+        if not isinstance(value, str) or value not in words:
+            raise wrong("one of " + ", ".join(map(repr, words)))
+        return CHOICES[kind](value)
     if kind == "tuple[int, ...]":
         if (
             not isinstance(value, list)

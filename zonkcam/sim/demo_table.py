@@ -37,6 +37,7 @@ from zonkcam.mat.layout import MatGeometry, draw_mat, load_geometry
 from zonkcam.sim import renderer
 from zonkcam.sim.lens import LOOKS, PLAIN, CameraLook, Lens, noise_bank
 from zonkcam.sources.base import Frame
+from zonkcam.table.zones import Zone
 
 SKIN = (120, 160, 215)  # BGR
 THINGS = ("finger", "cup", "phone", "sleeve", "shadow")
@@ -54,8 +55,7 @@ class DemoDie:
     x_mm: float
     y_mm: float
     yaw_deg: float = 0.0
-    zone: str = "rolling"
-    """rolling, keep or off."""
+    zone: Zone = Zone.ROLLING
     touching: tuple[str, ...] = ()
     """Board images (LEFT, RIGHT, CHOOSE, SOCIAL) the die was placed touching."""
     cocked: bool = False
@@ -75,7 +75,7 @@ class DemoTruth:
 
     @property
     def rolled(self) -> tuple[DemoDie, ...]:
-        return tuple(d for d in self.dice if d.zone == "rolling")
+        return tuple(d for d in self.dice if d.zone is Zone.ROLLING)
 
 
 @dataclass(frozen=True)
@@ -414,7 +414,7 @@ class DemoTable:
         cocked: set[int],
         at: dict[int, tuple[float, float]],
     ) -> Iterator[None]:
-        self.poses = [p for p in self.poses if p.die.zone == "keep"]
+        self.poses = [p for p in self.poses if p.die.zone is Zone.KEEP]
         if colours is None:  # the dice not lying in the keep strip
             free = list(self.colours)
             for p in self.poses:
@@ -426,7 +426,9 @@ class DemoTable:
         targets = self._targets(len(values), onto, off_mat, cocked)
         for i, (x, y) in at.items():
             on_mat = 0 <= x <= g.width_mm and 0 <= y <= g.height_mm
-            zone = "keep" if g.keep_strip.contains(x, y) else "rolling" if on_mat else "off"
+            zone = (
+                Zone.KEEP if g.keep_strip.contains(x, y) else Zone.ROLLING if on_mat else Zone.OFF
+            )
             targets[i] = (x, y, zone, ())
         frames = int(rng.integers(*self.tumble_frames))
         starts = [
@@ -474,7 +476,7 @@ class DemoTable:
         area = g.rolling_area
         boards = {b.label: b for b in g.board_images}
         taken: list[tuple[float, float]] = [
-            (p.die.x_mm, p.die.y_mm) for p in self.poses if p.die.zone == "keep"
+            (p.die.x_mm, p.die.y_mm) for p in self.poses if p.die.zone is Zone.KEEP
         ]
         out = []
         for i in range(n):
@@ -485,15 +487,15 @@ class DemoTable:
                     reach = b.size_mm / 2 + die * 0.2
                     x = b.center[0] + reach * math.cos(angle)
                     y = b.center[1] + reach * math.sin(angle)
-                    zone, touching = "rolling", (b.label,)
+                    zone, touching = Zone.ROLLING, (b.label,)
                 elif i in off_mat:
                     x = rng.choice([-die * 1.5, g.width_mm + die * 1.5])
                     y = rng.uniform(area.y + die, area.y + area.h - die)
-                    zone, touching = "off", ()
+                    zone, touching = Zone.OFF, ()
                 else:
                     x = rng.uniform(area.x + die, area.x + area.w - die)
                     y = rng.uniform(area.y + die, area.y + area.h - die)
-                    zone, touching = "rolling", ()
+                    zone, touching = Zone.ROLLING, ()
                     if any(
                         b.rect.contains(x, y) or _near_rect(b.rect, x, y, die * 1.1)
                         for b in g.board_images
@@ -517,9 +519,9 @@ class DemoTable:
     def _keep(self, values: list[int]) -> Iterator[None]:
         g = self.geometry
         strip = g.keep_strip
-        in_strip = sum(p.die.zone == "keep" for p in self.poses)
+        in_strip = sum(p.die.zone is Zone.KEEP for p in self.poses)
         chosen: list[_Pose] = []
-        pool = [p for p in self.poses if p.die.zone == "rolling"]
+        pool = [p for p in self.poses if p.die.zone is Zone.ROLLING]
         for v in values:
             match = next((p for p in pool if p.die.value == v and p not in chosen), None)
             if match is not None:
@@ -540,7 +542,7 @@ class DemoTable:
                     p.die,
                     x_mm=x0 + (tx - x0) * f,
                     y_mm=y0 + (ty - y0) * f,
-                    zone="keep",
+                    zone=Zone.KEEP,
                     touching=(),
                     yaw_deg=p.die.yaw_deg + (yaw - p.die.yaw_deg) * f,
                 )
@@ -576,7 +578,7 @@ class DemoTable:
         yield from self._rest(self.rest_frames)
 
     def _spin(self, frames: int) -> Iterator[None]:
-        rolled = [p for p in self.poses if p.die.zone == "rolling"]
+        rolled = [p for p in self.poses if p.die.zone is Zone.ROLLING]
         if rolled:
             p = rolled[0]
             for k in range(frames):
@@ -588,7 +590,7 @@ class DemoTable:
     def _spot(self, die: int | None, at: tuple[float, float] | None) -> tuple[float, float]:
         if at is not None:
             return at
-        rolled = [p.die for p in self.poses if p.die.zone == "rolling"]
+        rolled = [p.die for p in self.poses if p.die.zone is Zone.ROLLING]
         if die is not None and 0 <= die < len(rolled):
             return rolled[die].x_mm, rolled[die].y_mm
         area = self.geometry.rolling_area
@@ -614,7 +616,7 @@ class DemoTable:
         yield from self._rest(self.rest_frames)
 
     def _nudge(self, die: int, by_mm: tuple[float, float]) -> Iterator[None]:
-        rolled = [p for p in self.poses if p.die.zone == "rolling"]
+        rolled = [p for p in self.poses if p.die.zone is Zone.ROLLING]
         if not 0 <= die < len(rolled):
             return
         p = rolled[die]
@@ -663,8 +665,8 @@ class DemoTable:
             self.rest()
             self.throw(n=self.n_dice)
             return
-        rolled = [p.die.value for p in self.poses if p.die.zone == "rolling"]
-        kept = sum(p.die.zone == "keep" for p in self.poses)
+        rolled = [p.die.value for p in self.poses if p.die.zone is Zone.ROLLING]
+        kept = sum(p.die.zone is Zone.KEEP for p in self.poses)
         scoring = [v for v in rolled if v in (1, 5)]
         if rolled and scoring and kept + len(scoring) < self.n_dice:
             self.keep(scoring)

@@ -78,9 +78,9 @@ def drinking() -> Scene:
     game.play(A.ZonkName("Ann", "Dizzy", "Cy"))
     game.play(_roll([1, 1, 1, 4, 6]))
     game.play(A.Bank())  # 1,000: a barrier, hand out
-    game.play(A.Penalty("spaced", "Cy"))
+    game.play(A.Penalty(A.PenaltyKind.SPACED, "Cy"))
     game.play(_roll([5, 2, 3, 4, 6]))
-    game.play(A.Land("left"))
+    game.play(A.Land(A.Landing.LEFT))
     return Scene("drinking", game, _seen([5, 2, 3, 4, 6]))
 
 
@@ -139,7 +139,7 @@ def sloppy() -> Scene:
     game.play(A.ZonkName("Cy", "Captain", "Bob"))
     game.play(_roll([1, 1, 1, 5, 2]))
     game.play(A.Bank())  # 1,050: a barrier (hand out 3) and a turn over 1,000 (a rule)
-    game.play(A.Penalty("sloppy"))
+    game.play(A.Penalty(A.PenaltyKind.SLOPPY))
     return Scene("sloppy", game, None)
 
 
@@ -156,7 +156,7 @@ def spaced() -> Scene:
     """drinking: Captain touched the dice out of turn: spaced (loses a turn) and drinks."""
     game = Game(PRESETS["drinking"], [A.Players(("Ann", "Bob", "Cy"))])
     game.play(A.ZonkName("Cy", "Captain", "Bob"))
-    game.play(A.Penalty("spaced", "Captain"))
+    game.play(A.Penalty(A.PenaltyKind.SPACED, "Captain"))
     return Scene("spaced", game, None)
 
 

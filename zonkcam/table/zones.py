@@ -53,6 +53,9 @@ class TableDie:
     """Leaning on another die or the mat's edge: not a readable value."""
     footprint_mm: tuple[tuple[float, float], ...] = ()
 
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "zone", Zone(self.zone))
+
     def to_json(self) -> dict:
         return {
             "value": None if self.cocked else self.value,

@@ -17,6 +17,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -131,7 +132,13 @@ class Report:
         )
 
 
-def run(db: Path, kills: int, seed: int = 0, target: int = 3000, say=lambda line: None) -> Report:
+def run(
+    db: Path,
+    kills: int,
+    seed: int = 0,
+    target: int = 3000,
+    say: Callable[[str], None] = lambda line: None,
+) -> Report:
     """Play the scripted game (classic-10000 to ``target``) to its end through ``kills``
     random SIGKILLs; an AssertionError says which acknowledged action the log lost or
     changed."""
