@@ -9,7 +9,7 @@ import argparse
 
 from zonkcam.mat.calibrate import load_calibration
 from zonkcam.sources import open_source
-from zonkcam.table.observe import Event, TableWatcher
+from zonkcam.table.observe import TableEvent, TableWatcher
 from zonkcam.table.reading import OnnxReader
 
 
@@ -23,7 +23,7 @@ def main(argv: list[str] | None = None) -> int:
     watcher = TableWatcher(cal, OnnxReader.for_table(cal))
     try:
         for obs in watcher.watch(iter(source.read, None)):
-            if obs.event is Event.SETTLED:
+            if obs.event is TableEvent.SETTLED:
                 rolled = " ".join(str(v) for v in sorted(d.value for d in obs.rolled))
                 kept = " ".join(str(v) for v in sorted(d.value for d in obs.in_strip))
                 print(f"frame {obs.frame}: {obs.change}  rolled [{rolled}]  strip [{kept}]")

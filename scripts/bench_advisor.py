@@ -19,13 +19,13 @@ import time
 from pathlib import Path
 
 from zonkcam.advisor.advice import Advisor
-from zonkcam.advisor.tables import read_table
 from zonkcam.game import actions as A
 from zonkcam.game.dice import DETROIT_DICE, Die
 from zonkcam.game.game import Game
 from zonkcam.game.rules import PRESETS, load_rules
 from zonkcam.game.scoring import _keeps
 from zonkcam.game.state import Phase
+from zonkcam.record.win_tables import read_table
 
 DATA = Path(__file__).resolve().parent.parent / "tests" / "data"
 

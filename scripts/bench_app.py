@@ -34,7 +34,7 @@ from zonkcam.game import actions as A
 from zonkcam.game.rules import PRESETS
 from zonkcam.game.state import Phase
 from zonkcam.mat.calibrate import calibrate
-from zonkcam.record.scorekeeper import Scorekeeper
+from zonkcam.record.logged_game import LoggedGame
 from zonkcam.record.store import EventLog
 from zonkcam.sim.demo_table import DemoTable
 from zonkcam.sim.lens import LOOKS
@@ -91,7 +91,7 @@ def main() -> None:
     right = wrong = 0
     with EventLog(tmp / "g.db") as log, Window.open((800, 480), screenshots=tmp) as window:
         window.screenshot_every = float("inf")  # a screen shows frames; it saves none
-        keeper = Scorekeeper.new(log, rules)
+        keeper = LoggedGame.new(log, rules)
         keeper.play(A.Players(("Ann", "Bob")))
         app = TableApp(
             keeper,

@@ -43,7 +43,7 @@ from zonkcam.mat.calibrate import Calibration, calibrate
 from zonkcam.mat.layout import KEEP_COLOUR, PAPER_COLOUR, ROLLING_COLOUR
 from zonkcam.sim.demo_table import DemoDie, DemoTable, DiePose
 from zonkcam.sim.lens import CameraLook
-from zonkcam.table.observe import Event, Observation, Reader, TableWatcher
+from zonkcam.table.observe import Observation, Reader, TableEvent, TableWatcher
 from zonkcam.table.tracking import Change
 from zonkcam.table.zones import TableDie
 from zonkcam.train.cutouts import CutOut, lab_distance, load_cutouts, paste_die
@@ -195,9 +195,9 @@ def run_session(
             nonlocal frame
             frame = table.read()
             for o in watcher.process(frame):
-                if o.event == Event.SETTLED:
+                if o.event == TableEvent.SETTLED:
                     reports.append(o)
-                elif o.event == Event.BLOCKED:
+                elif o.event == TableEvent.BLOCKED:
                     waits.append(o.message)
 
         while table.busy:
@@ -313,7 +313,7 @@ def meet_the_dice(
         while table.busy:
             frame = table.read()
             for o in watcher.process(frame):
-                if o.event == Event.SETTLED and o.change == Change.ROLL:
+                if o.event == TableEvent.SETTLED and o.change == Change.ROLL:
                     settled = (o, frame.truth.rolled)
         if settled is not None:
             o, truth = settled

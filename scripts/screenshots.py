@@ -21,7 +21,7 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 import pygame
 
 from zonkcam.advisor.advice import Advisor
-from zonkcam.controls import BANK, ROLL, SELECT, Command, InputCommand
+from zonkcam.controls import BANK, ROLL, SELECT, Control, Press
 from zonkcam.display.banners import banners_for
 from zonkcam.display.meet import MeetTheDice, Stage
 from zonkcam.display.painter import Painter
@@ -64,7 +64,7 @@ def main(argv: list[str] | None = None) -> int:
     seat = EnterPlayers(PRESETS["drinking"])
     for line in ("Ann\n", "Bob\n", "Cy\n", "\n", "Noodle\n", "Capt"):
         for ch in line:
-            seat.handle(ROLL if ch == "\n" else Command(InputCommand.CHAR, ch))
+            seat.handle(ROLL if ch == "\n" else Press(Control.CHAR, ch))
     seat.draw(surface, screen)
     _save(surface, out / "setup-zonk-names.png")
     meet = meet_the_dice()

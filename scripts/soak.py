@@ -29,7 +29,7 @@ from zonkcam.display.window import Window
 from zonkcam.game import actions as A
 from zonkcam.game.rules import load_rules
 from zonkcam.mat.calibrate import calibrate
-from zonkcam.record.scorekeeper import Scorekeeper
+from zonkcam.record.logged_game import LoggedGame
 from zonkcam.record.store import EventLog
 from zonkcam.sim.demo_table import DemoTable
 from zonkcam.sim.lens import PLAIN
@@ -68,7 +68,7 @@ def main() -> None:
     ):
         screen = GameScreen(win, sounds=Sounds(muted=True))
         for game in range(1, args.games + 1):
-            keeper = Scorekeeper.new(log, rules)
+            keeper = LoggedGame.new(log, rules)
             keeper.play(A.Players(("Ann", "Bob")))
             app = TableApp(keeper, watcher, screen, DemoDriver(table), say=lambda line: None)
             while not keeper.state.finished:

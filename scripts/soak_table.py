@@ -29,7 +29,7 @@ from collections import Counter
 from zonkcam.mat.calibrate import calibrate
 from zonkcam.sim.demo_table import THINGS, DemoTable
 from zonkcam.sim.lens import REALISTIC
-from zonkcam.table.observe import Event, TableWatcher
+from zonkcam.table.observe import TableEvent, TableWatcher
 from zonkcam.table.tracking import Change
 from zonkcam.testing import TruthReader
 
@@ -81,9 +81,9 @@ def main() -> None:
             frame = table.read()
             frames += 1
             for obs in watcher.process(frame):
-                if obs.event == Event.BLOCKED:
+                if obs.event == TableEvent.BLOCKED:
                     blocked_seen[action] += 1
-                if obs.event != Event.SETTLED:
+                if obs.event != TableEvent.SETTLED:
                     continue
                 reports.append(obs)
                 truth = sorted((str(d.zone), d.value) for d in frame.truth.dice if not d.cocked)

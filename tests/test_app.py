@@ -16,7 +16,7 @@ from gpiozero.pins.mock import MockFactory
 from zonkcam.app.demo import DemoDriver
 from zonkcam.app.loop import TableApp
 from zonkcam.app.main import demo_table
-from zonkcam.controls import Command, InputCommand
+from zonkcam.controls import Control, Press
 from zonkcam.display.game_screen import GameScreen
 from zonkcam.display.sounds import Sounds
 from zonkcam.display.window import Window
@@ -26,8 +26,8 @@ from zonkcam.game.game import Game
 from zonkcam.game.rules import PRESETS
 from zonkcam.hardware.buttons import ArcadeButtons, ButtonPins
 from zonkcam.mat.calibrate import calibrate
+from zonkcam.record.logged_game import LoggedGame
 from zonkcam.record.photos import RollPhotos, photo_folder
-from zonkcam.record.scorekeeper import Scorekeeper
 from zonkcam.record.store import EventLog
 from zonkcam.table.observe import TableWatcher
 from zonkcam.testing import TruthReader
@@ -46,16 +46,16 @@ def play_demo(rules, tmp_path, *, seed=1, press_pins=None, max_frames=4000):
     first = table.read()
     reader = TruthReader(table)
     log = EventLog(tmp_path / "games.sqlite3")
-    keeper = Scorekeeper.new(log, rules)
+    keeper = LoggedGame.new(log, rules)
     keeper.play(A.Players(("Ann", "Bob")))
     window = Window.open((800, 480), screenshots=tmp_path / "shots")
     buttons = None
     press = None
     if press_pins is not None:
         buttons = ArcadeButtons(ButtonPins(), pin_factory=press_pins, lockout=0.0, settle=0.0)
-        pins = {InputCommand.BANK: 17, InputCommand.ROLL: 27, InputCommand.SELECT: 22}
+        pins = {Control.BANK: 17, Control.ROLL: 27, Control.SELECT: 22}
 
-        def press(command: Command) -> None:
+        def press(command: Press) -> None:
             pin = press_pins.pin(pins[command.kind])
             pin.drive_low()
             pin.drive_high()
@@ -113,7 +113,7 @@ def test_a_misread_die_is_corrected_by_tap_and_digit(tmp_path):
     first = table.read()
     reader = TruthReader(table)
     with EventLog(tmp_path / "g.db") as log:
-        keeper = Scorekeeper.new(log, rules)
+        keeper = LoggedGame.new(log, rules)
         keeper.play(A.Players(("Ann", "Bob")))
         app = TableApp(
             keeper,
@@ -125,8 +125,8 @@ def test_a_misread_die_is_corrected_by_tap_and_digit(tmp_path):
             app.tick(table.read())
         assert app.keeper.state.log[-1] == "Ann zonks"  # as read: a 2 where a 1 lies
         index = next(i for i, d in enumerate(app.last_settled.dice) if d.value == 2)
-        app.handle(Command(InputCommand.TAP_DIE, index))
-        app.handle(Command(InputCommand.DIGIT, 1))
+        app.handle(Press(Control.TAP_DIE, index))
+        app.handle(Press(Control.DIGIT, 1))
         state = app.keeper.state
         assert state.player.name == "Ann" and state.turn.score.best.points == 100
         assert sorted(d.value for d in state.turn.roll) == [1, 3, 4, 6, 6]
@@ -139,7 +139,7 @@ def test_every_roll_read_keeps_its_photo_and_the_screen_shows_it(tmp_path):
     table = demo_table(3)
     first = table.read()
     with EventLog(tmp_path / "g.db") as log:
-        keeper = Scorekeeper.new(log, rules)
+        keeper = LoggedGame.new(log, rules)
         keeper.play(A.Players(("Ann", "Bob")))
         photos = RollPhotos(photo_folder(log.path))
         window = Window.open((800, 480), screenshots=tmp_path / "shots")
@@ -152,14 +152,14 @@ def test_every_roll_read_keeps_its_photo_and_the_screen_shows_it(tmp_path):
             photos=photos,
         )
         app.tick(first)
-        app.handle(Command(InputCommand.PHOTO))
+        app.handle(Press(Control.PHOTO))
         assert screen.photo is None and "no photo" in screen.message
         table.throw([2, 3, 4, 6, 6])
         while table.busy:
             app.tick(table.read())
         index = next(i for i, d in enumerate(app.last_settled.dice) if d.value == 2)
-        app.handle(Command(InputCommand.TAP_DIE, index))
-        app.handle(Command(InputCommand.DIGIT, 1))
+        app.handle(Press(Control.TAP_DIE, index))
+        app.handle(Press(Control.DIGIT, 1))
         photos.wait()
         shots = photos.of_game(keeper.game_id)
         stored = log.actions(keeper.game_id)
@@ -169,10 +169,10 @@ def test_every_roll_read_keeps_its_photo_and_the_screen_shows_it(tmp_path):
         ]
         image = cv2.imread(str(shots[-1][1]))
         assert image is not None and image.shape[1] == 640
-        app.handle(Command(InputCommand.PHOTO))
+        app.handle(Press(Control.PHOTO))
         assert screen.photo is not None and f"action {shots[-1][0]}" in screen.photo[1]
         app.tick(table.read())  # drawn instead of the game
-        app.handle(Command(InputCommand.PHOTO))
+        app.handle(Press(Control.PHOTO))
         assert screen.photo is None
         window.close()
 
@@ -182,7 +182,7 @@ def _app_at_decision(tmp_path, buttons=None):
     table = demo_table(4)
     first = table.read()
     log = EventLog(tmp_path / "g.db")
-    keeper = Scorekeeper.new(log, PRESETS["chicago"])
+    keeper = LoggedGame.new(log, PRESETS["chicago"])
     keeper.play(A.Players(("Ann", "Bob", "Cy")))
     window = Window.open((800, 480), screenshots=tmp_path / "shots")
     screen = GameScreen(window, buttons=buttons, sounds=Sounds(muted=True))
@@ -291,33 +291,33 @@ def test_scorekeeper_enters_spaced_and_choose_from_the_keyboard(tmp_path):
     table = demo_table(6)
     first = table.read()
     with EventLog(tmp_path / "g.db") as log:
-        keeper = Scorekeeper.new(log, PRESETS["drinking"])
+        keeper = LoggedGame.new(log, PRESETS["drinking"])
         keeper.play(A.Players(("Ann", "Bob", "Cy")))
         app = TableApp(
             keeper,
             TableWatcher(calibrate(first.image, table.geometry), TruthReader(table)),
             say=lambda line: None,
         )
-        app.handle(Command(InputCommand.SPACED))
-        app.handle(Command(InputCommand.DIGIT, 3))
+        app.handle(Press(Control.SPACED))
+        app.handle(Press(Control.DIGIT, 3))
         cy = app.keeper.state.players[2]
         assert cy.spaced == 1 and cy.drinks == 1
         table.throw([1, 5, 2, 3, 4])
         while table.busy:
             app.tick(table.read())
-        app.handle(Command(InputCommand.CHOOSE))
-        app.handle(Command(InputCommand.DIGIT, 2))
+        app.handle(Press(Control.CHOOSE))
+        app.handle(Press(Control.DIGIT, 2))
         assert app.keeper.state.players[1].drinks == 1
         assert app.keeper.state.log[-1] == "DRINK CHOOSE: Bob drinks"
         # d, then the player's number: their drinks due are drunk; d 0: everyone's
-        app.handle(Command(InputCommand.DRANK))
-        app.handle(Command(InputCommand.DIGIT, 2))
+        app.handle(Press(Control.DRANK))
+        app.handle(Press(Control.DIGIT, 2))
         assert [p.drinks_due for p in app.keeper.state.players] == [0, 0, 1]
-        app.handle(Command(InputCommand.DRANK))
-        app.handle(Command(InputCommand.DIGIT, 0))
+        app.handle(Press(Control.DRANK))
+        app.handle(Press(Control.DIGIT, 0))
         assert app.keeper.state.log[-1] == "DRUNK: Cy 1"
         app.play(A.Land("social"))
-        app.handle(Command(InputCommand.DRUNK))  # ROLL held
+        app.handle(Press(Control.DRUNK))  # ROLL held
         assert [p.drinks_due for p in app.keeper.state.players] == [0, 0, 0]
 
 
@@ -359,7 +359,7 @@ def test_the_demo_never_plays_a_game_people_played(tmp_path, capsys, monkeypatch
     monkeypatch.setattr(app_main, "picamera2_available", lambda: False)  # no camera here
     db = tmp_path / "res.sqlite3"
     with EventLog(db) as log:
-        keeper = Scorekeeper.new(log, PRESETS["classic-10000"], [A.Players(("Ann", "Bob"))])
+        keeper = LoggedGame.new(log, PRESETS["classic-10000"], [A.Players(("Ann", "Bob"))])
         for action in (A.Roll(parse_dice([1, 1, 1, 2, 3])), A.Keep((1, 1, 1)), A.Bank()):
             keeper.play(action)
     for which in (["1"], []):
@@ -377,8 +377,8 @@ def test_a_camera_table_never_comes_back_to_a_demo_game(tmp_path):
     from zonkcam.app.main import first_game
 
     with EventLog(tmp_path / "g.db") as log:
-        demo = Scorekeeper.new(log, PRESETS["chicago"], [A.Players(("Ann", "Bob"))], demo=True)
-        assert log.games()[0].demo and Scorekeeper.resume(log, demo.game_id).demo
+        demo = LoggedGame.new(log, PRESETS["chicago"], [A.Players(("Ann", "Bob"))], demo=True)
+        assert log.games()[0].demo and LoggedGame.resume(log, demo.game_id).demo
         args = argparse.Namespace(resume=None, players=["Di", "Ed"], rules="drinking", new=False)
         ui = argparse.Namespace(window=argparse.Namespace(headless=True))
         keeper = first_game(log, args, False, ui)
@@ -404,7 +404,7 @@ def test_without_anyone_watching_only_the_frames_saved_are_drawn(tmp_path):
         EventLog(tmp_path / "g.db") as log,
         Window.open((800, 480), screenshots=tmp_path / "shots") as window,
     ):
-        keeper = Scorekeeper.new(log, PRESETS["chicago"], [A.Players(("Ann", "Bob"))])
+        keeper = LoggedGame.new(log, PRESETS["chicago"], [A.Players(("Ann", "Bob"))])
         for unwatched in (False, True):
             screen = GameScreen(window, sounds=Sounds(muted=True))
             screen.draw = lambda *a, **k: (drawn.append(unwatched), window.show())  # noqa: B023

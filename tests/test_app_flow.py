@@ -9,7 +9,7 @@ from zonkcam.game import actions as A
 from zonkcam.game.dice import parse_dice
 from zonkcam.game.game import Game
 from zonkcam.game.rules import PRESETS
-from zonkcam.table.observe import Event, Observation
+from zonkcam.table.observe import Observation, TableEvent
 from zonkcam.table.tracking import Change
 from zonkcam.table.zones import TableDie
 
@@ -19,7 +19,9 @@ def die(value, zone="rolling", color="white", touching=(), cocked=False, x=100.0
 
 
 def settled(dice, change=Change.ROLL, keep=(), unread=0):
-    return Observation(Event.SETTLED, 1, 0.0, tuple(dice), change, keep=tuple(keep), unread=unread)
+    return Observation(
+        TableEvent.SETTLED, 1, 0.0, tuple(dice), change, keep=tuple(keep), unread=unread
+    )
 
 
 def game(rules="classic-10000", *actions):

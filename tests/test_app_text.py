@@ -5,13 +5,13 @@ from __future__ import annotations
 import pytest
 
 from zonkcam.advisor.advice import Advisor, best_words
-from zonkcam.app.text import TextScorekeeper, parse_line
+from zonkcam.app.text import TextPlay, parse_line
 from zonkcam.game import actions as A
 from zonkcam.game.dice import parse_dice
 from zonkcam.game.errors import TableError
 from zonkcam.game.game import Game
 from zonkcam.game.rules import PRESETS
-from zonkcam.record.scorekeeper import Scorekeeper
+from zonkcam.record.logged_game import LoggedGame
 from zonkcam.record.store import EventLog
 
 
@@ -51,9 +51,9 @@ def test_session_prints_refusals_and_saves(tmp_path):
     typed = iter(["12466", "2", "1", "b", "board", "quit"])
     shown: list[str] = []
     with EventLog(tmp_path / "g.db") as log:
-        keeper = Scorekeeper.new(log, PRESETS["classic-10000"])
+        keeper = LoggedGame.new(log, PRESETS["classic-10000"])
         keeper.play(A.Players(("Ann", "Bob")))
-        TextScorekeeper(keeper, read=lambda _: next(typed), write=shown.append).run()
+        TextPlay(keeper, read=lambda _: next(typed), write=shown.append).run()
         stored = log.actions(keeper.game_id)
     text = "\n".join(shown)
     assert "every kept die must be part of a scoring combination" in text
@@ -105,8 +105,8 @@ def test_a_line_the_terminal_cannot_decode_is_refused(game, tmp_path):
 
     shown: list[str] = []
     with EventLog(tmp_path / "g.db") as log:
-        keeper = Scorekeeper.new(log, PRESETS["chicago"], [A.Players(("Ann",))])
-        TextScorekeeper(keeper, read=read, write=shown.append).run()
+        keeper = LoggedGame.new(log, PRESETS["chicago"], [A.Players(("Ann",))])
+        TextPlay(keeper, read=read, write=shown.append).run()
     assert "! that line is not UTF-8 text; type it again" in shown
 
 
@@ -115,11 +115,9 @@ def test_odds_shows_the_advice_for_the_current_state(tmp_path):
     shown: list[str] = []
     advisor = Advisor()
     with EventLog(tmp_path / "g.db") as log:
-        keeper = Scorekeeper.new(log, PRESETS["chicago"])
+        keeper = LoggedGame.new(log, PRESETS["chicago"])
         keeper.play(A.Players(("Ann", "Bob")))
-        TextScorekeeper(
-            keeper, read=lambda _: next(typed), write=shown.append, advisor=advisor
-        ).run()
+        TextPlay(keeper, read=lambda _: next(typed), write=shown.append, advisor=advisor).run()
         state = keeper.state
     odds = [s for s in shown if s.startswith("odds for Ann")]
     assert len(odds) == 2
@@ -155,8 +153,8 @@ def session(tmp_path, rules, typed, players=("Ann", "Bob"), *, keeper=None):
     shown: list[str] = []
     log = EventLog(tmp_path / "g.db")
     if keeper is None:
-        keeper = Scorekeeper.new(log, PRESETS[rules], [A.Players(tuple(players))])
-    TextScorekeeper(keeper, read=read, write=shown.append, advisor=Advisor()).run()
+        keeper = LoggedGame.new(log, PRESETS[rules], [A.Players(tuple(players))])
+    TextPlay(keeper, read=read, write=shown.append, advisor=Advisor()).run()
     log.close()
     return "\n".join(shown), keeper.state
 
@@ -199,7 +197,7 @@ def test_a_game_stored_without_its_players_is_seated_by_typing_names(tmp_path):
     with EventLog(tmp_path / "g.db") as log:
         log.new_game(PRESETS["chicago"])
     with EventLog(tmp_path / "g.db") as log:
-        keeper = Scorekeeper.resume(log, 1)
+        keeper = LoggedGame.resume(log, 1)
         out, state = session(tmp_path, "chicago", ["Ann Bob", "12466", "quit"], keeper=keeper)
     assert "no players are seated yet: type their names" in out and "?: ?" not in out
     assert "Players: Ann, Bob (Ann starts)" in out and "Ann rolls 1 2 4 6 6" in out

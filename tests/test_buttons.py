@@ -13,8 +13,8 @@ from zonkcam.controls import (
     ROLL,
     SELECT,
     UNDO,
-    Command,
-    InputCommand,
+    Control,
+    Press,
     action_for,
 )
 from zonkcam.game import actions as A
@@ -234,7 +234,7 @@ def test_press_gate():
 
 
 def test_command_text():
-    assert str(Command(InputCommand.DIGIT, 5)) == "digit 5"
+    assert str(Press(Control.DIGIT, 5)) == "digit 5"
     assert str(BANK) == "bank"
 
 

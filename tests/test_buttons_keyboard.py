@@ -5,7 +5,7 @@ from __future__ import annotations
 import pygame
 import pytest
 
-from zonkcam.controls import BANK, ROLL, SELECT, UNDO, Command, InputCommand
+from zonkcam.controls import BANK, ROLL, SELECT, UNDO, Control, Press
 from zonkcam.display.keyboard import KeyboardInput
 from zonkcam.display.painter import Painter
 from zonkcam.display.view import view_for
@@ -31,15 +31,15 @@ def click(pos, button=1):
         (pygame.K_TAB, SELECT),
         (pygame.K_u, UNDO),
         (pygame.K_BACKSPACE, UNDO),
-        (pygame.K_m, Command(InputCommand.MUTE)),
-        (pygame.K_o, Command(InputCommand.ODDS)),
-        (pygame.K_ESCAPE, Command(InputCommand.QUIT)),
-        (pygame.K_UP, Command(InputCommand.BACK)),
-        (pygame.K_5, Command(InputCommand.DIGIT, 5)),
-        (pygame.K_KP3, Command(InputCommand.DIGIT, 3)),
-        (pygame.K_7, Command(InputCommand.DIGIT, 7)),
-        (pygame.K_0, Command(InputCommand.DIGIT, 0)),
-        (pygame.K_d, Command(InputCommand.DRANK)),
+        (pygame.K_m, Press(Control.MUTE)),
+        (pygame.K_o, Press(Control.ODDS)),
+        (pygame.K_ESCAPE, Press(Control.QUIT)),
+        (pygame.K_UP, Press(Control.BACK)),
+        (pygame.K_5, Press(Control.DIGIT, 5)),
+        (pygame.K_KP3, Press(Control.DIGIT, 3)),
+        (pygame.K_7, Press(Control.DIGIT, 7)),
+        (pygame.K_0, Press(Control.DIGIT, 0)),
+        (pygame.K_d, Press(Control.DRANK)),
     ],
 )
 def test_keys(k, command):
@@ -57,9 +57,7 @@ def test_other_keys_and_events_give_nothing():
 
 
 def test_closing_the_window_quits():
-    assert KeyboardInput().commands([pygame.event.Event(pygame.QUIT)]) == [
-        Command(InputCommand.QUIT)
-    ]
+    assert KeyboardInput().commands([pygame.event.Event(pygame.QUIT)]) == [Press(Control.QUIT)]
 
 
 def test_text_mode_types_letters_but_keeps_enter_and_escape():
@@ -76,13 +74,13 @@ def test_text_mode_types_letters_but_keeps_enter_and_escape():
         ]
     )
     assert got == [
-        Command(InputCommand.CHAR, "B"),
-        Command(InputCommand.CHAR, "r"),
-        Command(InputCommand.CHAR, " "),
-        Command(InputCommand.ERASE),
+        Press(Control.CHAR, "B"),
+        Press(Control.CHAR, "r"),
+        Press(Control.CHAR, " "),
+        Press(Control.ERASE),
         ROLL,
         SELECT,
-        Command(InputCommand.QUIT),
+        Press(Control.QUIT),
     ]
 
 
@@ -95,7 +93,7 @@ def test_tapping_a_die_on_the_screen():
     fit = screen.camera_fit
     on_die = fit.to_screen(view.dice[3].die.bbox).center
     keyboard = KeyboardInput(tap_to_die=lambda pos: screen.tapped_die(pos, view))
-    assert keyboard.commands([click(on_die)]) == [Command(InputCommand.TAP_DIE, 3)]
+    assert keyboard.commands([click(on_die)]) == [Press(Control.TAP_DIE, 3)]
     assert keyboard.commands([click((fit.rect.x + 2, fit.rect.y + 2))]) == []  # the bare mat
     assert keyboard.commands([click(on_die, button=3)]) == []  # right button
     assert KeyboardInput().commands([click(on_die)]) == []  # no tap handler: no taps

@@ -191,11 +191,11 @@ def _saved_drinking_game(db) -> None:
     from zonkcam.game import actions as A
     from zonkcam.game.dice import parse_dice
     from zonkcam.game.rules import PRESETS
-    from zonkcam.record.scorekeeper import Scorekeeper
+    from zonkcam.record.logged_game import LoggedGame
     from zonkcam.record.store import EventLog
 
     with EventLog(db) as log:
-        keeper = Scorekeeper.new(log, PRESETS["drinking"], [A.Players(("Ann", "Bob"))])
+        keeper = LoggedGame.new(log, PRESETS["drinking"], [A.Players(("Ann", "Bob"))])
         for action in (A.Roll(parse_dice([1, 1, 1, 4, 5])), A.Land("left"), A.Bank()):
             keeper.play(action)
 
@@ -233,13 +233,13 @@ def test_games_takes_db_before_or_after_the_action(capsys, tmp_path):
 def test_games_list_columns_line_up(capsys, tmp_path):
     from zonkcam.game import actions as A
     from zonkcam.game.rules import PRESETS, RuleSet
-    from zonkcam.record.scorekeeper import Scorekeeper
+    from zonkcam.record.logged_game import LoggedGame
     from zonkcam.record.store import EventLog
 
     db = tmp_path / "g.db"
     with EventLog(db) as log:
-        Scorekeeper.new(log, PRESETS["chicago"], [A.Players(("Ann",))])
-        Scorekeeper.new(
+        LoggedGame.new(log, PRESETS["chicago"], [A.Players(("Ann",))])
+        LoggedGame.new(
             log, RuleSet(name="a table with a long name"), [A.Players(("Bob", "Cy"))], demo=True
         )
     code, out, _ = run_cli(capsys, "games", "list", "--db", str(db))
@@ -324,12 +324,12 @@ def test_games_show_says_in_words_what_an_undo_took_back(capsys, tmp_path):
     from zonkcam.game import actions as A
     from zonkcam.game.dice import parse_dice
     from zonkcam.game.rules import PRESETS
-    from zonkcam.record.scorekeeper import Scorekeeper
+    from zonkcam.record.logged_game import LoggedGame
     from zonkcam.record.store import EventLog
 
     db = tmp_path / "g.db"
     with EventLog(db) as log:
-        keeper = Scorekeeper.new(log, PRESETS["chicago"], [A.Players(("Ann", "Bob"))])
+        keeper = LoggedGame.new(log, PRESETS["chicago"], [A.Players(("Ann", "Bob"))])
         for action in (A.Roll(parse_dice([1, 1, 1, 2, 3])), A.Keep((1, 1, 1)), A.Undo()):
             keeper.play(action)
     code, out, _ = run_cli(capsys, "games", "--db", str(db), "show", "1")

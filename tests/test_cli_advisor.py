@@ -9,9 +9,9 @@ import numpy as np
 import pytest
 
 from zonkcam.advisor.race import build
-from zonkcam.advisor.tables import cached_advisor, load_table, read_table, save_table, table_path
 from zonkcam.cli import main
 from zonkcam.game.rules import load_rules, rules_from_dict
+from zonkcam.record.win_tables import cached_advisor, load_table, read_table, save_table, table_path
 
 DATA = Path(__file__).parent / "data"
 SHORT = 'base = "classic-10000"\nname = "short classic"\ntarget = 1500\n'

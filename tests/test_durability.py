@@ -14,7 +14,7 @@ from zonkcam.game import actions as A
 from zonkcam.game.dice import parse_dice
 from zonkcam.game.game import Game
 from zonkcam.game.rules import PRESETS
-from zonkcam.record.scorekeeper import Scorekeeper
+from zonkcam.record.logged_game import LoggedGame
 from zonkcam.record.store import EventLog
 from zonkcam.testing.durability import run
 
@@ -39,7 +39,7 @@ import os, signal, sqlite3, sys
 from zonkcam.record import store
 from zonkcam.game import actions as A
 from tests.test_durability import SEATING, SHORT, STEPS
-from zonkcam.record.scorekeeper import Scorekeeper
+from zonkcam.record.logged_game import LoggedGame
 
 kill_at, when = int(sys.argv[2]), sys.argv[3]
 commits = 0
@@ -61,7 +61,7 @@ def traced(*args, **kwargs):
 
 store.sqlite3.connect = traced
 log = store.EventLog(sys.argv[1])
-keeper = Scorekeeper.new(log, SHORT, [SEATING])
+keeper = LoggedGame.new(log, SHORT, [SEATING])
 for action in STEPS:
     keeper.play(action)
 if when == "after" and commits == kill_at:
@@ -102,7 +102,7 @@ def test_a_kill_at_every_commit_point_leaves_whole_steps(tmp_path):
                 state = Game(SHORT, stored).state
                 assert record.finished == state.finished  # the flag with its action
                 seen.add(len(stored))
-                keeper = Scorekeeper.resume(log, record.id)  # the killed claim is no block
+                keeper = LoggedGame.resume(log, record.id)  # the killed claim is no block
                 for action in STEPS[len(stored) - 1 :]:
                     keeper.play(action)
                 assert keeper.state.finished and log.games()[0].finished

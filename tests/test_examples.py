@@ -13,7 +13,7 @@ from zonkcam.game import actions as A
 from zonkcam.game.dice import parse_dice
 from zonkcam.game.rules import load_rules
 from zonkcam.mat.calibrate import calibrate
-from zonkcam.record.scorekeeper import Scorekeeper
+from zonkcam.record.logged_game import LoggedGame
 from zonkcam.record.store import EventLog
 from zonkcam.sim import renderer
 from zonkcam.sim.demo_table import DemoTable
@@ -62,7 +62,7 @@ def test_read_photo(tmp_path, capsys):
 def test_replay_game(tmp_path, capsys):
     db = tmp_path / "games.db"
     with EventLog(db) as log:
-        keeper = Scorekeeper.new(log, load_rules("classic-10000"))
+        keeper = LoggedGame.new(log, load_rules("classic-10000"))
         keeper.play(A.Players(("Ann", "Bob")))
         keeper.play(A.Roll(parse_dice([1, 1, 1, 5, 2])))
         keeper.play(A.Keep((1, 1, 1, 5)))

@@ -17,7 +17,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from zonkcam.app.text import TextScorekeeper, parse_line
+from zonkcam.app.text import TextPlay, parse_line
 from zonkcam.cli import main
 from zonkcam.errors import UserError
 from zonkcam.game import actions as A
@@ -390,14 +390,14 @@ typed_lines = st.one_of(
 @FUZZ
 @given(lines=st.lists(typed_lines, max_size=12))
 def test_any_typed_lines_keep_the_session_going(tmp_path, lines):
-    from zonkcam.record.scorekeeper import Scorekeeper
+    from zonkcam.record.logged_game import LoggedGame
     from zonkcam.record.store import EventLog
 
     shown: list[str] = []
     feed = iter([*lines, "quit"])
     with EventLog(tmp_path / "g.db") as log:
-        keeper = Scorekeeper.new(log, PRESETS["drinking"], [A.Players(("Ann", "Bob"))])
-        TextScorekeeper(keeper, read=lambda _: next(feed), write=shown.append).run()
+        keeper = LoggedGame.new(log, PRESETS["drinking"], [A.Players(("Ann", "Bob"))])
+        TextPlay(keeper, read=lambda _: next(feed), write=shown.append).run()
         stored = log.actions(keeper.game_id)
     assert shown[-1].startswith(f"Game {keeper.game_id} saved")
     assert all("\x1b" not in line for line in shown)

@@ -16,7 +16,7 @@ from zonkcam.cli import main
 from zonkcam.game import actions as A
 from zonkcam.game.errors import PlayerError, RulesError
 from zonkcam.game.rules import PRESETS, load_rules, rules_to_toml
-from zonkcam.record.scorekeeper import Scorekeeper
+from zonkcam.record.logged_game import LoggedGame
 from zonkcam.record.store import EventLog
 from zonkcam.vision.imageio import ImageFileError, load_image, load_image_scaled
 
@@ -131,8 +131,8 @@ def test_unprintable_names_are_refused_where_they_enter(tmp_path, capsys):
         assert log.games() == []
         for bad in ("a\nb", "a\x00b", "\u202eevil", "x" * 41):
             with pytest.raises(PlayerError, match="unprintable|longer than 40"):
-                Scorekeeper.new(log, PRESETS["chicago"], [A.Players(("Ann", bad))])
-            keeper = Scorekeeper.new(log, PRESETS["chicago"], [A.Players(("Ann", "Bob"))])
+                LoggedGame.new(log, PRESETS["chicago"], [A.Players(("Ann", bad))])
+            keeper = LoggedGame.new(log, PRESETS["chicago"], [A.Players(("Ann", "Bob"))])
             with pytest.raises(PlayerError, match="unprintable|longer than 40"):
                 keeper.play(A.Join(bad))
         assert len(log.games()) == 4 and all(len(log.actions(g.id)) == 1 for g in log.games())

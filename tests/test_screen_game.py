@@ -10,10 +10,10 @@ import pytest
 from tests.screen_helpers import artifacts_dir, find_text, share_of
 from tests.test_screen_sounds import FakeMixer
 from zonkcam.advisor.advice import Advisor, Best, best_words
-from zonkcam.controls import BANK, ODDS, ROLL, SELECT, InputCommand, action_for
+from zonkcam.controls import BANK, ODDS, ROLL, SELECT, Control, action_for
 from zonkcam.display.banners import BannerQueue
 from zonkcam.display.game_screen import GameScreen
-from zonkcam.display.odds import OddsWorker
+from zonkcam.display.odds_worker import OddsWorker
 from zonkcam.display.painter import SURE, layout_for
 from zonkcam.display.sounds import Sounds
 from zonkcam.display.window import Window
@@ -115,7 +115,7 @@ def test_zonk_shows_its_banner_plays_its_sound_then_clears(window):
 def test_mute_key(window):
     ui = GameScreen(window, sounds=Sounds(mixer=FakeMixer()))
     press(pygame.K_m)
-    assert [c.kind for c in ui.commands()] == [InputCommand.MUTE]
+    assert [c.kind for c in ui.commands()] == [Control.MUTE]
     assert ui.sounds.muted
     game = Game(PRESETS["classic-10000"], [A.Players(("Ann",))])
     assert ui.draw(game.state).muted
@@ -161,7 +161,7 @@ def test_the_odds_panel_is_off_until_asked_for_and_o_toggles_it(window):
     ui = GameScreen(window, sounds=Sounds(mixer=FakeMixer()), odds=OddsWorker(Advisor()))
     assert ui.draw(game.state).odds is None
     press(pygame.K_o)
-    assert [c.kind for c in ui.commands()] == [InputCommand.ODDS]
+    assert [c.kind for c in ui.commands()] == [Control.ODDS]
     assert ui.draw(game.state).odds is not None
     press(pygame.K_o)
     ui.commands()

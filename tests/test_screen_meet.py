@@ -10,7 +10,7 @@ import pytest
 
 from tests.screen_helpers import artifacts_dir, find_text, save
 from zonkcam.app.main import demo_table, meet_on_screen
-from zonkcam.controls import BANK, ROLL, SELECT, UNDO, Command, InputCommand
+from zonkcam.controls import BANK, ROLL, SELECT, UNDO, Control, Press
 from zonkcam.display.game_screen import GameScreen
 from zonkcam.display.meet import MeetTheDice, Stage
 from zonkcam.display.painter import ACCENT, Painter
@@ -25,7 +25,7 @@ from zonkcam.table.teaching import Teacher
 from zonkcam.testing import TruthReader
 from zonkcam.vision.examples import TaughtDice
 
-QUIT = Command(InputCommand.QUIT)
+QUIT = Press(Control.QUIT)
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -137,9 +137,9 @@ def test_a_die_tapped_and_typed_teaches_its_typed_value(tmp_path):
     k = t.index_of(4)
     centre = screen.camera_fit.to_screen(t.meet.dice[k].bbox).center
     tap = t.meet.tapped(centre)  # a tap on the die on the camera view
-    assert tap == Command(InputCommand.TAP_DIE, k)
+    assert tap == Press(Control.TAP_DIE, k)
     t.meet.handle(tap)
-    t.meet.handle(Command(InputCommand.DIGIT, 2))
+    t.meet.handle(Press(Control.DIGIT, 2))
     assert t.meet.values[k] == 2 and t.meet.picked is None
     surface, screen = _draw(t.meet)
     fixed = [d for d in screen.texts if d.text == "2" and d.color == ACCENT]
@@ -152,8 +152,8 @@ def test_a_die_tapped_twice_counts_its_value_up_without_keys():
     t = _Table()
     t.throw([6, 3, 3, 2, 1])
     k = t.index_of(6)
-    t.meet.handle(Command(InputCommand.TAP_DIE, k))
-    t.meet.handle(Command(InputCommand.TAP_DIE, k))  # 6 -> 1
+    t.meet.handle(Press(Control.TAP_DIE, k))
+    t.meet.handle(Press(Control.TAP_DIE, k))  # 6 -> 1
     t.meet.handle(ROLL)
     assert t.learner.values() == [1, 1, 2, 3, 3]
 
@@ -161,8 +161,8 @@ def test_a_die_tapped_twice_counts_its_value_up_without_keys():
 def test_a_skipped_throw_teaches_nothing():
     t = _Table()
     t.throw([5, 5, 5, 1, 2])
-    t.meet.handle(Command(InputCommand.TAP_DIE, 0))
-    t.meet.handle(Command(InputCommand.DIGIT, 3))
+    t.meet.handle(Press(Control.TAP_DIE, 0))
+    t.meet.handle(Press(Control.DIGIT, 3))
     t.meet.handle(UNDO)  # SELECT held, u, or the SKIP button
     assert t.learner.taught is None and t.meet.taught == 0
     assert t.meet.thrown == 1 and "skipped" in t.meet.message
@@ -227,8 +227,8 @@ def test_the_demo_table_throws_its_own_dice_and_its_scorekeeper_fixes_misreads(t
     drawn: list[int] = []
     handle = meet.handle
 
-    def spy(command: Command) -> None:
-        if command.kind is InputCommand.ROLL and meet.stage is Stage.CHECK:
+    def spy(command: Press) -> None:
+        if command.kind is Control.ROLL and meet.stage is Stage.CHECK:
             drawn.extend(d.value for d in table.truth().rolled)
         handle(command)
 
@@ -251,7 +251,7 @@ def test_the_rules_menu_offers_meet_the_dice_where_the_table_can_learn():
     assert MEET_THE_DICE not in ChooseRules().options
     menu = ChooseRules(meet=True)
     assert menu.options[-1] == MEET_THE_DICE and not menu.meet
-    menu.handle(Command(InputCommand.BACK))  # from the first table up to the last item
+    menu.handle(Press(Control.BACK))  # from the first table up to the last item
     assert menu.meet
     menu.handle(ROLL)
     assert menu.done and not menu.cancelled
@@ -328,4 +328,4 @@ def test_a_touch_on_the_screen_reaches_the_step_through_the_keyboard_input():
     click = pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=_button(screen, "SKIP"), button=1)
     assert keys.commands([click]) == [UNDO]  # the step's own button, not the game's die
     keys.tap_to_command = None
-    assert keys.commands([click]) == [Command(InputCommand.TAP_DIE, 0)]
+    assert keys.commands([click]) == [Press(Control.TAP_DIE, 0)]

@@ -6,15 +6,15 @@ import pygame
 import pytest
 
 from tests.screen_helpers import artifacts_dir, find_text, save
-from zonkcam.controls import BANK, ROLL, SELECT, Command, InputCommand
+from zonkcam.controls import BANK, ROLL, SELECT, Control, Press
 from zonkcam.display.painter import ACCENT, Painter
 from zonkcam.display.setup import ChooseGame, ChooseRules, EnterPlayers, ResumableGame
 from zonkcam.game.game import Game
 from zonkcam.game.rules import PRESETS
 
-BACK = Command(InputCommand.BACK)
-QUIT = Command(InputCommand.QUIT)
-ERASE = Command(InputCommand.ERASE)
+BACK = Press(Control.BACK)
+QUIT = Press(Control.QUIT)
+ERASE = Press(Control.ERASE)
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -25,7 +25,7 @@ def _pygame():
 
 def type_line(screen, text):
     for ch in text:
-        screen.handle(Command(InputCommand.CHAR, ch))
+        screen.handle(Press(Control.CHAR, ch))
     screen.handle(ROLL)
 
 
@@ -62,9 +62,9 @@ def test_choose_rules_wraps_and_takes_digits():
     assert menu.rules is PRESETS["drinking"]
     menu.handle(SELECT)
     assert menu.rules is PRESETS["classic-10000"]
-    menu.handle(Command(InputCommand.DIGIT, 4))
+    menu.handle(Press(Control.DIGIT, 4))
     assert menu.rules is PRESETS["detroit"]
-    menu.handle(Command(InputCommand.DIGIT, 6))  # no sixth table
+    menu.handle(Press(Control.DIGIT, 6))  # no sixth table
     assert menu.rules is PRESETS["detroit"]
     menu.handle(QUIT)
     assert menu.done and menu.cancelled
@@ -105,11 +105,11 @@ def test_enter_players_by_typing(tmp_path):
     seat.handle(ERASE)  # on an empty line: takes back the last player
     assert seat.players == ["Ann"]
     for ch in "Bobb":
-        seat.handle(Command(InputCommand.CHAR, ch))
+        seat.handle(Press(Control.CHAR, ch))
     seat.handle(ERASE)  # on a typed line: one letter
     seat.handle(ROLL)
     for ch in "Cy":
-        seat.handle(Command(InputCommand.CHAR, ch))
+        seat.handle(Press(Control.CHAR, ch))
     surface, screen = draw(seat)
     save(surface, artifacts_dir(tmp_path), "setup-players")
     assert find_text(surface, screen, "1. Ann")

@@ -18,7 +18,7 @@ from zonkcam.game.dice import parse_dice
 from zonkcam.game.errors import IllegalKeepError, TableError
 from zonkcam.game.game import Game
 from zonkcam.game.rules import PRESETS, load_rules
-from zonkcam.record.scorekeeper import Scorekeeper
+from zonkcam.record.logged_game import LoggedGame
 from zonkcam.record.store import EventLog, default_db_path
 
 
@@ -42,7 +42,7 @@ def test_wal_and_full_sync(tmp_path):
 def test_actions_are_saved_and_resumed(tmp_path):
     db = tmp_path / "g.db"
     with EventLog(db) as log:
-        keeper = Scorekeeper.new(log, PRESETS["classic-10000"])
+        keeper = LoggedGame.new(log, PRESETS["classic-10000"])
         for action in (
             A.Players(("Ann", "Bob")),
             roll(1, 1, 1, 4, 4),
@@ -56,7 +56,7 @@ def test_actions_are_saved_and_resumed(tmp_path):
         game_id = keeper.game_id
         expected = keeper.state.to_json()
     with EventLog(db) as log:
-        again = Scorekeeper.resume(log, game_id)
+        again = LoggedGame.resume(log, game_id)
         assert again.state.to_json() == expected
         assert len(log.actions(game_id)) == 5
         assert log.latest_unfinished() == game_id
@@ -65,14 +65,14 @@ def test_actions_are_saved_and_resumed(tmp_path):
 def test_undo_is_stored_and_replayed(tmp_path):
     db = tmp_path / "g.db"
     with EventLog(db) as log:
-        keeper = Scorekeeper.new(log, PRESETS["chicago"])
+        keeper = LoggedGame.new(log, PRESETS["chicago"])
         keeper.play(A.Players(("Ann",)))
         keeper.play(roll(1, 2, 3, 4, 6))
         keeper.play(A.Undo())
         keeper.play(roll(5, 5, 5, 2, 3))
         stored = [A.action_to_json(a) for a in log.actions(keeper.game_id)]
         assert stored[2] == {"undo": True}
-        resumed = Scorekeeper.resume(log, keeper.game_id)
+        resumed = LoggedGame.resume(log, keeper.game_id)
         assert resumed.state.turn.roll == parse_dice([5, 5, 5, 2, 3])
         assert resumed.game.events == keeper.game.events
 
@@ -81,7 +81,7 @@ def test_finished_flag_follows_win_and_undo(tmp_path):
     rules = load_rules("chicago")
     short = dataclasses.replace(rules, target=500)
     with EventLog(tmp_path / "g.db") as log:
-        keeper = Scorekeeper.new(log, short)
+        keeper = LoggedGame.new(log, short)
         keeper.play(A.Players(("Ann", "Bob")))
         keeper.play(roll(5, 5, 5, 2, 3))
         keeper.play(A.Bank())
@@ -97,7 +97,7 @@ def test_export_is_replayable(tmp_path, capsys):
 
     db = tmp_path / "g.db"
     with EventLog(db) as log:
-        keeper = Scorekeeper.new(log, PRESETS["drinking"])
+        keeper = LoggedGame.new(log, PRESETS["drinking"])
         for action in (A.Players(("Ann", "Bob")), roll(1, 1, 1, 5, 3), A.Bank()):
             keeper.play(action)
     out_file = tmp_path / "game.jsonl"
@@ -242,10 +242,10 @@ def test_a_log_of_the_first_release_is_upgraded_and_plays_on(tmp_path):
             (2, False, 3, ("Cy", "Di")),
         ]
         assert log.latest_unfinished() == 2
-        keeper = Scorekeeper.resume(log, 2)
+        keeper = LoggedGame.resume(log, 2)
         assert keeper.state.turn.total == 50
         keeper.play(roll(5, 5, 2, 3))
-        won = Scorekeeper.resume(log, 1).state
+        won = LoggedGame.resume(log, 1).state
         assert won.finished and won.winner == "Ann"
     with EventLog(db) as log:  # opening an upgraded log again changes nothing
         assert len(log.actions(2)) == 4
@@ -266,7 +266,7 @@ def test_every_layout_version_upgrades_to_the_current_one(tmp_path):
         con.close()
         with EventLog(db) as log:
             assert log.connection.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
-            keeper = Scorekeeper.new(log, PRESETS["chicago"], [A.Players(("Ann",))])
+            keeper = LoggedGame.new(log, PRESETS["chicago"], [A.Players(("Ann",))])
             keeper.play(roll(1, 2, 3, 4, 6))
             assert len(log.actions(keeper.game_id)) == 2
 
@@ -276,7 +276,7 @@ def test_a_new_layout_step_is_one_more_sql_step(tmp_path, monkeypatch):
 
     db = tmp_path / "g.db"
     with EventLog(db) as log:
-        Scorekeeper.new(log, PRESETS["chicago"], [A.Players(("Ann",))])
+        LoggedGame.new(log, PRESETS["chicago"], [A.Players(("Ann",))])
     photos = "CREATE TABLE roll_photos (game_id INTEGER, seq INTEGER, path TEXT);"
     monkeypatch.setattr(store, "MIGRATIONS", (*store.MIGRATIONS, photos))
     monkeypatch.setattr(store, "SCHEMA_VERSION", len(store.MIGRATIONS))
@@ -294,17 +294,17 @@ def test_a_second_log_on_the_same_game_is_refused_until_the_first_closes(tmp_pat
 
     db = tmp_path / "g.db"
     first = EventLog(db)
-    keeper = Scorekeeper.new(first, PRESETS["chicago"], [A.Players(("Ann", "Bob"))])
+    keeper = LoggedGame.new(first, PRESETS["chicago"], [A.Players(("Ann", "Bob"))])
     with EventLog(db) as second:
         with pytest.raises(GameBusyError, match="game 1 is being played by another zonkcam"):
-            Scorekeeper.resume(second, 1)
+            LoggedGame.resume(second, 1)
         assert [g.id for g in second.games()] == [1]  # reading is always fine
-        other = Scorekeeper.new(second, PRESETS["chicago"], [A.Players(("Cy",))])
+        other = LoggedGame.new(second, PRESETS["chicago"], [A.Players(("Cy",))])
         other.play(roll(1, 2, 3, 4, 6))  # another game: another writer
     keeper.play(roll(5, 2, 3, 4, 6))
     first.close()
     with EventLog(db) as second:
-        again = Scorekeeper.resume(second, 1)
+        again = LoggedGame.resume(second, 1)
         again.play(A.Keep((5,)))
         assert len(second.actions(1)) == 3
 
@@ -312,8 +312,8 @@ def test_a_second_log_on_the_same_game_is_refused_until_the_first_closes(tmp_pat
 def test_an_old_copy_of_a_game_cannot_write_over_newer_actions(tmp_path):
     db = tmp_path / "g.db"
     with EventLog(db) as log:
-        keeper = Scorekeeper.new(log, PRESETS["chicago"], [A.Players(("Ann", "Bob"))])
-        stale = Scorekeeper.resume(log, keeper.game_id)
+        keeper = LoggedGame.new(log, PRESETS["chicago"], [A.Players(("Ann", "Bob"))])
+        stale = LoggedGame.resume(log, keeper.game_id)
         keeper.play(roll(5, 2, 3, 4, 6))
         with pytest.raises(
             UserError,
@@ -329,8 +329,8 @@ def _holder(db, game_id: int):
     """Another process that resumes the game and holds it until it is killed."""
     code = (
         "import sys; from zonkcam.record.store import EventLog; "
-        "from zonkcam.record.scorekeeper import Scorekeeper; "
-        "log = EventLog(sys.argv[1]); Scorekeeper.resume(log, int(sys.argv[2])); "
+        "from zonkcam.record.logged_game import LoggedGame; "
+        "log = EventLog(sys.argv[1]); LoggedGame.resume(log, int(sys.argv[2])); "
         "print('holding', flush=True); sys.stdin.read()"
     )
     proc = subprocess.Popen(
@@ -348,11 +348,11 @@ def test_a_live_writer_in_another_process_is_refused_and_a_killed_one_is_not(tmp
 
     db = tmp_path / "g.db"
     with EventLog(db) as log:
-        Scorekeeper.new(log, PRESETS["chicago"], [A.Players(("Ann", "Bob"))])
+        LoggedGame.new(log, PRESETS["chicago"], [A.Players(("Ann", "Bob"))])
     holder = _holder(db, 1)
     try:
         with EventLog(db) as log, pytest.raises(GameBusyError) as info:
-            Scorekeeper.resume(log, 1)
+            LoggedGame.resume(log, 1)
         message = str(info.value)
         assert f"(process {holder.pid}, since " in message and "close that one first" in message
     finally:
@@ -360,7 +360,7 @@ def test_a_live_writer_in_another_process_is_refused_and_a_killed_one_is_not(tmp
         holder.wait(timeout=10)
     with EventLog(db) as log:  # the killed writer's claim is left behind, and taken over
         assert log.connection.execute("SELECT pid FROM writers").fetchall() == [(holder.pid,)]
-        Scorekeeper.resume(log, 1).play(roll(1, 2, 3, 4, 6))
+        LoggedGame.resume(log, 1).play(roll(1, 2, 3, 4, 6))
 
 
 def test_a_claim_from_before_a_reboot_is_taken_over(tmp_path):
@@ -368,14 +368,14 @@ def test_a_claim_from_before_a_reboot_is_taken_over(tmp_path):
 
     db = tmp_path / "g.db"
     with EventLog(db) as log:
-        Scorekeeper.new(log, PRESETS["chicago"], [A.Players(("Ann",))])
+        LoggedGame.new(log, PRESETS["chicago"], [A.Players(("Ann",))])
     with sqlite3.connect(db) as con:  # a claim by this very pid, but in an earlier boot
         con.execute(
             "INSERT INTO writers VALUES (1, ?, ?, 0)",
             (f"earlier-boot/{os.getpid()}/1/x", os.getpid()),
         )
     with EventLog(db) as log:
-        Scorekeeper.resume(log, 1).play(roll(1, 2, 3, 4, 6))
+        LoggedGame.resume(log, 1).play(roll(1, 2, 3, 4, 6))
 
 
 def test_a_writer_whose_claim_was_taken_over_is_refused(tmp_path):
@@ -385,7 +385,7 @@ def test_a_writer_whose_claim_was_taken_over_is_refused(tmp_path):
 
     db = tmp_path / "g.db"
     log = EventLog(db)
-    keeper = Scorekeeper.new(log, PRESETS["chicago"], [A.Players(("Ann",))])
+    keeper = LoggedGame.new(log, PRESETS["chicago"], [A.Players(("Ann",))])
     taker = subprocess.Popen(
         [sys.executable, "-c", "import sys; sys.stdin.read()"], stdin=subprocess.PIPE
     )
@@ -412,7 +412,7 @@ def test_a_writer_whose_claim_was_taken_over_is_refused(tmp_path):
 def test_a_game_is_stored_only_with_its_players(tmp_path):
     db = tmp_path / "g.db"
     with EventLog(db) as log:
-        keeper = Scorekeeper.new(log, PRESETS["chicago"])
+        keeper = LoggedGame.new(log, PRESETS["chicago"])
         assert log.games() == []  # nothing yet: no game without players
         with pytest.raises(TableError):
             keeper.play(roll(1, 2, 3, 4, 6))  # not seated: refused, nothing stored
@@ -441,7 +441,7 @@ def test_the_winning_action_and_the_finished_flag_are_one_transaction(tmp_path):
     short = dataclasses.replace(PRESETS["chicago"], target=500)
     with EventLog(tmp_path / "g.db") as log:
         seen = _transactions(log)
-        keeper = Scorekeeper.new(log, short, [A.Players(("Ann", "Bob"))])
+        keeper = LoggedGame.new(log, short, [A.Players(("Ann", "Bob"))])
         assert seen[-1][:2] == ["INSERT INTO games", "INSERT INTO events"]
         keeper.play(roll(5, 5, 5, 2, 3))
         keeper.play(A.Bank())

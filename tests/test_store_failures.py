@@ -16,12 +16,12 @@ from pathlib import Path
 
 import pytest
 
-from zonkcam.app.text import TextScorekeeper
+from zonkcam.app.text import TextPlay
 from zonkcam.cli import main
 from zonkcam.game import actions as A
 from zonkcam.game.dice import parse_dice
 from zonkcam.game.rules import PRESETS
-from zonkcam.record.scorekeeper import Scorekeeper
+from zonkcam.record.logged_game import LoggedGame
 from zonkcam.record.store import SCHEMA_VERSION, EventLog, StoreError
 
 ZONK = A.Roll(parse_dice([2, 3, 4, 6, 6]))
@@ -29,7 +29,7 @@ ZONK = A.Roll(parse_dice([2, 3, 4, 6, 6]))
 
 def saved_game(db: Path, rolls: int = 3) -> None:
     with EventLog(db) as log:
-        keeper = Scorekeeper.new(log, PRESETS["classic-10000"], [A.Players(("Ann", "Bob"))])
+        keeper = LoggedGame.new(log, PRESETS["classic-10000"], [A.Players(("Ann", "Bob"))])
         for _ in range(rolls):
             keeper.play(ZONK)
 
@@ -110,9 +110,9 @@ def test_a_read_only_log_refuses_the_action_and_the_session_goes_on(tmp_path):
     typed = iter(["23466", "board", "quit"])
     shown: list[str] = []
     with EventLog(db) as log:
-        keeper = Scorekeeper.resume(log, 1)
+        keeper = LoggedGame.resume(log, 1)
         log.connection.execute("PRAGMA query_only = ON")  # SQLite's read-only refusal
-        TextScorekeeper(keeper, read=lambda _: next(typed), write=shown.append).run()
+        TextPlay(keeper, read=lambda _: next(typed), write=shown.append).run()
         assert len(keeper.game.events) == 2  # not accepted: the game is where it was
     refusal = next(line for line in shown if line.startswith("! "))
     assert f"cannot save to the game log {db}: it is read-only" in refusal
@@ -163,7 +163,7 @@ def test_a_full_disk_refuses_the_action_and_keeps_what_was_saved(tmp_path):
     db = tmp_path / "g.db"
     saved_game(db, rolls=0)
     with EventLog(db) as log:
-        keeper = Scorekeeper.resume(log, 1)
+        keeper = LoggedGame.resume(log, 1)
         pages = log.connection.execute("PRAGMA page_count").fetchone()[0]
         log.connection.execute(f"PRAGMA max_page_count = {pages}")  # the file may not grow
         saved = 0
@@ -211,7 +211,7 @@ def test_a_locked_file_is_one_line(tmp_path):
     other.execute("BEGIN IMMEDIATE")  # another program holds the write lock
     try:
         with EventLog(db, timeout=0.2) as log:
-            keeper = Scorekeeper.new(log, PRESETS["chicago"])
+            keeper = LoggedGame.new(log, PRESETS["chicago"])
             with pytest.raises(StoreError, match="is locked by another program; try again"):
                 keeper.play(A.Players(("Ann",)))
             assert keeper.game_id is None
@@ -400,10 +400,10 @@ def test_a_log_on_read_only_media_is_listed_shown_and_exported(tmp_path):
             "from zonkcam.game import actions as A\n"
             "from zonkcam.game.dice import parse_dice\n"
             "from zonkcam.game.rules import PRESETS\n"
-            "from zonkcam.record.scorekeeper import Scorekeeper\n"
+            "from zonkcam.record.logged_game import LoggedGame\n"
             "from zonkcam.record.store import EventLog\n"
             "log = EventLog(sys.argv[1])\n"
-            "k = Scorekeeper.new(log, PRESETS['classic-10000'], [A.Players(('Ann', 'Bob'))])\n"
+            "k = LoggedGame.new(log, PRESETS['classic-10000'], [A.Players(('Ann', 'Bob'))])\n"
             "for _ in range(3):\n"
             "    k.play(A.Roll(parse_dice([2, 3, 4, 6, 6])))\n"
             "os._exit(0)\n"  # killed: the WAL is never folded into the file
@@ -455,8 +455,8 @@ def _play_and_then(db: Path, change, typed_after: list[str]) -> list[str]:
         return line
 
     with EventLog(db) as log:
-        keeper = Scorekeeper.new(log, PRESETS["chicago"], [A.Players(("Ann", "Bob"))])
-        TextScorekeeper(keeper, read=read, write=shown.append).run()
+        keeper = LoggedGame.new(log, PRESETS["chicago"], [A.Players(("Ann", "Bob"))])
+        TextPlay(keeper, read=read, write=shown.append).run()
     return shown
 
 
@@ -483,7 +483,7 @@ def test_a_log_deleted_mid_game_refuses_and_keeps_the_game_beside_it(tmp_path, c
     assert f"3 actions (chicago) saved as game 1 in {tmp_path / 'new.db'}" in out
     assert f"resume with: zonkcam play --db {tmp_path / 'new.db'} --resume 1" in out
     with EventLog(tmp_path / "new.db") as log:
-        keeper = Scorekeeper.resume(log, 1)
+        keeper = LoggedGame.resume(log, 1)
         assert keeper.state.turn.total == 150
         keeper.play(A.Bank())
         assert keeper.state.players[0].score == 150

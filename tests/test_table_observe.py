@@ -16,7 +16,7 @@ from zonkcam.mat.calibrate import calibrate
 from zonkcam.sim.demo_table import DemoTable
 from zonkcam.sim.lens import REALISTIC
 from zonkcam.sources import CameraProblem, Frame
-from zonkcam.table.observe import Event, TableWatcher
+from zonkcam.table.observe import TableEvent, TableWatcher
 from zonkcam.table.tracking import Change
 from zonkcam.testing import TruthReader
 
@@ -38,7 +38,7 @@ def run(table: DemoTable, max_frames: int = 3000, reader=TruthReader):
 
 
 def settled(observations):
-    return [o for o in observations if o.event == Event.SETTLED]
+    return [o for o in observations if o.event == TableEvent.SETTLED]
 
 
 def table(**kw) -> DemoTable:
@@ -209,8 +209,8 @@ def test_something_in_the_way_is_waited_for_and_changes_nothing(thing):
     t.keep([5])
     observations, frames = run(t, reader=Covered)
     events = [o.event for o in observations]
-    assert Event.BLOCKED in events
-    blocked_at = next(o.frame for o in observations if o.event == Event.BLOCKED)
+    assert TableEvent.BLOCKED in events
+    blocked_at = next(o.frame for o in observations if o.event == TableEvent.BLOCKED)
     assert {f.index: f for f in frames}[blocked_at].truth.hand
     got = settled(observations)
     assert [o.change for o in got] == [Change.ROLL, Change.KEEP]  # nothing while it lay
@@ -306,8 +306,8 @@ def test_a_hand_resting_on_the_mat_is_reported_not_read():
     t.reach(frames=20)
     observations, frames = run(t)
     events = [o.event for o in observations]
-    assert Event.BLOCKED in events
-    hand_at = next(o.frame for o in observations if o.event == Event.BLOCKED)
+    assert TableEvent.BLOCKED in events
+    hand_at = next(o.frame for o in observations if o.event == TableEvent.BLOCKED)
     assert {f.index: f for f in frames}[hand_at].truth.hand
     assert len(settled(observations)) == 1  # the hand left nothing changed
 

@@ -16,7 +16,7 @@ from zonkcam.mat.calibrate import calibrate
 from zonkcam.mat.layout import KEEP_COLOUR, PAPER_COLOUR, ROLLING_COLOUR
 from zonkcam.sim.demo_table import DemoTable
 from zonkcam.sim.lens import REALISTIC
-from zonkcam.table.observe import Event, TableWatcher
+from zonkcam.table.observe import TableEvent, TableWatcher
 from zonkcam.table.tracking import Change
 from zonkcam.testing import TruthReader
 
@@ -43,7 +43,7 @@ def reports(t: DemoTable) -> list[tuple[Change, list[tuple[int, str]], list[tupl
     while t.busy:
         frame = t.read()
         for o in watcher.process(frame):
-            if o.event == Event.SETTLED:
+            if o.event == TableEvent.SETTLED:
                 out.append(
                     (
                         o.change,

@@ -7,7 +7,7 @@ import pytest
 
 from zonkcam.app.loop import TableApp
 from zonkcam.app.main import demo_table
-from zonkcam.controls import Command, InputCommand
+from zonkcam.controls import Control, Press
 from zonkcam.game import actions as A
 from zonkcam.game.rules import PRESETS
 from zonkcam.mat.calibrate import calibrate
@@ -18,7 +18,7 @@ from zonkcam.mat.taught import (
     save_taught,
     taught_dice_path,
 )
-from zonkcam.record.scorekeeper import Scorekeeper
+from zonkcam.record.logged_game import LoggedGame
 from zonkcam.record.store import EventLog
 from zonkcam.table.observe import TableWatcher
 from zonkcam.table.reading import SeenDie
@@ -246,7 +246,7 @@ class _LearningReader:
 def _table_app(tmp_path, log, throw):
     table = demo_table(4)
     first = table.read()
-    keeper = Scorekeeper.new(log, PRESETS["classic-10000"])
+    keeper = LoggedGame.new(log, PRESETS["classic-10000"])
     keeper.play(A.Players(("Ann", "Bob")))
     learner = _LearningReader()
     teacher = Teacher(learner, tmp_path / "taught-dice.npz", "fp")  # type: ignore[arg-type]
@@ -269,14 +269,14 @@ def test_a_roll_nobody_confirmed_teaches_nothing(tmp_path):
         app, learner = _table_app(tmp_path, log, [1, 1, 5, 2, 3])
         assert isinstance(app.keeper.game.events[-1], A.Roll)
         assert learner.taught is None and not (tmp_path / "taught-dice.npz").exists()
-        app.handle(Command(InputCommand.UNDO))  # withdrawn: still nothing
+        app.handle(Press(Control.UNDO))  # withdrawn: still nothing
         assert learner.taught is None
 
 
 def test_banking_a_roll_confirms_its_dice(tmp_path):
     with EventLog(tmp_path / "g.db") as log:
         app, learner = _table_app(tmp_path, log, [1, 1, 1, 5, 5])
-        app.handle(Command(InputCommand.BANK))
+        app.handle(Press(Control.BANK))
         assert app.keeper.state.players[0].score == 1100
         assert learner.taught is not None
         assert sorted(learner.taught.values.tolist()) == [1, 1, 1, 5, 5]
@@ -288,8 +288,8 @@ def test_a_corrected_die_is_taught_its_right_value_at_once(tmp_path):
     with EventLog(tmp_path / "g.db") as log:
         app, learner = _table_app(tmp_path, log, [2, 3, 4, 6, 6])
         index = next(i for i, d in enumerate(app.last_settled.dice) if d.value == 2)
-        app.handle(Command(InputCommand.TAP_DIE, index))
-        app.handle(Command(InputCommand.DIGIT, 1))
+        app.handle(Press(Control.TAP_DIE, index))
+        app.handle(Press(Control.DIGIT, 1))
         assert learner.taught is not None and learner.taught.values.tolist() == [1]
         assert app.play(A.Keep((1,)))  # then the rest of the roll, confirmed by the keep
         assert sorted(learner.taught.values.tolist()) == [1, 3, 4, 6, 6]

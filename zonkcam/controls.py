@@ -1,8 +1,8 @@
-"""What a press, a key or a tap means: the commands the app reads, and the table action
+"""What a press, a key or a tap means: the presses the app reads, and the table action
 each stands for in a game state.
 
 The arcade buttons (:mod:`zonkcam.hardware.buttons`) and the keyboard and touch screen
-(:mod:`zonkcam.display.keyboard`) all turn into :class:`Command` values; the app turns
+(:mod:`zonkcam.display.keyboard`) all turn into :class:`Press` values; the app turns
 them into table actions with :func:`action_for`.
 """
 
@@ -17,7 +17,9 @@ from zonkcam.game.engine import allowed
 from zonkcam.game.state import GameState, Phase
 
 
-class InputCommand(StrEnum):
+class Control(StrEnum):
+    """What a button, a key or a tap on the screen asks for."""
+
     BANK = "bank"
     ROLL = "roll"
     """Take the selected keep and roll on; in set-up screens, confirm."""
@@ -56,8 +58,10 @@ class InputCommand(StrEnum):
 
 
 @dataclass(frozen=True)
-class Command:
-    kind: InputCommand
+class Press:
+    """One press of a control, with its value where it has one (a digit, a die tapped)."""
+
+    kind: Control
     value: Any = None
 
     def __str__(self) -> str:
@@ -65,16 +69,16 @@ class Command:
 
 
 BANK, ROLL, SELECT, UNDO = (
-    Command(InputCommand.BANK),
-    Command(InputCommand.ROLL),
-    Command(InputCommand.SELECT),
-    Command(InputCommand.UNDO),
+    Press(Control.BANK),
+    Press(Control.ROLL),
+    Press(Control.SELECT),
+    Press(Control.UNDO),
 )
-ODDS = Command(InputCommand.ODDS)
-DRUNK = Command(InputCommand.DRUNK)
+ODDS = Press(Control.ODDS)
+DRUNK = Press(Control.DRUNK)
 
 
-def action_for(command: Command, state: GameState, selected_keep: int = 0) -> A.Action | None:
+def action_for(command: Press, state: GameState, selected_keep: int = 0) -> A.Action | None:
     """The table action a button press stands for in ``state``, or None if it is no action.
 
     BANK banks; ROLL takes the selected keep (after a roll) or throws the pair again; UNDO
@@ -82,18 +86,18 @@ def action_for(command: Command, state: GameState, selected_keep: int = 0) -> A.
     rolls themselves come from the camera.
     """
     kind = command.kind
-    if kind is InputCommand.UNDO:
+    if kind is Control.UNDO:
         return A.Undo()
-    if kind is InputCommand.DRUNK:
+    if kind is Control.DRUNK:
         return A.Drunk()
-    if kind is InputCommand.GO_FOR_1000:
+    if kind is Control.GO_FOR_1000:
         return A.GoFor1000()
-    if kind is InputCommand.PIGGYBACK:
+    if kind is Control.PIGGYBACK:
         return A.Piggyback()
     phase = state.phase
-    if kind is InputCommand.BANK:
+    if kind is Control.BANK:
         return A.Pass() if phase is Phase.PAIR else A.Bank()
-    if kind is InputCommand.ROLL:
+    if kind is Control.ROLL:
         if phase is Phase.DECIDE and state.turn.score is not None and state.turn.score.keeps:
             choices = decide_choices(state)
             return choices[selected_keep % len(choices)]

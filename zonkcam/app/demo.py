@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from zonkcam.advisor.tables import cached_advisor
 from zonkcam.app.players import AutoPlayer
-from zonkcam.controls import BANK, ROLL, Command, InputCommand
+from zonkcam.controls import BANK, ROLL, Control, Press
 from zonkcam.game.state import GameState, Phase
+from zonkcam.record.win_tables import cached_advisor
 from zonkcam.sim.demo_table import DemoTable, DemoTruth
 from zonkcam.table.zones import TableDie
 
@@ -24,7 +24,7 @@ class DemoDriver:
         self,
         table: DemoTable,
         player: AutoPlayer | None = None,
-        press: Callable[[Command], None] | None = None,
+        press: Callable[[Press], None] | None = None,
     ) -> None:
         self.table = table
         self.player = player or AutoPlayer(cached_advisor())
@@ -33,7 +33,7 @@ class DemoDriver:
         self._asked: tuple | None = None
         """The state in which the last physical move was made (to notice a stuck table)."""
 
-    def step(self, state: GameState) -> list[Command]:
+    def step(self, state: GameState) -> list[Press]:
         """What the players do next: table moves are scripted on the table; button presses
         are returned (or pressed through ``press``)."""
         commands = self._decide(state)
@@ -43,7 +43,7 @@ class DemoDriver:
             self.press(command)
         return []
 
-    def _decide(self, state: GameState) -> list[Command]:
+    def _decide(self, state: GameState) -> list[Press]:
         if self.table.busy or state.finished or state.player is None:
             return []
         here = (len(state.log), state.phase)
@@ -66,7 +66,7 @@ class DemoDriver:
             if self.player.wants_to_bank(state):
                 return [BANK]
             if self.player.wants_go_for_1000(state):
-                return [Command(InputCommand.GO_FOR_1000)]
+                return [Press(Control.GO_FOR_1000)]
             if stuck:  # the keep strip was not read as this keep: choose it with the button
                 return [ROLL]
             self.table.keep(self.player.choose_keep(state).dice)
@@ -80,15 +80,15 @@ class DemoDriver:
         return []
 
 
-def confirm_from_truth(dice: Sequence[TableDie], truth: DemoTruth | None) -> list[Command]:
+def confirm_from_truth(dice: Sequence[TableDie], truth: DemoTruth | None) -> list[Press]:
     """What the demo's scorekeeper presses on "meet the dice" with nobody at the screen:
     each die read wrong is fixed to the value the demo table drew (tapped, its value
     typed), then ROLL confirms the throw. A die the table did not draw is left as read."""
-    out: list[Command] = []
+    out: list[Press] = []
     for k, die in enumerate(dice):
         drawn = _drawn_value(die.bbox, truth)
         if drawn is not None and (die.cocked or drawn != die.value):
-            out += [Command(InputCommand.TAP_DIE, k), Command(InputCommand.DIGIT, drawn)]
+            out += [Press(Control.TAP_DIE, k), Press(Control.DIGIT, drawn)]
     return [*out, ROLL]
 
 

@@ -18,7 +18,7 @@ from zonkcam.game.engine import apply
 from zonkcam.game.errors import TableError
 from zonkcam.game.scoring import score_roll
 from zonkcam.game.state import GameState, Phase
-from zonkcam.table.observe import Event, Observation
+from zonkcam.table.observe import Observation, TableEvent
 from zonkcam.table.tracking import Change
 from zonkcam.table.zones import TableDie, Zone
 
@@ -37,7 +37,7 @@ Outcome = A.Action | Question
 
 class TableFlow:
     def on_observation(self, obs: Observation, state: GameState) -> list[Outcome]:
-        if obs.event != Event.SETTLED or state.finished or state.player is None:
+        if obs.event != TableEvent.SETTLED or state.finished or state.player is None:
             return []
         phase, who = state.phase, state.shown_name(state.player)
         if obs.change is Change.KEEP:

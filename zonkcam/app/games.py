@@ -11,7 +11,7 @@ from zonkcam.game import actions as A
 from zonkcam.game.errors import TableError
 from zonkcam.game.names import escaped, quoted
 from zonkcam.game.rules import RuleSet
-from zonkcam.record.scorekeeper import Scorekeeper
+from zonkcam.record.logged_game import LoggedGame
 from zonkcam.record.store import EventLog
 
 DEMO_PLAYERS = ("Ann", "Bob", "Cy")
@@ -44,13 +44,13 @@ def resume_id(log: EventLog, which: str) -> int:
     return game_id
 
 
-def resume(log: EventLog, which: str) -> Scorekeeper:
-    return Scorekeeper.resume(log, resume_id(log, which))
+def resume(log: EventLog, which: str) -> LoggedGame:
+    return LoggedGame.resume(log, resume_id(log, which))
 
 
-def new_game(log: EventLog, rules: RuleSet, names: list[str], *, demo: bool = False) -> Scorekeeper:
+def new_game(log: EventLog, rules: RuleSet, names: list[str], *, demo: bool = False) -> LoggedGame:
     """A new game stored with its players (one transaction); ``demo``: the demo game's."""
     try:
-        return Scorekeeper.new(log, rules, [A.Players(tuple(names))], demo=demo)
+        return LoggedGame.new(log, rules, [A.Players(tuple(names))], demo=demo)
     except TableError as exc:
         raise UserError(str(exc)) from None

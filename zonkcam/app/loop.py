@@ -1,8 +1,8 @@
 """The table app: one roll from camera frame to score on screen.
 
 Each frame goes ``camera -> TableWatcher (settled roll?) -> TableFlow (which action?)
--> Scorekeeper (rules + event log) -> GameScreen (what everyone sees)``; button presses
-and keys go ``GameScreen.commands() -> action_for -> Scorekeeper``. In the demo, a
+-> LoggedGame (rules + event log) -> GameScreen (what everyone sees)``; button presses
+and keys go ``GameScreen.commands() -> action_for -> LoggedGame``. In the demo, a
 :class:`~zonkcam.app.demo.DemoDriver` plays the automatic players at the demo table.
 """
 
@@ -15,17 +15,17 @@ import cv2
 
 from zonkcam.app.demo import DemoDriver
 from zonkcam.app.flow import Question, TableFlow, dice_of
-from zonkcam.controls import Command, InputCommand, action_for
+from zonkcam.controls import Control, Press, action_for
 from zonkcam.display.game_screen import GameScreen
 from zonkcam.display.view import TableObservation
 from zonkcam.game import actions as A
 from zonkcam.game.errors import TableError
 from zonkcam.game.state import GameState
+from zonkcam.record.logged_game import LoggedGame
 from zonkcam.record.photos import RollPhotos
-from zonkcam.record.scorekeeper import Scorekeeper
 from zonkcam.record.store import StoreError
 from zonkcam.sources import CameraProblem, Frame
-from zonkcam.table.observe import Event, Observation, TableWatcher
+from zonkcam.table.observe import Observation, TableEvent, TableWatcher
 from zonkcam.table.reading import SeenDie
 from zonkcam.table.teaching import Teacher
 from zonkcam.table.zones import TableDie, Zone
@@ -50,7 +50,7 @@ class _ReadRoll:
 
 @dataclass
 class TableApp:
-    keeper: Scorekeeper
+    keeper: LoggedGame
     watcher: TableWatcher
     screen: GameScreen | None = None
     driver: DemoDriver | None = None
@@ -62,7 +62,7 @@ class TableApp:
     camera_ok: bool = True
     last_frame: Frame | None = None
     last_settled: Observation | None = None
-    naming: InputCommand | None = None
+    naming: Control | None = None
     """SPACED or CHOOSE: waiting for the player's number."""
     correcting: int | None = None
     """The die (index in the last settled observation) the scorekeeper tapped to correct."""
@@ -79,7 +79,7 @@ class TableApp:
         self._turn_shot = False
         self._roll: _ReadRoll | None = None
 
-    def next_game(self, keeper: Scorekeeper) -> None:
+    def next_game(self, keeper: LoggedGame) -> None:
         """Carry on at the same table with a new game (the demo's next game)."""
         self.keeper, self.flow, self.last_settled = keeper, TableFlow(), None
         self._logged = 0
@@ -144,13 +144,13 @@ class TableApp:
         return True
 
     def _observe(self, obs: Observation) -> None:
-        if obs.event is Event.BLOCKED and self.screen is not None:
+        if obs.event is TableEvent.BLOCKED and self.screen is not None:
             self.screen.message = obs.message  # on screen only: it is not news for the log
-        elif obs.event in (Event.CAMERA_MOVED, Event.CAMERA_PROBLEM) and obs.message:
+        elif obs.event in (TableEvent.CAMERA_MOVED, TableEvent.CAMERA_PROBLEM) and obs.message:
             self._message(obs.message)
-        if obs.event in (Event.ROLLING, Event.SPINNING):
+        if obs.event in (TableEvent.ROLLING, TableEvent.SPINNING):
             self.last_settled = None  # the marks would sit where the dice were
-        if obs.event is not Event.SETTLED:
+        if obs.event is not TableEvent.SETTLED:
             return
         self.last_settled = obs
         for outcome in self.flow.on_observation(obs, self.keeper.state):
@@ -219,27 +219,27 @@ class TableApp:
             f"{shots[-1][0]} of game {self.keeper.game_id}); v: back",
         )
 
-    def handle(self, command: Command) -> None:
+    def handle(self, command: Press) -> None:
         """One command from the buttons, the keyboard or the demo players, as the app acts on it."""
-        if command.kind is InputCommand.QUIT:
+        if command.kind is Control.QUIT:
             self.quit = True
             return
-        if command.kind is InputCommand.PHOTO:
+        if command.kind is Control.PHOTO:
             self._toggle_photo()
             return
-        if command.kind is InputCommand.TAP_DIE:
+        if command.kind is Control.TAP_DIE:
             self.correcting = command.value
             self._message("type the die's value (1-6) to correct it")
             return
-        if command.kind in (InputCommand.SPACED, InputCommand.CHOOSE, InputCommand.DRANK):
+        if command.kind in (Control.SPACED, Control.CHOOSE, Control.DRANK):
             self.naming = command.kind
-            everyone = ", 0 for everyone" if command.kind is InputCommand.DRANK else ""
+            everyone = ", 0 for everyone" if command.kind is Control.DRANK else ""
             self._message(f"which player? type their number on the scoreboard{everyone}")
             return
-        if command.kind is InputCommand.DIGIT and self.naming is not None:
+        if command.kind is Control.DIGIT and self.naming is not None:
             kind, self.naming = self.naming, None
             players = self.keeper.state.players
-            if kind is InputCommand.DRANK and command.value == 0:
+            if kind is Control.DRANK and command.value == 0:
                 self.play(A.Drunk())
                 return
             if not 1 <= command.value <= len(players):
@@ -248,13 +248,13 @@ class TableApp:
             name = players[command.value - 1].name
             self.play(
                 {
-                    InputCommand.SPACED: A.Penalty(A.PenaltyKind.SPACED, name),
-                    InputCommand.CHOOSE: A.Land(A.Landing.CHOOSE, name),
-                    InputCommand.DRANK: A.Drunk(name),
+                    Control.SPACED: A.Penalty(A.PenaltyKind.SPACED, name),
+                    Control.CHOOSE: A.Land(A.Landing.CHOOSE, name),
+                    Control.DRANK: A.Drunk(name),
                 }[kind]
             )
             return
-        if command.kind is InputCommand.DIGIT and self.correcting is not None:
+        if command.kind is Control.DIGIT and self.correcting is not None:
             index, self.correcting = self.correcting, None
             if not 1 <= command.value <= 6:
                 self._message(f"a die shows 1 to 6, not {command.value}")

@@ -24,8 +24,8 @@ from zonkcam.game.rules import End, RuleSet, load_rules
 from zonkcam.hardware.buttons import ButtonPins, open_buttons
 from zonkcam.hardware.service import Notifier
 from zonkcam.mat.calibrate import calibrate, default_calibration_path, load_calibration
+from zonkcam.record.logged_game import LoggedGame
 from zonkcam.record.photos import RollPhotos, photo_folder
-from zonkcam.record.scorekeeper import Scorekeeper
 from zonkcam.record.store import EventLog, GameRecord
 from zonkcam.sim.demo_table import DemoTable
 from zonkcam.sim.lens import PLAIN, CameraLook, look_of
@@ -285,7 +285,7 @@ def first_game(
     ui: GameScreen,
     notifier: Notifier | None = None,
     meet: Callable[[int], None] | None = None,
-) -> Scorekeeper | None:
+) -> LoggedGame | None:
     if args.resume:
         return resume(log, args.resume)
     unfinished = [g for g in log.games() if not g.finished and not g.demo]
@@ -317,7 +317,7 @@ def set_up_on_screen(
     unfinished: list[GameRecord],
     notifier: Notifier | None = None,
     meet: Callable[[int], None] | None = None,
-) -> Scorekeeper | None:
+) -> LoggedGame | None:
     """The set-up screens: resume a game, or choose the rules and seat the players. With
     ``meet`` (the table can learn its dice) the rules menu offers "meet the dice" too:
     ``meet(throws)`` plays that step, then the menu comes back."""
@@ -332,7 +332,7 @@ def set_up_on_screen(
         if chosen is None:
             return None
         if chosen.game_id is not None:
-            return Scorekeeper.resume(log, chosen.game_id)
+            return LoggedGame.resume(log, chosen.game_id)
     while True:
         rules = _run_screen(ui, ChooseRules(meet=meet is not None), notifier)
         if rules is None:
@@ -343,7 +343,7 @@ def set_up_on_screen(
     players = _run_screen(ui, EnterPlayers(rules.rules), notifier)
     if players is None:
         return None
-    return Scorekeeper.new(log, rules.rules, players.actions)  # one transaction
+    return LoggedGame.new(log, rules.rules, players.actions)  # one transaction
 
 
 def _run_screen(ui: GameScreen, screen: Any, notifier: Notifier | None = None):

@@ -1,7 +1,7 @@
 """The terminal scorekeeper: type rolls, keeps and table actions; every accepted one is saved.
 
 ``parse_line`` turns one typed line into a table action (or a display command) for the
-current state; ``TextScorekeeper`` runs the prompt loop over a :class:`Scorekeeper`.
+current state; ``TextPlay`` runs the prompt loop over a :class:`LoggedGame`.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from zonkcam.game.game import Game
 from zonkcam.game.names import escaped, quoted, unprintable
 from zonkcam.game.rules import PRESETS, End, RuleSet, load_rules
 from zonkcam.game.state import GameState, Phase
-from zonkcam.record.scorekeeper import Scorekeeper
+from zonkcam.record.logged_game import LoggedGame
 from zonkcam.record.store import EventLog
 
 HELP = """\
@@ -290,12 +290,12 @@ def _stop_signals_interrupt() -> Iterator[None]:
             signal.signal(sig, handler)
 
 
-class TextScorekeeper:
+class TextPlay:
     """The prompt loop: read a line, play it, print what happened."""
 
     def __init__(
         self,
-        keeper: Scorekeeper,
+        keeper: LoggedGame,
         read: Callable[[str], str] | None = None,
         write: Callable[[str], None] = _print_now,
         *,
@@ -318,7 +318,7 @@ class TextScorekeeper:
     @property
     def advisor(self) -> Advisor:
         if self._advisor is None:
-            from zonkcam.advisor.tables import cached_advisor
+            from zonkcam.record.win_tables import cached_advisor
 
             self._advisor = cached_advisor()
         return self._advisor
@@ -498,7 +498,7 @@ def run_text(args: argparse.Namespace) -> int:
     with EventLog(args.db) as log:
         keeper = resume(log, args.resume) if args.resume else _new_text_game(log, args)
         print(f"Game {keeper.game_id}: {escaped(keeper.state.rules.name)} (type help for commands)")
-        TextScorekeeper(keeper, resume_command=resume_command(args, keeper.game_id)).run()
+        TextPlay(keeper, resume_command=resume_command(args, keeper.game_id)).run()
     return 0
 
 
@@ -518,7 +518,7 @@ def _ask(prompt: str) -> str:
         print("! that answer has characters that are not printable text; type it again")
 
 
-def _new_text_game(log: EventLog, args: argparse.Namespace) -> Scorekeeper:
+def _new_text_game(log: EventLog, args: argparse.Namespace) -> LoggedGame:
     interactive = sys.stdin.isatty()
     rules = load_rules(args.rules) if args.rules else None  # a wrong name: before the names
     if rules is None and interactive:
@@ -546,14 +546,14 @@ def _new_text_game(log: EventLog, args: argparse.Namespace) -> Scorekeeper:
         return _seated(log, rules, names, interactive)
 
 
-def _seated(log: EventLog, rules: RuleSet, names: list[str], interactive: bool) -> Scorekeeper:
+def _seated(log: EventLog, rules: RuleSet, names: list[str], interactive: bool) -> LoggedGame:
     keeper = new_game(log, rules, names)
     if rules.drinking.zonk_names and interactive:
         _zonk_names(keeper, names)
     return keeper
 
 
-def _zonk_names(keeper: Scorekeeper, names: list[str]) -> None:
+def _zonk_names(keeper: LoggedGame, names: list[str]) -> None:
     """Each player names the player to their left, so nobody names themself."""
     if len(names) < 2:
         return

@@ -16,12 +16,12 @@ import argparse
 import json
 
 from zonkcam.advisor.race import unsupported
-from zonkcam.advisor.tables import cached_advisor
 from zonkcam.errors import UserError
 from zonkcam.game.dice import parse_dice
 from zonkcam.game.rules import HotDice, load_rules
 from zonkcam.game.scoring import RollContext, score_roll
 from zonkcam.game.state import GameState, Phase, PlayerState, TurnState
+from zonkcam.record.win_tables import cached_advisor
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

@@ -78,7 +78,7 @@ def run_engine(args: argparse.Namespace) -> int:
     from zonkcam.game.game import CHECKPOINT_EVERY, Game
     from zonkcam.game.rules import PRESETS
     from zonkcam.game.state import Phase
-    from zonkcam.record.scorekeeper import Scorekeeper
+    from zonkcam.record.logged_game import LoggedGame
     from zonkcam.record.store import EventLog
 
     # four players at the classic table with a target nobody reaches: a game of any length
@@ -111,7 +111,7 @@ def run_engine(args: argparse.Namespace) -> int:
             for _ in range(5):
                 with EventLog(db) as log:
                     resumes.append(
-                        ms(lambda log=log, game_id=game_id: Scorekeeper.resume(log, game_id))
+                        ms(lambda log=log, game_id=game_id: LoggedGame.resume(log, game_id))
                     )
             at = Game(rules, actions[:n])
             for action in actions[n:]:

@@ -10,8 +10,8 @@ from zonkcam.app.text import board_text
 from zonkcam.commands.replay import read_replay
 from zonkcam.errors import UserError
 from zonkcam.game.names import escaped
+from zonkcam.record.logged_game import saved_game
 from zonkcam.record.photos import RollPhotos, photo_folder
-from zonkcam.record.scorekeeper import saved_game
 from zonkcam.record.store import MAX_GAME_ID, EventLog, NoLogError, StoreError, local_time
 
 

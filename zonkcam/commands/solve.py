@@ -4,7 +4,7 @@ Prints the single-turn optimum (expected points of a turn, zonk chances per numb
 dice; the long-run average where the table has the three-zonk penalty), then solves the
 two-player race (the chance to win from every pair of scores, :mod:`zonkcam.advisor.race`)
 and stores it in ``$XDG_CACHE_HOME/zonkcam/`` where ``zonkcam advise``, ``zonkcam play``
-and the demo game find it (:mod:`zonkcam.advisor.tables`).
+and the demo game find it (:mod:`zonkcam.record.win_tables`).
 """
 
 from __future__ import annotations
@@ -18,9 +18,9 @@ from pathlib import Path
 from zonkcam.advisor.advice import Advisor
 from zonkcam.advisor.points import solve_points
 from zonkcam.advisor.race import WinTable, build, unsupported
-from zonkcam.advisor.tables import read_table, save_table, table_path
 from zonkcam.errors import UserError
 from zonkcam.game.rules import load_rules
+from zonkcam.record.win_tables import read_table, save_table, table_path
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

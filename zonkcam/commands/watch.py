@@ -31,7 +31,7 @@ from zonkcam.sources import (
     open_source,
     resilient,
 )
-from zonkcam.table.observe import Event, Observation, TableWatcher, WatchConfig
+from zonkcam.table.observe import Observation, TableEvent, TableWatcher, WatchConfig
 from zonkcam.table.reading import OnnxReader
 from zonkcam.table.teaching import meet_the_dice, open_teacher
 from zonkcam.table.zones import Zone
@@ -195,9 +195,9 @@ def run(args: argparse.Namespace) -> int:
         for obs in observations:
             _emit(obs.to_json())
             if annotate is not None and obs.event in (
-                Event.SETTLED,
-                Event.BLOCKED,
-                Event.CAMERA_MOVED,
+                TableEvent.SETTLED,
+                TableEvent.BLOCKED,
+                TableEvent.CAMERA_MOVED,
             ):
                 _annotate(annotate, last_image["image"], cal, obs)
     finally:

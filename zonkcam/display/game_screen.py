@@ -19,7 +19,7 @@ returned, so the app can log or ignore them. Banners belong to the turn whose ac
 them: the action that ends a turn drops the turn's earlier ones, and its own go once the
 next player acts. The
 odds panel (off at first; ODDS shows and hides it) reads advice from
-:class:`~zonkcam.display.odds.OddsWorker`, which works it out on its own thread: drawing a
+:class:`~zonkcam.display.odds_worker.OddsWorker`, which works it out on its own thread: drawing a
 frame never waits for it.
 """
 
@@ -27,10 +27,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from zonkcam.controls import Command, InputCommand
+from zonkcam.controls import Control, Press
 from zonkcam.display.banners import BannerQueue
 from zonkcam.display.keyboard import KeyboardInput
-from zonkcam.display.odds import OddsWorker
+from zonkcam.display.odds_worker import OddsWorker
 from zonkcam.display.painter import Painter
 from zonkcam.display.sounds import Sounds
 from zonkcam.display.view import CONFIRM_BELOW, ScreenView, TableObservation, view_for
@@ -71,19 +71,19 @@ class GameScreen:
         self._banners_from: tuple | None = None
         """The turn in which the banners queued were raised."""
 
-    def commands(self) -> list[Command]:
+    def commands(self) -> list[Press]:
         """Every command since the last call: keyboard and taps, then the GPIO buttons."""
         out = self.keyboard.commands(self.window.events())
         if self.buttons is not None:
             out += self.buttons.commands()
         for command in out:
-            if command.kind is InputCommand.SELECT:
+            if command.kind is Control.SELECT:
                 self.selected_keep += 1
-            elif command.kind is InputCommand.BACK:
+            elif command.kind is Control.BACK:
                 self.selected_keep -= 1
-            elif command.kind is InputCommand.MUTE:
+            elif command.kind is Control.MUTE:
                 self.sounds.toggle_mute()
-            elif command.kind is InputCommand.ODDS:
+            elif command.kind is Control.ODDS:
                 self.show_odds = not self.show_odds
         return out
 

@@ -29,29 +29,29 @@ from collections.abc import Callable, Iterable
 
 import pygame
 
-from zonkcam.controls import Command, InputCommand
+from zonkcam.controls import Control, Press
 
 _KEYS = {
-    pygame.K_b: InputCommand.BANK,
-    pygame.K_r: InputCommand.ROLL,
-    pygame.K_SPACE: InputCommand.ROLL,
-    pygame.K_RETURN: InputCommand.ROLL,
-    pygame.K_KP_ENTER: InputCommand.ROLL,
-    pygame.K_s: InputCommand.SELECT,
-    pygame.K_TAB: InputCommand.SELECT,
-    pygame.K_DOWN: InputCommand.SELECT,
-    pygame.K_UP: InputCommand.BACK,
-    pygame.K_u: InputCommand.UNDO,
-    pygame.K_BACKSPACE: InputCommand.UNDO,
-    pygame.K_m: InputCommand.MUTE,
-    pygame.K_o: InputCommand.ODDS,
-    pygame.K_g: InputCommand.GO_FOR_1000,
-    pygame.K_p: InputCommand.PIGGYBACK,
-    pygame.K_x: InputCommand.SPACED,
-    pygame.K_c: InputCommand.CHOOSE,
-    pygame.K_d: InputCommand.DRANK,
-    pygame.K_v: InputCommand.PHOTO,
-    pygame.K_ESCAPE: InputCommand.QUIT,
+    pygame.K_b: Control.BANK,
+    pygame.K_r: Control.ROLL,
+    pygame.K_SPACE: Control.ROLL,
+    pygame.K_RETURN: Control.ROLL,
+    pygame.K_KP_ENTER: Control.ROLL,
+    pygame.K_s: Control.SELECT,
+    pygame.K_TAB: Control.SELECT,
+    pygame.K_DOWN: Control.SELECT,
+    pygame.K_UP: Control.BACK,
+    pygame.K_u: Control.UNDO,
+    pygame.K_BACKSPACE: Control.UNDO,
+    pygame.K_m: Control.MUTE,
+    pygame.K_o: Control.ODDS,
+    pygame.K_g: Control.GO_FOR_1000,
+    pygame.K_p: Control.PIGGYBACK,
+    pygame.K_x: Control.SPACED,
+    pygame.K_c: Control.CHOOSE,
+    pygame.K_d: Control.DRANK,
+    pygame.K_v: Control.PHOTO,
+    pygame.K_ESCAPE: Control.QUIT,
 }
 _ALWAYS = {
     pygame.K_RETURN,
@@ -67,7 +67,7 @@ _DIGITS.update({getattr(pygame, f"K_KP{n}"): n for n in range(10)})
 
 
 class KeyboardInput:
-    """Turns pygame events into :class:`~zonkcam.controls.Command` values.
+    """Turns pygame events into :class:`~zonkcam.controls.Press` values.
 
     ``tap_to_die`` maps a tap's screen position to a die index (or None); the app passes
     the screen's :meth:`~zonkcam.display.painter.Painter.tapped_die` bound to the current view.
@@ -79,13 +79,13 @@ class KeyboardInput:
         self,
         tap_to_die: Callable[[tuple[float, float]], int | None] | None = None,
         text_mode: bool = False,
-        tap_to_command: Callable[[tuple[float, float]], Command | None] | None = None,
+        tap_to_command: Callable[[tuple[float, float]], Press | None] | None = None,
     ) -> None:
         self.tap_to_die = tap_to_die
         self.text_mode = text_mode
         self.tap_to_command = tap_to_command
 
-    def commands(self, events: Iterable[pygame.event.Event]) -> list[Command]:
+    def commands(self, events: Iterable[pygame.event.Event]) -> list[Press]:
         out = []
         for event in events:
             command = self.command(event)
@@ -93,9 +93,9 @@ class KeyboardInput:
                 out.append(command)
         return out
 
-    def command(self, event: pygame.event.Event) -> Command | None:
+    def command(self, event: pygame.event.Event) -> Press | None:
         if event.type == pygame.QUIT:
-            return Command(InputCommand.QUIT)
+            return Press(Control.QUIT)
         if event.type == pygame.KEYDOWN:
             return self._key(event)
         # SDL turns a touch into a left click too; taking only the click avoids doubles
@@ -103,23 +103,23 @@ class KeyboardInput:
             return self._tap(event.pos)
         return None
 
-    def _key(self, event: pygame.event.Event) -> Command | None:
+    def _key(self, event: pygame.event.Event) -> Press | None:
         if self.text_mode and event.key not in _ALWAYS:
             if event.key == pygame.K_BACKSPACE:
-                return Command(InputCommand.ERASE)
+                return Press(Control.ERASE)
             text = getattr(event, "unicode", "")
             if text and text.isprintable():
-                return Command(InputCommand.CHAR, text)
+                return Press(Control.CHAR, text)
             return None
         if event.key in _DIGITS:
-            return Command(InputCommand.DIGIT, _DIGITS[event.key])
+            return Press(Control.DIGIT, _DIGITS[event.key])
         kind = _KEYS.get(event.key)
-        return Command(kind) if kind is not None else None
+        return Press(kind) if kind is not None else None
 
-    def _tap(self, pos: tuple[float, float]) -> Command | None:
+    def _tap(self, pos: tuple[float, float]) -> Press | None:
         if self.tap_to_command is not None:
             return self.tap_to_command(pos)
         if self.tap_to_die is None:
             return None
         index = self.tap_to_die(pos)
-        return Command(InputCommand.TAP_DIE, index) if index is not None else None
+        return Press(Control.TAP_DIE, index) if index is not None else None

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pygame
 
-from zonkcam.controls import Command, InputCommand
+from zonkcam.controls import Control, Press
 from zonkcam.display.painter import (
     ACCENT,
     BACKGROUND,
@@ -41,7 +41,7 @@ from zonkcam.display.painter import (
     Painter,
 )
 from zonkcam.display.view import CONFIRM_BELOW, ShownDie, die_at
-from zonkcam.table.observe import Event
+from zonkcam.table.observe import TableEvent
 
 if TYPE_CHECKING:
     from zonkcam.table.observe import Observation
@@ -90,7 +90,7 @@ class MeetTheDice:
         self.message = ""
         self.done = False
         self._fit: CameraFit | None = None
-        self._touch: list[tuple[pygame.Rect, Command]] = []
+        self._touch: list[tuple[pygame.Rect, Press]] = []
         """Where the screen's touch buttons and value chips were drawn last."""
 
     @property
@@ -104,10 +104,10 @@ class MeetTheDice:
         before it was confirmed drop it (it teaches nothing)."""
         if self.done:
             return
-        if obs.event in (Event.ROLLING, Event.SPINNING) and self.dice:
+        if obs.event in (TableEvent.ROLLING, TableEvent.SPINNING) and self.dice:
             self._clear()
             self.message = "thrown again: that throw taught nothing"
-        if obs.event is not Event.SETTLED or obs.change is None or not obs.rolled:
+        if obs.event is not TableEvent.SETTLED or obs.change is None or not obs.rolled:
             return
         self.dice = tuple(obs.rolled)
         self.values = [None if d.cocked else d.value for d in self.dice]
@@ -117,45 +117,41 @@ class MeetTheDice:
 
     # -- what the scorekeeper does ------------------------------------------------------
 
-    def handle(self, command: Command) -> None:
+    def handle(self, command: Press) -> None:
         kind = command.kind
-        if kind is InputCommand.QUIT:
+        if kind is Control.QUIT:
             self.done = True
             return
         if self.stage is Stage.THROW:
-            if kind is InputCommand.SELECT:
+            if kind is Control.SELECT:
                 self.done = True
-            elif kind in (InputCommand.ROLL, InputCommand.BANK, InputCommand.UNDO):
+            elif kind in (Control.ROLL, Control.BANK, Control.UNDO):
                 self.message = "throw all your dice on the mat first"
             return
         n = len(self.dice)
-        if kind is InputCommand.ROLL:
+        if kind is Control.ROLL:
             self._confirm()
-        elif kind is InputCommand.UNDO:
+        elif kind is Control.UNDO:
             self._next(f"throw {self.thrown + 1} skipped: nothing taught")
-        elif kind is InputCommand.SELECT:
+        elif kind is Control.SELECT:
             self.picked = (
                 0 if self.picked is None else (self.picked + 1 if self.picked + 1 < n else None)
             )
-        elif kind is InputCommand.BACK:
+        elif kind is Control.BACK:
             self.picked = (
                 n - 1 if self.picked is None else (self.picked - 1 if self.picked else None)
             )
-        elif (
-            kind is InputCommand.TAP_DIE
-            and isinstance(command.value, int)
-            and 0 <= command.value < n
-        ):
+        elif kind is Control.TAP_DIE and isinstance(command.value, int) and 0 <= command.value < n:
             if self.picked == command.value:
                 self._count_up(command.value)
             else:
                 self.picked = command.value
-        elif kind is InputCommand.BANK:
+        elif kind is Control.BANK:
             if self.picked is None:
                 self.message = "SELECT (or tap) the die to fix first"
             else:
                 self._count_up(self.picked)
-        elif kind is InputCommand.DIGIT:
+        elif kind is Control.DIGIT:
             if self.picked is None:
                 self.message = "tap (or SELECT) the die to fix first"
             elif not 1 <= command.value <= 6:
@@ -195,7 +191,7 @@ class MeetTheDice:
     def _clear(self) -> None:
         self.dice, self.values, self.seen, self.picked = (), [], [], None
 
-    def tapped(self, pos: tuple[float, float]) -> Command | None:
+    def tapped(self, pos: tuple[float, float]) -> Press | None:
         """The command a tap at screen position ``pos`` stands for on the screen drawn
         last: a touch button's, or TAP_DIE for a die (on the camera view or in the row)."""
         for rect, command in self._touch:
@@ -205,7 +201,7 @@ class MeetTheDice:
             at = self._fit.to_frame(pos)
             index = die_at(at, self.dice) if at is not None else None
             if index is not None:
-                return Command(InputCommand.TAP_DIE, index)
+                return Press(Control.TAP_DIE, index)
         return None
 
     @property
@@ -302,9 +298,9 @@ class MeetTheDice:
         if self.stage is Stage.CHECK:
             self._chips(surface, screen, panel, y + pad, figure, pad)
             touch = [
-                ("TEACH", Command(InputCommand.ROLL), ACCENT),
-                ("SKIP", Command(InputCommand.UNDO), TEXT),
-                ("DONE", Command(InputCommand.QUIT), DIM),
+                ("TEACH", Press(Control.ROLL), ACCENT),
+                ("SKIP", Press(Control.UNDO), TEXT),
+                ("DONE", Press(Control.QUIT), DIM),
             ]
         else:
             screen.text(
@@ -317,7 +313,7 @@ class MeetTheDice:
                 width=inner,
                 label=True,
             )
-            touch = [("DONE", Command(InputCommand.QUIT), DIM)]
+            touch = [("DONE", Press(Control.QUIT), DIM)]
         gap = pad
         each = (buttons.w - gap * (len(touch) - 1)) // len(touch)
         for i, (word, command, colour) in enumerate(touch):
@@ -375,4 +371,4 @@ class MeetTheDice:
                 anchor="center",
                 width=side - 4,
             )
-            self._touch.append((rect, Command(InputCommand.TAP_DIE, k)))
+            self._touch.append((rect, Press(Control.TAP_DIE, k)))

@@ -1,6 +1,6 @@
 """The set-up screens before a game: resume one, choose the table's rules, seat the players.
 
-Each screen is a small state machine driven by the same :class:`~zonkcam.controls.Command`
+Each screen is a small state machine driven by the same :class:`~zonkcam.controls.Press`
 values as the game screen (SELECT / BACK move, ROLL confirms, typed CHARs for names,
 QUIT cancels) with a ``draw`` method; ``done`` says when it has its answer.
 Names are checked by the rules engine itself, so the screens refuse exactly what a
@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import pygame
 
-from zonkcam.controls import Command, InputCommand
+from zonkcam.controls import Control, Press
 from zonkcam.display.painter import ACCENT, BACKGROUND, DIM, PANEL, TEXT, WARN, Painter
 from zonkcam.game import actions as A
 from zonkcam.game.errors import TableError
@@ -51,17 +51,17 @@ class _Menu:
         self.done = False
         self.cancelled = False
 
-    def handle(self, command: Command) -> None:
+    def handle(self, command: Press) -> None:
         kind = command.kind
-        if kind is InputCommand.SELECT:
+        if kind is Control.SELECT:
             self.selected = (self.selected + 1) % len(self.options)
-        elif kind is InputCommand.BACK:
+        elif kind is Control.BACK:
             self.selected = (self.selected - 1) % len(self.options)
-        elif kind is InputCommand.DIGIT and 1 <= command.value <= len(self.options):
+        elif kind is Control.DIGIT and 1 <= command.value <= len(self.options):
             self.selected = command.value - 1
-        elif kind is InputCommand.ROLL:
+        elif kind is Control.ROLL:
             self.done = True
-        elif kind is InputCommand.QUIT:
+        elif kind is Control.QUIT:
             self.cancelled = self.done = True
 
     def draw(self, surface: pygame.Surface, screen: Painter) -> None:
@@ -152,19 +152,19 @@ class EnterPlayers:
             return f"{self.players[self.naming]}, a zonk name for {self._left_of(self.naming)}:"
         return f"Player {len(self.players) + 1}:"
 
-    def handle(self, command: Command) -> None:
+    def handle(self, command: Press) -> None:
         kind = command.kind
-        if kind is InputCommand.QUIT:
+        if kind is Control.QUIT:
             self.cancelled = self.done = True
-        elif kind is InputCommand.CHAR:
+        elif kind is Control.CHAR:
             if len(self.typed) < MAX_NAME:
                 self.typed += command.value
-        elif kind is InputCommand.ERASE:
+        elif kind is Control.ERASE:
             if self.typed:
                 self.typed = self.typed[:-1]
             elif self.naming is None and self.players:
                 self.players.pop()
-        elif kind is InputCommand.ROLL:
+        elif kind is Control.ROLL:
             self.message = ""
             if self.naming is None:
                 self._enter_player()

@@ -1,5 +1,5 @@
 """The table's three arcade buttons on GPIO, as a stream of commands
-(:class:`~zonkcam.controls.Command`, as the keyboard gives them too):
+(:class:`~zonkcam.controls.Press`, as the keyboard gives them too):
 
 * BANK: bank the turn total. Holding BANK shows or hides the odds panel (and no BANK).
 * ROLL: take the selected keep and roll on (in set-up screens: confirm). Holding ROLL
@@ -27,7 +27,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from zonkcam.controls import BANK, DRUNK, ODDS, ROLL, SELECT, UNDO, Command
+from zonkcam.controls import BANK, DRUNK, ODDS, ROLL, SELECT, UNDO, Press
 
 log = logging.getLogger(__name__)
 
@@ -74,8 +74,8 @@ class Contact:
     def __init__(
         self,
         name: str,
-        press: Command,
-        hold: Command | None = None,
+        press: Press,
+        hold: Press | None = None,
         *,
         settle: float = 0.05,
         hold_time: float = 0.8,
@@ -93,10 +93,10 @@ class Contact:
         """When the accepted press began, while its command is still to come."""
         self.released_at: float | None = None
 
-    def edge(self, down: bool, now: float) -> list[Command]:
+    def edge(self, down: bool, now: float) -> list[Press]:
         if down == self.down:
             return []
-        out: list[Command] = []
+        out: list[Press] = []
         if down and now - self.changed_at >= self.settle:
             out = self._released()  # it lay open long enough: the last press is over
             self.armed = True
@@ -114,7 +114,7 @@ class Contact:
         self.pressed_at, self.released_at = now, None
         return out
 
-    def _released(self) -> list[Command]:
+    def _released(self) -> list[Press]:
         """The command of a press (with a hold command) whose release has settled."""
         if self.pressed_at is None or self.hold is None:
             return []
@@ -122,7 +122,7 @@ class Contact:
         self.pressed_at = None
         return [self.hold if held else self.press]
 
-    def poll(self, down: bool, now: float) -> list[Command]:
+    def poll(self, down: bool, now: float) -> list[Press]:
         out = self.edge(down, now)
         if (
             self.pressed_at is not None
@@ -139,7 +139,7 @@ class Contact:
 
 
 class ArcadeButtons:
-    """BANK, ROLL and SELECT on GPIO, as a stream of :class:`Command`.
+    """BANK, ROLL and SELECT on GPIO, as a stream of :class:`Press`.
 
     Each button waits for its release to tell a press (BANK, ROLL, SELECT) from a hold
     (ODDS, DRUNK, UNDO): the hold gives its command once ``hold_time`` has passed, and its
@@ -170,7 +170,7 @@ class ArcadeButtons:
                 "select", SELECT, UNDO, settle=settle, hold_time=hold_time, gate=gate
             ),
         }
-        self._queue: queue.SimpleQueue[Command] = queue.SimpleQueue()
+        self._queue: queue.SimpleQueue[Press] = queue.SimpleQueue()
         self._lock = threading.Lock()
         # every edge comes to us: the debouncing is Contact's
         kwargs: dict[str, Any] = dict(pull_up=True, bounce_time=None)
@@ -184,7 +184,7 @@ class ArcadeButtons:
             button.when_pressed = lambda name=name: self._edge(name, True)
             button.when_released = lambda name=name: self._edge(name, False)
 
-    def commands(self) -> list[Command]:
+    def commands(self) -> list[Press]:
         """Every command since the last call, oldest first."""
         with self._lock:
             now = self.clock()

@@ -54,7 +54,7 @@ Reader = Callable[[np.ndarray, Region | None], Sequence[Die]]
 or a fake in tests); boxes in frame px."""
 
 
-class Event(StrEnum):
+class TableEvent(StrEnum):
     ROLLING = "rolling"
     """Something moves on the table (dice thrown, a hand)."""
     SPINNING = "spinning"
@@ -109,7 +109,7 @@ class WatchConfig:
 
 @dataclass(frozen=True)
 class Observation:
-    event: Event
+    event: TableEvent
     frame: int
     t: float
     dice: tuple[TableDie, ...] = ()
@@ -140,7 +140,7 @@ class Observation:
 
     def to_json(self) -> dict:
         out: dict = {"event": str(self.event), "frame": self.frame, "t": round(self.t, 3)}
-        if self.event == Event.SETTLED:
+        if self.event == TableEvent.SETTLED:
             out.update(
                 change=str(self.change),
                 values=sorted(d.value for d in self.rolled if not d.cocked),
@@ -196,7 +196,7 @@ class TableWatcher:
         self._min_moving = max(4, int(cfg.motion_die_share * die * die))
         self._die_mm = cal.geometry.die_mm
         self._prev: np.ndarray | None = None
-        self._moving_kind: Event | None = None
+        self._moving_kind: TableEvent | None = None
         self._still = 0
         self._last_motion_frame = -1
         self._need_look = True
@@ -220,7 +220,7 @@ class TableWatcher:
         last_t, last_i = 0.0, 0
         for item in frames:
             if isinstance(item, CameraProblem):
-                yield Observation(Event.CAMERA_PROBLEM, last_i, last_t, message=item.message)
+                yield Observation(TableEvent.CAMERA_PROBLEM, last_i, last_t, message=item.message)
                 self._prev = None  # the next good frame starts afresh
                 continue
             last_t, last_i = item.t, item.index
@@ -232,7 +232,7 @@ class TableWatcher:
         if image.shape[1] != cal.image_size[0] or image.shape[0] != cal.image_size[1]:
             return [
                 self._obs(
-                    Event.CAMERA_PROBLEM,
+                    TableEvent.CAMERA_PROBLEM,
                     frame,
                     message=f"frames are {image.shape[1]}x{image.shape[0]} but the "
                     f"calibration is for {cal.image_size[0]}x{cal.image_size[1]}: "
@@ -266,11 +266,11 @@ class TableWatcher:
             self._base, self._fine_base = small, self.fine_view.small(frame.image)
         return out
 
-    def _motion_kind(self, moving: np.ndarray) -> Event:
+    def _motion_kind(self, moving: np.ndarray) -> TableEvent:
         ys, xs = np.nonzero(moving)
         extent = max(xs.max() - xs.min(), ys.max() - ys.min())
         die = self.view.die_px * self.view.scale
-        return Event.SPINNING if extent <= 2.5 * die else Event.ROLLING
+        return TableEvent.SPINNING if extent <= 2.5 * die else TableEvent.ROLLING
 
     def _look_at(self, frame: Frame, small: np.ndarray) -> list[Observation]:
         cal, cfg = self.calibration, self.config
@@ -359,7 +359,7 @@ class TableWatcher:
         if self._blocked:
             return []
         self._blocked = True
-        return [self._obs(Event.BLOCKED, frame, message=message)]
+        return [self._obs(TableEvent.BLOCKED, frame, message=message)]
 
     def _settle(
         self,
@@ -394,7 +394,7 @@ class TableWatcher:
         latency = frame.index - self._last_motion_frame if self._last_motion_frame >= 0 else 0
         return [
             Observation(
-                Event.SETTLED,
+                TableEvent.SETTLED,
                 frame.index,
                 frame.t,
                 comparison.dice,
@@ -421,7 +421,7 @@ class TableWatcher:
             self._moved = True
             return [
                 self._obs(
-                    Event.CAMERA_MOVED,
+                    TableEvent.CAMERA_MOVED,
                     frame,
                     message=f"the mat's markers moved "
                     f"{shift:.0f} px since calibration: put the camera back or run "
@@ -430,10 +430,10 @@ class TableWatcher:
             ]
         if shift <= MOVED_PX and self._moved:
             self._moved = False
-            return [self._obs(Event.CAMERA_OK, frame, message="the markers are back in place")]
+            return [self._obs(TableEvent.CAMERA_OK, frame, message="the markers are back in place")]
         return []
 
-    def _obs(self, event: Event, frame: Frame, **kw) -> Observation:
+    def _obs(self, event: TableEvent, frame: Frame, **kw) -> Observation:
         return Observation(event, frame.index, frame.t, **kw)
 
 

@@ -117,7 +117,7 @@ def meet_the_dice(
     as read are printed numbered; the scorekeeper presses Enter to confirm, types the
     right values, ``s`` to skip the throw (nothing taught) or ``done``. Returns the dice
     taught. `ask` returns None at the end of input (taken as done)."""
-    from zonkcam.table.observe import Event
+    from zonkcam.table.observe import TableEvent
 
     say(
         f"meet the dice: throw all the dice on the mat ({throws} throws); after each, "
@@ -125,7 +125,7 @@ def meet_the_dice(
     )
     done = taught = 0
     for obs in observations:
-        if obs.event is not Event.SETTLED or obs.change is None or not obs.rolled:
+        if obs.event is not TableEvent.SETTLED or obs.change is None or not obs.rolled:
             continue
         dice = list(obs.rolled)
         seen = [teacher.reader.recall(d.bbox) for d in dice]

@@ -62,7 +62,7 @@ class OddsWorker:
 
     def _run(self) -> None:
         if self._advisor is None:
-            from zonkcam.advisor.tables import cached_advisor
+            from zonkcam.record.win_tables import cached_advisor
 
             self._advisor = cached_advisor()
         while True:

@@ -1,6 +1,6 @@
-"""A game bound to the event log: the object the text scorekeeper and the app drive.
+"""A game bound to the event log: the object the terminal scorekeeper and the app drive.
 
-``Scorekeeper.play(action)`` checks the action against the rules, writes it to the log
+``LoggedGame.play(action)`` checks the action against the rules, writes it to the log
 and commits, and only then updates the game, so whatever it reports as accepted
 survives a crash or power cut. A new game reaches the log with its players, in one
 transaction: a game without players is never stored.
@@ -21,7 +21,7 @@ from zonkcam.game.state import GameState
 from zonkcam.record.store import EventLog, LogGoneError, StoreError
 
 
-class Scorekeeper:
+class LoggedGame:
     def __init__(self, log: EventLog, game_id: int | None, game: Game, stored: int = 0) -> None:
         self.log = log
         self.game_id = game_id
@@ -35,7 +35,7 @@ class Scorekeeper:
     @classmethod
     def new(
         cls, log: EventLog, rules: RuleSet, actions: Sequence[A.Action] = (), *, demo: bool = False
-    ) -> Scorekeeper:
+    ) -> LoggedGame:
         """A new game; with ``actions`` (the seating, zonk names) it is stored with them in
         one transaction, else with the first action played. ``demo``: the demo game's."""
         game = Game(rules, actions)  # a refused action raises here, before anything is saved
@@ -52,7 +52,7 @@ class Scorekeeper:
         return self._stored
 
     @classmethod
-    def resume(cls, log: EventLog, game_id: int) -> Scorekeeper:
+    def resume(cls, log: EventLog, game_id: int) -> LoggedGame:
         """The saved game, claimed for this log (refused while another zonkcam plays it)."""
         log.claim(game_id)
         game, stored = saved_game(log, game_id)
