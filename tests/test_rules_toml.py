@@ -248,3 +248,11 @@ def test_the_rule_choices_are_enums_and_their_words_round_trip(tmp_path):
     assert given.end is End.TURNS and given.hot_dice is HotDice.MUST
     with pytest.raises(RulesError, match="end must be one of 'final-round', 'instant', 'turns'"):
         RuleSet(name="x", end="later")
+
+
+def test_the_presets_are_data_one_file_per_table():
+    from zonkcam.game.rules import PRESET_NAMES, TABLES
+
+    assert sorted(p.stem for p in TABLES.glob("*.toml")) == sorted(PRESET_NAMES)
+    for name in PRESET_NAMES:  # each file reads as the preset, as a custom table would
+        assert load_rules(str(TABLES / f"{name}.toml")) == PRESETS[name]

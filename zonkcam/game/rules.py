@@ -232,82 +232,14 @@ def _straight(faces: str, points: int) -> Straight:
     return Straight(tuple(int(c) for c in faces), points)
 
 
-PRESETS: dict[str, RuleSet] = {
-    "classic-10000": RuleSet(
-        name="classic-10000",
-        dice=5,
-        target=10_000,
-        end=End.FINAL_ROUND,
-        entry_minimum=1000,
-        bank_minimum=300,
-        hot_dice=HotDice.MAY,
-        two_dice_pair_reroll=True,
-        points=Points(
-            extra_die=100,
-            full_house=500,
-            straights=(_straight("12345", 1000), _straight("23456", 1000)),
-        ),
-    ),
-    "all-johnnys": RuleSet(
-        name="all-johnnys",
-        dice=6,
-        end=End.TURNS,
-        turns=21,
-        target=0,
-        winner_by=WinnerBy.BEES,
-        entry_minimum=1000,
-        hot_dice=HotDice.MAY,
-        go_for_1000=1000,
-        straight_completion=750,
-        carry_over_extras=True,
-        bees=True,
-        newbie=True,
-        frames=True,
-        points=Points(
-            extra_die=100,
-            six_of_a_kind=1000,
-            six_ones=10_000,
-            straights=(_straight("123456", 2000),),
-        ),
-    ),
-    "chicago": RuleSet(
-        name="chicago",
-        dice=5,
-        target=10_000,
-        end=End.INSTANT,
-        hot_dice=HotDice.MUST,
-        piggyback=True,
-        points=Points(straights=(_straight("12345", 1500), _straight("23456", 1500))),
-    ),
-    "detroit": RuleSet(
-        name="detroit",
-        dice=6,
-        target=10_000,
-        end=End.INSTANT,
-        hot_dice=HotDice.MUST,
-        piggyback=True,
-        points=Points(straights=(_straight("123456", 1000),), colour_pairs=1000),
-    ),
-    "drinking": RuleSet(
-        name="drinking",
-        dice=5,
-        target=10_000,
-        end=End.INSTANT,
-        entry_minimum=350,
-        hot_dice=HotDice.MUST,
-        bank_after_keep=False,
-        points=Points(straights=(_straight("12345", 1500),)),
-        drinking=DrinkRules(
-            penalties=True,
-            board_images=True,
-            barrier_handouts=True,
-            rule_turn_over=1000,
-            rule_first_to=(2500, 5000, 7500),
-            rule_exact=(5150,),
-            zonk_names=True,
-        ),
-    ),
-}
+PRESET_NAMES = ("classic-10000", "all-johnnys", "chicago", "detroit", "drinking")
+TABLES = Path(__file__).resolve().parent / "tables"
+"""The presets as data: one TOML file per table, NAME.toml, in the format of `rules show`."""
+
+
+def _preset(name: str) -> RuleSet:
+    path = TABLES / f"{name}.toml"
+    return rules_from_dict(tomllib.loads(path.read_text(encoding="utf-8")), where=str(path))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -498,3 +430,7 @@ def _toml_value(v: Any) -> str:
     if isinstance(v, list | tuple):
         return "[" + ", ".join(_toml_value(x) for x in v) + "]"
     raise TypeError(v)  # pragma: no cover
+
+
+PRESETS: dict[str, RuleSet] = {name: _preset(name) for name in PRESET_NAMES}
+"""The five preset tables (docs/rules.md), read from TABLES."""
