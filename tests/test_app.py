@@ -328,7 +328,7 @@ def test_a_confirm_bar_outside_0_to_1_is_refused_before_the_camera_opens(capsys,
     def no_camera(*_a, **_k):
         raise AssertionError("the camera was opened")
 
-    monkeypatch.setattr(app_main, "_open", no_camera)
+    monkeypatch.setattr(app_main, "open_camera", no_camera)
     assert cli.main(["play", "--source", "demo", "--confirm-below", "1.5"]) == 2
     assert "--confirm-below 1.5: give a confidence from 0 to 1" in capsys.readouterr().err
 
@@ -353,10 +353,9 @@ def test_an_action_the_log_cannot_save_is_a_message_not_a_crash(tmp_path, monkey
 def test_the_demo_never_plays_a_game_people_played(tmp_path, capsys, monkeypatch):
     # without a camera `play --resume 1` started the demo table, and its automatic players
     # played on the saved game: 4 actions became 75
-    from zonkcam import cli
-    from zonkcam.app import main as app_main
+    from zonkcam import cli, sources
 
-    monkeypatch.setattr(app_main, "picamera2_available", lambda: False)  # no camera here
+    monkeypatch.setattr(sources, "picamera2_available", lambda: False)  # no camera here
     db = tmp_path / "res.sqlite3"
     with EventLog(db) as log:
         keeper = LoggedGame.new(log, PRESETS["classic-10000"], [A.Players(("Ann", "Bob"))])
@@ -429,7 +428,7 @@ def test_play_ends_with_exit_status_1_when_its_file_source_is_given_up(
     """A camera is tried for as long as the table runs; a file or folder that stops giving
     frames is given up after three tries, the game saved and the way back printed."""
     from zonkcam import cli
-    from zonkcam.app import main as app_main
+    from zonkcam.app import camera as app_camera
     from zonkcam.sim.demo_table import DemoTable
     from zonkcam.sources import CameraError
 
@@ -460,7 +459,7 @@ def test_play_ends_with_exit_status_1_when_its_file_source_is_given_up(
             raise CameraError(f"no folder {spec}")
         return PulledCard()
 
-    monkeypatch.setattr(app_main, "open_source", open_source)
+    monkeypatch.setattr(app_camera, "open_source", open_source)
     monkeypatch.setattr("time.sleep", lambda s: None)
     db = tmp_path / "g.sqlite3"
     argv = ["play", "--source", folder, "--calibration", str(tmp_path / "cal.toml")]

@@ -17,7 +17,7 @@ from zonkcam.sources import (
     Frame,
     ImageFolderSource,
     ResilientSource,
-    VideoSource,
+    VideoFileSource,
     open_source,
     pi,
 )
@@ -237,7 +237,7 @@ def _video(path, n=60):
 def test_a_video_damaged_mid_way_says_so(tmp_path):
     """On main a video with a corrupt stretch ended silently, as if finished."""
     whole = _video(tmp_path / "whole.avi")
-    items = list(ResilientSource(lambda: VideoSource(str(whole))).frames())
+    items = list(ResilientSource(lambda: VideoFileSource(whole)).frames())
     assert len(items) == 60 and all(isinstance(i, Frame) for i in items)
 
     data = bytearray(whole.read_bytes())
@@ -245,7 +245,7 @@ def test_a_video_damaged_mid_way_says_so(tmp_path):
     damaged = tmp_path / "damaged.avi"
     data[n // 2 : n // 2 + n // 6] = bytes(n // 6)
     damaged.write_bytes(bytes(data))
-    items = list(ResilientSource(lambda: VideoSource(str(damaged))).frames())
+    items = list(ResilientSource(lambda: VideoFileSource(damaged)).frames())
     frames = [i for i in items if isinstance(i, Frame)]
     problems = [i for i in items if isinstance(i, CameraProblem)]
     assert 30 <= len(frames) < 60
@@ -253,7 +253,7 @@ def test_a_video_damaged_mid_way_says_so(tmp_path):
 
     cut = tmp_path / "cut.avi"
     cut.write_bytes(bytes(data[: n // 2]))  # the index at the end is gone too
-    items = list(ResilientSource(lambda: VideoSource(str(cut))).frames())
+    items = list(ResilientSource(lambda: VideoFileSource(cut)).frames())
     problems = [i for i in items if isinstance(i, CameraProblem)]
     assert problems, "a cut video ends with a message"
     assert problems[-1].final or "skipped" in problems[-1].message
@@ -273,6 +273,32 @@ def test_sources_open_by_spec_and_can_be_opened_again(tmp_path):
         open_source("demo:fancy")
     with pytest.raises(UserError, match="usb:N takes a camera number"):
         open_source("usb:x")
+
+
+def test_each_spec_opens_its_own_kind_of_source(tmp_path, monkeypatch):
+    """One registry (sources.OPENERS, then the path): pi, usb:N, demo[:LOOK], a video
+    file, a folder; each source says whether it is the demo table."""
+    opened = {}
+    monkeypatch.setattr(sources, "PiCameraSource", lambda width: opened.setdefault("pi", width))
+    monkeypatch.setattr(sources, "UsbCameraSource", lambda i, size: opened.setdefault("usb", i))
+    open_source("pi")
+    open_source("usb:3")
+    assert opened == {"pi": 1280, "usb": 3}
+    opened.clear()
+    open_source("usb")
+    assert opened == {"usb": 0}  # usb alone is camera 0
+    with pytest.raises(UserError, match="--source pi takes nothing after it"):
+        open_source("pi:2")
+    table = open_source("demo", seed=5, demo={"autoplay": False, "size": (320, 240)})
+    assert table.demo and table.seed == 5 and not table.autoplay
+    video = _video(tmp_path / "v.avi", n=3)
+    (tmp_path / "photos").mkdir()
+    cv2.imwrite(str(tmp_path / "photos" / "f.png"), np.zeros((10, 10, 3), np.uint8))
+    file, folder = open_source(str(video)), open_source(str(tmp_path / "photos"))
+    assert isinstance(file, sources.VideoFileSource) and not file.demo
+    assert isinstance(folder, sources.ImageFolderSource) and not folder.demo
+    with pytest.raises(UserError, match="unknown source 'usbstick'"):
+        open_source("usbstick")  # a word that only begins like one is no source
 
 
 def test_auto_without_picamera2_is_the_demo_table(monkeypatch):
@@ -327,7 +353,7 @@ def test_watch_ends_with_exit_status_1_when_its_camera_is_given_up(tmp_path, mon
     import json
 
     from zonkcam import cli
-    from zonkcam.commands import watch
+    from zonkcam.app import camera as app_camera
     from zonkcam.mat.calibrate import calibrate
     from zonkcam.sim.demo_table import DemoTable
 
@@ -357,7 +383,7 @@ def test_watch_ends_with_exit_status_1_when_its_camera_is_given_up(tmp_path, mon
             raise CameraError("cannot open USB camera 7")
         return LostCable()
 
-    monkeypatch.setattr(watch, "open_source", open_source)
+    monkeypatch.setattr(app_camera, "open_source", open_source)
     monkeypatch.setattr("time.sleep", lambda s: None)
     argv = ["watch", "--source", "usb:7", "--calibration", str(tmp_path / "cal.toml")]
     assert cli.main([*argv, "--camera-tries", "2"]) == 1

@@ -11,6 +11,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from zonkcam.app.camera import open_camera
 from zonkcam.app.demo import DemoDriver, confirm_from_truth
 from zonkcam.app.games import DEMO_PLAYERS, new_game, resume, resume_command, resume_id
 from zonkcam.app.loop import TableApp
@@ -23,24 +24,17 @@ from zonkcam.errors import UserError
 from zonkcam.game.rules import End, RuleSet, load_rules
 from zonkcam.hardware.buttons import ButtonPins, open_buttons
 from zonkcam.hardware.service import Notifier
-from zonkcam.mat.calibrate import calibrate, default_calibration_path, load_calibration
+from zonkcam.mat.calibrate import default_calibration_path
 from zonkcam.record.logged_game import LoggedGame
 from zonkcam.record.photos import RollPhotos, photo_folder
 from zonkcam.record.store import EventLog, GameRecord
 from zonkcam.sim.demo_table import DemoTable
-from zonkcam.sim.lens import PLAIN, CameraLook, look_of
+from zonkcam.sim.lens import PLAIN, CameraLook
 from zonkcam.sources import (
-    CameraError,
     CameraProblem,
     Frame,
-    FrameSource,
-    ResilientSource,
-    open_source,
-    picamera2_available,
-    resilient,
 )
 from zonkcam.table.observe import TableWatcher
-from zonkcam.table.reading import OnnxReader
 from zonkcam.table.teaching import open_teacher
 
 FPS = 30.0
@@ -68,35 +62,18 @@ QUICK_TUMBLE = (4, 7)
 """Frames the demo's dice tumble when nobody watches (no display): half the usual."""
 
 
+APP_DEMO: dict[str, Any] = {
+    "autoplay": False,
+    "size": (640, 480),
+    "rest_frames": 8,
+    "tumble_frames": (8, 13),
+}
+"""The demo table as the app makes it: small frames, short pauses, played by DemoDriver."""
+
+
 def demo_table(seed: int, look: CameraLook = PLAIN) -> DemoTable:
-    """The demo table as the app uses it: small frames, short pauses."""
-    return DemoTable(
-        seed=seed, autoplay=False, size=(640, 480), look=look, rest_frames=8, tumble_frames=(8, 13)
-    )
-
-
-def _open(spec: str, seed: int) -> FrameSource:
-    """The camera source; ``auto`` falls back to the demo table where there is no camera."""
-    if spec == "auto" and picamera2_available():
-        try:
-            return open_source("pi")
-        except CameraError as exc:
-            print(f"zonkcam: {exc}", file=sys.stderr)
-    if spec == "auto":
-        spec = "demo"
-    if spec == "demo" or spec.startswith("demo:"):
-        return demo_table(seed, look_of(spec))
-    return open_source(spec)
-
-
-def keep_going(source: FrameSource) -> ResilientSource:
-    """The source, reopened from its spec whenever it fails (the demo table never does:
-    the demo's players hold on to it). A camera is tried for as long as the table runs
-    (the screen says it is lost until it is back); a file or folder ends after
-    sources.FILE_TRIES failures in a row."""
-    if isinstance(source, DemoTable):
-        return ResilientSource(lambda: source, source=source)
-    return resilient(source, lambda: open_source(source.spec), camera_tries=None)
+    """The demo table as the app uses it (APP_DEMO)."""
+    return DemoTable(seed=seed, look=look, **APP_DEMO)
 
 
 def default_screenshots() -> Path:
@@ -119,26 +96,25 @@ def run_app(args: argparse.Namespace) -> int:
     """The table app for ``zonkcam play`` (its options parsed: ``size``, ``pins`` and
     ``confirm_below`` as values)."""
     size, pins, confirm_below = args.size, args.pins, args.confirm_below
-    source = _open(args.source, args.seed)
-    demo = isinstance(source, DemoTable)
+    table = open_camera(
+        args.source,
+        calibration=args.calibration,
+        model_dir=args.model_dir,
+        threads=args.threads,
+        seed=args.seed,
+        demo_options=APP_DEMO,
+    )
+    source, cal, reader, demo = table.source, table.calibration, table.reader, table.demo
     if demo and args.resume:
-        _demo_may_resume(args)
+        try:
+            _demo_may_resume(args)
+        except BaseException:
+            source.close()
+            raise
     print(
         f"zonkcam: {source.name}" + (" (no camera: playing the demo game)" if demo else ""),
         file=sys.stderr,
     )
-    try:
-        first = source.read()
-    except CameraError as exc:
-        raise UserError(f"{source.name}: {exc}") from None
-    if first is None:
-        raise UserError(f"{source.name} gave no frame")
-    cal = (
-        calibrate(first.image, source.geometry)
-        if demo and not args.calibration
-        else load_calibration(args.calibration or default_calibration_path())
-    )
-    reader = OnnxReader.for_table(cal, args.model_dir, args.threads)
     meet_throws = getattr(args, "meet_dice", 0)
     # the demo's automatic players confirm nothing: the demo table learns only what it
     # meets (its rendered dice, for this run: nothing kept on disk)
@@ -167,7 +143,7 @@ def run_app(args: argparse.Namespace) -> int:
         )
         notifier = Notifier()
         notifier.ready("set-up")  # systemd: started; the set-up screens may wait for people
-        camera = keep_going(source)
+        camera = table.keep_going()
         feed = camera.frames()
 
         def meet(throws: int) -> None:

@@ -86,7 +86,7 @@ def run(args: argparse.Namespace) -> int:
 def _grab(source: str, warmup: int):
     try:
         src = (
-            open_source(source, autoplay=False)
+            open_source(source, demo={"autoplay": False})
             if source in ("demo", "auto")
             else open_source(source)
         )

@@ -11,28 +11,21 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from zonkcam.app.camera import open_camera
 from zonkcam.errors import UserError
 from zonkcam.mat.calibrate import (
     MOVED_PX,
     Calibration,
-    CalibrationError,
-    calibrate,
     camera_shift,
     default_calibration_path,
     draw_zones,
-    load_calibration,
 )
 from zonkcam.sources import (
     FILE_TRIES,
-    CameraError,
     CameraProblem,
     Frame,
-    FrameSource,
-    open_source,
-    resilient,
 )
 from zonkcam.table.observe import Observation, TableEvent, TableWatcher, WatchConfig
-from zonkcam.table.reading import OnnxReader
 from zonkcam.table.teaching import meet_the_dice, open_teacher
 from zonkcam.table.zones import Zone
 
@@ -123,22 +116,21 @@ def run(args: argparse.Namespace) -> int:
         raise UserError("--meet-dice takes the number of throws, 1 or more")
     if args.camera_tries < 0:
         raise UserError("--camera-tries takes a number of tries, or 0 for never giving up")
-    source = open_source(args.source, seed=args.seed)
-    print(f"zonkcam watch: reading {source.name}", file=sys.stderr)
-    try:
-        first = source.read()
-    except CameraError as exc:
-        source.close()
-        raise UserError(f"{source.name}: {exc}") from None
-    if first is None:
-        raise UserError(f"{source.name} gave no frame")
-    cal = _calibration(args, source, first.image)
-    reader = OnnxReader.for_table(cal, args.model_dir, args.threads)
-    demo = args.calibration is None and source.name == "demo table"
+    table = open_camera(
+        args.source,
+        calibration=args.calibration,
+        model_dir=args.model_dir,
+        threads=args.threads,
+        seed=args.seed,
+        say=_note,
+    )
+    source, cal, reader, first = table.source, table.calibration, table.reader, table.first
+    if table.demo and args.calibration is None:
+        _note("the demo table calibrated itself from its empty mat")
     # the demo table's rendered dice are taught for this run only
     teacher = open_teacher(
         reader,
-        None if demo else (args.calibration or default_calibration_path()),
+        None if table.demo else (args.calibration or default_calibration_path()),
         args.forget_dice,
         say=_note,
     )
@@ -172,11 +164,7 @@ def run(args: argparse.Namespace) -> int:
                 "them: put the camera back or run zonkcam calibrate",
             }
         )
-    camera = resilient(
-        source,
-        lambda: open_source(source.spec, seed=args.seed),
-        camera_tries=args.camera_tries or None,
-    )
+    camera = table.keep_going(args.camera_tries or None)
     last_image = {"image": first.image}
 
     def remember(stream: Iterator[Frame | CameraProblem]) -> Iterator[Frame | CameraProblem]:
@@ -210,17 +198,6 @@ def run(args: argparse.Namespace) -> int:
         return 1
     _emit({"event": "stopped", "bad_frames": camera.bad_frames})
     return 0
-
-
-def _calibration(args: argparse.Namespace, source: FrameSource, image: np.ndarray) -> Calibration:
-    if args.calibration is None and source.name == "demo table":
-        try:
-            cal = calibrate(image, source.geometry)
-        except CalibrationError as exc:  # pragma: no cover - the demo mat is always in view
-            raise UserError(f"the demo table could not calibrate: {exc}") from None
-        print("zonkcam watch: the demo table calibrated itself from its empty mat", file=sys.stderr)
-        return cal
-    return load_calibration(args.calibration or default_calibration_path())
 
 
 def _limited(stream: Iterator[Frame | CameraProblem], n: int) -> Iterator[Frame | CameraProblem]:

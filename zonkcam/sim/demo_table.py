@@ -125,6 +125,8 @@ class _Thing:
 class DemoTable:
     """A FrameSource that renders a scripted (or self-playing) table."""
 
+    demo = True
+
     def __init__(
         self,
         *,

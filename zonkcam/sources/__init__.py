@@ -23,8 +23,10 @@ from zonkcam.sources.base import (
     is_live,
     resilient,
 )
-from zonkcam.sources.files import ImageFolderSource, VideoSource
+from zonkcam.sources.folder import ImageFolderSource
 from zonkcam.sources.pi import PiCameraSource, picamera2_available
+from zonkcam.sources.usb import UsbCameraSource
+from zonkcam.sources.video import VideoFileSource
 
 __all__ = [
     "FILE_TRIES",
@@ -37,7 +39,8 @@ __all__ = [
     "PiCameraSource",
     "ResilientSource",
     "SourceBrokenError",
-    "VideoSource",
+    "UsbCameraSource",
+    "VideoFileSource",
     "is_live",
     "open_source",
     "picamera2_available",
@@ -46,13 +49,19 @@ __all__ = [
 
 
 def open_source(
-    spec: str, *, size: tuple[int, int] = (1280, 960), seed: int = 0, **demo: Any
+    spec: str,
+    *,
+    size: tuple[int, int] = (1280, 960),
+    seed: int = 0,
+    demo: dict[str, Any] | None = None,
 ) -> FrameSource:
-    """``auto``, ``pi``, ``demo`` (``demo:realistic``: through a realistic camera),
-    ``usb[:N]``, a video file or an image folder.
+    """The source a spec names: ``auto``, ``pi``, ``usb[:N]``, ``demo`` (``demo:LOOK``), a
+    video file or a folder of images (OPENERS, then the path).
 
     ``auto`` takes the Pi camera where picamera2 imports and a camera starts, and
-    otherwise the demo table (``demo`` keywords go to :class:`DemoTable`)."""
+    otherwise the demo table. `size`: the frame size asked of a camera; `seed` and
+    `demo` (keyword arguments of :class:`~zonkcam.sim.demo_table.DemoTable`): the demo
+    table's."""
     if spec == "auto":
         if picamera2_available():
             try:
@@ -60,24 +69,42 @@ def open_source(
             except CameraError as exc:
                 print(f"zonkcam: {exc}; using the demo table", file=sys.stderr)
         spec = "demo"
-    if spec == "demo" or spec.startswith("demo:"):
-        from zonkcam.sim.demo_table import DemoTable
-        from zonkcam.sim.lens import look_of
-
-        return DemoTable(seed=seed, look=look_of(spec), **demo)
-    if spec == "pi":
-        return PiCameraSource(size[0])
-    if spec.startswith("usb"):
-        index = spec.partition(":")[2] or "0"
-        if not index.isdigit():
-            raise UserError(f"--source usb:N takes a camera number, not {index!r}")
-        return VideoSource(int(index), size)
+    kind, _, arg = spec.partition(":")
+    if kind in OPENERS:
+        return OPENERS[kind](arg, size, seed, demo or {})
     path = Path(spec)
     if path.is_dir():
         return ImageFolderSource(path)
     if path.is_file():
-        return VideoSource(str(path))
+        return VideoFileSource(path)
     raise UserError(
         f"unknown source {spec!r}: use auto, pi, demo, demo:realistic, usb[:N], "
         "a video file or a folder of images"
     )
+
+
+def _pi(arg: str, size: tuple[int, int], seed: int, demo: dict[str, Any]) -> FrameSource:
+    if arg:
+        raise UserError(f"--source pi takes nothing after it, not {arg!r}")
+    return PiCameraSource(size[0])
+
+
+def _usb(arg: str, size: tuple[int, int], seed: int, demo: dict[str, Any]) -> FrameSource:
+    index = arg or "0"
+    if not index.isdigit():
+        raise UserError(f"--source usb:N takes a camera number, not {index!r}")
+    return UsbCameraSource(int(index), size)
+
+
+def _demo(arg: str, size: tuple[int, int], seed: int, demo: dict[str, Any]) -> FrameSource:
+    # the one door from the product to the simulator (tests/test_layout.py)
+    from zonkcam.sim.demo_table import DemoTable
+    from zonkcam.sim.lens import look_of
+
+    return DemoTable(seed=seed, look=look_of(f"demo:{arg}" if arg else "demo"), **demo)
+
+
+OPENERS = {"pi": _pi, "usb": _usb, "demo": _demo}
+"""The sources named by a word: ``pi``, ``usb`` (``usb:N``), ``demo`` (``demo:LOOK``), one
+module each (sources/pi.py, sources/usb.py, sim/demo_table.py); ``auto`` picks one of
+them, and any other spec is a path (sources/video.py, sources/folder.py)."""

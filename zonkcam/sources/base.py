@@ -48,6 +48,8 @@ class FrameSource(Protocol):
     fps: float
     spec: str
     """What open_source() takes to open this source again."""
+    demo: bool
+    """The demo table (it calibrates itself, and its dice are drawn, not owned)."""
 
     def read(self) -> Frame | None: ...
 

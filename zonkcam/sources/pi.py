@@ -66,6 +66,8 @@ class PiCameraSource:
     over the table. Closing stops the camera; opening again restarts the same one.
     """
 
+    demo = False
+
     def __init__(self, width: int = 1280, settle_s: float = 2.0) -> None:
         try:
             cam = _picamera()

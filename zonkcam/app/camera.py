@@ -1,0 +1,95 @@
+"""The camera side of the table, built one way for ``zonkcam play`` and ``zonkcam watch``:
+the source a spec names (the demo table where there is no camera), its first frame, the
+calibration (the demo table calibrates itself from its empty mat), the reader sized by
+it, and the source kept going when it fails."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from zonkcam.errors import UserError
+from zonkcam.mat.calibrate import (
+    Calibration,
+    CalibrationError,
+    calibrate,
+    default_calibration_path,
+    load_calibration,
+)
+from zonkcam.sources import (
+    CameraError,
+    Frame,
+    FrameSource,
+    ResilientSource,
+    open_source,
+    resilient,
+)
+from zonkcam.table.reading import OnnxReader
+
+
+@dataclass
+class TableCamera:
+    source: FrameSource
+    first: Frame
+    """The source's first frame (read to calibrate or check the calibration)."""
+    calibration: Calibration
+    reader: OnnxReader
+    seed: int = 0
+    demo_options: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def demo(self) -> bool:
+        """Whether the source is the demo table."""
+        return bool(getattr(self.source, "demo", False))
+
+    def keep_going(self, camera_tries: int | None = None) -> ResilientSource:
+        """The source, reopened from its spec whenever it fails: a camera given up after
+        `camera_tries` failures in a row (None: never; the screen says it is lost until it
+        is back), a file or folder after sources.FILE_TRIES. The demo table never fails
+        and is never reopened (its players hold on to it)."""
+        source = self.source
+        if self.demo:
+            return ResilientSource(lambda: source, source=source)
+        return resilient(
+            source,
+            lambda: open_source(source.spec, seed=self.seed, demo=self.demo_options),
+            camera_tries,
+        )
+
+
+def open_camera(
+    spec: str,
+    *,
+    calibration: str | Path | None,
+    model_dir: Path | None = None,
+    threads: int = 1,
+    seed: int = 0,
+    demo_options: dict[str, Any] | None = None,
+    say: Callable[[str], None] = lambda text: None,
+) -> TableCamera:
+    """Open the source `spec` names (`demo_options`: how the demo table is made), read its
+    first frame and calibrate: `calibration` (a file; None: the default file, or for the
+    demo table its own calibration from that frame). One line for anything wrong."""
+    source = open_source(spec, seed=seed, demo=demo_options)
+    say(f"reading {source.name}")
+    try:
+        first = source.read()
+        if first is None:
+            raise UserError(f"{source.name} gave no frame")
+        if getattr(source, "demo", False) and calibration is None:
+            try:
+                cal = calibrate(first.image, source.geometry)
+            except CalibrationError as exc:  # pragma: no cover - the demo mat is always seen
+                raise UserError(f"the demo table could not calibrate: {exc}") from None
+        else:
+            cal = load_calibration(calibration or default_calibration_path())
+        reader = OnnxReader.for_table(cal, model_dir, threads)
+    except CameraError as exc:
+        source.close()
+        raise UserError(f"{source.name}: {exc}") from None
+    except BaseException:
+        source.close()
+        raise
+    return TableCamera(source, first, cal, reader, seed, dict(demo_options or {}))
