@@ -2,20 +2,20 @@
 
 from __future__ import annotations
 
-import dataclasses
-
 from zonkcam.app.flow import Question, TableFlow, dice_of
 from zonkcam.game import actions as A
-from zonkcam.game.dice import parse_dice
+from zonkcam.game.dice import Die, parse_dice
 from zonkcam.game.game import Game
 from zonkcam.game.rules import PRESETS
 from zonkcam.table.observe import Observation, TableEvent
 from zonkcam.table.tracking import Change
 from zonkcam.table.zones import TableDie
+from zonkcam.vision.die import Reading
 
 
 def die(value, zone="rolling", color="white", touching=(), cocked=False, x=100.0):
-    return TableDie(value, 0.99, color, (0, 0, 10, 10), (x, 100.0), zone, touching, cocked)
+    read = Reading(Die(value, color), 0.99, (0, 0, 10, 10))
+    return TableDie(read, (x, 100.0), zone, touching, cocked)
 
 
 def settled(dice, change=Change.ROLL, keep=(), unread=0):
@@ -139,7 +139,7 @@ def test_detroit_colours_only_when_they_can_be_right():
         die(4, color="green"),
     ]
     assert dice_of(ok, detroit=True) == parse_dice(["2w", "2w", "3r", "3r", "4g", "4g"])
-    misread = [dataclasses.replace(ok[2], color="white"), *ok[:2], *ok[3:]]
+    misread = [die(3, color="white"), *ok[:2], *ok[3:]]
     assert all(d.color is None for d in dice_of(misread, detroit=True))
     assert all(d.color is None for d in dice_of(ok, detroit=False))
 

@@ -7,8 +7,10 @@ import sys
 
 import numpy as np
 
+from zonkcam.game.dice import Die
 from zonkcam.record.photos import RollPhotos, annotate, photo_folder
 from zonkcam.table.zones import TableDie, Zone
+from zonkcam.vision.die import Reading
 
 
 def frame(seed: int = 0) -> np.ndarray:
@@ -17,7 +19,8 @@ def frame(seed: int = 0) -> np.ndarray:
 
 
 def die(value=5, zone=Zone.ROLLING, confidence=0.95):
-    return TableDie(value, confidence, "white", (100, 100, 160, 160), (50.0, 50.0), zone)
+    read = Reading(Die(value, "white"), confidence, (100, 100, 160, 160))
+    return TableDie(read, (50.0, 50.0), zone)
 
 
 def test_a_photo_is_small_with_the_read_boxes_drawn():

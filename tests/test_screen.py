@@ -16,14 +16,14 @@ from zonkcam.display.banners import banner
 from zonkcam.display.painter import ACCENT, SURE, UNSURE, Painter, layout_for
 from zonkcam.display.view import TableObservation, die_at, view_for
 from zonkcam.game import actions as A
-from zonkcam.game.dice import parse_dice
+from zonkcam.game.dice import Die, parse_dice
 from zonkcam.game.game import Game
 from zonkcam.game.rules import PRESETS
 from zonkcam.game.state import Phase
 from zonkcam.sim import scenes
 from zonkcam.sim.fake_table import MAT_BGR, mat_observation
 from zonkcam.table.zones import TableDie
-from zonkcam.vision.die import Die
+from zonkcam.vision.die import Reading
 
 SMALL, BIG = (800, 480), (1920, 1080)
 
@@ -104,21 +104,21 @@ def test_final_round_flag():
 
 
 def test_the_tables_dice_show_as_read_and_cocked_ones_are_flagged():
-    cocked = TableDie(4, 0.99, None, (10, 10, 60, 60), (0, 0), "rolling", cocked=True)
-    flat = TableDie(2, 0.99, "red", (100, 10, 150, 60), (0, 0), "rolling")
+    cocked = TableDie(Reading(Die(4), 0.99, (10, 10, 60, 60)), (0, 0), "rolling", cocked=True)
+    flat = TableDie(Reading(Die(2, "red"), 0.99, (100, 10, 150, 60)), (0, 0), "rolling")
     view = view_for(scenes.zonk().state, TableObservation(None, (cocked, flat)))
     assert [(d.die.value, d.unsure) for d in view.dice] == [(4, True), (2, False)]
     assert die_at((120, 30), [d.die for d in view.dice]) == 1
 
 
 def test_die_at_hit_test():
-    dice = [Die(1, 0.9, (10, 10, 60, 60)), Die(5, 0.9, (100, 10, 150, 60))]
+    dice = [Reading(Die(1), 0.9, (10, 10, 60, 60)), Reading(Die(5), 0.9, (100, 10, 150, 60))]
     assert die_at((35, 35), dice) == 0
     assert die_at((149, 59), dice) == 1
     assert die_at((155, 35), dice) == 1  # just outside the box, within the slack
     assert die_at((300, 300), dice) is None
     assert die_at((80, 35), dice) is None  # between the two
-    overlapping = [Die(1, 0.9, (0, 0, 60, 60)), Die(2, 0.9, (40, 0, 100, 60))]
+    overlapping = [Reading(Die(1), 0.9, (0, 0, 60, 60)), Reading(Die(2), 0.9, (40, 0, 100, 60))]
     assert die_at((55, 30), overlapping) == 1  # nearer the second die's centre
     assert die_at((45, 30), overlapping) == 0
     assert die_at((5, 5), []) is None

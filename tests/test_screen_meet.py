@@ -215,7 +215,8 @@ class _Misreader(TruthReader):
         if not dice:
             return dice
         left = min(range(len(dice)), key=lambda i: dice[i].bbox[0])
-        wrong = dataclasses.replace(dice[left], value=dice[left].value % 6 + 1)
+        d = dice[left]
+        wrong = dataclasses.replace(d, die=dataclasses.replace(d.die, value=d.value % 6 + 1))
         return [wrong if i == left else d for i, d in enumerate(dice)]
 
 

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+from zonkcam.game.dice import Die
 from zonkcam.table.tracking import Ballot, Change, compare
 from zonkcam.table.zones import TableDie, Zone
+from zonkcam.vision.die import Reading
 
 DIE = 16.0
 
 
 def die(value, x, y=100.0, zone=Zone.ROLLING, confidence=0.95, cocked=False):
-    return TableDie(value, confidence, "white", (x, y, x + 10, y + 10), (x, y), zone, cocked=cocked)
+    read = Reading(Die(value, "white"), confidence, (x, y, x + 10, y + 10))
+    return TableDie(read, (x, y), zone, cocked=cocked)
 
 
 def moved(*places):

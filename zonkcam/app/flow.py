@@ -13,7 +13,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from zonkcam.game import actions as A
-from zonkcam.game.dice import DETROIT_DICE, Die
+from zonkcam.game.dice import DETROIT_DICE, PLAIN_DICE, Die
 from zonkcam.game.engine import apply
 from zonkcam.game.errors import TableError
 from zonkcam.game.scoring import score_roll
@@ -128,5 +128,5 @@ def dice_of(seen: list[TableDie], *, detroit: bool) -> tuple[Die, ...]:
     were misread still counts, without its colour pairs."""
     colours = Counter(d.color for d in seen)
     if detroit and set(colours) <= set(DETROIT_DICE) and max(colours.values(), default=0) <= 2:
-        return tuple(Die(d.value, d.color) for d in seen)
-    return tuple(Die(d.value) for d in seen)
+        return tuple(d.die for d in seen)
+    return tuple(PLAIN_DICE[d.value] for d in seen)

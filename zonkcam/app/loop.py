@@ -284,17 +284,11 @@ class TableApp:
         read_roll = events[-1]
         rolled = [d for d in obs.dice if d.zone is Zone.ROLLING]
         target = obs.dice[index]
-        fixed = [
-            replace(d, value=value, confidence=1.0, cocked=False) if d is target else d
-            for d in rolled
-        ]
+        fixed = [d.confirmed(value) if d is target else d for d in rolled]
         corrected = A.Roll(dice_of(fixed, detroit=self.keeper.state.rules.points.colour_pairs > 0))
         self.last_settled = replace(
             obs,
-            dice=tuple(
-                replace(d, value=value, confidence=1.0, cocked=False) if d is target else d
-                for d in obs.dice
-            ),
+            dice=tuple(d.confirmed(value) if d is target else d for d in obs.dice),
         )
         roll = self._roll
         if self.play(A.Undo()):

@@ -20,7 +20,6 @@ set-up screens (:mod:`zonkcam.display.setup`).
 
 from __future__ import annotations
 
-from dataclasses import replace
 from enum import StrEnum
 from typing import TYPE_CHECKING
 
@@ -217,7 +216,7 @@ class MeetTheDice:
         out = []
         for d, v in zip(self.dice, self.values, strict=True):
             fixed = v is not None and (d.cocked or v != d.value)
-            die = replace(d, value=v, confidence=1.0, cocked=False) if fixed else d
+            die = d.confirmed(v) if fixed else d
             unsure = not fixed and (d.cocked or d.confidence < self.confirm_below)
             out.append(ShownDie(die, unsure, d.color if len(colours) > 1 else None))
         return tuple(out)

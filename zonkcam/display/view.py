@@ -25,7 +25,7 @@ CONFIRM_BELOW = 0.6
 
 
 class DieReading(Protocol):
-    """A die as read from the camera: the reader's :class:`~zonkcam.vision.die.Die`, or
+    """A die as read from the camera: the reader's :class:`~zonkcam.vision.die.Reading`, or
     the table's ``TableDie`` (which also says whether the die is cocked)."""
 
     value: int

@@ -52,7 +52,8 @@ class Die:
     value: int
     """Pip count of the upward face, 1-6."""
     color: str | None = None
-    """Body colour ("white", "red", ...) or None when unknown or irrelevant."""
+    """Body colour (one of COLOUR_NAMES: "white", "red", ...) or None when unknown or
+    irrelevant. The command line and the log take the colours with a letter (COLOURS)."""
 
     def __post_init__(self) -> None:
         if isinstance(self.value, bool) or not isinstance(self.value, int):
@@ -60,15 +61,15 @@ class Die:
         if self.value not in FACES:
             shown = self.value if -1000 < self.value < 1000 else "a number that long"
             raise BadDiceError(f"a die shows 1 to 6, not {shown}")
-        if self.color is not None and self.color not in COLOURS.values():
-            allowed = ", ".join(sorted(COLOURS.values()))
+        if self.color is not None and self.color not in COLOUR_NAMES:
+            allowed = ", ".join(sorted(COLOUR_NAMES))
             raise BadDiceError(f"unknown die colour {quoted(self.color)} (known: {allowed})")
 
     def __str__(self) -> str:
         if self.color is None:
             return str(self.value)
-        letter = next(k for k, v in COLOURS.items() if v == self.color)
-        return f"{self.value}{letter}"
+        letter = next((k for k, v in COLOURS.items() if v == self.color), None)
+        return f"{self.value}{letter}" if letter else f"{self.value}{self.color}"
 
 
 PLAIN_DICE = {v: Die(v) for v in FACES}

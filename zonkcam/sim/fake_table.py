@@ -11,9 +11,9 @@ from collections.abc import Sequence
 import numpy as np
 
 from zonkcam.display.view import TableObservation
-from zonkcam.game.dice import DIE_COLOURS
+from zonkcam.game.dice import DIE_COLOURS, Die
 from zonkcam.mat.layout import ROLLING_COLOUR
-from zonkcam.vision.die import Die
+from zonkcam.vision.die import Reading
 
 MAT_BGR = ROLLING_COLOUR
 """The printed mat's rolling area, as the camera shows it."""
@@ -49,14 +49,7 @@ def mat_observation(
         x = step * (i + 1) - die // 2
         y = height // 2 - die // 2 + (die // 2 if i % 2 else -die // 3)
         _draw_die(frame, x, y, die, value, colors[i])
-        seen.append(
-            Die(
-                value=value,
-                confidence=confidences[i],
-                bbox=(x, y, x + die, y + die),
-                color=colors[i],
-            )
-        )
+        seen.append(Reading(Die(value, colors[i]), confidences[i], (x, y, x + die, y + die)))
     return TableObservation(frame, tuple(seen))
 
 

@@ -47,9 +47,9 @@ from zonkcam.table.zones import (
     printed,
     seen_there,
 )
-from zonkcam.vision.die import Die
+from zonkcam.vision.die import Reading
 
-Reader = Callable[[np.ndarray, Region | None], Sequence[Die]]
+Reader = Callable[[np.ndarray, Region | None], Sequence[Reading]]
 """Reads dice from a BGR frame, only within ``region`` when one is given (the ONNX reader,
 or a fake in tests); boxes in frame px."""
 
@@ -303,7 +303,7 @@ class TableWatcher:
                     frame, "something big (a hand?) is on the mat: waiting for it to go"
                 )
         look.masks = mask, marks_mask
-        seen: list[Die] = []
+        seen: list[Reading] = []
         for region in look.regions:
             seen += self.reader(frame.image, region)
         read = place(seen, cal, mask=mask, marks_mask=marks_mask)

@@ -17,7 +17,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from enum import StrEnum
 
 from zonkcam.table.zones import TableDie, Zone
@@ -72,21 +72,14 @@ class _Candidate:
         cocked = sum(d.cocked for d in self.seen) * 2 > len(self.seen)
         zone = Counter(d.zone for d in self.seen).most_common(1)[0][0]
         if cocked or not votes:
-            return replace(
-                last,
-                cocked=True,
-                zone=zone,
-                confidence=sum(d.confidence for d in self.seen) / reads,
+            return last.as_read(
+                last.value, sum(d.confidence for d in self.seen) / reads, cocked=True, zone=zone
             )
         value = max(votes, key=lambda v: (votes[v], weights[v]))
         agreeing = [d for d in self.seen if not d.cocked and d.value == value]
         place = agreeing[-1]
-        return replace(
-            place,
-            value=value,
-            zone=zone,
-            cocked=False,
-            confidence=sum(d.confidence for d in agreeing) / reads,
+        return place.as_read(
+            value, sum(d.confidence for d in agreeing) / reads, zone=zone, cocked=False
         )
 
 

@@ -10,15 +10,16 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 
 import cv2
 import numpy as np
 
+from zonkcam.game.dice import Die
 from zonkcam.mat.calibrate import REFERENCE_PX_PER_MM, Calibration
 from zonkcam.mat.layout import Rect
-from zonkcam.vision.die import Die
+from zonkcam.vision.die import Reading
 
 TIPPED_ASPECT = 1.15
 """A footprint this much longer than wide (across the camera's line of sight) looks tipped."""
@@ -39,12 +40,10 @@ class Zone(StrEnum):
 
 @dataclass(frozen=True)
 class TableDie:
-    """A read die placed on the mat."""
+    """A read die placed on the mat: the reader's reading, where on the mat, and what the
+    table makes of it there."""
 
-    value: int
-    confidence: float
-    color: str | None
-    bbox: tuple[float, float, float, float]
+    read: Reading
     center_mm: tuple[float, float]
     zone: Zone
     touching: tuple[str, ...] = ()
@@ -52,6 +51,37 @@ class TableDie:
     cocked: bool = False
     """Leaning on another die or the mat's edge: not a readable value."""
     footprint_mm: tuple[tuple[float, float], ...] = ()
+
+    @property
+    def die(self) -> Die:
+        """The engine's die: its value and colour."""
+        return self.read.die
+
+    @property
+    def value(self) -> int:
+        return self.read.die.value
+
+    @property
+    def color(self) -> str | None:
+        return self.read.die.color
+
+    @property
+    def confidence(self) -> float:
+        return self.read.confidence
+
+    @property
+    def bbox(self) -> tuple[float, float, float, float]:
+        return self.read.bbox
+
+    def as_read(self, value: int, confidence: float, **placed: object) -> TableDie:
+        """This die read as `value` with `confidence` (a vote over reads, a correction);
+        `placed`: other fields changed alike (zone, cocked)."""
+        die = replace(self.read.die, value=value)
+        return replace(self, read=replace(self.read, die=die, confidence=confidence), **placed)
+
+    def confirmed(self, value: int) -> TableDie:
+        """This die as the scorekeeper confirmed it: `value`, sure, lying flat."""
+        return self.as_read(value, 1.0, cocked=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "zone", Zone(self.zone))
@@ -257,7 +287,7 @@ def leftovers(
 
 
 def place(
-    seen: Sequence[Die],
+    seen: Sequence[Reading],
     cal: Calibration,
     frame: np.ndarray | None = None,
     mask: np.ndarray | None = None,
@@ -316,10 +346,7 @@ def place(
         )
         out.append(
             TableDie(
-                d.value,
-                d.confidence,
-                d.color,
-                tuple(map(float, d.bbox)),
+                replace(d, bbox=tuple(map(float, d.bbox))),
                 (cx, cy),
                 zone,
                 touching,

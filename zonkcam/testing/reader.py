@@ -6,8 +6,9 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from zonkcam.game.dice import Die
 from zonkcam.sim.demo_table import DemoTable
-from zonkcam.vision.die import Die
+from zonkcam.vision.die import Reading
 
 
 class TruthReader:
@@ -19,12 +20,12 @@ class TruthReader:
 
     def __call__(
         self, image: np.ndarray, region: tuple[int, int, int, int] | None = None
-    ) -> list[Die]:
+    ) -> list[Reading]:
         frame = self.table.last
         assert frame is not None and frame.image is image, "read the table's latest frame"
         t = frame.truth
         return [
-            Die(d.value, 1.0, b, d.color)
+            Reading(Die(d.value, d.color), 1.0, b)
             for d, b in zip(t.dice, t.boxes, strict=True)
             if region is None or _inside(b, region)
         ]

@@ -17,9 +17,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from zonkcam.game.dice import Die
 from zonkcam.vision.color import crop_color, white_balance_gains
 from zonkcam.vision.confidence import features as confidence_features
-from zonkcam.vision.die import Die
+from zonkcam.vision.die import Reading
 from zonkcam.vision.examples import TaughtDice
 from zonkcam.vision.model import DiceModel
 from zonkcam.vision.preprocess import DET_STRIDE, crop_die, letterbox, to_bgr8
@@ -147,7 +148,7 @@ def read_dice(
     examples: TaughtDice | None = None,
     features: list[np.ndarray] | None = None,
     clues: list[np.ndarray] | None = None,
-) -> tuple[Die, ...]:
+) -> tuple[Reading, ...]:
     """Every six-sided die found in `image` (grey, BGR or BGRA; 8 or 16 bit), sorted
     top-to-bottom then left-to-right. `die_px`: how many px a die spans in `image`, when
     known (a calibrated table); the detector input is then sized by it. `examples`: the
@@ -193,7 +194,8 @@ def read_dice(
     dice = []
     for i, value, conf in zip(keep, values, sure, strict=True):
         bbox = tuple(round(float(v), 1) for v in boxes[i])
-        dice.append(Die(int(value), round(float(conf), 4), bbox, crop_color(crops[i], gains)))
+        die = Die(int(value), crop_color(crops[i], gains))
+        dice.append(Reading(die, round(float(conf), 4), bbox))
     order = sorted(range(len(dice)), key=lambda k: _reading_order(dice[k]))
     if features is not None and feats is not None:
         features.extend(feats[keep[k]] for k in order)
@@ -229,6 +231,6 @@ def nms(boxes: np.ndarray, scores: np.ndarray, iou: float, inside: float = 0.0) 
     return np.array(keep, np.int64)
 
 
-def _reading_order(d: Die) -> tuple[float, float]:
+def _reading_order(d: Reading) -> tuple[float, float]:
     """Top-to-bottom, then left-to-right, by the box's centre."""
     return ((d.bbox[1] + d.bbox[3]) / 2, (d.bbox[0] + d.bbox[2]) / 2)
