@@ -24,6 +24,7 @@ LAYERS = [
     {"mat"},
     {"sources"},
     {"table", "record"},
+    {"review"},
     {"hardware", "display"},
     {"sim"},
     {"train"},

@@ -61,6 +61,20 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     imported.add_argument("file", metavar="FILE", help="JSON Lines file, as games export writes")
     imported.set_defaults(func=_import)
+    dice = sub.add_parser(
+        "dice",
+        parents=[db],
+        help="is any die loaded? each die's (or pool of dice's) faces over the games, with a "
+        "fairness verdict",
+    )
+    dice.add_argument(
+        "game", nargs="*", type=game_number, help="the games (default: every game people played)"
+    )
+    dice.add_argument(
+        "--night", metavar="YYYY-MM-DD", help="the games last played on this day (local time)"
+    )
+    dice.add_argument("--demo", action="store_true", help="count the demo game's games too")
+    dice.set_defaults(func=_dice)
 
 
 def _opened(args: argparse.Namespace) -> EventLog:
@@ -160,3 +174,42 @@ def _import(args: argparse.Namespace) -> int:
         f"as game {game_id} in {escaped(str(path))}{hint}"
     )
     return 0
+
+
+def _dice(args: argparse.Namespace) -> int:
+    from zonkcam.review.dice import pools
+
+    if args.night is not None and not _is_day(args.night):
+        raise UserError(f"--night takes a day as YYYY-MM-DD, not {escaped(args.night)}")
+    with _opened(args) as log:
+        records = {g.id: g for g in log.games()}
+        wanted = args.game or [
+            g.id
+            for g in records.values()
+            if (args.demo or not g.demo)
+            and (args.night is None or local_time(g.updated, "%Y-%m-%d") == args.night)
+        ]
+        missing = [n for n in wanted if n not in records]
+        if missing:
+            raise UserError(f"no game {missing[0]} in {log.path} (see: zonkcam games list)")
+        actions = [a for n in wanted for a in saved_game(log, n)[0].events]
+    found = pools(actions)
+    if not found:
+        print("no throws in " + (f"games {', '.join(map(str, wanted))}" if wanted else "the log"))
+        return 0
+    print(f"games {', '.join(map(str, wanted))}: dice as the games kept them (corrections counted)")
+    for pool in found:
+        v = pool.verdict
+        print(f"  {pool.text}")
+        print("    faces 1-6: " + " ".join(f"{c:>4}" for c in v.counts) + f"  ({v.throws} throws)")
+    return 0
+
+
+def _is_day(text: str) -> bool:
+    import datetime
+
+    try:
+        datetime.date.fromisoformat(text)
+    except ValueError:
+        return False
+    return len(text) == 10

@@ -1,0 +1,58 @@
+"""`zonkcam games dice`: the night's dice from the log, pooled by what tells them apart,
+corrections counted as corrected."""
+
+from __future__ import annotations
+
+from zonkcam import cli
+from zonkcam.game import actions as A
+from zonkcam.game.dice import parse_dice
+from zonkcam.game.rules import PRESETS
+from zonkcam.record.logged_game import LoggedGame
+from zonkcam.record.store import EventLog
+from zonkcam.review.dice import pools
+
+
+def _game(log, rules, rolls, undo_first=None):
+    keeper = LoggedGame.new(log, PRESETS[rules], [A.Players(("Ann", "Bob"))])
+    if undo_first:  # a misread roll, taken back and thrown as it lay
+        keeper.play(A.Roll(parse_dice(undo_first)))
+        keeper.play(A.Undo())
+    for roll in rolls:  # each a turn: thrown, the best keep kept, banked
+        keeper.play(A.Roll(parse_dice(roll)))
+        keeper.play(A.Keep(keeper.state.turn.score.keeps[0].dice))
+        keeper.play(A.Bank())
+    return keeper.game_id
+
+
+def test_the_pools_count_every_die_as_kept_and_detroit_dice_by_colour(tmp_path):
+    with EventLog(tmp_path / "g.sqlite3") as log:
+        plain = _game(log, "chicago", [[1, 2, 3, 4, 6]], undo_first=[6, 6, 6, 6, 6])
+        coloured = _game(log, "detroit", [["1w", "2w", "2r", "4r", "4g", "6g"]])
+        from zonkcam.record.logged_game import saved_game
+
+        chicago = pools(saved_game(log, plain)[0].events)
+        detroit = pools(saved_game(log, coloured)[0].events)
+    assert [p.name for p in chicago] == ["every die"]
+    assert chicago[0].verdict.counts[5] == 1  # the five 6s were taken back: one 6 counts
+    assert chicago[0].dice == 5 and "pooled" in chicago[0].text
+    assert {p.name: p.verdict.counts for p in detroit} == {
+        "white": (1, 1, 0, 0, 0, 0),
+        "red": (0, 1, 0, 1, 0, 0),
+        "green": (0, 0, 0, 1, 0, 1),
+    }
+
+
+def test_games_dice_prints_each_pool_and_its_verdict(tmp_path, capsys):
+    db = tmp_path / "g.sqlite3"
+    with EventLog(db) as log:
+        _game(log, "chicago", [[1, 2, 3, 4, 6], [5, 5, 2, 3, 4]])
+    assert cli.main(["games", "dice", "--db", str(db)]) == 0
+    out = capsys.readouterr().out
+    assert "every die (5 dice pooled, the log cannot tell them apart): too few throws" in out
+    assert "faces 1-6:" in out
+    assert cli.main(["games", "dice", "7", "--db", str(db)]) == 2
+    assert "no game 7" in capsys.readouterr().err
+    assert cli.main(["games", "dice", "--night", "03/12/2026", "--db", str(db)]) == 2
+    assert "--night takes a day as YYYY-MM-DD" in capsys.readouterr().err
+    assert cli.main(["games", "dice", "--night", "1999-01-01", "--db", str(db)]) == 0
+    assert "no throws" in capsys.readouterr().out
