@@ -471,3 +471,23 @@ def test_play_ends_with_exit_status_1_when_its_file_source_is_given_up(
     assert opened == [folder] * 3
     with EventLog(db) as log:
         assert log.games()[0].players == ("Ann", "Bob")
+
+
+def test_roll_on_the_game_over_screen_asks_for_a_new_game(tmp_path):
+    """One press: ROLL after the game is over wants a new game with the same players (the
+    app starts it, app.main); it plays nothing in the finished game."""
+    from zonkcam.app.games import new_game
+
+    rules = dataclasses.replace(PRESETS["classic-10000"], target=1000, end="instant")
+    with EventLog(tmp_path / "g.sqlite3") as log:
+        keeper = LoggedGame.new(log, rules, [A.Players(("Ann", "Bob"))])
+        keeper.play(A.Roll(parse_dice([1, 1, 1, 2, 3])))
+        keeper.play(A.Bank())
+        assert keeper.state.finished
+        app = TableApp(keeper, watcher=None, say=lambda line: None)
+        events = list(keeper.game.events)
+        app.handle(Press(Control.ROLL))
+        assert app.new_game_wanted and keeper.game.events == events
+        app.next_game(new_game(log, rules, ["Ann", "Bob"]))
+        assert not app.new_game_wanted and not app.keeper.state.finished
+        assert [p.name for p in app.keeper.state.players] == ["Ann", "Bob"]

@@ -147,3 +147,39 @@ def test_queue_from_state_and_clear():
     assert q.current().name == "ZONK"
     q.clear()
     assert q.current() is None
+
+
+def test_the_game_over_screen_names_the_winner_in_the_big_banner(tmp_path):
+    """The last action's WINNER comes first, whatever else it raised (a hand-out), and the
+    game-over screen keeps it up once the queue has run out."""
+    from zonkcam.display.banners import winner_banner
+    from zonkcam.display.game_screen import GameScreen
+    from zonkcam.display.sounds import Sounds
+    from zonkcam.display.window import Window
+
+    state = scenes.winner().state
+    state.banners = ["HAND OUT", "WINNER"]  # as the drinking table's winning bank raises them
+    assert [b.name for b in banners_for(state)] == ["WINNER", "HAND OUT"]
+    assert (winner_banner(state).name, winner_banner(state).subtitle) == ("WINNER", "Ann")
+    clock = FakeClock()
+    with Window.open((800, 480), screenshots=tmp_path) as window:
+        screen = GameScreen(window, sounds=Sounds(muted=True))
+        screen.banners = BannerQueue(seconds=2, clock=clock)
+        screen.played(state)
+        assert screen.draw(state).banner.name == "WINNER"
+        clock.now = 2.5
+        assert screen.draw(state).banner.name == "HAND OUT"
+        clock.now = 60
+        view = screen.draw(state)  # the queue is empty: the winner stays
+        assert (view.banner.name, view.banner.subtitle) == ("WINNER", "Ann")
+        assert view.next_step == ("GAME OVER", "ROLL: new game")
+
+
+def test_the_final_scoreboard_keeps_what_is_still_owed():
+    from zonkcam.display.view import view_for
+
+    state = scenes.winner().state
+    ann, bob = state.players
+    ann.handouts, bob.rules = 2, 2
+    rows = {row.name: row.badges for row in view_for(state).board}
+    assert rows == {"Ann": ("hand out 2", "WINNER"), "Bob": ("2 rules to make",)}

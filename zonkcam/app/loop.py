@@ -64,6 +64,8 @@ class TableApp:
     last_settled: Observation | None = None
     naming: Control | None = None
     """SPACED or CHOOSE: waiting for the player's number."""
+    new_game_wanted: bool = False
+    """ROLL was pressed on the game-over screen: the table wants a new game, same players."""
     correcting: int | None = None
     """The die (index in the last settled observation) the scorekeeper tapped to correct."""
     photos: RollPhotos | None = None
@@ -82,6 +84,7 @@ class TableApp:
     def next_game(self, keeper: LoggedGame) -> None:
         """Carry on at the same table with a new game (the demo's next game)."""
         self.keeper, self.flow, self.last_settled = keeper, TableFlow(), None
+        self.new_game_wanted = False
         self._logged = 0
         self._print_log(keeper.state)
 
@@ -260,6 +263,9 @@ class TableApp:
                 self._message(f"a die shows 1 to 6, not {command.value}")
                 return
             self._correct(index, int(command.value))
+            return
+        if command.kind is Control.ROLL and self.keeper.state.finished:
+            self.new_game_wanted = True
             return
         selected = self.screen.selected_keep if self.screen is not None else 0
         action = action_for(command, self.keeper.state, selected)

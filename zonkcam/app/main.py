@@ -204,12 +204,17 @@ def run_app(args: argparse.Namespace) -> int:
             if state.finished:
                 finished_at = finished_at or time.monotonic()
                 done = games_wanted and games >= games_wanted
-                if window.headless or args.fast or time.monotonic() - finished_at > WINNER_PAUSE_S:
-                    if done or not demo:
+                # people at a screen: the game-over screen stays until ROLL (a new game, the
+                # same players) or quit; the demo and unwatched games go on by themselves
+                people = not (demo or window.headless or args.fast or args.games)
+                waited = time.monotonic() - finished_at > WINNER_PAUSE_S
+                if app.new_game_wanted or (not people and (window.headless or args.fast or waited)):
+                    if not app.new_game_wanted and (done or not demo):
                         break
                     games += 1
                     finished_at = None
-                    keeper = new_game(log, state.rules, [p.name for p in state.players], demo=True)
+                    players = [p.name for p in state.players if not p.left]
+                    keeper = new_game(log, state.rules, players, demo=demo)
                     print(f"Game {keeper.game_id}: {state.rules.name}")
                     app.next_game(keeper)
             if not (window.headless or args.fast):

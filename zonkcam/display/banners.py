@@ -11,7 +11,7 @@ import itertools
 import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from zonkcam.display.view import ShownBanner
 from zonkcam.game.state import GameState
@@ -72,9 +72,11 @@ def banner(name: str, subtitle: str = "") -> ShownBanner:
 
 
 def banners_for(state: GameState) -> list[ShownBanner]:
-    """The banners the last action raised, with who they are about where the log says."""
+    """The banners the last action raised, with who they are about where the log says; the
+    game's last action's WINNER first (what else it raised, a hand-out say, after it)."""
     shown = []
-    for name in state.banners:
+    names = sorted(state.banners, key=lambda n: n != "WINNER") if state.finished else state.banners
+    for name in names:
         subtitle = ""
         if name == "WINNER":
             names = [state.shown_name(p) for p in state.players if p.name in state.winners]
@@ -91,6 +93,12 @@ def banners_for(state: GameState) -> list[ShownBanner]:
             subtitle = next((e for e in _recent(state) if words[name] in e), "")
         shown.append(banner(name, subtitle))
     return shown
+
+
+def winner_banner(state: GameState) -> ShownBanner:
+    """The banner the game-over screen keeps up once the others have been shown: WINNER,
+    with the winners' names."""
+    return banners_for(replace(state, banners=["WINNER"]))[0]
 
 
 def _recent(state: GameState) -> Iterator[str]:

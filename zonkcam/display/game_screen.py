@@ -28,7 +28,7 @@ from __future__ import annotations
 import numpy as np
 
 from zonkcam.controls import Control, Press
-from zonkcam.display.banners import BannerQueue
+from zonkcam.display.banners import BannerQueue, winner_banner
 from zonkcam.display.keyboard import KeyboardInput
 from zonkcam.display.odds_worker import OddsWorker
 from zonkcam.display.painter import Painter
@@ -110,7 +110,7 @@ class GameScreen:
             state,
             observation,
             self.selected_keep,
-            banner=self.banners.current(),
+            banner=self.banners.current() or (winner_banner(state) if state.finished else None),
             message=self.message,
             muted=self.sounds.muted,
             confirm_below=self.confirm_below,

@@ -297,6 +297,10 @@ def view_for(
 def badges_for(state: GameState, p: PlayerState, winner: bool) -> tuple[str, ...]:
     """The marks beside a player's name that someone acts on, most important first."""
     rules, out = state.rules, []
+    if state.finished:  # the winner is in the big banner: what is still owed comes first
+        owed = [f"hand out {p.handouts}"] if p.handouts else []
+        owed += [f"{p.rules} rule{'s' * (p.rules != 1)} to make"] if p.rules else []
+        return (*owed, *(["WINNER"] if winner else []))
     if winner:
         out.append("WINNER")
     if p.spaced:
@@ -325,7 +329,7 @@ def next_step_for(state: GameState) -> tuple[str, ...]:
         case Phase.SETUP:
             return ("SEAT THE PLAYERS",)
         case Phase.OVER:
-            return ("GAME OVER",)
+            return ("GAME OVER", "ROLL: new game")
         case Phase.GO_FOR_1000:
             return ("ROLL 1 DIE", f"NEEDS A {t.missing_face}")
         case Phase.PAIR:
