@@ -14,7 +14,7 @@ from zonkcam.controls import BANK, ODDS, ROLL, SELECT, Control, action_for
 from zonkcam.display.banners import BannerQueue
 from zonkcam.display.game_screen import GameScreen
 from zonkcam.display.odds_worker import OddsWorker
-from zonkcam.display.painter import SURE, layout_for
+from zonkcam.display.painter import ACCENT, SURE, layout_for
 from zonkcam.display.sounds import Sounds
 from zonkcam.display.window import Window
 from zonkcam.game import actions as A
@@ -208,14 +208,21 @@ def test_the_odds_panel_shows_the_advice_and_marks_the_best_keep(window, tmp_pat
     assert advice == advisor.advise(game.state)
     assert advice.best is Best.KEEP
     odds = view.odds
-    assert odds.ready and odds.best == best_words(advice, game.state)
-    assert odds.zonk == f"{advice.zonk_chance:.0%}"
-    assert find_text(window.surface, ui.painter, f"BEST: {odds.best.upper()}")
-    for line in (f"ZONK {odds.zonk}", f"BANK {odds.bank}", f"ROLL {odds.roll}"):
+    highlighted = next(k for k in view.keeps if k.selected)  # the first keep: 1 5 5
+    row = next(k for k in advice.keeps if k.dice == highlighted.dice)
+    assert odds.ready and odds.title == f"keep 1 5 5, {row.points:,}"
+    assert odds.lines == (  # each figure for the highlighted keep, saying what it is for
+        f"next roll, {row.dice_left} dice: zonk {row.zonk_chance:.0%}",
+        f"bank now: {row.bank:,.0f}",
+        f"roll on: {row.roll:,.0f} expected",
+    )
+    assert odds.advised == f"advised: {best_words(advice, game.state)}: {advice.value:,.0f}"
+    for line in (odds.title.upper(), *odds.lines, odds.advised):
         assert find_text(window.surface, ui.painter, line), line
     marked = [k for k in view.keeps if k.best]
-    assert [k.dice for k in marked] == [advice.best_keep]
-    assert share_of(window.surface, layout_for(window.size).keeps, SURE) > 0
+    assert [k.dice for k in marked] == [advice.best_keep] and marked[0] != highlighted
+    keeps = layout_for(window.size).keeps  # the advice a solid bar, the highlight an outline
+    assert share_of(window.surface, keeps, SURE) > 2 * share_of(window.surface, keeps, ACCENT)
     pygame.image.save(window.surface, str(artifacts_dir(tmp_path) / "odds-panel.png"))
 
 

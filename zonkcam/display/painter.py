@@ -475,21 +475,25 @@ class Painter:
         fits = max(1, (rect.bottom - top) // row_h)
         chosen = next((i for i, k in enumerate(view.keeps) if k.selected), 0)
         first = min(max(0, chosen - fits + 1), max(0, len(view.keeps) - fits))
+        advised = any(k.best for k in view.keeps)  # the odds panel is shown
         for n, keep in enumerate(view.keeps[first : first + fits]):
             row = pygame.Rect(rect.x + pad, top + n * row_h, rect.w - 2 * pad, row_h - 2)
-            self._keep_row(surface, row, keep, self._figure(surface))
+            self._keep_row(surface, row, keep, self._figure(surface), advised)
 
     def _keep_row(
-        self, surface: pygame.Surface, row: pygame.Rect, keep: KeepRow, size: int
+        self, surface: pygame.Surface, row: pygame.Rect, keep: KeepRow, size: int, advised: bool
     ) -> None:
-        bg = ACCENT if keep.selected else PANEL
-        fg = BACKGROUND if keep.selected else TEXT
-        if keep.selected:
-            pygame.draw.rect(surface, bg, row, border_radius=max(2, row.h // 6))
-        if keep.best:  # the advisor's choice, while the odds panel is shown
-            pygame.draw.rect(
-                surface, SURE, row, max(2, row.h // 12), border_radius=max(2, row.h // 6)
-            )
+        """One keep: the highlighted one (SELECT moves it) a solid bar; while the odds panel
+        is shown the advisor's choice is the solid bar (green) and the highlight only an
+        outline, so that from across the table the advice is what stands out."""
+        radius = max(2, row.h // 6)
+        solid = keep.best if advised else keep.selected
+        bg = (SURE if advised else ACCENT) if solid else PANEL
+        fg = BACKGROUND if solid else TEXT
+        if solid:
+            pygame.draw.rect(surface, bg, row, border_radius=radius)
+        if advised and keep.selected:
+            pygame.draw.rect(surface, ACCENT, row, max(2, row.h // 12), border_radius=radius)
         points = self.text(
             surface,
             f"{keep.points:,}",
@@ -571,18 +575,25 @@ class Painter:
                     width=width,
                 ).bottom
             return
-        lines = [f"ZONK {odds.zonk}", f"BANK {odds.bank}", f"ROLL {odds.roll}"]
-        if odds.win:
-            lines.append(f"WIN {odds.win}")
-        for line in lines:
+        small = round(figure * 0.8)
+        y = self.text(
+            surface,
+            odds.title.upper(),
+            figure,
+            (rect.x + pad, y),
+            color=ACCENT,
+            background=PANEL,
+            width=width,
+        ).bottom
+        for line in odds.lines:
             y = self.text(
-                surface, line, figure, (rect.x + pad, y), background=PANEL, width=width
+                surface, line, small, (rect.x + pad, y), background=PANEL, width=width
             ).bottom
-        label = "BEST:" if odds.objective != "last turn" else "LAST TURN:"
+        advised = odds.advised if odds.objective != "last turn" else f"last turn, {odds.advised}"
         self.text(
             surface,
-            f"{label} {odds.best.upper()}",
-            figure,
+            advised,
+            small,
             (rect.x + pad, y + pad),
             color=SURE,
             background=PANEL,

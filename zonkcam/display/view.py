@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from zonkcam.advisor.advice import Advice, Best, best_words, worth
+from zonkcam.advisor.advice import Advice, Best, Objective, best_words, worth
 from zonkcam.game import actions as A
 from zonkcam.game.engine import allowed, may_bank
 from zonkcam.game.rules import End
@@ -111,37 +111,51 @@ class ShownBanner:
 
 @dataclass(frozen=True)
 class OddsView:
-    """The odds panel: what the advisor says about the state on screen."""
+    """The odds panel: what the advisor says about the state on screen, each figure in
+    words that say what it is for."""
 
     ready: bool
     """False while the advice is being worked out (the panel says so)."""
     objective: str = ""
     """points, win or last turn."""
-    zonk: str = ""
-    """Chance that the next roll scores nothing, e.g. "16%"."""
-    bank: str = ""
-    roll: str = ""
-    best: str = ""
-    """The advice in a few words: "keep 1 5", "bank", "roll 3 dice", ..."""
-    win: str = ""
-    """The chance to win, where the objective is one."""
+    title: str = ""
+    """Whose figures follow: the highlighted keep ("keep 1 5, 150"), or "now" before a roll."""
+    lines: tuple[str, ...] = ()
+    """For the highlighted keep (before a roll: for the turn as it stands): "next roll, 4
+    dice: zonk 16%", "bank now: 150", "roll on: 252 expected"."""
+    advised: str = ""
+    """The advice in a few words and what it is worth ("advised: keep 1, then bank: 450")."""
 
 
-def odds_view(advice: Advice | None, state: GameState) -> OddsView:
-    """The panel's words and numbers for ``advice`` (None: not ready)."""
+def odds_view(advice: Advice | None, state: GameState, selected: KeepRow | None = None) -> OddsView:
+    """The panel's words and numbers for ``advice`` (None: not ready), for the keep
+    highlighted on screen (`selected`) and the advised play."""
     if advice is None:
         return OddsView(ready=False)
-    win = worth(advice, advice.win_chance) if advice.win_chance is not None else ""
-    zonk = f"{advice.zonk_chance:.0%}" if advice.zonk_chance is not None else "-"
-    return OddsView(
-        True,
-        str(advice.objective),
-        zonk,
-        worth(advice, advice.bank),
-        worth(advice, advice.roll),
-        best_words(advice, state),
-        win,
+    expected = "expected" if advice.objective is Objective.POINTS else "to win"
+    row = None
+    if selected is not None:
+        row = next((k for k in advice.keeps if k.dice == selected.dice), None)
+    if row is not None:
+        title = f"{row.label}, {row.points:,}"
+        n, zonk, bank, roll = row.dice_left, row.zonk_chance, row.bank, row.roll
+    else:
+        title = "now"
+        n = 1 if state.phase is Phase.GO_FOR_1000 else state.turn.dice_to_roll
+        zonk, bank, roll = advice.zonk_chance, advice.bank, advice.roll
+        if advice.keeps:  # after a roll with nothing highlighted: the advice's own figures
+            n = next((k.dice_left for k in advice.keeps if k.dice == advice.best_keep), n)
+    lines = (
+        [f"next roll, {n} {'die' if n == 1 else 'dice'}: zonk {zonk:.0%}"]
+        if zonk is not None
+        else []
     )
+    if bank is not None:
+        lines.append(f"bank now: {worth(advice, bank)}")
+    if roll is not None:
+        lines.append(f"roll on: {worth(advice, roll)} {expected}")
+    advised = f"advised: {best_words(advice, state)}: {worth(advice, advice.value)}"
+    return OddsView(True, str(advice.objective), title, tuple(lines), advised)
 
 
 @dataclass(frozen=True)
@@ -281,7 +295,9 @@ def view_for(
         banner=banner,
         message=message,
         muted=muted,
-        odds=None if odds is False or state.finished else odds_view(advice, state),
+        odds=None
+        if odds is False or state.finished
+        else odds_view(advice, state, next((k for k in keeps if k.selected), None)),
         next_step=next_step_for(state) if not keeps else (),
         turn_of=(
             f"TURN {min(player.turns + 1, rules.turns)} OF {rules.turns}"
