@@ -491,3 +491,15 @@ def test_roll_on_the_game_over_screen_asks_for_a_new_game(tmp_path):
         app.next_game(new_game(log, rules, ["Ann", "Bob"]))
         assert not app.new_game_wanted and not app.keeper.state.finished
         assert [p.name for p in app.keeper.state.players] == ["Ann", "Bob"]
+
+
+def test_the_demo_names_its_players_and_the_next_game_keeps_the_zonk_names(tmp_path):
+    from zonkcam.app.main import demo_zonk_names, seated_again
+
+    game = Game(PRESETS["drinking"], demo_zonk_names(["Ann", "Bob", "Cy"]))
+    shown = [game.state.shown_name(p) for p in game.state.players]
+    assert len(set(shown)) == 3 and not {"Ann", "Bob", "Cy"} & set(shown)
+    with EventLog(tmp_path / "g.sqlite3") as log:
+        again = seated_again(log, game.state, demo=False)
+        assert [again.state.shown_name(p) for p in again.state.players] == shown
+        assert [p.name for p in again.state.players] == ["Ann", "Bob", "Cy"]

@@ -431,3 +431,24 @@ def test_a_stop_signal_ends_a_text_game_like_ctrl_c(tmp_path, signame):
     with sqlite3.connect(db) as raw:
         assert raw.execute("SELECT count(*) FROM writers").fetchone() == (0,)
         assert raw.execute("SELECT count(*) FROM events WHERE game_id = 1").fetchone()[0] >= 2
+
+
+def test_the_drinking_table_asks_every_player_a_zonk_name_from_someone_else(
+    tmp_path, monkeypatch, capsys
+):
+    from zonkcam.cli import main
+
+    answers = ["drinking", "Ann Bob", "", "Noodle", "Captain", "board", "quit"]
+    asked = _interactive(monkeypatch, answers)
+    assert main(["play", "--text", "--db", str(tmp_path / "g.db")]) == 0
+    out = capsys.readouterr().out
+    assert (
+        "Ann, choose a zonk name for Bob: " in asked
+        and "Bob, choose a zonk name for Ann: " in asked
+    )
+    assert "! Bob needs a zonk name: the drinking table shows only those" in out  # no skipping
+    rows = [line.lstrip("> ").split()[0] for line in out.splitlines() if "drinks due" in line]
+    assert rows and set(rows) == {"Captain", "Noodle"}  # the board shows only zonk names
+    with EventLog(tmp_path / "g.db") as log:
+        (game,) = log.games()
+        assert game.players == ("Ann", "Bob")  # the log keeps the names too

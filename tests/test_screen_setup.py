@@ -166,10 +166,23 @@ def test_drinking_table_asks_each_player_to_name_their_left_neighbour(tmp_path):
     for _ in "Ann":
         seat.handle(ERASE)
     type_line(seat, "Captain")
-    seat.handle(ROLL)  # Cy skips naming Ann
+    seat.handle(ROLL)  # Cy may not skip naming Ann: every player gets a zonk name
+    assert not seat.done and seat.message.startswith("Ann needs a zonk name")
+    assert seat.prompt == "Cy, a zonk name for Ann:"
+    type_line(seat, "Dice Queen")
     assert seat.done
     game = Game(PRESETS["drinking"], seat.actions)
-    assert [game.state.shown_name(p) for p in game.state.players] == ["Ann", "Noodle", "Captain"]
+    shown = [game.state.shown_name(p) for p in game.state.players]
+    assert shown == ["Dice Queen", "Noodle", "Captain"]  # only zonk names are shown
+    assert [p.name for p in game.state.players] == ["Ann", "Bob", "Cy"]  # the log keeps both
+
+
+def test_players_seated_on_the_command_line_are_asked_their_zonk_names():
+    seat = EnterPlayers.naming_zonk_names(PRESETS["drinking"], ["Ann", "Bob"])
+    assert seat.prompt == "Ann, a zonk name for Bob:"
+    type_line(seat, "Noodle")
+    type_line(seat, "Captain")
+    assert seat.done and [type(a).__name__ for a in seat.actions] == ["Players"] + ["ZonkName"] * 2
 
 
 def test_quit_cancels_player_entry():

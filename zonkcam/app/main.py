@@ -21,7 +21,9 @@ from zonkcam.display.setup import ChooseGame, ChooseRules, EnterPlayers, Resumab
 from zonkcam.display.sounds import Sounds
 from zonkcam.display.window import Window
 from zonkcam.errors import UserError
+from zonkcam.game import actions as A
 from zonkcam.game.rules import End, RuleSet, load_rules
+from zonkcam.game.state import GameState
 from zonkcam.hardware.buttons import ButtonPins, open_buttons
 from zonkcam.hardware.service import Notifier
 from zonkcam.mat.calibrate import default_calibration_path
@@ -213,8 +215,7 @@ def run_app(args: argparse.Namespace) -> int:
                         break
                     games += 1
                     finished_at = None
-                    players = [p.name for p in state.players if not p.left]
-                    keeper = new_game(log, state.rules, players, demo=demo)
+                    keeper = seated_again(log, state, demo)
                     print(f"Game {keeper.game_id}: {state.rules.name}")
                     app.next_game(keeper)
             if not (window.headless or args.fast):
@@ -289,7 +290,39 @@ def first_game(
     rules = load_rules(args.rules or "classic-10000")
     if demo and ui.window.headless:
         rules = headless_demo_rules(rules)
+    if rules.drinking.zonk_names and len(players) > 1:
+        if demo:  # the demo's players name each other from a list
+            return LoggedGame.new(log, rules, demo_zonk_names(players), demo=True)
+        if not ui.window.headless:  # people at a screen: each names their left neighbour
+            named = _run_screen(ui, EnterPlayers.naming_zonk_names(rules, players), notifier)
+            return None if named is None else LoggedGame.new(log, rules, named.actions)
     return new_game(log, rules, players, demo=demo)
+
+
+DEMO_ZONK_NAMES = ("Captain", "Snake Eyes", "Lucky", "The Baron", "Big Cheese", "Tiger")
+
+
+def seated_again(log: EventLog, state: GameState, demo: bool) -> LoggedGame:
+    """The next game at the table: the same rules and players (those who have not left),
+    with the zonk names they had."""
+    players = [p.name for p in state.players if not p.left]
+    names = {p.name: p.zonk_name for p in state.players if p.zonk_name}
+    if not (state.rules.drinking.zonk_names and len(players) > 1):
+        return new_game(log, state.rules, players, demo=demo)
+    actions: list[A.Action] = [A.Players(tuple(players))]
+    for i, player in enumerate(players):  # named, as at the set-up, by the one on their right
+        if player in names:
+            actions.append(A.ZonkName(player, names[player], players[i - 1]))
+    return LoggedGame.new(log, state.rules, actions, demo=demo)
+
+
+def demo_zonk_names(players: list[str]) -> list[A.Action]:
+    """The demo's players seated, each named by the player on their right."""
+    actions: list[A.Action] = [A.Players(tuple(players))]
+    for i, namer in enumerate(players):
+        named = players[(i + 1) % len(players)]
+        actions.append(A.ZonkName(named, DEMO_ZONK_NAMES[i % len(DEMO_ZONK_NAMES)], namer))
+    return actions
 
 
 def set_up_on_screen(

@@ -561,9 +561,10 @@ def _zonk_names(keeper: LoggedGame, names: list[str]) -> None:
     for i, namer in enumerate(names):
         player = names[(i + 1) % len(names)]
         while True:
-            name = _ask(f"{namer}, choose a zonk name for {player} (Enter to skip): ")
+            name = _ask(f"{namer}, choose a zonk name for {player}: ")
             if not name:
-                break
+                print(f"! {player} needs a zonk name: the drinking table shows only those")
+                continue
             try:
                 keeper.play(A.ZonkName(player, name, namer))
                 break

@@ -118,8 +118,9 @@ class EnterPlayers:
     """Type the players' names in turn order; on the drinking table, then their zonk names.
 
     ROLL (Enter) adds the typed name; ROLL on an empty line finishes. ERASE deletes a
-    letter, or the last player when the line is empty. For zonk names each player names
-    their left neighbour (the next in turn order); an empty line skips one.
+    letter, or the last player when the line is empty. For zonk names (the drinking table)
+    each player names their left neighbour (the next in turn order), and every player
+    gets one: the table shows only zonk names.
     """
 
     wants_text = True
@@ -135,6 +136,15 @@ class EnterPlayers:
         self.done = False
         self.cancelled = False
         self._game: Game | None = None
+
+    @classmethod
+    def naming_zonk_names(cls, rules: RuleSet, players: list[str]) -> EnterPlayers:
+        """The screen at its zonk names, for players seated already (``--players``)."""
+        screen = cls(rules)
+        screen.players = list(players)
+        screen._game = Game(rules, [A.Players(tuple(players))])
+        screen.naming = 0
+        return screen
 
     @property
     def actions(self) -> list[A.Action]:
@@ -197,14 +207,16 @@ class EnterPlayers:
     def _enter_zonk_name(self) -> None:
         assert self.naming is not None and self._game is not None
         name = self.typed.strip()
-        if name:
-            namer, named = self.players[self.naming], self._left_of(self.naming)
-            try:
-                self._game.play(A.ZonkName(named, name, namer))
-            except TableError as exc:
-                self.message = str(exc)
-                return
-            self.zonk_names[named] = name
+        namer, named = self.players[self.naming], self._left_of(self.naming)
+        if not name:
+            self.message = f"{named} needs a zonk name: the drinking table shows only those"
+            return
+        try:
+            self._game.play(A.ZonkName(named, name, namer))
+        except TableError as exc:
+            self.message = str(exc)
+            return
+        self.zonk_names[named] = name
         self.typed = ""
         self.naming += 1
         if self.naming >= len(self.players):
@@ -218,7 +230,7 @@ class EnterPlayers:
         ]
         hint = "Enter: add   empty Enter: start   Backspace: erase"
         if self.naming is not None:
-            hint = "Enter: next   empty Enter: skip"
+            hint = "Enter: next (the name is shown, not the player's)"
         title = "Zonk names" if self.naming is not None else f"Players ({self.rules.name})"
         draw_menu(
             surface,
