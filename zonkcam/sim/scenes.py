@@ -152,6 +152,19 @@ def hand_out() -> Scene:
     return Scene("hand-out", game, _seen([1, 1, 1, 5, 2]))
 
 
+def drinking_won() -> Scene:
+    """drinking to 1,000: Dizzy's first bank, 1,050, wins; it also crosses a barrier (hand
+    out 3) and is a turn over 1,000 (a rule to make), both still owed at the end."""
+    rules = dataclasses.replace(PRESETS["drinking"], name="drinking to 1,000", target=1000)
+    game = Game(rules, [A.Players(("Ann", "Bob", "Cy"))])
+    game.play(A.ZonkName("Ann", "Dizzy", "Cy"))
+    game.play(A.ZonkName("Bob", "Noodle", "Ann"))
+    game.play(A.ZonkName("Cy", "Captain", "Bob"))
+    game.play(_roll([1, 1, 1, 5, 2]))
+    game.play(A.Bank())
+    return Scene("drinking-won", game, _seen([1, 1, 1, 5, 2]))
+
+
 def spaced() -> Scene:
     """drinking: Captain touched the dice out of turn: spaced (loses a turn) and drinks."""
     game = Game(PRESETS["drinking"], [A.Players(("Ann", "Bob", "Cy"))])
@@ -195,6 +208,7 @@ SCENES: dict[str, Callable[[], Scene]] = {
     "final-round": final_round,
     "sloppy": sloppy,
     "hand-out": hand_out,
+    "drinking-won": drinking_won,
     "spaced": spaced,
     "piggyback": piggyback,
     "go-for-1000": go_for_1000,
@@ -236,4 +250,5 @@ SHOTS: dict[str, Shot] = {
     "detroit-colours": Shot("detroit"),
     "winner-800x480": Shot("winner", banner=True),
     "winner-1920x1080": Shot("winner", (1920, 1080), banner=True),
+    "drinking-won": Shot("drinking-won", banner=True),
 }
