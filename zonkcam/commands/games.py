@@ -75,6 +75,26 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     dice.add_argument("--demo", action="store_true", help="count the demo game's games too")
     dice.set_defaults(func=_dice)
+    report = sub.add_parser(
+        "report",
+        parents=[db],
+        help="the night in review: an HTML page of charts (score races, zonks, hot dice, "
+        "drinks, each die's faces and fairness, the biggest and slowest turns, roll photos)",
+    )
+    report.add_argument(
+        "game", nargs="*", type=game_number, help="the games (default: every game people played)"
+    )
+    report.add_argument(
+        "--night", metavar="YYYY-MM-DD", help="the games last played on this day (local time)"
+    )
+    report.add_argument("--demo", action="store_true", help="count the demo game's games too")
+    report.add_argument(
+        "--out",
+        required=True,
+        metavar="DIR",
+        help="the folder to write index.html (and photos/) to",
+    )
+    report.set_defaults(func=_report)
 
 
 def _opened(args: argparse.Namespace) -> EventLog:
@@ -176,22 +196,28 @@ def _import(args: argparse.Namespace) -> int:
     return 0
 
 
+def _chosen(args: argparse.Namespace, log: EventLog) -> list[int]:
+    """The games a `dice` or `report` command names, or picks by --night and --demo."""
+    if args.night is not None and not _is_day(args.night):
+        raise UserError(f"--night takes a day as YYYY-MM-DD, not {escaped(args.night)}")
+    records = {g.id: g for g in log.games()}
+    wanted = args.game or [
+        g.id
+        for g in records.values()
+        if (args.demo or not g.demo)
+        and (args.night is None or local_time(g.updated, "%Y-%m-%d") == args.night)
+    ]
+    missing = [n for n in wanted if n not in records]
+    if missing:
+        raise UserError(f"no game {missing[0]} in {log.path} (see: zonkcam games list)")
+    return wanted
+
+
 def _dice(args: argparse.Namespace) -> int:
     from zonkcam.review.dice import pools
 
-    if args.night is not None and not _is_day(args.night):
-        raise UserError(f"--night takes a day as YYYY-MM-DD, not {escaped(args.night)}")
     with _opened(args) as log:
-        records = {g.id: g for g in log.games()}
-        wanted = args.game or [
-            g.id
-            for g in records.values()
-            if (args.demo or not g.demo)
-            and (args.night is None or local_time(g.updated, "%Y-%m-%d") == args.night)
-        ]
-        missing = [n for n in wanted if n not in records]
-        if missing:
-            raise UserError(f"no game {missing[0]} in {log.path} (see: zonkcam games list)")
+        wanted = _chosen(args, log)
         actions = [a for n in wanted for a in saved_game(log, n)[0].events]
     found = pools(actions)
     if not found:
@@ -202,6 +228,40 @@ def _dice(args: argparse.Namespace) -> int:
         v = pool.verdict
         print(f"  {pool.text}")
         print("    faces 1-6: " + " ".join(f"{c:>4}" for c in v.counts) + f"  ({v.throws} throws)")
+    return 0
+
+
+def _report(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from zonkcam.review.dice import pools
+    from zonkcam.review.night import review_game
+    from zonkcam.review.report import page
+
+    out = Path(args.out)
+    with _opened(args) as log:
+        wanted = _chosen(args, log)
+        if not wanted:
+            raise UserError("no games to report on" + (f" on {args.night}" if args.night else ""))
+        games = [review_game(n, log.rules(n), log.actions(n), log.action_times(n)) for n in wanted]
+        folder = photo_folder(log.path)
+    photos: dict[int, list[str]] = {}
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        for n in wanted:
+            if RollPhotos(folder).export(n, out / "photos"):
+                photos[n] = sorted(
+                    f"photos/{p.name}" for p in (out / "photos").glob(f"game-{n:04d}-*.jpg")
+                )
+        title = (
+            f"The night of {args.night}" if args.night else f"Games {', '.join(map(str, wanted))}"
+        )
+        index = out / "index.html"
+        index.write_text(page(title, games, pools([a for g in games for a in g.actions]), photos))
+    except OSError as exc:
+        raise UserError(f"cannot write the report to {out}: {exc.strerror or exc}") from None
+    shots = sum(map(len, photos.values()))
+    print(f"{index}: {len(games)} game{'s' * (len(games) != 1)}, {shots} roll photos")
     return 0
 
 

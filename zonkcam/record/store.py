@@ -558,6 +558,13 @@ class EventLog:
                 raise StoreError(f"game {game_id}: stored action {seq} is damaged: {exc}") from None
         return out
 
+    def action_times(self, game_id: int) -> list[float]:
+        """When each of the game's stored actions was written (seconds since the epoch),
+        in the order of :meth:`actions`."""
+        self._known(game_id)
+        rows = self._read("SELECT at FROM events WHERE game_id = ? ORDER BY seq", (game_id,))
+        return [float(at) for (at,) in rows]
+
     def action_objects(self, game_id: int) -> Iterator[dict]:
         self._known(game_id)
         for seq, text in self._read(
