@@ -130,7 +130,9 @@ def run(args: argparse.Namespace) -> int:
     # the demo table's rendered dice are taught for this run only
     teacher = open_teacher(
         reader,
-        None if table.demo else (args.calibration or default_calibration_path()),
+        None
+        if table.demo and args.calibration is None
+        else (args.calibration or default_calibration_path()),
         args.forget_dice,
         say=_note,
     )
