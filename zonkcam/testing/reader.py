@@ -6,14 +6,16 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from zonkcam.game.dice import Die
+from zonkcam.game.dice import COLOUR_NAMES, Die
 from zonkcam.sim.demo_table import DemoTable
 from zonkcam.vision.die import Reading
 
 
 class TruthReader:
     """A stand-in dice reader that reports exactly what the demo table drew in the frame it
-    gave last: for testing and timing the table logic apart from the learned reader."""
+    gave last: for testing and timing the table logic apart from the learned reader. A die
+    the table's script coloured with a name of its own (a body the mat's colour, say) is
+    reported with no colour, as the reader names only the colours of the one list."""
 
     def __init__(self, table: DemoTable) -> None:
         self.table = table
@@ -25,7 +27,7 @@ class TruthReader:
         assert frame is not None and frame.image is image, "read the table's latest frame"
         t = frame.truth
         return [
-            Reading(Die(d.value, d.color), 1.0, b)
+            Reading(Die(d.value, d.color if d.color in COLOUR_NAMES else None), 1.0, b)
             for d, b in zip(t.dice, t.boxes, strict=True)
             if region is None or _inside(b, region)
         ]
