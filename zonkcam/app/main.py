@@ -306,22 +306,25 @@ def seated_again(log: EventLog, state: GameState, demo: bool) -> LoggedGame:
     """The next game at the table: the same rules and players (those who have not left),
     with the zonk names they had."""
     players = [p.name for p in state.players if not p.left]
-    names = {p.name: p.zonk_name for p in state.players if p.zonk_name}
     if not (state.rules.drinking.zonk_names and len(players) > 1):
         return new_game(log, state.rules, players, demo=demo)
-    actions: list[A.Action] = [A.Players(tuple(players))]
-    for i, player in enumerate(players):  # named, as at the set-up, by the one on their right
-        if player in names:
-            actions.append(A.ZonkName(player, names[player], players[i - 1]))
-    return LoggedGame.new(log, state.rules, actions, demo=demo)
+    names = {p.name: p.zonk_name for p in state.players if p.zonk_name}
+    return LoggedGame.new(log, state.rules, seating(players, names), demo=demo)
 
 
 def demo_zonk_names(players: list[str]) -> list[A.Action]:
     """The demo's players seated, each named by the player on their right."""
+    names = {p: DEMO_ZONK_NAMES[i % len(DEMO_ZONK_NAMES)] for i, p in enumerate(players)}
+    return seating(players, names)
+
+
+def seating(players: list[str], zonk_names: dict[str, str]) -> list[A.Action]:
+    """The players seated and given their zonk names, each by the player on their right
+    (as at the set-up)."""
     actions: list[A.Action] = [A.Players(tuple(players))]
-    for i, namer in enumerate(players):
-        named = players[(i + 1) % len(players)]
-        actions.append(A.ZonkName(named, DEMO_ZONK_NAMES[i % len(DEMO_ZONK_NAMES)], namer))
+    for i, player in enumerate(players):
+        if player in zonk_names:
+            actions.append(A.ZonkName(player, zonk_names[player], players[i - 1]))
     return actions
 
 

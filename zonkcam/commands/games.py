@@ -61,33 +61,27 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     imported.add_argument("file", metavar="FILE", help="JSON Lines file, as games export writes")
     imported.set_defaults(func=_import)
+    chosen = argparse.ArgumentParser(add_help=False)  # the games `dice` and `report` look at
+    chosen.add_argument(
+        "game", nargs="*", type=game_number, help="the games (default: every game people played)"
+    )
+    chosen.add_argument(
+        "--night", metavar="YYYY-MM-DD", help="the games last played on this day (local time)"
+    )
+    chosen.add_argument("--demo", action="store_true", help="count the demo game's games too")
     dice = sub.add_parser(
         "dice",
-        parents=[db],
+        parents=[db, chosen],
         help="is any die loaded? each die's (or pool of dice's) faces over the games, with a "
         "fairness verdict",
     )
-    dice.add_argument(
-        "game", nargs="*", type=game_number, help="the games (default: every game people played)"
-    )
-    dice.add_argument(
-        "--night", metavar="YYYY-MM-DD", help="the games last played on this day (local time)"
-    )
-    dice.add_argument("--demo", action="store_true", help="count the demo game's games too")
     dice.set_defaults(func=_dice)
     report = sub.add_parser(
         "report",
-        parents=[db],
+        parents=[db, chosen],
         help="the night in review: an HTML page of charts (score races, zonks, hot dice, "
         "drinks, each die's faces and fairness, the biggest and slowest turns, roll photos)",
     )
-    report.add_argument(
-        "game", nargs="*", type=game_number, help="the games (default: every game people played)"
-    )
-    report.add_argument(
-        "--night", metavar="YYYY-MM-DD", help="the games last played on this day (local time)"
-    )
-    report.add_argument("--demo", action="store_true", help="count the demo game's games too")
     report.add_argument(
         "--out",
         required=True,

@@ -11,7 +11,7 @@ import itertools
 import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from zonkcam.display.view import ShownBanner
 from zonkcam.game.state import GameState
@@ -79,8 +79,7 @@ def banners_for(state: GameState) -> list[ShownBanner]:
     for name in names:
         subtitle = ""
         if name == "WINNER":
-            names = [state.shown_name(p) for p in state.players if p.name in state.winners]
-            subtitle = " & ".join(names)
+            subtitle = _winners(state)
         elif name == "FINAL ROUND" and state.final_round_by is not None:
             who = state.shown_name(state.players[state.final_round_by])
             subtitle = f"{who} reached {state.rules.target:,}: one more turn each"
@@ -98,7 +97,11 @@ def banners_for(state: GameState) -> list[ShownBanner]:
 def winner_banner(state: GameState) -> ShownBanner:
     """The banner the game-over screen keeps up once the others have been shown: WINNER,
     with the winners' names."""
-    return banners_for(replace(state, banners=["WINNER"]))[0]
+    return banner("WINNER", _winners(state))
+
+
+def _winners(state: GameState) -> str:
+    return " & ".join(state.shown_name(p) for p in state.players if p.name in state.winners)
 
 
 def _recent(state: GameState) -> Iterator[str]:

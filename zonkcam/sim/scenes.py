@@ -14,7 +14,7 @@ from zonkcam.display.view import TableObservation
 from zonkcam.game import actions as A
 from zonkcam.game.dice import parse_dice
 from zonkcam.game.game import Game
-from zonkcam.game.rules import PRESETS
+from zonkcam.game.rules import PRESETS, RuleSet
 from zonkcam.game.state import GameState
 from zonkcam.sim.fake_table import mat_observation
 
@@ -133,10 +133,7 @@ def final_round() -> Scene:
 
 def sloppy() -> Scene:
     """drinking: a die falls off the table: Noodle's turn ends with no points, and a drink."""
-    game = Game(PRESETS["drinking"], [A.Players(("Ann", "Bob", "Cy"))])
-    game.play(A.ZonkName("Ann", "Dizzy", "Cy"))
-    game.play(A.ZonkName("Bob", "Noodle", "Ann"))
-    game.play(A.ZonkName("Cy", "Captain", "Bob"))
+    game = _dizzy_noodle_captain(PRESETS["drinking"])
     game.play(_roll([1, 1, 1, 5, 2]))
     game.play(A.Bank())  # 1,050: a barrier (hand out 3) and a turn over 1,000 (a rule)
     game.play(A.Penalty(A.PenaltyKind.SLOPPY))
@@ -152,14 +149,20 @@ def hand_out() -> Scene:
     return Scene("hand-out", game, _seen([1, 1, 1, 5, 2]))
 
 
-def drinking_won() -> Scene:
-    """drinking to 1,000: Dizzy's first bank, 1,050, wins; it also crosses a barrier (hand
-    out 3) and is a turn over 1,000 (a rule to make), both still owed at the end."""
-    rules = dataclasses.replace(PRESETS["drinking"], name="drinking to 1,000", target=1000)
+def _dizzy_noodle_captain(rules: RuleSet) -> Game:
+    """Ann, Bob and Cy seated at a drinking table as Dizzy, Noodle and Captain."""
     game = Game(rules, [A.Players(("Ann", "Bob", "Cy"))])
     game.play(A.ZonkName("Ann", "Dizzy", "Cy"))
     game.play(A.ZonkName("Bob", "Noodle", "Ann"))
     game.play(A.ZonkName("Cy", "Captain", "Bob"))
+    return game
+
+
+def drinking_won() -> Scene:
+    """drinking to 1,000: Dizzy's first bank, 1,050, wins; it also crosses a barrier (hand
+    out 3) and is a turn over 1,000 (a rule to make), both still owed at the end."""
+    rules = dataclasses.replace(PRESETS["drinking"], name="drinking to 1,000", target=1000)
+    game = _dizzy_noodle_captain(rules)
     game.play(_roll([1, 1, 1, 5, 2]))
     game.play(A.Bank())
     return Scene("drinking-won", game, _seen([1, 1, 1, 5, 2]))
