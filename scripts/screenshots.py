@@ -10,6 +10,7 @@ is played on the demo table with the shipped reader.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import os
 import sys
 from pathlib import Path
@@ -23,6 +24,7 @@ import pygame
 from zonkcam.advisor.advice import Advisor
 from zonkcam.controls import BANK, ROLL, SELECT, Control, Press
 from zonkcam.display.banners import banners_for
+from zonkcam.display.charts import draw_charts
 from zonkcam.display.meet import MeetTheDice, Stage
 from zonkcam.display.painter import Painter
 from zonkcam.display.setup import ChooseRules, EnterPlayers
@@ -70,7 +72,26 @@ def main(argv: list[str] | None = None) -> int:
     meet = meet_the_dice()
     meet.draw(surface, screen)
     _save(surface, out / "meet-the-dice.png")
+    review, pools = game_charts()
+    draw_charts(screen, surface, review, pools, target=review_rules().target)
+    _save(surface, out / "game-charts.png")
     return 0
+
+
+def review_rules():
+    return dataclasses.replace(PRESETS["classic-10000"], name="classic to 4,000", target=4000)
+
+
+def game_charts():
+    """A whole game of three automatic players (seeded dice), as SELECT shows it on the
+    game-over screen; its actions 20 s apart."""
+    from zonkcam.app.players import scripted_game
+    from zonkcam.review.dice import pools
+    from zonkcam.review.night import review_game
+
+    actions = scripted_game(review_rules(), ("Ann", "Bob", "Cy"), 10_000, seed=3)
+    review = review_game(7, review_rules(), actions, [20.0 * i for i in range(len(actions))])
+    return review, pools(review.actions)
 
 
 def meet_the_dice() -> MeetTheDice:

@@ -8,6 +8,7 @@ and keys go ``GameScreen.commands() -> action_for -> LoggedGame``. In the demo, 
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
@@ -16,14 +17,16 @@ import cv2
 from zonkcam.app.demo import DemoDriver
 from zonkcam.app.flow import Question, TableFlow, dice_of
 from zonkcam.controls import Control, Press, action_for
-from zonkcam.display.game_screen import GameScreen
+from zonkcam.display.game_screen import Charts, GameScreen
 from zonkcam.display.view import TableObservation
 from zonkcam.game import actions as A
 from zonkcam.game.errors import TableError
 from zonkcam.game.state import GameState
-from zonkcam.record.logged_game import LoggedGame
+from zonkcam.record.logged_game import LoggedGame, saved_game
 from zonkcam.record.photos import RollPhotos
-from zonkcam.record.store import StoreError
+from zonkcam.record.store import StoreError, local_time
+from zonkcam.review.dice import pools
+from zonkcam.review.night import review_game
 from zonkcam.sources import CameraProblem, Frame
 from zonkcam.table.observe import Observation, TableEvent, TableWatcher
 from zonkcam.table.reading import SeenDie
@@ -80,6 +83,28 @@ class TableApp:
         self._logged = len(self.keeper.state.log)
         self._turn_shot = False
         self._roll: _ReadRoll | None = None
+        if self.screen is not None and self.screen.charts_of is None:
+            self.screen.charts_of = self.charts
+
+    def charts(self, state: GameState) -> Charts | None:
+        """The finished game's charts (SELECT on the game-over screen): the game played
+        back from the log, and the dice of the night's games (those last played today, the
+        demo's with the demo's); None, with a message, if the log cannot be read."""
+        keeper = self.keeper
+        if keeper.game_id is None or not state.finished:
+            return None
+        log, game_id = keeper.log, keeper.game_id
+        try:
+            review = review_game(
+                game_id, state.rules, log.actions(game_id), log.action_times(game_id)
+            )
+            tonight = log.games_of(local_time(time.time(), "%Y-%m-%d"), keeper.demo)
+            others = [n for n in tonight if n != game_id]
+            actions = [a for n in others for a in saved_game(log, n)[0].events]
+        except (StoreError, TableError) as exc:
+            self._message(f"no charts: {exc}")
+            return None
+        return review, pools(actions + review.actions)
 
     def next_game(self, keeper: LoggedGame) -> None:
         """Carry on at the same table with a new game (the demo's next game)."""

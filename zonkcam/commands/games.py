@@ -194,13 +194,10 @@ def _chosen(args: argparse.Namespace, log: EventLog) -> list[int]:
     """The games a `dice` or `report` command names, or picks by --night and --demo."""
     if args.night is not None and not _is_day(args.night):
         raise UserError(f"--night takes a day as YYYY-MM-DD, not {escaped(args.night)}")
-    records = {g.id: g for g in log.games()}
-    wanted = args.game or [
-        g.id
-        for g in records.values()
-        if (args.demo or not g.demo)
-        and (args.night is None or local_time(g.updated, "%Y-%m-%d") == args.night)
-    ]
+    if not args.game:
+        return log.games_of(args.night, args.demo)
+    records = {g.id for g in log.games()}
+    wanted = args.game
     missing = [n for n in wanted if n not in records]
     if missing:
         raise UserError(f"no game {missing[0]} in {log.path} (see: zonkcam games list)")

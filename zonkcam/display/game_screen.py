@@ -15,7 +15,9 @@
             ui.draw(keeper.state, observation)                 # once a frame
 
 SELECT, BACK, MUTE and ODDS are handled here (they change only the screen) and are still
-returned, so the app can log or ignore them. Banners belong to the turn whose action raised
+returned, so the app can log or ignore them. On the game-over screen SELECT shows the
+game's charts (:mod:`zonkcam.display.charts`, from ``charts_of``) and shows the
+scoreboard again. Banners belong to the turn whose action raised
 them: the action that ends a turn drops the turn's earlier ones, and its own go once the
 next player acts. The
 odds panel (off at first; ODDS shows and hides it) reads advice from
@@ -25,10 +27,13 @@ frame never waits for it.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+
 import numpy as np
 
 from zonkcam.controls import Control, Press
 from zonkcam.display.banners import BannerQueue, winner_banner
+from zonkcam.display.charts import draw_charts
 from zonkcam.display.keyboard import KeyboardInput
 from zonkcam.display.odds_worker import OddsWorker
 from zonkcam.display.painter import Painter
@@ -37,6 +42,11 @@ from zonkcam.display.view import CONFIRM_BELOW, ScreenView, TableObservation, vi
 from zonkcam.display.window import Window
 from zonkcam.game.state import GameState
 from zonkcam.hardware.buttons import ArcadeButtons
+from zonkcam.review.dice import Pool
+from zonkcam.review.night import GameReview
+
+Charts = tuple[GameReview, Sequence[Pool]]
+"""A finished game's review and the pools of the dice it threw."""
 
 
 class GameScreen:
@@ -49,6 +59,7 @@ class GameScreen:
         banners: BannerQueue | None = None,
         confirm_below: float = CONFIRM_BELOW,
         odds: OddsWorker | None = None,
+        charts_of: Callable[[GameState], Charts | None] | None = None,
     ) -> None:
         self.window = window
         self.confirm_below = confirm_below
@@ -70,6 +81,11 @@ class GameScreen:
         """The turn in play as last seen (drawn or played)."""
         self._banners_from: tuple | None = None
         """The turn in which the banners queued were raised."""
+        self.charts_of = charts_of
+        """The charts of a finished game (None: this screen has none to show)."""
+        self.show_charts = False
+        self._charts: tuple[tuple, Charts | None] | None = None
+        """The charts drawn last, and the game (turn_in_play) they are of."""
 
     def commands(self) -> list[Press]:
         """Every command since the last call: keyboard and taps, then the GPIO buttons."""
@@ -77,7 +93,12 @@ class GameScreen:
         if self.buttons is not None:
             out += self.buttons.commands()
         for command in out:
-            if command.kind is Control.SELECT:
+            over = self._turn_now is not None and self._turn_now[2]
+            if over and self.charts_of is not None and command.kind is Control.SELECT:
+                self.show_charts = not self.show_charts
+            elif over and command.kind is Control.BACK:
+                self.show_charts = False
+            elif command.kind is Control.SELECT:
                 self.selected_keep += 1
             elif command.kind is Control.BACK:
                 self.selected_keep -= 1
@@ -101,6 +122,7 @@ class GameScreen:
         self.selected_keep = 0
         self.message = ""
         self.photo = None  # the game moved on
+        self.show_charts, self._charts = False, None
 
     def draw(self, state: GameState, observation: TableObservation | None = None) -> ScreenView:
         """Draw ``state`` (and what the camera saw) and show it; returns the view drawn."""
@@ -116,12 +138,26 @@ class GameScreen:
             confirm_below=self.confirm_below,
             odds=odds,
         )
+        charts = self._charts_for(state) if self.show_charts and state.finished else None
         if self.photo is not None:
             self.painter.draw_photo(self.window.surface, *self.photo)
+        elif charts is not None:
+            draw_charts(self.painter, self.window.surface, *charts, target=state.rules.target)
         else:
             self.painter.draw(self.window.surface, self.view)
         self.window.show()
         return self.view
+
+    def _charts_for(self, state: GameState) -> Charts | None:
+        """The charts of the finished game on screen, worked out once per game."""
+        game = turn_in_play(state)
+        if self.charts_of is None:
+            return None
+        if self._charts is None or self._charts[0] != game:
+            self._charts = (game, self.charts_of(state))
+        if self._charts[1] is None:
+            self.show_charts = False
+        return self._charts[1]
 
     def _tapped(self, pos: tuple[float, float]) -> int | None:
         return self.painter.tapped_die(pos, self.view) if self.view is not None else None

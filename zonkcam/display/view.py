@@ -386,7 +386,7 @@ def prompt_for(state: GameState) -> str:
         case Phase.GO_FOR_1000:
             return f"go for 1000: roll one die, needs a {turn.missing_face}"
         case _:
-            return "game over: ROLL for a new game, the same players"
+            return "game over: ROLL for a new game, the same players; SELECT: the charts"
 
 
 def _shown(state: GameState, name: str) -> str:

@@ -516,6 +516,16 @@ class EventLog:
             )
         return out
 
+    def games_of(self, night: str | None, demo: bool = False) -> list[int]:
+        """The games last played on the day ``night`` (YYYY-MM-DD, local time; None: every
+        day), the demo's own games only with ``demo``."""
+        return [
+            g.id
+            for g in self.games()
+            if (demo or not g.demo)
+            and (night is None or local_time(g.updated, "%Y-%m-%d") == night)
+        ]
+
     def is_demo(self, game_id: int) -> bool:
         """Whether the demo game's automatic players play this game."""
         self._known(game_id)
