@@ -226,6 +226,30 @@ def test_the_odds_panel_shows_the_advice_and_marks_the_best_keep(window, tmp_pat
     pygame.image.save(window.surface, str(artifacts_dir(tmp_path) / "odds-panel.png"))
 
 
+def test_the_odds_panel_says_why_there_is_no_bank_figure():
+    from zonkcam.display.view import odds_view
+
+    game = Game(PRESETS["classic-10000"], [A.Players(("Ann", "Bob"))])
+    game.play(A.Roll(parse_dice([1, 5, 2, 3, 4])))  # Ann is not on the board (1,000)
+    advice = Advisor().advise(game.state)
+    view = view_for_keep(game, advice, (1,))
+    assert view.lines[1] == "bank: not under 1,000"
+    assert view.lines[0].startswith("next roll, 4 dice: zonk")
+    game.play(A.Keep((1, 5)))
+    advice = Advisor().advise(game.state)  # before the next roll: the turn as it stands
+    assert odds_view(advice, game.state).lines[1] == "bank: not under 1,000"
+    game.play(A.Roll(parse_dice([2, 3, 4])))  # a zonk: Bob's turn, nothing to bank yet
+    lines = odds_view(Advisor().advise(game.state), game.state).lines
+    assert not any(line.startswith("bank") for line in lines)
+
+
+def view_for_keep(game, advice, dice):
+    from zonkcam.display.view import KeepRow, odds_view
+
+    keep = next(k for k in game.state.turn.score.keeps if k.dice == dice)
+    return odds_view(advice, game.state, KeepRow(keep.dice, keep.points, (), True))
+
+
 def test_banners_go_once_the_next_turn_plays(window):
     # a turn's banners (ZONK, FINAL ROUND, HAND OUT, HOT DICE, ...) stayed up while the
     # next player threw and kept; within one turn HOT DICE stays for its time

@@ -14,7 +14,7 @@ from typing import Any, Protocol
 from zonkcam.advisor.advice import Advice, Best, Objective, best_words, worth
 from zonkcam.game import actions as A
 from zonkcam.game.engine import allowed, may_bank
-from zonkcam.game.rules import End
+from zonkcam.game.rules import End, HotDice
 from zonkcam.game.state import GameState, Phase, PlayerState
 
 __all__ = ["DieReading", "TableObservation", "ScreenView", "view_for", "die_at"]
@@ -152,10 +152,30 @@ def odds_view(advice: Advice | None, state: GameState, selected: KeepRow | None 
     )
     if bank is not None:
         lines.append(f"bank now: {worth(advice, bank)}")
+    elif (
+        state.turn.rolls and state.phase in (Phase.ROLL, Phase.DECIDE) and (row or not advice.keeps)
+    ):
+        lines.append(no_bank_words(state, row.points if row is not None else 0, n))
     if roll is not None:
         lines.append(f"roll on: {worth(advice, roll)} {expected}")
     advised = f"advised: {best_words(advice, state)}: {worth(advice, advice.value)}"
     return OddsView(True, str(advice.objective), title, tuple(lines), advised)
+
+
+def no_bank_words(state: GameState, points: int, dice_left: int) -> str:
+    """Why the odds panel has no bank figure: the turn's total (with a keep of ``points``
+    that leaves ``dice_left`` dice) is under what the rules let a player bank, or the
+    rules make hot dice roll on."""
+    rules, me = state.rules, state.player
+    total = state.turn.total + points
+    need = rules.bank_minimum
+    if me is not None and not me.on_board:
+        need = max(need, rules.entry_minimum)
+    if total < need:
+        return f"bank: not under {need:,}"
+    if dice_left == rules.dice and rules.hot_dice is HotDice.MUST:
+        return "bank: no, hot dice roll on"
+    return "bank: not now"
 
 
 @dataclass(frozen=True)
@@ -386,7 +406,7 @@ def prompt_for(state: GameState) -> str:
         case Phase.GO_FOR_1000:
             return f"go for 1000: roll one die, needs a {turn.missing_face}"
         case _:
-            return "game over: ROLL for a new game, the same players; SELECT: the charts"
+            return "game over: ROLL: new game, SELECT: the charts"
 
 
 def _shown(state: GameState, name: str) -> str:
