@@ -5,8 +5,9 @@ solve (the turn model from the engine's scoring, then the expected-points table 
 problem the advisor keeps: on the board or not, zonks in a row), and the time of one
 piece of advice for random states of random games, the first (which solves) and the
 median and worst of the rest, and a last turn of a final round at a new lead (a small
-solve of its own). With --race TABLE.npz..., the two-player tables built by
-``zonkcam solve``: size on disk, and the per-score turn values advice reads from them.
+solve of its own). With --race TABLE.npz... instead, the two-player tables built by
+``zonkcam solve``: size on disk, load time, the per-score turn values advice reads from
+them, and two-player advice with the table loaded.
 Run: python scripts/bench_advisor.py [--race FILE ...]
 """
 
@@ -30,12 +31,12 @@ from zonkcam.record.win_tables import read_table
 DATA = Path(__file__).resolve().parent.parent / "tests" / "data"
 
 
-def states(rules, n: int, seed: int = 1):
-    """``n`` states met in random games of ``rules`` (three players)."""
+def states(rules, n: int, seed: int = 1, players: tuple[str, ...] = ("Ann", "Bob", "Cy")):
+    """``n`` states met in random games of ``rules`` (three players unless ``players``)."""
     rng = random.Random(seed)
     out = []
     while len(out) < n:
-        game = Game(rules, [A.Players(("Ann", "Bob", "Cy"))])
+        game = Game(rules, [A.Players(players)])
         for _ in range(200):
             s = game.state
             if s.finished or len(out) >= n:
@@ -100,6 +101,10 @@ def main() -> None:
         "--race", nargs="*", default=[], metavar="FILE", help="two-player table files to time"
     )
     args = parser.parse_args()
+    if args.race:
+        for path in map(Path, args.race):
+            race(path)
+        return
     print(
         "| rules | single-turn solve ms | first advice ms | advice median ms | "
         "advice max ms | last turn, new lead ms |"
@@ -109,15 +114,36 @@ def main() -> None:
         bench(name, rules)
     for table in ("zilch.toml", "farkle.toml"):
         bench(table, load_rules(str(DATA / table)))
-    for path in map(Path, args.race):
-        table = read_table(path)
-        start = time.perf_counter()
-        table.turn_values(0, 0)
-        t = time.perf_counter() - start
-        print(
-            f"{table.rules.name}: {path.stat().st_size / 1e6:.1f} MB on disk, "
-            f"turn values at (0, 0) in {t * 1000:.0f} ms"
-        )
+
+
+def race(path: Path) -> None:
+    """A two-player table: its size and load time, the per-score turn values, and advice
+    for 400 states of random two-player games with the table loaded."""
+    start = time.perf_counter()
+    table = read_table(path)
+    load = time.perf_counter() - start
+    start = time.perf_counter()
+    table.turn_values(0, 0)
+    t = time.perf_counter() - start
+    advisor = Advisor(win_tables={table.rules: table})
+    times, firsts, seen = [], [], set()
+    for s in states(table.rules, 400, players=("Ann", "Bob")):
+        t0 = time.perf_counter()
+        advisor.advise(s)
+        took = time.perf_counter() - t0
+        times.append(took)
+        scores = tuple(p.score for p in s.players)
+        if s.player is not None and (s.current, scores) not in seen:
+            seen.add((s.current, scores))
+            firsts.append(took)  # the first advice at these scores: a turn's first
+    times.sort()
+    print(
+        f"{table.rules.name}: {path.stat().st_size / 1e6:.1f} MB on disk, loaded in "
+        f"{load * 1000:.0f} ms; turn values at (0, 0) in {t * 1000:.0f} ms; two-player "
+        f"advice, {len(times)} states: median {statistics.median(times) * 1000:.2f} ms, "
+        f"p95 {times[int(len(times) * 0.95)] * 1000:.1f} ms, max {times[-1] * 1000:.1f} ms; "
+        f"a turn's first ({len(firsts)}): median {statistics.median(firsts) * 1000:.1f} ms"
+    )
 
 
 if __name__ == "__main__":

@@ -196,6 +196,26 @@ def test_the_odds_panel_never_waits_for_the_advice(window):
     assert view.odds.ready
 
 
+def test_loading_a_win_table_happens_off_the_frame(window):
+    # the two-player table is read from disk the first time its rules are advised on: on
+    # the odds thread, while frames go on being drawn
+    loads = []
+
+    def slow_load(rules):
+        loads.append(rules.name)
+        time.sleep(0.5)
+        return None  # no table stored: points advice
+
+    game = Game(PRESETS["chicago"], [A.Players(("Ann", "Bob"))])
+    worker = OddsWorker(Advisor(load=slow_load))
+    ui = GameScreen(window, sounds=Sounds(mixer=FakeMixer()), odds=worker)
+    ui.show_odds = True
+    start = time.perf_counter()
+    assert not ui.draw(game.state).odds.ready
+    assert time.perf_counter() - start < 0.25
+    assert worker.wait(game.state) is not None and loads == ["chicago"]
+
+
 def test_the_odds_panel_shows_the_advice_and_marks_the_best_keep(window, tmp_path):
     game = Game(PRESETS["chicago"], [A.Players(("Ann", "Bob"))])
     game.play(A.Roll(parse_dice([1, 5, 5, 3, 4])))
