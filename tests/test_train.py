@@ -326,37 +326,3 @@ def test_an_exported_detector_and_value_net_have_the_reader_shapes(tmp_path):
     values = export_values(ValueNet(pretrained=False).eval(), tmp_path / "v.onnx")
     (probs,) = open_session(values, 1).run(None, {"crops": np.zeros((5, 3, 64, 64), np.float32)})
     assert probs.shape == (5, 7) and np.allclose(probs.sum(axis=1), 1, atol=1e-5)
-
-
-def test_a_teacher_is_its_value_nets_averaged_and_half_the_loss(tmp_path):
-    """Distillation: the teacher's reading of a crop is the mean of its nets' readings,
-    and the value net's loss is TEACHER_WEIGHT the cross-entropy against it."""
-    teacher = tmp_path / "teacher"
-    teacher.mkdir()
-    for name in ("dice_values.onnx", "dice_values_2.onnx"):
-        (teacher / name).write_bytes((MODEL_DIR / "dice_values.onnx").read_bytes())
-    crops = np.random.default_rng(0).integers(0, 255, (5, 64, 64, 3), dtype=np.uint8)
-    soft = R.teacher_probs(teacher, crops, 1, lambda line: None)
-    model = load_model(MODEL_DIR)
-    x = np.ascontiguousarray(crops.transpose(0, 3, 1, 2), np.float32)
-    np.testing.assert_allclose(soft, model.values.run(None, {"crops": x})[0], atol=1e-5)
-    net = R.ValueNet(pretrained=False).eval()
-    labels = np.array([0, 1, 2, 3, 4])
-    with torch.no_grad():
-        plain = R._value_loss_of(net, (x, labels))
-        both = R._value_loss_of(net, (x, labels, soft))
-        logits = net(torch.from_numpy(x))
-    taught = -(torch.from_numpy(soft) * torch.log_softmax(logits, 1)).sum(1).mean()
-    expected = (1 - R.TEACHER_WEIGHT) * plain + R.TEACHER_WEIGHT * taught
-    assert float(both) == pytest.approx(float(expected), rel=1e-5)
-    assert float(both) != pytest.approx(float(plain), rel=1e-3)
-    with pytest.raises(ValueError, match="no dice_values"):
-        R.teacher_files(tmp_path)
-
-
-def test_train_names_a_teacher_without_nets_before_any_work(tmp_path, capsys):
-    data = _labelled_set(tmp_path / "set", {"left": 1})
-    argv = ["train", "--data", str(data), "--teacher", str(tmp_path), "--out", str(tmp_path / "o")]
-    assert cli.main(argv) == 2
-    assert f"--teacher {tmp_path}: no dice_values*.onnx there" in capsys.readouterr().err
-    assert not (tmp_path / "o").exists()

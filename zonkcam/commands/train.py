@@ -64,13 +64,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "values schedule keeps the shipped detector unless this names another)",
     )
     p.add_argument(
-        "--teacher",
-        type=Path,
-        metavar="DIR",
-        help="also learn from the averaged readings of this folder's value nets "
-        "(dice_values*.onnx) of every training crop (distillation)",
-    )
-    p.add_argument(
         "--seed", type=int, default=0, help="seed of every random draw (default 0: the shipped run)"
     )
     p.add_argument("--threads", type=whole_number(1), default=2, help="CPU threads (default 2)")
@@ -90,8 +83,6 @@ def run(args: argparse.Namespace) -> int:
         raise UserError("--threads must be at least 1")
     if args.detector is not None and not (args.detector / "dice_detector.onnx").is_file():
         raise UserError(f"--detector {args.detector}: no dice_detector.onnx there")
-    if args.teacher is not None and not any(args.teacher.glob("dice_values*.onnx")):
-        raise UserError(f"--teacher {args.teacher}: no dice_values*.onnx there")
     if args.leave_out is not None:
         from zonkcam.train.dataset import load_labels
 
@@ -124,7 +115,6 @@ def run(args: argparse.Namespace) -> int:
         seed=args.seed,
         threads=args.threads,
         detector=args.detector,
-        teacher=args.teacher,
         log=log,
     )
     log(f"training: {cfg}")

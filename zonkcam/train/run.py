@@ -70,9 +70,6 @@ DET_LR = 2e-3
 VALUE_LR = 1e-3
 TUNE_LR = 3e-4
 WARMUP = 100
-TEACHER_WEIGHT = 0.5
-"""With a teacher (TrainConfig.teacher): the value net's loss is this much the
-cross-entropy against the teacher's readings, the rest against the labels."""
 
 
 @dataclass
@@ -88,10 +85,6 @@ class TrainConfig:
     detector: Path | None = None
     """A folder whose dice_detector.onnx the run keeps instead of training a detector
     (the 'values' schedule, which trains none, keeps the shipped one by default)."""
-    teacher: Path | None = None
-    """A folder of value nets (*.onnx, inputs and outputs as dice_values.onnx) whose
-    averaged readings of every training crop the value net also learns (distillation,
-    TEACHER_WEIGHT of its loss); None: the labels alone."""
     log: Callable[[str], None] = field(default=print, repr=False)
 
     def kept_detector(self) -> Path | None:
@@ -115,39 +108,7 @@ class TrainConfig:
         if kept is not None:
             digest = hashlib.sha256(kept.read_bytes()).hexdigest()
             out["detector"] = {"file": str(kept.resolve()), "sha256": digest}
-        if self.teacher is not None:
-            nets = teacher_files(self.teacher)
-            out["teacher"] = {
-                "weight": TEACHER_WEIGHT,
-                "files": {f.name: hashlib.sha256(f.read_bytes()).hexdigest() for f in nets},
-            }
         return out
-
-
-def teacher_files(folder: Path) -> list[Path]:
-    """The value nets of a teacher folder (ValueError when it has none)."""
-    nets = sorted(p for p in Path(folder).glob("*.onnx") if p.name.startswith("dice_values"))
-    if not nets:
-        raise ValueError(f"{folder}: no dice_values*.onnx to learn from")
-    return nets
-
-
-def teacher_probs(
-    folder: Path, x: np.ndarray, threads: int, log: Callable[[str], None]
-) -> np.ndarray:
-    """The teacher's readings (N, 7) of crops x (N, 64, 64, 3) BGR uint8: the average of
-    its value nets' probabilities."""
-    from zonkcam.vision.model import open_session
-
-    out = np.zeros((len(x), 7), np.float32)
-    nets = teacher_files(folder)
-    for net in nets:
-        session = open_session(net, threads)
-        for i in range(0, len(x), 512):
-            batch = np.ascontiguousarray(x[i : i + 512].transpose(0, 3, 1, 2), np.float32)
-            out[i : i + 512] += session.run(None, {"crops": batch})[0] / len(nets)
-        log(f"teacher {net.name}: read {len(x)} crops")
-    return out
 
 
 class ResumeMismatch(ValueError):
@@ -270,52 +231,30 @@ def _det_loss_of(net: torch.nn.Module, batch: tuple) -> torch.Tensor:
 
 
 def value_batch(
-    crops: D.Crops,
-    weights: dict[str, float],
-    seed: int,
-    key: int,
-    batch: int,
-    step: int,
-    soft: np.ndarray | None = None,
+    crops: D.Crops, weights: dict[str, float], seed: int, key: int, batch: int, step: int
 ) -> tuple:
-    """A batch of augmented crops and their labels (and the teacher's readings of them
-    where there is a teacher: `soft`, one row per crop)."""
     rng = np.random.default_rng([seed, key, step])
     idx = D.weighted_index(crops, weights, batch, rng)
-    out = (D.value_augment(crops.x[idx], rng), crops.y[idx])
-    return out if soft is None else (*out, soft[idx])
+    return D.value_augment(crops.x[idx], rng), crops.y[idx]
 
 
 def _value_loss_of(net: torch.nn.Module, batch: tuple) -> torch.Tensor:
     x = torch.from_numpy(batch[0]).contiguous(memory_format=torch.channels_last)
-    logits = net(x)
-    loss = F.cross_entropy(logits, torch.from_numpy(batch[1]), label_smoothing=0.05)
-    if len(batch) < 3:
-        return loss
-    taught = -(torch.from_numpy(batch[2]) * F.log_softmax(logits, dim=1)).sum(dim=1).mean()
-    return (1 - TEACHER_WEIGHT) * loss + TEACHER_WEIGHT * taught
+    return F.cross_entropy(net(x), torch.from_numpy(batch[1]), label_smoothing=0.05)
 
 
 # ------------------------------------------------------------------ the run
-
-
-def _soft(cfg: TrainConfig, crops: D.Crops) -> np.ndarray | None:
-    """The teacher's readings of `crops`, or None without a teacher."""
-    if cfg.teacher is None:
-        return None
-    return teacher_probs(cfg.teacher, crops.x, max(1, cfg.threads), cfg.log)
 
 
 def _value_stage_a(cfg: TrainConfig, crops: D.Crops, weights: dict, threads: int) -> None:
     torch.set_num_threads(threads)
     torch.manual_seed(cfg.seed + 1)
     s = SCHEDULES[cfg.schedule]
-    soft = _soft(cfg, crops) if not (cfg.out_dir / "values_a.pt").is_file() else None
     train_stage(
         ValueNet(pretrained=True),
         s.value_steps,
         VALUE_LR,
-        lambda step: value_batch(crops, weights, cfg.seed, 1, s.value_batch, step, soft),
+        lambda step: value_batch(crops, weights, cfg.seed, 1, s.value_batch, step),
         _value_loss_of,
         cfg.out_dir / "values_a.ckpt",
         cfg.out_dir / "values_a.pt",
@@ -388,7 +327,6 @@ def train(cfg: TrainConfig) -> list[Path]:
         f"({int((mined.y == 0).sum())} not a die)"
     )
     both = D.Crops.join([crops, mined])
-    soft = _soft(cfg, both) if not (cfg.out_dir / "values.pt").is_file() else None
     net = ValueNet(pretrained=False)
     net.load_state_dict(torch.load(cfg.out_dir / "values_a.pt"))
     torch.manual_seed(cfg.seed + 3)
@@ -396,7 +334,7 @@ def train(cfg: TrainConfig) -> list[Path]:
         net,
         s.tune_steps,
         TUNE_LR,
-        lambda step: value_batch(both, weights, cfg.seed, 3, s.value_batch, step, soft),
+        lambda step: value_batch(both, weights, cfg.seed, 3, s.value_batch, step),
         _value_loss_of,
         cfg.out_dir / "values.ckpt",
         cfg.out_dir / "values.pt",
