@@ -11,6 +11,7 @@ glare, blur, noise, JPEG) is 2-D image work. Pure numpy/OpenCV, seeded by the ca
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -107,18 +108,22 @@ class Camera:
     distance_mm: float = 400.0
     focal_px: float = 700.0
 
+    @functools.cached_property
     def _pose(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """centre, right, down, forward (worked out once per camera)."""
         t = math.radians(self.tilt_deg)
         s, c = math.sin(t), math.cos(t)
         centre = np.array([0.0, -self.distance_mm * s, self.distance_mm * c])
         fwd = np.array([0.0, s, -c])
         right = np.array([1.0, 0.0, 0.0])
         down = np.cross(fwd, right)
+        for a in (centre, right, down, fwd):
+            a.flags.writeable = False
         return centre, right, down, fwd
 
     def project(self, pts: np.ndarray) -> np.ndarray:
         """World points (N, 3) in mm -> pixel coordinates (N, 2)."""
-        centre, right, down, fwd = self._pose()
+        centre, right, down, fwd = self._pose
         p = np.asarray(pts, dtype=np.float64) - centre
         z = np.maximum(p @ fwd, 1e-3)
         u = self.width / 2 + self.focal_px * (p @ right) / z
@@ -127,7 +132,7 @@ class Camera:
 
     def pixel_to_mat(self, u: float, v: float) -> tuple[float, float]:
         """The mat point (x_mm, y_mm) seen at pixel (u, v)."""
-        centre, right, down, fwd = self._pose()
+        centre, right, down, fwd = self._pose
         ray = fwd + right * (u - self.width / 2) / self.focal_px
         ray = ray + down * (v - self.height / 2) / self.focal_px
         k = -centre[2] / ray[2]
@@ -136,7 +141,7 @@ class Camera:
 
     @property
     def position(self) -> np.ndarray:
-        return self._pose()[0]
+        return self._pose[0]
 
 
 @dataclass(frozen=True)
@@ -415,6 +420,18 @@ def pip_rgb(pip_color: str, body: np.ndarray) -> np.ndarray:
     return np.array(PIP_COLORS[pip_color], np.float32)
 
 
+@functools.cache
+def _face_edge() -> np.ndarray:
+    """The shading of a face's rounded edge, (_TEX, _TEX, 1): the same on every face."""
+    t = _TEX
+    edge = np.ones((t, t), np.float32)
+    cv2.rectangle(edge, (4, 4), (t - 5, t - 5), 0.0, -1)
+    edge = cv2.GaussianBlur(edge, (0, 0), 3)
+    shade = (1 - 0.18 * edge)[..., None]
+    shade.flags.writeable = False
+    return shade
+
+
 def _face_texture(
     value: int,
     body: np.ndarray,
@@ -433,11 +450,7 @@ def _face_texture(
         n = _smooth_noise(rng, t, t, 12)
         veins = np.clip(1 - np.abs(n - 0.5) * 8, 0, 1)[..., None]
         tex = tex * (1 - veins) + marble * veins
-    # slightly darker rounded edge
-    edge = np.ones((t, t), np.float32)
-    cv2.rectangle(edge, (4, 4), (t - 5, t - 5), 0.0, -1)
-    edge = cv2.GaussianBlur(edge, (0, 0), 3)
-    tex *= (1 - 0.18 * edge)[..., None]
+    tex *= _face_edge()  # slightly darker rounded edge
     radius = {"round": 0.095, "small": 0.075, "square": 0.09, "big1": 0.095, "logo1": 0.095}[style]
     radius *= rng.uniform(0.85, 1.15) * (1 - 0.3 * rounding)
     pull = 1 - 0.5 * rounding
