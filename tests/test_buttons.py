@@ -103,8 +103,8 @@ def test_one_press_is_one_command(buttons, factory, clock):
 @pytest.mark.parametrize("number,command", [(17, BANK), (27, ROLL), (22, SELECT)])
 @pytest.mark.parametrize("held", [0.05, 0.3, 0.6])
 def test_a_press_bouncing_on_both_edges_is_one_command(factory, clock, number, command, held):
-    """On main a button held 0.25 s or more whose release bounced gave a second command
-    (a ghost SELECT moved the highlighted keep)."""
+    """A button held 0.25 s or more whose release bounces gives one command (a ghost
+    SELECT would move the highlighted keep)."""
     with ArcadeButtons(hold_time=0.8, settle=SETTLE, lockout=0.25, clock=clock) as buttons:
         drive(factory, clock, number, BOUNCE)
         clock.now += held

@@ -59,8 +59,8 @@ def take(stream, n):
 
 
 def test_a_failed_camera_is_reopened_as_a_new_one_with_backoff():
-    """On main the app and `watch` reopened with `lambda: source`: the same closed object,
-    forever failing."""
+    """A camera that failed is closed and a new one opened each time (reopening the same
+    closed object would fail forever), with growing waits between tries."""
     Camera.opened = 0
     clock = FakeClock()
     first = Camera()
@@ -121,7 +121,8 @@ def test_bad_frames_are_skipped_and_counted_then_the_camera_is_reopened():
 
 
 def test_truncated_and_broken_files_in_a_folder_are_skipped_not_grey_frames(tmp_path):
-    """On main a truncated JPEG became a half-grey frame (a false `rolling`)."""
+    """A truncated JPEG is skipped with a message, never a half-grey frame (which would
+    read as `rolling`)."""
     good = np.full((48, 64, 3), 90, np.uint8)
     cv2.putText(good, "1", (20, 40), cv2.FONT_HERSHEY_SIMPLEX, 1, (250, 250, 250), 2)
     cv2.imwrite(str(tmp_path / "a.png"), good)
@@ -235,7 +236,7 @@ def _video(path, n=60):
 
 
 def test_a_video_damaged_mid_way_says_so(tmp_path):
-    """On main a video with a corrupt stretch ended silently, as if finished."""
+    """A video with a corrupt stretch says so instead of ending silently, as if finished."""
     whole = _video(tmp_path / "whole.avi")
     items = list(ResilientSource(lambda: VideoFileSource(whole)).frames())
     assert len(items) == 60 and all(isinstance(i, Frame) for i in items)

@@ -156,8 +156,8 @@ class Flickering(TruthReader):
 
 
 def test_a_die_missed_in_one_read_is_still_on_the_table():
-    """On main the 1 was dropped from the roll, and the keep of the 5 later came out as a
-    throw."""
+    """A die one read misses stays in the roll (the 1 is not dropped), and the 5 kept
+    later is a keep, not a new throw."""
     t = realistic(seed=5)
     t.throw([1, 5, 2, 3, 6], onto={0: "LEFT"})
     t.keep([5])
@@ -201,8 +201,8 @@ class Covered(TruthReader):
 
 @pytest.mark.parametrize("thing", ["finger", "cup", "phone", "sleeve", "shadow"])
 def test_something_in_the_way_is_waited_for_and_changes_nothing(thing):
-    """On main a fingertip resting on a die gave a roll without that die, and another
-    roll when it left."""
+    """A fingertip resting on a die is waited for: no roll without that die, and no second
+    roll when it leaves."""
     t = realistic(seed=7)
     t.throw([1, 1, 5, 2, 3])
     t.put(thing, frames=30, die=2)
