@@ -33,6 +33,8 @@ from zonkcam.game.rules import PRESETS
 from zonkcam.sim import scenes
 
 SMALL = (800, 480)
+REVIEW_RULES = dataclasses.replace(PRESETS["classic-10000"], name="classic to 4,000", target=4000)
+"""The rules of the game whose charts docs/screenshots/game-charts.png shows."""
 SHOTS = scenes.SHOTS
 """File name: scene, size, with its banner, with the odds panel."""
 
@@ -73,13 +75,9 @@ def main(argv: list[str] | None = None) -> int:
     meet.draw(surface, screen)
     _save(surface, out / "meet-the-dice.png")
     review, pools = game_charts()
-    draw_charts(screen, surface, review, pools, target=review_rules().target)
+    draw_charts(screen, surface, review, pools, target=REVIEW_RULES.target)
     _save(surface, out / "game-charts.png")
     return 0
-
-
-def review_rules():
-    return dataclasses.replace(PRESETS["classic-10000"], name="classic to 4,000", target=4000)
 
 
 def game_charts():
@@ -89,8 +87,8 @@ def game_charts():
     from zonkcam.review.dice import pools
     from zonkcam.review.night import review_game
 
-    actions = scripted_game(review_rules(), ("Ann", "Bob", "Cy"), 10_000, seed=3)
-    review = review_game(7, review_rules(), actions, [20.0 * i for i in range(len(actions))])
+    actions = scripted_game(REVIEW_RULES, ("Ann", "Bob", "Cy"), 10_000, seed=3)
+    review = review_game(7, REVIEW_RULES, actions, [20.0 * i for i in range(len(actions))])
     return review, pools(review.actions)
 
 

@@ -26,3 +26,18 @@ def _private_data_dir(tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg-cache"))
     monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "xdg-state"))
     monkeypatch.delenv("ZONKCAM_DB", raising=False)
+
+
+@pytest.fixture
+def window(tmp_path, monkeypatch):
+    """An 800x480 window on SDL's dummy driver, its event queue empty; screenshots go to
+    the test's artifacts folder."""
+    import pygame
+
+    from tests.screen_helpers import artifacts_dir
+    from zonkcam.display.window import Window
+
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    with Window.open((800, 480), screenshots=artifacts_dir(tmp_path) / "live") as w:
+        pygame.event.clear()
+        yield w

@@ -48,3 +48,9 @@ def find_text(surface: pygame.Surface, screen: Painter, text: str) -> tuple[int,
         ):
             return d.rect.topleft
     return None
+
+
+def press(*keys: int) -> None:
+    """Key presses queued as the keyboard would give them."""
+    for k in keys:
+        pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=k, unicode="", mod=0))

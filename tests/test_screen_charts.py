@@ -5,15 +5,13 @@ from __future__ import annotations
 import dataclasses
 
 import pygame
-import pytest
 
-from tests.screen_helpers import artifacts_dir, find_text, save, share_of
+from tests.screen_helpers import artifacts_dir, find_text, press, save, share_of
 from zonkcam.app.loop import TableApp
 from zonkcam.controls import Control
 from zonkcam.display.charts import CHARTS_PROMPT, colour_of
 from zonkcam.display.game_screen import GameScreen
 from zonkcam.display.sounds import Sounds
-from zonkcam.display.window import Window
 from zonkcam.game import actions as A
 from zonkcam.game.dice import parse_dice
 from zonkcam.game.rules import PRESETS
@@ -21,18 +19,6 @@ from zonkcam.record.logged_game import LoggedGame
 from zonkcam.record.store import EventLog
 
 RULES = dataclasses.replace(PRESETS["classic-10000"], target=3000, end="instant")
-
-
-@pytest.fixture
-def window(tmp_path, monkeypatch):
-    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
-    with Window.open((800, 480), screenshots=artifacts_dir(tmp_path) / "live") as w:
-        pygame.event.clear()
-        yield w
-
-
-def press(key):
-    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=key, unicode="", mod=0))
 
 
 def play_a_game(keeper: LoggedGame) -> None:

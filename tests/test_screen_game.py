@@ -5,9 +5,8 @@ from __future__ import annotations
 import time
 
 import pygame
-import pytest
 
-from tests.screen_helpers import artifacts_dir, find_text, share_of
+from tests.screen_helpers import artifacts_dir, find_text, press, share_of
 from tests.test_screen_sounds import FakeMixer
 from zonkcam.advisor.advice import Advisor, Best, best_words
 from zonkcam.controls import BANK, ODDS, ROLL, SELECT, Control, action_for
@@ -16,7 +15,6 @@ from zonkcam.display.game_screen import GameScreen
 from zonkcam.display.odds_worker import OddsWorker
 from zonkcam.display.painter import ACCENT, SURE, layout_for
 from zonkcam.display.sounds import Sounds
-from zonkcam.display.window import Window
 from zonkcam.game import actions as A
 from zonkcam.game.dice import parse_dice
 from zonkcam.game.errors import TableError
@@ -31,19 +29,6 @@ class Clock:
 
     def __call__(self) -> float:
         return self.now
-
-
-@pytest.fixture
-def window(tmp_path, monkeypatch):
-    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
-    with Window.open((800, 480), screenshots=artifacts_dir(tmp_path) / "live") as w:
-        pygame.event.clear()
-        yield w
-
-
-def press(*keys):
-    for k in keys:
-        pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=k, unicode="", mod=0))
 
 
 def run_commands(ui, game):

@@ -197,11 +197,10 @@ def _chosen(args: argparse.Namespace, log: EventLog) -> list[int]:
     if not args.game:
         return log.games_of(args.night, args.demo)
     records = {g.id for g in log.games()}
-    wanted = args.game
-    missing = [n for n in wanted if n not in records]
+    missing = [n for n in args.game if n not in records]
     if missing:
         raise UserError(f"no game {missing[0]} in {log.path} (see: zonkcam games list)")
-    return wanted
+    return args.game
 
 
 def _dice(args: argparse.Namespace) -> int:

@@ -121,7 +121,7 @@ def _race(
     small: int,
 ) -> None:
     """A line per player: the score after each turn of the game."""
-    pygame.draw.rect(surface, PANEL, rect, border_radius=max(2, rect.h // 40))
+    painter.panel(surface, rect)
     painter.text(
         surface,
         "SCORE RACE",
@@ -132,15 +132,7 @@ def _race(
         label=True,
     )
     if not review.race:
-        painter.text(
-            surface,
-            "no turn finished",
-            small,
-            rect.center,
-            color=DIM,
-            background=PANEL,
-            anchor="center",
-        )
+        _nothing(painter, surface, rect, "no turn finished", small)
         return
     plot = rect.inflate(-24, -small * 2 - 12).move(0, small // 2)
     top = max([target] + [s for _, scores in review.race for s in scores.values()] + [1])
@@ -191,7 +183,7 @@ def _rows(
     rows: list[str],
     small: int,
 ) -> None:
-    pygame.draw.rect(surface, PANEL, rect, border_radius=max(2, rect.h // 40))
+    painter.panel(surface, rect)
     if not rows:
         return
     step = min(small * 1.3, (rect.h - 8) / len(rows))
@@ -226,17 +218,9 @@ def _faces(
     small: int,
 ) -> None:
     """The biggest pool's faces as six bars, and its verdict."""
-    pygame.draw.rect(surface, PANEL, rect, border_radius=max(2, rect.h // 40))
+    painter.panel(surface, rect)
     if not pools:
-        painter.text(
-            surface,
-            "no dice thrown",
-            small,
-            rect.center,
-            color=DIM,
-            background=PANEL,
-            anchor="center",
-        )
+        _nothing(painter, surface, rect, "no dice thrown", small)
         return
     pool = pools[0]
     counts = pool.verdict.counts
@@ -285,6 +269,13 @@ def _faces(
             anchor="midtop",
             label=True,
         )
+
+
+def _nothing(
+    painter: Painter, surface: pygame.Surface, rect: pygame.Rect, text: str, small: int
+) -> None:
+    """A panel's words for having nothing to chart."""
+    painter.text(surface, text, small, rect.center, color=DIM, background=PANEL, anchor="center")
 
 
 def wrap(painter: Painter, text: str, size: int, width: int, most: int) -> list[str]:

@@ -150,9 +150,9 @@ class GameScreen:
 
     def _charts_for(self, state: GameState) -> Charts | None:
         """The charts of the finished game on screen, worked out once per game."""
-        game = turn_in_play(state)
         if self.charts_of is None:
             return None
+        game = turn_in_play(state)
         if self._charts is None or self._charts[0] != game:
             self._charts = (game, self.charts_of(state))
         if self._charts[1] is None:

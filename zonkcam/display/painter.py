@@ -259,7 +259,7 @@ class Painter:
         self.texts.append(DrawnText(text, rect, max(8, int(size)), color, background, label))
         return rect
 
-    def _panel(self, surface: pygame.Surface, rect: pygame.Rect) -> None:
+    def panel(self, surface: pygame.Surface, rect: pygame.Rect) -> None:
         pygame.draw.rect(surface, PANEL, rect, border_radius=max(2, rect.h // 40))
 
     @staticmethod
@@ -338,7 +338,7 @@ class Painter:
         h = surface.get_height()
         self.camera_fit = None
         if frame is None or getattr(frame, "ndim", 0) != 3 or frame.shape[2] < 3:
-            self._panel(surface, rect)
+            self.panel(surface, rect)
             self.text(
                 surface,
                 "no camera",
@@ -395,7 +395,7 @@ class Painter:
         h = surface.get_height()
         pad = max(4, h // 80)
         figure = self._figure(surface)
-        self._panel(surface, rect)
+        self.panel(surface, rect)
         label = self.text(
             surface,
             "TURN",
@@ -445,7 +445,7 @@ class Painter:
         """The legal keeps of the roll on the table (one selected), or the next step."""
         h = surface.get_height()
         pad = max(4, h // 80)
-        self._panel(surface, rect)
+        self.panel(surface, rect)
         if not view.keeps:
             self._next_step(surface, rect, view)
             return
@@ -603,7 +603,7 @@ class Painter:
     def _board(self, surface: pygame.Surface, rect: pygame.Rect, view: ScreenView) -> None:
         h = surface.get_height()
         pad = max(4, h // 80)
-        self._panel(surface, rect)
+        self.panel(surface, rect)
         if not view.board:
             return
         row_h = min(round(h * 0.075), (rect.h - 2 * pad) // len(view.board))

@@ -153,7 +153,9 @@ def odds_view(advice: Advice | None, state: GameState, selected: KeepRow | None 
     if bank is not None:
         lines.append(f"bank now: {worth(advice, bank)}")
     elif (
-        state.turn.rolls and state.phase in (Phase.ROLL, Phase.DECIDE) and (row or not advice.keeps)
+        state.turn.rolls
+        and state.phase in (Phase.ROLL, Phase.DECIDE)
+        and (row is not None or not advice.keeps)
     ):
         lines.append(no_bank_words(state, row.points if row is not None else 0, n))
     if roll is not None:
