@@ -132,6 +132,9 @@ def test_a_misread_die_is_corrected_by_tap_and_digit(tmp_path):
         assert sorted(d.value for d in state.turn.roll) == [1, 3, 4, 6, 6]
         kinds = [type(e).__name__ for e in log.actions(keeper.game_id)]
         assert kinds[-3:] == ["Roll", "Undo", "Roll"]  # the correction is in the log
+        # both keep the colours read, for the night's review to follow each die by
+        read, _, fixed = log.actions(keeper.game_id)[-3:]
+        assert len(fixed.seen) == 5 and all(fixed.seen) and fixed.seen == read.seen
 
 
 def test_every_roll_read_keeps_its_photo_and_the_screen_shows_it(tmp_path):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from zonkcam.app.flow import Question, TableFlow, dice_of
+from zonkcam.app.flow import Question, TableFlow, dice_of, roll_of
 from zonkcam.game import actions as A
 from zonkcam.game.dice import Die, parse_dice
 from zonkcam.game.game import Game
@@ -142,6 +142,25 @@ def test_detroit_colours_only_when_they_can_be_right():
     misread = [die(3, color="white"), *ok[:2], *ok[3:]]
     assert all(d.color is None for d in dice_of(misread, detroit=True))
     assert all(d.color is None for d in dice_of(ok, detroit=False))
+
+
+def test_a_roll_keeps_the_colours_read_where_its_dice_carry_none():
+    read = [die(2, color="red"), die(5, color="white"), die(5, color="blue")]
+    plain = roll_of(read, detroit=False)
+    assert plain.dice == parse_dice([2, 5, 5]) and plain.seen == ("red", "white", "blue")
+    assert A.action_to_json(plain) == {"roll": [2, 5, 5], "seen": ["red", "white", "blue"]}
+    assert A.action_from_json(A.action_to_json(plain)).seen == plain.seen
+    # detroit's dice carry their colours; misread ones do not, and keep them beside
+    colours = ["white", "white", "red", "red", "green", "green"]
+    pairs = [die(v, color=c) for v, c in zip([1, 1, 2, 2, 3, 3], colours, strict=True)]
+    assert roll_of(pairs, detroit=True).seen == ()
+    three_red = [die(1, color="red"), *pairs[1:]]
+    assert roll_of(three_red, detroit=True).seen[:3] == ("red", "white", "red")
+    # the flow throws such rolls, and they play and compare as the dice alone
+    g, flow = game(), TableFlow()
+    thrown = [die(v, x=20 * i) for i, v in enumerate([1, 5, 2, 3, 4])]
+    (roll,) = flow.on_observation(settled(thrown), g.state)
+    assert roll.seen == ("white",) * 5 and roll == A.Roll(parse_dice([1, 5, 2, 3, 4]))
 
 
 def test_buttons_reach_go_for_1000_and_piggyback():

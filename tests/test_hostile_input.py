@@ -71,6 +71,20 @@ def test_a_replay_line_too_long_or_not_utf8(tmp_path, capsys):
     assert "line 2: not UTF-8 text" in one_line(capsys, "replay", str(replay))
 
 
+@pytest.mark.parametrize(
+    ("obj", "message"),
+    [
+        ({"roll": [1, 2], "seen": ["red"]}, "'seen' names 1 colours for 2 dice"),
+        ({"roll": [1], "seen": ["tartan"]}, "unknown die colour 'tartan' in 'seen'"),
+        ({"roll": [1], "seen": "red"}, "'seen' must be a list of colour names"),
+        ({"roll": [1], "seen": [7]}, "unknown die colour 7 in 'seen'"),
+    ],
+)
+def test_a_roll_with_bad_colours_read_is_one_line(obj, message):
+    with pytest.raises(A.ActionFormatError, match=message):
+        A.action_from_json(obj)
+
+
 def test_action_errors_quote_hostile_values_short():
     with pytest.raises(A.ActionFormatError) as info:
         A.action_from_json([1] * 10_000)

@@ -9,7 +9,7 @@ from zonkcam.game.dice import parse_dice
 from zonkcam.game.rules import PRESETS
 from zonkcam.record.logged_game import LoggedGame
 from zonkcam.record.store import EventLog
-from zonkcam.review.dice import pools
+from zonkcam.review.dice import NO_COLOUR, pools
 
 
 def _game(log, rules, rolls, undo_first=None):
@@ -42,13 +42,32 @@ def test_the_pools_count_every_die_as_kept_and_detroit_dice_by_colour(tmp_path):
     }
 
 
+def test_dice_the_camera_read_are_followed_by_their_colour():
+    whites = ["white"] * 5
+    rolls = [A.Roll(parse_dice([1 + i % 6, 2, 3, 4, 5, 6]), ("red", *whites)) for i in range(40)]
+    rolls[7] = A.Roll(parse_dice([6, 6, 3, 4, 5, 6]), ("red", "red", *whites[1:]))  # misread
+    rolls.append(A.Roll(parse_dice([2, 2]), ("red", "white")))
+    rolls.append(A.Roll(parse_dice([4, 4])))  # typed in: no colour
+    white, red, none = pools(rolls)  # the most thrown first
+    assert (red.name, red.dice, red.verdict.throws) == ("red", 1, 42)
+    assert red.followed == 40 / 41 and "red die (followed by its colour in 98% of" in red.text
+    assert (white.name, white.dice, white.verdict.throws) == ("white", 5, 200)
+    assert "white (5 dice of one colour, pooled)" in white.text
+    assert (none.name, none.dice, none.verdict.counts) == (NO_COLOUR, 2, (0, 0, 0, 2, 0, 0))
+    # a colour thrown twice in most throws is two dice, pooled
+    two = pools(
+        [A.Roll(parse_dice([3, 4]), ("blue", "blue"))] * 30 + [A.Roll(parse_dice([5]), ("blue",))]
+    )
+    assert [(p.name, p.dice, p.followed) for p in two] == [("blue", 2, 1.0)]
+
+
 def test_games_dice_prints_each_pool_and_its_verdict(tmp_path, capsys):
     db = tmp_path / "g.sqlite3"
     with EventLog(db) as log:
         _game(log, "chicago", [[1, 2, 3, 4, 6], [5, 5, 2, 3, 4]])
     assert cli.main(["games", "dice", "--db", str(db)]) == 0
     out = capsys.readouterr().out
-    assert "every die (5 dice pooled, the log cannot tell them apart): too few throws" in out
+    assert "every die (5 dice with no colour to tell them apart, pooled): too few throws" in out
     assert "faces 1-6:" in out
     assert cli.main(["games", "dice", "7", "--db", str(db)]) == 2
     assert "no game 7" in capsys.readouterr().err

@@ -55,4 +55,4 @@ def test_the_readme_promises_the_sample_size_the_verdict_uses():
     from pathlib import Path
 
     readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
-    assert f"has the {F.needed_throws()} throws that catch a die" in readme
+    assert f"has the {F.needed_throws()} throws that catch one face" in readme

@@ -105,7 +105,7 @@ class TableFlow:
         out: list[Outcome] = []
         if state.phase is Phase.PAIR:
             out.append(A.Reroll())  # throwing the pair again is the re-roll
-        roll = A.Roll(dice_of(rolled, detroit=rules.points.colour_pairs > 0))
+        roll = roll_of(rolled, detroit=rules.points.colour_pairs > 0)
         out.append(roll)
         if rules.drinking.board_images and state.phase is not Phase.GO_FOR_1000:
             best = score_roll(rules, roll.dice).best
@@ -120,6 +120,15 @@ class TableFlow:
                     else:
                         out.append(A.Land(label.lower()))
         return out
+
+
+def roll_of(seen: list[TableDie], *, detroit: bool) -> A.Roll:
+    """The roll of these read dice (dice_of), with the colours read kept beside dice that
+    carry none (Roll.seen: the night's review follows each die by them)."""
+    dice = dice_of(seen, detroit=detroit)
+    if any(d.color for d in dice):
+        return A.Roll(dice)
+    return A.Roll(dice, tuple(d.color for d in seen))
 
 
 def dice_of(seen: list[TableDie], *, detroit: bool) -> tuple[Die, ...]:

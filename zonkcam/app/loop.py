@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, replace
 import cv2
 
 from zonkcam.app.demo import DemoDriver
-from zonkcam.app.flow import Question, TableFlow, dice_of
+from zonkcam.app.flow import Question, TableFlow, roll_of
 from zonkcam.controls import Control, Press, action_for
 from zonkcam.display.game_screen import Charts, GameScreen
 from zonkcam.display.view import TableObservation
@@ -316,7 +316,7 @@ class TableApp:
         rolled = [d for d in obs.dice if d.zone is Zone.ROLLING]
         target = obs.dice[index]
         fixed = [d.confirmed(value) if d is target else d for d in rolled]
-        corrected = A.Roll(dice_of(fixed, detroit=self.keeper.state.rules.points.colour_pairs > 0))
+        corrected = roll_of(fixed, detroit=self.keeper.state.rules.points.colour_pairs > 0)
         self.last_settled = replace(
             obs,
             dice=tuple(d.confirmed(value) if d is target else d for d in obs.dice),

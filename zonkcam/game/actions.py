@@ -2,7 +2,8 @@
 
 Each accepted action is stored as an event; the game state is a fold over them.
 The JSON form is one object per action, as used by ``zonkcam replay`` and the event log:
-``{"players": [...]}``, ``{"roll": [1, 2, 4, 6, 6]}``, ``{"keep": [1]}``, ``{"bank": true}``,
+``{"players": [...]}``, ``{"roll": [1, 2, 4, 6, 6]}`` (from the camera, with ``"seen": ["white",
+"red", ...]``: Roll.seen), ``{"keep": [1]}``, ``{"bank": true}``,
 ``{"reroll": true}``, ``{"pass": true}``, ``{"go_for_1000": true}``, ``{"piggyback": true}``,
 ``{"penalty": "spaced" | "sloppy", "player": NAME}``,
 ``{"land": "left" | "right" | "choose" | "social", "player": NAME}``,
@@ -12,11 +13,11 @@ The JSON form is one object per action, as used by ``zonkcam replay`` and the ev
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from zonkcam.game.dice import PLAIN_DICE, Die, parse_dice
+from zonkcam.game.dice import COLOUR_NAMES, PLAIN_DICE, Die, parse_dice
 from zonkcam.game.errors import TableError
 from zonkcam.game.names import quoted
 
@@ -53,6 +54,23 @@ class Roll:
     """The dice the current player just threw."""
 
     dice: tuple[Die, ...]
+    seen: tuple[str | None, ...] = field(default=(), compare=False)
+    """The body colour the camera read for each die, in order, where the dice themselves
+    carry none (a table that scores no colours): kept in the log so that the night's
+    review can follow each die (zonkcam.review.dice), never scored, and no part of what
+    makes two rolls the same. Empty for a roll typed in or without colours read."""
+
+    def __post_init__(self) -> None:
+        if self.seen and len(self.seen) != len(self.dice):
+            raise ActionFormatError(
+                f"'seen' names {len(self.seen)} colours for {len(self.dice)} dice"
+            )
+        for colour in self.seen:
+            if colour is not None and colour not in COLOUR_NAMES:
+                raise ActionFormatError(
+                    f"unknown die colour {quoted(colour)} in 'seen' "
+                    f"(known: {', '.join(COLOUR_NAMES)})"
+                )
 
 
 @dataclass(frozen=True)
@@ -222,8 +240,11 @@ def action_from_json(obj: Any) -> Action:
             raise ActionFormatError("'players' must be a list of names")
         return Players(tuple(n.strip() for n in names))
     if "roll" in keys:
-        only("roll")
-        return Roll(parse_dice(_list(obj["roll"], "roll")))
+        only("roll", "seen")
+        seen = obj.get("seen", [])
+        if not isinstance(seen, list):
+            raise ActionFormatError("'seen' must be a list of colour names (or null)")
+        return Roll(parse_dice(_list(obj["roll"], "roll")), tuple(seen))
     if "keep" in keys:
         only("keep")
         dice = parse_dice(_list(obj["keep"], "keep"))
@@ -267,10 +288,9 @@ def action_to_json(action: Action) -> dict[str, Any]:
     match action:
         case Players(names):
             return {"players": list(names)}
-        case Roll(dice):
-            if any(d.color for d in dice):
-                return {"roll": [str(d) for d in dice]}
-            return {"roll": [d.value for d in dice]}
+        case Roll(dice, seen):
+            roll = [str(d) for d in dice] if any(d.color for d in dice) else [d.value for d in dice]
+            return {"roll": roll} | ({"seen": list(seen)} if any(seen) else {})
         case Keep(values):
             return {"keep": list(values)}
         case Penalty(kind, player):

@@ -1,50 +1,86 @@
 """The night's dice, from the game log: every die of every throw as the game kept it (a
 misread roll that was corrected counts as corrected: an undo folds the misread away),
-grouped by what tells the dice apart, and each group's fairness verdict.
+followed by what tells the dice apart, and each die's or pool's fairness verdict.
 
-What tells dice apart in the log is their colour, kept on tables that play with colours
-(detroit); dice of one colour, or of a table that keeps no colours, cannot be told apart
-and are pooled: a pool's verdict is on all its dice at once (a loaded die among fair ones
-shows less strongly, so it takes more throws to catch)."""
+What tells dice apart is their body colour: the colour a die carries on a table that
+scores colours (detroit), else the colour the camera read for it (Roll.seen). A colour
+that a throw shows at most once (in FOLLOW_SHARE of its throws: the others are taken for
+a colour misread) is one die, followed from throw to throw, and its confidence is the
+share of its throws in which it was the only die of its colour. Dice of one colour, or
+with no colour (typed in: text mode, a replay file), cannot be told apart and are
+pooled: a pool's verdict is on all its dice at once (a loaded die among fair ones shows
+less strongly, so it takes more throws to catch). The table's taught examples
+(zonkcam.vision.examples) are kept per face value, not per die, so they tell no two dice
+apart."""
 
 from __future__ import annotations
 
+import math
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 
 from zonkcam.game import actions as A
 from zonkcam.review.fairness import FACES, Verdict, verdict
 
+NO_COLOUR = "no colour read"
+"""The pool of dice without a colour, beside dice with one."""
+EVERY_DIE = "every die"
+"""The pool of all dice, where no throw has a colour."""
+FOLLOW_SHARE = 0.95
+"""A colour holds as many dice as it shows in this share of its throws (the rest are a
+die's colour misread, or a die of another colour read as this one)."""
+
 
 @dataclass(frozen=True)
 class Pool:
     name: str
-    """The dice's colour, or "every die" where the log keeps no colour."""
+    """The dice's colour, NO_COLOUR or EVERY_DIE."""
     dice: int
-    """How many dice of the pool a throw holds at most (the pool's size, at least)."""
+    """How many dice the pool holds: as many as a throw shows of it, in FOLLOW_SHARE of
+    its throws."""
     verdict: Verdict
+    followed: float
+    """The share of the pool's throws that showed no more of it than `dice`: for one die,
+    how surely it was one and the same die every time."""
+
+    @property
+    def coloured(self) -> bool:
+        return self.name not in (NO_COLOUR, EVERY_DIE)
 
     @property
     def text(self) -> str:
-        if self.dice == 1:
-            return f"{self.name} die: {self.verdict.text}"
-        apart = f"{self.dice} dice pooled, the log cannot tell them apart"
-        return f"{self.name} ({apart}): {self.verdict.text}"
+        if self.dice == 1 and self.coloured:
+            return f"{self.name} die ({self.sureness}): {self.verdict.text}"
+        why = "of one colour" if self.coloured else "with no colour to tell them apart"
+        return f"{self.name} ({self.dice} dice {why}, pooled): {self.verdict.text}"
+
+    @property
+    def sureness(self) -> str:
+        """How surely the die was followed, in words."""
+        return f"followed by its colour in {self.followed:.0%} of its throws"
 
 
 def pools(actions: Iterable[A.Action]) -> list[Pool]:
-    """The groups of dice thrown in these actions (of one or many games), biggest first."""
-    counts: dict[str, list[int]] = {}
-    sizes: dict[str, int] = {}
+    """The dice and pools thrown in these actions (of one or many games), most thrown
+    first."""
+    counts: dict[str | None, list[int]] = {}
+    per_throw: dict[str | None, list[int]] = {}
     for action in actions:
         if not isinstance(action, A.Roll):
             continue
-        seen: dict[str, int] = {}
-        for die in action.dice:
-            name = die.color or "every die"
-            counts.setdefault(name, [0] * FACES)[die.value - 1] += 1
-            seen[name] = seen.get(name, 0) + 1
-        for name, n in seen.items():
-            sizes[name] = max(sizes.get(name, 0), n)
-    out = [Pool(name, sizes[name], verdict(c)) for name, c in counts.items()]
+        colours = [d.color for d in action.dice]
+        if not any(colours) and action.seen:
+            colours = list(action.seen)
+        for die, colour in zip(action.dice, colours, strict=True):
+            counts.setdefault(colour, [0] * FACES)[die.value - 1] += 1
+        for colour, n in Counter(colours).items():
+            per_throw.setdefault(colour, []).append(n)
+    out = []
+    for colour, faces in counts.items():
+        shown = sorted(per_throw[colour])
+        size = shown[max(0, math.ceil(FOLLOW_SHARE * len(shown)) - 1)]
+        followed = sum(n <= size for n in shown) / len(shown)
+        name = colour or (EVERY_DIE if len(counts) == 1 else NO_COLOUR)
+        out.append(Pool(name, size, verdict(faces), followed))
     return sorted(out, key=lambda p: (-p.verdict.throws, p.name))
