@@ -243,7 +243,9 @@ def action_from_json(obj: Any) -> Action:
         only("roll", "seen")
         seen = obj.get("seen", [])
         if not isinstance(seen, list):
-            raise ActionFormatError("'seen' must be a list of colour names (or null)")
+            raise ActionFormatError(
+                "'seen' must be a list of colour names (null for a die whose colour was not read)"
+            )
         return Roll(parse_dice(_list(obj["roll"], "roll")), tuple(seen))
     if "keep" in keys:
         only("keep")
