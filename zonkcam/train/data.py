@@ -480,6 +480,9 @@ def det_targets(boxes: np.ndarray, size_ok: np.ndarray, stride: int, grid: int) 
     return heat, reg, m_off, m_size
 
 
+TURN_SHARE = 0.5
+"""Share of value-net crops turned a quarter, a half or three quarters (the rest stay
+upright, as an oblique camera sees a die: its top face uppermost)."""
 GREY_SHARE = 0.2
 SMALL_SHARE = 0.25
 BLUR_SHARE = 0.15
@@ -521,7 +524,7 @@ def marble(crop: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 
 def value_augment(x: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """(N, 64, 64, 3) uint8 crops -> (N, 3, 64, 64) float32, augmented: mirrored
-    left-right (never turned: an oblique die's top face lies uppermost), colour gains,
+    left-right, turned by quarters (TURN_SHARE), colour gains,
     brightness, contrast, channel order, grey (GREY_SHARE), new body and pip colours
     (RECOLOUR_SHARE), marbling (MARBLE_SHARE), lost resolution as of a small die
     (SMALL_SHARE), blur (BLUR_SHARE), noise."""
@@ -529,6 +532,9 @@ def value_augment(x: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     n = len(b)
     flip = rng.random(n) < 0.5
     b[flip] = b[flip][:, :, ::-1]
+    turn = np.flatnonzero(rng.random(n) < TURN_SHARE)
+    for i, k in zip(turn, rng.integers(1, 4, len(turn)), strict=True):
+        b[i] = np.rot90(b[i], int(k))
     gains = rng.uniform(0.75, 1.25, (n, 1, 1, 3)).astype(np.float32)
     bright = rng.uniform(0.6, 1.35, (n, 1, 1, 1)).astype(np.float32)
     mean = b.mean(axis=(1, 2, 3), keepdims=True)

@@ -102,7 +102,11 @@ class TrainConfig:
             "leave_out": self.leave_out,
             "schedule": asdict(SCHEDULES[self.schedule]),
             "seed": self.seed,
-            "augment": {"recolour": D.RECOLOUR_SHARE, "marble": D.MARBLE_SHARE},
+            "augment": {
+                "recolour": D.RECOLOUR_SHARE,
+                "marble": D.MARBLE_SHARE,
+                "turn": D.TURN_SHARE,
+            },
         }
         kept = self.kept_detector()
         if kept is not None:
