@@ -30,6 +30,7 @@ VARIANTS: list[tuple[str, dict]] = [
     ("keep_vote 0.8", {"keep_vote": 0.8}),
     ("no dedupe", {"dedupe_iou": 1.0, "dedupe_inside": 0.0}),
     ("dedupe by IoU only", {"dedupe_inside": 0.0}),
+    ("no mirrored look", {"mirror_look": False}),
 ]
 
 
