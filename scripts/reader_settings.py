@@ -31,6 +31,12 @@ VARIANTS: list[tuple[str, dict]] = [
     ("no dedupe", {"dedupe_iou": 1.0, "dedupe_inside": 0.0}),
     ("dedupe by IoU only", {"dedupe_inside": 0.0}),
     ("no mirrored look", {"mirror_look": False}),
+    ("no second look", {"second_look": 0}),
+    ("second look at 640 px", {"second_look": 640}),
+    ("second look below 24 px", {"second_look_below": 24.0}),
+    ("second look below 32 px", {"second_look_below": 32.0}),
+    ("second_look_vote 0.7", {"second_look_vote": 0.7}),
+    ("second_look_vote 0.9", {"second_look_vote": 0.9}),
 ]
 
 

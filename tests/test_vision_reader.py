@@ -2,6 +2,7 @@
 and with stand-in sessions for the rules of the one pass."""
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -583,3 +584,54 @@ def test_a_known_die_size_sizes_the_detector_input():
     read_dice(np.full((480, 640, 3), 90, np.uint8), fake, die_px=112.0)
     # 640 x 28 / 112 = 160 px wide, padded to multiples of 32
     assert fake.detector.inputs == [(1, 3, 128, 160)]
+
+
+def _looks(first: tuple[np.ndarray, ...], second: tuple[np.ndarray, ...]) -> _Session:
+    """A detector that sees `first` on its first look and `second` on any later one."""
+    calls = iter([list(first)])
+    return _Session(lambda _x: next(calls, list(second)))
+
+
+def test_a_photo_with_a_small_die_gets_a_second_larger_look():
+    looks = ReaderSettings(second_look=640, second_look_below=24.0, second_look_vote=0.8)
+    # first look (416 px input, the image's own scale): one die 16 px wide there, under
+    # second_look_below; second look (640 px): that die again, a new one the detector is
+    # sure of and a new lukewarm one (heat 0.13: vote 0.99 x (0.13 / 0.4) ** 0.25 =
+    # 0.747, enough for a first look's keep_vote 0.7, not for second_look_vote 0.8)
+    first = _peaks((20, 20, 16, 0.9))
+    second = _peaks((31, 31, 24, 0.9), (80, 80, 24, 0.9), (50, 10, 24, 0.13), grid=160)
+    threes = np.array([[0.01, 0, 0, 0.99, 0, 0, 0]], np.float32)
+
+    def fake() -> DiceModel:
+        return DiceModel(_looks(first, second), _fake((), threes).values, threads=1)
+
+    model = fake()
+    dice = read_dice(IMAGE, model, looks)
+    assert model.detector.inputs == [(1, 3, 416, 416), (1, 3, 640, 640)]
+    # the die both looks found is read once, as the first look boxed it
+    assert [d.bbox for d in dice][0] == (72.0, 72.0, 88.0, 88.0)
+    assert len(dice) == 2 and dice[1].bbox[0] == pytest.approx(208 - 12 * 416 / 640, abs=0.1)
+    # the second look crops only the new die: not the one boxed over a kept die, nor the
+    # one too cold to reach second_look_vote (each crop read as cut and mirrored)
+    assert model.values.inputs == [(1, 3, 64, 64)] * 4
+    lenient = read_dice(IMAGE, fake(), replace(looks, second_look_vote=0.7))
+    assert len(lenient) == 3
+    model = fake()
+    assert len(read_dice(IMAGE, model, replace(looks, second_look=0))) == 1
+    assert len(model.detector.inputs) == 1
+    model = fake()  # a die 16 px at the input is not small under a bar of 12 px
+    assert len(read_dice(IMAGE, model, replace(looks, second_look_below=12.0))) == 1
+    assert len(model.detector.inputs) == 1
+
+
+def test_no_second_look_for_big_dice_or_a_known_die_size():
+    # a die 40 px at the detector's input: one look
+    fake = _fake(_peaks((20, 20, 40, 0.9)), np.array([[0.01, 0, 0, 0.99, 0, 0, 0]], np.float32))
+    assert len(read_dice(IMAGE, fake)) == 1 and len(fake.detector.inputs) == 1
+    # the calibrated table (die_px known) sizes its one look by the die, kept or not
+    empty = _fake(_peaks(grid=40), np.zeros((0, 7), np.float32))
+    assert read_dice(np.full((480, 640, 3), 90, np.uint8), empty, die_px=112.0) == ()
+    assert len(empty.detector.inputs) == 1
+    # a photo where nothing was kept is looked at again
+    empty = _fake(_peaks(), np.zeros((0, 7), np.float32))
+    assert read_dice(IMAGE, empty) == () and len(empty.detector.inputs) == 2

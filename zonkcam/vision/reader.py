@@ -5,8 +5,10 @@ Pure: numpy image in, frozen dataclasses out; the ONNX sessions come from
 its heatmap peaks (die centres, class-agnostic) -> a 64 px crop of each candidate cut
 from the full-resolution image -> the value net reads all crops of the image in one run
 ('not a die' or 1-6), and again mirrored those it may keep, the two readings averaged ->
-a candidate is kept when the value net and the detector's heat vote for it -> of two
-dice boxed over each other, the surer one -> each die's confidence
+a candidate is kept when the value net and the detector's heat vote for it -> on a photo
+where a kept die came small at the detector's input or none was kept, a second, larger
+look, whose new dice need a surer vote -> of two dice boxed over each other, the surer
+one (the first look's before the second's) -> each die's confidence
 (zonkcam.vision.confidence) -> body colour.
 """
 
@@ -23,7 +25,7 @@ from zonkcam.vision.confidence import features as confidence_features
 from zonkcam.vision.die import Reading
 from zonkcam.vision.examples import TaughtDice
 from zonkcam.vision.model import DiceModel
-from zonkcam.vision.preprocess import DET_STRIDE, crop_die, letterbox, to_bgr8
+from zonkcam.vision.preprocess import CROP_SIZE, DET_STRIDE, crop_die, letterbox, to_bgr8
 
 MIN_SIDE = 8
 """Images smaller than this (px) hold no readable die."""
@@ -60,6 +62,13 @@ class ReaderSettings:
     """A candidate whose vote comes within mirror_within of keep_vote (or over it) is read
     a second time mirrored left to right, and the two readings are averaged: a face reads
     the same mirrored, and a misreading often does not."""
+    second_look: int = 512
+    """On a photo (no `die_px` given) where a kept die spans fewer than second_look_below
+    px at the detector's input, or no die was kept, the detector looks again with the
+    photo's longer side at this many px (0: never) ..."""
+    second_look_below: float = 28.0
+    second_look_vote: float = 0.8
+    """... and a die only that look finds is kept when its vote reaches this."""
 
 
 DEFAULT_SETTINGS = ReaderSettings()
@@ -133,11 +142,76 @@ def vote(probs: np.ndarray, heat: np.ndarray, settings: ReaderSettings) -> np.nd
     return (1.0 - probs[:, 0]) * backing**settings.heat_weight
 
 
-def min_kept_heat(settings: ReaderSettings) -> float:
-    """The least heat with which a candidate can be kept (the value net sure of it)."""
+def min_kept_heat(settings: ReaderSettings, bar: float | None = None) -> float:
+    """The least heat with which a candidate can reach the vote `bar` (default
+    keep_vote): the value net sure of it."""
     if settings.heat_weight <= 0:
         return 0.0
-    return settings.heat_full * settings.keep_vote ** (1.0 / settings.heat_weight)
+    bar = settings.keep_vote if bar is None else bar
+    return settings.heat_full * bar ** (1.0 / settings.heat_weight)
+
+
+@dataclass(frozen=True)
+class _Look:
+    """What one detector look kept: per die its box, heat, crop, the value net's
+    probabilities, pooled feature (None without that output) and vote; the detector's
+    letterboxed input and its scale."""
+
+    boxes: np.ndarray
+    heat: np.ndarray
+    crops: np.ndarray
+    probs: np.ndarray
+    feats: np.ndarray | None
+    votes: np.ndarray
+    inp: np.ndarray
+    scale: float
+
+
+def _look(
+    img: np.ndarray,
+    model: DiceModel,
+    settings: ReaderSettings,
+    scale: float,
+    examples: TaughtDice | None,
+    bar: float,
+    taken: np.ndarray | None = None,
+) -> _Look:
+    """Detect at `scale`, read each candidate that could reach the vote `bar` and keep
+    those that do. `taken`: boxes of dice already kept, which a candidate boxed over one
+    of them (the dedupe's rule) could never displace, so it is not read."""
+    boxes, heat, inp = detect(img, model, settings, scale)
+    hopeful = heat >= min_kept_heat(settings, bar)
+    if taken is not None and len(taken) and len(boxes):
+        hopeful &= ~_over(boxes, taken, settings.dedupe_iou, settings.dedupe_inside)
+    boxes, heat = boxes[hopeful], heat[hopeful]
+    if len(boxes) == 0:
+        crops = np.zeros((0, CROP_SIZE, CROP_SIZE, 3), np.uint8)
+        nothing = np.zeros(0, np.float32)
+        return _Look(boxes, heat, crops, np.zeros((0, 7), np.float32), None, nothing, inp, scale)
+    crops = np.stack([crop_die(img, b) for b in boxes])
+    probs, feats = read_crops_and_features(crops, model)
+    if settings.mirror_look:
+        near = np.flatnonzero(
+            vote(probs, heat, settings) >= settings.keep_vote - settings.mirror_within
+        )
+        if len(near):
+            probs = probs.copy()
+            probs[near] = (probs[near] + read_crops(crops[near][:, :, ::-1], model)) / 2
+    if examples is not None:
+        probs = examples.blend(probs, feats)
+    votes = vote(probs, heat, settings)
+    k = np.flatnonzero(votes >= bar)
+    kept_feats = feats[k] if feats is not None else None
+    return _Look(boxes[k], heat[k], crops[k], probs[k], kept_feats, votes[k], inp, scale)
+
+
+def _wants_second_look(first: _Look, settings: ReaderSettings) -> bool:
+    """No die kept, or one small at the detector's input."""
+    if len(first.boxes) == 0:
+        return True
+    b = first.boxes
+    sides = np.maximum(b[:, 2] - b[:, 0], b[:, 3] - b[:, 1]) * first.scale
+    return bool(sides.min() < settings.second_look_below)
 
 
 def read_dice(
@@ -151,40 +225,37 @@ def read_dice(
 ) -> tuple[Reading, ...]:
     """Every six-sided die found in `image` (grey, BGR or BGRA; 8 or 16 bit), sorted
     top-to-bottom then left-to-right. `die_px`: how many px a die spans in `image`, when
-    known (a calibrated table); the detector input is then sized by it. `examples`: the
-    table's taught dice, blended into the values (zonkcam.vision.examples). `features`: a
-    list that receives each returned die's pooled feature, in order (nothing when the
-    model has no 'features' output). `clues`: a list that receives each returned die's
-    confidence clues (zonkcam.vision.confidence.features), in order."""
+    known (a calibrated table); the detector input is then sized by it (and there is no
+    second look). `examples`: the table's taught dice, blended into the values
+    (zonkcam.vision.examples). `features`: a list that receives each returned die's
+    pooled feature, in order (nothing when the model has no 'features' output). `clues`:
+    a list that receives each returned die's confidence clues
+    (zonkcam.vision.confidence.features), in order."""
     img = to_bgr8(image)
     h, w = img.shape[:2]
     if h < MIN_SIDE or w < MIN_SIDE:
         return ()
     scale = detector_scale(img.shape, settings, die_px)
-    boxes, heat, inp = detect(img, model, settings, scale)
-    hopeful = heat >= min_kept_heat(settings)
-    boxes, heat = boxes[hopeful], heat[hopeful]
+    first = _look(img, model, settings, scale, examples, settings.keep_vote)
+    looks = [first]
+    bigger = settings.second_look / max(h, w)
+    if die_px is None and bigger > scale and _wants_second_look(first, settings):
+        bar = max(settings.keep_vote, settings.second_look_vote)
+        looks.append(_look(img, model, settings, bigger, examples, bar, first.boxes))
+    boxes = np.concatenate([lk.boxes for lk in looks])
     if len(boxes) == 0:
         return ()
-    crops = np.stack([crop_die(img, b) for b in boxes])
-    probs, feats = read_crops_and_features(crops, model)
-    if settings.mirror_look:
-        near = np.flatnonzero(
-            vote(probs, heat, settings) >= settings.keep_vote - settings.mirror_within
-        )
-        if len(near):
-            probs = probs.copy()
-            probs[near] = (probs[near] + read_crops(crops[near][:, :, ::-1], model)) / 2
-    if examples is not None:
-        probs = examples.blend(probs, feats)
-    votes = vote(probs, heat, settings)
-    keep = np.flatnonzero(votes >= settings.keep_vote)
-    if len(keep) > 1:
-        order = nms(boxes[keep], votes[keep], settings.dedupe_iou, settings.dedupe_inside)
-        keep = keep[order]
-    if len(keep) == 0:
-        return ()
-    visible = inp[: max(1, round(h * scale)), : max(1, round(w * scale))]
+    probs = np.concatenate([lk.probs for lk in looks])
+    heat = np.concatenate([lk.heat for lk in looks])
+    crops = np.concatenate([lk.crops for lk in looks])
+    votes = np.concatenate([lk.votes for lk in looks])
+    keep = np.arange(len(boxes))
+    if len(boxes) > 1:  # of two dice boxed over each other, the surer one
+        keep = nms(boxes, votes, settings.dedupe_iou, settings.dedupe_inside)
+    feats = None
+    if all(lk.feats is not None for lk in looks if len(lk.boxes)):
+        feats = np.concatenate([lk.feats for lk in looks if len(lk.boxes)])
+    visible = first.inp[: max(1, round(h * first.scale)), : max(1, round(w * first.scale))]
     gains = white_balance_gains(visible)
     values = np.argmax(probs[keep, 1:], axis=1) + 1
     kept = boxes[keep]
@@ -211,17 +282,7 @@ def nms(boxes: np.ndarray, scores: np.ndarray, iou: float, inside: float = 0.0) 
     if len(boxes) == 0:
         return np.zeros(0, np.int64)
     order = np.argsort(-scores, kind="stable")
-    w = np.minimum(boxes[:, None, 2], boxes[None, :, 2]) - np.maximum(
-        boxes[:, None, 0], boxes[None, :, 0]
-    )
-    h = np.minimum(boxes[:, None, 3], boxes[None, :, 3]) - np.maximum(
-        boxes[:, None, 1], boxes[None, :, 1]
-    )
-    inter = np.clip(w, 0, None) * np.clip(h, 0, None)
-    area = (boxes[:, 2] - boxes[:, 0]) * (boxes[:, 3] - boxes[:, 1])
-    drops = inter / np.maximum(area[:, None] + area[None, :] - inter, 1e-6) > iou
-    if inside > 0:
-        drops |= inter / np.maximum(np.minimum(area[:, None], area[None, :]), 1e-6) > inside
+    drops = _overlaps(boxes, boxes, iou, inside)
     gone = np.zeros(len(boxes), bool)
     keep: list[int] = []
     for i in order.tolist():
@@ -229,6 +290,25 @@ def nms(boxes: np.ndarray, scores: np.ndarray, iou: float, inside: float = 0.0) 
             keep.append(i)
             gone |= drops[i]
     return np.array(keep, np.int64)
+
+
+def _over(boxes: np.ndarray, others: np.ndarray, iou: float, inside: float) -> np.ndarray:
+    """Whether each of `boxes` overlaps any of `others` as `nms` counts overlap."""
+    return _overlaps(boxes, others, iou, inside).any(axis=1)
+
+
+def _overlaps(a: np.ndarray, b: np.ndarray, iou: float, inside: float) -> np.ndarray:
+    """(len(a), len(b)): whether two boxes overlap by more than `iou`, or (`inside` > 0)
+    more than that share of the smaller lies inside the other."""
+    w = np.minimum(a[:, None, 2], b[None, :, 2]) - np.maximum(a[:, None, 0], b[None, :, 0])
+    h = np.minimum(a[:, None, 3], b[None, :, 3]) - np.maximum(a[:, None, 1], b[None, :, 1])
+    inter = np.clip(w, 0, None) * np.clip(h, 0, None)
+    area_a = (a[:, 2] - a[:, 0]) * (a[:, 3] - a[:, 1])
+    area_b = (b[:, 2] - b[:, 0]) * (b[:, 3] - b[:, 1])
+    out = inter / np.maximum(area_a[:, None] + area_b[None, :] - inter, 1e-6) > iou
+    if inside > 0:
+        out |= inter / np.maximum(np.minimum(area_a[:, None], area_b[None, :]), 1e-6) > inside
+    return out
 
 
 def _reading_order(d: Reading) -> tuple[float, float]:
