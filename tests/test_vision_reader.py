@@ -444,8 +444,8 @@ def test_validation_splits_of_real_photos(capsys):
         assert res[sets[1]]["all"]["end_to_end"] >= FLOOR["rune55-dev"]
 
 
-FLOOR = {"real-dice-dev": 0.94, "rune55-dev": 0.84}
-"""Below what the shipped models measure (0.947 and 0.856): a guard against regressions."""
+FLOOR = {"real-dice-dev": 0.94, "rune55-dev": 0.86}
+"""Below what the shipped models measure (0.947 and 0.870): a guard against regressions."""
 
 
 # ------------------------------------------------------------------ the rules of the pass
