@@ -21,7 +21,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser(
         "bench",
         help="reader ms per photo and per table frame (median, p95), and peak memory",
-        description="Times the reader (decode excluded, one pass as `zonkcam read` runs it) "
+        description="Times the reader (decode excluded, as `zonkcam read` runs it) "
         "on the validation photos of the labelled sets found under ../shared/datasets, "
         "and on seeded rendered table frames of six dice at 640x480, 1280x960 and "
         "2304x1296 (how many it reads exactly too); then the peak memory of `zonkcam read` "
