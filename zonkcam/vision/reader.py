@@ -182,7 +182,7 @@ def _look(
     boxes, heat, inp = detect(img, model, settings, scale)
     hopeful = heat >= min_kept_heat(settings, bar)
     if taken is not None and len(taken) and len(boxes):
-        hopeful &= ~_over(boxes, taken, settings.dedupe_iou, settings.dedupe_inside)
+        hopeful &= ~_overlaps(boxes, taken, settings.dedupe_iou, settings.dedupe_inside).any(1)
     boxes, heat = boxes[hopeful], heat[hopeful]
     if len(boxes) == 0:
         crops = np.zeros((0, CROP_SIZE, CROP_SIZE, 3), np.uint8)
@@ -209,9 +209,7 @@ def _wants_second_look(first: _Look, settings: ReaderSettings) -> bool:
     """No die kept, or one small at the detector's input."""
     if len(first.boxes) == 0:
         return True
-    b = first.boxes
-    sides = np.maximum(b[:, 2] - b[:, 0], b[:, 3] - b[:, 1]) * first.scale
-    return bool(sides.min() < settings.second_look_below)
+    return bool(_sides(first.boxes).min() * first.scale < settings.second_look_below)
 
 
 def read_dice(
@@ -258,9 +256,7 @@ def read_dice(
     visible = first.inp[: max(1, round(h * first.scale)), : max(1, round(w * first.scale))]
     gains = white_balance_gains(visible)
     values = np.argmax(probs[keep, 1:], axis=1) + 1
-    kept = boxes[keep]
-    sides = np.maximum(kept[:, 2] - kept[:, 0], kept[:, 3] - kept[:, 1])
-    clue = confidence_features(probs[keep], values, heat[keep], sides)
+    clue = confidence_features(probs[keep], values, heat[keep], _sides(boxes[keep]))
     sure = model.calibration.confidence_of(clue)
     dice = []
     for i, value, conf in zip(keep, values, sure, strict=True):
@@ -292,11 +288,6 @@ def nms(boxes: np.ndarray, scores: np.ndarray, iou: float, inside: float = 0.0) 
     return np.array(keep, np.int64)
 
 
-def _over(boxes: np.ndarray, others: np.ndarray, iou: float, inside: float) -> np.ndarray:
-    """Whether each of `boxes` overlaps any of `others` as `nms` counts overlap."""
-    return _overlaps(boxes, others, iou, inside).any(axis=1)
-
-
 def _overlaps(a: np.ndarray, b: np.ndarray, iou: float, inside: float) -> np.ndarray:
     """(len(a), len(b)): whether two boxes overlap by more than `iou`, or (`inside` > 0)
     more than that share of the smaller lies inside the other."""
@@ -309,6 +300,11 @@ def _overlaps(a: np.ndarray, b: np.ndarray, iou: float, inside: float) -> np.nda
     if inside > 0:
         out |= inter / np.maximum(np.minimum(area_a[:, None], area_b[None, :]), 1e-6) > inside
     return out
+
+
+def _sides(boxes: np.ndarray) -> np.ndarray:
+    """Each box's longer side (px)."""
+    return np.maximum(boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1])
 
 
 def _reading_order(d: Reading) -> tuple[float, float]:
