@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from zonkcam.app.flow import Question, TableFlow, dice_of, roll_of
+from zonkcam.app.flow import AskValues, Question, TableFlow, dice_of, roll_of
 from zonkcam.game import actions as A
 from zonkcam.game.dice import Die, parse_dice
 from zonkcam.game.game import Game
@@ -13,9 +13,9 @@ from zonkcam.table.zones import TableDie
 from zonkcam.vision.die import Reading
 
 
-def die(value, zone="rolling", color="white", touching=(), cocked=False, x=100.0):
-    read = Reading(Die(value, color), 0.99, (0, 0, 10, 10))
-    return TableDie(read, (x, 100.0), zone, touching, cocked)
+def die(value, zone="rolling", color="white", touching=(), cocked=False, x=100.0, unread=False):
+    read = Reading(Die(value, color), 0.0 if unread else 0.99, (0, 0, 10, 10))
+    return TableDie(read, (x, 100.0), zone, touching, cocked, unread=unread)
 
 
 def settled(dice, change=Change.ROLL, keep=(), unread=0):
@@ -71,9 +71,17 @@ def test_a_moved_die_and_unread_dice_are_questions():
     g, flow = game(), TableFlow()
     (q,) = flow.on_observation(settled([die(v) for v in (1, 2, 3, 4, 5)], Change.MOVED), g.state)
     assert isinstance(q, Question) and "moved, not thrown" in q.text
-    (q,) = flow.on_observation(settled([die(v) for v in (1, 2, 3, 4)], unread=1), g.state)
-    assert isinstance(q, Question) and "cannot read 1" in q.text
-    for change in (Change.START, Change.PICKUP, Change.CLEAR):
+    unread = [die(v) for v in (1, 2, 3, 4)] + [die(1, unread=True)]
+    (q,) = flow.on_observation(settled(unread, unread=1), g.state)
+    assert isinstance(q, AskValues) and q.unread == 1 and "cannot read 1 die" in q.text
+    assert "type its value" in q.text  # asked, never guessed: no roll is played
+    kept = [die(1, "keep"), die(2), die(3), die(4), die(5)]
+    g.play(A.Roll(parse_dice([1, 2, 3, 4, 5])))
+    (q,) = flow.on_observation(
+        settled(kept, Change.KEEP, keep=[die(1, unread=True)]), g.state
+    )  # the die set aside was the one never read: its value is not guessed
+    assert isinstance(q, Question) and "never read" in q.text
+    for change in (Change.START, Change.PICKUP, Change.CLEAR, Change.READ):
         assert flow.on_observation(settled([die(1)], change), g.state) == []
 
 

@@ -4,7 +4,9 @@
 table actions it stands for in the current game state (a throw is a ``Roll``; dice slid
 into the keep strip are a ``Keep``; a die off the mat on the drinking table is a sloppy
 throw; a scoring die touching a board image passes a drink), or into a question for the
-scorekeeper (a missing or cocked die) - never a silent penalty.
+scorekeeper (a missing or cocked die) - never a silent penalty. A throw with a die no read
+could read is an :class:`AskValues`: the app holds it until its values are given (on the
+screen, or by a later look of the camera: a ``read`` report) and then plays it.
 """
 
 from __future__ import annotations
@@ -32,6 +34,23 @@ class Question:
     text: str
 
 
+@dataclass(frozen=True)
+class AskValues(Question):
+    """The throw waits for the values of its unread dice (the ``?`` on the camera view)."""
+
+    unread: int = 1
+
+
+def unread_words(n: int, who: str) -> str:
+    """The question for a throw with ``n`` dice no read could read."""
+    dice = "1 die" if n == 1 else f"{n} dice"
+    its = "its value" if n == 1 else "their values"
+    return (
+        f"I cannot read {dice} (the ? on the table): type {its} (1-6), tap a die to "
+        f"fix it, or {who} throws again"
+    )
+
+
 Outcome = A.Action | Question
 
 
@@ -43,6 +62,8 @@ class TableFlow:
         if obs.change is Change.KEEP:
             if phase is not Phase.DECIDE or not obs.keep:
                 return []
+            if not all(d.known for d in obs.keep):
+                return [Question("a die set aside was never read: choose the keep with SELECT")]
             return [A.Keep(tuple(sorted(d.value for d in obs.keep)))]
         if obs.change is Change.MOVED:
             return [
@@ -52,7 +73,7 @@ class TableFlow:
             return []  # the first look, dice picked up, an empty table
         if phase in THROW_PHASES:
             return self._throw(obs, state)
-        if phase is Phase.DECIDE and obs.keep:
+        if phase is Phase.DECIDE and obs.keep and all(d.known for d in obs.keep):
             # the keep slid into the strip and the rest thrown in one go
             keep = A.Keep(tuple(sorted(d.value for d in obs.keep)))
             try:
@@ -87,13 +108,6 @@ class TableFlow:
             ]
         rolled = list(obs.rolled)
         expected = 1 if state.phase is Phase.GO_FOR_1000 else t.dice_to_roll
-        if obs.unread and len(rolled) < expected:
-            return [
-                Question(
-                    f"I cannot read {obs.unread} of the dice: {who}, throw again "
-                    "(or fix it on screen)"
-                )
-            ]
         if len(rolled) != expected:
             return [
                 Question(
@@ -102,6 +116,9 @@ class TableFlow:
                     "on screen"
                 )
             ]
+        unread = sum(d.unread for d in rolled)
+        if unread:
+            return [AskValues(unread_words(unread, who), unread)]
         out: list[Outcome] = []
         if state.phase is Phase.PAIR:
             out.append(A.Reroll())  # throwing the pair again is the re-roll

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, replace
 import cv2
 
 from zonkcam.app.demo import DemoDriver
-from zonkcam.app.flow import Question, TableFlow, roll_of
+from zonkcam.app.flow import AskValues, Question, TableFlow, roll_of, unread_words
 from zonkcam.controls import Control, Press, action_for
 from zonkcam.display.game_screen import Charts, GameScreen
 from zonkcam.display.view import TableObservation
@@ -31,6 +31,7 @@ from zonkcam.sources import CameraProblem, Frame
 from zonkcam.table.observe import Observation, TableEvent, TableWatcher
 from zonkcam.table.reading import SeenDie
 from zonkcam.table.teaching import Teacher
+from zonkcam.table.tracking import Change
 from zonkcam.table.zones import TableDie, Zone
 
 
@@ -71,6 +72,10 @@ class TableApp:
     """ROLL was pressed on the game-over screen: the table wants a new game, same players."""
     correcting: int | None = None
     """The die (index in the last settled observation) the scorekeeper tapped to correct."""
+    waiting: Observation | None = None
+    """A throw reported with dice no read could read, held until their values are given
+    (typed, tapped, or read by a later look of the camera), then played; a new throw
+    takes its place."""
     photos: RollPhotos | None = None
     """Where each roll's settled frame is kept (None: nowhere)."""
     unwatched: bool = False
@@ -180,13 +185,70 @@ class TableApp:
             self.last_settled = None  # the marks would sit where the dice were
         if obs.event is not TableEvent.SETTLED:
             return
+        if obs.change is Change.READ:
+            self._read_late(obs)
+            return
         self.last_settled = obs
+        self._act_on(obs)
+
+    def _act_on(self, obs: Observation) -> None:
+        """Play what a settled observation stands for (or ask what it leaves open)."""
+        if obs.change in (Change.ROLL, Change.MOVED):
+            self.waiting = None  # thrown again: a throw waiting for values is dropped
         for outcome in self.flow.on_observation(obs, self.keeper.state):
+            if isinstance(outcome, AskValues):
+                self.waiting = obs
             if isinstance(outcome, Question):
                 self._message(outcome.text)
             elif self.play(outcome) and isinstance(outcome, A.Roll):
                 self._keep_photo(obs.dice)
                 self._remember_roll(obs.rolled)
+
+    def _read_late(self, obs: Observation) -> None:
+        """A later look read dice the last report left unread. A throw still waiting for
+        them takes their values and is played; otherwise (answered already, or thrown
+        again) the screen shows them and nothing is played."""
+        held = self.waiting
+        if held is None:
+            if self.last_settled is not None:
+                self.last_settled = replace(self.last_settled, dice=obs.dice, unread=obs.unread)
+            return
+        now = list(held.dice)
+        for k, d in enumerate(now):
+            if d.unread:
+                match = _same_place(d, obs.dice)
+                if match is not None and match.known:
+                    now[k] = match
+        self._update_waiting(replace(held, dice=tuple(now)))
+
+    def _update_waiting(self, held: Observation) -> None:
+        """The held throw with some of its values given: played once none is missing."""
+        left = sum(d.unread and d.zone is Zone.ROLLING for d in held.dice)
+        held = replace(held, unread=left)
+        self.last_settled = held
+        if left:
+            self.waiting = held
+            who = self.keeper.state.player
+            name = self.keeper.state.shown_name(who) if who is not None else "the player"
+            self._message(unread_words(left, name))
+            return
+        self.waiting = None
+        self._act_on(replace(held, change=Change.ROLL))
+
+    def _give_value(self, index: int, value: int) -> bool:
+        """The scorekeeper gave die ``index`` of the held throw its value: True when that
+        die is one of the held throw's."""
+        held = self.waiting
+        if held is None or not 0 <= index < len(held.dice):
+            return False
+        die = held.dice[index]
+        if die.zone is not Zone.ROLLING:
+            return False
+        self.watcher.confirm(die.bbox, value)
+        dice = list(held.dice)
+        dice[index] = die.confirmed(value)
+        self._update_waiting(replace(held, dice=tuple(dice)))
+        return True
 
     def _remember_roll(self, rolled: Sequence[TableDie]) -> None:
         """Keep the features the reader read this roll's dice with, for the scorekeeper's
@@ -287,7 +349,15 @@ class TableApp:
             if not 1 <= command.value <= 6:
                 self._message(f"a die shows 1 to 6, not {command.value}")
                 return
-            self._correct(index, int(command.value))
+            if not self._give_value(index, int(command.value)):
+                self._correct(index, int(command.value))
+            return
+        if command.kind is Control.DIGIT and self.waiting is not None:
+            if not 1 <= command.value <= 6:
+                self._message(f"a die shows 1 to 6, not {command.value}")
+                return
+            first = next(k for k, d in enumerate(self.waiting.dice) if d.unread)
+            self._give_value(first, int(command.value))
             return
         if command.kind is Control.ROLL and self.keeper.state.finished:
             self.new_game_wanted = True
@@ -324,6 +394,7 @@ class TableApp:
         roll = self._roll
         if self.play(A.Undo()):
             if self.play(corrected):
+                self.watcher.confirm(target.bbox, value)  # a keep of it is of this value
                 self._keep_photo(self.last_settled.dice)
                 if roll is not None:  # the same dice, read again by the scorekeeper
                     k = rolled.index(target)
@@ -346,3 +417,14 @@ class TableApp:
         for line in state.log[self._logged :]:
             self.say(line)
         self._logged = len(state.log)
+
+
+def _same_place(die: TableDie, dice: Sequence[TableDie]) -> TableDie | None:
+    """The die of ``dice`` lying where ``die`` lies (centres within half a die), or None."""
+    reach = 0.5 * max(die.bbox[2] - die.bbox[0], die.bbox[3] - die.bbox[1])
+    cx, cy = (die.bbox[0] + die.bbox[2]) / 2, (die.bbox[1] + die.bbox[3]) / 2
+    for d in dice:
+        b = d.bbox
+        if abs((b[0] + b[2]) / 2 - cx) <= reach and abs((b[1] + b[3]) / 2 - cy) <= reach:
+            return d
+    return None

@@ -231,7 +231,7 @@ def _annotate(folder: Path, image: np.ndarray, cal: Calibration, obs: Observatio
         x0, y0, x1, y1 = (int(round(v)) for v in d.bbox)
         colour = (0, 0, 255) if d.cocked else colours[d.zone]
         cv2.rectangle(out, (x0, y0), (x1, y1), colour, 2)
-        label = "cocked" if d.cocked else f"{d.value} {d.color or ''}".strip()
+        label = "cocked" if d.cocked else "?" if d.unread else f"{d.value} {d.color or ''}".strip()
         if d.touching:
             label += " " + "/".join(d.touching)
         cv2.putText(

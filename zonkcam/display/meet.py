@@ -109,7 +109,7 @@ class MeetTheDice:
         if obs.event is not TableEvent.SETTLED or obs.change is None or not obs.rolled:
             return
         self.dice = tuple(obs.rolled)
-        self.values = [None if d.cocked else d.value for d in self.dice]
+        self.values = [d.value if d.known else None for d in self.dice]
         self.seen = [self.teacher.reader.recall(d.bbox) for d in self.dice]
         self.picked = None
         self.message = ""
@@ -215,9 +215,9 @@ class MeetTheDice:
         colours = {d.color for d in self.dice}
         out = []
         for d, v in zip(self.dice, self.values, strict=True):
-            fixed = v is not None and (d.cocked or v != d.value)
+            fixed = v is not None and (not d.known or v != d.value)
             die = d.confirmed(v) if fixed else d
-            unsure = not fixed and (d.cocked or d.confidence < self.confirm_below)
+            unsure = not fixed and (not d.known or d.confidence < self.confirm_below)
             out.append(ShownDie(die, unsure, d.color if len(colours) > 1 else None))
         return tuple(out)
 
@@ -347,8 +347,8 @@ class MeetTheDice:
         for k, (d, v) in enumerate(zip(self.dice, self.values, strict=True)):
             rect = pygame.Rect(panel.x + pad + k * (side + pad // 2), top, side, side)
             picked = k == self.picked
-            fixed = v is not None and (d.cocked or v != d.value)
-            unsure = not fixed and (d.cocked or d.confidence < self.confirm_below)
+            fixed = v is not None and (not d.known or v != d.value)
+            unsure = not fixed and (not d.known or d.confidence < self.confirm_below)
             background = ACCENT if picked else BACKGROUND
             colour = BACKGROUND if picked else ACCENT if fixed else UNSURE if unsure else TEXT
             pygame.draw.rect(surface, background, rect, border_radius=side // 6)

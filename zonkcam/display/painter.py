@@ -371,7 +371,13 @@ class Painter:
         )
         # looked at up close (a tap fixes a die): the dice to check are also named in big
         # letters over the keeps
-        label = f"{shown.die.value}?" if shown.unsure else str(shown.die.value)
+        label = (
+            "?"
+            if shown.unknown
+            else f"{shown.die.value}?"
+            if shown.unsure
+            else str(shown.die.value)
+        )
         size = round(h * 0.06)
         tall = self.fonts(size).get_height()
         anchor_y = box.top - 3 if box.top - tall > fit.rect.top else box.bottom + 3

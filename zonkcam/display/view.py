@@ -54,6 +54,8 @@ class ShownDie:
     """Read with low confidence (or cocked): shown with a "?" for the players to confirm."""
     colour: str | None = None
     """The colour read, on a table that plays with colours (detroit)."""
+    unknown: bool = False
+    """No value read at all (cocked, or unread): shown as a bare "?"."""
 
 
 @dataclass(frozen=True)
@@ -309,8 +311,9 @@ def view_for(
         dice=tuple(
             ShownDie(
                 d,
-                d.confidence < confirm_below or getattr(d, "cocked", False),
+                d.confidence < confirm_below or not getattr(d, "known", True),
                 d.color if rules.points.colour_pairs else None,
+                not getattr(d, "known", True),
             )
             for d in seen
         ),

@@ -7,11 +7,11 @@ Once the table has been still for ``still_frames`` frames it is looked at:
 1. What changed since the table last settled (at a small size, and at a finer one where
    pips show)? Nothing (a finger came and went, a shadow passed): nothing to report.
    Otherwise only the changed parts of the frame are read, at the size calibration says
-   a die has; something die-like that came and that no read could read is looked at
-   again a few times before the table settles without it.
+   a die has.
 2. Reads of the still table are voted die by die (:class:`~zonkcam.table.tracking.Ballot`)
    until every die is plainly there or not, with one value: a die missed in one read is
-   not lost, a value the reads disagree on comes out unsure.
+   read again where it lay (:meth:`ReadsAt.read_at`), a value the reads disagree on comes
+   out unsure.
 3. Anything on the mat that is not a die (a fingertip, a sleeve, a phone, a cup, a hand's
    shadow) means "wait": nothing is reported until it has gone, and then the table is
    compared with how it was before it came.
@@ -21,17 +21,25 @@ Once the table has been still for ``still_frames`` frames it is looked at:
    colour of the mat under it shows its pips), is the same die, read or not; the change
    is a ``roll``, a ``keep``, a ``moved`` die (a question), a ``pickup`` or a ``clear``,
    reported once.
+5. Something die-like that came and that no read found is read where it lies, at the
+   die's calibrated size; what that cannot read either is reported at once as an
+   ``unread`` die (its value asked for, never guessed), so a throw is never held back.
+   While the table stays still it is looked at again a few times, and a look that reads
+   it reports a ``read`` change: the same throw, its dice complete.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
+from typing import Protocol, runtime_checkable
 
 import cv2
 import numpy as np
 
+from zonkcam.game.dice import Die
 from zonkcam.mat.calibrate import MOVED_PX, REFERENCE_PX_PER_MM, Calibration, camera_shift
 from zonkcam.sources import CameraProblem, Frame
 from zonkcam.table.changes import ChangeMap, Region, TableView
@@ -52,6 +60,17 @@ from zonkcam.vision.die import Reading
 Reader = Callable[[np.ndarray, Region | None], Sequence[Reading]]
 """Reads dice from a BGR frame, only within ``region`` when one is given (the ONNX reader,
 or a fake in tests); boxes in frame px."""
+
+
+@runtime_checkable
+class ReadsAt(Protocol):
+    """A reader that can also read a die where one is known to lie (the ONNX reader)."""
+
+    def read_at(
+        self, image: np.ndarray, boxes: Sequence[tuple[float, float, float, float]]
+    ) -> list[Reading | None]:
+        """The die in each box (frame px), or None where the crop shows no readable die."""
+        ...
 
 
 class TableEvent(StrEnum):
@@ -97,10 +116,10 @@ class WatchConfig:
     """While something is in the way, look again this often (frames)."""
     unread_looks: int = 3
     """Something die-like that came and that no read could read (a die still turning,
-    blurred) is looked at again, up to this many times, before the table settles without
-    it."""
+    blurred) is reported as an unread die at once and, while the table stays still, looked
+    at again up to this many times ..."""
     unread_recheck_frames: int = 8
-    """...after this many frames each time."""
+    """... this many frames apart."""
     refresh_frames: int = 60
     """A still table's look is taken again this often, for light that drifts slowly."""
     moved_check_frames: int = 90
@@ -119,7 +138,8 @@ class Observation:
     keep: tuple[TableDie, ...] = ()
     """settled: the dice this change moved from the rolling area to the keep strip."""
     unread: int = 0
-    """settled: things in the rolling area that look like dice the reader cannot read."""
+    """settled: dice in the rolling area that no read could read (``unread`` dice among
+    ``dice``: where they lie, their values to be asked for)."""
     message: str = ""
     frames_since_motion: int = 0
     """settled: frames from the last moving frame to this report (the latency)."""
@@ -143,7 +163,7 @@ class Observation:
         if self.event == TableEvent.SETTLED:
             out.update(
                 change=str(self.change),
-                values=sorted(d.value for d in self.rolled if not d.cocked),
+                values=sorted(d.value for d in self.rolled if d.known),
                 rolling=[d.to_json() for d in self.rolled],
                 keep=[d.to_json() for d in self.in_strip],
                 kept=sorted(d.value for d in self.keep),
@@ -202,7 +222,6 @@ class TableWatcher:
         self._need_look = True
         self._look: _Look | None = None
         self._recheck_at = 0
-        self._unread_looks = 0
         self._blocked = False
         self._base: np.ndarray | None = None
         """The table (small frame) when it last settled."""
@@ -215,6 +234,10 @@ class TableWatcher:
         lies there was already there (reported as START, nothing to play)."""
         self._picked_up: list[TableDie] = []
         self._moved = False
+        self._late_at = 0
+        """When (still frames) to look again at the unread dice of the last report (0: no
+        look due)."""
+        self._late_looks = 0
 
     def watch(self, frames: Iterable[Frame | CameraProblem]) -> Iterator[Observation]:
         last_t, last_i = 0.0, 0
@@ -253,7 +276,7 @@ class TableWatcher:
             self._last_motion_frame = frame.index
             self._started = True  # whatever settles next came after we began watching
             self._need_look, self._look, self._recheck_at = True, None, 0
-            self._unread_looks = 0
+            self._late_at = 0
             return out
         self._moving_kind = None
         self._still += 1
@@ -261,6 +284,8 @@ class TableWatcher:
             out += self._check_camera(frame)
         if self._need_look and self._still >= max(cfg.still_frames, self._recheck_at):
             out += self._look_at(frame, small)
+        elif not self._need_look and self._late_at and self._still >= self._late_at:
+            out += self._look_again(frame)
         elif not self._need_look and self._still % cfg.refresh_frames == 0:
             # nothing moved: only the light can have drifted
             self._base, self._fine_base = small, self.fine_view.small(frame.image)
@@ -307,6 +332,8 @@ class TableWatcher:
         for region in look.regions:
             seen += self.reader(frame.image, region)
         read = place(seen, cal, mask=mask, marks_mask=marks_mask)
+        lost = look.ballot.missing(read)  # seen in an earlier read, not in this one
+        read += self._read_at(frame.image, [d.bbox for d in lost], mask, marks_mask)
         first = look.ballot.reads == 0
         look.ballot.add(read)
         if first and top is not None:  # something in the way? no need to read it again
@@ -319,13 +346,114 @@ class TableWatcher:
         left = self._leftovers(top, voted, look.changes) if top is not None else Leftovers()
         if left.in_the_way:
             return self._wait(frame, left.in_the_way)
-        if left.unread_in(Zone.ROLLING) and self._unread_looks < cfg.unread_looks:
-            self._unread_looks += 1
-            self._look = None
-            self._recheck_at = self._still + cfg.unread_recheck_frames
+        if left.unread:  # die-like, and no read found it: read it where it lies
+            boxes = [self._die_box(x, y) for x, y, _ in left.unread]
+            found = self._read_at(frame.image, boxes, mask, marks_mask)
+            voted += found
+            reach = self._die_mm * 0.6
+            left = replace(left, unread=tuple(u for u in left.unread if not _near(u, found, reach)))
+        unread = [self._unread_die(x, y) for x, y, zone in left.unread if zone == Zone.ROLLING]
+        return self._settle(frame, small, fine, voted + unread, left, look)
+
+    def _die_box(self, x_mm: float, y_mm: float) -> tuple[float, float, float, float]:
+        """The frame box of a die lying flat at mat mm (x, y), at its calibrated size."""
+        half = self._die_mm / 2
+        return _box(self.calibration.mat_to_image(_square(x_mm, y_mm, half)))
+
+    def _unread_die(self, x_mm: float, y_mm: float) -> TableDie:
+        """A die seen at mat mm (x, y) that no read could read: its value unknown."""
+        box = self._die_box(x_mm, y_mm)
+        square = tuple(map(tuple, _square(x_mm, y_mm, self._die_mm / 2).tolist()))
+        return TableDie(
+            Reading(Die(1), 0.0, box), (x_mm, y_mm), Zone.ROLLING, footprint_mm=square, unread=True
+        )
+
+    def _read_at(
+        self,
+        image: np.ndarray,
+        boxes: Sequence[tuple[float, float, float, float]],
+        mask: np.ndarray | None,
+        marks_mask: MarkSight | None,
+    ) -> list[TableDie]:
+        """The dice read where they are known to lie (boxes in frame px), placed on the mat;
+        nothing for a box whose crop shows no readable die (or a reader that cannot)."""
+        if not boxes or not isinstance(self.reader, ReadsAt):
             return []
-        self._unread_looks = 0
-        return self._settle(frame, small, fine, voted, left, look)
+        got = [r for r in self.reader.read_at(image, boxes) if r is not None]
+        return place(got, self.calibration, mask=mask, marks_mask=marks_mask) if got else []
+
+    def _look_again(self, frame: Frame) -> list[Observation]:
+        """Look again at the last report's unread dice, each in a die's margin round it; a
+        die read there is filled in (a ``read`` report), nothing else changes."""
+        cal, cfg = self.calibration, self.config
+        unread = [d for d in self.state if d.unread]
+        self._late_looks -= 1
+        self._late_at = self._still + cfg.unread_recheck_frames if self._late_looks > 0 else 0
+        if not unread:
+            self._late_at = 0
+            return []
+        mask = marks_mask = None
+        if cal.reference is not None:
+            top = cal.top_down(frame.image, REFERENCE_PX_PER_MM)
+            mask, marks_mask = foreground(top, cal.reference), MarkSight(top, cal.reference)
+        pad = self.view.die_px
+        rx0, ry0, rx1, ry1 = self.view.roi_box
+        seen: list[Reading] = []
+        for d in unread:
+            x0, y0, x1, y1 = d.bbox
+            region = (
+                max(rx0, int(x0 - pad)),
+                max(ry0, int(y0 - pad)),
+                min(rx1, int(np.ceil(x1 + pad))),
+                min(ry1, int(np.ceil(y1 + pad))),
+            )
+            seen += self.reader(frame.image, region)
+        read = [r for r in place(seen, cal, mask=mask, marks_mask=marks_mask) if r.known]
+        reach = self._die_mm * 0.6
+        still = [d for d in unread if not _near((*d.center_mm, d.zone), read, reach)]
+        read += [
+            r
+            for r in self._read_at(frame.image, [d.bbox for d in still], mask, marks_mask)
+            if r.known
+        ]
+        filled = {}
+        for d in unread:
+            match = _nearest(d, read, self._die_mm / 2)
+            if match is not None:
+                filled[id(d)] = replace(match, zone=d.zone)
+        if not filled:
+            return []
+        self.state = tuple(filled.get(id(d), d) for d in self.state)
+        if not any(d.unread for d in self.state):
+            self._late_at = 0
+        latency = frame.index - self._last_motion_frame if self._last_motion_frame >= 0 else 0
+        return [
+            Observation(
+                TableEvent.SETTLED,
+                frame.index,
+                frame.t,
+                self.state,
+                Change.READ,
+                unread=sum(d.unread and d.zone == Zone.ROLLING for d in self.state),
+                frames_since_motion=latency,
+                reads=1,
+            )
+        ]
+
+    def confirm(self, bbox: tuple[float, float, float, float], value: int) -> bool:
+        """The scorekeeper gave the value of the die at ``bbox`` (frame px; a die of the last
+        report): it is taken as confirmed from now on (a keep of it is of that value).
+        Returns whether such a die lies on the table."""
+        cx, cy = (bbox[0] + bbox[2]) / 2, (bbox[1] + bbox[3]) / 2
+        near = self.view.die_px / 2
+        for k, d in enumerate(self.state):
+            b = d.bbox
+            if abs((b[0] + b[2]) / 2 - cx) <= near and abs((b[1] + b[3]) / 2 - cy) <= near:
+                state = list(self.state)
+                state[k] = d.confirmed(value)
+                self.state = tuple(state)
+                return True
+        return False
 
     def _leftovers(
         self, top: np.ndarray, read: Sequence[TableDie], changes: ChangeMap
@@ -379,17 +507,25 @@ class TableWatcher:
             unread_in_strip=left.unread_in(Zone.KEEP),
             picked_up=self._picked_up,
         )
+        unread_before = sum(d.unread for d in self.state)
         self._look, self._need_look, self._blocked = None, False, False
         self._base, self._fine_base, self.state = small, fine, comparison.dice
+        if any(d.unread for d in self.state) and self.config.unread_looks > 0:
+            self._late_looks = self.config.unread_looks
+            self._late_at = self._still + self.config.unread_recheck_frames
+        else:
+            self._late_at = 0
         change = comparison.change
         if not self._started:
             self._started = True
             change = Change.START if comparison.dice else None
+        elif change is None and sum(d.unread for d in self.state) < unread_before:
+            change = Change.READ  # nothing moved, and a die unread before is read now
         if change is None:
             return []
         if change is Change.PICKUP:  # they may be set down in the keep strip next
             self._picked_up += [d for d in comparison.gone if d.zone != Zone.KEEP]
-        else:
+        elif change is not Change.READ:
             self._picked_up = []
         latency = frame.index - self._last_motion_frame if self._last_motion_frame >= 0 else 0
         return [
@@ -400,7 +536,7 @@ class TableWatcher:
                 comparison.dice,
                 change,
                 keep=comparison.keep,
-                unread=left.unread_in(Zone.ROLLING),
+                unread=sum(d.unread and d.zone == Zone.ROLLING for d in comparison.dice),
                 frames_since_motion=latency,
                 reads=look.ballot.reads,
             )
@@ -444,3 +580,26 @@ def _box(pts: np.ndarray) -> tuple[float, float, float, float]:
         float(pts[:, 0].max()),
         float(pts[:, 1].max()),
     )
+
+
+def _square(x_mm: float, y_mm: float, half: float) -> np.ndarray:
+    return np.array(
+        [
+            [x_mm - half, y_mm - half],
+            [x_mm + half, y_mm - half],
+            [x_mm + half, y_mm + half],
+            [x_mm - half, y_mm + half],
+        ]
+    )
+
+
+def _near(spot: tuple[float, float, Zone], dice: Sequence[TableDie], reach: float) -> bool:
+    """Whether one of ``dice`` lies within ``reach`` mm of a leftover's ``spot``."""
+    return any(math.dist(spot[:2], d.center_mm) <= reach for d in dice)
+
+
+def _nearest(die: TableDie, dice: Sequence[TableDie], reach: float) -> TableDie | None:
+    best = min(dice, key=lambda d: math.dist(d.center_mm, die.center_mm), default=None)
+    if best is None or math.dist(best.center_mm, die.center_mm) > reach:
+        return None
+    return best

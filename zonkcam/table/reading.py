@@ -105,6 +105,20 @@ class OnnxReader:
             self._remember(image, dice, feats)
         return dice
 
+    def read_at(
+        self, image: np.ndarray, boxes: Sequence[tuple[float, float, float, float]]
+    ) -> list:
+        """The die in each box (frame px) where one is known to lie, read by the value net
+        alone (zonkcam.vision.reader.read_at); None for a crop it takes for no die."""
+        from zonkcam.vision.reader import read_at
+
+        feats: list[np.ndarray | None] = []
+        got = read_at(image, np.asarray(boxes), self.model, self.settings, self.taught, feats)
+        read = [(d, f) for d, f in zip(got, feats, strict=True) if d is not None and f is not None]
+        if read:
+            self._remember(image, [d for d, _ in read], [f for _, f in read])
+        return got
+
     def _remember(self, image: np.ndarray, dice: list, feats: list[np.ndarray]) -> None:
         from zonkcam.vision.preprocess import crop_die
 

@@ -101,7 +101,7 @@ def parse_fix(line: str, read: Sequence[int]) -> list[int] | None:
 def throw_lines(dice: Sequence) -> str:
     """A settled throw's dice, numbered, with their values as read (and colours)."""
     return "  ".join(
-        f"{i}) {'?' if d.cocked else d.value}{' ' + d.color if d.color else ''}"
+        f"{i}) {d.value if d.known else '?'}{' ' + d.color if d.color else ''}"
         for i, d in enumerate(dice, 1)
     )
 
@@ -137,7 +137,7 @@ def meet_the_dice(
             if line.strip().lower() in ("s", "skip"):
                 values = None
                 break
-            values = parse_fix(line, [0 if d.cocked else d.value for d in dice])
+            values = parse_fix(line, [d.value if d.known else 0 for d in dice])
             if values is not None and all(1 <= v <= 6 for v in values):
                 break
             say(f"type {len(dice)} values 1-6 in order, or N=V for die N, or Enter")

@@ -17,7 +17,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
 from zonkcam.table.zones import TableDie, Zone
@@ -39,6 +39,9 @@ class Change(StrEnum):
     """Dice taken off the table (in a hand), none thrown or kept."""
     CLEAR = "clear"
     """No die on the table any more."""
+    READ = "read"
+    """A die reported unread when the table settled is read now, nothing having moved: the
+    same throw, its dice complete."""
 
 
 @dataclass
@@ -117,6 +120,16 @@ class Ballot:
             if i not in used_dice:
                 self._candidates.append(_Candidate([d]))
 
+    def missing(self, dice: Sequence[TableDie]) -> list[TableDie]:
+        """The dice seen in earlier reads that none of ``dice`` (a new read) lies near: as
+        each was seen last (to be read where it lay)."""
+        reach = self.die_mm / 2
+        return [
+            c.seen[-1]
+            for c in self._candidates
+            if not any(math.dist(c.centre, d.center_mm) <= reach for d in dice)
+        ]
+
     @property
     def decided(self) -> bool:
         """Enough reads that every die is plainly there or not, and every die there plainly
@@ -189,13 +202,20 @@ def compare(
     new: list[TableDie] = []
     late: list[TableDie] = []
     for v in voted:
-        if any(math.dist(v.center_mm, s.center_mm) <= SAME_DIE * die_mm for s in stayed):
-            continue  # a die that lies as it lay (or a side face of it): the one read before
+        same = next(
+            (s for s in stayed if math.dist(v.center_mm, s.center_mm) <= SAME_DIE * die_mm), None
+        )
+        if same is not None:  # a die that lies as it lay (or a side face of it)
+            if same.unread and v.known:  # never read before, read now
+                stayed[stayed.index(same)] = replace(v, zone=same.zone)
+            continue
         back = next(
             (
                 g
                 for g in gone
-                if g.value == v.value
+                if g.known
+                and v.known
+                and g.value == v.value
                 and g.zone == v.zone
                 and math.dist(v.center_mm, g.center_mm) <= die_mm * 0.3
             ),
@@ -246,7 +266,10 @@ def _slid(gone: list[TableDie], new: list[TableDie], die_mm: float) -> bool:
             (
                 g
                 for g in left
-                if g.value == d.value and math.dist(g.center_mm, d.center_mm) <= SLIDE_DICE * die_mm
+                if g.known
+                and d.known
+                and g.value == d.value
+                and math.dist(g.center_mm, d.center_mm) <= SLIDE_DICE * die_mm
             ),
             None,
         )
@@ -261,8 +284,8 @@ def _kept(
 ) -> tuple[TableDie, ...]:
     """The dice moved to the strip: the dice that left the rolling area when as many came
     to the strip (their values were read in the rolling area, where the reader sees them
-    best), else the dice read in the strip."""
+    best; not when one of them was never read), else the dice read in the strip."""
     arrived = len(new_kept) + unread_in_strip
-    if arrived and len(left_rolling) == arrived:
+    if arrived and len(left_rolling) == arrived and all(d.known for d in left_rolling):
         return tuple(left_rolling)
     return tuple(new_kept)

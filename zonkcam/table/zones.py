@@ -51,6 +51,15 @@ class TableDie:
     cocked: bool = False
     """Leaning on another die or the mat's edge: not a readable value."""
     footprint_mm: tuple[tuple[float, float], ...] = ()
+    unread: bool = False
+    """Something die-like lies here that no read could read: its value is not known (the
+    scorekeeper is asked for it, or a later look reads it). ``value`` is then only the
+    best guess and is never scored."""
+
+    @property
+    def known(self) -> bool:
+        """Whether the die shows a value that can be scored: lying flat, and read."""
+        return not self.cocked and not self.unread
 
     @property
     def die(self) -> Die:
@@ -80,15 +89,15 @@ class TableDie:
         return replace(self, read=replace(self.read, die=die, confidence=confidence), **placed)
 
     def confirmed(self, value: int) -> TableDie:
-        """This die as the scorekeeper confirmed it: `value`, sure, lying flat."""
-        return self.as_read(value, 1.0, cocked=False)
+        """This die as the scorekeeper confirmed it: `value`, sure, lying flat, read."""
+        return self.as_read(value, 1.0, cocked=False, unread=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "zone", Zone(self.zone))
 
     def to_json(self) -> dict:
         return {
-            "value": None if self.cocked else self.value,
+            "value": self.value if self.known else None,
             "confidence": round(self.confidence, 3),
             "color": self.color,
             "bbox": [round(v, 1) for v in self.bbox],
@@ -96,6 +105,7 @@ class TableDie:
             "zone": self.zone,
             "touching": list(self.touching),
             "cocked": self.cocked,
+            "unread": self.unread,
         }
 
 

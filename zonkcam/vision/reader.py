@@ -271,6 +271,52 @@ def read_dice(
     return tuple(dice[k] for k in order)
 
 
+PRESENT_DIE = 0.5
+"""read_at: a crop the value net gives P(a die) under this holds no readable die."""
+
+
+def read_at(
+    image: np.ndarray,
+    boxes: np.ndarray,
+    model: DiceModel,
+    settings: ReaderSettings = DEFAULT_SETTINGS,
+    examples: TaughtDice | None = None,
+    features: list[np.ndarray | None] | None = None,
+) -> list[Reading | None]:
+    """The die in each box of `image` (BGR; boxes (N, 4) in image px), where the caller
+    knows a die lies (the table's presence test, a die seen in an earlier read): the value
+    net reads each crop, mirrored too, with no detector. None for a crop it does not take
+    for a die. The confidence is worked out as for a die the detector backs fully
+    (heat_full): what vouches for it is the caller's. `features`: a list that receives each
+    box's pooled feature (None where no die was read), in order."""
+    img = to_bgr8(image)
+    boxes = np.asarray(boxes, np.float32).reshape(-1, 4)
+    if len(boxes) == 0:
+        return []
+    crops = np.stack([crop_die(img, b) for b in boxes])
+    probs, feats = read_crops_and_features(crops, model)
+    probs = (probs + read_crops(crops[:, :, ::-1], model)) / 2
+    if examples is not None:
+        probs = examples.blend(probs, feats)
+    values = np.argmax(probs[:, 1:], axis=1) + 1
+    heat = np.full(len(boxes), settings.heat_full, np.float32)
+    sure = model.calibration.confidence_of(confidence_features(probs, values, heat, _sides(boxes)))
+    gains = white_balance_gains(img)
+    out: list[Reading | None] = []
+    for i, box in enumerate(boxes):
+        if 1.0 - probs[i, 0] < PRESENT_DIE:
+            out.append(None)
+            if features is not None:
+                features.append(None)
+            continue
+        die = Die(int(values[i]), crop_color(crops[i], gains))
+        bbox = tuple(round(float(v), 1) for v in box)
+        out.append(Reading(die, round(float(sure[i]), 4), bbox))
+        if features is not None:
+            features.append(feats[i] if feats is not None else None)
+    return out
+
+
 def nms(boxes: np.ndarray, scores: np.ndarray, iou: float, inside: float = 0.0) -> np.ndarray:
     """Indices kept by greedy non-maximum suppression, best score first: a box goes when
     it overlaps a better one by more than `iou`, or (`inside` > 0) when more than that
