@@ -12,14 +12,23 @@ watcher (zonkcam.table.observe.TableWatcher) reads every frame with the learned 
 each step's settled reports are set against the truth.
 
 Reported, overall, per kind of die and per source: throws exactly right (the roll reported
-with exactly the thrown values), dice right, dice flagged '?' (confidence under the bar),
-SILENT WRONG dice (a wrong value, not flagged), missed dice, GHOST dice (a die in the
-reported state where none lies) and false reports (a settled report that is not what
-happened: a die 'moved' after a throw, a roll that was not thrown, a second report).
+with exactly the thrown values), throws right or asked (no die wrong without a '?', none
+missed), throws never reported, dice right, dice flagged '?' (confidence under the bar, or
+unread: no value), SILENT WRONG dice (a wrong value, not flagged), missed dice, GHOST dice
+(a die in the reported state where none lies) and false reports (a settled report that is
+not what happened: a die 'moved' after a throw, a roll that was not thrown, a second
+report).
+
+By default the player waits (up to 2 s) for each report. ``--rest SECONDS`` plays as
+quick players do: the dice lie still that long, then the next hand comes whatever was
+reported, and the frames come in real time (30 fps; a frame that comes while the watcher
+is busy is lost, as with a camera; ``--slowdown X`` counts the watcher's time X times
+over, 2.5 for a Pi 5): a throw not reported by then is lost, and the time from the dice
+at rest to each throw's report is given.
 
 Run: python scripts/bench_real_table.py [--throws N] [--seed S] [--model-dir DIR]
 [--source-only SRC] [--datasets DIR ...] [--confirm-below BAR] [--teach N]
-[--table-dice FACES] [--json]
+[--table-dice FACES] [--rest SECONDS] [--slowdown X] [--json]
 """
 
 from __future__ import annotations
@@ -27,6 +36,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import statistics
 import sys
 import time
 from collections import Counter, defaultdict
@@ -72,6 +82,7 @@ ZONE_MATCHES = 4
 """The cut-outs nearest each zone's colour that the zone-colour steps draw from."""
 PATIENCE = 60
 """Still frames (2 s at 30 fps) a player waits for a report after the table's rest."""
+FPS = 30.0
 MATCH_MM = 0.75
 """A reported die within this many die edges of a die on the table is that die."""
 
@@ -114,6 +125,11 @@ class StepRecord:
     """Why the watcher waited (its 'blocked' messages) during the step."""
     late: int = 0
     """Still frames the step's report came after the script's rest (0: in time)."""
+    rest: bool = False
+    """The dice lay still only a while before the next step (--rest)."""
+    report_ms: float | None = None
+    """--rest: from the first frame with the dice at rest to the step's report (ms of
+    camera time, the watcher's time counted as it ran); None: not reported."""
 
 
 class CutOutArt:
@@ -167,14 +183,23 @@ def run_session(
     look: CameraLook = MILD,
     size: tuple[int, int] = SIZE,
     teach: int = 0,
+    rest: float | None = None,
+    slowdown: float = 1.0,
 ) -> list[StepRecord]:
     """Play one seeded script of ``throws`` throws (with the keeps, pick-ups and hands
     between them) on a demo table drawn with ``pool``'s cut-outs; the watcher
     reads with ``reader_for(calibration)``. ``teach``: first "meet the dice" for that many
-    throws (the reader must be an OnnxReader). Returns every step's record."""
+    throws (the reader must be an OnnxReader). ``rest``: the dice lie still this many
+    seconds after each step and nobody waits for a report; the frames come in real time,
+    the watcher's time counted ``slowdown`` times over. Returns every step's record."""
     rng = np.random.default_rng(seed)
     table = DemoTable(
-        seed=seed, size=size, look=look, autoplay=False, die_art=CutOutArt(pool.by_key, seed)
+        seed=seed,
+        size=size,
+        look=look,
+        autoplay=False,
+        die_art=CutOutArt(pool.by_key, seed),
+        rest_frames=20 if rest is None else max(1, round(rest * FPS)),
     )
     empty = table.read()
     cal = calibrate(empty.image, table.geometry)
@@ -184,26 +209,44 @@ def run_session(
     if teach:
         meet_the_dice(table, watcher, reader, pool, teach, np.random.default_rng(seed + 99))
     records: list[StepRecord] = []
+    free_at = 0.0  # --rest: when the watcher is free for the next frame (camera seconds)
 
     def play(step: Step, note: str = "") -> StepRecord:
+        nonlocal free_at
         before = {id(p): (p.die.zone, p.die.x_mm, p.die.y_mm) for p in table.poses}
         reports: list[Observation] = []
         waits: list[str] = []
         frame = table.last
+        rest_at: float | None = None
+        report_at: float | None = None
 
         def watch() -> None:
-            nonlocal frame
+            nonlocal frame, free_at, rest_at, report_at
             frame = table.read()
-            for o in watcher.process(frame):
+            taken = frame.index / FPS
+            truth = frame.truth
+            if rest_at is None and not truth.moving and not truth.hand:
+                rest_at = taken
+            if rest is not None:
+                if taken < free_at:
+                    return  # the watcher is still busy with an earlier frame: this one is lost
+                start = time.perf_counter()
+                seen = watcher.process(frame)
+                free_at = taken + (time.perf_counter() - start) * slowdown
+            else:
+                seen = watcher.process(frame)
+            for o in seen:
                 if o.event == TableEvent.SETTLED:
                     reports.append(o)
+                    if report_at is None and o.change in EXPECTED[step]:
+                        report_at = free_at if rest is not None else taken
                 elif o.event == TableEvent.BLOCKED:
                     waits.append(o.message)
 
         while table.busy:
             watch()
         late = 0
-        while EXPECTED[step] and not reports and late < PATIENCE:
+        while rest is None and EXPECTED[step] and not reports and late < PATIENCE:
             table.rest(1)  # the player waits for the screen, a frame at a time
             while table.busy:
                 watch()
@@ -224,6 +267,10 @@ def run_session(
             note,
             waits,
             late if reports else 0,
+            rest is not None,
+            None
+            if report_at is None or rest_at is None or rest is None
+            else max(0.0, (report_at - rest_at) * 1000),
         )
         records.append(rec)
         return rec
@@ -361,6 +408,9 @@ class Tally:
     ghosts: int = 0
     throws: int = 0
     throws_right: int = 0
+    throws_asked: int = 0
+    """Throws reported with every die right or flagged '?' (and none missed or extra), at
+    least one flagged: what the table asks about instead of scoring wrong."""
     false_reports: int = 0
 
     def to_json(self) -> dict:
@@ -369,6 +419,7 @@ class Tally:
             ghosts=self.ghosts,
             throws=self.throws,
             throws_right=self.throws_right,
+            throws_asked=self.throws_asked,
             false_reports=self.false_reports,
         )
         return out
@@ -383,6 +434,8 @@ class Score:
     throws_reported: int = 0
     late: int = 0
     """Steps whose report came only while the player waited (PATIENCE)."""
+    report_ms: list[float] = field(default_factory=list)
+    """--rest: each reported throw's time from the dice at rest to its report."""
     lines: list[str] = field(default_factory=list)
     """One line per thing gone wrong."""
 
@@ -429,11 +482,12 @@ def score(records: Sequence[StepRecord], pool: Pool, bar: float, die_mm: float =
             )
         elif not rec.reports and EXPECTED[rec.step]:
             s.lines.append(
-                f"  step {n} ({rec.step}): nothing reported in {PATIENCE} frames"
+                f"  step {n} ({rec.step}): nothing reported "
+                + ("before the next hand came" if rec.rest else f"in {PATIENCE} frames")
                 + (f" (it waited: {'; '.join(sorted(set(rec.waits)))})" if rec.waits else "")
             )
         good = [c for c in changes if c in expected]
-        false = len(changes) - min(1, len(good))
+        false = len([c for c in changes if c is not Change.READ]) - min(1, len(good))
         if false:
             s.lines.append(
                 f"  step {n} ({rec.step}{', ' + rec.note if rec.note else ''}): reported "
@@ -441,23 +495,9 @@ def score(records: Sequence[StepRecord], pool: Pool, bar: float, die_mm: float =
             )
             for t in _per_involved(s, involved):
                 t.false_reports += false
-        if rec.step == Step.THROW:
-            s.throws += 1
-            rolls = [o for o in rec.reports if o.change == Change.ROLL]
-            s.throws_reported += bool(rolls)
-            thrown = sorted(d.value for d in rec.truth if d.zone == "rolling")
-            read = sorted(d.value for d in rolls[-1].rolled if not d.cocked) if rolls else None
-            right = read == thrown
-            for t in _per_involved(s, involved):
-                t.throws += 1
-                t.throws_right += right
-            if not right:
-                s.lines.append(
-                    f"  step {n} (throw{', ' + rec.note if rec.note else ''}): "
-                    f"thrown {thrown}, read {read if rolls else 'nothing'}"
-                )
         match = _match(rec.truth, rec.state, die_mm)
         arrived = {id(d) for d in rec.arrived}
+        outcomes = []
         for i, d in enumerate(rec.truth):
             if id(d) not in arrived:
                 continue
@@ -466,12 +506,13 @@ def score(records: Sequence[StepRecord], pool: Pool, bar: float, die_mm: float =
                 outcome = Outcome.MISSED
             else:
                 r = rec.state[match[i]]
-                if r.cocked or r.confidence < bar:
+                if not r.known or r.confidence < bar:
                     outcome = Outcome.FLAGGED
                 elif r.value == d.value:
                     outcome = Outcome.RIGHT
                 else:
                     outcome = Outcome.SILENT_WRONG
+            outcomes.append(outcome)
             for t in s.tallies(cut):
                 t.dice[outcome] += 1
             if outcome in (Outcome.SILENT_WRONG, Outcome.MISSED):
@@ -483,6 +524,37 @@ def score(records: Sequence[StepRecord], pool: Pool, bar: float, die_mm: float =
                 s.lines.append(
                     f"  step {n} ({rec.step}): a {d.value} ({cut.kind.name if cut else '?'}, "
                     f"{cut.source if cut else '?'}, {d.zone}) {what}"
+                )
+        if rec.step == Step.THROW:
+            s.throws += 1
+            rolls = [o for o in rec.reports if o.change == Change.ROLL]
+            s.throws_reported += bool(rolls)
+            if rolls and rec.report_ms is not None:
+                s.report_ms.append(rec.report_ms)
+            thrown = sorted(d.value for d in rec.truth if d.zone == "rolling")
+            last = [o for o in rec.reports if o.change in (Change.ROLL, Change.READ)]
+            rolled = [d for d in last[-1].rolled if not d.cocked] if rolls else []
+            read = sorted(d.value for d in rolled if d.known) if rolls else None
+            right = read == thrown
+            asked = (
+                bool(rolls)
+                and not right
+                and len(rolled) == len(thrown)
+                and all(o in (Outcome.RIGHT, Outcome.FLAGGED) for o in outcomes)
+            )
+            for t in _per_involved(s, involved):
+                t.throws += 1
+                t.throws_right += right
+                t.throws_asked += asked
+            if not right:
+                shown = (
+                    sorted((d.value if d.known else "?" for d in rolled), key=str)
+                    if rolls
+                    else "nothing"
+                )
+                s.lines.append(
+                    f"  step {n} (throw{', ' + rec.note if rec.note else ''}): "
+                    f"thrown {thrown}, read {shown}{' (asked)' if asked else ''}"
                 )
         matched = set(match.values())
         for j, r in enumerate(rec.state):
@@ -532,9 +604,16 @@ def report(s: Score, args: argparse.Namespace, pool: Pool, seconds: float) -> st
         + (f", {args.teach} throws met first" if args.teach else ""),
         f"cut-outs{' (the table dice)' if args.table_dice else ''}: {len(pool.cuts)} from "
         + ", ".join(f"{k} {v}" for k, v in sorted(Counter(c.source for c in pool.cuts).items())),
-        f"throws exactly right: {t.throws_right} of {s.throws} (a roll reported for "
-        f"{s.throws_reported}); steps reported only while the player waited (up to "
-        f"{PATIENCE} frames more): {s.late}",
+        f"throws exactly right: {t.throws_right} of {s.throws}; right or asked: "
+        f"{t.throws_right + t.throws_asked}; never reported: {s.throws - s.throws_reported}",
+        (
+            f"the dice lie still {args.rest:g} s, then the next hand comes (real time, the "
+            f"watcher's time counted {args.slowdown:g}x): dice at rest to the throw's report "
+            + _spread(s.report_ms)
+            if args.rest is not None
+            else f"steps reported only while the player waited (up to {PATIENCE} frames "
+            f"more): {s.late}"
+        ),
         f"dice (thrown or slid into the strip): {read}; right {t.dice[Outcome.RIGHT]}, "
         f"flagged '?' (under {args.confirm_below:g}) {t.dice[Outcome.FLAGGED]}, SILENT WRONG "
         f"{t.dice[Outcome.SILENT_WRONG]}, missed {t.dice[Outcome.MISSED]}",
@@ -551,10 +630,19 @@ def report(s: Score, args: argparse.Namespace, pool: Pool, seconds: float) -> st
     return "\n".join(lines)
 
 
+def _spread(ms: Sequence[float]) -> str:
+    """Median, p95 and most of some times (ms), in words."""
+    if not ms:
+        return "(no throw reported)"
+    xs = sorted(ms)
+    p95 = xs[min(len(xs) - 1, int(round(0.95 * (len(xs) - 1))))]
+    return f"median {statistics.median(xs):.0f} ms, p95 {p95:.0f} ms, most {xs[-1]:.0f} ms"
+
+
 def _table(title: str, tallies: dict[str, Tally]) -> str:
     head = (
         f"{title:<24} {'dice':>5} {'right':>6} {'?':>4} {'silent':>7} {'missed':>7} "
-        f"{'ghosts':>7} {'throws right':>13} {'false':>6}"
+        f"{'ghosts':>7} {'throws right':>13} {'or asked':>9} {'false':>6}"
     )
     rows = [head]
     for name, t in sorted(tallies.items(), key=lambda kv: -sum(kv[1].dice.values())):
@@ -562,7 +650,8 @@ def _table(title: str, tallies: dict[str, Tally]) -> str:
             f"{name:<24} {sum(t.dice.values()):>5} {t.dice[Outcome.RIGHT]:>6} "
             f"{t.dice[Outcome.FLAGGED]:>4} {t.dice[Outcome.SILENT_WRONG]:>7} "
             f"{t.dice[Outcome.MISSED]:>7} {t.ghosts:>7} "
-            f"{f'{t.throws_right} of {t.throws}':>13} {t.false_reports:>6}"
+            f"{f'{t.throws_right} of {t.throws}':>13} {t.throws_right + t.throws_asked:>9} "
+            f"{t.false_reports:>6}"
         )
     return "\n".join(rows)
 
@@ -637,6 +726,22 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="play with only FACES of the cut-outs, the table's own dice (36: six dice); "
         "default: all of them",
     )
+    ap.add_argument(
+        "--rest",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="the dice lie still SECONDS after each step, then the next hand comes, in real "
+        "time: frames that come while the watcher is busy are lost (default: the player "
+        "waits up to 2 s for each report)",
+    )
+    ap.add_argument(
+        "--slowdown",
+        type=float,
+        default=1.0,
+        metavar="X",
+        help="with --rest: count the watcher's time X times over (2.5: a Pi 5)",
+    )
     ap.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = ap.parse_args(argv)
     try:
@@ -665,6 +770,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             )
         if args.teach < 0 or args.table_dice < 0:
             raise UserError("--teach and --table-dice take 0 or more")
+        if args.rest is not None and not 0 < args.rest <= 60:
+            raise UserError("--rest takes seconds, more than 0 and at most 60")
+        if not 0 < args.slowdown <= 100:
+            raise UserError("--slowdown takes a factor, more than 0 and at most 100")
         if args.table_dice:
             cuts = table_dice(cuts, args.table_dice, np.random.default_rng(args.seed + 7))
         pool = Pool.make(cuts)
@@ -674,6 +783,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             throws=args.throws,
             seed=args.seed,
             teach=args.teach,
+            rest=args.rest,
+            slowdown=args.slowdown,
         )
         s = score(records, pool, args.confirm_below)
         seconds = time.perf_counter() - start
@@ -691,8 +802,11 @@ def main(argv: Sequence[str] | None = None) -> int:
                     "teach": args.teach,
                     "table_dice": args.table_dice,
                     "confirm_below": args.confirm_below,
+                    "rest": args.rest,
+                    "slowdown": args.slowdown,
                     "throws_reported": s.throws_reported,
                     "late": s.late,
+                    "report_ms": [round(v, 1) for v in s.report_ms],
                     "total": s.total.to_json(),
                     "kinds": {k: v.to_json() for k, v in sorted(s.kinds.items())},
                     "sources": {k: v.to_json() for k, v in sorted(s.sources.items())},
