@@ -22,7 +22,7 @@ from zonkcam.sources import (
     pi,
 )
 from zonkcam.testing import FakeClock, FakePicamera2
-from zonkcam.testing.camera import MODULE_2, MODULE_3
+from zonkcam.testing.camera import HQ, MODULE_2, MODULE_3, fake_view, yuv420_buffer
 
 
 class Camera:
@@ -277,19 +277,23 @@ def test_sources_open_by_spec_and_can_be_opened_again(tmp_path):
 
 
 def test_each_spec_opens_its_own_kind_of_source(tmp_path, monkeypatch):
-    """One registry (sources.OPENERS, then the path): pi, usb:N, demo[:LOOK], a video
-    file, a folder; each source says whether it is the demo table."""
+    """One registry (sources.OPENERS, then the path): pi[:WIDTH], usb:N, demo[:LOOK], a
+    video file, a folder; each source says whether it is the demo table."""
     opened = {}
-    monkeypatch.setattr(sources, "PiCameraSource", lambda width: opened.setdefault("pi", width))
+    monkeypatch.setattr(
+        sources, "PiCameraSource", lambda width=None: opened.setdefault("pi", width)
+    )
     monkeypatch.setattr(sources, "UsbCameraSource", lambda i, size: opened.setdefault("usb", i))
     open_source("pi")
     open_source("usb:3")
-    assert opened == {"pi": 1280, "usb": 3}
+    assert opened == {"pi": None, "usb": 3}  # pi: the two streams
     opened.clear()
     open_source("usb")
-    assert opened == {"usb": 0}  # usb alone is camera 0
-    with pytest.raises(UserError, match="--source pi takes nothing after it"):
-        open_source("pi:2")
+    open_source("pi:1280")
+    assert opened == {"usb": 0, "pi": 1280}  # usb alone is camera 0; pi:WIDTH one stream
+    for bad in ("pi:2", "pi:wide"):
+        with pytest.raises(UserError, match="--source pi:WIDTH takes a frame width"):
+            open_source(bad)
     table = open_source("demo", seed=5, demo={"autoplay": False, "size": (320, 240)})
     assert table.demo and table.seed == 5 and not table.autoplay
     video = _video(tmp_path / "v.avi", n=3)
@@ -321,17 +325,22 @@ def test_the_sensor_mode_sees_the_whole_field_of_view(camera_module, mode, size)
     assert pi.frame_size(chosen["size"]) == size
 
 
-def test_the_pi_camera_locks_exposure_and_white_balance_the_documented_way(monkeypatch):
+def _fake_picamera2(monkeypatch) -> None:
     import sys
     import types
 
     monkeypatch.setitem(sys.modules, "picamera2", types.SimpleNamespace(Picamera2=FakePicamera2))
     monkeypatch.setattr(pi, "_PICAMERA", None)
     FakePicamera2.made = 0
-    source = pi.PiCameraSource(settle_s=0)
+
+
+def test_the_pi_camera_locks_exposure_and_white_balance_the_documented_way(monkeypatch):
+    _fake_picamera2(monkeypatch)
+    source = pi.PiCameraSource(1280, settle_s=0)
     cam = pi._PICAMERA
     (_, config), (_, controls) = cam.calls
     assert config["main"] == {"size": (1280, 720), "format": "RGB888"}
+    assert "lores" not in config and source.spec == "pi:1280" and sources.is_live(source.spec)
     assert config["sensor"] == {"output_size": (2304, 1296), "bit_depth": 10}
     assert config["controls"]["FrameDurationLimits"] == (33_333, 33_333)
     assert controls == {
@@ -341,13 +350,60 @@ def test_the_pi_camera_locks_exposure_and_white_balance_the_documented_way(monke
         "AnalogueGain": 2.5,
         "ColourGains": (1.8, 1.4),
     }
-    assert source.read().image.shape == (720, 1280, 3)
+    frame = source.read()
+    assert frame.image.shape == (720, 1280, 3) and frame.detail is None
     # reopened after a failure: the same Picamera2 object, started again
     source.close()
     with pytest.raises(CameraError, match="the Pi camera stopped"):
         source.read()
     again = open_source(source.spec)
     assert FakePicamera2.made == 1 and again.read().image.shape == (720, 1280, 3)
+
+
+@pytest.mark.parametrize(
+    "camera_module,main,lores",
+    [
+        (MODULE_3, (2304, 1296), (640, 360)),
+        (MODULE_2, (1640, 1232), (640, 480)),
+        (HQ, (2028, 1520), (640, 480)),
+    ],
+)
+def test_the_pi_camera_reads_dice_from_the_sensor_modes_own_size(
+    monkeypatch, camera_module, main, lores
+):
+    """`pi`: the main stream at the full-view mode's size ("RGB888") becomes each frame's
+    detail, and a 640 px lores stream of the same shape (YUV420, the one format a Pi 4
+    gives it in) its image; both come from one request, given back."""
+    _fake_picamera2(monkeypatch)
+    monkeypatch.setattr(FakePicamera2, "camera_module", camera_module)
+    source = open_source("pi")
+    cam = pi._PICAMERA
+    (_, config), _ = cam.calls
+    assert config["main"] == {"size": main, "format": "RGB888"}
+    assert config["lores"] == {"size": lores, "format": "YUV420"}
+    assert config["sensor"]["output_size"] == main
+    assert source.spec == "pi" and source.size == lores and source.detail_size == main
+    frame = source.read()
+    assert frame.image.shape == (lores[1], lores[0], 3)
+    assert frame.detail.shape == (main[1], main[0], 3)
+    assert np.array_equal(frame.detail, fake_view(main))
+    assert [r.released for r in cam.requests] == [True]
+    # the lores picture is the same view, its padded YUV420 rows cut right
+    seen = cv2.resize(frame.detail, lores, interpolation=cv2.INTER_AREA)
+    assert np.abs(frame.image.astype(int) - seen).max() <= 3
+
+
+def test_a_padded_yuv420_buffer_becomes_the_bgr_picture_it_holds():
+    image = np.random.default_rng(0).integers(0, 256, (96, 160, 3), np.uint8)
+    image = cv2.GaussianBlur(image, (0, 0), 3)  # smooth: 4:2:0 keeps colour at half size
+    for stride in (160, 192, 256):
+        buffer = yuv420_buffer(image, stride)
+        assert buffer.shape == (144, stride)
+        got = pi.yuv420_to_bgr(buffer, (160, 96))
+        assert got.shape == (96, 160, 3) and got.flags.c_contiguous
+        assert np.abs(got.astype(int) - image).mean() < 2
+    with pytest.raises(BadFrameError, match="lores buffer of shape"):
+        pi.yuv420_to_bgr(np.zeros((96, 160), np.uint8), (160, 96))
 
 
 def test_watch_ends_with_exit_status_1_when_its_camera_is_given_up(tmp_path, monkeypatch, capsys):

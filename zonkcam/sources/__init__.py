@@ -1,7 +1,7 @@
 """Camera sources behind one small interface (:class:`~zonkcam.sources.base.FrameSource`),
-opened by spec: ``auto``, ``pi``, ``usb:N``, ``demo`` (``demo:realistic``), a video file
-or a folder of images; and :class:`ResilientSource`, which reopens a failing one from its
-spec with backoff.
+opened by spec: ``auto``, ``pi`` (``pi:WIDTH``), ``usb:N``, ``demo`` (``demo:realistic``),
+a video file or a folder of images; and :class:`ResilientSource`, which reopens a failing
+one from its spec with backoff.
 """
 
 from __future__ import annotations
@@ -55,17 +55,17 @@ def open_source(
     seed: int = 0,
     demo: dict[str, Any] | None = None,
 ) -> FrameSource:
-    """The source a spec names: ``auto``, ``pi``, ``usb[:N]``, ``demo`` (``demo:LOOK``), a
+    """The source a spec names: ``auto``, ``pi[:WIDTH]``, ``usb[:N]``, ``demo`` (``demo:LOOK``), a
     video file or a folder of images (OPENERS, then the path).
 
     ``auto`` takes the Pi camera where picamera2 imports and a camera starts, and
-    otherwise the demo table. `size`: the frame size asked of a camera; `seed` and
+    otherwise the demo table. `size`: the frame size asked of a USB camera; `seed` and
     `demo` (keyword arguments of :class:`~zonkcam.sim.demo_table.DemoTable`): the demo
     table's."""
     if spec == "auto":
         if picamera2_available():
             try:
-                return PiCameraSource(size[0])
+                return PiCameraSource()
             except CameraError as exc:
                 print(f"zonkcam: {exc}; using the demo table", file=sys.stderr)
         spec = "demo"
@@ -84,9 +84,11 @@ def open_source(
 
 
 def _pi(arg: str, size: tuple[int, int], seed: int, demo: dict[str, Any]) -> FrameSource:
-    if arg:
-        raise UserError(f"--source pi takes nothing after it, not {arg!r}")
-    return PiCameraSource(size[0])
+    if not arg:
+        return PiCameraSource()
+    if not arg.isdigit() or not 64 <= int(arg) <= 8192:
+        raise UserError(f"--source pi:WIDTH takes a frame width in px (e.g. pi:1280), not {arg!r}")
+    return PiCameraSource(int(arg))
 
 
 def _usb(arg: str, size: tuple[int, int], seed: int, demo: dict[str, Any]) -> FrameSource:
@@ -105,6 +107,6 @@ def _demo(arg: str, size: tuple[int, int], seed: int, demo: dict[str, Any]) -> F
 
 
 OPENERS = {"pi": _pi, "usb": _usb, "demo": _demo}
-"""The sources named by a word: ``pi``, ``usb`` (``usb:N``), ``demo`` (``demo:LOOK``), one
-module each (sources/pi.py, sources/usb.py, sim/demo_table.py); ``auto`` picks one of
-them, and any other spec is a path (sources/video.py, sources/folder.py)."""
+"""The sources named by a word: ``pi`` (``pi:WIDTH``), ``usb`` (``usb:N``), ``demo``
+(``demo:LOOK``), one module each (sources/pi.py, sources/usb.py, sim/demo_table.py);
+``auto`` picks one of them, and any other spec is a path (sources/video.py, sources/folder.py)."""

@@ -35,12 +35,19 @@ class SourceBrokenError(CameraError):
 
 @dataclass
 class Frame:
+    """One picture from a source."""
+
     image: np.ndarray
     index: int
     t: float
     """Seconds since the source started (the demo table's simulated clock)."""
     truth: Any = field(default=None, repr=False)
     """What the demo table drew (None for real cameras)."""
+    detail: np.ndarray | None = field(default=None, repr=False)
+    """The same view at a higher resolution, where the source gives one (the Pi camera's
+    main stream, the demo table rendered larger): the reader cuts the dice it reads from
+    it. ``image`` is what everything else uses (motion, presence, calibration, the
+    screen), and boxes are always in ``image`` px."""
 
 
 class FrameSource(Protocol):
@@ -198,9 +205,9 @@ FILE_TRIES = 3
 
 
 def is_live(spec: str) -> bool:
-    """Whether a source spec is a camera (``pi``, ``usb[:N]``, the demo table), not a
-    file or folder that has an end."""
-    return spec == "pi" or spec.startswith(("usb", "demo"))
+    """Whether a source spec is a camera (``pi[:WIDTH]``, ``usb[:N]``, the demo table),
+    not a file or folder that has an end."""
+    return spec == "pi" or spec.startswith(("pi:", "usb", "demo"))
 
 
 def resilient(

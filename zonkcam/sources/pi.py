@@ -7,11 +7,17 @@ import atexit
 import time
 from typing import Any
 
-from zonkcam.sources.base import CameraError, Frame, check_image
+import cv2
+import numpy as np
+
+from zonkcam.sources.base import BadFrameError, CameraError, Frame, check_image
 
 FRAME_US = 33_333
 """The camera's frame time (30 fps), and so the longest exposure: a dim room gets more gain,
 not a longer exposure that smears a throw."""
+LORES_WIDTH = 640
+"""The width of the frames that motion, presence, calibration and the screen use (the
+lores stream), when the dice are read from the main stream at the sensor mode's size."""
 
 
 def full_view_mode(modes: list[dict], pixel_array: tuple[int, int], fps: float = 30.0) -> dict:
@@ -28,6 +34,25 @@ def frame_size(sensor_size: tuple[int, int], width: int = 1280) -> tuple[int, in
     1280x960 from a 4:3 one): the same shape keeps the whole field of view."""
     w, h = sensor_size
     return width, int(round(width * h / w / 2)) * 2
+
+
+def yuv420_to_bgr(array: Any, size: tuple[int, int]) -> np.ndarray:
+    """A YUV420 (I420) buffer as picamera2 gives it, (height * 3 / 2, stride) with each
+    plane's rows padded to the stride (the U and V rows to half of it), as the BGR image
+    of ``size`` (width, height) it holds."""
+    w, h = size
+    if (
+        not isinstance(array, np.ndarray)
+        or array.dtype != np.uint8
+        or array.ndim != 2
+        or array.shape[0] != h * 3 // 2
+        or array.shape[1] < w
+        or array.shape[1] % 2
+    ):
+        shape = getattr(array, "shape", None)
+        raise BadFrameError(f"the Pi camera sent a lores buffer of shape {shape}, not {w}x{h}")
+    bgr = cv2.cvtColor(np.ascontiguousarray(array), cv2.COLOR_YUV2BGR_I420)
+    return np.ascontiguousarray(bgr[:, :w])
 
 
 def locked_controls(metadata: dict) -> dict:
@@ -58,17 +83,25 @@ def _picamera() -> Any:
 class PiCameraSource:
     """The Raspberry Pi camera through picamera2 (imported here, only when asked for).
 
-    The sensor runs in a mode that sees its whole field of view (:func:`full_view_mode`),
-    frames come ``width`` px wide in the mode's shape, as "RGB888" (which picamera2
-    delivers in BGR order, as OpenCV wants), at 30 fps at most (exposure capped at
-    FRAME_US). After ``settle_s`` the automatic exposure and white balance are read back
-    and locked (:func:`locked_controls`), so dice colours do not drift while people lean
-    over the table. Closing stops the camera; opening again restarts the same one.
+    The sensor runs in a mode that sees its whole field of view (:func:`full_view_mode`)
+    and the camera gives two streams of that same view from each request: "main" at the
+    mode's own size (2304x1296 on a Camera Module 3, 2028x1520 on the HQ camera), as
+    "RGB888" (which picamera2 delivers in BGR order, as OpenCV wants), which becomes each
+    frame's ``detail``, the picture the dice are read from; and "lores", ``width`` px wide
+    in the mode's shape, as YUV420 (the one format a Pi 4 gives it in; converted to BGR
+    here), which becomes the frame's ``image`` for motion, presence, calibration and the
+    screen (LORES_WIDTH px wide). Given a ``width``, it gives one stream only, that many
+    px wide in the mode's shape, and frames have no ``detail``.
+
+    Frames come at 30 fps at most (exposure capped at FRAME_US). After ``settle_s`` the
+    automatic exposure and white balance are read back and locked
+    (:func:`locked_controls`), so dice colours do not drift while people lean over the
+    table. Closing stops the camera; opening again restarts the same one.
     """
 
     demo = False
 
-    def __init__(self, width: int = 1280, settle_s: float = 2.0) -> None:
+    def __init__(self, width: int | None = None, settle_s: float = 2.0) -> None:
         try:
             cam = _picamera()
         except ImportError as exc:
@@ -79,9 +112,15 @@ class PiCameraSource:
             raise CameraError(f"the Pi camera did not start: {exc}") from None
         try:
             mode = full_view_mode(cam.sensor_modes, cam.camera_properties["PixelArraySize"])
-            size = frame_size(mode["size"], width)
+            size = frame_size(mode["size"], width or LORES_WIDTH)
+            streams: dict[str, Any] = {"main": {"size": size, "format": "RGB888"}}
+            if width is None:
+                streams = {
+                    "main": {"size": tuple(mode["size"]), "format": "RGB888"},
+                    "lores": {"size": size, "format": "YUV420"},
+                }
             config = cam.create_video_configuration(
-                main={"size": size, "format": "RGB888"},
+                **streams,
                 sensor={"output_size": mode["size"], "bit_depth": mode["bit_depth"]},
                 controls={"FrameDurationLimits": (FRAME_US, FRAME_US)},
             )
@@ -96,18 +135,32 @@ class PiCameraSource:
                 pass
             raise CameraError(f"the Pi camera did not start: {exc}") from None
         self._cam = cam
-        self.name, self.fps, self.spec = "Pi camera", 1e6 / FRAME_US, "pi"
+        self.name, self.fps = "Pi camera", 1e6 / FRAME_US
+        self.spec = "pi" if width is None else f"pi:{width}"
         self.mode, self.size = mode, size
+        self.detail_size: tuple[int, int] | None = None if width else tuple(mode["size"])
+        """The size of each frame's ``detail`` (None: frames have none)."""
         self._index, self._start = 0, time.monotonic()
 
     def read(self) -> Frame | None:
         try:
-            image = self._cam.capture_array("main")
+            if self.detail_size is None:
+                image, main = self._cam.capture_array("main"), None
+            else:
+                request = self._cam.capture_request()
+                try:
+                    main, image = request.make_array("main"), request.make_array("lores")
+                finally:
+                    request.release()
         except Exception as exc:
             raise CameraError(f"the Pi camera stopped: {exc}") from None
         index = self._index
         self._index += 1
-        return Frame(check_image(image, self.name), index, time.monotonic() - self._start)
+        t = time.monotonic() - self._start
+        if main is None:
+            return Frame(check_image(image, self.name), index, t)
+        lores = yuv420_to_bgr(image, self.size)
+        return Frame(lores, index, t, detail=check_image(main, self.name))
 
     def close(self) -> None:
         try:
