@@ -18,6 +18,10 @@ camera sees it (:class:`DiePose`) and says where it drew it.
 A :class:`CameraLook` says how far the picture is from a perfect one: ``REALISTIC`` tilts
 the camera 15 degrees, bends straight lines (barrel distortion), lights the mat unevenly,
 blurs, compresses every frame as JPEG and leaves clutter on the table round the mat.
+
+With ``detail`` (2, say) the table is rendered that many times larger and each frame
+carries the large picture as its ``detail`` and the same picture scaled down to ``size``
+as its ``image``, as the Pi camera gives a full-size stream beside a small one.
 """
 
 from __future__ import annotations
@@ -80,7 +84,8 @@ class DemoTruth:
 
 @dataclass(frozen=True)
 class DiePose:
-    """A die as the demo camera sees it (frame px before the lens's distortion), for
+    """A die as the demo camera sees it (px of the picture drawn, before the lens's
+    distortion: the frame's, or its detail's where the table renders one), for
     :class:`DieArt` to draw."""
 
     die: DemoDie
@@ -142,7 +147,15 @@ class DemoTable:
         rest_frames: int = 20,
         bodies: dict[str, tuple[int, int, int]] | None = None,
         die_art: DieArt | None = None,
+        detail: int = 1,
     ) -> None:
+        if detail < 1:
+            raise ValueError(f"detail is a whole factor of 1 or more, not {detail!r}")
+        self.detail = detail
+        """How many times ``size`` the table is rendered; over 1, frames carry the render
+        as their ``detail`` and ``image`` is it scaled down to ``size``."""
+        self.size = size
+        """The frames' ``image`` size (width, height)."""
         self.bodies = dict(bodies or {})
         """Dice colours of this table beyond the renderer's (renderer.DIE_COLORS): name ->
         body BGR (a die the colour of a zone of the mat, say)."""
@@ -163,7 +176,7 @@ class DemoTable:
         self.look, self.noise = look, look.noise
         self.tumble_frames, self.rest_frames = tumble_frames, rest_frames
         g = self.geometry
-        w, h = size
+        w, h = size[0] * detail, size[1] * detail  # the render's size
         # The mat fills look.mat_share of the frame's width (as drawn before any barrel
         # distortion), seen from slightly in front.
         focal = look.mat_share * w * 600.0 / g.width_mm / (1 - look.barrel)
@@ -218,9 +231,9 @@ class DemoTable:
                 self._script.popleft()
         index = self._index
         self._index += 1
-        image, boxes = self._render()
+        image, detail, boxes = self._picture()
         truth = dataclasses.replace(self.truth(), boxes=boxes)
-        self.last = Frame(image, index, index / self.fps, truth)
+        self.last = Frame(image, index, index / self.fps, truth, detail=detail)
         return self.last
 
     def close(self) -> None:
@@ -240,9 +253,23 @@ class DemoTable:
         )
 
     def render(self) -> np.ndarray:
-        return self._render()[0]
+        return self._picture()[0]
+
+    def _picture(
+        self,
+    ) -> tuple[np.ndarray, np.ndarray | None, tuple[tuple[float, float, float, float], ...]]:
+        """The frame's image, its detail (None unless ``detail`` is over 1) and each die's
+        box in the image."""
+        image, boxes = self._render()
+        if self.detail == 1:
+            return self._lens.compress(image), None, boxes
+        k = self.detail
+        small = cv2.resize(image, self.size, interpolation=cv2.INTER_AREA)
+        boxes = tuple((b[0] / k, b[1] / k, b[2] / k, b[3] / k) for b in boxes)
+        return self._lens.compress(small), self._lens.compress(image), boxes
 
     def _render(self) -> tuple[np.ndarray, tuple[tuple[float, float, float, float], ...]]:
+        """The table at the render's size, with sensor noise, and each die's box there."""
         key = (tuple(p.die for p in self.poses), self.hand, tuple(self.things))
         if key != self._drawn_key:  # dice at rest look the same: draw them once
             image, boxes = self._draw()
@@ -256,7 +283,7 @@ class DemoTable:
             image = cv2.subtract(cv2.add(image, up), down)
         else:
             image = image.copy()
-        return self._lens.compress(image), boxes
+        return image, boxes
 
     def _draw(self) -> tuple[np.ndarray, tuple[tuple[float, float, float, float], ...]]:
         if self.die_art is not None:
@@ -684,7 +711,11 @@ class DemoTable:
         return x_mm - g.width_mm / 2, g.height_mm / 2 - y_mm
 
     def mat_to_image(self, pts_mm: np.ndarray) -> np.ndarray:
-        """Where mat points are drawn, before the lens's distortion."""
+        """Where mat points lie in the frame's image, before the lens's distortion."""
+        return self._project(pts_mm) / self.detail
+
+    def _project(self, pts_mm: np.ndarray) -> np.ndarray:
+        """Where mat points are drawn in the render, before the lens's distortion."""
         pts = np.asarray(pts_mm, float).reshape(-1, 2)
         world = np.c_[
             pts[:, 0] - self.geometry.width_mm / 2,
@@ -694,13 +725,13 @@ class DemoTable:
         return self.camera.project(world)
 
     def _mm_px(self) -> float:
-        a, b = self.mat_to_image([[0, 0], [10, 0]])
+        a, b = self._project([[0, 0], [10, 0]])
         return float(np.linalg.norm(b - a)) / 10
 
     def _poly(
         self, image: np.ndarray, pts_mm: Sequence, colour: Sequence[float], shade: float = 1.0
     ) -> None:
-        pts = self.mat_to_image(np.asarray(pts_mm, float)).astype(np.int32)
+        pts = self._project(np.asarray(pts_mm, float)).astype(np.int32)
         if shade != 1.0:
             mask = np.zeros(image.shape[:2], np.uint8)
             cv2.fillPoly(mask, [pts], 255, cv2.LINE_AA)
@@ -733,7 +764,7 @@ class DemoTable:
             self._poly(image, [(x, y - 1) for x, y in circle(7.5)], SKIN)
             cv2.circle(
                 image,
-                tuple(self.mat_to_image([[t.x_mm, t.y_mm - 2]])[0].astype(int)),
+                tuple(self._project([[t.x_mm, t.y_mm - 2]])[0].astype(int)),
                 max(1, int(3 * self._mm_px())),
                 (150, 185, 230),
                 -1,
@@ -796,13 +827,12 @@ class DemoTable:
     def _draw_hand(self, image: np.ndarray, x_mm: float, y_mm: float) -> None:
         """A hand and forearm reaching in from the near edge to (x_mm, y_mm)."""
         g = self.geometry
-        palm = self.mat_to_image([[x_mm, y_mm + 25]])[0]
-        wrist = self.mat_to_image([[x_mm + 10, g.height_mm + 200]])[0]
+        palm = self._project([[x_mm, y_mm + 25]])[0]
+        wrist = self._project([[x_mm + 10, g.height_mm + 200]])[0]
         scale = (
             float(
                 np.linalg.norm(
-                    self.mat_to_image([[0, 0], [10, 0]])[1]
-                    - self.mat_to_image([[0, 0], [10, 0]])[0]
+                    self._project([[0, 0], [10, 0]])[1] - self._project([[0, 0], [10, 0]])[0]
                 )
             )
             / 10
@@ -821,8 +851,8 @@ class DemoTable:
             cv2.LINE_AA,
         )
         for k in range(4):  # fingers over the die
-            base = self.mat_to_image([[x_mm - 18 + 12 * k, y_mm + 5]])[0]
-            tip = self.mat_to_image([[x_mm - 20 + 13 * k, y_mm - 25]])[0]
+            base = self._project([[x_mm - 18 + 12 * k, y_mm + 5]])[0]
+            tip = self._project([[x_mm - 20 + 13 * k, y_mm - 25]])[0]
             cv2.line(
                 image,
                 tuple(map(int, base)),

@@ -73,6 +73,16 @@ class ReadsAt(Protocol):
         ...
 
 
+@runtime_checkable
+class ReadsDetail(Protocol):
+    """A reader that reads a frame's detail image (Frame.detail, the same view at a higher
+    resolution) where the frame has one: it is called ``reader(image, region,
+    detail=...)``, and ``reader.read_at(image, boxes, detail=...)``; regions and boxes in
+    ``image`` px (the ONNX reader)."""
+
+    reads_detail: bool
+
+
 class TableEvent(StrEnum):
     ROLLING = "rolling"
     """Something moves on the table (dice thrown, a hand)."""
@@ -330,10 +340,10 @@ class TableWatcher:
         look.masks = mask, marks_mask
         seen: list[Reading] = []
         for region in look.regions:
-            seen += self.reader(frame.image, region)
+            seen += self._read(frame, region)
         read = place(seen, cal, mask=mask, marks_mask=marks_mask)
         lost = look.ballot.missing(read)  # seen in an earlier read, not in this one
-        read += self._read_at(frame.image, [d.bbox for d in lost], mask, marks_mask)
+        read += self._read_at(frame, [d.bbox for d in lost], mask, marks_mask)
         first = look.ballot.reads == 0
         look.ballot.add(read)
         if first and top is not None:  # something in the way? no need to read it again
@@ -348,7 +358,7 @@ class TableWatcher:
             return self._wait(frame, left.in_the_way)
         if left.unread:  # die-like, and no read found it: read it where it lies
             boxes = [self._die_box(x, y) for x, y, _ in left.unread]
-            found = self._read_at(frame.image, boxes, mask, marks_mask)
+            found = self._read_at(frame, boxes, mask, marks_mask)
             voted += found
             reach = self._die_mm * 0.6
             left = replace(left, unread=tuple(u for u in left.unread if not _near(u, found, reach)))
@@ -368,9 +378,20 @@ class TableWatcher:
             Reading(Die(1), 0.0, box), (x_mm, y_mm), Zone.ROLLING, footprint_mm=square, unread=True
         )
 
+    def _detail(self, frame: Frame) -> dict[str, np.ndarray]:
+        """The frame's detail image, for a reader that takes it (ReadsDetail)."""
+        if frame.detail is None or not isinstance(self.reader, ReadsDetail):
+            return {}
+        return {"detail": frame.detail}
+
+    def _read(self, frame: Frame, region: Region | None) -> Sequence[Reading]:
+        """The dice the reader reads in ``region`` of the frame (from its detail image where
+        the frame has one and the reader takes it)."""
+        return self.reader(frame.image, region, **self._detail(frame))
+
     def _read_at(
         self,
-        image: np.ndarray,
+        frame: Frame,
         boxes: Sequence[tuple[float, float, float, float]],
         mask: np.ndarray | None,
         marks_mask: MarkSight | None,
@@ -379,7 +400,8 @@ class TableWatcher:
         nothing for a box whose crop shows no readable die (or a reader that cannot)."""
         if not boxes or not isinstance(self.reader, ReadsAt):
             return []
-        got = [r for r in self.reader.read_at(image, boxes) if r is not None]
+        got = self.reader.read_at(frame.image, boxes, **self._detail(frame))
+        got = [r for r in got if r is not None]
         return place(got, self.calibration, mask=mask, marks_mask=marks_mask) if got else []
 
     def _look_again(self, frame: Frame) -> list[Observation]:
@@ -407,14 +429,12 @@ class TableWatcher:
                 min(rx1, int(np.ceil(x1 + pad))),
                 min(ry1, int(np.ceil(y1 + pad))),
             )
-            seen += self.reader(frame.image, region)
+            seen += self._read(frame, region)
         read = [r for r in place(seen, cal, mask=mask, marks_mask=marks_mask) if r.known]
         reach = self._die_mm * 0.6
         still = [d for d in unread if not _near((*d.center_mm, d.zone), read, reach)]
         read += [
-            r
-            for r in self._read_at(frame.image, [d.bbox for d in still], mask, marks_mask)
-            if r.known
+            r for r in self._read_at(frame, [d.bbox for d in still], mask, marks_mask) if r.known
         ]
         filled = {}
         for d in unread:

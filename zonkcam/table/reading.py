@@ -3,15 +3,18 @@
 The table reads with the same reader and settings as `zonkcam read` (DEFAULT_SETTINGS);
 what it adds is what it knows: the calibration tells how big a die looks, so the
 detector's input is sized to show each die at ReaderSettings.die_px (read_dice's
-`die_px`), and only the parts of a frame that changed are read; and the table's own
-dice, as the scorekeeper taught them (zonkcam.vision.examples), are blended into each
-read. The reader keeps the features of the latest dice it read, so that a roll the
-scorekeeper confirms later is taught with the crops it was read from.
+`die_px`), and only the parts of a frame that changed are read; a frame's detail image
+(Frame.detail: the same view at a higher resolution), where it has one, is what the dice
+are read from; and the table's own dice, as the scorekeeper taught them
+(zonkcam.vision.examples), are blended into each read. The reader keeps the features of
+the latest dice it read, so that a roll the scorekeeper confirms later is taught with the
+crops it was read from.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import math
 from collections import deque
 from collections.abc import Sequence
 from pathlib import Path
@@ -45,7 +48,15 @@ class OnnxReader:
     """Reads dice with the shipped ONNX models (zonkcam.vision); a table Reader.
 
     Given a region of the frame it reads only that. ``die_px``: how many px a die spans
-    in the frame (from the calibration), which sizes the detector's input."""
+    in the frame (from the calibration), which sizes the detector's input.
+
+    Given the frame's ``detail`` (the same view at a higher resolution), it reads that
+    instead: the detector's input is the same size as from the frame (a die spans
+    ``die_px`` times the scale between them there), and the value net's crops are cut
+    from the detail at its own resolution. Boxes are in frame px either way."""
+
+    reads_detail = True
+    """It takes a frame's detail image (observe.ReadsDetail)."""
 
     def __init__(
         self,
@@ -86,44 +97,63 @@ class OnnxReader:
         return cls(model_dir, threads, cal.px_per_mm * cal.geometry.die_mm, taught)
 
     def __call__(
-        self, image: np.ndarray, region: tuple[int, int, int, int] | None = None
+        self,
+        image: np.ndarray,
+        region: tuple[int, int, int, int] | None = None,
+        detail: np.ndarray | None = None,
     ) -> Sequence:
         from zonkcam.vision.reader import read_dice
 
         x0, y0, x1, y1 = region if region is not None else (0, 0, image.shape[1], image.shape[0])
-        crop = image[y0:y1, x0:x1]
+        source, sx, sy = _source(image, detail)
+        dx0, dy0 = round(x0 * sx), round(y0 * sy)
+        crop = source[dy0 : round(y1 * sy), dx0 : round(x1 * sx)]
         if crop.size == 0:
             return []
+        die_px = None if self.die_px is None else self.die_px * math.sqrt(sx * sy)
         feats: list[np.ndarray] = []
         dice = [
-            dataclasses.replace(
-                d, bbox=(d.bbox[0] + x0, d.bbox[1] + y0, d.bbox[2] + x0, d.bbox[3] + y0)
-            )
-            for d in read_dice(crop, self.model, self.settings, self.die_px, self.taught, feats)
+            dataclasses.replace(d, bbox=_to_frame(d.bbox, dx0, dy0, sx, sy))
+            for d in read_dice(crop, self.model, self.settings, die_px, self.taught, feats)
         ]
         if feats:
-            self._remember(image, dice, feats)
+            self._remember(source, sx, sy, dice, feats)
         return dice
 
     def read_at(
-        self, image: np.ndarray, boxes: Sequence[tuple[float, float, float, float]]
+        self,
+        image: np.ndarray,
+        boxes: Sequence[tuple[float, float, float, float]],
+        detail: np.ndarray | None = None,
     ) -> list:
         """The die in each box (frame px) where one is known to lie, read by the value net
-        alone (zonkcam.vision.reader.read_at); None for a crop it takes for no die."""
+        alone (zonkcam.vision.reader.read_at) from the frame, or its ``detail`` where given;
+        None for a crop it takes for no die."""
         from zonkcam.vision.reader import read_at
 
+        source, sx, sy = _source(image, detail)
+        at = np.asarray(boxes, np.float64).reshape(-1, 4) * [sx, sy, sx, sy]
         feats: list[np.ndarray | None] = []
-        got = read_at(image, np.asarray(boxes), self.model, self.settings, self.taught, feats)
+        got = [
+            None if d is None else dataclasses.replace(d, bbox=_to_frame(d.bbox, 0, 0, sx, sy))
+            for d in read_at(source, at, self.model, self.settings, self.taught, feats)
+        ]
         read = [(d, f) for d, f in zip(got, feats, strict=True) if d is not None and f is not None]
         if read:
-            self._remember(image, [d for d, _ in read], [f for _, f in read])
+            self._remember(source, sx, sy, [d for d, _ in read], [f for _, f in read])
         return got
 
-    def _remember(self, image: np.ndarray, dice: list, feats: list[np.ndarray]) -> None:
+    def _remember(
+        self, source: np.ndarray, sx: float, sy: float, dice: list, feats: list[np.ndarray]
+    ) -> None:
+        """Keep each die read (box in frame px) with its feature and its crop, cut from
+        ``source`` (the frame, or its detail at `sx` x `sy` times its size)."""
         from zonkcam.vision.preprocess import crop_die
 
         for d, f in zip(dice, feats, strict=True):
-            self.recent.append(SeenDie(d.bbox, f, crop_die(image, d.bbox)))
+            x0, y0, x1, y1 = d.bbox
+            crop = crop_die(source, (x0 * sx, y0 * sy, x1 * sx, y1 * sy))
+            self.recent.append(SeenDie(d.bbox, f, crop))
 
     def recall(self, bbox: tuple[float, float, float, float]) -> SeenDie | None:
         """The latest read die at `bbox` (centres within half a die), or None."""
@@ -161,3 +191,24 @@ class OnnxReader:
         return self.taught.teach(
             feats, np.repeat(list(values), 8), [c for c in cols for _ in range(8)]
         )
+
+
+def _source(image: np.ndarray, detail: np.ndarray | None) -> tuple[np.ndarray, float, float]:
+    """What the dice are read from: the frame, or its detail where given; and how many
+    times the frame's width and height that is."""
+    if detail is None:
+        return image, 1.0, 1.0
+    return detail, detail.shape[1] / image.shape[1], detail.shape[0] / image.shape[0]
+
+
+def _to_frame(
+    bbox: tuple[float, ...], x0: float, y0: float, sx: float, sy: float
+) -> tuple[float, float, float, float]:
+    """A box read in a cut at (x0, y0) of the picture `sx` x `sy` times the frame's size,
+    in frame px (to 0.1 px, as the reader gives them)."""
+    return (
+        round((bbox[0] + x0) / sx, 1),
+        round((bbox[1] + y0) / sy, 1),
+        round((bbox[2] + x0) / sx, 1),
+        round((bbox[3] + y0) / sy, 1),
+    )
