@@ -32,6 +32,7 @@ from zonkcam.vision.reader import (
     min_kept_heat,
     nms,
     read_dice,
+    second_look_regions,
 )
 
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "datasets"
@@ -403,6 +404,10 @@ def test_every_command_and_the_table_read_with_the_same_settings(tmp_path, monke
     assert table_reader.settings is DEFAULT_SETTINGS
 
 
+def _boxes(record: dict) -> list[list[float]]:
+    return [d["bbox"] for d in record["dice"]]
+
+
 @pytest.mark.slow
 def test_bench_times_photos_and_rendered_frames(tmp_path, capsys, monkeypatch):
     from zonkcam.train.dataset import is_validation
@@ -419,6 +424,12 @@ def test_bench_times_photos_and_rendered_frames(tmp_path, capsys, monkeypatch):
     assert [(p["set"], p["photos"]) for p in res["photos"]] == [
         ("../shared/datasets/real-dice-dev", len(val))
     ]
+    # the photos with a die under second_look_below px at the detector's input, timed apart
+    at_input = DEFAULT_SETTINGS.det_size / 640
+    small = [
+        r for r in val if min(max(b[2] - b[0], b[3] - b[1]) for b in _boxes(r)) * at_input < 28
+    ]
+    assert res["photos"][0]["small_dice"]["photos"] == len(small)
     assert [t["size"] for t in res["tables"]] == ["640x480", "1280x960", "2304x1296"]
     assert all(t["frames"] == 2 and t["ms_median"] > 0 for t in res["tables"])
     assert res["read_peak_rss_mb"] > 50 and res["bench_peak_rss_mb"] > 50
@@ -593,7 +604,9 @@ def _looks(first: tuple[np.ndarray, ...], second: tuple[np.ndarray, ...]) -> _Se
 
 
 def test_a_photo_with_a_small_die_gets_a_second_larger_look():
-    looks = ReaderSettings(second_look=640, second_look_below=24.0, second_look_vote=0.8)
+    looks = ReaderSettings(
+        second_look=640, second_look_below=24.0, second_look_vote=0.8, second_look_near=100.0
+    )
     # first look (416 px input, the image's own scale): one die 16 px wide there, under
     # second_look_below; second look (640 px): that die again, a new one the detector is
     # sure of and a new lukewarm one (heat 0.13: vote 0.99 x (0.13 / 0.4) ** 0.25 =
@@ -622,6 +635,57 @@ def test_a_photo_with_a_small_die_gets_a_second_larger_look():
     model = fake()  # a die 16 px at the input is not small under a bar of 12 px
     assert len(read_dice(IMAGE, model, replace(looks, second_look_below=12.0))) == 1
     assert len(model.detector.inputs) == 1
+
+
+def test_the_second_look_sees_only_the_parts_near_small_candidates():
+    looks = ReaderSettings(second_look=640, second_look_below=24.0, second_look_near=4.0)
+    # first look: one die 16 px wide at (80, 80), small; the second looks only within 4.5
+    # sides of it, the 64-cell grid's cells from 6.5 to 156 px: a 150 px square seen at
+    # 640 / 416 is a 231 px input, padded to 256 (a 64 x 64 map). There: that die again, a
+    # new die at map (50, 50) (region px 130, image px 136), and one at map (62, 10) cut by
+    # the region's edge inside the photo, left out
+    first = _peaks((20, 20, 16, 0.9))
+    second = _peaks((28, 28, 24, 0.9), (50, 50, 24, 0.9), (62, 10, 24, 0.9), grid=64)
+    threes = np.array([[0.01, 0, 0, 0.99, 0, 0, 0]], np.float32)
+    model = DiceModel(_looks(first, second), _fake((), threes).values, threads=1)
+    dice = read_dice(IMAGE, model, looks)
+    assert model.detector.inputs == [(1, 3, 416, 416), (1, 3, 256, 256)]
+    assert len(dice) == 2 and dice[0].bbox == (72.0, 72.0, 88.0, 88.0)
+    centre = (dice[1].bbox[0] + dice[1].bbox[2]) / 2
+    assert centre == pytest.approx(6 + 200 * 150 / 231, abs=1)
+    # the same photo seen whole when the parts would cover most of it
+    model = DiceModel(_looks(first, second), _fake((), threes).values, threads=1)
+    read_dice(IMAGE, model, replace(looks, second_look_near=30.0))
+    assert model.detector.inputs[1] == (1, 3, 640, 640)
+
+
+def _first_look(*boxes: tuple[float, float, float, float], kept: int = 1) -> object:
+    """A first look's result as second_look_regions reads it: its candidates, the first
+    `kept` of them kept, at the image's own scale."""
+    b = np.array(boxes, np.float32).reshape(-1, 4)
+
+    class Look:
+        candidates, boxes, scale = b, b[:kept], 1.0
+
+    return Look()
+
+
+def test_second_look_regions_join_near_candidates_and_give_up_on_a_crowded_photo():
+    s = ReaderSettings(second_look_below=28.0, second_look_near=2.0)
+    shape = (640, 640, 3)
+    # two small dice far apart: two parts, each round its die; a big one adds nothing
+    far = _first_look((40, 40, 56, 56), (560, 560, 576, 576), (300, 300, 400, 400), kept=3)
+    parts = second_look_regions(far, shape, s)
+    assert len(parts) == 2
+    for (x0, y0, x1, y1), c in zip(sorted(parts), (48, 568), strict=True):
+        assert x0 <= c - 2.5 * 16 and x1 >= c + 2.5 * 16 and x1 - x0 < 140
+        assert y0 <= c - 2.5 * 16 and y1 >= c + 2.5 * 16 and y1 - y0 < 140
+    # two small dice side by side: one part
+    assert len(second_look_regions(_first_look((40, 40, 56, 56), (70, 40, 86, 56)), shape, s)) == 1
+    # small dice all over the photo: the whole photo; nothing kept: the whole photo
+    spread = [(x, y, x + 16, y + 16) for x in range(20, 640, 90) for y in range(20, 640, 90)]
+    assert second_look_regions(_first_look(*spread), shape, s) is None
+    assert second_look_regions(_first_look((40, 40, 56, 56), kept=0), shape, s) is None
 
 
 def test_no_second_look_for_big_dice_or_a_known_die_size():

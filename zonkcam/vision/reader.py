@@ -7,7 +7,8 @@ from the full-resolution image -> the value net reads all crops of the image in 
 ('not a die' or 1-6), and again mirrored those it may keep, the two readings averaged ->
 a candidate is kept when the value net and the detector's heat vote for it -> on a photo
 where a kept die came small at the detector's input or none was kept, a second, larger
-look, whose new dice need a surer vote -> of two dice boxed over each other, the surer
+look (over the parts of the photo near the first look's small candidates), whose new dice
+need a surer vote -> of two dice boxed over each other, the surer
 one (the first look's before the second's) -> each die's confidence
 (zonkcam.vision.confidence) -> body colour.
 """
@@ -17,6 +18,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+import cv2
 import numpy as np
 
 from zonkcam.game.dice import Die
@@ -69,6 +71,10 @@ class ReaderSettings:
     second_look_below: float = 28.0
     second_look_vote: float = 0.8
     """... and a die only that look finds is kept when its vote reaches this."""
+    second_look_near: float = 3.0
+    """Where the first look kept a die, the second sees only the parts of the photo within
+    this many die sides of a candidate it found small (the small dice of a photo lie near
+    one another); the whole photo when those parts cover most of it, or no die was kept."""
 
 
 DEFAULT_SETTINGS = ReaderSettings()
@@ -165,6 +171,8 @@ class _Look:
     votes: np.ndarray
     inp: np.ndarray
     scale: float
+    candidates: np.ndarray
+    """Every candidate box the detector found (image px), read or not."""
 
 
 def _look(
@@ -175,11 +183,17 @@ def _look(
     examples: TaughtDice | None,
     bar: float,
     taken: np.ndarray | None = None,
+    regions: list[tuple[int, int, int, int]] | None = None,
 ) -> _Look:
-    """Detect at `scale`, read each candidate that could reach the vote `bar` and keep
-    those that do. `taken`: boxes of dice already kept, which a candidate boxed over one
-    of them (the dedupe's rule) could never displace, so it is not read."""
-    boxes, heat, inp = detect(img, model, settings, scale)
+    """Detect at `scale` (over the whole image, or only over `regions`: (x0, y0, x1, y1)
+    image px), read each candidate that could reach the vote `bar` and keep those that do.
+    `taken`: boxes of dice already kept, which a candidate boxed over one of them (the
+    dedupe's rule) could never displace, so it is not read."""
+    if regions is None:
+        boxes, heat, inp = detect(img, model, settings, scale)
+    else:
+        boxes, heat, inp = _detect_in(img, model, settings, scale, regions)
+    candidates = boxes
     hopeful = heat >= min_kept_heat(settings, bar)
     if taken is not None and len(taken) and len(boxes):
         hopeful &= ~_overlaps(boxes, taken, settings.dedupe_iou, settings.dedupe_inside).any(1)
@@ -187,7 +201,8 @@ def _look(
     if len(boxes) == 0:
         crops = np.zeros((0, CROP_SIZE, CROP_SIZE, 3), np.uint8)
         nothing = np.zeros(0, np.float32)
-        return _Look(boxes, heat, crops, np.zeros((0, 7), np.float32), None, nothing, inp, scale)
+        no_probs = np.zeros((0, 7), np.float32)
+        return _Look(boxes, heat, crops, no_probs, None, nothing, inp, scale, candidates)
     crops = np.stack([crop_die(img, b) for b in boxes])
     probs, feats = read_crops_and_features(crops, model)
     if settings.mirror_look:
@@ -202,7 +217,9 @@ def _look(
     votes = vote(probs, heat, settings)
     k = np.flatnonzero(votes >= bar)
     kept_feats = feats[k] if feats is not None else None
-    return _Look(boxes[k], heat[k], crops[k], probs[k], kept_feats, votes[k], inp, scale)
+    return _Look(
+        boxes[k], heat[k], crops[k], probs[k], kept_feats, votes[k], inp, scale, candidates
+    )
 
 
 def _wants_second_look(first: _Look, settings: ReaderSettings) -> bool:
@@ -210,6 +227,75 @@ def _wants_second_look(first: _Look, settings: ReaderSettings) -> bool:
     if len(first.boxes) == 0:
         return True
     return bool(_sides(first.boxes).min() * first.scale < settings.second_look_below)
+
+
+SECOND_LOOK_GRID = 64
+"""second_look_regions lays the parts to look at on a grid of this many cells along the
+photo's longer side."""
+SECOND_LOOK_WHOLE = 0.6
+"""Parts that cover more than this share of the photo: the second look sees it whole."""
+
+
+def second_look_regions(
+    first: _Look, shape: tuple[int, ...], settings: ReaderSettings
+) -> list[tuple[int, int, int, int]] | None:
+    """The parts of a photo (x0, y0, x1, y1 px) the second look sees: round each candidate
+    the first look found small, settings.second_look_near of its sides each way, the
+    touching ones joined into one rectangle; None for the whole photo (no die kept, or
+    the parts cover more than SECOND_LOOK_WHOLE of it)."""
+    h, w = shape[:2]
+    boxes = first.candidates
+    small = boxes[_sides(boxes) * first.scale < settings.second_look_below]
+    if len(first.boxes) == 0 or len(small) == 0:
+        return None
+    cell = max(h, w) / SECOND_LOOK_GRID
+    gh, gw = math.ceil(h / cell), math.ceil(w / cell)
+    grid = np.zeros((gh, gw), np.uint8)
+    reach = (settings.second_look_near + 0.5) * _sides(small)
+    cx, cy = (small[:, 0] + small[:, 2]) / 2, (small[:, 1] + small[:, 3]) / 2
+    for x0, y0, x1, y1 in zip(cx - reach, cy - reach, cx + reach, cy + reach, strict=True):
+        grid[
+            max(0, int(y0 // cell)) : min(gh, int(y1 // cell) + 1),
+            max(0, int(x0 // cell)) : min(gw, int(x1 // cell) + 1),
+        ] = 1
+    count, _, stats, _ = cv2.connectedComponentsWithStats(grid, connectivity=8)
+    if stats[1:count, 2:4].prod(axis=1).sum() > SECOND_LOOK_WHOLE * gh * gw:
+        return None
+    out = []
+    for x, y, bw, bh, _area in stats[1:count]:
+        x0, y0 = int(x * cell), int(y * cell)
+        out.append((x0, y0, min(w, math.ceil((x + bw) * cell)), min(h, math.ceil((y + bh) * cell))))
+    return out
+
+
+def _detect_in(
+    img: np.ndarray,
+    model: DiceModel,
+    settings: ReaderSettings,
+    scale: float,
+    regions: list[tuple[int, int, int, int]],
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """detect() over each region of `img`, the boxes in image px: a box cut by a region's
+    edge inside the photo is left out (the die is whole in a neighbouring region or beyond
+    what this look sees); the letterboxed input is the last region's."""
+    h, w = img.shape[:2]
+    boxes, heat, inp = [np.zeros((0, 4), np.float32)], [np.zeros(0, np.float32)], img[:0, :0]
+    for x0, y0, x1, y1 in regions:
+        b, s, inp = detect(img[y0:y1, x0:x1], model, settings, scale)
+        b = b + np.array([x0, y0, x0, y0], np.float32)
+        cut = (
+            ((b[:, 0] <= x0 + 1) & (x0 > 0))
+            | ((b[:, 1] <= y0 + 1) & (y0 > 0))
+            | ((b[:, 2] >= x1 - 1) & (x1 < w))
+            | ((b[:, 3] >= y1 - 1) & (y1 < h))
+        )
+        boxes.append(b[~cut])
+        heat.append(s[~cut])
+    b, s = np.concatenate(boxes), np.concatenate(heat)
+    order = np.argsort(-s, kind="stable")
+    b, s = b[order], s[order]
+    keep = nms(b, s, settings.nms_iou)
+    return b[keep], s[keep], inp
 
 
 def read_dice(
@@ -239,7 +325,8 @@ def read_dice(
     bigger = settings.second_look / max(h, w)
     if die_px is None and bigger > scale and _wants_second_look(first, settings):
         bar = max(settings.keep_vote, settings.second_look_vote)
-        looks.append(_look(img, model, settings, bigger, examples, bar, first.boxes))
+        regions = second_look_regions(first, img.shape, settings)
+        looks.append(_look(img, model, settings, bigger, examples, bar, first.boxes, regions))
     boxes = np.concatenate([lk.boxes for lk in looks])
     if len(boxes) == 0:
         return ()
