@@ -396,3 +396,37 @@ def test_a_hostile_geometry_file_is_one_line_for_mat_and_calibrate(tmp_path, cap
         err = capsys.readouterr().err
         assert len(err.strip().splitlines()) == 1 and str(bad) in err, err
     assert sorted(p.name for p in tmp_path.iterdir()) == ["bad.toml", "mat.png"]
+
+
+def test_a_calibration_scales_to_the_same_view_at_another_size(tmp_path):
+    # made on 1280x960 frames; the camera now gives the same view at 640x480 (the Pi
+    # camera's lores stream): the scaled calibration puts the mat where the picture shows it
+    image, truth = photograph(A3, tilt=10)
+    cal = calibrate(image, A3)
+    small = cv2.resize(image, (640, 480), interpolation=cv2.INTER_AREA)
+    scaled = cal.scaled_to((640, 480))
+    assert scaled is not None and scaled.image_size == (640, 480)
+    corners = [[0, 0], [A3.width_mm, 0], [A3.width_mm, A3.height_mm], [50, 80]]
+    assert np.abs(scaled.mat_to_image(corners) - truth(corners) / 2).max() < 1.0
+    assert camera_shift(small, scaled) < 1.0  # its markers are where the picture shows them
+    assert scaled.px_per_mm == pytest.approx(cal.px_per_mm / 2)
+    # another shape is another view: no scaling
+    assert cal.scaled_to((1280, 720)) is None
+
+
+def test_the_table_opens_with_a_calibration_made_at_another_frame_size(tmp_path):
+    from zonkcam.app.camera import open_camera
+
+    image, _ = photograph(A3, tilt=10)
+    path = tmp_path / "cal.json"
+    calibrate(image, A3).save(path)
+    folder = tmp_path / "frames"
+    folder.mkdir()
+    cv2.imwrite(str(folder / "f0.png"), cv2.resize(image, (640, 480), interpolation=cv2.INTER_AREA))
+    said: list[str] = []
+    cam = open_camera(str(folder), calibration=path, say=said.append)
+    try:
+        assert cam.calibration.image_size == (640, 480)
+        assert any("made on 1280x960 frames: scaled to these 640x480" in s for s in said)
+    finally:
+        cam.source.close()

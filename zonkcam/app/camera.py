@@ -85,6 +85,15 @@ def open_camera(
                 raise UserError(f"the demo table could not calibrate: {exc}") from None
         else:
             cal = load_calibration(calibration or default_calibration_path())
+            size = (first.image.shape[1], first.image.shape[0])
+            if size != cal.image_size:  # the camera gives the same view larger or smaller
+                made_for = cal.image_size
+                cal = cal.scaled_to(size) or cal
+                if cal.image_size == size:
+                    say(
+                        f"the calibration was made on {made_for[0]}x{made_for[1]} frames: "
+                        f"scaled to these {size[0]}x{size[1]} ones"
+                    )
         reader = OnnxReader.for_table(cal, model_dir, threads)
     except CameraError as exc:
         source.close()

@@ -92,6 +92,26 @@ class Calibration:
         size = (int(round(g.width_mm * px_per_mm)), int(round(g.height_mm * px_per_mm)))
         return cv2.warpPerspective(image, m, size, flags=cv2.INTER_AREA)
 
+    def scaled_to(self, size: tuple[int, int]) -> Calibration | None:
+        """The same calibration for frames of `size` (width, height) of the same view (the
+        camera giving its picture larger or smaller): everything in image px scaled alike.
+        None when `size` has another shape (more than 1% apart): another view, recalibrate."""
+        w, h = self.image_size
+        sx, sy = size[0] / w, size[1] / h
+        if abs(sx / sy - 1) > 0.01:
+            return None
+        scale = np.diag([sx, sy, 1.0])
+        corners = {k: v * [sx, sy] for k, v in self.marker_corners.items()}
+        mean = (sx + sy) / 2
+        return dataclasses.replace(
+            self,
+            homography=scale @ self.homography,
+            image_size=(int(size[0]), int(size[1])),
+            marker_corners=corners,
+            reprojection_px=self.reprojection_px * mean,
+            edge_width_px=self.edge_width_px * mean,
+        )
+
     def to_dict(self) -> dict[str, Any]:
         reference = None
         if self.reference is not None:
