@@ -22,8 +22,9 @@ report).
 By default the player waits (up to 2 s) for each report. ``--rest SECONDS`` plays as
 quick players do: the dice lie still that long, then the next hand comes whatever was
 reported, and the frames come in real time (30 fps; a frame that comes while the watcher
-is busy is lost, as with a camera; ``--slowdown X`` counts the watcher's time X times
-over, 2.5 for a Pi 5): a throw not reported by then is lost, and the time from the dice
+is busy is lost, as with a camera; the watcher's time is its process's CPU time, which
+other programs on the machine do not inflate; ``--slowdown X`` counts it X times over, 2.5
+for a Pi 5): a throw not reported by then is lost, and the time from the dice
 at rest to each throw's report is given.
 
 Run: python scripts/bench_real_table.py [--throws N] [--seed S] [--model-dir DIR]
@@ -230,9 +231,9 @@ def run_session(
             if rest is not None:
                 if taken < free_at:
                     return  # the watcher is still busy with an earlier frame: this one is lost
-                start = time.perf_counter()
-                seen = watcher.process(frame)
-                free_at = taken + (time.perf_counter() - start) * slowdown
+                start = time.process_time()  # the watcher's own CPU time: what other
+                seen = watcher.process(frame)  # programs on this machine do is not counted
+                free_at = taken + (time.process_time() - start) * slowdown
             else:
                 seen = watcher.process(frame)
             for o in seen:

@@ -5,9 +5,9 @@ dice on a purple cloth and a desk), the closest the dev sets hold to "one table'
 Each labelled die is cut at its labelled box (preprocess.crop_die) and read by the value
 net (probabilities and pooled feature, once). A draw splits the photos in two: a throw is
 DICE dice picked at random from the teaching photos, confirmed with their labelled values
-and taught (zonkcam.vision.examples.TaughtDice, each crop in its eight turns, with the
-net's reading of each as its prior); the value read (argmax of the values 1-6, after the
-table's head) is scored on every die of the other photos. Figures are means over DRAWS draws.
+and taught (zonkcam.vision.examples.TaughtDice, each crop in its eight turns); the value
+read (argmax of the values 1-6, after the blend) is scored on every die of the other
+photos. Figures are means over DRAWS draws.
 
 Test photos: `all` (the other half of the family, most of them in the nets' training split),
 `val` (the family's validation-split photos, taught from its training-split photos) - and
@@ -81,6 +81,8 @@ def main() -> int:
     ap.add_argument("--throws", default="0,1,2,5", help="taught throws (default %(default)s)")
     ap.add_argument("--dice", type=int, default=6, help="dice per throw (default %(default)s)")
     ap.add_argument("--draws", type=int, default=40, help="random draws (default %(default)s)")
+    ap.add_argument("--closeness", type=float, default=E.CLOSENESS)
+    ap.add_argument("--weight", type=float, default=E.WEIGHT)
     ap.add_argument("--no-turns", action="store_true", help="teach each crop as it is only")
     ap.add_argument("--seed", type=int, default=0)
     args = ap.parse_args()
@@ -91,13 +93,13 @@ def main() -> int:
     session = open_session(args.model_dir / VALUES_FILE, 1)
     probs, feats = run_net(session, crops)
     n_turns = 1 if args.no_turns else 8
-    turned_probs, turned = (probs, feats) if args.no_turns else run_net(session, E.turns(crops))
+    turned = feats[:, None] if args.no_turns else run_net(session, E.turns(crops))[1]
     turned = turned.reshape(len(crops), n_turns, -1)
-    priors = E.value_distribution(turned_probs).reshape(len(crops), n_turns, -1)
     photos = photo.max() + 1
     print(
         f"{len(crops)} dice in {photos} photos ({int(val.sum())} dice in "
         f"{len(set(photo[val]))} val-split photos); value net {args.model_dir / VALUES_FILE}; "
+        f"closeness {args.closeness:g}, weight {args.weight:g}, "
         f"{n_turns} turn(s) per crop; {time.time() - t0:.0f} s to read"
     )
 
@@ -106,11 +108,9 @@ def main() -> int:
         if k:
             pick = rng.choice(teach_pool, size=min(k * args.dice, len(teach_pool)), replace=False)
             taught.teach(
-                turned[pick].reshape(-1, turned.shape[2]),
-                np.repeat(values[pick], n_turns),
-                priors=priors[pick].reshape(-1, E.VALUES),
+                turned[pick].reshape(-1, turned.shape[2]), np.repeat(values[pick], n_turns)
             )
-        p = taught.blend(probs[test], feats[test])
+        p = taught.blend(probs[test], feats[test], args.closeness, args.weight)
         return float((p[:, 1:].argmax(axis=1) + 1 == values[test]).mean())
 
     rows = {}

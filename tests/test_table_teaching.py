@@ -1,4 +1,4 @@
-"""The table learns its own dice: its head, the reader, storage, and what teaches."""
+"""The table learns its own dice: the blend, the reader, storage, and what teaches."""
 
 from __future__ import annotations
 
@@ -41,7 +41,7 @@ def _probs(value: int, sure: float = 0.95) -> np.ndarray:
     return p
 
 
-# -- the head -----------------------------------------------------------------------------
+# -- the blend ----------------------------------------------------------------------------
 
 
 def test_with_nothing_taught_the_net_reads_alone():
@@ -52,74 +52,17 @@ def test_with_nothing_taught_the_net_reads_alone():
     assert np.array_equal(taught.blend(probs, None), probs)  # a model without features
 
 
-def _table_dice(dim: int, n: int, seed: int) -> np.ndarray:
-    """n features of one table's dice of one value: a shared look (their colour), strong
-    along the value's own direction `dim` of the feature, and each die's own (large)
-    noise: two dice of a value lie about 0.03-0.05 apart in cosine, as on real photos."""
-    rng = np.random.default_rng(seed)
-    look = np.random.default_rng(100).uniform(0.5, 1, D)
-    look[dim] += 3.0
-    return (look + rng.uniform(0, 2.0, (n, D))).astype(np.float32)
-
-
-def test_the_head_fitted_from_taught_crops_changes_a_misread():
-    # the table's 5s look like its 3s to the net: it reads them 3 (0.7) over 5 (0.2)
-    misread = np.array([0.0, 0.02, 0.02, 0.7, 0.02, 0.2, 0.04], np.float32)
-    right = np.array([0.0, 0.02, 0.02, 0.8, 0.02, 0.1, 0.04], np.float32)
-    fives, threes = _table_dice(0, 7, 1), _table_dice(1, 7, 2)
+def test_a_taught_die_is_read_as_taught_and_not_a_die_stays_the_nets():
+    misread = _feature(1)
+    probs = np.stack([_probs(3), _probs(2)])  # the net: 3 (it is a 5), and an unrelated 2
+    feats = np.stack([misread + 0.01, _feature(2)])  # the same die again, a little changed
     taught = TaughtDice()
-    new_five, new_three = fives[-1], threes[-1]  # dice not taught, read later
-    probs = np.stack([misread, right, _probs(2, 0.8)])
-    probs[:, 0] = [0.1, 0.3, 0.05]
-    probs[:, 1:] *= (1 - probs[:, :1]) / probs[:, 1:].sum(axis=1, keepdims=True)
-    feats = np.stack([new_five, new_three, _feature(5)])
-    before = taught.blend(probs, feats)
-    assert np.array_equal(before, probs)
-    assert int(np.argmax(before[0, 1:])) + 1 == 3  # the misread
-    value_dist = misread[1:] / misread[1:].sum()
-    taught.teach(
-        np.concatenate([fives[:6], threes[:6]]),
-        [5] * 6 + [3] * 6,
-        priors=np.stack([value_dist] * 12),  # the net read all twelve 3
-    )
+    taught.teach(misread[None], [5])
     out = taught.blend(probs, feats)
-    assert int(np.argmax(out[0, 1:])) + 1 == 5  # the table's 5 is read 5
-    assert int(np.argmax(out[1, 1:])) + 1 == 3  # its 3 still 3
-    assert int(np.argmax(out[2, 1:])) + 1 == 2  # a die the net was sure of stays
-    np.testing.assert_allclose(out[:, 0], probs[:, 0])  # 'not a die' is the net's
+    assert int(np.argmax(out[0, 1:])) + 1 == 5
+    assert int(np.argmax(out[1, 1:])) + 1 == 2  # nothing near it was taught
+    np.testing.assert_allclose(out[:, 0], probs[:, 0])
     np.testing.assert_allclose(out.sum(axis=1), 1, atol=1e-5)
-    # no taught 5 is near-identical to the new one: the head reads it by what tells the
-    # table's 5s from its 3s, not by its closeness to one example
-    cos = (fives[:6] @ new_five) / np.linalg.norm(fives[:6], axis=1) / np.linalg.norm(new_five)
-    assert cos.max() < 0.96
-
-
-def test_where_the_net_read_the_taught_dice_right_the_head_barely_moves():
-    fives = _table_dice(0, 8, 3)
-    sure = _probs(5, 0.9)
-    taught = TaughtDice(fives[:6], [5] * 6, priors=np.stack([sure[1:] / sure[1:].sum()] * 6))
-    probs = np.stack([sure, _probs(4, 0.6)])
-    out = taught.blend(probs, fives[6:])
-    np.testing.assert_allclose(out, probs, atol=0.05)
-    assert np.array_equal(out.argmax(axis=1), probs.argmax(axis=1))
-
-
-def test_a_value_never_taught_is_never_pulled():
-    taught = TaughtDice(np.stack([_feature(k) for k in range(4)]), [2, 2, 6, 6])
-    head = taught.head()
-    assert head.shape == (6, D)
-    assert np.all(head[[0, 2, 3, 4]] == 0) and np.abs(head[[1, 5]]).max() > 0
-
-
-def test_the_head_is_finite_from_one_example_per_value():
-    for priors in (None, np.eye(6)[[1, 2, 3, 4, 5, 0]]):  # unknown; or sure and wrong
-        same = np.ones((6, D), np.float32)  # six values, one look
-        taught = TaughtDice(same, [1, 2, 3, 4, 5, 6], priors=priors)
-        probs = np.stack([_probs(v, 0.99) for v in range(7)])
-        out = taught.blend(probs, np.ones((7, D), np.float32) * 1e6)
-        assert np.all(np.isfinite(taught.head())) and np.all(np.isfinite(out))
-        np.testing.assert_allclose(out.sum(axis=1), 1, atol=1e-5)
-        np.testing.assert_allclose(out[:, 0], probs[:, 0])
 
 
 def test_teaching_refuses_values_off_a_die_and_keeps_the_newest_per_value():
@@ -178,9 +121,7 @@ def test_the_reader_reads_a_misread_die_right_once_taught():
     (die,) = read_dice(IMAGE, model, features=seen)
     assert die.value == 2 and len(seen) == 1  # the net's misread, and what it saw
     taught = TaughtDice()
-    net = _probs(2, 0.9)[1:] / _probs(2, 0.9)[1:].sum()
-    # the scorekeeper: it is a 6 (twice, each in its eight turns: the same feature here)
-    taught.teach(np.repeat(np.stack(seen), 16, axis=0), [6] * 16, priors=np.stack([net] * 16))
+    taught.teach(np.stack(seen), [6])  # the scorekeeper: it is a 6
     (again,) = read_dice(IMAGE, model, examples=taught)
     assert again.value == 6
 
@@ -244,33 +185,16 @@ def test_adding_the_feature_output_leaves_the_probabilities_bit_identical(tmp_pa
 def test_taught_dice_are_kept_beside_the_calibration_and_forgotten(tmp_path):
     path = taught_dice_path(tmp_path / "calibration.json")
     assert path.parent == tmp_path
-    priors = np.array([[0.1, 0.1, 0.5, 0.1, 0.1, 0.1], [0, 0, 0, 0, 1, 0]], np.float32)
-    taught = TaughtDice(np.stack([_feature(1), _feature(2)]), [3, 5], ["red", None], priors)
+    taught = TaughtDice(np.stack([_feature(1), _feature(2)]), [3, 5], ["red", None])
     save_taught(path, taught, "abc")
     back, note = load_taught(path, "abc")
     assert note == "" and back.counts() == taught.counts() and back.colours == ["red", None]
     np.testing.assert_allclose(back.features, taught.features, atol=1e-3)
-    np.testing.assert_allclose(back.priors, priors, atol=1e-3)
     other, note = load_taught(path, "another net")
     assert len(other) == 0 and "another value net" in note
     assert forget_taught(path) and not path.exists() and not forget_taught(path)
     nothing, note = load_taught(path, "abc")
     assert len(nothing) == 0 and note == ""
-
-
-def test_a_taught_dice_file_without_priors_loads_with_uniform_ones(tmp_path):
-    path = tmp_path / "taught-dice.npz"
-    save_taught(path, TaughtDice(np.stack([_feature(1), _feature(2)]), [3, 5]), "abc")
-    data = dict(np.load(path))
-    del data["priors"]
-    np.savez(path.with_suffix(""), **data)  # a file written before priors were kept
-    back, note = load_taught(path, "abc")
-    assert note == "" and back.values.tolist() == [3, 5]
-    np.testing.assert_allclose(back.priors, 1 / 6)
-    probs = np.stack([_probs(3), _probs(0, 0.9)])
-    out = back.blend(probs, np.stack([_feature(1), _feature(3)]))
-    assert np.all(np.isfinite(out)) and int(np.argmax(out[0, 1:])) + 1 == 3
-    np.testing.assert_allclose(out[:, 0], probs[:, 0])
 
 
 @pytest.mark.parametrize("content", [b"", b"not a zip at all", b"PK\x03\x04broken"])

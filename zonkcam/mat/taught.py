@@ -4,9 +4,7 @@ What the scorekeeper taught the table (zonkcam.vision.examples.TaughtDice) belon
 that table - its dice, its lamp, its camera - as the calibration does, so it is stored
 beside it and forgotten with ``--forget-dice``. A few hundred KB at most (float16
 features). The file names the value net it was taught with (a hash of dice_values.onnx):
-features of another net mean nothing, so those examples are set aside, not used. Each
-example keeps what the net made of it (its prior, zonkcam.vision.examples); a file
-without priors loads with uniform ones.
+features of another net mean nothing, so those examples are set aside, not blended.
 """
 
 from __future__ import annotations
@@ -52,7 +50,6 @@ def save_taught(path: str | Path, taught: TaughtDice, fingerprint: str) -> None:
         model=np.array(fingerprint),
         features=taught.features.astype(np.float16),
         values=taught.values.astype(np.int8),
-        priors=taught.priors.astype(np.float16),
         colours=np.array(["" if c is None else c for c in taught.colours], dtype=np.str_),
     )
     tmp = path.with_name(path.name + ".tmp")
@@ -83,17 +80,10 @@ def load_taught(path: str | Path, fingerprint: str | None = None) -> tuple[Taugh
             features = np.asarray(data["features"], np.float32)
             values = np.asarray(data["values"])
             colours = [str(c) or None for c in data["colours"]]
-            priors = np.asarray(data["priors"], np.float32) if "priors" in data else None
         if features.ndim != 2 or len(features) != len(values) or len(colours) != len(values):
             raise ValueError("its features, values and colours do not match")
         if not np.all(np.isfinite(features)):
             raise ValueError("its features are not numbers")
-        if priors is not None and (
-            priors.shape != (len(values), VALUES)
-            or not np.all(np.isfinite(priors))
-            or (priors < 0).any()
-        ):
-            raise ValueError("its priors are not the values' probabilities")
         if len(values) and (values.min() < 1 or values.max() > VALUES):
             raise ValueError("a value is not 1-6")
     except (KeyError, ValueError, TypeError, OSError, EOFError, zipfile.BadZipFile) as exc:
@@ -105,7 +95,7 @@ def load_taught(path: str | Path, fingerprint: str | None = None) -> tuple[Taugh
             f"the taught dice in {path} were taught with another value net: "
             "not used (teach them again: --meet-dice)"
         )
-    return TaughtDice(features, values, colours, priors), ""
+    return TaughtDice(features, values, colours), ""
 
 
 def forget_taught(path: str | Path) -> bool:

@@ -172,12 +172,10 @@ class OnnxReader:
         colours: Sequence[str | None] | None = None,
         turns: bool = False,
     ) -> int:
-        """Teach the table these dice with these (confirmed) values, each with its feature
-        as read and what the value net makes of its crop (the prior the table's head
-        starts from); `turns`: each crop in its eight turns as well (eight crops per die
-        through the value net: for the set-up, not a frame). Returns the examples added."""
+        """Teach the table these dice with these (confirmed) values; `turns`: each crop
+        in its eight turns as well (seven more crops per die through the value net: for
+        the set-up, not a frame). Returns the examples added."""
         from zonkcam.vision.examples import turns as turned
-        from zonkcam.vision.examples import value_distribution
         from zonkcam.vision.reader import read_crops_and_features
 
         if not seen:
@@ -185,20 +183,13 @@ class OnnxReader:
         if self.taught is None:
             self.taught = TaughtDice()
         cols = list(colours) if colours is not None else [None] * len(seen)
-        crops = np.stack([s.crop for s in seen])
         if not turns:
-            probs, _ = read_crops_and_features(crops, self.model)
-            return self.taught.teach(
-                np.stack([s.feature for s in seen]), list(values), cols, value_distribution(probs)
-            )
-        probs, feats = read_crops_and_features(turned(crops), self.model)
+            return self.taught.teach(np.stack([s.feature for s in seen]), list(values), cols)
+        _, feats = read_crops_and_features(turned(np.stack([s.crop for s in seen])), self.model)
         if feats is None:
             return 0
         return self.taught.teach(
-            feats,
-            np.repeat(list(values), 8),
-            [c for c in cols for _ in range(8)],
-            value_distribution(probs),
+            feats, np.repeat(list(values), 8), [c for c in cols for _ in range(8)]
         )
 
 
