@@ -337,3 +337,39 @@ def test_camera_problem_and_wrong_frame_size_do_not_crash():
     stream = [CameraProblem("the Pi camera stopped", 1.0), t.read()]
     out = list(watcher.watch(stream))
     assert out[0].event == "camera-problem" and out[0].message == "the Pi camera stopped"
+
+
+def test_part_of_a_die_standing_out_from_the_print_is_an_unread_die_not_in_the_way():
+    """A white die on a white board image stands out from the mat only in part: a piece
+    smaller than a die is a die to ask about, while a finger's length is in the way."""
+    from zonkcam.mat.calibrate import REFERENCE_PX_PER_MM
+    from zonkcam.table.zones import Zone, leftovers
+
+    t = table(seed=3)
+    cal = calibrate(t.read().image, t.geometry)
+    k, die = REFERENCE_PX_PER_MM, t.geometry.die_mm
+
+    def lying(w_mm: float, h_mm: float) -> np.ndarray:
+        top = cal.reference.copy()
+        x0, y0 = round(120 * k), round(80 * k)
+        top[y0 : y0 + round(h_mm * k), x0 : x0 + round(w_mm * k)] = (30, 30, 200)
+        return top
+
+    half = leftovers(lying(die, die * 0.45), cal.reference, [], cal)
+    assert half.in_the_way == "" and len(half.unread) == 1
+    x, y, zone = half.unread[0]
+    assert zone == Zone.ROLLING and abs(x - 120 - die / 2) < 2 and abs(y - 80 - die * 0.22) < 2
+    # a die standing out in two pieces (its middle like the print): one die
+    top = lying(die, die * 0.4)
+    y1 = round(80 * k) + round(die * 0.6 * k)
+    top[y1 : y1 + round(die * 0.4 * k), round(120 * k) : round(120 * k) + round(die * k)] = (
+        30,
+        30,
+        200,
+    )
+    assert len(leftovers(top, cal.reference, [], cal).unread) == 1
+    # a die and its shadow: about a die's area, a little drawn out
+    shadowed = leftovers(lying(die * 1.25, die * 0.72), cal.reference, [], cal)
+    assert shadowed.in_the_way == "" and len(shadowed.unread) == 1
+    finger = leftovers(lying(15, 50), cal.reference, [], cal)
+    assert finger.in_the_way == "something that is not a die is on the mat"

@@ -111,8 +111,17 @@ class TableDie:
 
 SHADOW_BRIGHTNESS = 0.6
 """The mat this much darker (all colours alike) is in a shadow."""
+SAME_PIECE = 0.9
+"""Unread pieces whose centres lie within this many die sides of each other are one die."""
 LEFTOVER_DICE = 0.35
 """Something not read as a die counts once it covers this share of a die's area."""
+PART_OF_A_DIE = 1.1
+PART_OF_A_DIE_SIDE = 1.6
+"""Something not die-shaped but no bigger than this share of a die's area, and no longer
+than this many die sides, is taken for a die seen in part (the rest of it looks like the
+print under it, a white die on a white board image) or with its shadow: an unread die,
+asked about, not something in the way that holds the throw back. A finger, a cup or a
+sleeve is much bigger than a die."""
 
 
 def _ratios(top_down: np.ndarray, reference: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -237,8 +246,9 @@ def leftovers(
     third of a die, is either die-like or something in the way. Die-like is judged on the
     whole thing lying there less the dice read (so a fingertip resting on a die is a
     finger, not the die-sized stub of it past the die): about a die's size and square, a
-    die the reader missed. A shadow bigger than a die over the mat is in the way too (a
-    hand over the table)."""
+    die the reader missed, or smaller than a die (PART_OF_A_DIE), the part of one that
+    stands out from the print it lies on; pieces of one die count once. A shadow bigger
+    than a die over the mat is in the way too (a hand over the table)."""
     geo = cal.geometry
     k = REFERENCE_PX_PER_MM
     die_px = geo.die_mm * k
@@ -284,9 +294,13 @@ def leftovers(
             and long_side / short_side <= 1.6
             and area >= 0.55 * long_side * short_side
         )
-        if not die_like:
+        if not die_like and not (
+            area < PART_OF_A_DIE * die_area and long_side <= PART_OF_A_DIE_SIDE * die_px
+        ):
             return Leftovers("something that is not a die is on the mat")
         x, y = float(xs.mean()) / k, float(ys.mean()) / k
+        if any(math.dist((x, y), u[:2]) < SAME_PIECE * geo.die_mm for u in unread):
+            continue  # another piece of a die already counted
         unread.append((x, y, Zone.KEEP if geo.keep_strip.contains(x, y) else Zone.ROLLING))
     shade = _open((brightness < SHADOW_BRIGHTNESS) & (chroma <= 0.22))
     shade = cv2.bitwise_and(shade, cv2.bitwise_not(cv2.bitwise_or(explained, fg)))
