@@ -37,6 +37,9 @@ VARIANTS: list[tuple[str, dict]] = [
     ("second look below 32 px", {"second_look_below": 32.0}),
     ("second_look_vote 0.7", {"second_look_vote": 0.7}),
     ("second_look_vote 0.9", {"second_look_vote": 0.9}),
+    ("second look over the whole photo", {"second_look_near": 1e9}),
+    ("second_look_near 2", {"second_look_near": 2.0}),
+    ("second_look_near 4", {"second_look_near": 4.0}),
 ]
 
 
