@@ -29,7 +29,8 @@ at rest to each throw's report is given.
 
 Run: python scripts/bench_real_table.py [--throws N] [--seed S] [--model-dir DIR]
 [--source-only SRC] [--datasets DIR ...] [--confirm-below BAR] [--teach N]
-[--table-dice FACES] [--rest SECONDS] [--slowdown X] [--json]
+[--table-dice FACES] [--rest SECONDS] [--slowdown X] [--size WxH] [--detail K]
+[--json]
 """
 
 from __future__ import annotations
@@ -186,13 +187,16 @@ def run_session(
     teach: int = 0,
     rest: float | None = None,
     slowdown: float = 1.0,
+    detail: int = 1,
 ) -> list[StepRecord]:
     """Play one seeded script of ``throws`` throws (with the keeps, pick-ups and hands
     between them) on a demo table drawn with ``pool``'s cut-outs; the watcher
     reads with ``reader_for(calibration)``. ``teach``: first "meet the dice" for that many
     throws (the reader must be an OnnxReader). ``rest``: the dice lie still this many
     seconds after each step and nobody waits for a report; the frames come in real time,
-    the watcher's time counted ``slowdown`` times over. Returns every step's record."""
+    the watcher's time counted ``slowdown`` times over. ``detail``: the table rendered that
+    many times larger, each frame carrying the render as its detail, where the dice are
+    read from (the Pi camera's main stream). Returns every step's record."""
     rng = np.random.default_rng(seed)
     table = DemoTable(
         seed=seed,
@@ -201,6 +205,7 @@ def run_session(
         autoplay=False,
         die_art=CutOutArt(pool.by_key, seed),
         rest_frames=20 if rest is None else max(1, round(rest * FPS)),
+        detail=detail,
     )
     empty = table.read()
     cal = calibrate(empty.image, table.geometry)
@@ -599,7 +604,9 @@ def report(s: Score, args: argparse.Namespace, pool: Pool, seconds: float) -> st
     t = s.total
     read = sum(t.dice.values())
     lines = [
-        f"real dice on the demo table ({SIZE[0]}x{SIZE[1]}, mild camera), {args.throws} "
+        f"real dice on the demo table ({args.size[0]}x{args.size[1]}"
+        + (f", dice read from a {args.detail}x larger picture" if args.detail > 1 else "")
+        + f", mild camera), {args.throws} "
         f"throws, seed {args.seed}, reader: {args.model_dir or 'the shipped models'}"
         + (f", dice from {args.source_only} only" if args.source_only else "")
         + (f", {args.teach} throws met first" if args.teach else ""),
@@ -629,6 +636,19 @@ def report(s: Score, args: argparse.Namespace, pool: Pool, seconds: float) -> st
         f"({seconds:.0f} s)",
     ]
     return "\n".join(lines)
+
+
+def _size(text: str) -> tuple[int, int]:
+    """WxH, e.g. 640x480."""
+    try:
+        w, h = (int(v) for v in text.lower().split("x"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"takes WIDTHxHEIGHT, e.g. 640x480, not {text!r}"
+        ) from None
+    if not (64 <= w <= 4096 and 64 <= h <= 4096):
+        raise argparse.ArgumentTypeError(f"{text}: each side 64 to 4096 px")
+    return w, h
 
 
 def _spread(ms: Sequence[float]) -> str:
@@ -743,9 +763,32 @@ def main(argv: Sequence[str] | None = None) -> int:
         metavar="X",
         help="with --rest: count the watcher's time X times over (2.5: a Pi 5)",
     )
+    ap.add_argument(
+        "--size",
+        type=_size,
+        default=SIZE,
+        metavar="WxH",
+        help=f"the camera's frames (default {SIZE[0]}x{SIZE[1]}; 640x480: a Pi camera's lores)",
+    )
+    ap.add_argument(
+        "--detail",
+        type=int,
+        default=1,
+        metavar="K",
+        help="render the table K times larger and read the dice from that picture, as from "
+        "the Pi camera's main stream (default 1: from the frames themselves)",
+    )
     ap.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = ap.parse_args(argv)
     try:
+        if args.teach < 0 or args.table_dice < 0:
+            raise UserError("--teach and --table-dice take 0 or more")
+        if args.rest is not None and not 0 < args.rest <= 60:
+            raise UserError("--rest takes seconds, more than 0 and at most 60")
+        if not 1 <= args.detail <= 4:
+            raise UserError("--detail takes a whole factor from 1 to 4")
+        if not 0 < args.slowdown <= 100:
+            raise UserError("--slowdown takes a factor, more than 0 and at most 100")
         datasets = list(args.datasets or [d for d in DATASETS if d.is_dir()])
         if not datasets:
             raise UserError(
@@ -769,12 +812,6 @@ def main(argv: Sequence[str] | None = None) -> int:
                 + (f" of source {args.source_only!r}" if args.source_only else "")
                 + " (a source's name: epanemu, matteop65, rune55)"
             )
-        if args.teach < 0 or args.table_dice < 0:
-            raise UserError("--teach and --table-dice take 0 or more")
-        if args.rest is not None and not 0 < args.rest <= 60:
-            raise UserError("--rest takes seconds, more than 0 and at most 60")
-        if not 0 < args.slowdown <= 100:
-            raise UserError("--slowdown takes a factor, more than 0 and at most 100")
         if args.table_dice:
             cuts = table_dice(cuts, args.table_dice, np.random.default_rng(args.seed + 7))
         pool = Pool.make(cuts)
@@ -786,6 +823,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             teach=args.teach,
             rest=args.rest,
             slowdown=args.slowdown,
+            size=args.size,
+            detail=args.detail,
         )
         s = score(records, pool, args.confirm_below)
         seconds = time.perf_counter() - start
@@ -805,6 +844,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                     "confirm_below": args.confirm_below,
                     "rest": args.rest,
                     "slowdown": args.slowdown,
+                    "size": list(args.size),
+                    "detail": args.detail,
                     "throws_reported": s.throws_reported,
                     "late": s.late,
                     "report_ms": [round(v, 1) for v in s.report_ms],
