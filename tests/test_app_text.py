@@ -325,9 +325,11 @@ def test_a_failed_start_leaves_no_game(tmp_path, capsys, monkeypatch):
 
     db = str(tmp_path / "g.db")
     assert main(["play", "--text", "--db", db, "--players", "Ann", "Ann"]) == 2
-    monkeypatch.setattr(sys, "stdin", io.StringIO("\n"))
+    monkeypatch.setattr(sys, "stdin", io.StringIO("\nAnn Ann\n"))  # then nothing more
     assert main(["play", "--text", "--db", db]) == 2
-    assert "at least one player" in capsys.readouterr().err
+    captured = capsys.readouterr()
+    assert "! two players are called 'Ann'" in captured.out
+    assert "no answer (end of input); nothing was saved" in captured.err
     assert main(["games", "--db", db, "list"]) == 0
     assert "no saved games" in capsys.readouterr().out
 
@@ -452,3 +454,49 @@ def test_the_drinking_table_asks_every_player_a_zonk_name_from_someone_else(
     with EventLog(tmp_path / "g.db") as log:
         (game,) = log.games()
         assert game.players == ("Ann", "Bob")  # the log keeps the names too
+
+
+def test_piped_lines_give_the_same_game_as_typed_ones(tmp_path, monkeypatch, capsys):
+    """The set-up asks the same questions through a pipe as at a terminal: the rules, the
+    players and (drinking table) every zonk name, then the game."""
+    import io
+    import sys
+
+    from zonkcam.cli import main
+
+    lines = ["drinking", "Ann Bob Cy", "Noodle", "Captain", "Snake", "board", "quit"]
+    monkeypatch.setattr(sys, "stdin", io.StringIO("\n".join(lines) + "\n"))
+    assert main(["play", "--text", "--db", str(tmp_path / "piped.db")]) == 0
+    piped = capsys.readouterr().out
+    _interactive(monkeypatch, list(lines))
+    assert main(["play", "--text", "--db", str(tmp_path / "typed.db")]) == 0
+    typed = capsys.readouterr().out
+    games = []
+    for db in ("piped.db", "typed.db"):
+        with EventLog(tmp_path / db) as log:
+            (game,) = log.games()
+            games.append((game.rules_name, game.players, log.actions(game.id)))
+    assert games[0] == games[1]
+    assert games[0][:2] == ("drinking", ("Ann", "Bob", "Cy"))
+    board = [line for line in piped.splitlines() if "drinks due" in line]
+    assert board and not any(name in " ".join(board) for name in ("Ann", "Bob", " Cy"))
+    assert [line for line in typed.splitlines() if "drinks due" in line] == board
+
+
+def test_players_on_the_command_line_still_get_zonk_names_through_a_pipe(
+    tmp_path, monkeypatch, capsys
+):
+    import io
+    import sys
+
+    from zonkcam.cli import main
+
+    monkeypatch.setattr(sys, "stdin", io.StringIO("Noodle\nCaptain\nquit\n"))
+    argv = ["play", "--text", "--rules", "drinking", "--players", "Ann", "Bob"]
+    assert main([*argv, "--db", str(tmp_path / "g.db")]) == 0
+    out = capsys.readouterr().out
+    assert "Ann, choose a zonk name for Bob: " in out
+    with EventLog(tmp_path / "g.db") as log:
+        (game,) = log.games()
+        names = [a for a in log.actions(game.id) if type(a).__name__ == "ZonkName"]
+    assert [(a.player, a.name) for a in names] == [("Bob", "Noodle"), ("Ann", "Captain")]

@@ -519,19 +519,20 @@ def _ask(prompt: str) -> str:
 
 
 def _new_text_game(log: EventLog, args: argparse.Namespace) -> LoggedGame:
-    interactive = sys.stdin.isatty()
+    """Seat a new game: what the command line does not give is asked, the same way at a
+    terminal and through a pipe (so the same lines give the same game). ``--players``
+    seats at once, at ``--rules`` or classic-10000; without it the rules and then the
+    players are asked. On a table with zonk names every player is asked for one."""
     rules = load_rules(args.rules) if args.rules else None  # a wrong name: before the names
-    if rules is None and interactive:
+    if args.players:
+        return _seated(log, rules or PRESETS["classic-10000"], list(args.players))
+    if rules is None:
         print("Tables: " + ", ".join(PRESETS) + " (or a .toml file)")
         while rules is None:
             try:
                 rules = load_rules(_ask("Rules [classic-10000]: ") or "classic-10000")
             except RulesError as exc:
                 print(f"! {exc}")
-    rules = rules or PRESETS["classic-10000"]
-    if args.players or not interactive:
-        names = list(args.players or player_names(_ask("")))
-        return _seated(log, rules, names, interactive)
     while True:
         names = player_names(
             _ask("Players, in turn order (Ann Bob Cy; commas between names with spaces): ")
@@ -543,12 +544,12 @@ def _new_text_game(log: EventLog, args: argparse.Namespace) -> LoggedGame:
         except TableError as exc:
             print(f"! {exc}")
             continue
-        return _seated(log, rules, names, interactive)
+        return _seated(log, rules, names)
 
 
-def _seated(log: EventLog, rules: RuleSet, names: list[str], interactive: bool) -> LoggedGame:
+def _seated(log: EventLog, rules: RuleSet, names: list[str]) -> LoggedGame:
     keeper = new_game(log, rules, names)
-    if rules.drinking.zonk_names and interactive:
+    if rules.drinking.zonk_names:
         _zonk_names(keeper, names)
     return keeper
 
