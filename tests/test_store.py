@@ -111,6 +111,26 @@ def test_export_is_replayable(tmp_path, capsys):
     assert "no game 9" in capsys.readouterr().err
 
 
+def test_games_show_with_no_number_shows_the_game_played_last(tmp_path, capsys):
+    from zonkcam.cli import main
+
+    db = tmp_path / "g.db"
+    assert main(["games", "--db", str(db), "show"]) == 2  # no log yet: one line
+    assert "Traceback" not in capsys.readouterr().err
+    with EventLog(db) as log:
+        for names in (("Ann", "Bob"), ("Cy", "Dee")):
+            keeper = LoggedGame.new(log, PRESETS["classic-10000"])
+            keeper.play(A.Players(names))
+            keeper.play(roll(1, 1, 1, 5, 3))
+        first = LoggedGame.resume(log, 1)
+        first.play(A.Bank())  # game 1 played last
+    assert main(["games", "--db", str(db), "show"]) == 0
+    out = capsys.readouterr().out
+    assert "Ann" in out and "Dee" not in out
+    assert main(["games", "--db", str(db), "show", "2"]) == 0
+    assert "Dee" in capsys.readouterr().out
+
+
 def test_sigkill_between_actions_loses_nothing_acknowledged(tmp_path):
     """Type actions into a real process, SIGKILL it, and resume from the log."""
     db = tmp_path / "g.db"

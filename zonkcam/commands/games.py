@@ -40,7 +40,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     sub = p.add_subparsers(dest="games_command", metavar="ACTION", required=True)
     sub.add_parser("list", help="every saved game", parents=[db]).set_defaults(func=_list)
     show = sub.add_parser("show", help="a game's scoreboard and log", parents=[db])
-    show.add_argument("game", type=game_number, help=GAME_HELP)
+    show.add_argument(
+        "game",
+        type=game_number,
+        nargs="?",
+        default=None,
+        help=GAME_HELP + "; default: the game played last",
+    )
     show.add_argument(
         "--photos", metavar="DIR", help="also copy the photo the camera took of each roll into DIR"
     )
@@ -136,6 +142,11 @@ def _list(args: argparse.Namespace) -> int:
 
 def _show(args: argparse.Namespace) -> int:
     with _opened(args) as log:
+        if args.game is None:  # the game played last
+            games = log.games()
+            if not games:
+                raise UserError(f"no saved games in {log.path} to show")
+            args.game = max(games, key=lambda g: (g.updated, g.id)).id
         game, _ = saved_game(log, args.game)
         folder = photo_folder(log.path)
     for line in [*board_text(game.state).split("\n"), *game.state.log]:
