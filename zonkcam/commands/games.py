@@ -33,7 +33,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     db.add_argument("--db", default=argparse.SUPPRESS, help=DB_HELP)
     p = subparsers.add_parser(
         "games",
-        help="list, show or export saved games",
+        help="the saved games: list, show, export, import; the night's dice and report",
         parents=[db],
         description="The saved games in the game log.",
     )
