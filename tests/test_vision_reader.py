@@ -246,6 +246,27 @@ def test_cli_reads_a_batch_and_reports_bad_files(tmp_path, capsys):
     assert (tmp_path / "ann" / "good.annotated.jpg").is_file()
 
 
+def test_cli_reads_every_image_of_a_folder_and_says_1_die(tmp_path, capsys):
+    folder = tmp_path / "photos"
+    folder.mkdir()
+    for name, seed in (("b.png", 3), ("a.JPG", 4)):
+        cv2.imwrite(str(folder / name), table(seed, 640, 480, n_dice=5).image)
+    (folder / "notes.txt").write_text("not an image")
+    (folder / "sub").mkdir()
+    assert cli.main(["read", "--json", str(folder)]) == 0
+    lines = [json.loads(s) for s in capsys.readouterr().out.splitlines()]
+    assert [Path(r["image"]).name for r in lines] == ["a.JPG", "b.png"]
+    assert all("error" not in r and len(r["dice"]) == 5 for r in lines)
+    # a folder with no image in it: one line, exit 1
+    assert cli.main(["read", str(folder / "sub")]) == 1
+    assert "a folder with no images in it" in capsys.readouterr().out
+    # one die is '1 die'
+    one = tmp_path / "one.png"
+    cv2.imwrite(str(one), table(6, 640, 480, n_dice=1).image)
+    assert cli.main(["read", str(one)]) == 0
+    assert ": 1 die: " in capsys.readouterr().out
+
+
 def test_cli_summary_and_usage_errors(tmp_path, capsys):
     out = table(5, 640, 480, n_dice=5)
     good = tmp_path / "g.png"

@@ -18,7 +18,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="read dice values, boxes and colours in images",
         description="Find every six-sided die in each image and read its value and colour.",
     )
-    p.add_argument("images", nargs="+", metavar="IMAGE")
+    p.add_argument(
+        "images",
+        nargs="+",
+        metavar="IMAGE",
+        help="image files, or folders: every image in a folder, in name order",
+    )
     p.add_argument("--json", action="store_true", help="one JSON object per line per image")
     p.add_argument(
         "--annotate",
@@ -91,9 +96,12 @@ def run(args: argparse.Namespace) -> int:
         except OSError as exc:
             raise UserError(f"--annotate {args.annotate}: {exc.strerror or exc}") from exc
     failed = 0
-    for name in args.images:
+    names = _images(args.images)
+    for name in names:
         rec: dict = {"image": name}
         try:
+            if Path(name).is_dir():
+                raise ImageFileError("a folder with no images in it (.jpg, .png, .bmp, ...)")
             img, factor = load_image_scaled(name)
             t0 = time.perf_counter()
             dice = read_dice(img, model)
@@ -125,8 +133,9 @@ def run(args: argparse.Namespace) -> int:
         else:
             values = " ".join(str(d["value"]) for d in rec["dice"]) or "-"
             colors = ", ".join(d["color"] for d in rec["dice"])
+            n = len(rec["dice"])
             print(
-                f"{escaped(name)}: {len(rec['dice'])} dice: {values}"
+                f"{escaped(name)}: {n} {'die' if n == 1 else 'dice'}: {values}"
                 + (f" ({colors})" if colors else "")
                 + f"  [{rec['ms']:.1f} ms]",
                 flush=True,
@@ -134,7 +143,29 @@ def run(args: argparse.Namespace) -> int:
     sys.stdout.flush()
     if failed:
         print(
-            f"zonkcam read: {failed} of {len(args.images)} images could not be read",
+            f"zonkcam read: {failed} of {len(names)} images could not be read",
             file=sys.stderr,
         )
-    return 1 if failed == len(args.images) else 0  # exit 1: nothing was read at all
+    return 1 if failed == len(names) else 0  # exit 1: nothing was read at all
+
+
+def _images(names: list[str]) -> list[str]:
+    """The images named, a folder standing for its images in name order (a folder with
+    none stays, to be reported)."""
+    from zonkcam.sources.base import IMAGE_SUFFIXES
+
+    out = []
+    for name in names:
+        folder = Path(name)
+        found = []
+        if folder.is_dir():
+            try:
+                found = sorted(
+                    str(p)
+                    for p in folder.iterdir()
+                    if p.suffix.lower() in IMAGE_SUFFIXES and p.is_file()
+                )
+            except OSError:
+                found = []
+        out += found or [name]
+    return out
