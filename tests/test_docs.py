@@ -28,8 +28,15 @@ def test_no_history_of_the_work_in_the_product():
     assert found == []
 
 
+def test_the_docs_say_what_is_not_which_commit_it_came_from():
+    """Figures come with the command that measures them, never a commit to check out."""
+    pattern = re.compile(r"(commit|checkout of|worktree of) [0-9a-f]{7}", re.IGNORECASE)
+    pages = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+    assert [p.name for p in pages if pattern.search(p.read_text("utf-8"))] == []
+
+
 def test_the_readme_and_the_model_card_are_short():
-    assert len((ROOT / "README.md").read_bytes()) <= 30 * 1024
+    assert len((ROOT / "README.md").read_bytes()) <= 27 * 1024
     assert len((ROOT / "docs" / "model-card.md").read_bytes()) <= 20 * 1024
 
 

@@ -45,6 +45,7 @@ from zonkcam.sources import CameraProblem, Frame
 from zonkcam.table.changes import ChangeMap, Region, TableView
 from zonkcam.table.tracking import Ballot, Change, compare
 from zonkcam.table.zones import (
+    SAME_PIECE,
     Leftovers,
     MarkSight,
     TableDie,
@@ -360,7 +361,7 @@ class TableWatcher:
             boxes = [self._die_box(x, y) for x, y, _ in left.unread]
             found = self._read_at(frame, boxes, mask, marks_mask)
             voted += found
-            reach = self._die_mm * ONE_DIE  # a piece that near a die read there is of that die
+            reach = self._die_mm * SAME_PIECE  # a piece that near a die read there is of it
             left = replace(left, unread=tuple(u for u in left.unread if not _near(u, found, reach)))
         unread = [self._unread_die(x, y) for x, y, zone in left.unread if zone == Zone.ROLLING]
         return self._settle(frame, small, fine, voted + unread, left, look)
@@ -611,11 +612,6 @@ def _square(x_mm: float, y_mm: float, half: float) -> np.ndarray:
             [x_mm - half, y_mm + half],
         ]
     )
-
-
-ONE_DIE = 0.9
-"""A leftover piece whose centre lies within this many die sides of a die read there is of
-that die: two dice lie a whole die apart or more."""
 
 
 def _near(spot: tuple[float, float, Zone], dice: Sequence[TableDie], reach: float) -> bool:

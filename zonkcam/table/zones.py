@@ -112,7 +112,8 @@ class TableDie:
 SHADOW_BRIGHTNESS = 0.6
 """The mat this much darker (all colours alike) is in a shadow."""
 SAME_PIECE = 0.9
-"""Unread pieces whose centres lie within this many die sides of each other are one die."""
+"""Pieces whose centres lie within this many die sides of each other, or of a die read
+there, are one die: two dice lie a whole die apart or more."""
 LEFTOVER_DICE = 0.35
 """Something not read as a die counts once it covers this share of a die's area."""
 PART_OF_A_DIE = 1.1
