@@ -445,12 +445,16 @@ def test_a_game_is_stored_only_with_its_players(tmp_path):
 def _transactions(log) -> list[list[str]]:
     """Trace the statements each write transaction runs."""
     out: list[list[str]] = []
+    open_ = [False]
 
     def trace(sql: str) -> None:
         word = sql.split()[0].upper()
         if word == "BEGIN":
             out.append([])
-        elif out and word not in ("COMMIT", "SELECT"):
+            open_[0] = True
+        elif word in ("COMMIT", "ROLLBACK"):
+            open_[0] = False
+        elif open_[0] and word != "SELECT":
             out[-1].append(" ".join(sql.split()[:3]))
 
     log.connection.set_trace_callback(trace)

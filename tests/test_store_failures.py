@@ -6,12 +6,14 @@ damaged rows; each through the commands a person types.
 
 from __future__ import annotations
 
+import io
 import os
 import shutil
 import sqlite3
 import subprocess
 import sys
 import tempfile
+import threading
 from pathlib import Path
 
 import pytest
@@ -185,12 +187,12 @@ def test_a_file_size_limit_through_the_cli(tmp_path):
     db = tmp_path / "g.db"
     code = (
         "import resource, signal, sys; signal.signal(signal.SIGXFSZ, signal.SIG_IGN); "
-        "resource.setrlimit(resource.RLIMIT_FSIZE, (60000, 60000)); "
+        "resource.setrlimit(resource.RLIMIT_FSIZE, (40000, 40000)); "
         "from zonkcam.cli import main; sys.exit(main(sys.argv[1:]))"
     )
     proc = subprocess.run(
         [sys.executable, "-c", code, "play", "--text", "--db", str(db), "--players", "Ann", "Bob"],
-        input="23466\n" * 60,
+        input="23466\n" * 400,
         capture_output=True,
         text=True,
         timeout=120,
@@ -199,7 +201,7 @@ def test_a_file_size_limit_through_the_cli(tmp_path):
     accepted = proc.stdout.count(" zonks\n")
     refused = [x for x in proc.stdout.splitlines() if x.startswith("! ")]
     assert refused and all("the disk refused" in x or "disk is full" in x for x in refused)
-    assert accepted + len(refused) == 60
+    assert accepted + len(refused) == 400
     with EventLog(db) as log:
         assert len(log.actions(1)) == 1 + accepted
 
@@ -543,3 +545,137 @@ def test_an_import_that_cannot_be_played_is_one_line(tmp_path, capsys, text, wan
     assert wanted in err
     assert main(["games", "--db", str(tmp_path / "g.db"), "list"]) == 0
     assert "no saved games" in capsys.readouterr().out
+
+
+# -- the log survives its own files ----------------------------------------------------------
+
+
+def _line_until(proc: subprocess.Popen, wanted) -> str:
+    """The first line the session prints that is ``wanted``; fails if it ends first."""
+    while not wanted(line := proc.stdout.readline()):
+        assert line, "the session ended without the line wanted"
+    return line
+
+
+def test_a_wal_file_deleted_mid_game_then_a_kill_loses_no_acknowledged_action(tmp_path):
+    """A cleaner deletes the log's -wal file in the middle of a game, then the process is
+    SIGKILLed: every action the scorekeeper saw accepted is in the log."""
+    db = tmp_path / "g.db"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "zonkcam", "play", "--text", "--db", str(db)]
+        + ["--players", "Ann", "Bob"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    watchdog = threading.Timer(60, proc.kill)  # a session that never answers ends the test
+    watchdog.start()
+    try:
+        for _ in range(10):
+            proc.stdin.write("23466\n")
+            proc.stdin.flush()
+            _line_until(proc, lambda line: line.endswith(" zonks\n"))  # acknowledged
+        Path(f"{db}-wal").unlink()
+        proc.stdin.write("23466\n")  # refused: the log lost its -wal file
+        proc.stdin.flush()
+        line = _line_until(proc, lambda line: line.startswith("! "))
+        assert "lost its -wal file (deleted by another program)" in line
+        assert "nothing was saved" in line and "kept in" in line
+    finally:
+        watchdog.cancel()
+        proc.kill()
+        proc.wait()
+        proc.stdin.close()
+        proc.stdout.close()
+        proc.stderr.close()
+    with EventLog(db, read_only=True) as log:
+        assert len(log.actions(1)) == 1 + 10  # the seating and the ten zonks
+
+
+def test_a_log_copied_over_the_open_one_in_place_is_noticed_and_never_written(tmp_path):
+    db, other = tmp_path / "games.sqlite3", tmp_path / "other.sqlite3"
+    saved_game(other, rolls=2)
+    before = other.read_bytes()
+
+    def copy_in_place() -> None:  # `cp other.sqlite3 games.sqlite3`: the same inode
+        with open(db, "r+b") as f:
+            f.write(before)
+            f.truncate()
+
+    shown = _play_and_then(db, copy_in_place, ["bank", "quit"])
+    refusal = next(line for line in shown if line.startswith("! the game log"))
+    assert (
+        "was overwritten by another file (copied over it) while it was open: nothing was "
+        "saved" in refusal
+    )
+    assert not any(line.startswith("Game 1 saved") for line in shown)
+    assert (tmp_path / "games-game1-rescued.jsonl").is_file()
+    assert db.read_bytes() == before  # the copied-in log, as it was copied
+
+
+def test_an_older_copy_of_the_same_log_put_back_in_place_is_noticed(tmp_path):
+    db = tmp_path / "games.sqlite3"
+    saved = {}
+
+    def keep_and_put_back() -> None:
+        saved["old"] = db.read_bytes()
+
+    lines = iter(["12345", "KEEP", "k 1 5", "PUT", "bank", "quit"])
+    shown: list[str] = []
+
+    def read(_prompt: str) -> str:
+        line = next(lines)
+        if line == "KEEP":
+            keep_and_put_back()
+            return "board"
+        if line == "PUT":
+            with open(db, "r+b") as f:
+                f.write(saved["old"])
+                f.truncate()
+            return "board"
+        return line
+
+    with EventLog(db) as log:
+        keeper = LoggedGame.new(log, PRESETS["chicago"], [A.Players(("Ann", "Bob"))])
+        assert TextPlay(keeper, read=read, write=shown.append).run() is False
+    assert any("was overwritten by another copy of itself while it was open" in x for x in shown)
+    assert db.read_bytes() == saved["old"]
+
+
+def test_a_forged_writer_claim_is_taken_over_with_a_line(tmp_path, capsys, monkeypatch):
+    """A claim naming a running process (pid 1) but no start time it had locks nothing."""
+    db = tmp_path / "g.db"
+    saved_game(db, rolls=1)
+    boot = Path("/proc/sys/kernel/random/boot_id").read_text().strip()
+    with sqlite3.connect(db) as raw:
+        raw.execute("DELETE FROM writers")
+        raw.execute(
+            "INSERT INTO writers (game_id, process, pid, since) VALUES (1, ?, 1, 0)",
+            (f"{boot}/1/?/0123456789abcdef",),
+        )
+    raw.close()
+    monkeypatch.setattr(sys, "stdin", io.StringIO("quit\n"))
+    assert main(["play", "--text", "--db", str(db), "--resume", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "game 1 was left claimed by a zonkcam that is no longer running (process 1" in out
+    assert "Game 1 saved" in out
+
+
+def test_play_exits_1_when_the_night_did_not_end_saved(tmp_path):
+    db = tmp_path / "g.db"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "zonkcam", "play", "--text", "--db", str(db)]
+        + ["--players", "Ann", "Bob"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    proc.stdin.write("23466\n")
+    proc.stdin.flush()
+    _line_until(proc, lambda line: line.endswith(" zonks\n"))
+    _remove_log(db)
+    out, _err = proc.communicate("23466\nquit\n", timeout=60)
+    assert proc.returncode == 1
+    assert "was deleted while it was open" in out and "saved; resume" not in out

@@ -349,7 +349,7 @@ def set_up_on_screen(
         if chosen is None:
             return None
         if chosen.game_id is not None:
-            return LoggedGame.resume(log, chosen.game_id)
+            return resume(log, str(chosen.game_id))
     while True:
         rules = _run_screen(ui, ChooseRules(meet=meet is not None), notifier)
         if rules is None:

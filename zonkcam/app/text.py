@@ -323,7 +323,9 @@ class TextPlay:
             self._advisor = cached_advisor()
         return self._advisor
 
-    def run(self) -> None:
+    def run(self) -> bool:
+        """Play typed lines until quit or the end of input; whether the game ended saved
+        (False when the log went away under it)."""
         state = self.keeper.state
         self.write(board_text(state))
         for line in (drinks_line(state), status_line(state)):
@@ -342,8 +344,9 @@ class TextPlay:
         gone = self.keeper.log_is_gone()
         if gone:
             self.write(f"! {gone}")
-            return
+            return False
         self.write(f"Game {self.keeper.game_id} saved; resume with: {self.resume_command}")
+        return True
 
     def ask(self, prompt: str) -> str | None:
         """The next typed line (None at the end of input); a line that is not UTF-8 is
@@ -498,8 +501,8 @@ def run_text(args: argparse.Namespace) -> int:
     with EventLog(args.db) as log:
         keeper = resume(log, args.resume) if args.resume else _new_text_game(log, args)
         print(f"Game {keeper.game_id}: {escaped(keeper.state.rules.name)} (type help for commands)")
-        TextPlay(keeper, resume_command=resume_command(args, keeper.game_id)).run()
-    return 0
+        saved = TextPlay(keeper, resume_command=resume_command(args, keeper.game_id)).run()
+    return 0 if saved else 1
 
 
 def _ask(prompt: str) -> str:

@@ -1,21 +1,27 @@
 """The crash-safe event log: every accepted table action, in SQLite.
 
-Each action is written and committed (WAL, ``synchronous=FULL``) before the game
-reports it as accepted, so a SIGKILL or a power cut loses nothing that was shown. Each
-step a player sees is one transaction: a new game with its players, an action with the
-finished flag it sets or clears.
+Each action is written and committed (WAL, ``synchronous=FULL``) and copied from the
+``-wal`` file into the log file itself before the game reports it as accepted, so a
+SIGKILL, a power cut or a ``-wal`` file deleted by another program loses nothing that
+was shown. Each step a player sees is one transaction: a new game with its players, an
+action with the finished flag it sets or clears. Before each write the log checks that
+its file is still the one it opened: not deleted, not replaced, not overwritten in place
+by another log or an older copy, its ``-wal`` file still there; otherwise nothing more
+is written (:class:`LogGoneError`).
 A game is stored as its rules (TOML text, so custom tables resume without their file)
 and its actions in order, undos included; its state is a fold over them.
 
 One game has one writer: a process claims the game before it writes (a ``writers``
 row naming the process), and every append checks the claim and the expected sequence
 number inside its transaction. A claim by a process that is gone (killed, or before a
-reboot) is taken over. Every SQLite failure becomes a :class:`StoreError`, one line that
-says what is wrong with the file; a failed write leaves the log as it was.
+reboot, or a claim naming a process that started at another time) is taken over, and
+:attr:`EventLog.took_over` says so. Every SQLite failure becomes a :class:`StoreError`,
+one line that says what is wrong with the file; a failed write leaves the log as it was.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import secrets
@@ -66,6 +72,11 @@ MIGRATIONS: tuple[str, ...] = (
     """
     ALTER TABLE games ADD COLUMN demo INTEGER NOT NULL DEFAULT 0;
     """,
+    # 4: the log's own random id, which tells this file from a copy of another log
+    """
+    CREATE TABLE log (id TEXT NOT NULL);
+    INSERT INTO log (id) VALUES (lower(hex(randomblob(8))));
+    """,
 )
 """The schema, one step per version: a file at version N has had the first N applied
 (``PRAGMA user_version``). A new layout is a new step at the end."""
@@ -81,6 +92,7 @@ _COLUMNS = {
     **_FIRST_COLUMNS,
     "games": _FIRST_COLUMNS["games"] | {"demo"},
     "writers": {"game_id", "process", "pid", "since"},
+    "log": {"id"},
 }
 """Columns each table must have (a later version may add more)."""
 
@@ -157,6 +169,14 @@ class EventLog:
         self._copy: tempfile.TemporaryDirectory | None = None
         self._identity: tuple[int, int] | None = None
         """The opened file's (device, inode): each write first checks it is still there."""
+        self._wal_identity: tuple[int, int] | None = None
+        """The (device, inode) of the opened file's -wal file, once there is one."""
+        self._log_id: str | None = None
+        """The log's own random id (its ``log`` table), as the opened file had it."""
+        self._gone: str | None = None
+        """Why the file stopped being this log's, once a write found it so."""
+        self.took_over: str | None = None
+        """A line when a claim left by a process that is gone was taken over."""
         if read_only:
             self._open_to_read(timeout)
             return
@@ -175,7 +195,9 @@ class EventLog:
                 self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=FULL")
             self._migrate(version)
+            self._fold_wal(self._db)
             self._identity = _identity(self.path)
+            self._log_id = self._read("SELECT id FROM log")[0][0]
 
     @contextmanager
     def _closed_on_failure(self) -> Iterator[None]:
@@ -190,15 +212,63 @@ class EventLog:
             raise
 
     def missing(self) -> str | None:
-        """Why the file this log opened is no longer the file at its path (it "was
-        deleted", "was replaced by another file"), or None while it is."""
-        if self._identity is None:
-            return None
+        """Why the file this log opened is no longer the file at its path, or no longer
+        holds this log (it "was deleted", "was replaced by another file", "was
+        overwritten by another log", "lost its -wal file"), or None while it is."""
+        if self._gone or self._identity is None:
+            return self._gone
         try:
             now = _identity(self.path)
         except OSError:
             return "was deleted"
-        return None if now == self._identity else "was replaced by another file"
+        if now != self._identity:
+            return "was replaced by another file"
+        if self._wal_identity is not None:
+            try:
+                wal = _identity(self._wal_path)
+            except OSError:
+                return "lost its -wal file (deleted by another program)"
+            if wal != self._wal_identity:
+                return "lost its -wal file (replaced by another program)"
+        on_disk = self._on_disk("SELECT id FROM log")
+        if on_disk is not None and on_disk != (self._log_id,):
+            return "was overwritten by another file (copied over it)"
+        return None
+
+    @property
+    def _wal_path(self) -> Path:
+        return self.path.with_name(self.path.name + "-wal")
+
+    def _note_wal(self) -> None:
+        """Remember the -wal file this connection writes, once SQLite has made it."""
+        if self._wal_identity is None:
+            try:
+                self._wal_identity = _identity(self._wal_path)
+            except OSError:
+                pass
+
+    def _on_disk(self, sql: str, args: tuple = ()) -> tuple | None:
+        """The first row of ``sql`` in the file at the path as it is on disk now, read by a
+        connection of its own (this log's connection keeps what it read in memory): () for
+        a file that holds no such row or no zonkcam log, None where it cannot be told
+        (another program holds the file)."""
+        uri = f"{self.path.resolve().as_uri()}?mode=ro"
+        try:
+            with contextlib.closing(sqlite3.connect(uri, uri=True, timeout=1.0)) as db:
+                row = db.execute(sql, args).fetchone()
+        except sqlite3.Error as exc:
+            name = getattr(exc, "sqlite_errorname", "") or ""
+            return None if name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")) else ()
+        return tuple(row) if row else ()
+
+    def _fold_wal(self, db: sqlite3.Connection) -> None:
+        """Copy what was committed from the -wal file into the log file itself (what a
+        reader is reading at that moment stays for the next write)."""
+        try:
+            db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+        except sqlite3.Error:
+            pass  # committed all the same: the -wal file holds it
+        self._note_wal()
 
     def _open_to_read(self, timeout: float) -> None:
         """Open the log as it is, read-only; where SQLite cannot (a WAL log wants to write
@@ -361,7 +431,7 @@ class EventLog:
         try:
             db.execute("BEGIN IMMEDIATE")
             try:
-                gone = self.missing()
+                gone = self._gone = self.missing()
                 if gone:
                     raise LogGoneError(f"the game log {self.path} {gone} while it was open")
                 result = steps(db)
@@ -370,6 +440,7 @@ class EventLog:
                 if db.in_transaction:
                     db.execute("ROLLBACK")
                 raise
+            self._fold_wal(db)
         except sqlite3.Error as exc:
             raise self._error(exc, "save to") from None
         return result
@@ -385,7 +456,7 @@ class EventLog:
     def close(self) -> None:
         if self._db is not None:
             try:
-                if self._claimed and not self._db.in_transaction:
+                if self._claimed and not self._db.in_transaction and not self.missing():
                     self._db.execute("DELETE FROM writers WHERE process = ?", (self._process,))
             except sqlite3.Error:
                 pass  # a claim left behind is taken over once this process is gone
@@ -442,9 +513,11 @@ class EventLog:
 
         def steps(db: sqlite3.Connection) -> None:
             self._check_claim(db, game_id)
-            (last,) = db.execute(
-                "SELECT COALESCE(MAX(seq), 0) FROM events WHERE game_id = ?", (game_id,)
-            ).fetchone()
+            query = "SELECT COALESCE(MAX(seq), 0) FROM events WHERE game_id = ?"
+            (last,) = db.execute(query, (game_id,)).fetchone()
+            if self._on_disk(query, (game_id,)) not in ((last,), None):
+                self._gone = "was overwritten by another copy of itself"
+                raise LogGoneError(f"the game log {self.path} {self._gone} while it was open")
             if last != seq - 1:
                 raise StoreError(
                     f"game {game_id} was changed by another zonkcam ({last} "
@@ -472,11 +545,16 @@ class EventLog:
         row = db.execute(
             "SELECT process, pid, since FROM writers WHERE game_id = ?", (game_id,)
         ).fetchone()
-        if row is not None and row[0] != self._process and _alive(row[0], self._process):
+        if row is not None and row[0] != self._process:
             since = local_time(row[2], "%H:%M")
-            raise GameBusyError(
-                f"game {game_id} is being played by another zonkcam (process "
-                f"{row[1]}, since {since}); close that one first"
+            if _alive(row[0], self._process):
+                raise GameBusyError(
+                    f"game {game_id} is being played by another zonkcam (process "
+                    f"{row[1]}, since {since}); close that one first"
+                )
+            self.took_over = (
+                f"game {game_id} was left claimed by a zonkcam that is no longer running "
+                f"(process {row[1]}, since {since}): this one takes it over"
             )
         # a log writes one game at a time: its earlier claim ends here
         db.execute("DELETE FROM writers WHERE process = ? OR game_id = ?", (self._process, game_id))
@@ -687,4 +765,4 @@ def _alive(process: str, mine: str) -> bool:
     except PermissionError:
         pass  # another user's process
     now = _start_ticks(pid)
-    return now is None or start == "?" or now == start  # else the pid was reused
+    return now is None or now == start  # else the pid was reused, or the claim is forged
