@@ -16,7 +16,7 @@ from gpiozero.pins.mock import MockFactory
 from zonkcam.app.demo import DemoDriver
 from zonkcam.app.loop import TableApp
 from zonkcam.app.main import demo_table
-from zonkcam.controls import Control, Press
+from zonkcam.controls import DRUNK, Control, Press
 from zonkcam.display.game_screen import GameScreen
 from zonkcam.display.sounds import Sounds
 from zonkcam.display.window import Window
@@ -311,17 +311,63 @@ def test_scorekeeper_enters_spaced_and_choose_from_the_keyboard(tmp_path):
         app.handle(Press(Control.CHOOSE))
         app.handle(Press(Control.DIGIT, 2))
         assert app.keeper.state.players[1].drinks == 1
-        assert app.keeper.state.log[-1] == "DRINK CHOOSE: Bob drinks"
+        assert app.keeper.state.log[-1] == "DRINK CHOOSE: Player 2 drinks"  # no zonk names yet
         # d, then the player's number: their drinks due are drunk; d 0: everyone's
         app.handle(Press(Control.DRANK))
         app.handle(Press(Control.DIGIT, 2))
         assert [p.drinks_due for p in app.keeper.state.players] == [0, 0, 1]
         app.handle(Press(Control.DRANK))
         app.handle(Press(Control.DIGIT, 0))
-        assert app.keeper.state.log[-1] == "DRUNK: Cy 1"
+        assert app.keeper.state.log[-1] == "DRUNK: Player 3 1"
         app.play(A.Land("social"))
         app.handle(Press(Control.DRUNK))  # ROLL held
         assert [p.drinks_due for p in app.keeper.state.players] == [0, 0, 0]
+
+
+def test_roll_held_settles_drinks_then_hand_outs_then_rules_and_keys_name_who(tmp_path):
+    table = demo_table(6)
+    first = table.read()
+    run = [A.Roll(parse_dice([1, 2, 3, 4, 5])), A.Keep((1, 2, 3, 4, 5))]
+    with EventLog(tmp_path / "g.db") as log:
+        keeper = LoggedGame.new(log, PRESETS["drinking"])
+        for action in [
+            A.Players(("Ann", "Bob", "Cy")),
+            *run,
+            A.Roll(parse_dice([5, 2, 3, 4, 6])),
+            A.Bank(),  # Ann: 1,550, 3 drinks to hand out and a rule to make
+            A.Roll(parse_dice([1, 2, 3, 4, 6])),
+            A.Land("social"),
+        ]:
+            keeper.play(action)
+        app = TableApp(
+            keeper,
+            TableWatcher(calibrate(first.image, table.geometry), TruthReader(table)),
+            say=lambda line: None,
+        )
+
+        def owed():
+            return [(p.drinks_due, p.handouts_due, p.rules_due) for p in app.keeper.state.players]
+
+        assert owed() == [(1, 3, 1), (1, 0, 0), (1, 0, 0)]
+        app.handle(DRUNK)  # ROLL held: the drinks first
+        assert owed() == [(0, 3, 1), (0, 0, 0), (0, 0, 0)]
+        app.handle(DRUNK)  # then the hand-outs
+        assert owed() == [(0, 0, 1), (0, 0, 0), (0, 0, 0)]
+        assert app.keeper.state.log[-1] == "HANDED OUT: Player 1 3"
+        app.handle(Press(Control.UNDO))
+        app.handle(Press(Control.HANDED))  # h, then the player's number
+        app.handle(Press(Control.DIGIT, 1))
+        assert owed()[0] == (0, 0, 1)
+        app.handle(Press(Control.RULED))  # n, then 0: everyone's
+        app.handle(Press(Control.DIGIT, 0))
+        assert owed()[0] == (0, 0, 0) and app.keeper.state.log[-1] == "RULES MADE: Player 1 1"
+        app.handle(Press(Control.UNDO))
+        app.handle(DRUNK)  # and last the rules to make
+        assert owed()[0] == (0, 0, 0)
+        app.handle(DRUNK)
+        assert owed()[0] == (0, 0, 0)  # nothing owed: refused, nothing changes
+        events = [A.action_to_json(a) for a in log.actions(keeper.game_id)]
+        assert {"handed": "Ann"} in events and {"ruled": True} in events
 
 
 def test_a_confirm_bar_outside_0_to_1_is_refused_before_the_camera_opens(capsys, monkeypatch):

@@ -226,38 +226,97 @@ def test_all_johnnys_shows_the_turn_and_the_score_sheet(tmp_path):
     assert sheet[1].split() == ["1", "1050", "(+1)", "Z", "(newbie)", "(+1)"]
 
 
+ZONK_NAMED = [
+    A.Players(("Ann", "Bob", "Cy")),
+    A.ZonkName("Bob", "Noodle", "Ann"),
+    A.ZonkName("Cy", "Captain", "Bob"),
+    A.ZonkName("Ann", "Snake", "Cy"),
+]
+"""Three at the drinking table, each named by the player on their right."""
+
+
+def named_session(tmp_path, typed):
+    """``session`` at the drinking table, its three players already given zonk names."""
+    with EventLog(tmp_path / "named.db") as log:
+        keeper = LoggedGame.new(log, PRESETS["drinking"], ZONK_NAMED)
+        return session(tmp_path, "drinking", typed, keeper=keeper)
+
+
 def test_a_player_joining_the_drinking_table_gets_a_zonk_name(tmp_path):
-    out, state = session(
-        tmp_path,
-        "drinking",
-        [
-            "join Dee",
-            "Bob",
-            "Dizzy",  # Bob names the newcomer
-            "zonkname Ann",
-            "Ann",
-            "Me",
-            "Dee",
-            "Captain",  # nobody names themself
-            "quit",
-        ],
-        players=("Ann", "Bob"),
-    )
-    assert "Bob names Dee 'Dizzy'" in out and "Dee names Ann 'Captain'" in out
+    asked: list[str] = []
+    lines = iter(["join Dee", "Xyz", "Dee", "Snake", "Hoppy", "zonkname Snake", "Me", "quit"])
+
+    def read(prompt):
+        asked.append(prompt)
+        return next(lines)
+
+    shown: list[str] = []
+    with EventLog(tmp_path / "g.db") as log:
+        keeper = LoggedGame.new(log, PRESETS["drinking"], ZONK_NAMED)
+        TextPlay(keeper, read=read, write=shown.append, advisor=Advisor()).run()
+    out, state = "\n".join(shown), keeper.state
+    # a chooser who is not playing, or the newcomer, is refused before the name is asked
+    assert asked[1:5] == [
+        "Who chooses a zonk name for Dee? (a player's name; Enter to skip) ",
+        "Who chooses a zonk name for Dee? (a player's name; Enter to skip) ",
+        "Who chooses a zonk name for Dee? (a player's name; Enter to skip) ",
+        "Snake, the zonk name for Dee: ",
+    ]
+    assert "! no player called 'Xyz' (playing: Snake, Noodle, Captain, Player 4)" in out
     assert "! nobody names themself" in out
-    assert [state.shown_name(p) for p in state.players] == ["Captain", "Bob", "Dizzy"]
+    assert "Player 4 joins the game" in out and "Snake names Player 4 'Hoppy'" in out
+    assert [state.shown_name(p) for p in state.players] == ["Snake", "Noodle", "Captain", "Hoppy"]
+    # zonkname asks for the player as typed, not by the real name behind it
+    assert asked[6] == "Who chooses a zonk name for Snake? (a player's name; Enter to skip) "
+    assert "! nobody names themself: Dee cannot choose their own zonk name" in out
+    told = [line for line in out.splitlines() if not line.startswith("! ")]  # not echoes
+    assert not any(n in line for line in told for n in ("Ann", "Bob", "Cy", "Dee"))
+
+
+def test_no_real_name_on_the_board_log_or_sheet_of_the_drinking_table(tmp_path):
+    out, state = named_session(
+        tmp_path,
+        ["join Dee", "Noodle", "Hoppy", "12346", "land choose Ann", "spaced Bob", "undo"]
+        + ["drunk Ann", "23466", "leave Cy", "board", "log", "sheet", "quit"],
+    )
+    assert "DRUNK: Snake 1" in out and "UNDO: spaced Noodle" in out
+    assert "Players: Player 1, Player 2, Player 3 (Player 1 starts)" in out
+    printed = out.replace("Game 1 saved", "")
+    for name in ("Ann", "Bob", "Cy", "Dee"):
+        assert name not in printed
+    assert not any(n in line for line in state.log for n in ("Ann", "Bob", "Cy", "Dee"))
 
 
 def test_drinks_due_show_and_are_marked_drunk(tmp_path):
-    out, state = session(
+    out, state = named_session(
         tmp_path,
-        "drinking",
-        ["12346", "land social", "land left", "drunk Bob", "drunk", "board", "quit"],
+        ["12346", "land social", "land left", "drunk Noodle", "drunk", "board", "quit"],
     )
-    assert "DRINKS DUE: Ann 1, Bob 2 (type drunk when they are drunk)" in out
-    assert "DRUNK: Bob 2" in out and "DRUNK: Ann 1" in out
-    assert "drinks due 0" in out.splitlines()[-3]
-    assert [p.drinks_due for p in state.players] == [0, 0]
+    assert "DRINKS DUE: Snake 1, Noodle 2, Captain 1 (type drunk when they are drunk)" in out
+    assert "DRUNK: Noodle 2" in out and "DRUNK: Snake 1, Captain 1" in out
+    assert "drinks due 0" in out.splitlines()[-4]
+    assert [p.drinks_due for p in state.players] == [0, 0, 0]
+
+
+def test_hand_outs_and_rules_are_marked_given_and_the_board_shows_what_is_owed(tmp_path):
+    # Snake banks 1,550 (the run, then a 5): 3 drinks to hand out and a rule to make
+    out, state = named_session(
+        tmp_path,
+        ["12345", "12345", "52346", "b", "handed Snake", "handed", "ruled", "board", "quit"],
+    )
+    board = out.splitlines()
+    first = board.index("  Snake banks 1550 (total 1550)")
+    assert "to hand out 3  rules to make 1" in board[first + 3]  # the board after the bank
+    assert "TO HAND OUT: Snake 3 (type handed when they are handed out)" in out
+    assert "RULES TO MAKE: Snake 1 (type ruled when they are made)" in out
+    assert "  HANDED OUT: Snake 3" in out and "! nobody has drinks to hand out" in out
+    assert "  RULES MADE: Snake 1" in out
+    snake = next(line for line in board[-6:] if line.lstrip("> ").startswith("Snake"))
+    assert "to hand out 0  rules to make 0" in snake
+    p = state.players[0]
+    assert (p.handouts, p.handouts_due, p.rules, p.rules_due) == (3, 0, 1, 0)
+    assert parse_line("handed", state) == A.HandedOut()
+    assert parse_line("ruled Noodle", state) == A.RuleMade("Noodle")
 
 
 def test_ctrl_c_still_says_the_game_is_saved(tmp_path):

@@ -1110,9 +1110,9 @@ def test_drinking_game_over_shows_only_zonk_names():
         ],
     )
     assert game.state.finished
-    shown = game.state.log[game.state.log.index("Ann names Bob 'Shaggy'") + 1 :]
+    shown = game.state.log[game.state.log.index("Scooby names Player 2 'Shaggy'") + 1 :]
     assert any("Scooby" in line for line in shown)
-    assert not any("Ann" in line for line in shown)
+    assert not any("Ann" in line or "Bob" in line for line in game.state.log)
     with pytest.raises(GameOverError) as info:
         game.play(act({"roll": [1, 2, 3, 4, 5]}))
     assert "Ann" not in str(info.value)
@@ -1291,7 +1291,7 @@ def test_undo_says_in_words_what_it_took_back():
         ],
     )
     game.play(A.Undo())
-    assert game.state.log[-1] == "UNDO: land choose Bob"
+    assert game.state.log[-1] == "UNDO: land choose Player 2"  # drinking: no real names
     assert all(
         "{" not in A.describe(a)
         for a in (A.Bank(), A.Penalty("sloppy"), A.Join("Cy"), A.Drunk(), A.Drunk("Cy"))
@@ -1335,19 +1335,67 @@ def test_drinks_due_are_marked_drunk_one_player_or_everyone():
     assert [p.drinks_due for p in game.state.players] == [1, 2, 1]
     game.play(act({"drunk": "B"}))
     assert [p.drinks_due for p in game.state.players] == [1, 0, 1]
-    assert game.state.log[-1] == "DRUNK: B 2"
+    assert game.state.log[-1] == "DRUNK: Player 2 2"  # no zonk names given: seats
     refused(game, {"drunk": "B"}, PlayerError, "owes no drink")
     refused(game, {"drunk": "Zed"}, PlayerError, "no player")
     game.play(act({"drunk": True}))
     assert [p.drinks_due for p in game.state.players] == [0, 0, 0]
     assert [p.drinks for p in game.state.players] == [1, 2, 1]  # drunk, still counted
-    assert game.state.log[-1] == "DRUNK: A 1, C 1"
+    assert game.state.log[-1] == "DRUNK: Player 1 1, Player 3 1"
     refused(game, {"drunk": True}, PlayerError, "nobody owes")
     game.play(A.Undo())
     assert game.state.to_json()["players"][0]["drinks_due"] == 1
     refused(play(CLASSIC, [{"players": ["A"]}]), {"drunk": True}, TableError, "no drinks")
     assert A.action_from_json(A.action_to_json(A.Drunk("B"))) == A.Drunk("B")
     assert A.action_from_json({"drunk": True}) == A.Drunk()
+
+
+def test_hand_outs_given_and_rules_made_leave_only_what_is_still_owed():
+    # A banks 1,550 (the run, then a 5): crosses 1,000 (3 hand-outs) and makes a rule
+    run = [{"roll": [1, 2, 3, 4, 5]}, {"keep": [1, 2, 3, 4, 5]}, {"roll": [5, 2, 3, 4, 6]}]
+    game = play(DRINKING, [{"players": ["A", "B", "C"]}, *run, {"bank": True}])
+    a = who(game, "A")
+    assert (a.handouts_due, a.rules_due) == (3, 1)
+    refused(game, {"handed": "B"}, PlayerError, "Player 2 has no drinks to hand out")
+    game.play(act({"handed": "A"}))
+    assert game.state.log[-1] == "HANDED OUT: Player 1 3"
+    a = who(game, "A")
+    assert (a.handouts, a.handouts_due, a.rules_due) == (3, 0, 1)  # the total stays
+    refused(game, {"handed": True}, PlayerError, "nobody has drinks to hand out")
+    game.play(act({"ruled": True}))
+    assert game.state.log[-1] == "RULES MADE: Player 1 1"
+    assert (who(game, "A").rules, who(game, "A").rules_due) == (1, 0)
+    refused(game, {"ruled": "A"}, PlayerError, "has no drinking rules to make")
+    # B banks 1,550 too: only B's new hand-outs and rule are owed
+    play(DRINKING, [*run, {"bank": True}], game)
+    owed = [(p.handouts_due, p.rules_due) for p in game.state.players]
+    assert owed == [(0, 0), (3, 1), (0, 0)]
+    b = game.state.to_json()["players"][1]
+    assert (b["handouts"], b["handouts_due"], b["rules"], b["rules_due"]) == (3, 3, 1, 1)
+    game.play(act({"handed": True}))
+    assert who(game, "B").handouts_due == 0
+    game.play(A.Undo())
+    assert game.state.log[-1] == "UNDO: hand-outs given"
+    assert who(game, "B").handouts_due == 3
+    # the night's review counts the hand-outs by the "hands out" lines: all 6
+    assert [x for x in game.state.log if " hands out " in x] == [
+        "Player 1 hands out 3 drinks",
+        "Player 2 hands out 3 drinks",
+    ]
+    refused(play(CLASSIC, [{"players": ["A"]}]), {"handed": True}, TableError, "no hand-outs")
+    refused(play(CLASSIC, [{"players": ["A"]}]), {"ruled": True}, TableError, "no drinking rules")
+    for obj in ({"handed": "B"}, {"handed": True}, {"ruled": "B"}, {"ruled": True}):
+        assert A.action_to_json(A.action_from_json(obj)) == obj
+    assert A.action_from_json({"ruled": True}) == A.RuleMade()
+    assert A.describe(A.HandedOut("B")) == "B's hand-outs given"
+
+
+def test_hand_outs_can_be_given_after_the_game():
+    rules = dataclasses.replace(DRINKING, target=1000, entry_minimum=0)
+    game = play(rules, [{"players": ["A", "B"]}, {"roll": [1, 1, 1, 2, 3]}, {"bank": True}])
+    assert game.state.finished and who(game, "A").handouts_due == 2
+    game.play(A.HandedOut("A"))
+    assert who(game, "A").handouts_due == 0 and game.state.finished
 
 
 def test_drinks_due_can_be_drunk_after_the_game():

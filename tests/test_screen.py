@@ -349,8 +349,11 @@ def test_screenshots_script(tmp_path):
 def test_before_seating_and_with_a_full_table(out):
     surface, screen = render(view_for(Game(PRESETS["chicago"]).state))
     assert find_text(surface, screen, "zonkcam")
-    names = tuple(f"Player number {i}" for i in range(1, 9))
-    game = Game(PRESETS["drinking"], [A.Players(names)])
+    names = tuple(f"Player number {i}" for i in range(1, 9))  # zonk names: the drinking table
+    seats = tuple("ABCDEFGH")
+    game = Game(PRESETS["drinking"], [A.Players(seats)])
+    for i, (seat, name) in enumerate(zip(seats, names, strict=True)):
+        game.play(A.ZonkName(seat, name, seats[i - 1]))
     view = view_for(game.state)
     surface, screen = render(view)
     save(surface, out, "eight-players")
@@ -359,6 +362,34 @@ def test_before_seating_and_with_a_full_table(out):
     for name in names:
         at = find_text(surface, screen, name)
         assert at and lay.board.collidepoint(at), name
+
+
+def test_the_band_shows_hand_outs_then_rules_once_the_drinks_are_drunk():
+    game = scenes.drinking().game
+    game.play(A.Drunk())
+    view = view_for(game.state)
+    assert (view.owed, view.hold_roll) == ("TO HAND OUT: Dizzy 3", "handed out")
+    rows = {row.name: row for row in view.board}
+    assert rows["Dizzy"].handouts == 3 and "hand out 3" in rows["Dizzy"].badges
+    surface, screen = render(view)
+    assert find_text(surface, screen, "TO HAND OUT: Dizzy 3")
+    assert find_text(surface, screen, "hold ROLL: handed out")
+    game.play(A.HandedOut("Ann"))  # the player behind Dizzy
+    view = view_for(game.state)
+    rows = {row.name: row for row in view.board}
+    assert rows["Dizzy"].handouts == 0 and not any("hand out" in b for b in rows["Dizzy"].badges)
+    assert (view.owed, view.hold_roll) == ("", "")  # Dizzy's 1,000 made no rule
+    surface, screen = render(view)
+    assert screen.layout.drinks is None
+    game.play(A.Keep((5,)))  # Noodle: 5 2 3 4 6, then 1 1 1 4 (1,050 in a turn): a rule
+    game.play(A.Roll(parse_dice([1, 1, 1, 4])))
+    game.play(A.Bank())
+    view = view_for(game.state)  # the hand-outs of Noodle's barrier first, then the rule
+    assert (view.owed, view.hold_roll) == ("TO HAND OUT: Noodle 3", "handed out")
+    game.play(A.HandedOut())
+    view = view_for(game.state)
+    assert (view.owed, view.hold_roll) == ("RULES TO MAKE: Noodle 1", "rules made")
+    assert "1 rule to make" in {row.name: row for row in view.board}["Noodle"].badges
 
 
 def test_big_numbers_have_thousands_separators():

@@ -8,13 +8,14 @@ them into table actions with :func:`action_for`.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
 from zonkcam.game import actions as A
 from zonkcam.game.engine import allowed
-from zonkcam.game.state import GameState, Phase
+from zonkcam.game.state import GameState, Phase, PlayerState
 
 
 class Control(StrEnum):
@@ -51,10 +52,18 @@ class Control(StrEnum):
     ODDS = "odds"
     """Show or hide the odds panel (keyboard o; BANK held)."""
     DRUNK = "drunk"
-    """Every drink due is drunk (ROLL held)."""
+    """ROLL held: every drink due is drunk; with none due, every drink to hand out is
+    handed out; with none of those, every drinking rule to make is made
+    (:func:`settle_next`)."""
     DRANK = "drank"
     """Keyboard: the next digit names the player (scoreboard order) whose drinks due are
     drunk; 0 is everyone."""
+    HANDED = "handed"
+    """Keyboard: the next digit names the player whose drinks to hand out are handed out;
+    0 is everyone."""
+    RULED = "ruled"
+    """Keyboard: the next digit names the player whose drinking rules to make are made;
+    0 is everyone."""
 
 
 @dataclass(frozen=True)
@@ -82,14 +91,14 @@ def action_for(command: Press, state: GameState, selected_keep: int = 0) -> A.Ac
     """The table action a button press stands for in ``state``, or None if it is no action.
 
     BANK banks; ROLL takes the selected keep (after a roll) or throws the pair again; UNDO
-    undoes; DRUNK (everyone's) marks the drinks due drunk. SELECT only moves the selection;
-    rolls themselves come from the camera.
+    undoes; DRUNK settles what everyone owes, a kind at a time (:func:`settle_next`).
+    SELECT only moves the selection; rolls themselves come from the camera.
     """
     kind = command.kind
     if kind is Control.UNDO:
         return A.Undo()
     if kind is Control.DRUNK:
-        return A.Drunk()
+        return settle_next(state)[0] or A.Drunk()
     if kind is Control.GO_FOR_1000:
         return A.GoFor1000()
     if kind is Control.PIGGYBACK:
@@ -106,6 +115,23 @@ def action_for(command: Press, state: GameState, selected_keep: int = 0) -> A.Ac
         if phase is Phase.PAIR:
             return A.Reroll()
     return None
+
+
+_OWED: tuple[tuple[Callable[[PlayerState], int], Callable[[], A.Action], str], ...] = (
+    (lambda p: p.drinks_due, A.Drunk, "drunk"),
+    (lambda p: p.handouts_due, A.HandedOut, "handed out"),
+    (lambda p: p.rules_due, A.RuleMade, "rules made"),
+)
+
+
+def settle_next(state: GameState) -> tuple[A.Action | None, str]:
+    """What ROLL held settles now, and that in a word or two ("drunk"): everyone's drinks
+    due while anyone owes one, then everyone's drinks to hand out, then everyone's
+    drinking rules to make; (None, "") when nobody owes anything."""
+    for due, action, words in _OWED:
+        if any(due(p) for p in state.players):
+            return action(), words
+    return None, ""
 
 
 def decide_choices(state: GameState) -> list[A.Action]:

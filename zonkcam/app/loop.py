@@ -34,6 +34,11 @@ from zonkcam.table.teaching import Teacher
 from zonkcam.table.tracking import Change
 from zonkcam.table.zones import TableDie, Zone
 
+EVERYONE = {Control.DRANK: A.Drunk, Control.HANDED: A.HandedOut, Control.RULED: A.RuleMade}
+"""Keys whose digit 0 names everyone: what each settles."""
+NAMING = (Control.SPACED, Control.CHOOSE, *EVERYONE)
+"""Keys whose next digit names a player (scoreboard order)."""
+
 
 @dataclass
 class _ReadRoll:
@@ -321,16 +326,16 @@ class TableApp:
             self.correcting = command.value
             self._message("type the die's value (1-6) to correct it")
             return
-        if command.kind in (Control.SPACED, Control.CHOOSE, Control.DRANK):
+        if command.kind in NAMING:
             self.naming = command.kind
-            everyone = ", 0 for everyone" if command.kind is Control.DRANK else ""
+            everyone = ", 0 for everyone" if command.kind in EVERYONE else ""
             self._message(f"which player? type their number on the scoreboard{everyone}")
             return
         if command.kind is Control.DIGIT and self.naming is not None:
             kind, self.naming = self.naming, None
             players = self.keeper.state.players
-            if kind is Control.DRANK and command.value == 0:
-                self.play(A.Drunk())
+            if kind in EVERYONE and command.value == 0:
+                self.play(EVERYONE[kind](None))
                 return
             if not 1 <= command.value <= len(players):
                 self._message(f"no player {command.value}")
@@ -341,6 +346,8 @@ class TableApp:
                     Control.SPACED: A.Penalty(A.PenaltyKind.SPACED, name),
                     Control.CHOOSE: A.Land(A.Landing.CHOOSE, name),
                     Control.DRANK: A.Drunk(name),
+                    Control.HANDED: A.HandedOut(name),
+                    Control.RULED: A.RuleMade(name),
                 }[kind]
             )
             return

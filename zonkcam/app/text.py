@@ -22,12 +22,12 @@ from zonkcam.app.games import new_game, resume, resume_command
 from zonkcam.errors import UserError
 from zonkcam.game import actions as A
 from zonkcam.game.dice import parse_typed_dice
-from zonkcam.game.engine import may_bank
+from zonkcam.game.engine import check_namer, may_bank
 from zonkcam.game.errors import RulesError, TableError
 from zonkcam.game.game import Game
 from zonkcam.game.names import escaped, quoted, unprintable
 from zonkcam.game.rules import PRESETS, End, RuleSet, load_rules
-from zonkcam.game.state import GameState, Phase
+from zonkcam.game.state import GameState, Phase, PlayerState
 from zonkcam.record.logged_game import LoggedGame
 from zonkcam.record.store import EventLog
 
@@ -43,6 +43,8 @@ Type the dice as digits: 12466 or 1 2 4 6 6 (detroit colours: 2w 2w 3r 3r 4g 4g)
   spaced NAME, sloppy     drinking penalties
   land left|right|social, land choose NAME   a scoring die touched a board image
   drunk, drunk NAME       the drinks due are drunk (everyone's, or NAME's)
+  handed, handed NAME     the drinks to hand out are handed out (everyone's, or NAME's)
+  ruled, ruled NAME       the drinking rules to make are made (everyone's, or NAME's)
   join NAME, leave NAME   players joining and leaving
   zonkname NAME           give NAME a zonk name (drinking)
   keeps, board, sheet     the legal keeps, the scoreboard, each player's score sheet
@@ -61,6 +63,8 @@ _SIMPLE = {
     "piggyback": A.Piggyback,
     "sloppy": lambda: A.Penalty(A.PenaltyKind.SLOPPY),
     "drunk": A.Drunk,
+    "handed": A.HandedOut,
+    "ruled": A.RuleMade,
 }
 _VIEWS = {"keeps", "board", "sheet", "log", "odds", "help", "?", "quit", "q", "exit"}
 
@@ -81,8 +85,8 @@ def parse_line(line: str, state: GameState) -> A.Action | str:
         return A.Players(tuple(player_names(text)))
     if word in _SIMPLE and not rest:
         return _SIMPLE[word]()
-    if word == "drunk":
-        return A.Drunk(rest)
+    if word in ("drunk", "handed", "ruled"):
+        return _SIMPLE[word](rest)
     if word == "zonkname" and rest:
         return "zonkname"
     if word == "spaced":
@@ -157,14 +161,26 @@ def status_line(state: GameState) -> str:
 
 def drinks_line(state: GameState) -> str:
     """Who owes how many drinks, or "" when nobody does."""
-    owing = [p for p in state.players if p.drinks_due]
+    return _owed(state, "DRINKS DUE", lambda p: p.drinks_due, "drunk when they are drunk")
+
+
+def owed_lines(state: GameState) -> list[str]:
+    """What players still owe the table, a line each: drinks to drink, drinks to hand out,
+    drinking rules to make (and the word that marks them done); none where nothing is."""
+    lines = [
+        drinks_line(state),
+        _owed(state, "TO HAND OUT", lambda p: p.handouts_due, "handed when they are handed out"),
+        _owed(state, "RULES TO MAKE", lambda p: p.rules_due, "ruled when they are made"),
+    ]
+    return [line for line in lines if line]
+
+
+def _owed(state: GameState, title: str, due: Callable[[PlayerState], int], word: str) -> str:
+    owing = [p for p in state.players if due(p)]
     if not owing:
         return ""
-    return (
-        "DRINKS DUE: "
-        + ", ".join(f"{state.shown_name(p)} {p.drinks_due}" for p in owing)
-        + " (type drunk when they are drunk)"
-    )
+    shown = ", ".join(f"{state.shown_name(p)} {due(p)}" for p in owing)
+    return f"{title}: {shown} (type {word})"
 
 
 def _dice_word(n: int) -> str:
@@ -195,7 +211,10 @@ def board_text(state: GameState) -> str:
         if rules.entry_minimum:
             cells.append("on board" if p.on_board else "not on board")
         if rules.drinking.penalties or rules.drinking.board_images:
-            cells.append(f"drinks due {p.drinks_due} hand-outs {p.handouts} rules {p.rules}")
+            cells.append(
+                f"drinks due {p.drinks_due}  to hand out {p.handouts_due}  "
+                f"rules to make {p.rules_due}"
+            )
         if p.spaced:
             cells.append("SPACED")
         if p.left:
@@ -328,9 +347,8 @@ class TextPlay:
         (False when the log went away under it)."""
         state = self.keeper.state
         self.write(board_text(state))
-        for line in (drinks_line(state), status_line(state)):
-            if line:
-                self.write(line)
+        for line in (*owed_lines(state), status_line(state)):
+            self.write(line)
         try:
             with _stop_signals_interrupt():
                 while True:
@@ -389,26 +407,34 @@ class TextPlay:
             or any(not e.startswith(("HOT", "GO FOR")) and " banks " in e for e in log)
         ):
             self.write(board_text(new))
-        due = drinks_line(new)
-        if due and due != drinks_line(state):
-            self.write(due)
-        if isinstance(action, A.Join) and new.rules.drinking.zonk_names:
-            if not self._name(action.name):
+        before = owed_lines(state)
+        for due in owed_lines(new):
+            if due not in before:
+                self.write(due)
+        joined = new.find(action.name) if isinstance(action, A.Join) else None
+        if joined is not None and new.rules.drinking.zonk_names and not joined.zonk_name:
+            if not self._name(joined.name, action.name):
                 return False
             new = self.keeper.state
         self.write(status_line(new))
         return True
 
-    def _name(self, player: str) -> bool:
-        """Ask who gives ``player`` a zonk name, and the name (Enter skips); False when the
-        answer is quit (or the input ends)."""
+    def _name(self, player: str, called: str) -> bool:
+        """Ask who gives ``player`` (as the scorekeeper typed them: ``called``) a zonk name,
+        and the name (Enter skips); a chooser who is not playing, or who is ``player``, is
+        refused before the name is asked. False when the answer is quit (or the input ends)."""
         while True:
             namer = self._answer(
-                f"Who chooses a zonk name for {player}? (a player's name; Enter to skip) "
+                f"Who chooses a zonk name for {called}? (a player's name; Enter to skip) "
             )
             if not namer:
                 return namer is not None
-            name = self._answer(f"{namer}, the zonk name for {player}: ")
+            try:
+                check_namer(self.keeper.state, player, namer)
+            except TableError as exc:
+                self.write(f"! {exc}")
+                continue
+            name = self._answer(f"{namer}, the zonk name for {called}: ")
             if not name:
                 return name is not None
             try:
@@ -438,7 +464,7 @@ class TextPlay:
                 self.write(f"! the {state.rules.name} table does not use zonk names")
             elif state.find(player) is None:
                 self.write(f"! no player called {quoted(player)}")
-            elif not self._name(state.find(player).name):
+            elif not self._name(state.find(player).name, player):
                 return False
             else:
                 self.write(status_line(self.keeper.state))

@@ -26,7 +26,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         '{"go_for_1000": true}, {"piggyback": true}, {"penalty": "spaced"|"sloppy", '
         '"player": NAME}, {"land": "left"|"right"|"choose"|"social"}, {"join": NAME}, '
         '{"leave": NAME}, {"zonk_name": NAME, "player": NAME, "by": NAME}, '
-        '{"drunk": NAME|true}, {"undo": true}. A first line {"rules": {...}} (as `zonkcam '
+        '{"drunk": NAME|true}, {"handed": NAME|true}, {"ruled": NAME|true}, '
+        '{"undo": true}. A first line {"rules": {...}} (as `zonkcam '
         "games export` writes) gives the table's rules. An illegal action stops the replay "
         "with exit code 2.",
     )

@@ -14,7 +14,9 @@ g               GO FOR 1000
 p               PIGGYBACK
 x, then 1-9     SPACED: that player (scoreboard order) loses a turn and drinks
 c, then 1-9     CHOOSE: that player drinks for a die on the CHOOSE image
-d, then 0-9     DRANK: that player's drinks due are drunk (0: everyone's; ROLL held too)
+d, then 0-9     DRANK: that player's drinks due are drunk (0: everyone's)
+h, then 0-9     HANDED: that player's drinks to hand out are handed out (0: everyone's)
+n, then 0-9     RULED: that player's drinking rules to make are made (0: everyone's)
 v               PHOTO: the photo of the last roll read (again: back to the game)
 Esc             QUIT (closing the window too)
 ==============  ============================================
@@ -50,6 +52,8 @@ _KEYS = {
     pygame.K_x: Control.SPACED,
     pygame.K_c: Control.CHOOSE,
     pygame.K_d: Control.DRANK,
+    pygame.K_h: Control.HANDED,
+    pygame.K_n: Control.RULED,
     pygame.K_v: Control.PHOTO,
     pygame.K_ESCAPE: Control.QUIT,
 }

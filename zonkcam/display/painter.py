@@ -195,7 +195,7 @@ class Painter:
     # -- the whole screen ----------------------------------------------------------------
 
     def draw(self, surface: pygame.Surface, view: ScreenView) -> Layout:
-        lay = layout_for(surface.get_size(), players=len(view.board), drinks=bool(view.drinks_due))
+        lay = layout_for(surface.get_size(), players=len(view.board), drinks=bool(view.owed))
         self.layout, self.texts, self.camera_fit = lay, [], None
         surface.fill(BACKGROUND)
         self._header(surface, lay.header, view)
@@ -693,13 +693,14 @@ class Painter:
             ).right
 
     def _drinks(self, surface: pygame.Surface, rect: pygame.Rect, view: ScreenView) -> None:
-        """Who owes how many drinks, across the screen in the table's colour."""
+        """Who owes what ROLL held settles next (drinks due, then drinks to hand out, then
+        drinking rules to make), across the screen in the table's colour."""
         h = surface.get_height()
         pad = max(4, h // 80)
         figure = self._figure(surface)
         pygame.draw.rect(surface, DRINK, rect)
-        owed = "DRINKS DUE: " + ", ".join(f"{name} {n}" for name, n in view.drinks_due)
-        hint = "hold ROLL: drunk"
+        owed = view.owed
+        hint = f"hold ROLL: {view.hold_roll}"
         hint_w = self.fonts(figure).size(hint)[0]
         room = rect.w - 2 * pad
         if self.fonts(figure).size(owed)[0] + hint_w + 4 * pad <= room:

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from zonkcam.advisor.advice import Advice, Best, Objective, best_words, worth
+from zonkcam.controls import settle_next
 from zonkcam.game import actions as A
 from zonkcam.game.engine import allowed, may_bank
 from zonkcam.game.rules import End, HotDice
@@ -85,8 +86,9 @@ class PlayerRow:
     bees: int | None = None
     drinks: int | None = None
     handouts: int | None = None
+    """Drinks this player has still to hand out (those handed out are off the board)."""
     rules: int | None = None
-    """Drinking rules this player may make."""
+    """Drinking rules this player has still to make."""
     on_board: bool | None = None
     spaced: bool = False
     left: bool = False
@@ -220,6 +222,11 @@ class ScreenView:
     """On a table that counts turns: the current player's turn, e.g. "TURN 4 OF 21"."""
     drinks_due: tuple[tuple[str, int], ...] = ()
     """Who owes how many drinks (the drinking table), in seating order."""
+    owed: str = ""
+    """The drinking table's band: what ROLL held settles next and who owes it ("DRINKS
+    DUE: Noodle 2, Captain 1", then "TO HAND OUT: ...", then "RULES TO MAKE: ..."), or ""."""
+    hold_roll: str = ""
+    """What ROLL held does to it, in a word or two ("drunk", "handed out", "rules made")."""
 
     @property
     def selected_keep(self) -> KeepRow | None:
@@ -276,8 +283,8 @@ def view_for(
             zonks=p.zonks,
             bees=p.bees if rules.bees else None,
             drinks=p.drinks if drinks else None,
-            handouts=p.handouts if drinking.barrier_handouts else None,
-            rules=p.rules
+            handouts=p.handouts_due if drinking.barrier_handouts else None,
+            rules=p.rules_due
             if (drinking.rule_turn_over or drinking.rule_first_to or drinking.rule_exact)
             else None,
             on_board=p.on_board if rules.entry_minimum else None,
@@ -293,6 +300,7 @@ def view_for(
     player = state.player
     shown = state.shown_name(player) if player is not None and not state.finished else None
     seen = observation.dice if observation is not None else ()
+    _, hold_roll = settle_next(state)
     return ScreenView(
         rules_name=rules.name,
         player=shown,
@@ -332,15 +340,35 @@ def view_for(
         drinks_due=tuple(
             (state.shown_name(p), p.drinks_due) for p in state.players if p.drinks_due
         ),
+        owed=owed_band(state, hold_roll),
+        hold_roll=hold_roll,
     )
+
+
+_BANDS = {
+    "drunk": ("DRINKS DUE", lambda p: p.drinks_due),
+    "handed out": ("TO HAND OUT", lambda p: p.handouts_due),
+    "rules made": ("RULES TO MAKE", lambda p: p.rules_due),
+}
+
+
+def owed_band(state: GameState, hold_roll: str) -> str:
+    """Who owes what ROLL held settles next (``hold_roll``, from
+    :func:`~zonkcam.controls.settle_next`), e.g. "TO HAND OUT: Snake 3"; "" for nothing."""
+    if not hold_roll:
+        return ""
+    title, due = _BANDS[hold_roll]
+    owing = ", ".join(f"{state.shown_name(p)} {due(p)}" for p in state.players if due(p))
+    return f"{title}: {owing}"
 
 
 def badges_for(state: GameState, p: PlayerState, winner: bool) -> tuple[str, ...]:
     """The marks beside a player's name that someone acts on, most important first."""
     rules, out = state.rules, []
+    handouts, rules_due = p.handouts_due, p.rules_due
+    owed = [f"hand out {handouts}"] if handouts else []
+    owed += [f"{rules_due} rule{'s' * (rules_due != 1)} to make"] if rules_due else []
     if state.finished:  # the winner is in the big banner: what is still owed comes first
-        owed = [f"hand out {p.handouts}"] if p.handouts else []
-        owed += [f"{p.rules} rule{'s' * (p.rules != 1)} to make"] if p.rules else []
         return (*owed, *(["WINNER"] if winner else []))
     if winner:
         out.append("WINNER")
@@ -350,10 +378,7 @@ def badges_for(state: GameState, p: PlayerState, winner: bool) -> tuple[str, ...
         out.append("left")
     if rules.entry_minimum and not p.on_board:
         out.append("not on board")
-    if p.handouts:
-        out.append(f"hand out {p.handouts}")
-    if p.rules:
-        out.append(f"{p.rules} rule{'s' * (p.rules != 1)} to make")
+    out += owed
     if rules.bees and p.sheet:
         out.append(f"last {p.sheet[-1]}")
     if rules.frames and p.frame_zonks:

@@ -8,11 +8,14 @@ The JSON form is one object per action, as used by ``zonkcam replay`` and the ev
 ``{"penalty": "spaced" | "sloppy", "player": NAME}``,
 ``{"land": "left" | "right" | "choose" | "social", "player": NAME}``,
 ``{"join": NAME}``, ``{"leave": NAME}``, ``{"zonk_name": NAME, "player": NAME, "by": NAME}``,
-``{"drunk": NAME}`` (or ``{"drunk": true}``: everyone's drinks due), ``{"undo": true}``.
+``{"drunk": NAME}`` (or ``{"drunk": true}``: everyone's drinks due),
+``{"handed": NAME}`` (or ``{"handed": true}``: everyone's hand-outs given),
+``{"ruled": NAME}`` (or ``{"ruled": true}``: everyone's drinking rules made), ``{"undo": true}``.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
@@ -158,6 +161,20 @@ class Drunk:
 
 
 @dataclass(frozen=True)
+class HandedOut:
+    """The drinks to hand out are handed out: ``player``'s, or without one everyone's."""
+
+    player: str | None = None
+
+
+@dataclass(frozen=True)
+class RuleMade:
+    """The drinking rules to make are made: ``player``'s, or without one everyone's."""
+
+    player: str | None = None
+
+
+@dataclass(frozen=True)
 class Undo:
     """Take back the last accepted action."""
 
@@ -177,6 +194,8 @@ Action = (
     | Leave
     | ZonkName
     | Drunk
+    | HandedOut
+    | RuleMade
     | Undo
 )
 
@@ -270,9 +289,10 @@ def action_from_json(obj: Any) -> Action:
     if "zonk_name" in keys:
         only("zonk_name", "player", "by")
         return ZonkName(name("player"), name("zonk_name"), name("by"))
-    if "drunk" in keys:
-        only("drunk")
-        return Drunk(None if obj["drunk"] is True else name("drunk"))
+    for key, owed in (("drunk", Drunk), ("handed", HandedOut), ("ruled", RuleMade)):
+        if key in keys:
+            only(key)
+            return owed(None if obj[key] is True else name(key))
     raise ActionFormatError(f"unknown action {quoted(sorted(keys))}")
 
 
@@ -307,30 +327,39 @@ def action_to_json(action: Action) -> dict[str, Any]:
             return {"zonk_name": name, "player": player, "by": by}
         case Drunk(player):
             return {"drunk": player if player else True}
+        case HandedOut(player):
+            return {"handed": player if player else True}
+        case RuleMade(player):
+            return {"ruled": player if player else True}
     raise TypeError(f"not an action: {action!r}")  # pragma: no cover
 
 
-def describe(action: Action) -> str:
-    """The action in a few words, as the log and the terminal say it."""
+def describe(action: Action, shown: Callable[[str], str] = str) -> str:
+    """The action in a few words, as the log and the terminal say it; ``shown`` gives the
+    name to say for a player's name in the action (the zonk name on the drinking table)."""
     match action:
         case Players(names):
-            return "seating " + ", ".join(names)
+            return "seating " + ", ".join(map(shown, names))
         case Roll(dice):
             return "roll " + " ".join(map(str, dice))
         case Keep(values):
             return "keep " + " ".join(map(str, values))
         case Penalty(kind, player):
-            return kind + (f" {player}" if player else "")
+            return kind + (f" {shown(player)}" if player else "")
         case Land(image, player):
-            return f"land {image}" + (f" {player}" if player else "")
+            return f"land {image}" + (f" {shown(player)}" if player else "")
         case Join(name):
-            return f"{name} joining"
+            return f"{shown(name)} joining"
         case Leave(name):
-            return f"{name} leaving"
+            return f"{shown(name)} leaving"
         case ZonkName(player, name, by):
-            return f"{by} naming {player} {name!r}"
+            return f"{shown(by)} naming {shown(player)} {name!r}"
         case Drunk(player):
-            return f"{player}'s drinks drunk" if player else "drinks drunk"
+            return f"{shown(player)}'s drinks drunk" if player else "drinks drunk"
+        case HandedOut(player):
+            return f"{shown(player)}'s hand-outs given" if player else "hand-outs given"
+        case RuleMade(player):
+            return f"{shown(player)}'s rules made" if player else "rules made"
     words = {
         Bank: "bank",
         Reroll: "re-roll",

@@ -8,7 +8,7 @@ exactly as it was. A game is ``functools.reduce(apply, actions, new_game(rules))
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from zonkcam.game import actions as A
 from zonkcam.game.dice import Die
@@ -23,7 +23,14 @@ from zonkcam.game.errors import (
 from zonkcam.game.names import name_problem
 from zonkcam.game.rules import End, HotDice, RuleSet, WinnerBy
 from zonkcam.game.scoring import Keep, RollContext, score_roll
-from zonkcam.game.state import GameState, Phase, PiggybackOffer, PlayerState, TurnState
+from zonkcam.game.state import (
+    GameState,
+    Phase,
+    PiggybackOffer,
+    PlayerState,
+    TurnState,
+    seat_number,
+)
 
 MAX_PLAYERS = 20
 """Players at one table, those who left included (they stay on the score card)."""
@@ -64,7 +71,7 @@ def step(s: GameState, action: A.Action) -> None:
     """Apply ``action`` to ``s`` in place (``s`` is garbage if this raises)."""
     if isinstance(action, A.Undo):
         raise TurnError("undo is handled by the game's event log, not by the rules")
-    if s.finished and not isinstance(action, A.ZonkName | A.Drunk):
+    if s.finished and not isinstance(action, A.ZonkName | A.Drunk | A.HandedOut | A.RuleMade):
         raise GameOverError(f"the game is over ({_result(s)}); start a new one")
     if s.phase is Phase.SETUP and not isinstance(action, A.Players):
         raise TurnError('seat the players first, e.g. {"players": ["Ann", "Bob"]}')
@@ -86,18 +93,19 @@ def _players(s: GameState, a: A.Players) -> None:
         raise PlayerError(f"a table seats at most {MAX_PLAYERS} players, not {len(a.names)}")
     seen: set[str] = set()
     for name in a.names:
-        _check_name(name, "a player's name")
+        _check_name(s, name, "a player's name")
         if name.casefold() in seen:
             raise PlayerError(f"two players are called {name!r}: give one a different name")
         seen.add(name.casefold())
     s.players = [PlayerState(name) for name in a.names]
     s.current = 0
     _start_turn(s)
-    s.log.append(f"Players: {', '.join(a.names)} ({a.names[0]} starts)")
+    shown = [s.shown_name(p) for p in s.players]  # seats, on a table with zonk names
+    s.log.append(f"Players: {', '.join(shown)} ({shown[0]} starts)")
 
 
 def _join(s: GameState, a: A.Join) -> None:
-    _check_name(a.name, "a player's name")
+    _check_name(s, a.name, "a player's name")
     existing = s.find(a.name)
     if existing is not None and not existing.left:
         raise PlayerError(f"{a.name} is already playing")
@@ -108,7 +116,7 @@ def _join(s: GameState, a: A.Join) -> None:
     if len(s.players) >= MAX_PLAYERS:
         raise PlayerError(f"a table seats at most {MAX_PLAYERS} players (those who left included)")
     s.players.append(PlayerState(a.name))
-    s.log.append(f"{a.name} joins the game")
+    s.log.append(f"{s.shown_name(s.players[-1])} joins the game")
 
 
 def _leave(s: GameState, a: A.Leave) -> None:
@@ -121,24 +129,33 @@ def _leave(s: GameState, a: A.Leave) -> None:
         _finish(s)
 
 
-def _zonk_name(s: GameState, a: A.ZonkName) -> None:
+def check_namer(s: GameState, player: str, by: str) -> tuple[PlayerState, PlayerState]:
+    """The player to be given a zonk name and the player who chooses it (``by``), as the
+    rules accept them before the name itself is known; raises TableError (which says why)
+    where the table has no zonk names, either is not playing, or ``by`` is ``player``."""
     if not s.rules.drinking.zonk_names:
         raise TableError(f"the {s.rules.name} table does not use zonk names")
-    _check_name(a.name, "a zonk name")
-    target, namer = _player(s, a.player), _player(s, a.by)
+    target, namer = _player(s, player), _player(s, by)
     if target is namer:
-        raise PlayerError(
-            f"nobody names themself: someone other than {a.player} must choose their zonk name"
-        )
+        raise PlayerError(f"nobody names themself: {by} cannot choose their own zonk name")
+    return target, namer
+
+
+def _zonk_name(s: GameState, a: A.ZonkName) -> None:
+    target, namer = check_namer(s, a.player, a.by)
+    _check_name(s, a.name, "a zonk name")
     clash = s.find(a.name)
     if clash is not None and clash is not target:
         raise PlayerError(f"{a.name!r} is already a player's name or zonk name")
+    was = s.shown_name(target)
     target.zonk_name = a.name
-    s.log.append(f"{namer.name} names {target.name} {a.name!r}")
+    s.log.append(f"{s.shown_name(namer)} names {was} {a.name!r}")
 
 
-def _check_name(name: str, what: str) -> None:
+def _check_name(s: GameState, name: str, what: str) -> None:
     problem = name_problem(name, what)
+    if not problem and s.rules.drinking.zonk_names and seat_number(name) is not None:
+        problem = f"{what} {name.strip()!r} is how this table shows a player without a zonk name"
     if problem:
         raise PlayerError(problem)
 
@@ -354,7 +371,7 @@ def _credit(s: GameState, p: PlayerState, total: int) -> None:
     p.sheet.append(f"{new} (+{bees})" if bees else str(new))
     if drink.barrier_handouts and barriers:
         n = barriers * len(s.active)
-        p.handouts += n
+        p.handouts += n  # "X hands out N": the night's review counts hand-outs by this line
         s.log.append(f"{who} hands out {n} drinks")
         s.banners.append("HAND OUT")
     made = 0
@@ -490,6 +507,42 @@ def _drunk(s: GameState, a: A.Drunk) -> None:
     s.log.append(f"DRUNK: {done}")
 
 
+def _handed(s: GameState, a: A.HandedOut) -> None:
+    if not s.rules.drinking.barrier_handouts:
+        raise TableError(f"the {s.rules.name} table has no hand-outs")
+    owing = _owing(s, a.player, lambda p: p.handouts_due, "drinks to hand out")
+    done = ", ".join(f"{s.shown_name(p)} {p.handouts_due}" for p in owing)
+    for p in owing:
+        p.handed = p.handouts
+    s.log.append(f"HANDED OUT: {done}")
+
+
+def _ruled(s: GameState, a: A.RuleMade) -> None:
+    drink = s.rules.drinking
+    if not (drink.rule_turn_over or drink.rule_first_to or drink.rule_exact):
+        raise TableError(f"the {s.rules.name} table has no drinking rules to make")
+    owing = _owing(s, a.player, lambda p: p.rules_due, "drinking rules to make")
+    done = ", ".join(f"{s.shown_name(p)} {p.rules_due}" for p in owing)
+    for p in owing:
+        p.made = p.rules
+    s.log.append(f"RULES MADE: {done}")
+
+
+def _owing(
+    s: GameState, name: str | None, due: Callable[[PlayerState], int], what: str
+) -> list[PlayerState]:
+    """``name``'s player, or everyone, with ``due`` owed; PlayerError where nobody owes."""
+    if name:
+        p = _player(s, name)
+        if not due(p):
+            raise PlayerError(f"{s.shown_name(p)} has no {what}")
+        return [p]
+    owing = [p for p in s.players if due(p)]
+    if not owing:
+        raise PlayerError(f"nobody has {what}")
+    return owing
+
+
 def _neighbour(s: GameState, direction: int) -> PlayerState:
     """The next active player to the left (+1, next in turn order) or right (-1)."""
     n = len(s.players)
@@ -603,4 +656,6 @@ _HANDLERS = {
     A.Penalty: _penalty,
     A.Land: _land,
     A.Drunk: _drunk,
+    A.HandedOut: _handed,
+    A.RuleMade: _ruled,
 }

@@ -9,7 +9,7 @@ the state before it, rebuilt from the nearest checkpoint (a state kept every
 from __future__ import annotations
 
 import bisect
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from zonkcam.game import actions as A
 from zonkcam.game.engine import apply, new_game, step
@@ -19,6 +19,19 @@ from zonkcam.game.state import GameState
 
 CHECKPOINT_EVERY = 32
 """Keep the state after every this many events; an undo re-applies at most this many."""
+
+
+def _shown_by(*states: GameState) -> Callable[[str], str]:
+    """A player's name as the first of ``states`` that knows the player shows it."""
+
+    def shown(name: str) -> str:
+        for state in states:
+            p = state.find(name)
+            if p is not None:
+                return state.shown_name(p)
+        return name
+
+    return shown
 
 
 class FoldError(TableError):
@@ -95,7 +108,7 @@ class Game:
         if not self.events:
             raise TurnError("nothing to undo")
         state = self.state_after(len(self.events) - 1).fork()
-        state.log.append(f"UNDO: {A.describe(self.events[-1])}")
+        state.log.append(f"UNDO: {A.describe(self.events[-1], _shown_by(state, self.state))}")
         state.banners = ["UNDO"]
         return state
 

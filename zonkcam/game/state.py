@@ -16,6 +16,20 @@ from zonkcam.game.rules import RuleSet
 from zonkcam.game.scoring import Keep, RollScore
 
 
+def seat_name(seat: int) -> str:
+    """How a table with zonk names shows a player who has none yet: ``Player 3``."""
+    return f"Player {seat}"
+
+
+def seat_number(name: str) -> int | None:
+    """3 for ``Player 3`` (any case, any spacing), else None."""
+    word, _, number = name.strip().partition(" ")
+    number = number.strip()
+    if word.casefold() == "player" and number.isascii() and number.isdigit() and len(number) < 4:
+        return int(number)
+    return None
+
+
 class Phase(StrEnum):
     SETUP = "setup"
     """No players seated yet."""
@@ -48,9 +62,13 @@ class PlayerState:
     drunk: int = 0
     """Of those, the drinks marked drunk."""
     handouts: int = 0
-    """Drinks this player may hand out."""
+    """Drinks this player may hand out (all the game's, those given included)."""
+    handed: int = 0
+    """Of those, the hand-outs marked given."""
     rules: int = 0
-    """Drinking rules this player may make."""
+    """Drinking rules this player may make (all the game's, those made included)."""
+    made: int = 0
+    """Of those, the rules marked made."""
     on_board: bool = False
     turns: int = 0
     spaced: int = 0
@@ -69,6 +87,16 @@ class PlayerState:
     def drinks_due(self) -> int:
         """Drinks this player still owes."""
         return self.drinks - self.drunk
+
+    @property
+    def handouts_due(self) -> int:
+        """Drinks this player has still to hand out."""
+        return self.handouts - self.handed
+
+    @property
+    def rules_due(self) -> int:
+        """Drinking rules this player has still to make."""
+        return self.rules - self.made
 
     def fork(self) -> PlayerState:
         """A copy to change; the score sheet is shared, not copied."""
@@ -150,16 +178,31 @@ class GameState:
         return [p for p in self.players if not p.left]
 
     def shown_name(self, player: PlayerState) -> str:
-        """Zonk name where the table uses them, else the real name."""
-        if self.rules.drinking.zonk_names and player.zonk_name:
+        """Where the table uses zonk names, the zonk name, or until one is given the seat
+        (``Player 3``): never the real name. Elsewhere the real name."""
+        if not self.rules.drinking.zonk_names:
+            return player.name
+        if player.zonk_name:
             return player.zonk_name
-        return player.name
+        seat = next(i for i, p in enumerate(self.players, start=1) if p is player)
+        return seat_name(seat)
+
+    def shown_names(self) -> dict[str, str]:
+        """Each player's real name and the name the table shows for them (the zonk name on
+        the drinking table): what a record of real names is read through before it is shown."""
+        return {p.name: self.shown_name(p) for p in self.players}
 
     def find(self, name: str) -> PlayerState | None:
+        """The player with this real name or zonk name (any case); where the table uses
+        zonk names, a player still without one also by seat (``Player 3``)."""
         key = name.casefold()
         for p in self.players:
             if p.name.casefold() == key or (p.zonk_name or "").casefold() == key:
                 return p
+        seat = seat_number(name)
+        if self.rules.drinking.zonk_names and seat and seat <= len(self.players):
+            p = self.players[seat - 1]
+            return p if not p.zonk_name else None
         return None
 
     def to_json(self) -> dict[str, Any]:
@@ -176,7 +219,9 @@ class GameState:
                     "drinks": p.drinks,
                     "drinks_due": p.drinks_due,
                     "handouts": p.handouts,
+                    "handouts_due": p.handouts_due,
                     "rules": p.rules,
+                    "rules_due": p.rules_due,
                     "on_board": p.on_board,
                     "turns": p.turns,
                     "spaced": p.spaced,

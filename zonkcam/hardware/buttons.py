@@ -3,7 +3,8 @@
 
 * BANK: bank the turn total. Holding BANK shows or hides the odds panel (and no BANK).
 * ROLL: take the selected keep and roll on (in set-up screens: confirm). Holding ROLL
-  marks every drink due as drunk (and no ROLL).
+  settles what the drinking table owes (and no ROLL): every drink due is drunk; with
+  none due, every hand-out given; then every drinking rule made.
 * SELECT: cycle through the legal keeps. Holding SELECT is UNDO (and no SELECT).
 
 Each button tells a press from a hold by how long it is held, so a press counts when it
