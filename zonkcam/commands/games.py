@@ -237,7 +237,7 @@ def _report(args: argparse.Namespace) -> int:
 
     from zonkcam.review.dice import pools
     from zonkcam.review.night import review_game
-    from zonkcam.review.report import page
+    from zonkcam.review.report import night_title, page
 
     out = Path(args.out)
     with _opened(args) as log:
@@ -246,19 +246,20 @@ def _report(args: argparse.Namespace) -> int:
             raise UserError("no games to report on" + (f" on {args.night}" if args.night else ""))
         games = [review_game(n, log.rules(n), log.actions(n), log.action_times(n)) for n in wanted]
         folder = photo_folder(log.path)
-    photos: dict[int, list[str]] = {}
+    photos: dict[int, list[tuple[int, str]]] = {}
     try:
         out.mkdir(parents=True, exist_ok=True)
         for n in wanted:
-            if RollPhotos(folder).export(n, out / "photos"):
-                photos[n] = sorted(
-                    f"photos/{p.name}" for p in (out / "photos").glob(f"game-{n:04d}-*.jpg")
-                )
-        title = (
-            f"The night of {args.night}" if args.night else f"Games {', '.join(map(str, wanted))}"
-        )
+            shots = RollPhotos(folder).of_game(n)
+            if shots:
+                RollPhotos(folder).export(n, out / "photos")
+                photos[n] = [(seq, f"photos/game-{n:04d}-{p.name}") for seq, p in shots]
+        title = night_title(games, args.night)
         index = out / "index.html"
-        index.write_text(page(title, games, pools([a for g in games for a in g.actions]), photos))
+        index.write_text(
+            page(title, games, pools([a for g in games for a in g.actions]), photos),
+            encoding="utf-8",
+        )
     except OSError as exc:
         raise UserError(f"cannot write the report to {out}: {exc.strerror or exc}") from None
     shots = sum(map(len, photos.values()))
