@@ -343,6 +343,9 @@ class TextPlay:
         if gone:
             self.write(f"! {gone}")
             return
+        if self.keeper.state.finished:  # nothing to resume
+            self.write(f"Game {self.keeper.game_id} saved: it is over")
+            return
         self.write(f"Game {self.keeper.game_id} saved; resume with: {self.resume_command}")
 
     def ask(self, prompt: str) -> str | None:
