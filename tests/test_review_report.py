@@ -345,3 +345,37 @@ def test_headless_chromium_draws_the_summary_and_the_thumbnails(tmp_path):
     assert '<section id="summary">' in dom.stdout and "The night's winner" in dom.stdout
     sizes = re.search(r'data-sizes="([^"]*)"', dom.stdout).group(1).split()
     assert sizes == ["160x120"] * 3  # every thumbnail decoded, at the photo's own size
+
+
+def _stubs(folder: Path, names: list[str], calls: Path) -> dict[str, str]:
+    """Commands that only note how they were called; a PATH that holds only them."""
+    folder.mkdir(exist_ok=True)
+    for name in names:
+        stub = folder / name
+        stub.write_text(f'#!/bin/sh\necho "{name} $*" >> {calls}\n')
+        stub.chmod(0o755)
+    return {"PATH": str(folder), "HOME": str(folder)}
+
+
+@pytest.mark.skipif(not Path("/bin/bash").exists(), reason="CI's scripts are bash")
+def test_ci_installs_chromium_where_it_is_missing_so_the_browser_test_runs(tmp_path):
+    root = Path(__file__).resolve().parents[1]
+    assert ".ci/chromium\nmake test" in (root / ".ci/run").read_text()  # before the tests
+    script = str(root / ".ci/chromium")
+    calls = tmp_path / "calls"
+    env = _stubs(tmp_path / "bin", ["apt-get"], calls)
+    ran = subprocess.run(["/bin/bash", script], env=env, capture_output=True, text=True)
+    if ran.returncode == 0 and not calls.exists():  # not root: said in one line, and on
+        assert "only root can install it" in ran.stderr
+        return
+    assert ran.returncode == 0, ran.stderr
+    assert calls.read_text().splitlines() == [
+        "apt-get update -qq",
+        "apt-get install -y -qq chromium",
+    ]
+    assert ran.stdout == ""  # quietly
+    # where chromium is there already, nothing is installed
+    calls.unlink()
+    _stubs(tmp_path / "bin", ["chromium"], tmp_path / "unused")
+    ran = subprocess.run(["/bin/bash", script], env=env, capture_output=True, text=True)
+    assert ran.returncode == 0 and not calls.exists()
