@@ -379,3 +379,19 @@ def test_ci_installs_chromium_where_it_is_missing_so_the_browser_test_runs(tmp_p
     _stubs(tmp_path / "bin", ["chromium"], tmp_path / "unused")
     ran = subprocess.run(["/bin/bash", script], env=env, capture_output=True, text=True)
     assert ran.returncode == 0 and not calls.exists()
+
+
+def test_a_game_everyone_left_is_a_line_with_no_winner():
+    rules = PRESETS["chicago"]
+    actions = [
+        A.Players(("Ann", "Bob")),
+        A.Roll(parse_dice([1, 5, 2, 3, 6])),
+        A.Keep((1, 5)),
+        A.Bank(),
+        A.Leave("Bob"),
+        A.Leave("Ann"),
+    ]
+    g = review_game(1, rules, actions, [0.0] * len(actions))
+    assert g.finished and not g.winners
+    html = page("night", [g], [], {})
+    assert "Game 1 (chicago): over, with nobody left to win" in html

@@ -276,6 +276,8 @@ def _game_line(g: GameReview) -> str:
     if not g.turns:
         return f"{name}, {', '.join(g.players)}: no turn played"
     leaders = g.leaders()
+    if not leaders:  # every player left
+        return f"{name}: over, with nobody left to win"
     others = sorted(
         (n for n in g.players if n not in leaders),
         key=lambda n: (-g.bees.get(n, 0), -g.scores.get(n, 0)),
