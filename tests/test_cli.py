@@ -242,7 +242,7 @@ def test_games_list_columns_line_up(capsys, tmp_path):
         LoggedGame.new(
             log, RuleSet(name="a table with a long name"), [A.Players(("Bob", "Cy"))], demo=True
         )
-    code, out, _ = run_cli(capsys, "games", "list", "--db", str(db))
+    code, out, _ = run_cli(capsys, "games", "list", "--demo", "--db", str(db))
     header, *rows = out.splitlines()
     assert header.split() == ["game", "last", "action", "table", "status", "actions", "players"]
     for word in ("table", "status", "players"):

@@ -483,7 +483,7 @@ def test_a_log_deleted_mid_game_refuses_and_keeps_the_game_beside_it(tmp_path, c
     assert main(["games", "--db", str(tmp_path / "new.db"), "import", str(rescued)]) == 0
     out = capsys.readouterr().out
     assert f"3 actions (chicago) saved as game 1 in {tmp_path / 'new.db'}" in out
-    assert f"resume with: zonkcam play --db {tmp_path / 'new.db'} --resume 1" in out
+    assert f"resume it at the table with: zonkcam play --db {tmp_path / 'new.db'} --resume 1" in out
     with EventLog(tmp_path / "new.db") as log:
         keeper = LoggedGame.resume(log, 1)
         assert keeper.state.turn.total == 150

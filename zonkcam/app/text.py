@@ -363,6 +363,9 @@ class TextPlay:
         if gone:
             self.write(f"! {gone}")
             return False
+        if self.keeper.state.finished:  # nothing to resume
+            self.write(f"Game {self.keeper.game_id} saved: it is over")
+            return True
         self.write(f"Game {self.keeper.game_id} saved; resume with: {self.resume_command}")
         return True
 

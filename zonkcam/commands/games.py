@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import argparse
 import json
+import shlex
 
 from zonkcam.app.games import resume_command
 from zonkcam.app.text import board_text
 from zonkcam.commands.replay import read_replay
 from zonkcam.errors import UserError
+from zonkcam.game import actions as A
 from zonkcam.game.names import escaped
 from zonkcam.record.logged_game import saved_game
 from zonkcam.record.photos import RollPhotos, photo_folder
@@ -24,22 +26,30 @@ def game_number(text: str) -> int:
 
 
 DB_HELP = "game log file (default: $XDG_DATA_HOME/zonkcam/games.sqlite3)"
+DEMO_HELP = (
+    "the demo game's games too (kept apart from the games people play; a game named by "
+    "its number is found either way)"
+)
 GAME_HELP = "the game's number (see: zonkcam games list)"
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    # --db before or after the action: `games --db F list` and `games list --db F`
+    # --db (and --demo) before or after the action: `games --db F list`, `games list --db F`
     db = argparse.ArgumentParser(add_help=False)
     db.add_argument("--db", default=argparse.SUPPRESS, help=DB_HELP)
+    demo = argparse.ArgumentParser(add_help=False)  # where the demo's games count
+    demo.add_argument("--demo", action="store_true", default=argparse.SUPPRESS, help=DEMO_HELP)
     p = subparsers.add_parser(
         "games",
         help="the saved games: list, show, export, import; the night's dice and report",
-        parents=[db],
+        parents=[db, demo],
         description="The saved games in the game log.",
     )
     sub = p.add_subparsers(dest="games_command", metavar="ACTION", required=True)
-    sub.add_parser("list", help="every saved game", parents=[db]).set_defaults(func=_list)
-    show = sub.add_parser("show", help="a game's scoreboard and log", parents=[db])
+    sub.add_parser(
+        "list", help="every saved game people played (--demo: the demo's too)", parents=[db, demo]
+    ).set_defaults(func=_list)
+    show = sub.add_parser("show", help="a game's scoreboard and log", parents=[db, demo])
     show.add_argument(
         "game",
         type=game_number,
@@ -53,7 +63,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     show.set_defaults(func=_show)
     export = sub.add_parser(
         "export",
-        parents=[db],
+        parents=[db, demo],
         help="a game's rules and actions as JSON Lines (zonkcam replay plays them back)",
     )
     export.add_argument("game", type=game_number, help=GAME_HELP)
@@ -61,7 +71,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     export.set_defaults(func=_export)
     imported = sub.add_parser(
         "import",
-        parents=[db],
+        parents=[db, demo],
         help="a replay file (games export, or a game rescued when its log went away) as a "
         "new saved game, to resume",
     )
@@ -74,17 +84,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     chosen.add_argument(
         "--night", metavar="YYYY-MM-DD", help="the games last played on this day (local time)"
     )
-    chosen.add_argument("--demo", action="store_true", help="count the demo game's games too")
     dice = sub.add_parser(
         "dice",
-        parents=[db, chosen],
+        parents=[db, demo, chosen],
         help="is any die loaded? each die's (or pool of dice's) faces over the games, with a "
         "fairness verdict",
     )
     dice.set_defaults(func=_dice)
     report = sub.add_parser(
         "report",
-        parents=[db, chosen],
+        parents=[db, demo, chosen],
         help="the night in review: an HTML page of charts (score races, zonks, hot dice, "
         "drinks, each die's faces and fairness, the biggest and slowest turns, roll photos)",
     )
@@ -102,6 +111,28 @@ def _opened(args: argparse.Namespace) -> EventLog:
     return EventLog(getattr(args, "db", None), read_only=True)
 
 
+def _demo(args: argparse.Namespace) -> bool:
+    return getattr(args, "demo", False)
+
+
+def _demo_note(args: argparse.Namespace, log: EventLog, *, throws: bool = False) -> str:
+    """Where a command found nothing among the games people played: a note that the
+    demo's games (on --night's day, with throws if `throws`) are kept apart, and how to
+    see them; "" where there are none or they were counted."""
+    if _demo(args) or getattr(args, "game", None):
+        return ""
+    night = getattr(args, "night", None)
+    people = set(log.games_of(night))
+    demo = [n for n in log.games_of(night, demo=True) if n not in people]
+    if throws:
+        demo = [n for n in demo if any(isinstance(a, A.Roll) for a in log.actions(n))]
+    if not demo:
+        return ""
+    numbers = ", ".join(map(str, demo[:6])) + (", ..." if len(demo) > 6 else "")
+    which = f"game {demo[0]} is" if len(demo) == 1 else f"{len(demo)} games ({numbers}) are"
+    return f"; the demo's {which} kept apart: add --demo to see them"
+
+
 def _list(args: argparse.Namespace) -> int:
     try:
         log = _opened(args)
@@ -109,9 +140,11 @@ def _list(args: argparse.Namespace) -> int:
         print(f"no saved games: {exc}")
         return 0
     with log:
-        games = log.games()
+        every = log.games()
+        games = [g for g in every if _demo(args) or not g.demo]
+        apart = len(every) - len(games)
         if not games:
-            print(f"no saved games in {log.path}")
+            print(f"no saved games in {log.path}" + _demo_note(args, log))
             return 0
     rows = [("game", "last action", "table", "status", "actions", "players")]
     for g in games:
@@ -137,15 +170,20 @@ def _list(args: argparse.Namespace) -> int:
             row[5],
         ]
         print("  ".join(cells).rstrip())
+    if apart:
+        print(
+            f"and {apart} demo game{'s' * (apart != 1)}, kept apart from the games people "
+            "played: add --demo to list them"
+        )
     return 0
 
 
 def _show(args: argparse.Namespace) -> int:
     with _opened(args) as log:
         if args.game is None:  # the game played last
-            games = log.games()
+            games = [g for g in log.games() if _demo(args) or not g.demo]
             if not games:
-                raise UserError(f"no saved games in {log.path} to show")
+                raise UserError(f"no saved games in {log.path} to show" + _demo_note(args, log))
             args.game = max(games, key=lambda g: (g.updated, g.id)).id
         game, _ = saved_game(log, args.game)
         folder = photo_folder(log.path)
@@ -165,7 +203,8 @@ def _show(args: argparse.Namespace) -> int:
 
 def _export(args: argparse.Namespace) -> int:
     with _opened(args) as log:
-        lines = [json.dumps(obj) for obj in log.action_objects(args.game)]
+        objects = list(log.action_objects(args.game))
+        lines = [json.dumps(obj) for obj in objects]
         try:
             rules = log.rules(args.game)
         except StoreError:
@@ -179,26 +218,65 @@ def _export(args: argparse.Namespace) -> int:
                 f.write(text)
         except OSError as exc:
             raise UserError(f"cannot write {args.out}: {exc}") from None
-        print(f"wrote {len(lines)} actions of game {args.game} ({table}) to {escaped(args.out)}")
+        undos, kept = _undos(objects)
+        print(
+            f"wrote {len(lines)} actions of game {args.game} ({table}) to {escaped(args.out)}"
+            + _undone(len(lines), undos, kept)
+        )
     else:
         print(text, end="")
     return 0
 
 
 def _import(args: argparse.Namespace) -> int:
-    game = read_replay(args.file)
+    played: list[A.Action] = []
+    game = read_replay(args.file, played=played)
     if not game.events:
         raise UserError(f"{escaped(args.file)} holds no actions: nothing to import")
     with EventLog(getattr(args, "db", None)) as log:
         game_id = log.new_game(game.rules, game.events, game.state.finished)
         path = log.path
-    again = argparse.Namespace(text=False, db=getattr(args, "db", None))
-    hint = "" if game.state.finished else f"; resume with: {resume_command(again, game_id)}"
+    undos = sum(isinstance(a, A.Undo) for a in played)
     print(
-        f"{escaped(args.file)}: {len(game.events)} actions ({escaped(game.rules.name)}) saved "
-        f"as game {game_id} in {escaped(str(path))}{hint}"
+        f"{escaped(args.file)}: {len(played)} actions ({escaped(game.rules.name)}) saved as "
+        f"game {game_id} in {escaped(str(path))}" + _undone(len(played), undos, len(game.events))
     )
+    again = argparse.Namespace(db=getattr(args, "db", None))
+    if game.state.finished:
+        db = ["--db", again.db] if again.db else []
+        show = shlex.join(["zonkcam", "games", "show", str(game_id), *db])
+        print(f"game {game_id} is over: {show} shows it")
+    else:
+        print(
+            f"resume it at the table with: {resume_command(again, game_id, text=False)}; or "
+            f"without a camera, typing the dice: {resume_command(again, game_id, text=True)}"
+        )
     return 0
+
+
+def _undone(actions: int, undos: int, kept: int) -> str:
+    """What a game's undos leave of its actions: "; 6 undos took back 6 other actions:
+    47 kept" ("" with no undo)."""
+    if not undos:
+        return ""
+    taken = actions - undos - kept
+    return (
+        f"; {undos} undo{'s' * (undos != 1)} took back {taken} other "
+        f"action{'s' * (taken != 1)}: {kept} kept"
+    )
+
+
+def _undos(objects: list[dict]) -> tuple[int, int]:
+    """The undos among a game's stored actions, and the actions the game keeps (each undo
+    takes back the action before it)."""
+    undos = kept = 0
+    for obj in objects:
+        if isinstance(obj, dict) and obj.get("undo") is True:
+            undos += 1
+            kept = max(0, kept - 1)
+        else:
+            kept += 1
+    return undos, kept
 
 
 def _chosen(args: argparse.Namespace, log: EventLog) -> list[int]:
@@ -206,7 +284,7 @@ def _chosen(args: argparse.Namespace, log: EventLog) -> list[int]:
     if args.night is not None and not _is_day(args.night):
         raise UserError(f"--night takes a day as YYYY-MM-DD, not {escaped(args.night)}")
     if not args.game:
-        return log.games_of(args.night, args.demo)
+        return log.games_of(args.night, _demo(args))
     records = {g.id for g in log.games()}
     missing = [n for n in args.game if n not in records]
     if missing:
@@ -220,9 +298,11 @@ def _dice(args: argparse.Namespace) -> int:
     with _opened(args) as log:
         wanted = _chosen(args, log)
         actions = [a for n in wanted for a in saved_game(log, n)[0].events]
-    found = pools(actions)
+        found = pools(actions)
+        note = "" if found else _demo_note(args, log, throws=True)
     if not found:
-        print("no throws in " + (f"games {', '.join(map(str, wanted))}" if wanted else "the log"))
+        where = f"games {', '.join(map(str, wanted))}" if wanted else "the log"
+        print(f"no throws in {where}" + (f" on {args.night}" if args.night else "") + note)
         return 0
     print(f"games {', '.join(map(str, wanted))}: dice as the games kept them (corrections counted)")
     for pool in found:
@@ -237,28 +317,33 @@ def _report(args: argparse.Namespace) -> int:
 
     from zonkcam.review.dice import pools
     from zonkcam.review.night import review_game
-    from zonkcam.review.report import page
+    from zonkcam.review.report import night_title, page
 
     out = Path(args.out)
     with _opened(args) as log:
         wanted = _chosen(args, log)
         if not wanted:
-            raise UserError("no games to report on" + (f" on {args.night}" if args.night else ""))
+            raise UserError(
+                "no games to report on"
+                + (f" on {args.night}" if args.night else "")
+                + _demo_note(args, log)
+            )
         games = [review_game(n, log.rules(n), log.actions(n), log.action_times(n)) for n in wanted]
         folder = photo_folder(log.path)
-    photos: dict[int, list[str]] = {}
+    photos: dict[int, list[tuple[int, str]]] = {}
     try:
         out.mkdir(parents=True, exist_ok=True)
         for n in wanted:
-            if RollPhotos(folder).export(n, out / "photos"):
-                photos[n] = sorted(
-                    f"photos/{p.name}" for p in (out / "photos").glob(f"game-{n:04d}-*.jpg")
-                )
-        title = (
-            f"The night of {args.night}" if args.night else f"Games {', '.join(map(str, wanted))}"
-        )
+            shots = RollPhotos(folder).of_game(n)
+            if shots:
+                RollPhotos(folder).export(n, out / "photos")
+                photos[n] = [(seq, f"photos/game-{n:04d}-{p.name}") for seq, p in shots]
+        title = night_title(games, args.night)
         index = out / "index.html"
-        index.write_text(page(title, games, pools([a for g in games for a in g.actions]), photos))
+        index.write_text(
+            page(title, games, pools([a for g in games for a in g.actions]), photos),
+            encoding="utf-8",
+        )
     except OSError as exc:
         raise UserError(f"cannot write the report to {out}: {exc.strerror or exc}") from None
     shots = sum(map(len, photos.values()))

@@ -58,10 +58,11 @@ class ReplayError(UserError):
     """A line of a replay file that cannot be played: the file, the line and why."""
 
 
-def read_replay(path: str, given: RuleSet | None = None) -> Game:
+def read_replay(path: str, given: RuleSet | None = None, *, played: list | None = None) -> Game:
     """The game a replay file plays (`given` rules, else its own rules line, else
     classic-10000); ReplayError names the first line that cannot be played, UserError a
-    file that cannot be read."""
+    file that cannot be read. `played`, where given, gets every action the file played,
+    in order, undos included (the game's events are what they left)."""
     game: Game | None = None
     for number, line in _lines(path):
         if not line.strip():
@@ -90,7 +91,10 @@ def read_replay(path: str, given: RuleSet | None = None) -> Game:
                 continue
             game = Game(given or PRESETS["classic-10000"])
         try:
-            game.play(action_from_json(obj))
+            action = action_from_json(obj)
+            game.play(action)
+            if played is not None:
+                played.append(action)
         except TableError as exc:
             raise _refused(path, number, str(exc)) from None
     return game or Game(given or PRESETS["classic-10000"])

@@ -1,17 +1,24 @@
 """The night's report: one self-contained HTML page (no script, no network, the charts
-as inline SVG drawn here: nothing to install or import on a Pi) with the score race of
-each game, zonks and hot dice per player, drinks handed out and taken, each die's (or
-pool's) faces with its fairness verdict, the biggest and slowest turns, and links to the
-roll photos copied beside it."""
+as inline SVG drawn here: nothing to install or import on a Pi). It opens with the
+night's summary (who won each game and the night, the biggest turn, the most zonks, the
+drinks handed out, how long it ran), then each game that had a turn: its score race
+(B's on a table won by B's), zonks and hot dice per player, drinks handed out and taken,
+its biggest and slowest turns and its roll photos as thumbnails by turn; then each die's
+(or pool's) faces with its fairness verdict.
+
+The thumbnails are the roll photos copied beside the page (``photos/``, 640 px JPEGs of
+about 50 KB), shown 96 px wide and loaded as they are scrolled to: a night of 500 rolls
+adds no bytes to the page, and each links to its full photo."""
 
 from __future__ import annotations
 
+import datetime
 import html
 from collections.abc import Sequence
 
 from zonkcam.review.dice import Pool
 from zonkcam.review.fairness import FACES
-from zonkcam.review.night import GameReview
+from zonkcam.review.night import GameReview, Summary, Turn, summary
 
 COLOURS = ("#e6a700", "#1f77b4", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2")
 """One per player, in seating order."""
@@ -21,6 +28,11 @@ h1, h2, h3 { font-weight: 600; } section { margin-bottom: 2.5em; }
 table { border-collapse: collapse; } td, th { padding: 0.2em 0.8em; text-align: left; }
 th { border-bottom: 1px solid #999; } .verdict { font-style: italic; }
 svg text { font-size: 12px; fill: #333; }
+#summary th { border: none; vertical-align: top; white-space: nowrap; }
+#summary ul { margin: 0; padding-left: 1.2em; }
+.turn { display: flex; align-items: flex-start; margin: 0.3em 0; }
+.turn p { margin: 0.2em 0; flex: 0 0 14em; } .turn div { flex: 1; }
+.turn img { width: 96px; height: auto; margin: 0 3px 3px 0; border: 1px solid #ccc; }
 """
 
 
@@ -29,9 +41,9 @@ def _e(text: object) -> str:
 
 
 def line_chart(
-    series: dict[str, list[tuple[int, int]]], width: int = 640, height: int = 260
+    series: dict[str, list[tuple[int, int]]], width: int = 640, height: int = 260, unit: str = ""
 ) -> str:
-    """Each player's total after each turn, as lines: an SVG element."""
+    """Each player's total (points, or `unit`) after each turn, as lines: an SVG element."""
     points = [p for line in series.values() for p in line]
     if not points:
         return "<p>No turns played.</p>"
@@ -46,9 +58,11 @@ def line_chart(
         'stroke="#999"/>'
     )
     out.append(f'<line x1="{left}" y1="{top}" x2="{left}" y2="{height - bottom}" stroke="#999"/>')
-    out.append(f'<text x="{left - 6}" y="{top + 10}" text-anchor="end">{y_max:,}</text>')
+    out.append(f'<text x="{left - 6}" y="{top + 10}" text-anchor="end">{y_max:,}{_e(unit)}</text>')
     out.append(f'<text x="{left - 6}" y="{height - bottom}" text-anchor="end">0</text>')
-    out.append(f'<text x="{width - 8}" y="{height - 6}" text-anchor="end">turn {x_max}</text>')
+    out.append(
+        f'<text x="{width - 8}" y="{height - 6}" text-anchor="end">{x_max} turns played</text>'
+    )
     for i, (name, line) in enumerate(series.items()):
         colour = COLOURS[i % len(COLOURS)]
         coords = " ".join(
@@ -85,59 +99,105 @@ def bar_chart(values: dict[str, float], width: int = 640, unit: str = "") -> str
     return "".join(out)
 
 
-def faces_chart(counts: Sequence[int], width: int = 320, height: int = 140) -> str:
-    """A die's face counts against a fair die's (the dashed line): an SVG element."""
+def faces_chart(counts: Sequence[int], width: int = 320, height: int = 160) -> str:
+    """A die's face counts (the number over each bar) against a fair die's (the dashed
+    line, named in the legend): an SVG element."""
     n = sum(counts)
-    top = max(max(counts), n / FACES, 1)
+    fair = n / FACES
+    top = max(max(counts), fair, 1)
     step = (width - 20) / FACES
-    scale = (height - 30) / top
+    legend, numbers = 18, 14
+    scale = (height - 18 - legend - numbers) / top
     out = [f'<svg role="img" width="{width}" height="{height}" viewBox="0 0 {width} {height}">']
+    out.append(
+        f'<line x1="10" y1="9" x2="34" y2="9" stroke="#d62728" stroke-dasharray="5,4"/>'
+        f'<text x="40" y="13">a fair die: {fair:.1f} of each face</text>'
+    )
     for face, c in enumerate(counts, start=1):
         x = 10 + (face - 1) * step
         h = c * scale
+        y = height - 18 - h
         out.append(
-            f'<rect x="{x + 4:.1f}" y="{height - 18 - h:.1f}" width="{step - 8:.1f}" '
+            f'<rect x="{x + 4:.1f}" y="{y:.1f}" width="{step - 8:.1f}" '
             f'height="{h:.1f}" fill="#1f77b4"/>'
         )
+        out.append(f'<text x="{x + step / 2:.1f}" y="{y - 3:.1f}" text-anchor="middle">{c}</text>')
         out.append(
             f'<text x="{x + step / 2:.1f}" y="{height - 4}" text-anchor="middle">{face}</text>'
         )
-    fair = height - 18 - n / FACES * scale
+    line = height - 18 - fair * scale
     out.append(
-        f'<line x1="10" y1="{fair:.1f}" x2="{width - 10}" y2="{fair:.1f}" stroke="#d62728" '
+        f'<line x1="10" y1="{line:.1f}" x2="{width - 10}" y2="{line:.1f}" stroke="#d62728" '
         'stroke-dasharray="5,4"/>'
     )
     out.append("</svg>")
     return "".join(out)
 
 
+def night_title(games: Sequence[GameReview], night: str | None = None) -> str:
+    """The night named by its day (`night`, YYYY-MM-DD, else the day its first game began,
+    local time) and its tables: "The night of Saturday 5 December 2026 at the chicago
+    table"; games over more than a night name their first and last day."""
+    played = [g for g in games if g.turns] or games  # a game with no turn names no table
+    tables = list(dict.fromkeys(g.rules_name for g in played))
+    at = f" at the {_listed(tables)} table{'s' * (len(tables) > 1)}" if tables else ""
+    if night:
+        return f"The night of {_day(datetime.date.fromisoformat(night))}{at}"
+    times = [t for g in games for t in (g.started, g.ended) if t is not None]
+    if not times:
+        return f"The night's games{at}"
+    first, last = (datetime.datetime.fromtimestamp(t).date() for t in (min(times), max(times)))
+    if (last - first).days <= 1:  # a night goes on past midnight
+        return f"The night of {_day(first)}{at}"
+    return f"The games of {_day(first)} to {_day(last)}{at}"
+
+
 def page(
-    title: str, games: Sequence[GameReview], pools: Sequence[Pool], photos: dict[int, list[str]]
+    title: str,
+    games: Sequence[GameReview],
+    pools: Sequence[Pool],
+    photos: dict[int, list[tuple[int, str]]],
 ) -> str:
-    """The report's HTML. `photos`: per game, the roll photos' paths relative to the page."""
+    """The report's HTML. `photos`: per game, its roll photos as (the roll's place in the
+    game's log, the photo's path relative to the page)."""
     parts = [
         "<!DOCTYPE html>",
         '<html lang="en"><head><meta charset="utf-8">',
         f"<title>{_e(title)}</title><style>{STYLE}</style></head><body>",
         f"<h1>{_e(title)}</h1>",
+        _summary(games, summary(games)),
     ]
     for g in games:
-        result = f"won by {' & '.join(g.winners)}" if g.finished and g.winners else "still in play"
-        parts.append(f"<section><h2>Game {g.game_id}: {_e(g.rules_name)}, {_e(result)}</h2>")
-        series = {name: [(n, totals.get(name, 0)) for n, totals in g.race] for name in g.players}
-        parts += ["<h3>The score race</h3>", line_chart(series)]
+        if not g.turns:
+            parts.append(f'<p class="empty">{_e(_game_name(g))}: no turn played.</p>')
+            continue
+        parts.append(
+            f'<section id="game-{g.game_id}"><h2>{_e(_game_name(g))}, {_e(_result(g))}</h2>'
+        )
+        if g.by_bees:
+            series = {n: [(k, b.get(n, 0)) for k, b in g.bees_race] for n in g.players}
+            parts += ["<h3>The race for B's</h3>", line_chart(series, unit=" B's")]
+        else:
+            series = {n: [(k, totals.get(n, 0)) for k, totals in g.race] for n in g.players}
+            parts += ["<h3>The score race</h3>", line_chart(series)]
         parts += ["<h3>Zonks</h3>", bar_chart(g.zonks)]
         parts += ["<h3>Hot dice</h3>", bar_chart({n: g.hot_dice.get(n, 0) for n in g.players})]
         if g.drinking:
             parts += ["<h3>Drinks taken</h3>", bar_chart(g.drinks_taken)]
             parts += ["<h3>Drinks handed out</h3>", bar_chart(g.handouts)]
-        banked = [t for t in g.turns if not t.zonk]
-        parts.append(_turns("The biggest turns", sorted(banked, key=lambda t: -t.points)[:5]))
-        parts.append(_turns("The slowest turns", sorted(g.turns, key=lambda t: -t.seconds)[:5]))
-        shots = photos.get(g.game_id, [])
-        if shots:
-            links = " ".join(f'<a href="{_e(p)}">{_e(p.rsplit("/", 1)[-1])}</a>' for p in shots)
-            parts.append(f"<h3>Roll photos ({len(shots)})</h3><p>{links}</p>")
+        banked = [t for t in g.turns if not (t.zonk or t.sloppy)]
+        parts.append(
+            _turns("The biggest turns", sorted(banked, key=lambda t: -t.points)[:5], g.timed)
+        )
+        if g.timed:
+            slowest = sorted(g.turns, key=lambda t: -t.seconds)[:5]
+            parts.append(_turns("The slowest turns", slowest, timed=True))
+        else:
+            parts.append(
+                "<h3>The slowest turns</h3><p>No times kept: the game was typed in all at "
+                "once (piped into play --text, or imported).</p>"
+            )
+        parts.append(_photos(g, photos.get(g.game_id, [])))
         parts.append("</section>")
     parts.append("<section><h2>Is any die loaded?</h2>")
     if not pools:
@@ -152,13 +212,148 @@ def page(
     return "\n".join(parts)
 
 
-def _turns(title: str, turns: Sequence) -> str:
+def _summary(games: Sequence[GameReview], s: Summary) -> str:
+    """The night in a few lines: the first thing on the page."""
+    rows: list[tuple[str, str]] = []
+    if s.night_winners:
+        won = s.wins[s.night_winners[0]]
+        each = " each" if len(s.night_winners) > 1 else ""
+        rows.append(
+            (
+                "The night's winner",
+                _e(
+                    f"{_listed(s.night_winners, ' & ')}: {won} of the {s.finished} finished "
+                    f"game{'s' * (s.finished != 1)} won{each}"
+                ),
+            )
+        )
+    else:
+        rows.append(("The night's winner", "nobody yet: no game finished"))
+    lines = "".join(f"<li>{_e(_game_line(g))}</li>" for g in games)
+    rows.append((f"{s.games} game{'s' * (s.games != 1)}", f"<ul>{lines}</ul>"))
+    if s.biggest:
+        g, t = s.biggest
+        rows.append(
+            (
+                "The biggest turn",
+                _e(f"{t.points:,} by {t.player} (their turn {t.number} in game {g.game_id})"),
+            )
+        )
+    names, top = s.most_zonks
+    rows.append(
+        ("The most zonks", _e(f"{_listed(names, ' & ')}: {top}") if names else "no zonk at all")
+    )
+    if s.drinking:
+        given = sum(s.handed_out.values())
+        who = ", ".join(f"{n} {h}" for n, h in sorted(s.handed_out.items(), key=lambda x: -x[1]))
+        rows.append(
+            (
+                "Drinks handed out",
+                _e(f"{given} ({who}); {s.drinks_taken} drink{'s' * (s.drinks_taken != 1)} taken"),
+            )
+        )
+    else:
+        rows.append(("Drinks handed out", "none: no drinking table"))
+    rows.append(("How long it ran", _e(_span(s, games))))
+    body = "".join(f"<tr><th>{_e(k)}</th><td>{v}</td></tr>" for k, v in rows)
+    return f'<section id="summary"><h2>The night in short</h2><table>{body}</table></section>'
+
+
+def _game_name(g: GameReview) -> str:
+    return f"Game {g.game_id}: {g.rules_name}"
+
+
+def _result(g: GameReview) -> str:
+    leaders = _listed(g.leaders(), " & ")
+    if g.finished:
+        return f"won by {leaders}" if leaders else "finished"
+    return f"still in play ({leaders} {'lead' if len(g.leaders()) > 1 else 'leads'})"
+
+
+def _game_line(g: GameReview) -> str:
+    """A game's result in the summary: "Game 1 (chicago): Ann won with 10,350; Bob 8,200"."""
+    name = f"Game {g.game_id} ({g.rules_name})"
+    if not g.turns:
+        return f"{name}, {', '.join(g.players)}: no turn played"
+    leaders = g.leaders()
+    if not leaders:  # every player left
+        return f"{name}: over, with nobody left to win"
+    others = sorted(
+        (n for n in g.players if n not in leaders),
+        key=lambda n: (-g.bees.get(n, 0), -g.scores.get(n, 0)),
+    )
+    rest = "; " + ", ".join(f"{n} {g.standing(n)}" for n in others) if others else ""
+    top = f"{_listed(leaders, ' & ')} {{}} with {g.standing(leaders[0])}{rest}"
+    if g.finished:
+        return f"{name}: " + top.format("won")
+    return f"{name}, still in play: " + top.format("lead" if len(leaders) > 1 else "leads")
+
+
+def _span(s: Summary, games: Sequence[GameReview]) -> str:
+    untimed = [g.game_id for g in games if not g.timed and g.turns]
+    note = (
+        f" (no times kept for game{'s' * (len(untimed) > 1)} {_listed(list(map(str, untimed)))}:"
+        " typed in all at once)"
+        if untimed
+        else ""
+    )
+    if s.started is None or s.ended is None:
+        return "no times kept: the games were typed in all at once (piped or imported)"
+    a, b = (datetime.datetime.fromtimestamp(t) for t in (s.started, s.ended))
+    minutes = round((s.ended - s.started) / 60)
+    took = f"{minutes // 60} h {minutes % 60} min" if minutes >= 60 else f"{minutes} min"
+    return f"from {a:%H:%M} to {b:%H:%M}: {took}" + (note if any(g.timed for g in games) else "")
+
+
+def _photos(g: GameReview, shots: Sequence[tuple[int, str]]) -> str:
+    """The game's roll photos as thumbnails, by turn (each linking to its photo)."""
+    if not shots:
+        return ""
+    by_turn: dict[int, list[tuple[int, str]]] = {}
+    for seq, path in sorted(shots):
+        at = next((i for i, t in enumerate(g.turns) if seq <= t.last_seq), len(g.turns))
+        by_turn.setdefault(at, []).append((seq, path))
+    out = [f"<h3>Roll photos by turn ({len(shots)})</h3>"]
+    for i, group in sorted(by_turn.items()):
+        if i < len(g.turns):
+            t = g.turns[i]
+            what = f"{t.player}'s turn {t.number}: {t.result}"
+        else:
+            what = "the turn in play" if not g.finished else "after the last turn"
+        thumbs = "".join(
+            f'<a href="{_e(p)}"><img src="{_e(p)}" alt="roll {seq}" title="roll {seq}" '
+            'width="96" loading="lazy"></a>'
+            for seq, p in group
+        )
+        out.append(f'<div class="turn"><p>{_e(what)}</p><div>{thumbs}</div></div>')
+    return "".join(out)
+
+
+def _turns(title: str, turns: Sequence[Turn], timed: bool) -> str:
     if not turns:
         return ""
     rows = "".join(
-        f"<tr><td>{t.number}</td><td>{_e(t.player)}</td>"
-        f"<td>{'zonk' if t.zonk else f'{t.points:,}'}</td><td>{t.seconds:.0f} s</td></tr>"
+        f"<tr><td>{_e(t.player)}</td><td>{t.number}</td><td>{_e(t.result)}</td>"
+        + (f"<td>{_took(t.seconds)}</td>" if timed else "")
+        + "</tr>"
         for t in turns
     )
-    head = "<tr><th>turn</th><th>player</th><th>points</th><th>took</th></tr>"
+    took = "<th>took</th>" if timed else ""
+    head = f"<tr><th>player</th><th>their turn</th><th>points</th>{took}</tr>"
     return f"<h3>{_e(title)}</h3><table>{head}{rows}</table>"
+
+
+def _took(seconds: float) -> str:
+    s = round(seconds)
+    return f"{s // 60} min {s % 60} s" if s >= 60 else f"{s} s"
+
+
+def _listed(items: Sequence[str], last: str = " and ") -> str:
+    items = list(items)
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + last + items[-1]
+
+
+def _day(d: datetime.date) -> str:
+    return f"{d:%A} {d.day} {d:%B %Y}"
