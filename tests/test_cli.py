@@ -366,3 +366,25 @@ def test_the_help_and_the_readme_name_every_games_action(capsys):
         main(["games", "--help"])
     out = capsys.readouterr().out
     assert all(a in out for a in ("dice", "report"))
+
+
+def test_one_of_a_thing_is_said_in_the_singular(capsys):
+    from zonkcam.display.setup import ResumableGame
+    from zonkcam.game import actions as A
+    from zonkcam.game.dice import parse_dice
+    from zonkcam.game.game import Game
+    from zonkcam.game.names import counted
+    from zonkcam.game.rules import PRESETS
+
+    assert [counted(n, "die", "dice") for n in (0, 1, 2)] == ["0 dice", "1 die", "2 dice"]
+    assert counted(1, "throw") == "1 throw" and counted(3, "throw") == "3 throws"
+    # advise with one die in --roll where --dice says two
+    code, _, err = run_cli(capsys, "advise", "--dice", "2", "--roll", "5")
+    assert code == 2 and "--roll has 1 die," in err
+    # one player on the drinking table crossing 1,000 hands out one drink
+    game = Game(PRESETS["drinking"], [A.Players(("Ann",))])
+    game.play(A.Roll(parse_dice([1, 1, 1, 2, 3])))
+    game.play(A.Bank())
+    assert "Ann hands out 1 drink" in game.state.log
+    # a resumable game with only its players seated
+    assert ResumableGame(1, "chicago", ("Ann",), 1).label.endswith("(1 action)")

@@ -18,6 +18,7 @@ import json
 from zonkcam.advisor.race import unsupported
 from zonkcam.errors import UserError
 from zonkcam.game.dice import parse_dice
+from zonkcam.game.names import counted
 from zonkcam.game.rules import HotDice, load_rules
 from zonkcam.game.scoring import RollContext, score_roll
 from zonkcam.game.state import GameState, Phase, PlayerState, TurnState
@@ -90,7 +91,7 @@ def state_for(args: argparse.Namespace) -> GameState:
     if args.roll:
         roll = parse_dice(args.roll)
         if len(roll) != dice:
-            raise UserError(f"--roll has {len(roll)} dice, --dice says {dice}")
+            raise UserError(f"--roll has {counted(len(roll), 'die', 'dice')}, --dice says {dice}")
         score = score_roll(rules, roll, RollContext(full_roll=dice == rules.dice))
         turn.rolls += 1
         turn.roll, turn.score = roll, score

@@ -9,7 +9,7 @@ from zonkcam.app.games import resume_command
 from zonkcam.app.text import board_text
 from zonkcam.commands.replay import read_replay
 from zonkcam.errors import UserError
-from zonkcam.game.names import escaped
+from zonkcam.game.names import counted, escaped
 from zonkcam.record.logged_game import saved_game
 from zonkcam.record.photos import RollPhotos, photo_folder
 from zonkcam.record.store import MAX_GAME_ID, EventLog, NoLogError, StoreError, local_time
@@ -179,7 +179,10 @@ def _export(args: argparse.Namespace) -> int:
                 f.write(text)
         except OSError as exc:
             raise UserError(f"cannot write {args.out}: {exc}") from None
-        print(f"wrote {len(lines)} actions of game {args.game} ({table}) to {escaped(args.out)}")
+        print(
+            f"wrote {counted(len(lines), 'action')} of game {args.game} ({table}) "
+            f"to {escaped(args.out)}"
+        )
     else:
         print(text, end="")
     return 0
@@ -195,8 +198,8 @@ def _import(args: argparse.Namespace) -> int:
     again = argparse.Namespace(text=False, db=getattr(args, "db", None))
     hint = "" if game.state.finished else f"; resume with: {resume_command(again, game_id)}"
     print(
-        f"{escaped(args.file)}: {len(game.events)} actions ({escaped(game.rules.name)}) saved "
-        f"as game {game_id} in {escaped(str(path))}{hint}"
+        f"{escaped(args.file)}: {counted(len(game.events), 'action')} "
+        f"({escaped(game.rules.name)}) saved as game {game_id} in {escaped(str(path))}{hint}"
     )
     return 0
 
@@ -228,7 +231,11 @@ def _dice(args: argparse.Namespace) -> int:
     for pool in found:
         v = pool.verdict
         print(f"  {pool.text}")
-        print("    faces 1-6: " + " ".join(f"{c:>4}" for c in v.counts) + f"  ({v.throws} throws)")
+        print(
+            "    faces 1-6: "
+            + " ".join(f"{c:>4}" for c in v.counts)
+            + f"  ({counted(v.throws, 'throw')})"
+        )
     return 0
 
 
