@@ -157,12 +157,43 @@ def test_console_script_entry_point_runs():
 
 
 def test_rules_show_round_trips_through_a_file(capsys, tmp_path):
-    code, out, _ = run_cli(capsys, "rules", "show", "all-johnnys")
+    code, out, _ = run_cli(capsys, "rules", "show", "--toml", "all-johnnys")
     assert code == 0
     path = tmp_path / "aj.toml"
     path.write_text(out.replace('name = "all-johnnys"', 'name = "ours"'))
     code, out, _ = run_cli(capsys, "rules", "check", str(path))
     assert code == 0 and "ours" in out
+
+
+@pytest.mark.parametrize("name", ["classic-10000", "all-johnnys", "chicago", "detroit", "drinking"])
+def test_rules_show_says_the_rules_in_words(capsys, name):
+    import tomllib
+
+    from zonkcam.game.rules import PRESETS
+
+    rules = PRESETS[name]
+    code, out, _ = run_cli(capsys, "rules", "show", name)
+    assert code == 0 and out.startswith(f"{name}: {rules.dice} dice\n")
+    with pytest.raises(tomllib.TOMLDecodeError):
+        tomllib.loads(out)
+    words = " ".join(out.split())  # lines wrap at 88 characters
+    assert f"{rules.turns} turns each" in words if rules.turns else f"{rules.target:,}" in words
+    assert ("the first bank needs" in words) == bool(rules.entry_minimum)
+    if rules.entry_minimum:
+        assert f"the first bank needs {rules.entry_minimum:,} or more" in words
+    assert f"roll all {rules.dice} again" in words  # hot dice
+    for straight in rules.points.straights:
+        assert f"straight {straight.label}" in words
+    assert ("go for 1000" in words) == bool(rules.go_for_1000)
+    assert ("piggyback" in words) == rules.piggyback
+    assert ("colour pairs" in words) == bool(rules.points.colour_pairs)
+    assert ("Drinking" in words) == rules.drinking.penalties
+    if name == "drinking":
+        assert "being the first to reach 2,500, 5,000, 7,500" in words
+        assert "a total of exactly 5,150" in words
+    assert all(len(line) <= 88 for line in out.splitlines())
+    code, toml, _ = run_cli(capsys, "rules", "show", name, "--toml")
+    assert code == 0 and tomllib.loads(toml)["name"] == name
 
 
 def test_rules_check_names_the_wrong_key(capsys, tmp_path):
@@ -174,8 +205,8 @@ def test_rules_check_names_the_wrong_key(capsys, tmp_path):
 
 
 def test_output_cut_short_by_a_closed_pipe_is_no_traceback():
-    # `zonkcam rules show classic-10000 | head -1`: the reader goes away mid-output
-    cmd = [sys.executable, "-m", "zonkcam", "rules", "show", "classic-10000"]
+    # `zonkcam rules show --toml classic-10000 | head -1`: the reader goes away mid-output
+    cmd = [sys.executable, "-m", "zonkcam", "rules", "show", "--toml", "classic-10000"]
     with subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE) as proc:
         proc.stdout.close()  # nobody reads what it prints
         err = proc.stderr.read().decode()
