@@ -154,3 +154,32 @@ def test_a_stored_piggyback_table_gives_the_turns_it_was_built_with(tmp_path):
         assert stored.turn_values(me, them).roll(start, 0) == pytest.approx(
             table.chance(me, them), abs=1e-4
         )
+
+
+def test_advise_for_a_player_not_on_the_board_yet(capsys):
+    def advise(*argv: str) -> dict:
+        code, out, err = run_cli(capsys, "advise", *argv)
+        assert code == 0, err
+        return json.loads(out)
+
+    on = advise("--turn-total", "350", "--dice", "3")
+    off = advise("--turn-total", "350", "--dice", "3", "--not-on-board")
+    assert on["on_board"] is True and on["bank"] == 350
+    # 350 is under classic-10000's 1,000 to get on the board: no bank, and less to hope for
+    assert off["on_board"] is False and off["bank"] is None and off["best"] == "roll"
+    assert off["roll"] < on["roll"]
+    # a 1 on 900 makes the 1,000: bank it
+    off = advise("--turn-total", "900", "--dice", "2", "--roll", "1", "3", "--not-on-board")
+    assert off["best"] == "bank" and off["bank"] == 1000
+    # the same as --score 0 against an opponent
+    a = advise("--turn-total", "350", "--dice", "3", "--score", "0", "--opponent", "0")
+    b = advise(
+        "--turn-total", "350", "--dice", "3", "--score", "0", "--opponent", "0", "--not-on-board"
+    )
+    assert a == b and a["on_board"] is False
+    for argv, words in (
+        (["--rules", "chicago", "--not-on-board"], "chicago has no entry minimum"),
+        (["--not-on-board", "--score", "500", "--opponent", "0"], "a player with points"),
+    ):
+        code, _, err = run_cli(capsys, "advise", *argv)
+        assert code == 2 and words in err and len(err.strip().splitlines()) == 1
