@@ -419,3 +419,16 @@ def test_one_of_a_thing_is_said_in_the_singular(capsys):
     assert "Ann hands out 1 drink" in game.state.log
     # a resumable game with only its players seated
     assert ResumableGame(1, "chicago", ("Ann",), 1).label.endswith("(1 action)")
+
+
+@pytest.mark.parametrize("command", [["score"], ["advise", "--roll"]])
+def test_a_detroit_roll_that_colour_pairs_would_score_is_asked_with_colours(capsys, command):
+    code, out, err = run_cli(capsys, *command[:1], "--rules", "detroit", *command[1:], *"223344")
+    assert code == 2 and not out and len(err.strip().splitlines()) == 1
+    assert "as colour pairs it scores 1,000" in err and "2w 2w 3r 3r 4g 4g" in err
+    code, out, _ = run_cli(
+        capsys, *command[:1], "--rules", "detroit", *command[1:], *"2w 2w 3r 3r 4g 4g".split()
+    )
+    assert code == 0 and json.loads(out).get("zonk", False) is False
+    code, out, _ = run_cli(capsys, *command[:1], "--rules", "detroit", *command[1:], *"223346")
+    assert code == 0 and json.loads(out).get("zonk") is True

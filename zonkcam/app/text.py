@@ -21,12 +21,13 @@ from zonkcam.advisor.advice import Advisor, Objective, best_words, worth
 from zonkcam.app.games import new_game, resume, resume_command
 from zonkcam.errors import UserError
 from zonkcam.game import actions as A
-from zonkcam.game.dice import parse_typed_dice
+from zonkcam.game.dice import Die, parse_typed_dice
 from zonkcam.game.engine import may_bank
 from zonkcam.game.errors import RulesError, TableError
 from zonkcam.game.game import Game
 from zonkcam.game.names import escaped, quoted, unprintable
 from zonkcam.game.rules import PRESETS, End, RuleSet, load_rules
+from zonkcam.game.scoring import colours_needed
 from zonkcam.game.state import GameState, Phase
 from zonkcam.record.logged_game import LoggedGame
 from zonkcam.record.store import EventLog
@@ -97,7 +98,7 @@ def parse_line(line: str, state: GameState) -> A.Action | str:
     if word in ("join", "leave") and rest:
         return A.Join(rest) if word == "join" else A.Leave(rest)
     if word in ("roll", "r"):
-        return A.Roll(parse_typed_dice(rest))
+        return _roll(parse_typed_dice(rest), state)
     if word in ("keep", "k"):
         return A.Keep(tuple(sorted(d.value for d in parse_typed_dice(rest))))
     if text.startswith("#"):
@@ -115,8 +116,16 @@ def parse_line(line: str, state: GameState) -> A.Action | str:
         dice = parse_typed_dice(text)
         if state.phase is Phase.DECIDE:
             return A.Keep(tuple(sorted(d.value for d in dice)))
-        return A.Roll(dice)
+        return _roll(dice, state)
     raise InputError(f"not a command: {quoted(text)} (type help)")
+
+
+def _roll(dice: tuple[Die, ...], state: GameState) -> A.Roll:
+    """A typed roll; asked again with colours where colour pairs would score more."""
+    question = colours_needed(state.rules, dice)
+    if question:
+        raise InputError(question)
+    return A.Roll(dice)
 
 
 def player_names(text: str) -> list[str]:

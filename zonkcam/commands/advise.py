@@ -21,7 +21,7 @@ from zonkcam.errors import UserError
 from zonkcam.game.dice import parse_dice
 from zonkcam.game.names import counted
 from zonkcam.game.rules import HotDice, load_rules
-from zonkcam.game.scoring import RollContext, score_roll
+from zonkcam.game.scoring import RollContext, colours_needed, score_roll
 from zonkcam.game.state import GameState, Phase, PlayerState, TurnState
 from zonkcam.record.win_tables import cached_advisor
 
@@ -105,6 +105,9 @@ def state_for(args: argparse.Namespace) -> GameState:
         roll = parse_dice(args.roll)
         if len(roll) != dice:
             raise UserError(f"--roll has {counted(len(roll), 'die', 'dice')}, --dice says {dice}")
+        question = colours_needed(rules, roll)
+        if question:
+            raise UserError(question)
         score = score_roll(rules, roll, RollContext(full_roll=dice == rules.dice))
         turn.rolls += 1
         turn.roll, turn.score = roll, score
