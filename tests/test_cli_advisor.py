@@ -183,3 +183,36 @@ def test_advise_for_a_player_not_on_the_board_yet(capsys):
     ):
         code, _, err = run_cli(capsys, "advise", *argv)
         assert code == 2 and words in err and len(err.strip().splitlines()) == 1
+
+
+def test_solve_says_up_front_how_long_and_shows_progress(capsys, tmp_path):
+    import io
+
+    from zonkcam.commands.solve import Progress
+
+    rules_file = tmp_path / "short.toml"
+    rules_file.write_text(SHORT, encoding="utf-8")
+    code, out, err = run_cli(capsys, "solve", "--rules", str(rules_file))
+    lines = err.splitlines()
+    path = table_path(load_rules(str(rules_file)))
+    assert code == 0 and "this takes minutes" in lines[0] and f"stored in {path}" in lines[0]
+    # piped: a line every 10%, each with the time taken
+    steps = lines[1:]
+    assert 2 <= len(steps) <= 11 and steps[-1].split()[0] == "100%"
+    assert all(line.endswith((" s", " s left")) for line in steps)
+    _, out, err = run_cli(capsys, "solve", "--rules", str(rules_file))
+    assert "stored: built before, nothing to solve" in out and err == ""
+
+    # at a terminal: one line written over, a guess at the time left, ended at 100%
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    screen = Terminal()
+    ticks = iter(range(0, 1000, 2))  # a call every 2 s
+    progress = Progress(0.0, screen, clock=lambda: float(next(ticks)))
+    for done in range(0, 101, 5):
+        progress(done, 100)
+    shown = screen.getvalue()
+    assert shown.count("\n") == 1 and shown.endswith("\n") and shown.count("\r") == 21
+    assert "about" in shown and "left" in shown and shown.rstrip().endswith("s")
