@@ -216,3 +216,16 @@ def test_solve_says_up_front_how_long_and_shows_progress(capsys, tmp_path):
     shown = screen.getvalue()
     assert shown.count("\n") == 1 and shown.endswith("\n") and shown.count("\r") == 21
     assert "about" in shown and "left" in shown and shown.rstrip().endswith("s")
+
+
+def test_advise_offers_go_for_1000_on_a_first_roll_of_all_johnnys(capsys):
+    code, out, _ = run_cli(capsys, "advise", "--rules", "all-johnnys", "--roll", *"123455")
+    go = [k for k in json.loads(out)["keeps"] if k["go_for_1000"]]
+    assert code == 0 and len(go) == 1
+    assert go[0]["points"] == 1000 and go[0]["dice_left"] == 1
+    assert go[0]["zonk_chance"] == pytest.approx(5 / 6)
+    # not after the first roll of the turn
+    code, out, _ = run_cli(
+        capsys, "advise", "--rules", "all-johnnys", "--turn-total", "100", "--roll", *"123455"
+    )
+    assert code == 0 and not any(k["go_for_1000"] for k in json.loads(out)["keeps"])

@@ -22,7 +22,7 @@ from zonkcam.app.games import new_game, resume, resume_command
 from zonkcam.errors import UserError
 from zonkcam.game import actions as A
 from zonkcam.game.dice import Die, parse_typed_dice
-from zonkcam.game.engine import may_bank
+from zonkcam.game.engine import allowed, may_bank
 from zonkcam.game.errors import RulesError, TableError
 from zonkcam.game.game import Game
 from zonkcam.game.names import escaped, quoted, unprintable
@@ -103,14 +103,17 @@ def parse_line(line: str, state: GameState) -> A.Action | str:
         return A.Keep(tuple(sorted(d.value for d in parse_typed_dice(rest))))
     if text.startswith("#"):
         keeps = state.turn.score.keeps if state.turn.score and state.phase is Phase.DECIDE else ()
+        go = len(keeps) + 1 if keeps and allowed(state, A.GoFor1000()) else 0
         number = text[1:].strip()
         if not (
             number.isascii()
             and number.isdigit()
             and len(number) < 4
-            and 1 <= int(number) <= len(keeps)
+            and 1 <= int(number) <= max(len(keeps), go)
         ):
             raise InputError(f"no keep {quoted(text)}: type keeps to list them")
+        if int(number) == go:
+            return A.GoFor1000()
         return A.Keep(keeps[int(number) - 1].dice)
     if text and text[0].isdigit():
         dice = parse_typed_dice(text)
@@ -181,13 +184,22 @@ def _dice_word(n: int) -> str:
 
 
 def keeps_text(state: GameState) -> str:
+    """The legal keeps, numbered for #N, and going for 1000 after them where it is allowed
+    (numbered as `odds` numbers them)."""
     score = state.turn.score
     if state.phase is not Phase.DECIDE or score is None:
         return "no roll to keep from"
-    return "\n".join(
+    lines = [
         f"  #{i} keep {' '.join(map(str, k.dice)):<12} {k.points:>6}  {', '.join(k.combos)}"
         for i, k in enumerate(score.keeps, start=1)
-    )
+    ]
+    if allowed(state, A.GoFor1000()):
+        missing = next(f for f in range(1, 7) if f not in {d.value for d in score.dice})
+        lines.append(
+            f"  #{len(lines) + 1} {'go for 1000':<17} {state.rules.go_for_1000:>6}  "
+            f"roll one die alone: a {missing} scores it, anything else is a zonk (or type go)"
+        )
+    return "\n".join(lines)
 
 
 def board_text(state: GameState) -> str:
