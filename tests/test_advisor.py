@@ -415,3 +415,11 @@ def test_the_demo_players_do_what_the_advisor_says():
     game.play(A.Roll(parse_dice([1, 5, 5, 3, 4])))
     assert driver.step(game.state) == []
     assert table.did[-1] == ("keep", ADVISOR.advise(game.state).best_keep)
+
+
+def test_a_piggyback_on_one_die_is_said_in_the_singular():
+    game = seated(PRESETS["chicago"])
+    game.state.offer = PiggybackOffer(2_000, 1, "Cy")
+    advice = ADVISOR.advise(game.state)
+    assert advice.best is Best.PIGGYBACK
+    assert advice.note == "piggyback: 2000 with 1 die"

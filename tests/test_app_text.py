@@ -559,3 +559,44 @@ def test_players_on_the_command_line_still_get_zonk_names_through_a_pipe(
         (game,) = log.games()
         names = [a for a in log.actions(game.id) if type(a).__name__ == "ZonkName"]
     assert [(a.player, a.name) for a in names] == [("Bob", "Noodle"), ("Ann", "Captain")]
+
+
+def test_detroit_asks_for_colours_where_colour_pairs_would_score():
+    game = Game(PRESETS["detroit"], [A.Players(("Ann", "Bob"))])
+    with pytest.raises(TableError) as info:
+        parse_line("223344", game.state)  # no zonk: as three colour pairs it is 1,000
+    assert "colour pairs it scores 1,000" in str(info.value)
+    assert "2w 2w 3r 3r 4g 4g" in str(info.value)
+    with pytest.raises(TableError, match="without colours scores 300"):
+        parse_line("roll 1 1 5 5 6 6", game.state)
+    coloured = parse_line("2w 2w 3r 3r 4g 4g", game.state)
+    assert game.play(coloured).turn.score.best.points == 1_000
+    # values that no colours could pair, and colours in other pairs, score as typed
+    game = Game(PRESETS["detroit"], [A.Players(("Ann", "Bob"))])
+    assert parse_line("223346", game.state) == A.Roll(parse_dice([2, 2, 3, 3, 4, 6]))
+    assert game.play(parse_line("2w 2r 3w 3r 4g 4g", game.state)).log[-1] == "Ann zonks"
+    # other tables score the values alone
+    assert parse_line("223344", Game(PRESETS["all-johnnys"], [A.Players(("Ann",))]).state)
+
+
+def test_go_for_1000_is_offered_in_the_keeps_and_picked_by_its_number():
+    from zonkcam.app.text import keeps_text, odds_text
+
+    game = Game(PRESETS["all-johnnys"], [A.Players(("Ann", "Bob"))])
+    game.play(A.Roll(parse_dice([1, 2, 3, 4, 5, 5])))
+    keeps = keeps_text(game.state).splitlines()
+    assert len(keeps) == len(game.state.turn.score.keeps) + 1
+    assert keeps[-1].split()[:4] == ["#6", "go", "for", "1000"] and "a 6 scores it" in keeps[-1]
+    # the same number as in odds
+    odds = odds_text(game.state, Advisor())
+    assert "#6 go for 1000" in odds
+    assert parse_line("#6", game.state) == A.GoFor1000()
+    assert parse_line("#5", game.state) == A.Keep((5,))
+    with pytest.raises(TableError):
+        parse_line("#7", game.state)
+    # no go for 1000 after the first roll: no row, no number
+    game.play(A.Keep((1,)))
+    game.play(A.Roll(parse_dice([2, 3, 4, 5, 5])))
+    assert "go for 1000" not in keeps_text(game.state)
+    with pytest.raises(TableError):
+        parse_line(f"#{len(game.state.turn.score.keeps) + 1}", game.state)

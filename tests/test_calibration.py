@@ -430,3 +430,43 @@ def test_the_table_opens_with_a_calibration_made_at_another_frame_size(tmp_path)
         assert any("made on 1280x960 frames: scaled to these 640x480" in s for s in said)
     finally:
         cam.source.close()
+
+
+def test_calibrate_with_no_camera_says_so_and_writes_nothing(tmp_path, capsys, monkeypatch):
+    from zonkcam import cli, sources
+    from zonkcam.commands import calibrate as command
+
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    monkeypatch.delenv("ZONKCAM_CALIBRATION", raising=False)
+    for module in (sources, command):  # no picamera2: not a Pi
+        monkeypatch.setattr(module, "picamera2_available", lambda: False, raising=False)
+    assert cli.main(["calibrate"]) == 2
+    err = capsys.readouterr().err
+    assert "no camera" in err and "nothing was written" in err and "--source demo" in err
+    assert len(err.strip().splitlines()) == 1
+    assert not (tmp_path / "config").exists()
+
+
+def test_calibrate_on_the_demo_table_says_so_and_keeps_a_real_calibration(
+    tmp_path, capsys, monkeypatch
+):
+    from zonkcam import cli
+
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    monkeypatch.delenv("ZONKCAM_CALIBRATION", raising=False)
+    assert cli.main(["calibrate", "--source", "demo", "--warmup", "1"]) == 0
+    out = capsys.readouterr().out
+    saved = tmp_path / "config" / "zonkcam" / "calibration.json"
+    assert "DEMO table" in out and str(saved) in out and saved.exists()
+    # a calibration already there (the camera's) is never replaced by the demo table's
+    saved.write_text("the camera's calibration", encoding="utf-8")
+    assert cli.main(["calibrate", "--source", "demo", "--warmup", "1"]) == 2
+    err = capsys.readouterr().err
+    assert str(saved) in err and "nothing was written" in err
+    assert saved.read_text(encoding="utf-8") == "the camera's calibration"
+    # --out puts the demo table's elsewhere
+    elsewhere = tmp_path / "demo.json"
+    assert (
+        cli.main(["calibrate", "--source", "demo", "--warmup", "1", "--out", str(elsewhere)]) == 0
+    )
+    assert "DEMO table" in capsys.readouterr().out and elsewhere.exists()

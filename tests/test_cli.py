@@ -157,12 +157,43 @@ def test_console_script_entry_point_runs():
 
 
 def test_rules_show_round_trips_through_a_file(capsys, tmp_path):
-    code, out, _ = run_cli(capsys, "rules", "show", "all-johnnys")
+    code, out, _ = run_cli(capsys, "rules", "show", "--toml", "all-johnnys")
     assert code == 0
     path = tmp_path / "aj.toml"
     path.write_text(out.replace('name = "all-johnnys"', 'name = "ours"'))
     code, out, _ = run_cli(capsys, "rules", "check", str(path))
     assert code == 0 and "ours" in out
+
+
+@pytest.mark.parametrize("name", ["classic-10000", "all-johnnys", "chicago", "detroit", "drinking"])
+def test_rules_show_says_the_rules_in_words(capsys, name):
+    import tomllib
+
+    from zonkcam.game.rules import PRESETS
+
+    rules = PRESETS[name]
+    code, out, _ = run_cli(capsys, "rules", "show", name)
+    assert code == 0 and out.startswith(f"{name}: {rules.dice} dice\n")
+    with pytest.raises(tomllib.TOMLDecodeError):
+        tomllib.loads(out)
+    words = " ".join(out.split())  # lines wrap at 88 characters
+    assert f"{rules.turns} turns each" in words if rules.turns else f"{rules.target:,}" in words
+    assert ("the first bank needs" in words) == bool(rules.entry_minimum)
+    if rules.entry_minimum:
+        assert f"the first bank needs {rules.entry_minimum:,} or more" in words
+    assert f"roll all {rules.dice} again" in words  # hot dice
+    for straight in rules.points.straights:
+        assert f"straight {straight.label}" in words
+    assert ("go for 1000" in words) == bool(rules.go_for_1000)
+    assert ("piggyback" in words) == rules.piggyback
+    assert ("colour pairs" in words) == bool(rules.points.colour_pairs)
+    assert ("Drinking" in words) == rules.drinking.penalties
+    if name == "drinking":
+        assert "being the first to reach 2,500, 5,000, 7,500" in words
+        assert "a total of exactly 5,150" in words
+    assert all(len(line) <= 88 for line in out.splitlines())
+    code, toml, _ = run_cli(capsys, "rules", "show", name, "--toml")
+    assert code == 0 and tomllib.loads(toml)["name"] == name
 
 
 def test_rules_check_names_the_wrong_key(capsys, tmp_path):
@@ -174,8 +205,8 @@ def test_rules_check_names_the_wrong_key(capsys, tmp_path):
 
 
 def test_output_cut_short_by_a_closed_pipe_is_no_traceback():
-    # `zonkcam rules show classic-10000 | head -1`: the reader goes away mid-output
-    cmd = [sys.executable, "-m", "zonkcam", "rules", "show", "classic-10000"]
+    # `zonkcam rules show --toml classic-10000 | head -1`: the reader goes away mid-output
+    cmd = [sys.executable, "-m", "zonkcam", "rules", "show", "--toml", "classic-10000"]
     with subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE) as proc:
         proc.stdout.close()  # nobody reads what it prints
         err = proc.stderr.read().decode()
@@ -366,3 +397,38 @@ def test_the_help_and_the_readme_name_every_games_action(capsys):
         main(["games", "--help"])
     out = capsys.readouterr().out
     assert all(a in out for a in ("dice", "report"))
+
+
+def test_one_of_a_thing_is_said_in_the_singular(capsys):
+    from zonkcam.display.setup import ResumableGame
+    from zonkcam.game import actions as A
+    from zonkcam.game.dice import parse_dice
+    from zonkcam.game.game import Game
+    from zonkcam.game.names import counted
+    from zonkcam.game.rules import PRESETS
+
+    assert [counted(n, "die", "dice") for n in (0, 1, 2)] == ["0 dice", "1 die", "2 dice"]
+    assert counted(1, "throw") == "1 throw" and counted(3, "throw") == "3 throws"
+    # advise with one die in --roll where --dice says two
+    code, _, err = run_cli(capsys, "advise", "--dice", "2", "--roll", "5")
+    assert code == 2 and "--roll has 1 die," in err
+    # one player on the drinking table crossing 1,000 hands out one drink
+    game = Game(PRESETS["drinking"], [A.Players(("Ann",))])
+    game.play(A.Roll(parse_dice([1, 1, 1, 2, 3])))
+    game.play(A.Bank())
+    assert "Ann hands out 1 drink" in game.state.log
+    # a resumable game with only its players seated
+    assert ResumableGame(1, "chicago", ("Ann",), 1).label.endswith("(1 action)")
+
+
+@pytest.mark.parametrize("command", [["score"], ["advise", "--roll"]])
+def test_a_detroit_roll_that_colour_pairs_would_score_is_asked_with_colours(capsys, command):
+    code, out, err = run_cli(capsys, *command[:1], "--rules", "detroit", *command[1:], *"223344")
+    assert code == 2 and not out and len(err.strip().splitlines()) == 1
+    assert "as colour pairs it scores 1,000" in err and "2w 2w 3r 3r 4g 4g" in err
+    code, out, _ = run_cli(
+        capsys, *command[:1], "--rules", "detroit", *command[1:], *"2w 2w 3r 3r 4g 4g".split()
+    )
+    assert code == 0 and json.loads(out).get("zonk", False) is False
+    code, out, _ = run_cli(capsys, *command[:1], "--rules", "detroit", *command[1:], *"223346")
+    assert code == 0 and json.loads(out).get("zonk") is True

@@ -154,3 +154,78 @@ def test_a_stored_piggyback_table_gives_the_turns_it_was_built_with(tmp_path):
         assert stored.turn_values(me, them).roll(start, 0) == pytest.approx(
             table.chance(me, them), abs=1e-4
         )
+
+
+def test_advise_for_a_player_not_on_the_board_yet(capsys):
+    def advise(*argv: str) -> dict:
+        code, out, err = run_cli(capsys, "advise", *argv)
+        assert code == 0, err
+        return json.loads(out)
+
+    on = advise("--turn-total", "350", "--dice", "3")
+    off = advise("--turn-total", "350", "--dice", "3", "--not-on-board")
+    assert on["on_board"] is True and on["bank"] == 350
+    # 350 is under classic-10000's 1,000 to get on the board: no bank, and less to hope for
+    assert off["on_board"] is False and off["bank"] is None and off["best"] == "roll"
+    assert off["roll"] < on["roll"]
+    # a 1 on 900 makes the 1,000: bank it
+    off = advise("--turn-total", "900", "--dice", "2", "--roll", "1", "3", "--not-on-board")
+    assert off["best"] == "bank" and off["bank"] == 1000
+    # the same as --score 0 against an opponent
+    a = advise("--turn-total", "350", "--dice", "3", "--score", "0", "--opponent", "0")
+    b = advise(
+        "--turn-total", "350", "--dice", "3", "--score", "0", "--opponent", "0", "--not-on-board"
+    )
+    assert a == b and a["on_board"] is False
+    for argv, words in (
+        (["--rules", "chicago", "--not-on-board"], "chicago has no entry minimum"),
+        (["--not-on-board", "--score", "500", "--opponent", "0"], "a player with points"),
+    ):
+        code, _, err = run_cli(capsys, "advise", *argv)
+        assert code == 2 and words in err and len(err.strip().splitlines()) == 1
+
+
+def test_solve_says_up_front_how_long_and_shows_progress(capsys, tmp_path):
+    import io
+
+    from zonkcam.commands.solve import Progress
+
+    rules_file = tmp_path / "short.toml"
+    rules_file.write_text(SHORT, encoding="utf-8")
+    code, out, err = run_cli(capsys, "solve", "--rules", str(rules_file))
+    lines = err.splitlines()
+    path = table_path(load_rules(str(rules_file)))
+    assert code == 0 and "this takes minutes" in lines[0] and f"stored in {path}" in lines[0]
+    # piped: a line every 10%, each with the time taken
+    steps = lines[1:]
+    assert 2 <= len(steps) <= 11 and steps[-1].split()[0] == "100%"
+    assert all(line.endswith((" s", " s left")) for line in steps)
+    _, out, err = run_cli(capsys, "solve", "--rules", str(rules_file))
+    assert "stored: built before, nothing to solve" in out and err == ""
+
+    # at a terminal: one line written over, a guess at the time left, ended at 100%
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    screen = Terminal()
+    ticks = iter(range(0, 1000, 2))  # a call every 2 s
+    progress = Progress(0.0, screen, clock=lambda: float(next(ticks)))
+    for done in range(0, 101, 5):
+        progress(done, 100)
+    shown = screen.getvalue()
+    assert shown.count("\n") == 1 and shown.endswith("\n") and shown.count("\r") == 21
+    assert "about" in shown and "left" in shown and shown.rstrip().endswith("s")
+
+
+def test_advise_offers_go_for_1000_on_a_first_roll_of_all_johnnys(capsys):
+    code, out, _ = run_cli(capsys, "advise", "--rules", "all-johnnys", "--roll", *"123455")
+    go = [k for k in json.loads(out)["keeps"] if k["go_for_1000"]]
+    assert code == 0 and len(go) == 1
+    assert go[0]["points"] == 1000 and go[0]["dice_left"] == 1
+    assert go[0]["zonk_chance"] == pytest.approx(5 / 6)
+    # not after the first roll of the turn
+    code, out, _ = run_cli(
+        capsys, "advise", "--rules", "all-johnnys", "--turn-total", "100", "--roll", *"123455"
+    )
+    assert code == 0 and not any(k["go_for_1000"] for k in json.loads(out)["keeps"])

@@ -74,7 +74,7 @@ def test_a_replay_line_too_long_or_not_utf8(tmp_path, capsys):
 @pytest.mark.parametrize(
     ("obj", "message"),
     [
-        ({"roll": [1, 2], "seen": ["red"]}, "'seen' names 1 colours for 2 dice"),
+        ({"roll": [1, 2], "seen": ["red"]}, "'seen' names 1 colour for 2 dice"),
         ({"roll": [1], "seen": ["tartan"]}, "unknown die colour 'tartan' in 'seen'"),
         ({"roll": [1], "seen": "red"}, "'seen' must be a list of colour names"),
         ({"roll": [1], "seen": [7]}, "unknown die colour 7 in 'seen'"),

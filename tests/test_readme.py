@@ -80,12 +80,14 @@ def test_the_offline_examples_are_all_found():
 @pytest.mark.parametrize(("command", "comment"), SCORING, ids=[c for c, _ in SCORING])
 def test_each_offline_example_runs_as_the_readme_says(command, comment, tmp_path):
     args = shlex.split(command)[1:]
-    if ">" in args:  # `zonkcam rules show X > ours.toml`
+    if ">" in args:  # `zonkcam rules show --toml X > ours.toml`
         args, target = args[: args.index(">")], args[args.index(">") + 1]
     else:
         target = None
     if args[:2] == ["rules", "check"]:  # the file the README's `rules show` line wrote
-        (tmp_path / args[-1]).write_text(_zonkcam(["rules", "show", "classic-10000"], REPO).stdout)
+        (tmp_path / args[-1]).write_text(
+            _zonkcam(["rules", "show", "--toml", "classic-10000"], REPO).stdout
+        )
     out = _zonkcam(args, tmp_path if args[:2] == ["rules", "check"] else REPO)
     assert out.returncode == 0, out.stderr
     if target:  # "every option, with its value"

@@ -27,6 +27,7 @@ from zonkcam.advisor.model import Choice, Option, TurnModel
 from zonkcam.advisor.points import LongRun, long_run, solve_points
 from zonkcam.advisor.race import WinTable, last_turn
 from zonkcam.advisor.solver import Solver, Values
+from zonkcam.game.names import counted
 from zonkcam.game.rules import End, HotDice, RuleSet
 from zonkcam.game.state import GameState, Phase, PlayerState
 
@@ -311,7 +312,7 @@ class Advisor:
                     None,
                     pig,
                     float(model.zonk_chance(pig_position)),
-                    note=f"piggyback: {offer.total} with {offer.dice} dice",
+                    note=f"piggyback: {offer.total} with {counted(offer.dice, 'die', 'dice')}",
                 )
         best = Best.BANK if bank is not None and bank >= roll - TIE else Best.ROLL
         advice = self._advice(turn, best, bank, roll, zonk)

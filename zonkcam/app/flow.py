@@ -18,6 +18,7 @@ from zonkcam.game import actions as A
 from zonkcam.game.dice import DETROIT_DICE, PLAIN_DICE, Die
 from zonkcam.game.engine import apply
 from zonkcam.game.errors import TableError
+from zonkcam.game.names import counted
 from zonkcam.game.scoring import score_roll
 from zonkcam.game.state import GameState, Phase
 from zonkcam.table.observe import Observation, TableEvent
@@ -111,7 +112,7 @@ class TableFlow:
         if len(rolled) != expected:
             return [
                 Question(
-                    f"{who} should have thrown {expected} dice but I see "
+                    f"{who} should have thrown {counted(expected, 'die', 'dice')} but I see "
                     f"{len(rolled)}: is one hidden or stacked? Throw again or fix it "
                     "on screen"
                 )

@@ -22,6 +22,7 @@ from zonkcam.display.sounds import Sounds
 from zonkcam.display.window import Window
 from zonkcam.errors import UserError
 from zonkcam.game import actions as A
+from zonkcam.game.names import counted
 from zonkcam.game.rules import End, RuleSet, load_rules
 from zonkcam.game.state import GameState
 from zonkcam.hardware.buttons import ButtonPins, open_buttons
@@ -51,7 +52,7 @@ def headless_demo_rules(rules: RuleSet) -> RuleSet:
     """The table's rules for the demo game without a display: a short game, named so."""
     if rules.end is End.TURNS:
         short = replace(rules, turns=min(rules.turns, HEADLESS_DEMO_TURNS))
-        what = f"{short.turns} turns"
+        what = counted(short.turns, "turn")
     else:
         short = replace(rules, target=min(rules.target, HEADLESS_DEMO_TARGET))
         what = f"to {short.target:,}"
@@ -432,7 +433,7 @@ def meet_on_screen(
                 pace(start, FPS)
     finally:
         ui.keyboard.tap_to_command = None
-    _note(f"met the dice: {meet.taught} dice taught; {meet.summary}")
+    _note(f"met the dice: {counted(meet.taught, 'die', 'dice')} taught; {meet.summary}")
     return meet
 
 

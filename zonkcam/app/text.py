@@ -21,12 +21,13 @@ from zonkcam.advisor.advice import Advisor, Objective, best_words, worth
 from zonkcam.app.games import new_game, resume, resume_command
 from zonkcam.errors import UserError
 from zonkcam.game import actions as A
-from zonkcam.game.dice import parse_typed_dice
-from zonkcam.game.engine import check_namer, may_bank
+from zonkcam.game.dice import Die, parse_typed_dice
+from zonkcam.game.engine import allowed, check_namer, may_bank
 from zonkcam.game.errors import RulesError, TableError
 from zonkcam.game.game import Game
 from zonkcam.game.names import escaped, quoted, unprintable
 from zonkcam.game.rules import PRESETS, End, RuleSet, load_rules
+from zonkcam.game.scoring import colours_needed
 from zonkcam.game.state import GameState, Phase, PlayerState
 from zonkcam.record.logged_game import LoggedGame
 from zonkcam.record.store import EventLog
@@ -101,26 +102,37 @@ def parse_line(line: str, state: GameState) -> A.Action | str:
     if word in ("join", "leave") and rest:
         return A.Join(rest) if word == "join" else A.Leave(rest)
     if word in ("roll", "r"):
-        return A.Roll(parse_typed_dice(rest))
+        return _roll(parse_typed_dice(rest), state)
     if word in ("keep", "k"):
         return A.Keep(tuple(sorted(d.value for d in parse_typed_dice(rest))))
     if text.startswith("#"):
         keeps = state.turn.score.keeps if state.turn.score and state.phase is Phase.DECIDE else ()
+        go = len(keeps) + 1 if keeps and allowed(state, A.GoFor1000()) else 0
         number = text[1:].strip()
         if not (
             number.isascii()
             and number.isdigit()
             and len(number) < 4
-            and 1 <= int(number) <= len(keeps)
+            and 1 <= int(number) <= max(len(keeps), go)
         ):
             raise InputError(f"no keep {quoted(text)}: type keeps to list them")
+        if int(number) == go:
+            return A.GoFor1000()
         return A.Keep(keeps[int(number) - 1].dice)
     if text and text[0].isdigit():
         dice = parse_typed_dice(text)
         if state.phase is Phase.DECIDE:
             return A.Keep(tuple(sorted(d.value for d in dice)))
-        return A.Roll(dice)
+        return _roll(dice, state)
     raise InputError(f"not a command: {quoted(text)} (type help)")
+
+
+def _roll(dice: tuple[Die, ...], state: GameState) -> A.Roll:
+    """A typed roll; asked again with colours where colour pairs would score more."""
+    question = colours_needed(state.rules, dice)
+    if question:
+        raise InputError(question)
+    return A.Roll(dice)
 
 
 def player_names(text: str) -> list[str]:
@@ -188,13 +200,22 @@ def _dice_word(n: int) -> str:
 
 
 def keeps_text(state: GameState) -> str:
+    """The legal keeps, numbered for #N, and going for 1000 after them where it is allowed
+    (numbered as `odds` numbers them)."""
     score = state.turn.score
     if state.phase is not Phase.DECIDE or score is None:
         return "no roll to keep from"
-    return "\n".join(
+    lines = [
         f"  #{i} keep {' '.join(map(str, k.dice)):<12} {k.points:>6}  {', '.join(k.combos)}"
         for i, k in enumerate(score.keeps, start=1)
-    )
+    ]
+    if allowed(state, A.GoFor1000()):
+        missing = next(f for f in range(1, 7) if f not in {d.value for d in score.dice})
+        lines.append(
+            f"  #{len(lines) + 1} {'go for 1000':<17} {state.rules.go_for_1000:>6}  "
+            f"roll one die alone: a {missing} scores it, anything else is a zonk (or type go)"
+        )
+    return "\n".join(lines)
 
 
 def board_text(state: GameState) -> str:

@@ -6,8 +6,9 @@
 Without ``--roll`` the player is about to throw ``--dice`` dice; with it, that roll is on
 the table and every legal keep is valued. ``--score`` and ``--opponent`` give the win
 chance from the two-player table built by ``zonkcam solve`` (without a table: expected
-points, and a note saying how to build one). ``--score 0`` on a table with an entry
-minimum means not yet on the board; without ``--score`` the player is on the board.
+points, and a note saying how to build one). ``--not-on-board`` (or ``--score 0``) on a
+table with an entry minimum: the player has not banked the points to get on the board yet,
+so no bank under the entry minimum; otherwise the player is on the board.
 """
 
 from __future__ import annotations
@@ -18,8 +19,9 @@ import json
 from zonkcam.advisor.race import unsupported
 from zonkcam.errors import UserError
 from zonkcam.game.dice import parse_dice
+from zonkcam.game.names import counted
 from zonkcam.game.rules import HotDice, load_rules
-from zonkcam.game.scoring import RollContext, score_roll
+from zonkcam.game.scoring import RollContext, colours_needed, score_roll
 from zonkcam.game.state import GameState, Phase, PlayerState, TurnState
 from zonkcam.record.win_tables import cached_advisor
 
@@ -55,7 +57,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         metavar="DIE",
         help="the roll on the table, e.g. 1 5 5 2 3 6 (detroit: 2w 2w 3r ...)",
     )
-    p.add_argument("--score", type=int, help="the player's game total")
+    p.add_argument("--score", type=int, help="the player's game total (0: not on the board)")
+    p.add_argument(
+        "--not-on-board",
+        action="store_true",
+        help="the player is not on the board yet: the first bank needs the table's entry "
+        "minimum (classic-10000 1,000, all-johnnys 1,000, drinking 350)",
+    )
     p.add_argument("--opponent", type=int, help="the opponent's game total (two players)")
     p.set_defaults(func=run)
 
@@ -74,6 +82,12 @@ def state_for(args: argparse.Namespace) -> GameState:
     for name, value in (("--score", args.score), ("--opponent", args.opponent)):
         if value is not None and value < 0:
             raise UserError(f"{name} must be 0 or more, not {value}")
+    if args.not_on_board and not rules.entry_minimum:
+        raise UserError(
+            f"{rules.name} has no entry minimum: every player is on the board from the start"
+        )
+    if args.not_on_board and args.score:
+        raise UserError(f"--not-on-board with --score {args.score}: a player with points is on it")
     fresh = total == 0 and dice == rules.dice
     turn = TurnState(
         phase=Phase.ROLL,
@@ -90,7 +104,10 @@ def state_for(args: argparse.Namespace) -> GameState:
     if args.roll:
         roll = parse_dice(args.roll)
         if len(roll) != dice:
-            raise UserError(f"--roll has {len(roll)} dice, --dice says {dice}")
+            raise UserError(f"--roll has {counted(len(roll), 'die', 'dice')}, --dice says {dice}")
+        question = colours_needed(rules, roll)
+        if question:
+            raise UserError(question)
         score = score_roll(rules, roll, RollContext(full_roll=dice == rules.dice))
         turn.rolls += 1
         turn.roll, turn.score = roll, score
@@ -104,7 +121,7 @@ def state_for(args: argparse.Namespace) -> GameState:
     me = PlayerState(
         "you",
         score=args.score or 0,
-        on_board=args.score is None or args.score > 0 or not rules.entry_minimum,
+        on_board=not rules.entry_minimum or not (args.not_on_board or args.score == 0),
     )
     players = [me]
     if args.opponent is not None:
@@ -117,6 +134,8 @@ def run(args: argparse.Namespace) -> int:
     rules, turn = state.rules, state.turn
     advisor = cached_advisor()
     out = {"rules": args.rules, "turn_total": turn.total, "dice": turn.dice_to_roll}
+    if rules.entry_minimum:
+        out["on_board"] = state.players[0].on_board
     if turn.phase is Phase.OVER:
         out |= {"zonk": True, "note": "nothing scores: the turn ends with a zonk"}
         print(json.dumps(out))

@@ -12,6 +12,7 @@ from pathlib import Path
 
 from zonkcam.commands.play import whole_number
 from zonkcam.commands.read import load_model_or_fail
+from zonkcam.game.names import counted
 
 TABLE_SIZES = ((640, 480), (1280, 960), (2304, 1296))
 TABLE_DICE = 6
@@ -281,7 +282,7 @@ def run(args: argparse.Namespace) -> int:
         )
     if result["read_peak_rss_mb"] is not None:
         print(
-            f"peak RSS of `zonkcam read` over the {len(read_paths)} photos: "
+            f"peak RSS of `zonkcam read` over the {counted(len(read_paths), 'photo')}: "
             f"{result['read_peak_rss_mb']:.0f} MB"
         )
     print(f"peak RSS of this benchmark: {result['bench_peak_rss_mb']:.0f} MB")

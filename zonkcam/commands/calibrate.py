@@ -16,7 +16,7 @@ from zonkcam.mat.calibrate import (
 )
 from zonkcam.mat.layout import load_geometry
 from zonkcam.mat.taught import forget_taught, taught_dice_path
-from zonkcam.sources import CameraError, open_source
+from zonkcam.sources import CameraError, open_source, picamera2_available
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -28,7 +28,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "plus a preview image with the zones drawn on the camera's view.",
     )
     p.add_argument(
-        "--source", default="auto", help="auto, pi, demo, usb[:N], a video file or an image folder"
+        "--source",
+        default="auto",
+        help="auto (the Pi camera), pi, usb[:N], a video file, an image folder, or demo (the "
+        "demo table, to try the command: it never stands in for a missing camera)",
     )
     p.add_argument("--image", help="calibrate from this photo of the empty mat instead")
     p.add_argument("--geometry", default="a3", help="a3, a2, or your mat geometry TOML")
@@ -53,6 +56,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     geo = load_geometry(args.geometry)
+    demo = args.source.partition(":")[0] == "demo" and not args.image
+    out = Path(args.out) if args.out else default_calibration_path()
+    if demo and not args.out and out.exists():
+        raise UserError(
+            f"{out} holds a calibration already and the demo table's would replace it: "
+            "nothing was written (give --out FILE to keep the demo table's elsewhere)"
+        )
     if args.image:
         image = cv2.imread(args.image, cv2.IMREAD_COLOR)
         if image is None:
@@ -64,7 +74,6 @@ def run(args: argparse.Namespace) -> int:
         cal = calibrate(image, geo)
     except CalibrationError as exc:
         raise UserError(f"{what}: {exc}") from None
-    out = Path(args.out) if args.out else default_calibration_path()
     preview = Path(args.preview) if args.preview else out.with_name(out.stem + "-preview.png")
     try:
         cal.save(out)
@@ -72,6 +81,12 @@ def run(args: argparse.Namespace) -> int:
         cv2.imwrite(str(preview), draw_zones(image, cal))
     except OSError as exc:
         raise UserError(f"cannot write the calibration: {exc}") from None
+    if demo:
+        print(
+            "calibrated the DEMO table (a simulated camera, not yours): play and watch "
+            "calibrate the demo table themselves, so this file only shows what calibrate "
+            "writes; calibrate again with the camera before a real game"
+        )
     print(
         f"calibrated from {what}: {geo.name} mat, {cal.px_per_mm:.2f} px/mm, "
         f"markers fit to {cal.reprojection_px:.2f} px, edges {cal.edge_width_px:.1f} px"
@@ -84,14 +99,22 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _grab(source: str, warmup: int):
+    if source == "auto":  # the camera, never the demo table in its place
+        if not picamera2_available():
+            raise UserError(
+                "no camera: picamera2 is not installed (not a Raspberry Pi?); nothing was "
+                "written. Use --source usb, --image PHOTO, or --source demo to try it on "
+                "the demo table"
+            )
+        source = "pi"
     try:
         src = (
             open_source(source, demo={"autoplay": False})
-            if source in ("demo", "auto")
+            if source.partition(":")[0] == "demo"
             else open_source(source)
         )
     except CameraError as exc:
-        raise UserError(str(exc)) from None
+        raise UserError(f"{exc}; nothing was written") from None
     try:
         frame = None
         for _ in range(max(1, warmup)):

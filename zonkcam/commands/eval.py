@@ -15,6 +15,7 @@ from zonkcam.commands.play import whole_number
 from zonkcam.commands.read import load_model_or_fail
 from zonkcam.commands.train import DEFAULT_SETS, SHARED_DATA, default_data
 from zonkcam.errors import UserError
+from zonkcam.game.names import counted
 
 if TYPE_CHECKING:
     from zonkcam.train.distort import Distortion
@@ -323,7 +324,7 @@ def _print(result: dict, args: argparse.Namespace) -> None:
         print(
             "by die size (px): "
             + "  ".join(
-                f"{k}: {v['dice']} dice, recall {_fmt(v['recall'])}, end to end "
+                f"{k}: {counted(v['dice'], 'die', 'dice')}, recall {_fmt(v['recall'])}, end to end "
                 f"{_fmt(v['end_to_end'])}"
                 for k, v in sizes.items()
                 if v["dice"]
@@ -337,7 +338,8 @@ def _print(result: dict, args: argparse.Namespace) -> None:
             f"{a['misread']} misread, {a['extra_flagged']} of {a['extra']} extra"
         )
         print(
-            f"silent errors (read wrong with no '?'): {a['misread_silent']} dice of "
+            "silent errors (read wrong with no '?'): "
+            f"{counted(a['misread_silent'], 'die', 'dice')} of "
             f"{a['dice']}; photos with the right dice count, a wrong value and no '?': "
             f"{_fmt(a['images_silent'])}"
         )
@@ -348,8 +350,9 @@ def _print(result: dict, args: argparse.Namespace) -> None:
             print(f"{source:14}" + "".join(f"{_fmt(s.get(k, '')):>{width[k]}}" for k in COLUMNS))
         for source, s in result["twins"].items():
             print(
-                f"{source}: silent errors {s['misread_silent']} dice; photos with the right "
-                f"dice count, a wrong value and no '?': {_fmt(s['images_silent'])}"
+                f"{source}: silent errors {counted(s['misread_silent'], 'die', 'dice')}; "
+                "photos with the right dice count, a wrong value and no '?': "
+                f"{_fmt(s['images_silent'])}"
                 + (
                     ""
                     if s["detector_is_twin"]

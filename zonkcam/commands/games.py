@@ -11,7 +11,7 @@ from zonkcam.app.text import board_text
 from zonkcam.commands.replay import read_replay
 from zonkcam.errors import UserError
 from zonkcam.game import actions as A
-from zonkcam.game.names import escaped
+from zonkcam.game.names import counted, escaped
 from zonkcam.record.logged_game import saved_game
 from zonkcam.record.photos import RollPhotos, photo_folder
 from zonkcam.record.store import MAX_GAME_ID, EventLog, NoLogError, StoreError, local_time
@@ -220,8 +220,8 @@ def _export(args: argparse.Namespace) -> int:
             raise UserError(f"cannot write {args.out}: {exc}") from None
         undos, kept = _undos(objects)
         print(
-            f"wrote {len(lines)} actions of game {args.game} ({table}) to {escaped(args.out)}"
-            + _undone(len(lines), undos, kept)
+            f"wrote {counted(len(lines), 'action')} of game {args.game} ({table}) "
+            f"to {escaped(args.out)}" + _undone(len(lines), undos, kept)
         )
     else:
         print(text, end="")
@@ -238,8 +238,9 @@ def _import(args: argparse.Namespace) -> int:
         path = log.path
     undos = sum(isinstance(a, A.Undo) for a in played)
     print(
-        f"{escaped(args.file)}: {len(played)} actions ({escaped(game.rules.name)}) saved as "
-        f"game {game_id} in {escaped(str(path))}" + _undone(len(played), undos, len(game.events))
+        f"{escaped(args.file)}: {counted(len(played), 'action')} "
+        f"({escaped(game.rules.name)}) saved as game {game_id} in {escaped(str(path))}"
+        + _undone(len(played), undos, len(game.events))
     )
     again = argparse.Namespace(db=getattr(args, "db", None))
     if game.state.finished:
@@ -308,7 +309,11 @@ def _dice(args: argparse.Namespace) -> int:
     for pool in found:
         v = pool.verdict
         print(f"  {pool.text}")
-        print("    faces 1-6: " + " ".join(f"{c:>4}" for c in v.counts) + f"  ({v.throws} throws)")
+        print(
+            "    faces 1-6: "
+            + " ".join(f"{c:>4}" for c in v.counts)
+            + f"  ({counted(v.throws, 'throw')})"
+        )
     return 0
 
 

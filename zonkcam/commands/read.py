@@ -9,7 +9,7 @@ import time
 from pathlib import Path
 
 from zonkcam.errors import UserError
-from zonkcam.game.names import escaped
+from zonkcam.game.names import counted, escaped
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -143,7 +143,7 @@ def run(args: argparse.Namespace) -> int:
     sys.stdout.flush()
     if failed:
         print(
-            f"zonkcam read: {failed} of {len(names)} images could not be read",
+            f"zonkcam read: {failed} of {counted(len(names), 'image')} could not be read",
             file=sys.stderr,
         )
     return 1 if failed == len(names) else 0  # exit 1: nothing was read at all

@@ -5,9 +5,10 @@ from __future__ import annotations
 import argparse
 import json
 
+from zonkcam.errors import UserError
 from zonkcam.game.dice import parse_typed_dice
 from zonkcam.game.rules import load_rules
-from zonkcam.game.scoring import score_roll
+from zonkcam.game.scoring import colours_needed, score_roll
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -32,6 +33,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     rules = load_rules(args.rules)
     dice = parse_typed_dice(" ".join(args.dice))
+    question = colours_needed(rules, dice)
+    if question:
+        raise UserError(question)
     result = score_roll(rules, dice)
     best = result.best
     print(

@@ -13,7 +13,9 @@ import argparse
 import resource
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import TextIO
 
 from zonkcam.advisor.advice import Advisor
 from zonkcam.advisor.points import solve_points
@@ -82,12 +84,21 @@ def run(args: argparse.Namespace) -> int:
         except UserError:
             stored = None
         if stored is not None and stored.rules == rules:
-            print(f"two-player table: {path} (stored; --force builds it again)")
+            print(
+                f"two-player table: {path} (stored: built before, nothing to solve; "
+                "--force builds it again)"
+            )
             _summary(stored)
             return 0
-    print(f"solving the two-player race to {rules.target} ...", file=sys.stderr)
+    print(
+        f"solving the two-player race to {rules.target:,}: this takes minutes (the presets "
+        f"about 2 to 9 on a desktop, a Raspberry Pi longer), once: the table is stored in "
+        f"{path} for advise, play and the demo game",
+        file=sys.stderr,
+        flush=True,
+    )
     start = time.perf_counter()
-    table = build(rules, progress=_progress(start))
+    table = build(rules, progress=Progress(start, sys.stderr))
     took = time.perf_counter() - start
     save_table(table, path)
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
@@ -103,14 +114,43 @@ def _summary(table: WinTable) -> None:
     print(f"  the first player wins {table.chance(0, 0):.2%} of games between two optimal players")
 
 
-def _progress(start: float):
-    shown = [-1]
+class Progress:
+    """How far a build is, with the time taken and a guess at the time left: at a terminal
+    one line written over (at most once a second), elsewhere a line every 10%."""
 
-    def show(done: int, total: int) -> None:
+    def __init__(
+        self, start: float, out: TextIO, clock: Callable[[], float] = time.perf_counter
+    ) -> None:
+        self.start = start
+        self.out = out
+        self.clock = clock
+        self.tty = out.isatty()
+        self.shown = -1
+        self.at = float("-inf")
+
+    def __call__(self, done: int, total: int) -> None:
         percent = 100 * done // total
-        if percent // 5 != shown[0] // 5 or done == total:
-            shown[0] = percent
-            elapsed = time.perf_counter() - start
-            print(f"  {percent:3d}%  {elapsed:.0f} s", file=sys.stderr, flush=True)
+        now = self.clock()
+        finished = done == total
+        if self.tty:
+            due = percent != self.shown and now - self.at >= 1
+        else:
+            due = percent // 10 != self.shown // 10
+        if not (due or finished) or percent == self.shown:
+            return
+        self.shown, self.at = percent, now
+        elapsed = now - self.start
+        text = f"  {percent:3d}%  {_duration(elapsed)}"
+        if 5 <= percent < 100:
+            left = elapsed * (total - done) / done
+            text += f", about {_duration(left)} left"
+        if self.tty:
+            self.out.write(f"\r{text:<40}" + ("\n" if finished else ""))
+        else:
+            self.out.write(text + "\n")
+        self.out.flush()
 
-    return show
+
+def _duration(seconds: float) -> str:
+    minutes, s = divmod(round(seconds), 60)
+    return f"{minutes} min {s} s" if minutes else f"{s} s"

@@ -25,6 +25,7 @@ from collections.abc import Sequence
 import pygame
 
 from zonkcam.display.painter import ACCENT, BACKGROUND, DIM, PANEL, Painter
+from zonkcam.game.names import counted
 from zonkcam.review.dice import Pool
 from zonkcam.review.night import GameReview
 
@@ -224,7 +225,7 @@ def _faces(
         return
     pool = pools[0]
     counts = pool.verdict.counts
-    label = f"{pool.name}: {pool.verdict.throws} throws" + (
+    label = f"{pool.name}: {counted(pool.verdict.throws, 'throw')}" + (
         f" (+{len(pools) - 1} more pools)" if len(pools) > 1 else ""
     )
     painter.text(

@@ -40,6 +40,7 @@ from zonkcam.display.painter import (
     Painter,
 )
 from zonkcam.display.view import CONFIRM_BELOW, ShownDie, die_at
+from zonkcam.game.names import counted
 from zonkcam.table.observe import TableEvent
 
 if TYPE_CHECKING:
@@ -176,7 +177,7 @@ class MeetTheDice:
             self.taught += len(pairs)
         left = len(self.dice) - len(pairs)
         self._next(
-            f"throw {self.thrown + 1}: {len(pairs)} dice taught"
+            f"throw {self.thrown + 1}: {counted(len(pairs), 'die', 'dice')} taught"
             + (f", {left} not (cocked with no value given, or not read)" if left else "")
         )
 

@@ -19,6 +19,7 @@ from zonkcam.display.painter import ACCENT, BACKGROUND, DIM, PANEL, TEXT, WARN, 
 from zonkcam.game import actions as A
 from zonkcam.game.errors import TableError
 from zonkcam.game.game import Game
+from zonkcam.game.names import counted
 from zonkcam.game.rules import PRESETS, RuleSet
 
 MAX_NAME = 16
@@ -35,7 +36,8 @@ class ResumableGame:
 
     @property
     def label(self) -> str:
-        return f"#{self.id} {self.rules_name}: {', '.join(self.players)} ({self.actions} actions)"
+        players = ", ".join(self.players)
+        return f"#{self.id} {self.rules_name}: {players} ({counted(self.actions, 'action')})"
 
 
 class _Menu:

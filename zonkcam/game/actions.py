@@ -22,7 +22,7 @@ from typing import Any
 
 from zonkcam.game.dice import COLOUR_NAMES, PLAIN_DICE, Die, parse_dice
 from zonkcam.game.errors import TableError
-from zonkcam.game.names import quoted
+from zonkcam.game.names import counted, quoted
 
 
 class PenaltyKind(StrEnum):
@@ -66,7 +66,8 @@ class Roll:
     def __post_init__(self) -> None:
         if self.seen and len(self.seen) != len(self.dice):
             raise ActionFormatError(
-                f"'seen' names {len(self.seen)} colours for {len(self.dice)} dice"
+                f"'seen' names {counted(len(self.seen), 'colour')} for "
+                f"{counted(len(self.dice), 'die', 'dice')}"
             )
         for colour in self.seen:
             if colour is not None and colour not in COLOUR_NAMES:

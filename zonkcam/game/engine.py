@@ -20,7 +20,7 @@ from zonkcam.game.errors import (
     TableError,
     TurnError,
 )
-from zonkcam.game.names import name_problem
+from zonkcam.game.names import counted, name_problem
 from zonkcam.game.rules import End, HotDice, RuleSet, WinnerBy
 from zonkcam.game.scoring import Keep, RollContext, score_roll
 from zonkcam.game.state import (
@@ -372,7 +372,7 @@ def _credit(s: GameState, p: PlayerState, total: int) -> None:
     if drink.barrier_handouts and barriers:
         n = barriers * len(s.active)
         p.handouts += n  # "X hands out N": the night's review counts hand-outs by this line
-        s.log.append(f"{who} hands out {n} drinks")
+        s.log.append(f"{who} hands out {counted(n, 'drink')}")
         s.banners.append("HAND OUT")
     made = 0
     if drink.rule_turn_over and total > drink.rule_turn_over:

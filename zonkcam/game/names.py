@@ -45,6 +45,12 @@ def quoted(value: object, limit: int = 40) -> str:
     return text if len(text) <= limit else text[:limit] + "..."
 
 
+def counted(n: int, one: str, many: str | None = None) -> str:
+    """``n`` things in words: ``counted(1, "die", "dice") == "1 die"``, ``counted(3, "throw")
+    == "3 throws"`` (``many`` defaults to ``one + "s"``)."""
+    return f"{n} {one if n == 1 else (many or one + 's')}"
+
+
 def name_problem(name: str, what: str, limit: int = MAX_NAME) -> str | None:
     """Why ``name`` cannot be a name (a sentence), or None when it can."""
     if not name.strip():

@@ -2,7 +2,7 @@
 
 A :class:`RuleSet` is a frozen value; every rule docs/rules.md names is a field.
 Custom tables are TOML files; ``base = "classic-10000"`` starts from a preset and
-the other keys override it (see ``zonkcam rules show NAME`` for a full example).
+the other keys override it (see ``zonkcam rules show --toml NAME`` for a full example).
 """
 
 from __future__ import annotations
@@ -234,7 +234,7 @@ def _straight(faces: str, points: int) -> Straight:
 
 PRESET_NAMES = ("classic-10000", "all-johnnys", "chicago", "detroit", "drinking")
 TABLES = Path(__file__).resolve().parent / "tables"
-"""The presets as data: one TOML file per table, NAME.toml, in the format of `rules show`."""
+"""The presets as data: one TOML file per table, NAME.toml, in the format of `rules show --toml`."""
 
 
 def _preset(name: str) -> RuleSet:

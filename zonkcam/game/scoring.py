@@ -14,7 +14,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from zonkcam.game.dice import FACES, Die, counts_of, values_of
+from zonkcam.game.dice import COLOURS, DETROIT_DICE, FACES, Die, counts_of, values_of
 from zonkcam.game.errors import BadDiceError, IllegalKeepError
 from zonkcam.game.rules import RuleSet
 
@@ -131,6 +131,33 @@ def score_roll(
         ctx.set_aside_points if completion else 0,
     )
     return RollScore(dice, keeps)
+
+
+def colours_needed(rules: RuleSet, dice: Sequence[Die]) -> str | None:
+    """Why ``dice``, a roll of all the table's dice given without colours, cannot be scored
+    without them: on a table with colour pairs, matching pairs would score more than the
+    values alone (2 2 3 3 4 4 on detroit: nothing, or 1,000). None when the colours are
+    given or would change nothing."""
+    if (
+        not rules.points.colour_pairs
+        or len(dice) != rules.dice
+        or any(d.color is not None for d in dice)
+    ):
+        return None
+    values = sorted(d.value for d in dice)
+    paired = tuple(Die(v, c) for v, c in zip(values, DETROIT_DICE, strict=True))
+    plain, pairs = score_roll(rules, dice).best, score_roll(rules, paired).best
+    as_pairs = pairs.points if pairs else 0
+    if as_pairs <= (plain.points if plain else 0):
+        return None
+    letters = {name: letter for letter, name in COLOURS.items()}
+    example = " ".join(f"{d.value}{letters[d.color]}" for d in paired)
+    key = ", ".join(f"{letters[c]} {c}" for c in dict.fromkeys(DETROIT_DICE))
+    alone = f"scores {plain.points:,}" if plain else "scores nothing"
+    return (
+        f"{_show(values)} without colours {alone}; as colour pairs it scores {as_pairs:,}: "
+        f"type the dice with their colours ({key}), e.g. {example}"
+    )
 
 
 def _colour_pairs(dice: Sequence[Die]) -> bool:

@@ -16,6 +16,7 @@ from pathlib import Path
 
 from zonkcam.game import actions as A
 from zonkcam.game.game import FoldError, Game
+from zonkcam.game.names import counted
 from zonkcam.game.rules import RuleSet
 from zonkcam.game.state import GameState
 from zonkcam.record.store import EventLog, LogGoneError, StoreError
@@ -108,8 +109,8 @@ class LoggedGame:
                 problems.append(f"{path}: {exc.strerror or exc}")
                 continue
             return (
-                f"this game's {len(self.game.events)} actions are kept in {path}: bring it "
-                f"back with zonkcam games import {path}"
+                f"this game's {counted(len(self.game.events), 'action')} are kept in {path}: "
+                f"bring it back with zonkcam games import {path}"
             )
         return (
             f"this game could not be written anywhere ({'; '.join(problems)}): it is only "

@@ -38,7 +38,7 @@ from pathlib import Path
 from zonkcam.errors import UserError
 from zonkcam.game.actions import Action, action_from_json, action_to_json
 from zonkcam.game.errors import RulesError, TableError
-from zonkcam.game.names import escaped
+from zonkcam.game.names import counted, escaped
 from zonkcam.game.rules import RuleSet, rules_from_dict, rules_to_toml, toml_string
 
 MIGRATIONS: tuple[str, ...] = (
@@ -520,8 +520,8 @@ class EventLog:
                 raise LogGoneError(f"the game log {self.path} {self._gone} while it was open")
             if last != seq - 1:
                 raise StoreError(
-                    f"game {game_id} was changed by another zonkcam ({last} "
-                    f"actions stored, this one expected {seq - 1}): nothing "
+                    f"game {game_id} was changed by another zonkcam ({counted(last, 'action')} "
+                    f"stored, this one expected {seq - 1}): nothing "
                     "was saved; resume the game again to go on from there"
                 )
             db.execute(

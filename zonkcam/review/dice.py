@@ -21,6 +21,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from zonkcam.game import actions as A
+from zonkcam.game.names import counted
 from zonkcam.review.fairness import FACES, Verdict, verdict
 
 NO_COLOUR = "no colour read"
@@ -53,7 +54,9 @@ class Pool:
         if self.dice == 1 and self.coloured:
             return f"{self.name} die ({self.sureness}): {self.verdict.text}"
         why = "of one colour" if self.coloured else "with no colour to tell them apart"
-        return f"{self.name} ({self.dice} dice {why}, pooled): {self.verdict.text}"
+        return (
+            f"{self.name} ({counted(self.dice, 'die', 'dice')} {why}, pooled): {self.verdict.text}"
+        )
 
     @property
     def sureness(self) -> str:

@@ -12,6 +12,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from zonkcam.game.names import counted
 from zonkcam.mat.taught import (
     describe,
     forget_taught,
@@ -120,7 +121,7 @@ def meet_the_dice(
     from zonkcam.table.observe import TableEvent
 
     say(
-        f"meet the dice: throw all the dice on the mat ({throws} throws); after each, "
+        f"meet the dice: throw all the dice on the mat ({counted(throws, 'throw')}); after each, "
         "Enter if every value is right, else type the values (35126) or fix dice (2=5)"
     )
     done = taught = 0
@@ -140,14 +141,18 @@ def meet_the_dice(
             values = parse_fix(line, [d.value if d.known else 0 for d in dice])
             if values is not None and all(1 <= v <= 6 for v in values):
                 break
-            say(f"type {len(dice)} values 1-6 in order, or N=V for die N, or Enter")
+            say(f"type {counted(len(dice), 'value')} 1-6 in order, or N=V for die N, or Enter")
         if values is not None:
             pairs = [(s, v, d.color) for s, v, d in zip(seen, values, dice, strict=True) if s]
             if pairs and teacher.teach(
                 [p[0] for p in pairs], [p[1] for p in pairs], [p[2] for p in pairs], turns=True
             ):
                 taught += len(pairs)
-            say(f"taught {len(pairs)} dice" if pairs else "these dice were not read: not taught")
+            say(
+                f"taught {counted(len(pairs), 'die', 'dice')}"
+                if pairs
+                else "these dice were not read: not taught"
+            )
         done += 1
         if done >= throws:
             break
@@ -155,5 +160,5 @@ def meet_the_dice(
 
 
 def _finish(teacher: Teacher, taught: int, say: Callable[[str], None]) -> int:
-    say(f"met the dice: {taught} dice taught; {teacher.summary()}")
+    say(f"met the dice: {counted(taught, 'die', 'dice')} taught; {teacher.summary()}")
     return taught
