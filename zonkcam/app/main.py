@@ -113,10 +113,8 @@ def run_app(args: argparse.Namespace) -> int:
         except BaseException:
             source.close()
             raise
-    print(
-        f"zonkcam: {source.name}" + (" (no camera: playing the demo game)" if demo else ""),
-        file=sys.stderr,
-    )
+    # what is played, on stdout like the game's log; stderr is for what went wrong
+    print(f"zonkcam: {source.name}" + (" (no camera: playing the demo game)" if demo else ""))
     meet_throws = getattr(args, "meet_dice", 0)
     # the demo's automatic players confirm nothing: the demo table learns only what it
     # meets (its rendered dice, for this run: nothing kept on disk)
