@@ -37,3 +37,7 @@ def test_the_demo_game_without_sound_or_display_is_quiet_and_leaves_nothing(tmp_
     assert list(tmp.iterdir()) == []  # no /tmp/pulse-*
     assert [p.relative_to(home).as_posix() for p in home.iterdir()] == [".local"]
     assert [p.name for p in (home / ".local" / "share").iterdir()] == ["zonkcam"]
+    # the game's turn screenshots in its own folder, which the closing line names
+    game = home / ".local" / "share" / "zonkcam" / "screenshots" / "game-0001"
+    assert (game / "turn-0001.png").exists()
+    assert done.stdout.splitlines()[-1] == f"screenshots (one per turn) in {game}"

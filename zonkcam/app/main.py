@@ -191,6 +191,7 @@ def run_app(args: argparse.Namespace) -> int:
             f"{', '.join(p.name for p in keeper.state.players)}"
         )
         games, finished_at = 1, None
+        played = [keeper.game_id]
         notifier.status(f"game {keeper.game_id}")
         for item in feed:
             start = time.monotonic()
@@ -214,6 +215,7 @@ def run_app(args: argparse.Namespace) -> int:
                     games += 1
                     finished_at = None
                     keeper = seated_again(log, state, demo)
+                    played.append(keeper.game_id)
                     print(f"Game {keeper.game_id}: {state.rules.name}")
                     app.next_game(keeper)
             if not (window.headless or args.fast):
@@ -232,7 +234,7 @@ def run_app(args: argparse.Namespace) -> int:
                 + (f", {p.bees} B" if final.rules.bees else "")
             )
         if window.headless:
-            print(f"screenshots (one per turn) in {shots.resolve()}")
+            print(f"screenshots (one per turn) in {shots.resolve()}{_game_folders(played)}")
         if camera.gave_up is not None and not app.quit:
             print(
                 f"zonkcam: {source.name}: {camera.gave_up.message}; game {app.keeper.game_id} "
@@ -242,6 +244,14 @@ def run_app(args: argparse.Namespace) -> int:
             )
             return 1
     return 0
+
+
+def _game_folders(games: list[int | None]) -> str:
+    """The games' folders of turn screenshots, as the closing line names them."""
+    named = [f"game-{g:04d}" for g in games if g is not None]
+    if not named:
+        return ""
+    return f"/{named[0]}" if len(named) == 1 else f" ({named[0]} to {named[-1]})"
 
 
 def _demo_may_resume(args: argparse.Namespace) -> None:

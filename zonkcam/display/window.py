@@ -113,12 +113,13 @@ class Window:
             self.screenshot("screen.png")
 
     def screenshot(self, name: str) -> Path | None:
-        """Save the surface as ``name`` in the screenshots folder (headless) or None."""
+        """Save the surface as ``name`` (a path in it: ``game-0001/turn-0001.png``) in the
+        screenshots folder (headless) or None."""
         if self.screenshots is None:
             return None
         try:
-            self.screenshots.mkdir(parents=True, exist_ok=True)
             path = self.screenshots / name
+            path.parent.mkdir(parents=True, exist_ok=True)
             pygame.image.save(self.surface, str(path))
         except (OSError, pygame.error) as exc:
             log.warning("cannot save screenshot %s: %s", name, exc)
