@@ -90,7 +90,7 @@ def test_whole_demo_game_with_gpio_buttons_scores_like_the_engine(tmp_path, mock
     banks = [line for line in state.log if " banks " in line]
     assert banks  # BANK came through the mocked GPIO buttons
     assert any(line.endswith(" wins") for line in lines)
-    shots = sorted((tmp_path / "shots").glob("turn-*.png"))
+    shots = sorted((tmp_path / "shots" / f"game-{app.keeper.game_id:04d}").glob("turn-*.png"))
     assert len(shots) == app.turns > 0
     window.close()
     log.close()
@@ -552,3 +552,45 @@ def test_the_demo_names_its_players_and_the_next_game_keeps_the_zonk_names(tmp_p
         again = seated_again(log, game.state, demo=False)
         assert [again.state.shown_name(p) for p in again.state.players] == shown
         assert [p.name for p in again.state.players] == ["Ann", "Bob", "Cy"]
+
+
+def test_each_games_turn_screenshots_go_to_a_folder_of_its_own(tmp_path):
+    """Headless, a screenshot per turn: game-0001/turn-0001.png...; the next game starts
+    at turn-0001 in its own folder, and a resumed game goes on from its own turns."""
+    from zonkcam.app.games import new_game
+    from zonkcam.sources import CameraProblem
+
+    rules = dataclasses.replace(PRESETS["classic-10000"], target=1000, end="instant")
+    shots = tmp_path / "shots"
+    nothing = CameraProblem("no camera here", 0.0, repeat=True)
+
+    def turn(app, roll, bank=False):
+        app.play(A.Roll(parse_dice(roll)))
+        if bank:
+            app.play(A.Bank())
+        app.tick(nothing)
+
+    with (
+        EventLog(tmp_path / "g.sqlite3") as log,
+        Window.open((800, 480), screenshots=shots) as window,
+    ):
+        screen = GameScreen(window, sounds=Sounds(muted=True))
+        keeper = LoggedGame.new(log, rules, [A.Players(("Ann", "Bob"))])
+        app = TableApp(keeper, watcher=None, screen=screen, say=lambda line: None)
+        turn(app, [2, 3, 4, 6, 6])  # Ann zonks
+        turn(app, [1, 1, 1, 2, 3], bank=True)  # Bob banks 1,000: he wins
+        assert app.keeper.state.finished
+        app.next_game(new_game(log, rules, ["Ann", "Bob"]))
+        turn(app, [2, 3, 4, 6, 6])
+        second = app.keeper.game_id
+        again = TableApp(
+            LoggedGame.resume(log, second), watcher=None, screen=screen, say=lambda line: None
+        )
+        turn(again, [2, 3, 4, 6, 6])
+    found = sorted(p.relative_to(shots).as_posix() for p in shots.rglob("turn-*.png"))
+    assert found == [
+        "game-0001/turn-0001.png",
+        "game-0001/turn-0002.png",
+        f"game-{second:04d}/turn-0001.png",
+        f"game-{second:04d}/turn-0002.png",
+    ]

@@ -416,7 +416,7 @@ def test_one_of_a_thing_is_said_in_the_singular(capsys):
     game = Game(PRESETS["drinking"], [A.Players(("Ann",))])
     game.play(A.Roll(parse_dice([1, 1, 1, 2, 3])))
     game.play(A.Bank())
-    assert "Ann hands out 1 drink" in game.state.log
+    assert "Player 1 hands out 1 drink" in game.state.log  # no zonk name yet: the seat
     # a resumable game with only its players seated
     assert ResumableGame(1, "chicago", ("Ann",), 1).label.endswith("(1 action)")
 

@@ -256,8 +256,42 @@ def test_detroit_dice_show_their_colour(out):
     scene = scenes.detroit_colours()
     surface, screen = render(view_for(scene.state, scene.observation))
     save(surface, out, "detroit")
-    red = (220, 30, 30)  # the swatch beside each red die's value
+    red = (220, 30, 30)  # the chip beside each red die's value
     assert share_of(surface, layout_for(SMALL).camera, red) > 0
+
+
+def test_detroit_colour_marks_read_across_the_table_each_with_its_letter(out):
+    """Each die's colour is a chip as tall as its value, with the colour's letter on it:
+    white, red and green told apart by letter as well as by colour."""
+    from zonkcam.display.painter import DIE_SWATCHES
+
+    scene = scenes.detroit_colours()
+    view = view_for(scene.state, scene.observation)
+    surface, screen = render(view)
+    camera = layout_for(SMALL).camera
+    marks = {
+        t.text: t
+        for t in screen.texts
+        if camera.contains(t.rect) and t.background in DIE_SWATCHES.values()
+    }
+    assert set(marks) == {"W", "R", "G"}
+    for letter, name in (("W", "white"), ("R", "red"), ("G", "green")):
+        mark = marks[letter]
+        assert mark.background == DIE_SWATCHES[name]
+        assert mark.rect.h >= 28
+        assert find_text(surface, screen, letter) is not None
+    values = [t for t in screen.texts if camera.contains(t.rect) and t.text[0].isdigit()]
+    assert len(values) == len(view.dice)
+    assert all(v.rect.h >= 28 and not v.label for v in values)
+
+
+def test_the_turn_total_is_not_named_like_the_turn_counter():
+    """'TURN 1 OF 21' counts the rounds; the turn's points are the TURN TOTAL."""
+    state = scenes.all_johnnys().state
+    surface, screen = render(view_for(state, None))
+    texts = [t.text for t in screen.texts]
+    assert "TURN TOTAL" in texts and "TURN" not in texts
+    assert any(t.startswith("TURN ") and " OF " in t for t in texts)
 
 
 def test_no_camera_placeholder():

@@ -123,3 +123,30 @@ def test_a_log_that_cannot_be_read_shows_a_message_not_charts(window, tmp_path, 
         assert not screen.show_charts
         assert screen.message == "no charts: the disk went away"
         assert view.banner.name == "WINNER"
+
+
+def test_the_charts_show_each_players_final_score_in_figures(window, tmp_path):
+    """Beside the race, each player's score at the end of the game, in figures read across
+    the table; the winner's in the winner's yellow."""
+    from zonkcam.display.painter import ACCENT, TEXT
+
+    with EventLog(tmp_path / "g.sqlite3") as log:
+        keeper = LoggedGame.new(log, RULES, [A.Players(("Ann", "Bob"))])
+        play_a_game(keeper)
+        screen = GameScreen(window, sounds=Sounds(muted=True))
+        app = TableApp(keeper, watcher=None, screen=screen, say=lambda line: None)
+        screen.draw(keeper.state)
+        press(pygame.K_s)
+        for command in screen.commands():
+            app.handle(command)
+        assert screen.show_charts
+        screen.draw(keeper.state)
+    painter, surface = screen.painter, window.surface
+    scores = {p.name: p.score for p in keeper.state.players}
+    assert scores == {"Ann": 3000, "Bob": 1000}
+    drawn = {t.text: t for t in painter.texts if not t.label}
+    for name, colour in (("Ann", ACCENT), ("Bob", TEXT)):
+        score = drawn[f"{scores[name]:,}"]
+        assert score.rect.h >= 28 and score.color == colour
+        assert find_text(surface, painter, f"{scores[name]:,}") is not None
+        assert abs(score.rect.centery - drawn[name].rect.centery) < 8  # on the name's line

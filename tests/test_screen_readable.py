@@ -2,9 +2,8 @@
 tall on an 800x480 screen, and nothing is drawn over it, in every moment of every table
 (the scenes behind docs/screenshots/, each with every banner its last action raised).
 
-Labels are exempt: panel titles, the table's name, and the values written beside the dice
-on the camera view, which is looked at up close (a tap fixes a die; the dice to check are
-named in big letters over the keeps)."""
+Labels are exempt: panel titles and the table's name. The values written beside the dice
+on the camera view, and the colour marks of the detroit dice, are figures like the rest."""
 
 from __future__ import annotations
 
@@ -90,6 +89,19 @@ def test_every_figure_reads_from_two_metres(name, tmp_path):
     if view.banner is not None:  # whose turn and the scores stay in sight
         assert not lay.banner.colliderect(lay.board)
         assert not lay.banner.colliderect(lay.header.inflate(0, -2))
+
+
+@pytest.mark.parametrize("name", ["roll", "detroit", "hot-dice"])
+def test_every_die_on_the_camera_view_has_its_value_in_figures(name):
+    view = VIEWS[name]
+    surface = pygame.Surface(SIZE)
+    screen = Painter()
+    lay = screen.draw(surface, view)
+    on_camera = [t for t in screen.texts if lay.camera.contains(t.rect)]
+    values = [t for t in on_camera if t.text.rstrip("?").isdigit() or t.text == "?"]
+    assert len(values) == len(view.dice) > 0
+    assert all(not t.label and t.rect.h >= LINE_PX for t in values)
+    assert not any(drawn_over(surface, screen, t) for t in on_camera)
 
 
 def test_the_scenes_cover_every_moment_of_the_tables():

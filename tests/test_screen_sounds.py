@@ -89,3 +89,58 @@ def test_a_broken_mixer_is_silent():
 
     s = Sounds(mixer=Broken())
     assert s.silent and not s.play("ZONK")
+
+
+def test_audio_drivers_name_only_what_can_play(tmp_path):
+    no_card = tmp_path / "no-snd"
+    assert sounds.audio_drivers({}, no_card) == []  # no server, no sound card: nothing
+    assert sounds.audio_drivers({"SDL_AUDIODRIVER": "dummy"}, no_card) == []
+    assert sounds.audio_drivers({"SDL_AUDIODRIVER": "alsa"}, no_card) == ["alsa"]
+    runtime = tmp_path / "run"
+    (runtime / "pulse").mkdir(parents=True)
+    env = {"XDG_RUNTIME_DIR": str(runtime)}
+    assert sounds.audio_drivers(env, no_card) == []  # a runtime folder, no server in it
+    (runtime / "pulse" / "native").touch()
+    (runtime / "pipewire-0").touch()
+    assert sounds.audio_drivers(env, no_card) == ["pulseaudio", "pipewire"]
+    assert sounds.audio_drivers({"PULSE_SERVER": "tcp:host"}, no_card) == ["pulseaudio"]
+    snd = tmp_path / "snd"
+    snd.mkdir()
+    (snd / "controlC0").touch()
+    (snd / "pcmC0D0c").touch()  # a microphone plays nothing
+    assert sounds.audio_drivers({}, snd) == []
+    (snd / "pcmC0D0p").touch()  # a Pi's headphone jack or HDMI
+    assert sounds.audio_drivers({}, snd) == ["alsa"]
+
+
+def test_no_audio_anywhere_starts_no_mixer(monkeypatch):
+    pygame = pytest.importorskip("pygame")
+    monkeypatch.setattr(sounds, "audio_drivers", lambda env: [])
+    monkeypatch.setattr(pygame.mixer, "init", lambda *a, **k: pytest.fail("mixer started"))
+    assert sounds.open_mixer() is None
+    assert Sounds().silent
+
+
+def test_muted_starts_the_mixer_only_when_unmuted(monkeypatch):
+    mixer = FakeMixer()
+    opened = []
+    monkeypatch.setattr(sounds, "open_mixer", lambda: opened.append(1) or mixer)
+    s = Sounds(muted=True)
+    assert opened == [] and not s.play("ZONK")
+    s.toggle_mute()
+    s.toggle_mute()
+    s.toggle_mute()
+    assert opened == [1] and s.play("ZONK")
+
+
+def test_what_c_writes_on_stderr_while_the_mixer_starts_goes_to_the_log(capfd, caplog):
+    import logging
+    import os
+
+    caplog.set_level(logging.INFO, logger="zonkcam.display.sounds")
+    with sounds.stderr_to_log("audio alsa"):
+        os.write(2, b"ALSA lib pcm.c:2666:(snd_pcm_open_noupdate) Unknown PCM default\n")
+    assert capfd.readouterr().err == ""
+    assert "Unknown PCM default" in caplog.text
+    os.write(2, b"after\n")
+    assert capfd.readouterr().err == "after\n"

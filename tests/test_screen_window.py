@@ -22,7 +22,22 @@ def test_driver_order():
     assert candidate_drivers({"SDL_VIDEODRIVER": "dummy"}) == ["dummy"]
     assert candidate_drivers({"DISPLAY": ":0"}) == [None, "kmsdrm", "dummy"]
     assert candidate_drivers({"WAYLAND_DISPLAY": "wayland-0"}) == [None, "kmsdrm", "dummy"]
-    assert candidate_drivers({}) == ["kmsdrm", None, "dummy"]  # a Pi console
+
+
+def test_sdls_own_choice_is_tried_only_where_a_wayland_desktop_could_be(tmp_path):
+    # without a runtime folder SDL's own choice finds no desktop and its Wayland try
+    # prints "XDG_RUNTIME_DIR is invalid" on stderr
+    assert candidate_drivers({}) == ["kmsdrm", "dummy"]  # a Pi console, no login session
+    assert candidate_drivers({"XDG_RUNTIME_DIR": str(tmp_path / "gone")}) == ["kmsdrm", "dummy"]
+    assert candidate_drivers({"XDG_RUNTIME_DIR": str(tmp_path)}) == ["kmsdrm", None, "dummy"]
+
+
+def test_the_offscreen_driver_is_headless_and_saves_screenshots(tmp_path, monkeypatch):
+    monkeypatch.setenv("SDL_VIDEODRIVER", "offscreen")
+    window = Window.open((320, 200), screenshots=tmp_path / "shots")
+    assert window.driver == "offscreen" and window.headless
+    window.show()
+    assert (tmp_path / "shots" / "screen.png").exists()
 
 
 def test_dummy_driver_saves_screenshots(tmp_path, monkeypatch):

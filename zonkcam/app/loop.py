@@ -68,6 +68,8 @@ class TableApp:
     flow: TableFlow = field(default_factory=TableFlow)
     quit: bool = False
     turns: int = 0
+    """Turns played in this game (resumed ones counted): the number of its last turn's
+    screenshot, ``game-NNNN/turn-NNNN.png`` (headless)."""
     camera_ok: bool = True
     last_frame: Frame | None = None
     last_settled: Observation | None = None
@@ -91,6 +93,7 @@ class TableApp:
 
     def __post_init__(self) -> None:
         self._logged = len(self.keeper.state.log)
+        self.turns = _turns_played(self.keeper.state)
         self._turn_shot = False
         self._roll: _ReadRoll | None = None
         if self.screen is not None and self.screen.charts_of is None:
@@ -121,6 +124,7 @@ class TableApp:
         self.keeper, self.flow, self.last_settled = keeper, TableFlow(), None
         self.new_game_wanted = False
         self._logged = 0
+        self.turns = _turns_played(keeper.state)
         self._print_log(keeper.state)
 
     def tick(self, item: Frame | CameraProblem) -> None:
@@ -158,8 +162,15 @@ class TableApp:
             frame = self.last_frame.image if self.last_frame is not None else None
             self.screen.draw(self.keeper.state, TableObservation(frame, seen))
             if self._turn_shot and self.screen.window.headless:
-                self.screen.window.screenshot(f"turn-{self.turns:04d}.png")  # with its banner
+                self.screen.window.screenshot(self.turn_shot_name())  # with its banner
             self._turn_shot = False
+
+    def turn_shot_name(self) -> str:
+        """Where the screenshot of the turn just played goes, in the screenshots folder:
+        each game's turns in a folder of its own (``game-0013/turn-0001.png``)."""
+        game = self.keeper.game_id
+        folder = f"game-{game:04d}/" if game is not None else ""
+        return f"{folder}turn-{self.turns:04d}.png"
 
     def play(self, action: A.Action) -> bool:
         turns_before = sum(p.turns for p in self.keeper.state.players)
@@ -435,3 +446,7 @@ def _same_place(die: TableDie, dice: Sequence[TableDie]) -> TableDie | None:
         if abs((b[0] + b[2]) / 2 - cx) <= reach and abs((b[1] + b[3]) / 2 - cy) <= reach:
             return d
     return None
+
+
+def _turns_played(state: GameState) -> int:
+    return sum(p.turns for p in state.players)

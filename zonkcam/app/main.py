@@ -114,10 +114,8 @@ def run_app(args: argparse.Namespace) -> int:
         except BaseException:
             source.close()
             raise
-    print(
-        f"zonkcam: {source.name}" + (" (no camera: playing the demo game)" if demo else ""),
-        file=sys.stderr,
-    )
+    # what is played, on stdout like the game's log; stderr is for what went wrong
+    print(f"zonkcam: {source.name}" + (" (no camera: playing the demo game)" if demo else ""))
     meet_throws = getattr(args, "meet_dice", 0)
     # the demo's automatic players confirm nothing: the demo table learns only what it
     # meets (its rendered dice, for this run: nothing kept on disk)
@@ -194,6 +192,7 @@ def run_app(args: argparse.Namespace) -> int:
             f"{', '.join(p.name for p in keeper.state.players)}"
         )
         games, finished_at = 1, None
+        played = [keeper.game_id]
         notifier.status(f"game {keeper.game_id}")
         for item in feed:
             start = time.monotonic()
@@ -217,6 +216,7 @@ def run_app(args: argparse.Namespace) -> int:
                     games += 1
                     finished_at = None
                     keeper = seated_again(log, state, demo)
+                    played.append(keeper.game_id)
                     print(f"Game {keeper.game_id}: {state.rules.name}")
                     app.next_game(keeper)
             if not (window.headless or args.fast):
@@ -235,7 +235,7 @@ def run_app(args: argparse.Namespace) -> int:
                 + (f", {p.bees} B" if final.rules.bees else "")
             )
         if window.headless:
-            print(f"screenshots (one per turn) in {shots.resolve()}")
+            print(f"screenshots (one per turn) in {shots.resolve()}{_game_folders(played)}")
         if camera.gave_up is not None and not app.quit:
             print(
                 f"zonkcam: {source.name}: {camera.gave_up.message}; game {app.keeper.game_id} "
@@ -245,6 +245,14 @@ def run_app(args: argparse.Namespace) -> int:
             )
             return 1
     return 0
+
+
+def _game_folders(games: list[int | None]) -> str:
+    """The games' folders of turn screenshots, as the closing line names them."""
+    named = [f"game-{g:04d}" for g in games if g is not None]
+    if not named:
+        return ""
+    return f"/{named[0]}" if len(named) == 1 else f" ({named[0]} to {named[-1]})"
 
 
 def _demo_may_resume(args: argparse.Namespace) -> None:

@@ -1,5 +1,5 @@
 """The game's charts on the screen after a game (SELECT on the game-over screen): the score
-race, each player's zonks and hot dice (drinks taken and handed out on the drinking
+race, each player's final score, zonks and hot dice (drinks taken and handed out on the drinking
 table), and the faces the dice showed with their fairness verdict; the same figures as
 the night's report page (``zonkcam games report``), drawn for two metres away.
 
@@ -8,8 +8,10 @@ the night's report page (``zonkcam games report``), drawn for two metres away.
     +---------------------------------------------------------+
     | GAME 12  classic-10000               WINNER: Ann          |
     +-----------------------------------+---------------------+
-    | score race (a line per player,    | Ann  zonks 2  hot 1 |
-    | the target dashed)                | Bob  zonks 4  hot 0 |
+    | score race (a line per player,    | Ann          10,150 |
+    | the target dashed)                | zonks 2  hot dice 1 |
+    |                                   | Bob           8,200 |
+    |                                   | zonks 4  hot dice 0 |
     |                                   +---------------------+
     |                                   | faces 1-6 (bars)    |
     |                                   | too few throws ...  |
@@ -24,7 +26,7 @@ from collections.abc import Sequence
 
 import pygame
 
-from zonkcam.display.painter import ACCENT, BACKGROUND, DIM, PANEL, Painter
+from zonkcam.display.painter import ACCENT, BACKGROUND, DIM, FIGURE, PANEL, TEXT, Painter
 from zonkcam.game.names import counted
 from zonkcam.review.dice import Pool
 from zonkcam.review.night import GameReview
@@ -176,6 +178,12 @@ def _race(
         )
 
 
+def final_scores(review: GameReview) -> dict[str, int]:
+    """Each player's score at the end of the game (after its last turn; 0 before any)."""
+    last = review.race[-1][1] if review.race else {}
+    return {name: last.get(name, 0) for name in review.players}
+
+
 def _rows(
     painter: Painter,
     surface: pygame.Surface,
@@ -184,31 +192,70 @@ def _rows(
     rows: list[str],
     small: int,
 ) -> None:
+    """A row per player: the name in the player's colour and the final score in big
+    figures, the counts under them (beside them where the rows are too many for two
+    lines each)."""
     painter.panel(surface, rect)
     if not rows:
         return
-    step = min(small * 1.3, (rect.h - 8) / len(rows))
-    size = max(10, round(step / 1.3))
+    scores = final_scores(review)
+    step = (rect.h - 8) / len(rows)
+    # two lines a player where the name and score in figures and the counts under them
+    # fit; else one: the counts between the name and the score
+    big = round(surface.get_height() * FIGURE)
+    while (
+        big > small and painter.fonts(big).get_height() + painter.fonts(small).get_height() > step
+    ):
+        big -= 1
+    two_lines = painter.fonts(big).get_height() + painter.fonts(small).get_height() <= step
+    if not two_lines:
+        big = max(10, round(step / 1.3))
+    name_w = rect.w // 4
+    score_w = max(painter.fonts(big).size(f"{v:,}")[0] for v in scores.values())
+    beside = rect.w - name_w - score_w - 24
+    counts = min(
+        painter.fonts.fit(line, small, rect.w - 16 if two_lines else beside) for line in rows
+    )
     for i, (name, line) in enumerate(zip(review.players, rows, strict=True)):
         y = rect.y + 4 + round(i * step)
-        name_w = rect.w // 3
-        painter.text(
+        head = painter.text(
             surface,
             name,
-            size,
+            big,
             (rect.x + 8, y),
             color=colour_of(i),
             background=PANEL,
-            width=name_w - 12,
+            width=rect.w // 2 - 12 if two_lines else name_w - 12,
         )
-        painter.text(
+        score = painter.text(
             surface,
-            line,
-            size,
-            (rect.x + name_w, y),
+            f"{scores[name]:,}",
+            big,
+            (rect.right - 8, y),
+            color=ACCENT if name in review.winners else TEXT,
             background=PANEL,
-            width=rect.w - name_w - 8,
+            anchor="topright",
+            width=rect.w // 2 - 8,
         )
+        if two_lines:
+            painter.text(
+                surface,
+                line,
+                counts,
+                (rect.x + 8, max(head.bottom, score.bottom) + 2),
+                color=DIM,
+                background=PANEL,
+            )
+        else:
+            painter.text(
+                surface,
+                line,
+                counts,
+                (rect.x + name_w, head.centery),
+                color=DIM,
+                background=PANEL,
+                anchor="midleft",
+            )
 
 
 def _faces(

@@ -56,7 +56,9 @@ UNSURE: RGB = (255, 0, 255)
 DRINK: RGB = (200, 0, 110)
 """The drinks-due band."""
 DIE_SWATCHES: dict[str, RGB] = {c.name: c.rgb for c in DIE_COLOURS if c.letter}
-"""The swatch beside a die of a table that plays with colours."""
+"""The chip beside a die's value on a table that plays with colours."""
+DIE_LETTERS: dict[str, str] = {c.name: c.letter.upper() for c in DIE_COLOURS if c.letter}
+"""The letter on that chip: W, R, G... (the command line's "2r" is a red 2)."""
 
 FIGURE = 0.0875
 """The smallest font for anything a player acts on, as a share of the screen's height:
@@ -358,19 +360,31 @@ class Painter:
         placed = image.get_rect(center=rect.center)
         surface.blit(image, placed)
         self.camera_fit = CameraFit(placed, scale)
-        for die in dice:
-            self._die(surface, die, self.camera_fit)
+        boxes = [self._outline(surface, die, self.camera_fit) for die in dice]
+        taken = list(boxes)  # a value never hides a die, nor another die's value
+        for die, box in zip(dice, boxes, strict=True):
+            taken.append(self._value(surface, die, box, self.camera_fit.rect, taken))
         return self.camera_fit
 
-    def _die(self, surface: pygame.Surface, shown: ShownDie, fit: CameraFit) -> None:
+    def _outline(self, surface: pygame.Surface, shown: ShownDie, fit: CameraFit) -> pygame.Rect:
+        """The die's outline: green, or magenta for one to confirm; the rect it covers."""
         h = surface.get_height()
-        box = fit.to_screen(shown.die.bbox)
-        outline = UNSURE if shown.unsure else SURE
-        pygame.draw.rect(
-            surface, outline, box.inflate(6, 6), max(2, h // (90 if shown.unsure else 160))
-        )
-        # looked at up close (a tap fixes a die): the dice to check are also named in big
-        # letters over the keeps
+        box = fit.to_screen(shown.die.bbox).inflate(6, 6)
+        width = max(2, h // (90 if shown.unsure else 160))
+        pygame.draw.rect(surface, UNSURE if shown.unsure else SURE, box, width)
+        return box
+
+    def _value(
+        self,
+        surface: pygame.Surface,
+        shown: ShownDie,
+        box: pygame.Rect,
+        frame: pygame.Rect,
+        taken: Sequence[pygame.Rect],
+    ) -> pygame.Rect:
+        """The die's value in figures read across the table, above the die (below it, or
+        beside it, where that is taken), with its colour's mark on a table that plays
+        with colours: a chip of the colour, as tall as the value, with its letter."""
         label = (
             "?"
             if shown.unknown
@@ -378,23 +392,47 @@ class Painter:
             if shown.unsure
             else str(shown.die.value)
         )
-        size = round(h * 0.06)
-        tall = self.fonts(size).get_height()
-        anchor_y = box.top - 3 if box.top - tall > fit.rect.top else box.bottom + 3
+        size = self._figure(surface)
+        font = self.fonts(size)
+        tw, th = font.size(label)
+        colour = DIE_SWATCHES.get(shown.colour or "")
+        letter = DIE_LETTERS.get(shown.colour or "", "")
+        chip_w = max(th, font.size(letter)[0] + 4) if colour is not None else 0
+        whole = pygame.Rect(0, 0, tw + (chip_w + 2 if chip_w else 0), th)
+        spots = [
+            {"midbottom": (box.centerx, box.top - 1)},
+            {"midtop": (box.centerx, box.bottom + 1)},
+            {"midleft": (box.right + 1, box.centery)},
+            {"midright": (box.left - 1, box.centery)},
+        ]
+        placed = [whole.copy() for _ in spots]
+        for rect, spot in zip(placed, spots, strict=True):
+            setattr(rect, *next(iter(spot.items())))
+        inside = [r for r in placed if frame.contains(r)] or placed[:2]
+        free = [r for r in inside if r.collidelist(list(taken)) < 0]
+        where = (free or inside)[0]
         r = self.text(
             surface,
             label,
             size,
-            (box.centerx, anchor_y),
+            where.topleft,
             color=UNSURE if shown.unsure else TEXT,
-            anchor="midbottom" if anchor_y < box.top else "midtop",
-            label=True,
         )
-        colour = DIE_SWATCHES.get(shown.colour or "")
-        if colour is not None:  # only on a table that plays with colours
-            swatch = pygame.Rect(r.right + 2, r.top + r.h // 4, r.h // 2, r.h // 2)
-            pygame.draw.rect(surface, colour, swatch)
-            pygame.draw.rect(surface, TEXT, swatch, 1)
+        if colour is not None:
+            chip = pygame.Rect(r.right + 2, r.top, chip_w, r.h)
+            pygame.draw.rect(surface, colour, chip)
+            ink = BACKGROUND if sum(colour) > 380 else TEXT
+            self.text(
+                surface,
+                letter,
+                size,
+                chip.center,
+                color=ink,
+                background=colour,
+                anchor="center",
+            )
+            r = r.union(chip)
+        return r
 
     def _turn(self, surface: pygame.Surface, rect: pygame.Rect, view: ScreenView) -> None:
         """The turn total in big digits, the dice to throw next and the selected keep."""
@@ -404,7 +442,7 @@ class Painter:
         self.panel(surface, rect)
         label = self.text(
             surface,
-            "TURN",
+            "TURN TOTAL",
             round(h * 0.045),
             (rect.x + pad, rect.y + pad),
             color=DIM,

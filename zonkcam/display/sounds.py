@@ -1,14 +1,25 @@
 """Short sound effects for ZONK, HOT DICE and WINNER, synthesised with numpy at start-up.
 
 No audio files. Played through ``pygame.mixer`` where there is one; with SDL's dummy audio
-driver, no audio device or a mixer that will not start, zonkcam is simply silent.
+driver, no audio device or a mixer that will not start, zonkcam is simply silent. Muted
+(``--mute``, or no display), the mixer is not even started until the players unmute.
+
+SDL is not left to probe for sound by itself: where nothing can play it, its tries print
+ALSA's errors on stderr and PulseAudio's client leaves folders in ``~/.config/pulse`` and
+``/tmp``. :func:`audio_drivers` names only the drivers that have something to play through
+(a PulseAudio or PipeWire server, a sound card), and what their start writes on stderr
+goes to the log instead.
 """
 
 from __future__ import annotations
 
 import logging
 import os
-from collections.abc import Iterable
+import sys
+import tempfile
+from collections.abc import Iterable, Iterator, Mapping
+from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -47,9 +58,20 @@ class Sounds:
     def __init__(self, muted: bool = False, mixer: Any = None) -> None:
         self.muted = muted
         self.silent = True
-        """No working audio: nothing will ever play."""
+        """No working audio (or not started yet, while muted): nothing plays."""
         self._sounds: dict[str, Any] = {}
-        self._mixer = mixer if mixer is not None else open_mixer()
+        self._mixer = mixer
+        self._opened = False
+        if not muted:
+            self._open()
+
+    def _open(self) -> None:
+        """Start the mixer (once) and make the effects."""
+        if self._opened:
+            return
+        self._opened = True
+        if self._mixer is None:
+            self._mixer = open_mixer()
         if self._mixer is None:
             return
         try:
@@ -66,6 +88,8 @@ class Sounds:
 
     def toggle_mute(self) -> bool:
         self.muted = not self.muted
+        if not self.muted:
+            self._open()
         return self.muted
 
     def play(self, name: str) -> bool:
@@ -89,17 +113,91 @@ class Sounds:
         return None
 
 
-def open_mixer() -> Any:
+def open_mixer(env: Mapping[str, str] | None = None) -> Any:
     """pygame.mixer, started, or None where there is no real audio device."""
-    if os.environ.get("SDL_AUDIODRIVER", "").lower() == "dummy":
-        return None
+    env = os.environ if env is None else env
+    for driver in audio_drivers(env):
+        mixer = _start_mixer(driver)
+        if mixer is not None:
+            return mixer
+    return None
+
+
+def audio_drivers(env: Mapping[str, str], dev_snd: Path = Path("/dev/snd")) -> list[str]:
+    """SDL audio drivers worth starting, in order: ``SDL_AUDIODRIVER`` if set (none for
+    ``dummy``); else ``pulseaudio`` where a PulseAudio (or PipeWire's pulse) server
+    listens, ``pipewire`` where PipeWire does, ``alsa`` where there is a sound card to
+    play through. None of them: no sound to be had, and nothing is started."""
+    wanted = env.get("SDL_AUDIODRIVER", "").strip()
+    if wanted:
+        return [] if wanted.lower() == "dummy" else [wanted]
+    runtime = env.get("XDG_RUNTIME_DIR", "")
+    drivers = []
+    if env.get("PULSE_SERVER") or (runtime and _exists(Path(runtime, "pulse", "native"))):
+        drivers.append("pulseaudio")
+    if runtime and _exists(Path(runtime, env.get("PIPEWIRE_REMOTE") or "pipewire-0")):
+        drivers.append("pipewire")
+    if _playback_devices(dev_snd):
+        drivers.append("alsa")
+    return drivers
+
+
+def _exists(path: Path) -> bool:
+    try:
+        return path.exists()
+    except OSError:
+        return False
+
+
+def _playback_devices(dev_snd: Path) -> list[Path]:
+    """ALSA's playback devices (``pcmC0D0p``...) that this user may open."""
+    try:
+        found = sorted(dev_snd.glob("pcmC*D*p"))
+    except OSError:
+        return []
+    return [p for p in found if os.access(p, os.R_OK | os.W_OK)]
+
+
+def _start_mixer(driver: str) -> Any:
+    """pygame.mixer started on SDL audio ``driver``, or None."""
+    saved = os.environ.get("SDL_AUDIODRIVER")
+    os.environ["SDL_AUDIODRIVER"] = driver
     try:
         import pygame
 
         mixer = pygame.mixer
         if not mixer.get_init():
-            mixer.init(frequency=RATE, size=-16, channels=1, buffer=512)
+            with stderr_to_log(f"audio {driver}"):
+                mixer.init(frequency=RATE, size=-16, channels=1, buffer=512)
         return mixer if mixer.get_init() else None
     except Exception as exc:  # pygame.error, NotImplementedError (no mixer module), ...
-        log.info("no audio: %s", exc)
+        log.info("no audio (%s): %s", driver, exc)
         return None
+    finally:
+        if saved is None:
+            os.environ.pop("SDL_AUDIODRIVER", None)
+        else:
+            os.environ["SDL_AUDIODRIVER"] = saved
+
+
+@contextmanager
+def stderr_to_log(what: str) -> Iterator[None]:
+    """What C libraries write on file descriptor 2 meanwhile (ALSA's and PulseAudio's
+    complaints) goes to the log at info level, not to the players' terminal."""
+    try:
+        sys.stderr.flush()
+        saved = os.dup(2)
+    except (OSError, ValueError):  # no stderr to guard
+        yield
+        return
+    with tempfile.TemporaryFile() as caught:
+        os.dup2(caught.fileno(), 2)
+        try:
+            yield
+        finally:
+            os.dup2(saved, 2)
+            os.close(saved)
+            caught.seek(0)
+            text = caught.read().decode("utf-8", "replace").strip()
+            if text:
+                log.info("%s said: %s", what, text)

@@ -4,10 +4,13 @@
 
 * ``SDL_VIDEODRIVER`` from the environment, if set;
 * otherwise, with a desktop (``DISPLAY`` or ``WAYLAND_DISPLAY``), SDL's own choice in a
-  window; without one, ``kmsdrm`` (a Pi with no desktop), full screen;
+  window; without one, ``kmsdrm`` (a Pi with no desktop), full screen, then SDL's own
+  choice where a Wayland desktop could still be found (a valid ``XDG_RUNTIME_DIR``:
+  without one, SDL's Wayland try only prints "XDG_RUNTIME_DIR is invalid");
 * last, ``dummy``: nothing is shown and :meth:`Window.show` saves screenshots to a folder.
 
-"No display" is never an error: it is the dummy driver.
+"No display" is never an error: it is the dummy driver. SDL's ``offscreen`` driver shows
+nothing either, and is headless like ``dummy``.
 """
 
 from __future__ import annotations
@@ -25,6 +28,8 @@ import pygame
 log = logging.getLogger(__name__)
 
 DEFAULT_WINDOW = (800, 480)
+HEADLESS = ("dummy", "offscreen")
+"""SDL video drivers that show nothing: the app plays as if nobody watched."""
 
 
 class Window:
@@ -53,7 +58,7 @@ class Window:
 
     @property
     def headless(self) -> bool:
-        return self.driver == "dummy"
+        return self.driver in HEADLESS
 
     @property
     def size(self) -> tuple[int, int]:
@@ -81,7 +86,7 @@ class Window:
                     surface,
                     driver,
                     fullscreen=full,
-                    screenshots=shots if driver == "dummy" else None,
+                    screenshots=shots if driver in HEADLESS else None,
                 )
         raise RuntimeError("not even SDL's dummy video driver works")  # pragma: no cover
 
@@ -108,12 +113,13 @@ class Window:
             self.screenshot("screen.png")
 
     def screenshot(self, name: str) -> Path | None:
-        """Save the surface as ``name`` in the screenshots folder (headless) or None."""
+        """Save the surface as ``name`` (a path in it: ``game-0001/turn-0001.png``) in the
+        screenshots folder (headless) or None."""
         if self.screenshots is None:
             return None
         try:
-            self.screenshots.mkdir(parents=True, exist_ok=True)
             path = self.screenshots / name
+            path.parent.mkdir(parents=True, exist_ok=True)
             pygame.image.save(self.surface, str(path))
         except (OSError, pygame.error) as exc:
             log.warning("cannot save screenshot %s: %s", name, exc)
@@ -157,7 +163,8 @@ def candidate_drivers(env: os._Environ[str] | dict[str, str]) -> list[str | None
     elif env.get("DISPLAY") or env.get("WAYLAND_DISPLAY"):
         order = [None, "kmsdrm"]
     else:
-        order = ["kmsdrm", None]
+        runtime = env.get("XDG_RUNTIME_DIR", "")
+        order = ["kmsdrm", None] if runtime and os.path.isdir(runtime) else ["kmsdrm"]
     if "dummy" not in order:
         order.append("dummy")
     return order
