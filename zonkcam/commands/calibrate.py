@@ -31,7 +31,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--source", default="auto", help="auto, pi, demo, usb[:N], a video file or an image folder"
     )
     p.add_argument("--image", help="calibrate from this photo of the empty mat instead")
-    p.add_argument("--geometry", default="a3", help="a3, a2, or your mat geometry TOML")
+    p.add_argument("--geometry", default="a3", help="a3, a2, a4, letter, or your mat geometry TOML")
     p.add_argument(
         "--out", help="calibration file (default: $XDG_CONFIG_HOME/zonkcam/calibration.json)"
     )
