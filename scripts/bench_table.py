@@ -4,7 +4,8 @@ Throws dice on the demo table and measures, for every settled roll, the frames f
 the last frame in which a die moved to the frame whose observation reports the roll
 (target: at most 10 frames at 30 fps), plus the watcher's time per frame (reading
 included, rendering excluded). Run: python scripts/bench_table.py [--throws N]
-[--reader onnx|truth] [--size WxH] [--look plain|realistic] [--detail K [--read frame]]
+[--reader onnx|truth] [--size WxH] [--look plain|realistic] [--mat a3|a2|a4|letter]
+[--detail K [--read frame]]
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import time
 
 from zonkcam.display.view import CONFIRM_BELOW
 from zonkcam.mat.calibrate import calibrate
+from zonkcam.mat.layout import SIZES
 from zonkcam.sim.demo_table import DemoTable
 from zonkcam.sim.lens import LOOKS
 from zonkcam.table.observe import TableWatcher
@@ -33,6 +35,12 @@ def main() -> None:
         choices=tuple(LOOKS),
         default="plain",
         help="the demo camera: plain, or realistic (tilt, distortion, JPEG, ...)",
+    )
+    ap.add_argument(
+        "--mat",
+        choices=SIZES,
+        default="a3",
+        help="the printed mat the dice are thrown on (default a3)",
     )
     ap.add_argument(
         "--detail",
@@ -59,7 +67,12 @@ def main() -> None:
     args = ap.parse_args()
     w, h = (int(v) for v in args.size.split("x"))
     table = DemoTable(
-        seed=args.seed, size=(w, h), autoplay=False, look=LOOKS[args.look], detail=args.detail
+        seed=args.seed,
+        size=(w, h),
+        autoplay=False,
+        look=LOOKS[args.look],
+        detail=args.detail,
+        geometry=args.mat,
     )
     empty = table.read()
     if args.reader == "onnx":
@@ -102,7 +115,8 @@ def main() -> None:
         else ""
     )
     print(
-        f"demo table {w}x{h} ({args.look} camera), {args.throws} throws of 5 dice, "
+        f"demo table {w}x{h} ({args.look} camera, {table.geometry.name} mat), "
+        f"{args.throws} throws of 5 dice, "
         f"reader: {args.reader}{detail}"
     )
     print(f"settled rolls reported: {reports} (throws: {args.throws}); values right: {right}")

@@ -19,7 +19,14 @@ from zonkcam.mat.calibrate import (
     detect_markers,
     load_calibration,
 )
-from zonkcam.mat.layout import draw_mat, geometry_from_dict, load_geometry, write_pdf
+from zonkcam.mat.layout import (
+    SIZES,
+    Rect,
+    draw_mat,
+    geometry_from_dict,
+    load_geometry,
+    write_pdf,
+)
 from zonkcam.sim import renderer
 from zonkcam.table.observe import WatchConfig
 from zonkcam.table.zones import foreground
@@ -56,12 +63,74 @@ def photograph(
     return image, truth
 
 
+PAPER_MM = {"a3": (420, 297), "a2": (594, 420), "a4": (297, 210), "letter": (279.4, 215.9)}
+"""Each built-in mat's paper, landscape (US Letter: 11 x 8.5 in)."""
+
+
 def test_builtin_geometries_fit_their_paper():
-    for name, (w, h) in (("a3", (420, 297)), ("a2", (594, 420))):
+    assert set(PAPER_MM) == set(SIZES)
+    for name, (w, h) in PAPER_MM.items():
         geo = load_geometry(name)
         assert (geo.width_mm, geo.height_mm) == (w, h)
         assert {b.label for b in geo.board_images} == {"LEFT", "RIGHT", "CHOOSE", "SOCIAL"}
         assert len({m.id for m in geo.markers}) == 4
+
+
+@pytest.mark.parametrize("size", ["a4", "letter"])
+def test_a_home_printer_mat_has_room_for_the_dice_and_a_margin_the_printer_leaves(size):
+    geo = load_geometry(size)
+    die = geo.die_mm
+    parts = [geo.rolling_area, geo.keep_strip] + [
+        Rect(m.x, m.y, m.size_mm, m.size_mm) for m in geo.markers
+    ]
+    for r in parts:  # a home printer leaves a few mm white at the paper's edge
+        assert r.x >= 8 and r.y >= 8
+        assert r.x + r.w <= geo.width_mm - 8 + 1e-9 and r.y + r.h <= geo.height_mm - 8 + 1e-9
+    # six dice set aside in a row, a die apart and half a die clear of each end, fit the
+    # keep strip, which is three dice deep
+    assert geo.keep_strip.w >= 11 * die + die and geo.keep_strip.h >= 3 * die
+    # dice land clear of the board images: a stretch of the rolling area six dice across
+    xs = sorted(
+        {b.rect.x for b in geo.board_images} | {b.rect.x + b.rect.w for b in geo.board_images}
+    )
+    assert xs[2] - xs[1] >= 5 * die
+    # the board images are bigger than a die, so not taken for one, and printed inside
+    # the rolling area with their labels (6 mm below each)
+    for b in geo.board_images:
+        assert b.size_mm >= 1.7 * die
+        assert geo.rolling_area.contains(b.rect.x, b.rect.y)
+        assert geo.rolling_area.contains(b.rect.x + b.rect.w, b.rect.y + b.rect.h + 8)
+    # the markers as large in the frame as on A3 when the mat fills it as A3's does
+    a3 = load_geometry("a3")
+    box = max(geo.width_mm, geo.height_mm * 420 / 297)
+    assert geo.markers[0].size_mm / box >= 0.9 * a3.markers[0].size_mm / a3.width_mm
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_a_mat_prints_at_true_size_on_its_paper(tmp_path, size):
+    """The PDF's page is the paper; the PNG says its dpi and is the paper at that dpi; a
+    marker of N mm is N mm in print."""
+    from zonkcam.cli import main
+
+    dpi = 100
+    assert main(["mat", "--size", size, "--dpi", str(dpi), "--out", str(tmp_path / "m")]) == 0
+    w_mm, h_mm = PAPER_MM[size]
+    pdf = (tmp_path / "m.pdf").read_bytes()
+    assert f"/MediaBox [0 0 {w_mm * 72 / 25.4:.2f} {h_mm * 72 / 25.4:.2f}]".encode() in pdf
+    png = (tmp_path / "m.png").read_bytes()
+    at = png.index(b"pHYs")
+    assert abs(int.from_bytes(png[at + 4 : at + 8], "big") * 0.0254 - dpi) < 0.1
+    image = cv2.imread(str(tmp_path / "m.png"))
+    assert image.shape[:2] == (round(h_mm * dpi / 25.4), round(w_mm * dpi / 25.4))
+    geo = load_geometry(size)
+    dictionary = cv2.aruco.getPredefinedDictionary(getattr(cv2.aruco, geo.dictionary))
+    corners, ids, _ = cv2.aruco.ArucoDetector(dictionary).detectMarkers(image)
+    assert sorted(ids.ravel()) == [m.id for m in geo.markers]
+    for quad, i in zip(corners, ids.ravel(), strict=True):
+        side_mm = np.linalg.norm(np.diff(quad[0], axis=0, append=quad[0][:1]), axis=1) * 25.4 / dpi
+        assert np.allclose(side_mm, geo.markers[0].size_mm, atol=0.6), (size, i, side_mm)
+        marker = next(m for m in geo.markers if m.id == i)
+        assert np.allclose(quad[0].min(axis=0) * 25.4 / dpi, (marker.x, marker.y), atol=0.6)
 
 
 def test_bad_geometry_names_the_problem():
@@ -98,6 +167,18 @@ def test_calibration_from_camera_angles_within_2mm(tilt, distance):
     assert np.abs(found - A3.corners).max() < 2.0
     assert cal.reprojection_px < 1.5
     assert cal.reference is not None and cal.reference.shape[:2] == (297, 420)
+
+
+@pytest.mark.parametrize("size", ["a4", "letter"])
+@pytest.mark.parametrize(("tilt", "distance"), [(0, 400), (15, 430), (30, 460)])
+def test_a_home_printer_mat_calibrates_from_a_nearer_camera_within_2mm(size, tilt, distance):
+    geo = load_geometry(size)
+    image, truth = photograph(geo, tilt=tilt, distance=distance)
+    cal = calibrate(image, geo)
+    found = cal.image_to_mat(truth(geo.corners))
+    assert np.abs(found - geo.corners).max() < 2.0
+    assert cal.reprojection_px < 1.5
+    assert cal.reference.shape[:2] == (round(geo.height_mm), round(geo.width_mm))
 
 
 def test_markers_that_do_not_fit_a_flat_mat_are_refused():
@@ -146,6 +227,20 @@ def test_covered_marker_is_named():
     cv2.fillConvexPoly(image, cv2.convexHull(corners), (200, 200, 200))
     with pytest.raises(CalibrationError, match=r"marker 2 \(bottom-right corner\) not found"):
         calibrate(image, A3)
+
+
+@pytest.mark.parametrize(
+    ("printed", "told", "named"),
+    [("a4", "a3", "a4"), ("letter", "a4", "letter"), ("a3", "letter", "a3 or a2")],
+)
+def test_a_mat_calibrated_as_another_size_names_the_one_in_view(printed, told, named):
+    """A mat printed at one size and calibrated with another's geometry is refused with
+    the right --geometry, not taken for a mat of the wrong size (A4 is A3 halved)."""
+    image, _ = photograph(load_geometry(printed), distance=560 * PAPER_MM[printed][0] / 420)
+    with pytest.raises(
+        CalibrationError, match=f"are the {named} mat's; calibrate with --geometry {named}"
+    ):
+        calibrate(image, load_geometry(told))
 
 
 def test_mat_partly_out_of_view():
@@ -230,7 +325,7 @@ def test_every_die_colour_stands_out_wherever_it_lies_on_the_mat(where, x, y):
         assert (moved > level).mean() > 0.75, f"a {name} die on {where} (change test)"
 
 
-@pytest.mark.parametrize("size", ["a3", "a2"])
+@pytest.mark.parametrize("size", SIZES)
 @pytest.mark.parametrize("dpi", [40, 60, 100])
 def test_the_markers_of_a_flat_drawn_mat_are_all_found(size, dpi):
     """The white round each marker is no second outline that hides the marker."""

@@ -272,6 +272,21 @@ def test_sources_open_by_spec_and_can_be_opened_again(tmp_path):
     assert open_source("demo:realistic").look == REALISTIC
     with pytest.raises(UserError, match="demo:LOOK takes plain or realistic"):
         open_source("demo:fancy")
+
+
+def test_the_demo_table_plays_on_any_built_in_mat_and_reopens_on_it():
+    a4 = open_source("demo:a4", demo={"size": (320, 240)})
+    assert (a4.look, a4.geometry.name, a4.spec) == (PLAIN, "A4", "demo:a4")
+    letter = open_source("demo:realistic:letter", demo={"size": (320, 240)})
+    assert (letter.look, letter.geometry.name) == (REALISTIC, "Letter")
+    again = open_source(letter.spec, demo={"size": (320, 240)})
+    assert (again.look, again.geometry) == (REALISTIC, letter.geometry)
+    assert open_source("demo:realistic", demo={"size": (320, 240)}).spec == "demo:realistic"
+    for wrong in ("demo:a5", "demo:a4:realistic", "demo:a4:a3"):
+        with pytest.raises(
+            UserError, match=r"demo:MAT or demo:LOOK:MAT a mat \(a3, a2, a4, letter\)"
+        ):
+            open_source(wrong)
     with pytest.raises(UserError, match="usb:N takes a camera number"):
         open_source("usb:x")
 

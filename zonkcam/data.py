@@ -21,5 +21,5 @@ def data_dir(name: str) -> Path:
 
 MODELS = data_dir("models")
 LAYOUTS = data_dir("calibration")
-"""The built-in mat layouts (``a3.toml``, ``a2.toml``)."""
+"""The built-in mat layouts (``a3.toml``, ``a2.toml``, ``a4.toml``, ``letter.toml``)."""
 SYSTEMD = data_dir("systemd")

@@ -34,7 +34,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "demo table, to try the command: it never stands in for a missing camera)",
     )
     p.add_argument("--image", help="calibrate from this photo of the empty mat instead")
-    p.add_argument("--geometry", default="a3", help="a3, a2, or your mat geometry TOML")
+    p.add_argument("--geometry", default="a3", help="a3, a2, a4, letter, or your mat geometry TOML")
     p.add_argument(
         "--out", help="calibration file (default: $XDG_CONFIG_HOME/zonkcam/calibration.json)"
     )

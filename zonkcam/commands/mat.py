@@ -15,13 +15,19 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="draw the printable play mat (PNG at 300 dpi and PDF)",
         description="Draws the play mat: four ArUco markers, the rolling area, the keep strip "
         "and the drinking table's board images, from the mat geometry (TOML). Print the PDF "
-        "at 100% (actual size, no fit to page) on A3 or A2.",
+        "at 100% (actual size, no fit to page) on the paper it is made for: A3 or A2, or A4 or "
+        "US Letter on a home printer.",
     )
-    p.add_argument("--size", choices=SIZES, default="a3", help="paper size (default a3)")
+    p.add_argument(
+        "--size",
+        choices=SIZES,
+        default="a3",
+        help="paper size: a3, a2, a4 or letter (US Letter) (default a3)",
+    )
     p.add_argument(
         "--geometry",
         help="your own mat geometry TOML (default: the built-in one "
-        "for --size; see calibration/a3.toml)",
+        "for --size; see calibration/a3.toml, a2.toml, a4.toml, letter.toml)",
     )
     p.add_argument("--dpi", type=int, default=300, help="PNG resolution (default 300)")
     p.add_argument(

@@ -25,7 +25,7 @@ import numpy as np
 from zonkcam.errors import UserError
 from zonkcam.fileio import open_to_read
 from zonkcam.game.names import quoted
-from zonkcam.mat.layout import MatGeometry, Rect, geometry_from_dict
+from zonkcam.mat.layout import SIZES, MatGeometry, Rect, geometry_from_dict, load_geometry
 
 CORNER_NAMES = ("top-left", "top-right", "bottom-right", "bottom-left")
 MAX_EDGE_WIDTH_PX = 4.5
@@ -292,6 +292,19 @@ def detect_markers(image: np.ndarray, geo: MatGeometry) -> dict[int, np.ndarray]
     return found
 
 
+def other_mats_in_view(image: np.ndarray, geo: MatGeometry) -> list[str]:
+    """The built-in mats (layout.SIZES) with markers other than ``geo``'s that lie in
+    ``image``, at least three of their four: a mat printed at another size than ``geo``'s."""
+    mine = {m.id for m in geo.markers}
+    out = []
+    for size in SIZES:
+        other = load_geometry(size)
+        ids = {m.id for m in other.markers}
+        if ids != mine and len(detect_markers(image, other)) >= 3:
+            out.append(size)
+    return out
+
+
 def calibrate(image: np.ndarray, geo: MatGeometry) -> Calibration:
     """Calibrate from one camera frame of the empty mat; CalibrationError says what's wrong."""
     h, w = image.shape[:2]
@@ -299,6 +312,12 @@ def calibrate(image: np.ndarray, geo: MatGeometry) -> Calibration:
     missing = [(k, m) for k, m in enumerate(geo.markers) if m.id not in found]
     if missing:
         where = ", ".join(f"marker {m.id} ({CORNER_NAMES[k]} corner)" for k, m in missing)
+        others = other_mats_in_view(image, geo)
+        if others:
+            raise CalibrationError(
+                f"{where} not found: the markers in view are the {' or '.join(others)} "
+                f"mat's; calibrate with --geometry {' or '.join(others)}"
+            )
         raise CalibrationError(
             f"{where} not found: make sure the whole mat is in view, lit "
             "evenly and nothing covers its corners, then try again"

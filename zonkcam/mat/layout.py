@@ -22,7 +22,9 @@ from zonkcam.errors import UserError
 from zonkcam.fileio import open_to_read
 from zonkcam.game.names import quoted
 
-SIZES = ("a3", "a2")
+SIZES = ("a3", "a2", "a4", "letter")
+"""The built-in mats, by the paper they print on (A4 and US Letter for a home printer):
+``calibration/<size>.toml``."""
 MAX_GEOMETRY_BYTES = 1 << 20
 """The most of a geometry file read (one is a few dozen lines)."""
 BOARD_LABELS = ("LEFT", "RIGHT", "CHOOSE", "SOCIAL")
@@ -131,10 +133,10 @@ def _rect_list(r: Rect) -> list[float]:
 
 
 def load_geometry(name_or_path: str = "a3") -> MatGeometry:
-    """The built-in A3/A2 geometry by name, or a user's TOML file."""
+    """A built-in geometry by its paper size (one of SIZES), or a user's TOML file."""
     if name_or_path.lower() in SIZES:
         text = (LAYOUTS / f"{name_or_path.lower()}.toml").read_text(encoding="utf-8")
-        where = f"built-in {name_or_path.upper()} mat"
+        where = f"built-in {name_or_path.lower()} mat"
     else:
         try:
             with open_to_read(name_or_path) as f:

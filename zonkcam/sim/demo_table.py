@@ -37,7 +37,7 @@ import cv2
 import numpy as np
 
 from zonkcam.game.dice import DETROIT_DICE
-from zonkcam.mat.layout import MatGeometry, draw_mat, load_geometry
+from zonkcam.mat.layout import SIZES, MatGeometry, draw_mat, load_geometry
 from zonkcam.sim import renderer
 from zonkcam.sim.lens import LOOKS, PLAIN, CameraLook, Lens, noise_bank
 from zonkcam.sources.base import Frame
@@ -48,6 +48,14 @@ THINGS = ("finger", "cup", "phone", "sleeve", "shadow")
 """What :meth:`DemoTable.put` can lay on the mat (none of them a die)."""
 COCKED_TILT_DEG = 38.0
 """How far a cocked die leans (on another die, or the mat's raised edge)."""
+CAMERA_MM = 600.0
+"""How far the demo camera hangs over the middle of an A3 mat; over a smaller mat it hangs
+as much nearer as the mat is smaller (see DemoTable)."""
+A3_MM = (420.0, 297.0)
+"""An A3 mat's sides (mm), landscape: the demo camera frames every mat as it frames this."""
+KEEP_PITCH = 2.2
+"""Dice set aside lie this many die sides apart along the keep strip, or closer where the
+strip is too short for six so."""
 
 
 @dataclass(frozen=True)
@@ -165,11 +173,13 @@ class DemoTable:
         names, in the ``colours`` of :meth:`throw`, the picture each die is drawn from."""
         self.geometry = load_geometry(geometry) if isinstance(geometry, str) else geometry
         self.name, self.fps = "demo table", fps
-        self.spec = (
-            "demo"
-            if look == PLAIN
-            else "demo:" + next((k for k, v in LOOKS.items() if v == look), "plain")
+        look_name = next((k for k, v in LOOKS.items() if v == look), "plain")
+        mat_name = geometry.lower() if isinstance(geometry, str) else "a3"
+        mat_name = mat_name if mat_name in SIZES else "a3"  # a mat of the user's own
+        self.spec = ":".join(
+            ["demo"] + [look_name] * (look_name != "plain") + [mat_name] * (mat_name != "a3")
         )
+        """The source spec that opens this table again (``demo:realistic:a4``)."""
         self.seed, self.rng = seed, np.random.default_rng(seed)
         self.autoplay = autoplay
         self.use_dice(dice, colours)
@@ -177,11 +187,16 @@ class DemoTable:
         self.tumble_frames, self.rest_frames = tumble_frames, rest_frames
         g = self.geometry
         w, h = size[0] * detail, size[1] * detail  # the render's size
-        # The mat fills look.mat_share of the frame's width (as drawn before any barrel
-        # distortion), seen from slightly in front.
-        focal = look.mat_share * w * 600.0 / g.width_mm / (1 - look.barrel)
+        # An A3 mat fills look.mat_share of the frame's width (as drawn before any barrel
+        # distortion), seen from slightly in front; a mat of another size or shape fills
+        # as much of the frame as its box of A3's shape (box_mm wide) does. The lens is the
+        # same whatever the mat: the camera hangs CAMERA_MM over an A3 mat, nearer a
+        # smaller one.
+        box_mm = max(g.width_mm, g.height_mm * A3_MM[0] / A3_MM[1])
+        distance = CAMERA_MM * box_mm / A3_MM[0]
+        focal = look.mat_share * w * distance / box_mm / (1 - look.barrel)
         self.camera = renderer.Camera(
-            w, h, tilt_deg=look.tilt_deg, distance_mm=600.0, focal_px=focal
+            w, h, tilt_deg=look.tilt_deg, distance_mm=distance, focal_px=focal
         )
         mat = renderer.Mat(
             "wood",
@@ -549,6 +564,8 @@ class DemoTable:
         g = self.geometry
         strip = g.keep_strip
         in_strip = sum(p.die.zone is Zone.KEEP for p in self.poses)
+        # six dice in the strip, from 1.5 die sides in to 1.5 from its far end
+        pitch = min(KEEP_PITCH, (strip.w / g.die_mm - 3) / 5)  # in die sides
         chosen: list[_Pose] = []
         pool = [p for p in self.poses if p.die.zone is Zone.ROLLING]
         for v in values:
@@ -558,7 +575,7 @@ class DemoTable:
         for j, p in enumerate(chosen):
             slot = in_strip + j
             yaw = float(self.rng.uniform(-30, 30))  # nobody lines them up exactly
-            tx = strip.x + g.die_mm * (1.5 + 2.2 * slot)
+            tx = strip.x + g.die_mm * (1.5 + pitch * slot)
             ty = strip.y + strip.h / 2
             x0, y0 = p.die.x_mm, p.die.y_mm
             steps = 6

@@ -49,11 +49,29 @@ LOOKS = {"plain": PLAIN, "realistic": REALISTIC}
 
 
 def look_of(spec: str) -> CameraLook:
-    """The camera look a demo source spec asks for: ``demo`` or ``demo:realistic``."""
-    look = spec.partition(":")[2] or "plain"
-    if look not in LOOKS:
-        raise UserError(f"--source demo:LOOK takes {' or '.join(LOOKS)}, not {look!r}")
-    return LOOKS[look]
+    """The camera look a demo source spec asks for (see :func:`demo_of`)."""
+    return demo_of(spec)[0]
+
+
+def demo_of(spec: str) -> tuple[CameraLook, str]:
+    """The camera look and the mat (one of layout.SIZES) a demo source spec asks for:
+    ``demo``, ``demo:LOOK``, ``demo:MAT`` or ``demo:LOOK:MAT`` (``demo:realistic:a4``);
+    plain and a3 unless named."""
+    from zonkcam.mat.layout import SIZES
+
+    look, mat = "plain", "a3"
+    words = spec.split(":")[1:]
+    for i, word in enumerate(words):
+        if word in LOOKS and i == 0:
+            look = word
+        elif word in SIZES and i == len(words) - 1:
+            mat = word
+        else:
+            raise UserError(
+                f"--source demo:LOOK takes {' or '.join(LOOKS)}, and demo:MAT or "
+                f"demo:LOOK:MAT a mat ({', '.join(SIZES)}); not {spec!r}"
+            )
+    return LOOKS[look], mat
 
 
 def noise_bank(

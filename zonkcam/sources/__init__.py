@@ -55,8 +55,9 @@ def open_source(
     seed: int = 0,
     demo: dict[str, Any] | None = None,
 ) -> FrameSource:
-    """The source a spec names: ``auto``, ``pi[:WIDTH]``, ``usb[:N]``, ``demo`` (``demo:LOOK``), a
-    video file or a folder of images (OPENERS, then the path).
+    """The source a spec names: ``auto``, ``pi[:WIDTH]``, ``usb[:N]``, ``demo``
+    (``demo:LOOK``, ``demo:MAT``, ``demo:LOOK:MAT``), a video file or a folder of images
+    (OPENERS, then the path).
 
     ``auto`` takes the Pi camera where picamera2 imports and a camera starts, and
     otherwise the demo table. `size`: the frame size asked of a USB camera; `seed` and
@@ -101,12 +102,13 @@ def _usb(arg: str, size: tuple[int, int], seed: int, demo: dict[str, Any]) -> Fr
 def _demo(arg: str, size: tuple[int, int], seed: int, demo: dict[str, Any]) -> FrameSource:
     # the one door from the product to the simulator (tests/test_layout.py)
     from zonkcam.sim.demo_table import DemoTable
-    from zonkcam.sim.lens import look_of
+    from zonkcam.sim.lens import demo_of
 
-    return DemoTable(seed=seed, look=look_of(f"demo:{arg}" if arg else "demo"), **demo)
+    look, mat = demo_of(f"demo:{arg}" if arg else "demo")
+    return DemoTable(seed=seed, look=look, geometry=mat, **demo)
 
 
 OPENERS = {"pi": _pi, "usb": _usb, "demo": _demo}
 """The sources named by a word: ``pi`` (``pi:WIDTH``), ``usb`` (``usb:N``), ``demo``
-(``demo:LOOK``), one module each (sources/pi.py, sources/usb.py, sim/demo_table.py);
+(``demo:LOOK:MAT``), one module each (sources/pi.py, sources/usb.py, sim/demo_table.py);
 ``auto`` picks one of them, and any other spec is a path (sources/video.py, sources/folder.py)."""
