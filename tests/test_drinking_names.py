@@ -91,3 +91,20 @@ def test_the_chooser_of_a_zonk_name_is_checked_before_the_name():
     classic = Game(PRESETS["classic-10000"], [A.Players(("Ann", "Bob"))]).state
     with pytest.raises(TableError, match="does not use zonk names"):
         check_namer(classic, "Ann", "Bob")
+
+
+def test_games_list_shows_a_drinking_games_zonk_names_not_the_real_ones(tmp_path, capsys):
+    from zonkcam.cli import main
+    from zonkcam.record.logged_game import LoggedGame
+    from zonkcam.record.store import EventLog
+
+    db = tmp_path / "g.db"
+    with EventLog(db) as log:
+        LoggedGame.new(log, DRINKING, demo_zonk_names(["Ann", "Bob", "Cy"]))
+        LoggedGame.new(log, PRESETS["chicago"], [A.Players(("Ann", "Bob"))])
+    assert main(["games", "--db", str(db), "list"]) == 0
+    rows = capsys.readouterr().out.splitlines()
+    drinking = next(row for row in rows if " drinking " in row)
+    assert drinking.endswith(", ".join(DEMO_ZONK_NAMES[:3]))
+    assert not any(name in drinking for name in REAL)
+    assert next(row for row in rows if " chicago " in row).endswith("Ann, Bob")

@@ -14,7 +14,14 @@ from zonkcam.game import actions as A
 from zonkcam.game.names import counted, escaped
 from zonkcam.record.logged_game import saved_game
 from zonkcam.record.photos import RollPhotos, photo_folder
-from zonkcam.record.store import MAX_GAME_ID, EventLog, NoLogError, StoreError, local_time
+from zonkcam.record.store import (
+    MAX_GAME_ID,
+    EventLog,
+    GameRecord,
+    NoLogError,
+    StoreError,
+    local_time,
+)
 
 
 def game_number(text: str) -> int:
@@ -146,6 +153,7 @@ def _list(args: argparse.Namespace) -> int:
         if not games:
             print(f"no saved games in {log.path}" + _demo_note(args, log))
             return 0
+        players = {g.id: _shown_players(log, g) for g in games}
     rows = [("game", "last action", "table", "status", "actions", "players")]
     for g in games:
         status = ("finished" if g.finished else "in play") + (" (demo)" if g.demo else "")
@@ -156,7 +164,7 @@ def _list(args: argparse.Namespace) -> int:
                 escaped(g.rules_name),
                 status,
                 str(g.events),
-                escaped(", ".join(g.players)),
+                escaped(players[g.id]),
             )
         )
     widths = [max(len(row[i]) for row in rows) for i in range(5)]
@@ -176,6 +184,20 @@ def _list(args: argparse.Namespace) -> int:
             "played: add --demo to list them"
         )
     return 0
+
+
+def _shown_players(log: EventLog, g: GameRecord) -> str:
+    """The game's players as its table shows them: on a table with zonk names, their zonk
+    names (a player still without one by seat), never the real ones."""
+    try:
+        if not log.rules(g.id).drinking.zonk_names:
+            return ", ".join(g.players)
+        state = saved_game(log, g.id)[0].state
+    except StoreError:
+        if g.rules_name != "drinking":
+            return ", ".join(g.players)
+        return "(names not shown: the game cannot be played back)"
+    return ", ".join(state.shown_name(p) for p in state.players)
 
 
 def _show(args: argparse.Namespace) -> int:
