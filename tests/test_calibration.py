@@ -565,3 +565,13 @@ def test_calibrate_on_the_demo_table_says_so_and_keeps_a_real_calibration(
         cli.main(["calibrate", "--source", "demo", "--warmup", "1", "--out", str(elsewhere)]) == 0
     )
     assert "DEMO table" in capsys.readouterr().out and elsewhere.exists()
+
+
+@pytest.mark.parametrize(("mat", "named"), [("a4", "A4"), ("letter", "Letter")])
+def test_calibrate_on_the_demo_table_takes_the_mat_it_is_laid_on(tmp_path, capsys, mat, named):
+    from zonkcam import cli
+
+    out = tmp_path / "demo.json"
+    spec = f"demo:{mat}"
+    assert cli.main(["calibrate", "--source", spec, "--warmup", "1", "--out", str(out)]) == 0
+    assert f": {named} mat, " in capsys.readouterr().out

@@ -14,7 +14,7 @@ from zonkcam.mat.calibrate import (
     default_calibration_path,
     draw_zones,
 )
-from zonkcam.mat.layout import load_geometry
+from zonkcam.mat.layout import SIZES, load_geometry
 from zonkcam.mat.taught import forget_taught, taught_dice_path
 from zonkcam.sources import CameraError, open_source, picamera2_available
 
@@ -34,7 +34,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "demo table, to try the command: it never stands in for a missing camera)",
     )
     p.add_argument("--image", help="calibrate from this photo of the empty mat instead")
-    p.add_argument("--geometry", default="a3", help="a3, a2, a4, letter, or your mat geometry TOML")
+    p.add_argument(
+        "--geometry",
+        help="a3 (the default), a2, a4, letter, or your mat geometry TOML; on the demo "
+        "table (demo:a4, ...) its own mat",
+    )
     p.add_argument(
         "--out", help="calibration file (default: $XDG_CONFIG_HOME/zonkcam/calibration.json)"
     )
@@ -55,8 +59,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    geo = load_geometry(args.geometry)
     demo = args.source.partition(":")[0] == "demo" and not args.image
+    geo = load_geometry(args.geometry or (_demo_mat(args.source) if demo else "a3"))
     out = Path(args.out) if args.out else default_calibration_path()
     if demo and not args.out and out.exists():
         raise UserError(
@@ -96,6 +100,12 @@ def run(args: argparse.Namespace) -> int:
         gone = forget_taught(taught_dice_path(out))
         print("forgot the table's taught dice" if gone else "no taught dice to forget")
     return 0
+
+
+def _demo_mat(spec: str) -> str:
+    """The mat a demo source is laid on (``demo:a4``, ``demo:realistic:letter``): a3 unless
+    the spec names another."""
+    return next((word for word in spec.split(":")[1:] if word in SIZES), "a3")
 
 
 def _grab(source: str, warmup: int):
