@@ -161,3 +161,12 @@ def test_every_games_action_takes_demo(action):
     extra = {"export": ["1"], "import": ["f"], "report": ["--out", "x"]}.get(action, [])
     args = parser.parse_args(["games", action, *extra, "--demo"])
     assert args.demo is True
+
+
+def test_one_demo_game_kept_apart_is_named_alone(tmp_path, capsys):
+    db = str(tmp_path / "g.db")
+    with EventLog(db) as log:
+        _played(log, "classic-10000", ("Robo", "Tin"), 10, 1, demo=True)
+    code, said = _run(capsys, "games", "dice", "--db", db)
+    assert code == 0
+    assert said.endswith("; the demo's game 1 is kept apart: add --demo to see it\n")

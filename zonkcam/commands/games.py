@@ -136,8 +136,9 @@ def _demo_note(args: argparse.Namespace, log: EventLog, *, throws: bool = False)
     if not demo:
         return ""
     numbers = ", ".join(map(str, demo[:6])) + (", ..." if len(demo) > 6 else "")
-    which = f"game {demo[0]} is" if len(demo) == 1 else f"{len(demo)} games ({numbers}) are"
-    return f"; the demo's {which} kept apart: add --demo to see them"
+    if len(demo) == 1:
+        return f"; the demo's game {demo[0]} is kept apart: add --demo to see it"
+    return f"; the demo's {len(demo)} games ({numbers}) are kept apart: add --demo to see them"
 
 
 def _list(args: argparse.Namespace) -> int:
