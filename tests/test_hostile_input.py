@@ -215,7 +215,8 @@ def test_a_small_png_of_16000_by_16000_is_refused_before_decoding(tmp_path, caps
     for load in (load_image, lambda p: load_image_scaled(p)[0]):
         with pytest.raises(
             ImageFileError,
-            match="a PNG of 16000x16000 .256 MP. would take about 1,526 MB to read, over the 250",
+            match="a PNG of 16000x16000 .256 MP. would take about 1,526 MB to read, over the "
+            r"\d+ MB left of the 250 MB zonkcam allows itself",
         ):
             load(path)
 
@@ -275,7 +276,7 @@ def test_every_format_is_sized_before_it_is_decoded(tmp_path, ext, width, height
     path.write_bytes(_with_size(ext, width, height))
     with pytest.raises(
         ImageFileError,
-        match=f"of {width}x{height} .* would take about .* MB to read, over the 250 MB",
+        match=f"of {width}x{height} .* would take about .* MB to read, over the .* of the 250 MB",
     ):
         load_image(path)
 
