@@ -406,3 +406,24 @@ def test_a_file_that_is_no_video_is_one_line_without_ffmpegs_own(tmp_path):
     )
     assert proc.returncode == 2
     assert proc.stderr == f"zonkcam watch: cannot open video {bad}\n"  # no "moov atom" line
+
+
+def test_calibrate_image_is_bounded_and_refuses_a_pipe_at_once(tmp_path, capsys):
+    import os
+    import time
+
+    small = cv2.imencode(".jpg", np.zeros((48, 64), np.uint8), [cv2.IMWRITE_JPEG_PROGRESSIVE, 1])
+    data = bytearray(small[1].tobytes())
+    at = next(i for i in range(2, len(data)) if data[i] == 0xFF and data[i + 1] == 0xC2)
+    data[at + 5 : at + 9] = struct.pack(">HH", 40000, 40000)
+    bomb = tmp_path / "bomb.jpg"
+    bomb.write_bytes(bytes(data))
+    out = str(tmp_path / "cal.json")
+    err = one_line(capsys, "calibrate", "--image", str(bomb), "--out", out)
+    assert "a progressive JPEG of 40000x40000" in err
+    fifo = tmp_path / "mat.jpg"
+    os.mkfifo(fifo)
+    t0 = time.monotonic()
+    err = one_line(capsys, "calibrate", "--image", str(fifo), "--out", out)
+    assert "not a regular file" in err and time.monotonic() - t0 < 5
+    assert not (tmp_path / "cal.json").exists()
