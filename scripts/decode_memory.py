@@ -1,11 +1,14 @@
 """What reading an image or video file costs in memory, at the limits and past them.
 
 Writes, in a temporary folder, files of each format zonkcam reads at about the largest
-size it decodes (zonkcam.vision.imageio.MAX_DECODE_BYTES), and hostile ones past it (a
-header that promises 40000x40000, a progressive JPEG that would hold 1.6 billion
-coefficients, a video of 12000x12000 frames); reads each in a fresh process as `zonkcam
-read` and `watch` do, and prints how far that process's peak memory grew and what it
-answered. With --json, one JSON object per file.
+size it decodes (zonkcam.MAX_DECODE_PIXELS), and hostile ones past it (a header that
+promises 40000x40000, a progressive JPEG that would hold 1.6 billion coefficients, a
+video of 12000x12000 frames, headers that lie to zonkcam's own reading of them: a
+12000x12000 JPEG with a 16x16 frame header in an APP1 segment, a TIFF giving its size
+twice, a PGM whose comment ends in CR); reads each in a fresh process that has loaded
+the dice models first, as `zonkcam read` and `watch` have, and prints that whole
+process's peak memory (VmHWM) and what it answered. With --json, one JSON object per
+file.
 
 Run: python scripts/decode_memory.py [--json]
 """
@@ -28,11 +31,12 @@ import sys
 from zonkcam.errors import UserError
 from zonkcam.sources import open_source
 from zonkcam.vision.imageio import ImageFileError, load_image
+from zonkcam.commands.read import load_model_or_fail
+model = load_model_or_fail(None, None)
 def peak():  # kB; the process's own high-water mark (ru_maxrss counts the parent's too)
     for line in open("/proc/self/status"):
         if line.startswith("VmHWM:"):
             return int(line.split()[1])
-base = peak()
 try:
     if sys.argv[1] == "video":
         source = open_source(sys.argv[2])
@@ -42,8 +46,7 @@ try:
     answer = "read %dx%d" % (shape[1], shape[0])
 except (ImageFileError, UserError) as exc:
     answer = "refused: %s" % exc
-grown = peak() - base
-print("%d\\t%s" % (grown, answer))
+print("%d\\t%s" % (peak(), answer))
 """
 
 
@@ -76,6 +79,21 @@ def _with_jpeg_size(data: bytes, w: int, h: int) -> bytes:
 
 def _with_png_size(data: bytes, w: int, h: int) -> bytes:
     return data[:16] + struct.pack(">II", w, h) + data[24:]  # (its CRC no longer fits)
+
+
+def _tiff_twice(image: np.ndarray) -> bytes:
+    """A TIFF whose directory says 30000x30000 first (libtiff keeps it), 16x16 after."""
+    data = bytearray(_encode(".tif", image))
+    (ifd,) = struct.unpack("<I", data[4:8])
+    (count,) = struct.unpack("<H", data[ifd : ifd + 2])
+    entries = [bytes(data[ifd + 2 + 12 * k : ifd + 14 + 12 * k]) for k in range(count)]
+    kept = [e for e in entries if struct.unpack("<H", e[:2])[0] not in (256, 257)]
+    sizes = [struct.pack("<HHII", tag, 4, 1, v) for v in (30000, 16) for tag in (256, 257)]
+    new = sorted(kept + sizes, key=lambda e: struct.unpack("<H", e[:2])[0])
+    at = len(data)
+    data += struct.pack("<H", len(new)) + b"".join(new) + b"\x00\x00\x00\x00"
+    data[4:8] = struct.pack("<I", at)
+    return bytes(data)
 
 
 def files(folder: Path) -> list[tuple[str, str, Path]]:
@@ -127,9 +145,26 @@ def files(folder: Path) -> list[tuple[str, str, Path]]:
             _with_png_size(_encode(".png", small), 100000, 100000),
         ),
     ]
+    big = _encode(".jpg", np.full((12000, 12000), 90, np.uint8))
+    fake_sof = b"\xff\xc0\x00\x11\x08" + struct.pack(">HH", 16, 16) + b"\x03" + b"\x01\x11\x00" * 3
+    app1 = b"\xff\xe1" + struct.pack(">H", 2 + len(fake_sof)) + fake_sof
+    made += [
+        (
+            "JPEG 12000x12000 said to be 16x16 in an APP1",
+            "image",
+            big[:2] + b"\xff\x00\x00\x06" + app1 + big[2:],
+        ),
+        ("TIFF 30000x30000 said to be 16x16 by a second tag", "image", _tiff_twice(small)),
+        (
+            "PGM 30000x30000 said behind a comment ending in CR",
+            "image",
+            b"P5\n# c\r30000 30000\n255\n" + bytes(64 * 1024),
+        ),
+    ]
     out = []
     for k, (what, kind, data) in enumerate(made):
-        path = folder / f"{k:02d}{'.jpg' if 'JPEG' in what else '.' + what.split()[0].lower()}"
+        ext = "jpg" if "JPEG" in what else what.split()[-1 if "16-bit" in what else 0].lower()
+        path = folder / f"{k:02d}.{'png' if '16-bit' in what else ext}"
         path.write_bytes(data)
         out.append((what, kind, path))
     for side, name in (
@@ -147,7 +182,7 @@ def files(folder: Path) -> list[tuple[str, str, Path]]:
 
 
 def measure(kind: str, path: Path) -> tuple[float, str]:
-    """(peak memory growth in MB, what the reader answered) in a fresh process."""
+    """(the process's peak memory in MB, what the reader answered) in a fresh process."""
     proc = subprocess.run(
         [sys.executable, "-c", CHILD, kind, str(path)], capture_output=True, text=True, timeout=300
     )
@@ -177,7 +212,7 @@ def main() -> None:
                     )
                 )
             else:
-                print(f"{what:<48} {size:6.1f} MB file  +{mb:4.0f} MB peak  {answer}")
+                print(f"{what:<52} {size:6.1f} MB file  {mb:4.0f} MB peak  {answer}")
 
 
 if __name__ == "__main__":

@@ -215,7 +215,8 @@ def test_a_small_png_of_16000_by_16000_is_refused_before_decoding(tmp_path, caps
     for load in (load_image, lambda p: load_image_scaled(p)[0]):
         with pytest.raises(
             ImageFileError,
-            match="a PNG of 16000x16000 .256 MP. would take about 1,526 MB to read, over the 250",
+            match="a PNG of 16000x16000 .256 MP. would take about 1,526 MB to read, over the "
+            r"\d+ MB left of the 250 MB zonkcam allows itself",
         ):
             load(path)
 
@@ -275,7 +276,7 @@ def test_every_format_is_sized_before_it_is_decoded(tmp_path, ext, width, height
     path.write_bytes(_with_size(ext, width, height))
     with pytest.raises(
         ImageFileError,
-        match=f"of {width}x{height} .* would take about .* MB to read, over the 250 MB",
+        match=f"of {width}x{height} .* would take about .* MB to read, over the .* of the 250 MB",
     ):
         load_image(path)
 
@@ -405,3 +406,24 @@ def test_a_file_that_is_no_video_is_one_line_without_ffmpegs_own(tmp_path):
     )
     assert proc.returncode == 2
     assert proc.stderr == f"zonkcam watch: cannot open video {bad}\n"  # no "moov atom" line
+
+
+def test_calibrate_image_is_bounded_and_refuses_a_pipe_at_once(tmp_path, capsys):
+    import os
+    import time
+
+    small = cv2.imencode(".jpg", np.zeros((48, 64), np.uint8), [cv2.IMWRITE_JPEG_PROGRESSIVE, 1])
+    data = bytearray(small[1].tobytes())
+    at = next(i for i in range(2, len(data)) if data[i] == 0xFF and data[i + 1] == 0xC2)
+    data[at + 5 : at + 9] = struct.pack(">HH", 40000, 40000)
+    bomb = tmp_path / "bomb.jpg"
+    bomb.write_bytes(bytes(data))
+    out = str(tmp_path / "cal.json")
+    err = one_line(capsys, "calibrate", "--image", str(bomb), "--out", out)
+    assert "a progressive JPEG of 40000x40000" in err
+    fifo = tmp_path / "mat.jpg"
+    os.mkfifo(fifo)
+    t0 = time.monotonic()
+    err = one_line(capsys, "calibrate", "--image", str(fifo), "--out", out)
+    assert "not a regular file" in err and time.monotonic() - t0 < 5
+    assert not (tmp_path / "cal.json").exists()

@@ -467,3 +467,75 @@ def test_watch_ends_with_exit_status_1_when_its_camera_is_given_up(tmp_path, mon
     )
     assert opened == ["usb:7", "usb:7"]  # it stopped, and the one reopen failed
     assert cli.main([*argv, "--camera-tries", "-1"]) == 2
+
+
+def _mat_photo(tmp_path):
+    from zonkcam.mat.calibrate import calibrate
+    from zonkcam.mat.layout import load_geometry
+
+    source = open_source("demo", demo={"autoplay": False})
+    try:
+        image = source.read().image
+    finally:
+        source.close()
+    return image, calibrate(image, load_geometry("a3"))
+
+
+def test_a_folder_whose_first_file_is_bad_skips_it_for_watch_and_calibrate(tmp_path, capsys):
+    from zonkcam.app.camera import open_camera
+    from zonkcam.cli import main
+
+    image, cal = _mat_photo(tmp_path)
+    folder = tmp_path / "frames"
+    folder.mkdir()
+    (folder / "00.jpg").write_bytes(b"")
+    cv2.imwrite(str(folder / "01.png"), image)
+    out = tmp_path / "cal.json"
+    assert main(["calibrate", "--source", str(folder), "--out", str(out), "--warmup", "1"]) == 0
+    assert "00.jpg: empty file; skipped" in capsys.readouterr().err
+    said: list[str] = []
+    cam = open_camera(str(folder), calibration=out, say=said.append)
+    try:
+        assert cam.first.image.shape == image.shape
+        assert "00.jpg: empty file; skipped" in said
+    finally:
+        cam.source.close()
+
+
+def test_an_image_given_as_the_source_is_read_as_an_image_never_as_a_video(tmp_path):
+    good = np.full((48, 64, 3), 90, np.uint8)
+    jpg = cv2.imencode(".jpg", good)[1].tobytes()
+    whole, cut, named = tmp_path / "whole.jpg", tmp_path / "truncated.jpg", tmp_path / "a.avi"
+    whole.write_bytes(jpg)
+    cut.write_bytes(jpg[: len(jpg) * 2 // 3])
+    named.write_bytes(jpg)  # an image named like a video
+    for path in (whole, named):
+        source = open_source(str(path))
+        assert isinstance(source, ImageFolderSource)
+        assert source.read().image.shape == (48, 64, 3) and source.read() is None
+    source = open_source(str(cut))
+    with pytest.raises(BadFrameError, match="truncated"):
+        source.read()
+
+
+class _GrowingCapture:
+    """A capture whose third frame is larger than the size it gave when opened."""
+
+    def __init__(self):
+        self.frames = [np.zeros((48, 64, 3), np.uint8)] * 2 + [np.zeros((480, 640, 3), np.uint8)]
+
+    def read(self):
+        return (True, self.frames.pop(0)) if self.frames else (False, None)
+
+    def release(self):
+        self.frames = []
+
+
+def test_a_video_whose_frames_grow_after_opening_stops_with_one_line(tmp_path):
+    video = VideoFileSource(_video(tmp_path / "v.avi"))
+    video._cap.release()
+    video._cap, video.size = _GrowingCapture(), (64, 48)
+    assert video.read().image.shape == (48, 64, 3)
+    assert video.read().image.shape == (48, 64, 3)
+    with pytest.raises(sources.SourceBrokenError, match="frame 2 is 640x480, not the 64x48"):
+        video.read()

@@ -23,6 +23,7 @@ from zonkcam.sources import (
     Frame,
     FrameSource,
     ResilientSource,
+    first_frame,
     open_source,
     resilient,
 )
@@ -75,7 +76,7 @@ def open_camera(
     source = open_source(spec, seed=seed, demo=demo_options)
     say(f"reading {source.name}")
     try:
-        first = source.read()
+        first = first_frame(source, say)
         if first is None:
             raise UserError(f"{source.name} gave no frame")
         if getattr(source, "demo", False) and calibration is None:

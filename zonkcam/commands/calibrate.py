@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 
 import cv2
@@ -16,7 +17,7 @@ from zonkcam.mat.calibrate import (
 )
 from zonkcam.mat.layout import SIZES, load_geometry
 from zonkcam.mat.taught import forget_taught, taught_dice_path
-from zonkcam.sources import CameraError, open_source, picamera2_available
+from zonkcam.sources import CameraError, first_frame, open_source, picamera2_available
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -68,9 +69,12 @@ def run(args: argparse.Namespace) -> int:
             "nothing was written (give --out FILE to keep the demo table's elsewhere)"
         )
     if args.image:
-        image = cv2.imread(args.image, cv2.IMREAD_COLOR)
-        if image is None:
-            raise UserError(f"cannot read {args.image} as an image")
+        from zonkcam.vision.imageio import ImageFileError, load_image
+
+        try:  # bounded as every decode is (zonkcam.vision.imageio)
+            image = load_image(args.image)
+        except ImageFileError as exc:
+            raise UserError(f"cannot read {args.image} as an image: {exc}") from None
         what = args.image
     else:
         image, what = _grab(args.source, args.warmup)
@@ -102,6 +106,10 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+def _note(text: str) -> None:
+    print(f"zonkcam calibrate: {text}", file=sys.stderr, flush=True)
+
+
 def _demo_mat(spec: str) -> str:
     """The mat a demo source is laid on (``demo:a4``, ``demo:realistic:letter``): a3 unless
     the spec names another."""
@@ -128,8 +136,8 @@ def _grab(source: str, warmup: int):
     try:
         frame = None
         for _ in range(max(1, warmup)):
-            try:
-                got = src.read()
+            try:  # a folder's unreadable file is skipped with a line, the first one too
+                got = first_frame(src, say=_note)
             except CameraError as exc:
                 raise UserError(f"{src.name}: {exc}") from None
             if got is None:

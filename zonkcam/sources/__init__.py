@@ -20,10 +20,11 @@ from zonkcam.sources.base import (
     FrameSource,
     ResilientSource,
     SourceBrokenError,
+    first_frame,
     is_live,
     resilient,
 )
-from zonkcam.sources.folder import ImageFolderSource
+from zonkcam.sources.folder import ImageFolderSource, is_image_file
 from zonkcam.sources.pi import PiCameraSource, picamera2_available
 from zonkcam.sources.usb import UsbCameraSource
 from zonkcam.sources.video import VideoFileSource
@@ -41,6 +42,7 @@ __all__ = [
     "SourceBrokenError",
     "UsbCameraSource",
     "VideoFileSource",
+    "first_frame",
     "is_live",
     "open_source",
     "picamera2_available",
@@ -76,8 +78,8 @@ def open_source(
     path = Path(spec)
     if path.is_dir():
         return ImageFolderSource(path)
-    if path.is_file():
-        return VideoFileSource(path)
+    if path.is_file():  # an image (by its name or its first bytes) is never read as a video
+        return ImageFolderSource(path) if is_image_file(path) else VideoFileSource(path)
     raise UserError(
         f"unknown source {spec!r}: use auto, pi, demo, demo:realistic, usb[:N], "
         "a video file or a folder of images"

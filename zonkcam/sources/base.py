@@ -200,6 +200,20 @@ class ResilientSource:
                 self.source = None
 
 
+def first_frame(
+    source: FrameSource, say: Callable[[str], None], bad_frames: int = 30
+) -> Frame | None:
+    """The source's next frame that is an image: a bad one (a folder's empty or damaged
+    file, the first one included) is skipped with a line to `say`; None at the source's
+    end. A CameraError when `bad_frames` in a row were bad, or the source failed."""
+    for _ in range(bad_frames - 1):
+        try:
+            return source.read()
+        except BadFrameError as exc:
+            say(f"{exc}; skipped")
+    return source.read()
+
+
 FILE_TRIES = 3
 """A file or folder that gives no readable frame in this many tries in a row is given up."""
 

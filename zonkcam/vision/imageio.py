@@ -1,16 +1,22 @@
 """Decode image files for the CLI (the reader itself never touches files).
 
-Every file is sized from its header before it is decoded, so no file, whatever its
-format, can make the decoder take more than ``MAX_DECODE_BYTES``: JPEGs over
-``MAX_PIXELS`` are decoded at 1/2, 1/4 or 1/8 size, anything whose decode would still
-take more (a progressive JPEG holds all its coefficients at full size, whatever the
-scale), and formats whose size is not read here, is refused.
+Two guards stand between a file and the memory it could take. OpenCV's own limit
+(``zonkcam.MAX_DECODE_PIXELS``, set before cv2 is imported) refuses any decode that
+would put out more pixels, on the header the decoder itself reads. Before that, every
+file is sized from its header here (every frame header a JPEG holds, every size tag a
+TIFF holds, the worst of them counted) and what its decode would take estimated, with
+the memory the process already holds: a file that would take the process over
+``MAX_PROCESS_BYTES`` is refused without being decoded, and a large JPEG is decoded at
+1/2, 1/4 or 1/8 size (a progressive JPEG holds all its coefficients at full size,
+whatever the scale). Formats whose size is not read here are refused.
 """
 
 from __future__ import annotations
 
 import errno
 import os
+import re
+import stat
 import struct
 import sys
 from collections.abc import Iterator
@@ -20,6 +26,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from zonkcam import MAX_DECODE_PIXELS
 from zonkcam.fileio import open_to_read
 from zonkcam.vision import opencv
 
@@ -40,20 +47,24 @@ MAX_PIXELS = 24_000_000
 """JPEGs larger than this are decoded at 1/2, 1/4 or 1/8 size (libjpeg's own scaling),
 so that a 48 MP photo does not cost 150 MB+ of memory; dice stay far above pip size."""
 
-MAX_DECODE_BYTES = 250 * 2**20
-"""The most memory one decode may take, as estimated from the header before anything is
-decoded (decode_cost): a larger PNG, TIFF, ... is refused, and a JPEG is decoded smaller
-or refused."""
+MAX_PROCESS_BYTES = 250 * 2**20
+"""The most memory the whole process may hold while it decodes a file: what it holds
+when the decode starts (the file's bytes included) and the decode's estimate
+(decode_cost) together."""
+
+MIN_DECODE_BYTES = 64 * 2**20
+"""What a decode may always take, however much the process already holds (a 10 MP
+photo): a process over MAX_PROCESS_BYTES - MIN_DECODE_BYTES still reads frames."""
+
+PROCESS_BYTES_UNKNOWN = 100 * 2**20
+"""What the process is taken to hold where the system does not say (no /proc)."""
 
 BYTES_PER_PIXEL = 6.25
 """What a decode takes per pixel it puts out (the BGR image and OpenCV's own copy of it;
 WebP one more), measured with `python scripts/decode_memory.py`."""
 
-MAX_DECODE_PIXELS = 40_000_000
-"""The most pixels decoded at all (238 MB at BYTES_PER_PIXEL)."""
-
 MAX_FILE_BYTES = 128 * 2**20
-"""The largest image file read (its bytes count towards MAX_DECODE_BYTES too)."""
+"""The largest image file read (its bytes count towards MAX_PROCESS_BYTES too)."""
 
 FORMATS = "JPEG, PNG, BMP, WebP, GIF, TIFF or PNM (PPM/PGM/PBM)"
 
@@ -61,37 +72,52 @@ _SOF = {0xC0, 0xC1, 0xC2, 0xC3, 0xC5, 0xC6, 0xC7, 0xC9, 0xCA, 0xCB, 0xCD, 0xCE, 
 _PROGRESSIVE = {0xC2, 0xC6, 0xCA, 0xCE}
 
 
+_SOF_CANDIDATE = re.compile(rb"\xff[\xc0-\xcf]")
+
+
 def jpeg_frame(data: bytes) -> tuple[int, int, float] | None:
-    """(width, height, coefficients) from a JPEG's frame header, or None: coefficients
+    """(width, height, coefficients) from a JPEG's frame headers, or None: coefficients
     is how many DCT coefficients per pixel a progressive JPEG's decoder holds for the
     whole image at once, whatever the scale it is decoded at (1 per component sample:
     3 for 4:4:4 colour, 1.5 for 4:2:0, 1 for grey; 0 for a baseline JPEG, decoded a few
-    rows at a time)."""
-    i = 2
-    while i + 9 < len(data):
-        if data[i] != 0xFF:
-            i += 1
-            continue
-        marker = data[i + 1]
-        if marker == 0xFF:
-            i += 1
-            continue
-        if marker in (0xD8, 0x01) or 0xD0 <= marker <= 0xD7:
-            i += 2
-            continue
-        if marker in _SOF:
-            h = int.from_bytes(data[i + 5 : i + 7], "big")
-            w = int.from_bytes(data[i + 7 : i + 9], "big")
-            if marker not in _PROGRESSIVE:
-                return w, h, 0.0
-            n = data[i + 9]
-            factors = [(b >> 4, b & 15) for b in data[i + 11 : i + 11 + 3 * n : 3]]
-            hmax = max((f[0] for f in factors), default=1) or 1
-            vmax = max((f[1] for f in factors), default=1) or 1
-            samples = sum(max(fh, 1) * max(fv, 1) for fh, fv in factors) / (hmax * vmax)
-            return w, h, max(samples, 1.0)
-        i += 2 + int.from_bytes(data[i + 2 : i + 4], "big")
-    return None
+    rows at a time).
+
+    Every well-formed frame header anywhere in the file counts, not only the one a walk
+    of the segments finds first (a small one hidden in an APP segment, or behind bytes
+    that the decoder skips and a walk does not, must not stand for the real one): the
+    largest size and the most coefficients of them all are the file's."""
+    found: list[tuple[int, int, float]] = []
+    for match in _SOF_CANDIDATE.finditer(data):
+        frame = _sof_at(data, match.start())
+        if frame is not None:
+            found.append(frame)
+    if not found:
+        return None
+    w, h, _ = max(found, key=lambda f: f[0] * f[1])
+    return w, h, max(f[2] for f in found)
+
+
+def _sof_at(data: bytes, i: int) -> tuple[int, int, float] | None:
+    """The frame header at data[i] (FF Cn) as (width, height, coefficients), or None if
+    the bytes there are not one a decoder would take."""
+    marker = data[i + 1]
+    if marker not in _SOF or i + 10 > len(data):
+        return None
+    length = int.from_bytes(data[i + 2 : i + 4], "big")
+    precision, n = data[i + 4], data[i + 9]
+    h = int.from_bytes(data[i + 5 : i + 7], "big")
+    w = int.from_bytes(data[i + 7 : i + 9], "big")
+    if precision not in (8, 12, 16) or not 1 <= n <= 10 or length != 8 + 3 * n or not w or not h:
+        return None
+    factors = [(b >> 4, b & 15) for b in data[i + 11 : i + 11 + 3 * n : 3]]
+    if len(factors) != n or not all(1 <= fh <= 4 and 1 <= fv <= 4 for fh, fv in factors):
+        return None
+    if marker not in _PROGRESSIVE:
+        return w, h, 0.0
+    hmax = max(f[0] for f in factors)
+    vmax = max(f[1] for f in factors)
+    samples = sum(fh * fv for fh, fv in factors) / (hmax * vmax)
+    return w, h, max(samples, 1.0)
 
 
 def jpeg_size(data: bytes) -> tuple[int, int] | None:
@@ -158,9 +184,10 @@ def _tiff_size(data: bytes) -> tuple[str, int, int] | None:
     for k in range(min(count, 1000)):
         entry = data[ifd + 2 + 12 * k : ifd + 14 + 12 * k]
         tag, kind = struct.unpack(order + "HH", entry[:4])
-        if tag in (256, 257):
+        if tag in (256, 257):  # a tag given twice: the larger counts (libtiff keeps one)
             fmt = order + ("H" if kind == 3 else "I")
-            size[tag] = struct.unpack(fmt, entry[8 : 8 + struct.calcsize(fmt)])[0]
+            value = struct.unpack(fmt, entry[8 : 8 + struct.calcsize(fmt)])[0]
+            size[tag] = max(size.get(tag, 0), value)
     if 256 in size and 257 in size:
         return "TIFF", size[256], size[257]
     return None
@@ -168,7 +195,7 @@ def _tiff_size(data: bytes) -> tuple[str, int, int] | None:
 
 def _pnm_size(data: bytes) -> tuple[str, int, int] | None:
     numbers: list[int] = []
-    for line in data[2:1024].split(b"\n"):
+    for line in re.split(rb"[\r\n]", data[2:1024]):  # a comment ends at CR or LF
         for word in line.split(b"#", 1)[0].split():
             if not word.isdigit() or len(word) > 9:
                 return None
@@ -178,31 +205,61 @@ def _pnm_size(data: bytes) -> tuple[str, int, int] | None:
     return None
 
 
+def process_bytes() -> int:
+    """The memory this process holds now (its resident set, from /proc/self/statm), or
+    PROCESS_BYTES_UNKNOWN where the system does not say."""
+    try:
+        with open("/proc/self/statm", "rb") as f:
+            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        return PROCESS_BYTES_UNKNOWN
+
+
+def decode_budget(data: bytes) -> int:
+    """What a decode of `data` may take: MAX_PROCESS_BYTES less what the process holds
+    now (the file's bytes in it), MIN_DECODE_BYTES at the least."""
+    held = process_bytes()
+    if held == PROCESS_BYTES_UNKNOWN:
+        held += len(data)
+    return max(MAX_PROCESS_BYTES - held, MIN_DECODE_BYTES)
+
+
 def _decode_factor(data: bytes, max_pixels: int) -> int:
     """The reduction (1, 2, 4 or 8) this file is decoded at; ImageFileError for a file
-    that is not one of ``FORMATS`` or is too large to decode within MAX_DECODE_BYTES."""
+    that is not one of ``FORMATS`` or is too large to decode within decode_budget."""
     found = image_size(data)
     if found is None:
         raise ImageFileError(f"not an image zonkcam reads (a {FORMATS} file)")
     kind, w, h = found
     frame = jpeg_frame(data) if kind == "JPEG" else None
     coefficients = frame[2] if frame else 0.0
+    budget = decode_budget(data)
 
-    def cost(factor: int) -> float:  # the file's bytes are held while it is decoded
-        return len(data) + decode_cost(kind, w, h, factor, coefficients)
+    def cost(factor: int) -> float:
+        return decode_cost(kind, w, h, factor, coefficients)
 
     factor = 1
     if kind == "JPEG":
-        while factor < 8 and (w * h / factor**2 > max_pixels or cost(factor) > MAX_DECODE_BYTES):
+        while factor < 8 and (w * h / factor**2 > max_pixels or cost(factor) > budget):
             factor *= 2
-    if w * h / factor**2 > MAX_DECODE_PIXELS or cost(factor) > MAX_DECODE_BYTES:
+    if w * h / factor**2 > MAX_DECODE_PIXELS or cost(factor) > budget:
         what = f"a {'progressive ' if coefficients else ''}{kind} of {w}x{h} ({w * h / 1e6:.0f} MP)"
+        if w * h / factor**2 > MAX_DECODE_PIXELS and cost(factor) <= budget:
+            over = f"over the {MAX_DECODE_PIXELS / 1e6:.0f} MP zonkcam decodes"
+        else:
+            over = (
+                f"would take about {cost(factor) / 2**20:,.0f} MB to read, over the "
+                f"{budget // 2**20} MB left of the {MAX_PROCESS_BYTES // 2**20} MB zonkcam "
+                "allows itself"
+            )
         raise ImageFileError(
-            f"{what} would take about {cost(factor) / 2**20:,.0f} MB to read, over the "
-            f"{MAX_DECODE_BYTES // 2**20} MB zonkcam allows: save it smaller"
-            + (" or as a baseline JPEG" if coefficients else "")
+            f"{what} {over}: save it smaller" + (" or as a baseline JPEG" if coefficients else "")
         )
     return factor
+
+
+_OVER_THE_LIMIT = "CV_IO_MAX_IMAGE_PIXELS"
+"""In OpenCV's error for a decode its own pixel limit refused."""
 
 
 def decode_image(data: bytes, max_pixels: int = MAX_DECODE_PIXELS) -> tuple[np.ndarray, int]:
@@ -219,11 +276,17 @@ def decode_image(data: bytes, max_pixels: int = MAX_DECODE_PIXELS) -> tuple[np.n
         4: cv2.IMREAD_REDUCED_COLOR_4,
         8: cv2.IMREAD_REDUCED_COLOR_8,
     }[factor]
+    over_the_limit = False
     with opencv.log_level(opencv.SILENT), _libjpeg_warnings() as warned:  # the reason is ours
         try:
             img = cv2.imdecode(np.frombuffer(data, np.uint8), flags)
-        except cv2.error:
-            img = None
+        except cv2.error as exc:
+            img, over_the_limit = None, _OVER_THE_LIMIT in str(exc)
+    if over_the_limit:  # its header lied to image_size, not to the decoder
+        raise ImageFileError(
+            f"its decoder finds it larger than its header said, over the "
+            f"{MAX_DECODE_PIXELS / 1e6:.0f} MP zonkcam decodes: save it smaller"
+        )
     if img is None or img.size == 0:
         raise ImageFileError("not an image OpenCV can decode")
     if any(w.startswith(_JPEG_CUT_SHORT) for w in warned):
@@ -281,6 +344,9 @@ def load_image(path: str | Path) -> np.ndarray:
 
 def _read(path: str | Path) -> bytes:
     try:
+        mode = os.stat(path).st_mode  # a pipe or a device is refused before it is opened
+        if not stat.S_ISREG(mode) and not stat.S_ISDIR(mode):
+            raise OSError(errno.EINVAL, "not a regular file (a pipe or a device)", str(path))
         with open_to_read(path) as f:
             data = f.read(MAX_FILE_BYTES + 1)
     except OSError as exc:
