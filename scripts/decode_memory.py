@@ -101,15 +101,16 @@ def files(folder: Path) -> list[tuple[str, str, Path]]:
     progressive = (cv2.IMWRITE_JPEG_PROGRESSIVE, 1)
     full = (cv2.IMWRITE_JPEG_SAMPLING_FACTOR, cv2.IMWRITE_JPEG_SAMPLING_FACTOR_444)
     made: list[tuple[str, str, bytes]] = [
-        ("PNG 5500x5500", "image", _encode(".png", _picture(5500, 5500))),
+        ("PNG 3900x3900", "image", _encode(".png", _picture(3900, 3900))),
+        ("PNG 5500x5500, past the limit", "image", _encode(".png", _picture(5500, 5500))),
         (
-            "16-bit PNG 4500x4500",
+            "16-bit PNG 3200x3200",
             "image",
-            _encode(".png", _picture(4500, 4500).astype(np.uint16) * 257),
+            _encode(".png", _picture(3200, 3200).astype(np.uint16) * 257),
         ),
-        ("TIFF 5600x5600", "image", _encode(".tiff", _picture(5600, 5600))),
-        ("WebP 5600x5600", "image", _encode(".webp", _picture(5600, 5600))),
-        ("BMP 5000x5000", "image", _encode(".bmp", _picture(5000, 5000))),
+        ("TIFF 3900x3900", "image", _encode(".tiff", _picture(3900, 3900))),
+        ("WebP 3600x3600", "image", _encode(".webp", _picture(3600, 3600))),
+        ("BMP 3900x3900", "image", _encode(".bmp", _picture(3900, 3900))),
         ("JPEG 10000x8000", "image", _encode(".jpg", _picture(10000, 8000))),
         (
             "progressive 4:4:4 JPEG 5000x4000",
