@@ -383,12 +383,12 @@ def test_games_list_shows_a_time_beyond_the_platform_as_unknown(capsys, tmp_path
     assert run_cli(capsys, "games", "show", "1", "--db", str(db))[0] == 0
 
 
-def test_the_help_and_the_readme_name_every_games_action(capsys):
+def test_the_help_and_the_commands_page_name_every_games_action(capsys):
     with pytest.raises(SystemExit):
         main(["--help"])
     line = next(x for x in capsys.readouterr().out.splitlines() if x.strip().startswith("games"))
-    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
-    row = next(x for x in readme.splitlines() if x.startswith("| `zonkcam games "))
+    page = (Path(__file__).resolve().parents[1] / "docs" / "commands.md").read_text()
+    row = next(x for x in page.splitlines() if x.startswith("| `zonkcam games "))
     for action in ("list", "show", "export", "import", "dice", "report"):
         assert action in row
     for action in ("list", "show", "export", "import"):

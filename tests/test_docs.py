@@ -28,21 +28,76 @@ def test_no_history_of_the_work_in_the_product():
     assert found == []
 
 
+def _pages() -> list[Path]:
+    return [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+
+
 def test_the_docs_say_what_is_not_which_commit_it_came_from():
     """Figures come with the command that measures them, never a commit to check out."""
     pattern = re.compile(r"(commit|checkout of|worktree of) [0-9a-f]{7}", re.IGNORECASE)
-    pages = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
-    assert [p.name for p in pages if pattern.search(p.read_text("utf-8"))] == []
+    assert [p.name for p in _pages() if pattern.search(p.read_text("utf-8"))] == []
+
+
+WHEN_AND_WHERE_IT_WAS = re.compile(
+    r"\b(that|this) (hour|day|morning|afternoon|evening|week)\b"
+    r"|\bthis machine\b|\bthe same machine that\b"
+    r"|\b(seconds|minutes|hours?|s|min) (each )?here\b",
+    re.IGNORECASE,
+)
+"""A figure's conditions named as a reader can repeat them ('on the 2-core build machine'),
+never as the moment it was taken ('that hour', 'this machine', '12 minutes here')."""
+
+
+def test_the_docs_name_no_moment_of_the_work():
+    found = [
+        f"{p.name}: {m.group()}"
+        for p in _pages()
+        for m in WHEN_AND_WHERE_IT_WAS.finditer(p.read_text("utf-8"))
+    ]
+    assert found == []
 
 
 def test_the_readme_and_the_model_card_are_short():
-    assert len((ROOT / "README.md").read_bytes()) <= 27 * 1024
+    assert len((ROOT / "README.md").read_bytes()) <= 7 * 1024
     assert len((ROOT / "docs" / "model-card.md").read_bytes()) <= 20 * 1024
 
 
 def test_the_readme_links_only_to_files_that_exist():
-    for page in [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]:
+    for page in _pages():
         for target in re.findall(r"\]\(([^)#]+)(?:#[^)]*)?\)", page.read_text("utf-8")):
             if "://" in target or target.startswith("mailto:"):
                 continue
             assert (page.parent / target).exists(), f"{page.name} links to {target}"
+
+
+def test_the_readme_keeps_no_measurements():
+    """Figures live in docs/measured.md, each with its command; the README points there."""
+    readme = (ROOT / "README.md").read_text("utf-8")
+    figures = re.findall(r"\d[\d.,]*\s?(?:ms|µs|MB|KB|GB|%)(?!\w)|\d+\.\d+\s?s\b", readme)
+    assert figures == []
+
+
+def test_every_docs_page_is_reachable_from_the_readme():
+    readme = (ROOT / "README.md").read_text("utf-8")
+    linked = set(re.findall(r"\]\(docs/([\w-]+\.md)", readme))
+    assert {p.name for p in (ROOT / "docs").glob("*.md")} - linked == set()
+
+
+def _anchor(heading: str) -> str:
+    """A heading's anchor as GitHub makes it: lower case, punctuation dropped, spaces as -."""
+    return re.sub(r"[^\w\- ]", "", heading.strip().lower()).replace(" ", "-")
+
+
+def test_every_link_to_a_heading_finds_it():
+    anchors = {
+        p.resolve(): {_anchor(h) for h in re.findall(r"^#+ (.+)$", p.read_text("utf-8"), re.M)}
+        for p in _pages()
+    }
+    broken = [
+        f"{page.name} -> {target}#{anchor}"
+        for page in _pages()
+        for target, anchor in re.findall(r"\]\(([^)#:]*)#([^)]+)\)", page.read_text("utf-8"))
+        if anchor
+        not in anchors.get((page.parent / target).resolve() if target else page.resolve(), set())
+    ]
+    assert broken == []

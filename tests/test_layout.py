@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import ast
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -211,3 +212,21 @@ def test_the_repository_root_holds_only_what_belongs_there():
     ).stdout.split("\0")
     stray = sorted({f.split("/")[0] for f in tracked if f} - ROOT_ENTRIES)
     assert not stray, f"files at the repository root that belong elsewhere: {stray}"
+
+
+def architecture_page_layers(text: str) -> list[set[str]]:
+    """The layers docs/architecture.md lists under 'The layers', bottom up: each numbered
+    line's `names` before its colon."""
+    section = text.split("## The layers", 1)[1].split("\n## ", 1)[0]
+    return [
+        set(re.findall(r"`([\w.]+)`", head))
+        for head in re.findall(r"^\d+\. ([^:]+):", section, re.MULTILINE)
+    ]
+
+
+def test_the_architecture_page_lists_the_layers_as_they_are():
+    docs = ROOT.parent / "docs"
+    if not docs.is_dir():
+        pytest.skip("no docs beside the package (an installed wheel)")
+    page = docs / "architecture.md"
+    assert architecture_page_layers(page.read_text("utf-8")) == LAYERS

@@ -1,6 +1,6 @@
-"""The README's examples, run: the terminal scorekeeper's transcript and the offline
-commands of its 'Scoring, replays and advice' and 'House rules' sections print what the
-README says they print."""
+"""The README's examples, run: the terminal scorekeeper's transcript and its 'The tables'
+commands (with the score, replay and advise examples of docs/commands.md) print what the
+pages say they print."""
 
 from __future__ import annotations
 
@@ -16,12 +16,13 @@ import pytest
 
 REPO = Path(__file__).resolve().parents[1]
 README = (REPO / "README.md").read_text()
+COMMANDS_PAGE = (REPO / "docs" / "commands.md").read_text()
 
 
-def _blocks() -> list[list[str]]:
-    """The README's indented code blocks, each a list of lines (indent removed)."""
+def _blocks(page: str = README) -> list[list[str]]:
+    """A page's indented code blocks, each a list of lines (indent removed)."""
     blocks, current = [], []
-    for line in README.splitlines():
+    for line in page.splitlines():
         if line.startswith("    "):
             current.append(line[4:])
         elif current and line.strip():
@@ -59,10 +60,10 @@ def test_the_terminal_transcript_is_what_play_text_prints(tmp_path):
         assert at, f"not printed (in this order): {line!r}\n{out.stdout}"
 
 
-def _commands(prefixes: tuple[str, ...]) -> list[tuple[str, str]]:
-    """(command, its comment) for each README code line starting with one of prefixes."""
+def _commands(prefixes: tuple[str, ...], page: str = README) -> list[tuple[str, str]]:
+    """(command, its comment) for each code line of a page starting with one of prefixes."""
     found = []
-    for block in _blocks():
+    for block in _blocks(page):
         for line in block:
             command, _, comment = line.partition("#")
             if command.strip().startswith(prefixes):
@@ -70,7 +71,15 @@ def _commands(prefixes: tuple[str, ...]) -> list[tuple[str, str]]:
     return found
 
 
-SCORING = _commands(("zonkcam score", "zonkcam replay", "zonkcam advise", "zonkcam rules"))
+SCORING = _commands(("zonkcam rules",)) + _commands(
+    (
+        "zonkcam score --rules classic-10000 1 5 5 6 6",
+        "zonkcam replay tests/data/narrated-classic.jsonl",
+        "zonkcam advise --rules classic-10000 --turn-total 350 --dice 3 --roll 1 5 2",
+    ),
+    COMMANDS_PAGE,
+)
+"""The README's own-table commands, then the worked examples of docs/commands.md."""
 
 
 def test_the_offline_examples_are_all_found():

@@ -51,8 +51,8 @@ def test_the_verdict_respects_the_sample_size():
         F.verdict([1, 2, 3])
 
 
-def test_the_readme_promises_the_sample_size_the_verdict_uses():
+def test_the_docs_promise_the_sample_size_the_verdict_uses():
     from pathlib import Path
 
-    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
-    assert f"has the {F.needed_throws()} throws that catch one face" in readme
+    page = (Path(__file__).resolve().parents[1] / "docs" / "playing.md").read_text()
+    assert f"has the {F.needed_throws()} throws that catch one face" in page

@@ -469,7 +469,7 @@ def test_validation_splits_of_real_photos(capsys):
     ]
     assert cli.main(["eval", *sets, "--json"]) == 0
     res = json.loads(capsys.readouterr().out)["datasets"]
-    # regression floors a little under the measured figures (README)
+    # regression floors a little under the measured figures (docs/measured.md)
     rdd = res[sets[0]]["all"]
     assert rdd["end_to_end"] >= FLOOR["real-dice-dev"] and rdd["recall_20px"] >= 0.97
     if len(sets) > 1:
