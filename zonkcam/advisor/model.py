@@ -21,7 +21,7 @@ from functools import reduce
 
 from zonkcam.game.dice import DETROIT_DICE, Die
 from zonkcam.game.rules import HotDice, RuleSet
-from zonkcam.game.scoring import Keep, RollContext, score_roll
+from zonkcam.game.scoring import LegalKeep, RollContext, score_roll
 from zonkcam.game.state import Phase, TurnState
 
 
@@ -138,7 +138,7 @@ class TurnModel:
         self.index: dict[Position, int] = {}
         self.rolls: list[Rolls] = []
         """Per position index: what rolling from there can give."""
-        self._after: dict[tuple[Position, Keep], tuple[int, bool]] = {}
+        self._after: dict[tuple[Position, LegalKeep], tuple[int, bool]] = {}
         """Where each keep from each position leads, and whether banking is allowed then."""
         self.start = self._add(self.canonical(rules.dice, first=True))
         self.hot = self._add(self.canonical(rules.dice))
@@ -243,7 +243,7 @@ class TurnModel:
         return Rolls(tuple(scoring), zonk, pair)
 
     def options(
-        self, position: Position, keeps: Sequence[Keep], values: Sequence[int]
+        self, position: Position, keeps: Sequence[LegalKeep], values: Sequence[int]
     ) -> tuple[Option, ...]:
         """Every choice after a roll of ``values`` with these legal keeps, as the engine
         plays it (the keeps are the roll's, from :func:`score_roll`)."""

@@ -16,7 +16,7 @@ from zonkcam.game.dice import Die
 from zonkcam.game.engine import allowed
 from zonkcam.game.game import Game
 from zonkcam.game.rules import RuleSet
-from zonkcam.game.scoring import Keep
+from zonkcam.game.scoring import LegalKeep
 from zonkcam.game.state import GameState, Phase
 
 
@@ -27,7 +27,7 @@ class AutoPlayer:
     def advice(self, state: GameState) -> Advice | None:
         return self.advisor.advise(state)
 
-    def choose_keep(self, state: GameState) -> Keep:
+    def choose_keep(self, state: GameState) -> LegalKeep:
         """The keep to set aside from the roll on the table (phase DECIDE)."""
         assert state.phase is Phase.DECIDE and state.turn.score is not None
         advice = self.advice(state)

@@ -22,7 +22,7 @@ from zonkcam.game.errors import (
 )
 from zonkcam.game.names import counted, name_problem
 from zonkcam.game.rules import End, HotDice, RuleSet, WinnerBy
-from zonkcam.game.scoring import Keep, RollContext, score_roll
+from zonkcam.game.scoring import LegalKeep, RollContext, score_roll
 from zonkcam.game.state import (
     GameState,
     Phase,
@@ -288,7 +288,7 @@ def _keep(s: GameState, a: A.Keep) -> None:
     _set_aside(s, s.turn.score.keep_for(a.values))
 
 
-def _set_aside(s: GameState, keep: Keep) -> None:
+def _set_aside(s: GameState, keep: LegalKeep) -> None:
     t, rules = s.turn, s.rules
     t.total += keep.points
     t.kept = keep

@@ -47,7 +47,7 @@ class Combo:
 
 
 @dataclass(frozen=True)
-class Keep:
+class LegalKeep:
     """A legal keep: the dice set aside from one roll, their points and how they score."""
 
     dice: tuple[int, ...]
@@ -68,17 +68,17 @@ class RollScore:
     """The worth of one roll: every legal keep (best first) and whether it is a zonk."""
 
     dice: tuple[Die, ...]
-    keeps: tuple[Keep, ...]
+    keeps: tuple[LegalKeep, ...]
 
     @property
     def zonk(self) -> bool:
         return not self.keeps
 
     @property
-    def best(self) -> Keep | None:
+    def best(self) -> LegalKeep | None:
         return self.keeps[0] if self.keeps else None
 
-    def keep_for(self, values: Sequence[int]) -> Keep:
+    def keep_for(self, values: Sequence[int]) -> LegalKeep:
         """The keep of exactly these values; raises IllegalKeepError with the reason."""
         wanted = tuple(sorted(values))
         for keep in self.keeps:
@@ -186,7 +186,7 @@ def _keeps(
     colour_pairs: bool,
     completion: bool,
     set_aside_points: int,
-) -> tuple[Keep, ...]:
+) -> tuple[LegalKeep, ...]:
     combos = _combos(rules, counts, full_roll, carried, colour_pairs, completion, set_aside_points)
     best = _partitioner(combos)
     keeps = []
@@ -197,9 +197,9 @@ def _keeps(
         if points != _NO:
             names = tuple(c.name for c in parts)
             triples = frozenset(c.of_a_kind for c in parts if c.of_a_kind)
-            keeps.append(Keep(values_of(sub), points, names, triples))
+            keeps.append(LegalKeep(values_of(sub), points, names, triples))
     if not keeps and full_roll and rules.points.nothing:
-        keeps.append(Keep(values_of(counts), rules.points.nothing, ("nothing scores",)))
+        keeps.append(LegalKeep(values_of(counts), rules.points.nothing, ("nothing scores",)))
     keeps.sort(key=lambda k: (-k.points, -len(k.dice), k.dice))
     return tuple(keeps)
 

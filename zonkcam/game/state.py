@@ -13,7 +13,7 @@ from typing import Any
 from zonkcam.game.dice import Die
 from zonkcam.game.lines import Lines
 from zonkcam.game.rules import RuleSet
-from zonkcam.game.scoring import Keep, RollScore
+from zonkcam.game.scoring import LegalKeep, RollScore
 
 
 def seat_name(seat: int) -> str:
@@ -113,7 +113,7 @@ class TurnState:
     roll: tuple[Die, ...] | None = None
     """The last roll of this turn, while it is on the table."""
     score: RollScore | None = None
-    kept: Keep | None = None
+    kept: LegalKeep | None = None
     rolls: int = 0
     set_aside: tuple[int, ...] = ()
     """Values set aside in this cycle (until all dice are picked up again)."""
