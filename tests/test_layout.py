@@ -230,3 +230,33 @@ def test_the_architecture_page_lists_the_layers_as_they_are():
         pytest.skip("no docs beside the package (an installed wheel)")
     page = docs / "architecture.md"
     assert architecture_page_layers(page.read_text("utf-8")) == LAYERS
+
+
+@pytest.mark.parametrize("package", ["zonkcam.game", "zonkcam.vision"])
+def test_the_engine_and_the_reader_have_a_front_door(package):
+    """Each public name of the package is importable from the package itself, and is the
+    object its own module defines (one name, one thing)."""
+    import importlib
+
+    door = importlib.import_module(package)
+    assert door.__all__, f"{package} exports nothing"
+    for name in door.__all__:
+        thing = getattr(door, name)
+        home = importlib.import_module(getattr(thing, "__module__", package) or package)
+        assert getattr(home, name, thing) is thing, name
+
+
+def test_importing_the_image_decoder_does_not_start_onnxruntime():
+    code = "import sys, zonkcam.vision.imageio; print('onnxruntime' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert out.stdout.strip() == "False", out.stderr
+
+
+def test_the_game_front_door_plays_the_example_it_gives():
+    from zonkcam.game import PRESETS, Bank, Game, Keep, Players, Roll, parse_dice
+
+    game = Game(PRESETS["chicago"], [Players(("Ann", "Bob"))])
+    game.play(Roll(parse_dice([1, 5, 2, 3, 4])))
+    game.play(Keep((1, 5)))
+    game.play(Bank())
+    assert game.state.players[0].score == 150
