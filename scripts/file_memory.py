@@ -295,7 +295,7 @@ def files(folder: Path) -> list[tuple[str, str, Path]]:
     put(
         "taught dice, honest (576 examples of 512 features)", "taught", "taught-dice.npz", _taught()
     )
-    put("taught dice, a 1 MB zip bomb of 3 GB", "taught", "bomb.npz", _zip_bomb())
+    put("taught dice, a 3 MB zip bomb of 3 GB", "taught", "bomb.npz", _zip_bomb())
     put(
         "taught dice whose header claims (10^13, 64)",
         "taught",
