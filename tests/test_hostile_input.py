@@ -58,6 +58,7 @@ def test_deeply_nested_json(tmp_path, capsys):
     from zonkcam.mat.calibrate import CalibrationError, load_calibration
 
     calibration = tmp_path / "calibration.json"
+    deep = "[" * 3000 + "]" * 3000  # deeper holds more values than a calibration may
     calibration.write_text('{"format": "zonkcam-calibration-1", "homography": ' + deep + "}")
     with pytest.raises(CalibrationError, match="is damaged .nested too deeply."):
         load_calibration(calibration)
@@ -326,9 +327,190 @@ def test_calibration_with_a_huge_reference_image(tmp_path):
     )
     with pytest.raises(
         CalibrationError,
-        match="its reference image is damaged .a PNG of 16000x16000 .256 MP. would take about",
+        match="its reference image is 16000x16000, not the mat's 420x297 px",
     ):
         load_calibration(path)
+
+
+def _calibration_file(path, **change) -> None:
+    """A usable calibration (an A3 mat seen from straight above), with `change` made."""
+    from zonkcam.mat.layout import load_geometry
+
+    data = {
+        "format": "zonkcam-calibration-1",
+        "created": 1.0,
+        "image_size": [640, 480],
+        "homography": [[1, 0, 0], [0, 1, 0], [0, 0, 1]],
+        "marker_corners": {"0": [[8, 8], [48, 8], [48, 48], [8, 48]]},
+        "reprojection_px": 0.1,
+        "edge_width_px": 1.0,
+        "geometry": load_geometry().to_dict(),
+        "reference_png": None,
+    }
+    path.write_text(json.dumps(data | change))
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (
+            {"homography": [[True, False, False], [False, True, False], [False, False, True]]},
+            "(homography must be 3 rows of 3 numbers)",
+        ),
+        ({"homography": [[1, 0, 0], [0, 1, 0], [0, 0, 10**400]]}, "(its homography is not a val"),
+        (
+            {"marker_corners": [[8, 8]]},
+            "(marker_corners must be a table of at most 4 marker ids, each with 4 [x, y] corners)",
+        ),
+        ({"marker_corners": {"top": [[8, 8]] * 4}}, "marker_corners: 'top' is not a marker id"),
+        ({"marker_corners": {"0": [[8, 8]] * 4 + [[9, 9]]}}, "marker 0's corners must be 4"),
+        ({"junk": [[]] * 100}, "(unknown key 'junk'; allowed: format, created, image_size"),
+        ({"homography": None} | {"format": "zonkcam-calibration-1"}, "homography must be 3"),
+        ({"reference_png": "not base64!"}, "reference_png must be a PNG image in base64"),
+        ({"reference_png": 7}, "reference_png must be a PNG image in base64"),
+    ],
+)
+def test_a_calibration_file_is_held_to_its_schema(tmp_path, capsys, change, message):
+    """Wrong types are refused in the file's own words, never Python's ("'list' object
+    has no attribute 'items'"), and nothing it does not know is accepted."""
+    from zonkcam.mat.calibrate import CalibrationError, load_calibration
+
+    path = tmp_path / "calibration.json"
+    _calibration_file(path)
+    assert load_calibration(path).image_size == (640, 480)  # the file as made is usable
+    _calibration_file(path, **change)
+    with pytest.raises(CalibrationError) as info:
+        load_calibration(path)
+    assert message in str(info.value) and "\n" not in str(info.value)
+    assert main(["watch", "--source", "demo", "--calibration", str(path)]) == 2
+    assert message in capsys.readouterr().err.splitlines()[-1]
+
+
+def test_a_calibration_missing_a_key_says_which(tmp_path):
+    from zonkcam.mat.calibrate import CalibrationError, load_calibration
+
+    path = tmp_path / "calibration.json"
+    _calibration_file(path)
+    data = json.loads(path.read_text())
+    del data["homography"]
+    path.write_text(json.dumps(data))
+    with pytest.raises(CalibrationError, match=r"is not usable \(it has no homography\)"):
+        load_calibration(path)
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        {"junk": [[]] * 100_000},  # 300 KB of lists: tens of MB parsed
+        {"marker_corners": {str(k): [[8, 8]] * 4 for k in range(20_000)}},
+    ],
+)
+def test_a_calibration_with_more_values_than_one_has_is_refused_unparsed(
+    tmp_path, monkeypatch, change
+):
+    import zonkcam.mat.calibrate as calibrate
+
+    path = tmp_path / "calibration.json"
+    _calibration_file(path, **change)
+    monkeypatch.setattr(calibrate.json, "loads", None)  # never reached
+    with pytest.raises(calibrate.CalibrationError, match="over the 4,096 a calibration may have"):
+        calibrate.load_calibration(path)
+
+
+def test_a_calibration_reference_image_is_a_png_of_the_mats_size_before_it_is_decoded(
+    tmp_path, monkeypatch
+):
+    """A reference image in any other format (a JPEG can carry a header that lies) or
+    of any other size is refused from its first bytes; a PNG of the mat's size is decoded
+    within that many pixels."""
+    import base64
+
+    import zonkcam.vision.imageio as imageio
+    from zonkcam.mat.calibrate import CalibrationError, load_calibration
+
+    path = tmp_path / "calibration.json"
+    mat = np.full((297, 420, 3), 90, np.uint8)
+    for ext, wanted in ((".jpg", "its reference image is not a PNG"), (".bmp", "not a PNG")):
+        data = base64.b64encode(cv2.imencode(ext, mat)[1].tobytes()).decode()
+        _calibration_file(path, reference_png=data)
+        with pytest.raises(CalibrationError, match=wanted):
+            load_calibration(path)
+    data = base64.b64encode(cv2.imencode(".png", mat[:100])[1].tobytes()).decode()
+    _calibration_file(path, reference_png=data)
+    with pytest.raises(CalibrationError, match="reference image is 420x100, not the mat's 420x297"):
+        load_calibration(path)
+    asked = []
+    decode = imageio.decode_image
+    monkeypatch.setattr(
+        imageio, "decode_image", lambda data, max_pixels: asked.append(max_pixels) or decode(data)
+    )
+    data = base64.b64encode(cv2.imencode(".png", mat)[1].tobytes()).decode()
+    _calibration_file(path, reference_png=data)
+    assert load_calibration(path).reference.shape == (297, 420, 3)
+    assert asked == [420 * 297]
+
+
+def test_a_calibration_file_over_its_size_is_refused_unread(tmp_path):
+    from zonkcam.mat.calibrate import MAX_CALIBRATION_BYTES, CalibrationError, load_calibration
+
+    path = tmp_path / "calibration.json"
+    _calibration_file(path, reference_png="A" * MAX_CALIBRATION_BYTES)
+    with pytest.raises(CalibrationError, match="is over 20 MB"):
+        load_calibration(path)
+
+
+# -- geometry files ----------------------------------------------------------------------------
+
+
+def _a3_toml() -> str:
+    from zonkcam.data import LAYOUTS
+
+    return (LAYOUTS / "a3.toml").read_text()
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("x = " + "[" * 30_000 + "]" * 30_000, "is not TOML zonkcam can read (nested too deeply)"),
+        ("x = " + "{a = " * 10_000 + "1" + "}" * 10_000, "not TOML zonkcam can read (nested too"),
+        ("width_mm = 1" + "0" * 5000, "is not TOML zonkcam can read (Exceeds the limit"),
+        (_a3_toml() + "# " + "x" * 70_000, "is over 64 KB; a mat's geometry is a few dozen lines"),
+        (
+            _a3_toml().replace("size_mm = 40\n", "size_mm = 40\nsizes = [40, 40]\n"),
+            "unknown key 'sizes' in markers; allowed: dictionary, ids, positions, size_mm",
+        ),
+        (
+            _a3_toml().replace('label = "LEFT"', 'label = "LEFT"\ncolour = "red"'),
+            "unknown key 'colour' in board_images[0]; allowed: center, label, size_mm",
+        ),
+        (
+            _a3_toml().replace("rect = [56, 8, 308, 205]", "rect = [56, 8, 308, 205]\nz = 1"),
+            "unknown key 'z' in rolling_area; allowed: rect",
+        ),
+    ],
+)
+def test_hostile_geometry_files_are_one_line(tmp_path, capsys, text, message):
+    """`calibrate --geometry` and `mat --geometry`: nesting (RecursionError inside
+    tomllib), numbers too long, files too large, keys it does not know."""
+    path = tmp_path / "mat.toml"
+    path.write_text(text + "\n")
+    for argv in (
+        ["mat", "--geometry", str(path), "--out", str(tmp_path / "printed")],
+        ["calibrate", "--geometry", str(path), "--image", str(tmp_path / "none.png")],
+    ):
+        assert message in one_line(capsys, *argv)
+    assert not list(tmp_path.glob("printed*"))
+
+
+def test_a_rules_file_nested_100000_deep_is_one_line(tmp_path, capsys):
+    path = tmp_path / "ours.toml"
+    path.write_text("x = " + "[" * 100_000 + "]" * 100_000 + "\n")
+    assert "not TOML zonkcam can read (nested too deeply)" in one_line(
+        capsys, "rules", "check", str(path)
+    )
+    assert "nested too deeply" in one_line(
+        capsys, "play", "--text", "--rules", str(path), "--players", "Ann"
+    )
 
 
 # -- pipes where files were expected, and FFmpeg's own words ---------------------------------
@@ -427,3 +609,52 @@ def test_calibrate_image_is_bounded_and_refuses_a_pipe_at_once(tmp_path, capsys)
     err = one_line(capsys, "calibrate", "--image", str(fifo), "--out", out)
     assert "not a regular file" in err and time.monotonic() - t0 < 5
     assert not (tmp_path / "cal.json").exists()
+
+
+@pytest.mark.parametrize("kind", ["fifo", "/dev/zero", "/dev/null"])
+def test_a_pipe_or_a_device_is_refused_before_it_is_opened(tmp_path, monkeypatch, kind):
+    """Opening a device can itself do something (a tape rewinds, a modem hangs up): a
+    FIFO, a device or a symlink to one is refused from its stat, never opened."""
+    import os
+
+    from zonkcam import fileio
+
+    path = tmp_path / "calibration.json"
+    if kind == "fifo":
+        os.mkfifo(path)
+    else:
+        path.symlink_to(kind)
+    opened = []
+    real_open = os.open
+    monkeypatch.setattr(fileio.os, "open", lambda p, *a: opened.append(p) or real_open(p, *a))
+    with pytest.raises(OSError, match="not a regular file .a pipe or a device."):
+        fileio.open_to_read(path)
+    assert opened == []
+    regular = tmp_path / "rules.toml"
+    regular.write_text("target = 5000\n")
+    with fileio.open_to_read(regular) as f:
+        assert f.read() == b"target = 5000\n"
+    assert opened == [regular]
+
+
+@pytest.mark.slow
+def test_reading_any_crafted_file_stays_within_250_mb():
+    """Calibration, geometry, rules and taught-dice files, honest and crafted
+    (scripts/file_memory.py, each read in a fresh process): the honest ones read, every
+    crafted one refused in one line, none a traceback, a hang or over 250 MB of peak
+    memory for the whole process."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    script = Path(__file__).parent.parent / "scripts" / "file_memory.py"
+    proc = subprocess.run(
+        [sys.executable, str(script), "--json"], capture_output=True, text=True, timeout=900
+    )
+    assert proc.returncode == 0, proc.stderr
+    rows = [json.loads(line) for line in proc.stdout.splitlines()]
+    assert len(rows) == 23
+    for row in rows:
+        assert row["mb_peak"] <= 250, row
+        honest = "honest" in row["file"]
+        assert row["answer"].startswith("read" if honest else "refused: "), row

@@ -217,6 +217,77 @@ def test_a_taught_dice_file_with_a_value_off_a_die_is_damaged(tmp_path):
         load_taught(path, "abc")
 
 
+def _npy(array: np.ndarray) -> bytes:
+    import io
+
+    buf = io.BytesIO()
+    np.save(buf, array, allow_pickle=True)
+    return buf.getvalue()
+
+
+def _npy_header(shape: tuple[int, ...], descr: str = "<f2") -> bytes:
+    import io
+
+    buf = io.BytesIO()
+    np.lib.format.write_array_header_1_0(
+        buf, {"descr": descr, "fortran_order": False, "shape": shape}
+    )
+    return buf.getvalue()
+
+
+def _taught_file(path, **members: bytes) -> None:
+    """A taught-dice file of one example whose arrays are `members` where given."""
+    import zipfile
+
+    arrays = {
+        "format": _npy(np.array("zonkcam-taught-dice-1")),
+        "model": _npy(np.array("abc")),
+        "features": _npy(np.stack([_feature(1)]).astype(np.float16)),
+        "values": _npy(np.array([3], np.int8)),
+        "colours": _npy(np.array(["red"])),
+    } | members
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as z:
+        for name, data in arrays.items():
+            z.writestr(name + ".npy", data)
+
+
+@pytest.mark.parametrize(
+    ("members", "message"),
+    [
+        ({"features": _npy_header((10**13, 64)) + bytes(64)}, "its features have shape"),
+        ({"features": _npy_header((8, 2**20)) + bytes(16 * 2**20)}, "its features unpack to"),
+        ({"values": _npy_header((10**9,), "|i1") + bytes(64)}, "its values have shape"),
+        ({"colours": _npy(np.array(["x" * 5000]))}, "texts longer than 64 characters"),
+        ({"features": _npy(np.array([{"a": 1}], dtype=object))}, "of the wrong type"),
+        ({"features": _npy_header((1, 64)) + bytes(10)}, "its features are cut short"),
+    ],
+)
+def test_a_taught_dice_file_is_checked_before_its_arrays_are_allocated(tmp_path, members, message):
+    """Shapes and sizes from each array's own header, refused before the data is read: a
+    header claiming (10^13, 64) floats, a member that unpacks to 32 MB of zeros (a zip
+    bomb's kind), a pickled array (never unpickled)."""
+    path = tmp_path / "taught-dice.npz"
+    _taught_file(path)
+    assert len(load_taught(path, "abc")[0]) == 1  # the file as made reads
+    _taught_file(path, **members)
+    with pytest.raises(TaughtDiceError) as err:
+        load_taught(path, "abc")
+    assert message in str(err.value) and "\n" not in str(err.value)
+
+
+@pytest.mark.parametrize("kind", ["fifo", "/dev/zero", "/dev/null"])
+def test_a_taught_dice_file_that_is_a_pipe_or_a_device_is_refused_unread(tmp_path, kind):
+    import os
+
+    path = tmp_path / "taught-dice.npz"
+    if kind == "fifo":
+        os.mkfifo(path)  # nothing ever writes to it: opened, it would wait forever
+    else:
+        path.symlink_to(kind)  # /dev/zero: read, it never ends
+    with pytest.raises(TaughtDiceError, match="not a regular file .a pipe or a device."):
+        load_taught(path, "abc")
+
+
 def test_the_scorekeepers_fix_of_a_throw():
     assert parse_fix("", [3, 4, 5]) == [3, 4, 5]
     assert parse_fix("2=6", [3, 4, 5]) == [3, 6, 5]

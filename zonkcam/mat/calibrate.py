@@ -34,8 +34,10 @@ REFERENCE_PX_PER_MM = 1.0
 MAX_FIT_MM = 4.0
 """Every marker corner must fit one flat mat to within this (mm on the mat): further off and
 the zones would be drawn a quarter of a die from where they are printed."""
-MAX_CALIBRATION_BYTES = 64 * 2**20
-"""The largest calibration file read (one with its reference image is about 1 MB)."""
+MAX_CALIBRATION_BYTES = 20 * 2**20
+"""The largest calibration file read: one is a few KB and its reference image (the mat at
+REFERENCE_PX_PER_MM as a PNG, in base64) about 0.5 MB for an A3 mat, 16 MB at most for
+the largest mat (MAT_MM) photographed noisily enough that PNG cannot compress it."""
 MOVED_PX = 6.0
 """Markers this far from where calibration saw them mean the camera (or mat) moved."""
 IMAGE_SIDE_PX = (32, 16384)
@@ -205,10 +207,131 @@ class Calibration:
         tmp.replace(path)  # never leave a half-written calibration behind
 
 
-def load_calibration(path: str | Path) -> Calibration:
-    """Read a calibration file; a missing, corrupt or foreign file gets a clear message."""
+FIELDS = (
+    "format",
+    "created",
+    "image_size",
+    "homography",
+    "marker_corners",
+    "reprojection_px",
+    "edge_width_px",
+    "geometry",
+    "reference_png",
+)
+"""The keys of a calibration file (Calibration.to_dict); created and reference_png may
+be left out."""
+MAX_CALIBRATION_VALUES = 4096
+"""The most lists, tables and values a calibration file may hold, counted from its
+brackets, commas and colons before it is parsed (one holds about 250)."""
+_PNG = b"\x89PNG\r\n\x1a\n"
+
+
+def _is_real(value: Any) -> bool:
+    """An int or float (not a bool); NaN and infinity are left to Calibration.check."""
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def _point_list(value: Any, n: int) -> bool:
+    """`value` is n [x, y] pairs of numbers."""
+    return (
+        isinstance(value, list)
+        and len(value) == n
+        and all(isinstance(p, list) and len(p) == 2 and all(_is_real(v) for v in p) for p in value)
+    )
+
+
+def _reference(text: Any, geometry: MatGeometry) -> np.ndarray:
+    """The reference image in a calibration file: a PNG (base64) of exactly the mat's size
+    at REFERENCE_PX_PER_MM, its size read from its IHDR (which libpng decodes by) before
+    it is decoded, and decoded within that many pixels (zonkcam.vision.imageio)."""
     from zonkcam.vision.imageio import ImageFileError, decode_image
 
+    if not isinstance(text, str):
+        raise ValueError("reference_png must be a PNG image in base64")
+    try:
+        data = base64.b64decode(text, validate=True)
+    except (binascii.Error, ValueError):
+        raise ValueError("reference_png must be a PNG image in base64") from None
+    if data[:8] != _PNG or data[12:16] != b"IHDR" or len(data) < 24:
+        raise ValueError("its reference image is not a PNG")
+    w, h = int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
+    want = (
+        round(geometry.width_mm * REFERENCE_PX_PER_MM),
+        round(geometry.height_mm * REFERENCE_PX_PER_MM),
+    )
+    if (w, h) != want:
+        raise ValueError(f"its reference image is {w}x{h}, not the mat's {want[0]}x{want[1]} px")
+    try:
+        return decode_image(data, max_pixels=w * h)[0]
+    except ImageFileError as exc:
+        raise ValueError(f"its reference image is damaged ({exc})") from None
+
+
+def calibration_from_dict(data: Any, where: str = "calibration") -> Calibration:
+    """The calibration in a parsed calibration file, checked against its schema (FIELDS,
+    each of its type and length) and then for use (Calibration.check). ValueError says
+    what is wrong in the file's own words; UserError for its geometry."""
+    if not isinstance(data, dict) or data.get("format") != "zonkcam-calibration-1":
+        raise ValueError("not a zonkcam calibration file")
+    unknown = sorted(set(data) - set(FIELDS))
+    if unknown:
+        raise ValueError(f"unknown key {quoted(unknown[0], 40)}; allowed: {', '.join(FIELDS)}")
+    missing = [k for k in FIELDS if k not in data and k not in ("created", "reference_png")]
+    if missing:
+        raise ValueError(f"it has no {missing[0]}")
+    h = data["homography"]
+    if not (
+        isinstance(h, list)
+        and len(h) == 3
+        and all(
+            isinstance(row, list) and len(row) == 3 and all(_is_real(v) for v in row) for row in h
+        )
+    ):
+        raise ValueError("homography must be 3 rows of 3 numbers")
+    try:
+        homography = np.array(h, np.float64)
+    except OverflowError:
+        raise ValueError("its homography is not a valid 3x3 matrix") from None
+    size = data["image_size"]
+    if not (
+        isinstance(size, list)
+        and len(size) == 2
+        and all(isinstance(v, int) and not isinstance(v, bool) for v in size)
+    ):
+        raise ValueError("image_size must be [width, height] in px")
+    geometry = geometry_from_dict(data["geometry"], f"{where} geometry")
+    listed = data["marker_corners"]
+    if not isinstance(listed, dict) or len(listed) > len(geometry.markers):
+        raise ValueError(
+            f"marker_corners must be a table of at most {len(geometry.markers)} marker ids, "
+            "each with 4 [x, y] corners"
+        )
+    corners = {}
+    for k, v in listed.items():
+        if not (k.isascii() and k.isdigit() and len(k) <= 6):
+            raise ValueError(f"marker_corners: {quoted(k, 20)} is not a marker id")
+        if not _point_list(v, 4):
+            raise ValueError(f"marker {int(k)}'s corners must be 4 [x, y] numbers")
+        corners[int(k)] = np.array(v, np.float64)
+    numbers = {k: data.get(k, 0) for k in ("reprojection_px", "edge_width_px", "created")}
+    if not all(_is_real(v) for v in numbers.values()):
+        raise ValueError("reprojection_px, edge_width_px and created must be numbers")
+    try:
+        values = [float(v) for v in numbers.values()]
+    except OverflowError:
+        raise ValueError("reprojection_px, edge_width_px and created must be numbers") from None
+    reference = None
+    if data.get("reference_png") is not None:
+        reference = _reference(data["reference_png"], geometry)
+    cal = Calibration(geometry, homography, (size[0], size[1]), corners, *values, reference)
+    cal.check()
+    return cal
+
+
+def load_calibration(path: str | Path) -> Calibration:
+    """Read a calibration file; a missing, corrupt, foreign or oversized file gets a clear
+    message. The file is sized (MAX_CALIBRATION_BYTES) and its values counted
+    (MAX_CALIBRATION_VALUES) before it is parsed."""
     path = Path(path)
     hint = "run: zonkcam calibrate"
     try:
@@ -224,54 +347,25 @@ def load_calibration(path: str | Path) -> Calibration:
         raise CalibrationError(
             f"calibration file {path} is over {MAX_CALIBRATION_BYTES // 2**20} MB; {hint}"
         )
+    values = sum(raw.count(c) for c in b"[{,:")
+    if values > MAX_CALIBRATION_VALUES:
+        raise CalibrationError(
+            f"calibration file {path} is not usable (it holds about {values:,} values, "
+            f"over the {MAX_CALIBRATION_VALUES:,} a calibration may have); {hint}"
+        )
     try:
         data = json.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, ValueError, RecursionError) as exc:
         why = "nested too deeply" if isinstance(exc, RecursionError) else exc
         raise CalibrationError(f"calibration file {path} is damaged ({why}); {hint}") from None
+    del raw
     try:
-        if not isinstance(data, dict) or data.get("format") != "zonkcam-calibration-1":
-            raise ValueError("not a zonkcam calibration file")
-        h = np.array(data["homography"], np.float64)
-        if h.shape != (3, 3):
-            raise ValueError("its homography is not a valid 3x3 matrix")
-        size = data["image_size"]
-        if not (
-            isinstance(size, list)
-            and len(size) == 2
-            and all(isinstance(v, int) and not isinstance(v, bool) for v in size)
-        ):
-            raise ValueError("image_size must be [width, height] in px")
-        corners = {
-            int(k): np.array(v, np.float64).reshape(4, 2) for k, v in data["marker_corners"].items()
-        }
-        geometry = geometry_from_dict(data["geometry"], f"{path} geometry")
-        numbers = [data["reprojection_px"], data["edge_width_px"], data.get("created", 0)]
-        if not all(isinstance(v, int | float) and not isinstance(v, bool) for v in numbers):
-            raise ValueError("reprojection_px, edge_width_px and created must be numbers")
-        reference = None
-        if data.get("reference_png"):
-            try:
-                reference = decode_image(base64.b64decode(data["reference_png"]))[0]
-            except ImageFileError as exc:
-                raise ValueError(f"its reference image is damaged ({exc})") from None
-        cal = Calibration(geometry, h, (size[0], size[1]), corners, *map(float, numbers), reference)
-        cal.check()
-        return cal
+        return calibration_from_dict(data, str(path))
     except CalibrationError:
         raise
     except UserError as exc:  # its geometry
         raise CalibrationError(f"{exc}; {hint}") from None
-    except (
-        KeyError,
-        TypeError,
-        ValueError,
-        AttributeError,
-        OverflowError,
-        RecursionError,
-        binascii.Error,
-        cv2.error,
-    ) as exc:
+    except (ValueError, OverflowError, cv2.error) as exc:
         why = quoted(str(exc), 200)[1:-1]
         raise CalibrationError(f"calibration file {path} is not usable ({why}); {hint}") from None
 

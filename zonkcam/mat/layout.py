@@ -25,8 +25,8 @@ from zonkcam.game.names import quoted
 SIZES = ("a3", "a2", "a4", "letter")
 """The built-in mats, by the paper they print on (A4 and US Letter for a home printer):
 ``calibration/<size>.toml``."""
-MAX_GEOMETRY_BYTES = 1 << 20
-"""The most of a geometry file read (one is a few dozen lines)."""
+MAX_GEOMETRY_BYTES = 64 * 1024
+"""The largest geometry file read (one is a few dozen lines, about 1 KB)."""
 BOARD_LABELS = ("LEFT", "RIGHT", "CHOOSE", "SOCIAL")
 DICTIONARIES = {
     **{f"DICT_{n}X{n}_{k}": k for n in (4, 5, 6, 7) for k in (50, 100, 250, 1000)},
@@ -140,11 +140,18 @@ def load_geometry(name_or_path: str = "a3") -> MatGeometry:
     else:
         try:
             with open_to_read(name_or_path) as f:
-                text = f.read(MAX_GEOMETRY_BYTES).decode("utf-8")
+                raw = f.read(MAX_GEOMETRY_BYTES + 1)
         except OSError as exc:
             raise UserError(
                 f"cannot read mat geometry {name_or_path}: {exc.strerror or exc}"
             ) from None
+        if len(raw) > MAX_GEOMETRY_BYTES:
+            raise UserError(
+                f"mat geometry {name_or_path} is over {MAX_GEOMETRY_BYTES // 1024} KB; "
+                "a mat's geometry is a few dozen lines"
+            )
+        try:
+            text = raw.decode("utf-8")
         except UnicodeDecodeError:
             raise UserError(f"mat geometry {name_or_path} is not UTF-8 text") from None
         where = name_or_path
@@ -152,6 +159,9 @@ def load_geometry(name_or_path: str = "a3") -> MatGeometry:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise UserError(f"{where} is not valid TOML: {exc}") from None
+    except (ValueError, RecursionError) as exc:  # a number too long, nesting too deep
+        why = "nested too deeply" if isinstance(exc, RecursionError) else str(exc)
+        raise UserError(f"{where} is not TOML zonkcam can read ({why})") from None
     return geometry_from_dict(data, where)
 
 
@@ -167,6 +177,15 @@ def _is_number(value: Any) -> bool:
 
 def _numbers(value: Any, n: int) -> bool:
     return isinstance(value, list) and len(value) == n and all(_is_number(v) for v in value)
+
+
+SUBTABLE_KEYS = {
+    "markers": {"dictionary", "size_mm", "ids", "positions"},
+    "rolling_area": {"rect"},
+    "keep_strip": {"rect"},
+    "board_images": {"label", "center", "size_mm"},
+}
+"""The keys each table of a geometry may have."""
 
 
 def geometry_from_dict(data: dict[str, Any], where: str = "mat geometry") -> MatGeometry:
@@ -207,8 +226,19 @@ def geometry_from_dict(data: dict[str, Any], where: str = "mat geometry") -> Mat
     unknown = set(data) - known
     if unknown:
         raise UserError(
-            f"{where}: unknown key {sorted(unknown)[0]!r}; allowed: {', '.join(sorted(known))}"
+            f"{where}: unknown key {quoted(sorted(unknown)[0], 40)}; "
+            f"allowed: {', '.join(sorted(known))}"
         )
+    for key, allowed in SUBTABLE_KEYS.items():
+        tables = data.get(key)
+        for i, table in enumerate(tables if isinstance(tables, list) else [tables]):
+            extra = set(table) - allowed if isinstance(table, dict) else set()
+            if extra:
+                at = f"{key}[{i}]" if isinstance(tables, list) else key
+                raise UserError(
+                    f"{where}: unknown key {quoted(sorted(extra)[0], 40)} in {at}; "
+                    f"allowed: {', '.join(sorted(allowed))}"
+                )
     m = data.get("markers")
     if not isinstance(m, dict):
         raise UserError(f"{where}: needs a [markers] table")
