@@ -125,8 +125,15 @@ def test_a_mat_prints_at_true_size_on_its_paper(tmp_path, size):
     geo = load_geometry(size)
     dictionary = cv2.aruco.getPredefinedDictionary(getattr(cv2.aruco, geo.dictionary))
     corners, ids, _ = cv2.aruco.ArucoDetector(dictionary).detectMarkers(image)
-    assert sorted(ids.ravel()) == [m.id for m in geo.markers]
+    own = [m.id for m in geo.markers]
+    # each of its own markers once, and no marker of another mat (OpenCV below 4.12 sees
+    # a marker in the LEFT and RIGHT arrows of some mats: one that no mat uses)
+    assert sorted(i for i in ids.ravel() if i in own) == own
+    others = {m.id for s in SIZES for m in load_geometry(s).markers} - set(own)
+    assert not others & set(ids.ravel()), sorted(ids.ravel())
     for quad, i in zip(corners, ids.ravel(), strict=True):
+        if i not in own:
+            continue
         side_mm = np.linalg.norm(np.diff(quad[0], axis=0, append=quad[0][:1]), axis=1) * 25.4 / dpi
         assert np.allclose(side_mm, geo.markers[0].size_mm, atol=0.6), (size, i, side_mm)
         marker = next(m for m in geo.markers if m.id == i)
