@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from zonkcam.advisor.advice import Advisor, best_words
-from zonkcam.app.text import TextPlay, parse_line
+from zonkcam.app.text import TextPlay
+from zonkcam.app.text_grammar import parse_line
 from zonkcam.game import actions as A
 from zonkcam.game.dice import parse_dice
 from zonkcam.game.errors import TableError
@@ -580,7 +581,7 @@ def test_detroit_asks_for_colours_where_colour_pairs_would_score():
 
 
 def test_go_for_1000_is_offered_in_the_keeps_and_picked_by_its_number():
-    from zonkcam.app.text import keeps_text, odds_text
+    from zonkcam.app.text_views import keeps_text, odds_text
 
     game = Game(PRESETS["all-johnnys"], [A.Players(("Ann", "Bob"))])
     game.play(A.Roll(parse_dice([1, 2, 3, 4, 5, 5])))
