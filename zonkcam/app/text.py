@@ -40,6 +40,7 @@ from zonkcam.game.rules import PRESETS, RuleSet, load_rules
 from zonkcam.game.state import GameState, Phase
 from zonkcam.record.logged_game import LoggedGame
 from zonkcam.record.store import EventLog
+from zonkcam.record.win_tables import cached_advisor
 
 _print_now = functools.partial(print, flush=True)
 
@@ -88,19 +89,13 @@ class TextPlay:
         self.prompt = "> " if sys.stdin.isatty() else ""
         self.resume_command = resume_command or f"zonkcam play --text --resume {keeper.game_id}"
         """Printed at the end: how to come back to this game."""
-        self._advisor = advisor
+        self.advisor = advisor if advisor is not None else Advisor()
+        """Answers ``odds`` (:func:`run_text` hands in the app's, with the stored
+        two-player tables; a plain one without)."""
 
     def write(self, text: str) -> None:
         """Print ``text``; whatever is not printable in a line shows as an escape."""
         self._write("\n".join(escaped(line) for line in text.split("\n")))
-
-    @property
-    def advisor(self) -> Advisor:
-        if self._advisor is None:
-            from zonkcam.record.win_tables import cached_advisor
-
-            self._advisor = cached_advisor()
-        return self._advisor
 
     def run(self) -> bool:
         """Play typed lines until quit or the end of input; whether the game ended saved
@@ -290,7 +285,9 @@ def run_text(args: argparse.Namespace) -> int:
     with EventLog(args.db) as log:
         keeper = resume(log, args.resume) if args.resume else _new_text_game(log, args)
         print(f"Game {keeper.game_id}: {escaped(keeper.state.rules.name)} (type help for commands)")
-        saved = TextPlay(keeper, resume_command=resume_command(args, keeper.game_id)).run()
+        saved = TextPlay(
+            keeper, resume_command=resume_command(args, keeper.game_id), advisor=cached_advisor()
+        ).run()
     return 0 if saved else 1
 
 
