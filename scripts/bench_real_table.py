@@ -1,6 +1,6 @@
 """Benchmark: the table watcher with real dice, cut out of the labelled photos.
 
-Dice cut out of the labelled photo sets (zonkcam.train.cutouts: GrabCut seeded by the box,
+Dice cut out of the labelled photo sets (zonkcam.sim.cutouts: GrabCut seeded by the box,
 both sets, every source) are laid on the demo table's calibrated mat in place of rendered
 dice (DemoTable's ``die_art``), under a mild camera (MILD: 1280x960, 8 degree tilt, uneven
 light, blur, JPEG), and a seeded script plays with them: throws of 1-6 dice, keeps slid into
@@ -53,12 +53,13 @@ from zonkcam.display.view import CONFIRM_BELOW
 from zonkcam.errors import UserError
 from zonkcam.mat.calibrate import Calibration, calibrate
 from zonkcam.mat.layout import KEEP_COLOUR, PAPER_COLOUR, ROLLING_COLOUR
+from zonkcam.sim.cutouts import CutOut, lab_distance, paste_die
 from zonkcam.sim.demo_table import DemoDie, DemoTable, DiePose
 from zonkcam.sim.lens import CameraLook
 from zonkcam.table.observe import Observation, Reader, TableEvent, TableWatcher
 from zonkcam.table.tracking import Change
 from zonkcam.table.zones import TableDie
-from zonkcam.train.cutouts import CutOut, lab_distance, load_cutouts, paste_die
+from zonkcam.train.dataset import load_cutouts
 
 ROOT = Path(__file__).resolve().parents[1]
 DATASETS = (

@@ -13,9 +13,9 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
-from zonkcam.commands.eval import Scorer
 from zonkcam.commands.train import default_data
 from zonkcam.train.dataset import load_labels, select
+from zonkcam.train.metrics import Scorer
 from zonkcam.vision.model import load_model
 from zonkcam.vision.reader import DEFAULT_SETTINGS
 

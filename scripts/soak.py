@@ -23,6 +23,7 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
 from zonkcam.app.demo import DemoDriver
 from zonkcam.app.loop import TableApp
+from zonkcam.app.players import AutoPlayer
 from zonkcam.display.game_screen import GameScreen
 from zonkcam.display.sounds import Sounds
 from zonkcam.display.window import Window
@@ -31,6 +32,7 @@ from zonkcam.game.rules import load_rules
 from zonkcam.mat.calibrate import calibrate
 from zonkcam.record.logged_game import LoggedGame
 from zonkcam.record.store import EventLog
+from zonkcam.record.win_tables import cached_advisor
 from zonkcam.sim.demo_table import DemoTable
 from zonkcam.sim.lens import PLAIN
 from zonkcam.table.observe import TableWatcher
@@ -70,7 +72,13 @@ def main() -> None:
         for game in range(1, args.games + 1):
             keeper = LoggedGame.new(log, rules)
             keeper.play(A.Players(("Ann", "Bob")))
-            app = TableApp(keeper, watcher, screen, DemoDriver(table), say=lambda line: None)
+            app = TableApp(
+                keeper,
+                watcher,
+                screen,
+                DemoDriver(table, AutoPlayer(cached_advisor())),
+                say=lambda line: None,
+            )
             while not keeper.state.finished:
                 app.tick(table.read())
                 frames += 1

@@ -13,9 +13,11 @@ import pytest
 from gpiozero import Device
 from gpiozero.pins.mock import MockFactory
 
+from zonkcam.advisor.advice import Advisor
 from zonkcam.app.demo import DemoDriver
 from zonkcam.app.loop import TableApp
 from zonkcam.app.main import demo_table
+from zonkcam.app.players import AutoPlayer
 from zonkcam.controls import DRUNK, Control, Press
 from zonkcam.display.game_screen import GameScreen
 from zonkcam.display.sounds import Sounds
@@ -29,6 +31,7 @@ from zonkcam.mat.calibrate import calibrate
 from zonkcam.record.logged_game import LoggedGame
 from zonkcam.record.photos import RollPhotos, photo_folder
 from zonkcam.record.store import EventLog
+from zonkcam.record.win_tables import cached_advisor
 from zonkcam.table.observe import TableWatcher
 from zonkcam.testing import TruthReader
 
@@ -66,7 +69,7 @@ def play_demo(rules, tmp_path, *, seed=1, press_pins=None, max_frames=4000):
         keeper,
         TableWatcher(calibrate(first.image, table.geometry), reader),
         screen,
-        DemoDriver(table, press=press),
+        DemoDriver(table, AutoPlayer(cached_advisor()), press=press),
         say=lines.append,
     )
     frames = 0
@@ -594,3 +597,27 @@ def test_each_games_turn_screenshots_go_to_a_folder_of_its_own(tmp_path):
         f"game-{second:04d}/turn-0001.png",
         f"game-{second:04d}/turn-0002.png",
     ]
+
+
+def test_the_app_hands_one_advisor_to_the_odds_panel_and_the_demo_players(tmp_path, monkeypatch):
+    from zonkcam import cli
+    from zonkcam.app import main as app_main
+
+    class Started(Exception):
+        """Raised where the app starts its loop: what it was handed is all this test needs."""
+
+    made: list[Advisor] = []
+    handed = {}
+
+    def table_app(keeper, watcher, screen, driver, **kwargs):
+        handed.update(screen=screen, driver=driver)
+        raise Started
+
+    monkeypatch.setattr(app_main, "cached_advisor", lambda: made.append(Advisor()) or made[-1])
+    monkeypatch.setattr(app_main, "TableApp", table_app)
+    argv = ["play", "--source", "demo", "--db", str(tmp_path / "g.db"), "--games", "1"]
+    with pytest.raises(Started):
+        cli.main([*argv, "--screenshots", str(tmp_path / "shots"), "--mute"])
+    assert len(made) == 1
+    assert handed["screen"].odds._advisor is made[0]
+    assert handed["driver"].player.advisor is made[0]

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from zonkcam.advisor.advice import Advisor, best_words
-from zonkcam.app.text import TextPlay, parse_line
+from zonkcam.app.text import TextPlay
+from zonkcam.app.text_grammar import parse_line
 from zonkcam.game import actions as A
 from zonkcam.game.dice import parse_dice
 from zonkcam.game.errors import TableError
@@ -580,7 +581,7 @@ def test_detroit_asks_for_colours_where_colour_pairs_would_score():
 
 
 def test_go_for_1000_is_offered_in_the_keeps_and_picked_by_its_number():
-    from zonkcam.app.text import keeps_text, odds_text
+    from zonkcam.app.text_views import keeps_text, odds_text
 
     game = Game(PRESETS["all-johnnys"], [A.Players(("Ann", "Bob"))])
     game.play(A.Roll(parse_dice([1, 2, 3, 4, 5, 5])))
@@ -600,3 +601,24 @@ def test_go_for_1000_is_offered_in_the_keeps_and_picked_by_its_number():
     assert "go for 1000" not in keeps_text(game.state)
     with pytest.raises(TableError):
         parse_line(f"#{len(game.state.turn.score.keeps) + 1}", game.state)
+
+
+def test_the_text_mode_answers_odds_with_the_advisor_the_app_hands_it(
+    tmp_path, monkeypatch, capsys
+):
+    from zonkcam.app import text
+    from zonkcam.cli import main
+
+    class Marked(Advisor):
+        asked = 0
+
+        def advise(self, state):
+            Marked.asked += 1
+            return super().advise(state)
+
+    made: list[Advisor] = []
+    monkeypatch.setattr(text, "cached_advisor", lambda: made.append(Marked()) or made[-1])
+    _interactive(monkeypatch, ["odds", "quit"])
+    assert main(["play", "--text", "--players", "Ann", "Bob", "--db", str(tmp_path / "g.db")]) == 0
+    assert "odds for Ann" in capsys.readouterr().out
+    assert len(made) == 1 and Marked.asked == 1

@@ -17,7 +17,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from zonkcam.app.text import TextPlay, parse_line
+from zonkcam.app.text import TextPlay
+from zonkcam.app.text_grammar import parse_line
 from zonkcam.cli import main
 from zonkcam.errors import UserError
 from zonkcam.game import actions as A

@@ -100,6 +100,22 @@ def test_nothing_imports_from_a_layer_above():
     assert not wrong, "\n".join(wrong)
 
 
+SCREEN_NEVER = ("zonkcam.hardware", "zonkcam.record")
+"""What the screen (display) never imports, though it sits at or above their layer: it
+names buttons through zonkcam.controls, and the app hands it the advisor."""
+
+
+def test_the_screen_imports_neither_the_gpio_nor_the_log():
+    wrong = [
+        f"{m} imports {d}"
+        for m, deps in _modules().items()
+        if m.startswith("zonkcam.display")
+        for d in deps
+        if d.startswith(SCREEN_NEVER)
+    ]
+    assert not wrong, "\n".join(wrong)
+
+
 def _apart(module: str) -> bool:
     return module.startswith(APART)
 

@@ -13,7 +13,9 @@ import pytest
 
 from tests.screen_helpers import artifacts_dir, find_text, pixels, save, share_of
 from zonkcam.display.banners import banner
-from zonkcam.display.painter import ACCENT, SURE, UNSURE, Painter, layout_for
+from zonkcam.display.draw import ACCENT, SURE, UNSURE
+from zonkcam.display.layout import layout_for
+from zonkcam.display.painter import Painter
 from zonkcam.display.view import TableObservation, die_at, view_for
 from zonkcam.game import actions as A
 from zonkcam.game.dice import Die, parse_dice
@@ -263,7 +265,7 @@ def test_detroit_dice_show_their_colour(out):
 def test_detroit_colour_marks_read_across_the_table_each_with_its_letter(out):
     """Each die's colour is a chip as tall as its value, with the colour's letter on it:
     white, red and green told apart by letter as well as by colour."""
-    from zonkcam.display.painter import DIE_SWATCHES
+    from zonkcam.display.draw import DIE_SWATCHES
 
     scene = scenes.detroit_colours()
     view = view_for(scene.state, scene.observation)

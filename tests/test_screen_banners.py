@@ -9,7 +9,8 @@ import pytest
 
 from tests.screen_helpers import artifacts_dir, find_text, save, share_of
 from zonkcam.display.banners import STYLES, BannerQueue, banner, banners_for
-from zonkcam.display.painter import Painter, layout_for
+from zonkcam.display.layout import layout_for
+from zonkcam.display.painter import Painter
 from zonkcam.display.view import view_for
 from zonkcam.game import actions as A
 from zonkcam.game.dice import parse_dice

@@ -128,7 +128,7 @@ def test_a_log_that_cannot_be_read_shows_a_message_not_charts(window, tmp_path, 
 def test_the_charts_show_each_players_final_score_in_figures(window, tmp_path):
     """Beside the race, each player's score at the end of the game, in figures read across
     the table; the winner's in the winner's yellow."""
-    from zonkcam.display.painter import ACCENT, TEXT
+    from zonkcam.display.draw import ACCENT, TEXT
 
     with EventLog(tmp_path / "g.sqlite3") as log:
         keeper = LoggedGame.new(log, RULES, [A.Players(("Ann", "Bob"))])

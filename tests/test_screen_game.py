@@ -11,9 +11,10 @@ from tests.test_screen_sounds import FakeMixer
 from zonkcam.advisor.advice import Advisor, Best, best_words
 from zonkcam.controls import BANK, ODDS, ROLL, SELECT, Control, action_for
 from zonkcam.display.banners import BannerQueue
+from zonkcam.display.draw import ACCENT, SURE
 from zonkcam.display.game_screen import GameScreen
+from zonkcam.display.layout import layout_for
 from zonkcam.display.odds_worker import OddsWorker
-from zonkcam.display.painter import ACCENT, SURE, layout_for
 from zonkcam.display.sounds import Sounds
 from zonkcam.game import actions as A
 from zonkcam.game.dice import parse_dice

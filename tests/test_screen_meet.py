@@ -11,9 +11,10 @@ import pytest
 from tests.screen_helpers import artifacts_dir, find_text, save
 from zonkcam.app.main import demo_table, meet_on_screen
 from zonkcam.controls import BANK, ROLL, SELECT, UNDO, Control, Press
+from zonkcam.display.draw import ACCENT
 from zonkcam.display.game_screen import GameScreen
 from zonkcam.display.meet import MeetTheDice, Stage
-from zonkcam.display.painter import ACCENT, Painter
+from zonkcam.display.painter import Painter
 from zonkcam.display.setup import MEET_THE_DICE, ChooseRules
 from zonkcam.display.sounds import Sounds
 from zonkcam.display.window import Window

@@ -7,7 +7,8 @@ import pytest
 
 from tests.screen_helpers import artifacts_dir, find_text, save
 from zonkcam.controls import BANK, ROLL, SELECT, Control, Press
-from zonkcam.display.painter import ACCENT, Painter
+from zonkcam.display.draw import ACCENT
+from zonkcam.display.painter import Painter
 from zonkcam.display.setup import ChooseGame, ChooseRules, EnterPlayers, ResumableGame
 from zonkcam.game.game import Game
 from zonkcam.game.rules import PRESETS

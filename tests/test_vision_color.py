@@ -88,7 +88,7 @@ def test_a_white_die_with_its_side_face_in_shade_is_white():
 def test_every_die_colour_comes_from_the_one_list():
     """zonkcam.game.dice.DIE_COLOURS names every colour: what the reader says, what the
     engine takes, the detroit dice, the screen's swatches and the renderer's bodies."""
-    from zonkcam.display.painter import DIE_SWATCHES
+    from zonkcam.display.draw import DIE_SWATCHES
     from zonkcam.game.dice import COLOUR_NAMES, COLOURS, DETROIT_DICE
 
     grid = [

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
+from typing import Any, Protocol
 
 from zonkcam.game import actions as A
 from zonkcam.game.engine import allowed
@@ -75,6 +75,15 @@ class Press:
 
     def __str__(self) -> str:
         return self.kind.value if self.value is None else f"{self.kind.value} {self.value}"
+
+
+class Buttons(Protocol):
+    """Buttons the screen reads presses from (the arcade buttons,
+    :class:`zonkcam.hardware.buttons.ArcadeButtons`, or a stand-in)."""
+
+    def commands(self) -> list[Press]:
+        """Every press since the last call."""
+        ...
 
 
 BANK, ROLL, SELECT, UNDO = (

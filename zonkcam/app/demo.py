@@ -14,7 +14,6 @@ from collections.abc import Callable, Sequence
 from zonkcam.app.players import AutoPlayer
 from zonkcam.controls import BANK, ROLL, Control, Press
 from zonkcam.game.state import GameState, Phase
-from zonkcam.record.win_tables import cached_advisor
 from zonkcam.sim.demo_table import DemoTable, DemoTruth
 from zonkcam.table.zones import TableDie
 
@@ -23,11 +22,12 @@ class DemoDriver:
     def __init__(
         self,
         table: DemoTable,
-        player: AutoPlayer | None = None,
+        player: AutoPlayer,
         press: Callable[[Press], None] | None = None,
     ) -> None:
         self.table = table
-        self.player = player or AutoPlayer(cached_advisor())
+        self.player = player
+        """Decides for the players, with the advisor the app hands it."""
         self.press = press
         """Presses a button for real (e.g. a mocked GPIO pin); None: hand back commands."""
         self._asked: tuple | None = None

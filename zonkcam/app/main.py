@@ -15,8 +15,10 @@ from zonkcam.app.camera import open_camera
 from zonkcam.app.demo import DemoDriver, confirm_from_truth
 from zonkcam.app.games import DEMO_PLAYERS, new_game, resume, resume_command, resume_id
 from zonkcam.app.loop import TableApp
+from zonkcam.app.players import AutoPlayer
 from zonkcam.display.game_screen import GameScreen
 from zonkcam.display.meet import THROWS, MeetTheDice, Stage
+from zonkcam.display.odds_worker import OddsWorker
 from zonkcam.display.setup import ChooseGame, ChooseRules, EnterPlayers, ResumableGame
 from zonkcam.display.sounds import Sounds
 from zonkcam.display.window import Window
@@ -31,6 +33,7 @@ from zonkcam.mat.calibrate import default_calibration_path
 from zonkcam.record.logged_game import LoggedGame
 from zonkcam.record.photos import RollPhotos, photo_folder
 from zonkcam.record.store import EventLog, GameRecord
+from zonkcam.record.win_tables import cached_advisor
 from zonkcam.sim.demo_table import DemoTable
 from zonkcam.sim.lens import PLAIN, CameraLook
 from zonkcam.sources import (
@@ -136,11 +139,13 @@ def run_app(args: argparse.Namespace) -> int:
         buttons = open_buttons(ButtonPins(*pins)) if pi else None
         if pi and buttons is None:
             print("zonkcam: no GPIO buttons; use the keyboard or touch screen", file=sys.stderr)
+        advisor = cached_advisor()  # one for the odds panel and the demo's players
         screen = GameScreen(
             window,
             buttons=buttons,
             confirm_below=confirm_below,
             sounds=Sounds(muted=args.mute or window.headless),
+            odds=OddsWorker(advisor),
         )
         notifier = Notifier()
         notifier.ready("set-up")  # systemd: started; the set-up screens may wait for people
@@ -182,7 +187,7 @@ def run_app(args: argparse.Namespace) -> int:
             keeper,
             TableWatcher(cal, reader),
             screen,
-            DemoDriver(source) if demo else None,
+            DemoDriver(source, AutoPlayer(advisor)) if demo else None,
             photos=RollPhotos(photo_folder(log.path), args.photo_budget),
             unwatched=window.headless,
             teacher=None if demo else teacher,

@@ -5,22 +5,15 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import time
-from collections.abc import Iterable
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from zonkcam.commands.play import whole_number
 from zonkcam.commands.read import load_model_or_fail
 from zonkcam.commands.train import DEFAULT_SETS, SHARED_DATA, default_data
 from zonkcam.errors import UserError
 from zonkcam.game.names import counted
-
-if TYPE_CHECKING:
-    from zonkcam.train.distort import Distortion
-    from zonkcam.vision.model import DiceModel
-    from zonkcam.vision.reader import ReaderSettings
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -101,101 +94,11 @@ def _datasets(given: list[Path]) -> list[Path]:
     return found
 
 
-class Scorer:
-    """Reads labelled photos and tallies the figures, overall and per source."""
-
-    def __init__(
-        self,
-        model: DiceModel,
-        settings: ReaderSettings,
-        distortion: Distortion | None = None,
-        bar: float = 0.0,
-        keep_worst: bool = False,
-    ) -> None:
-        from zonkcam.train.metrics import Tally
-
-        self.model, self.settings, self.distortion, self.bar = model, settings, distortion, bar
-        self.total = Tally()
-        self.per_source: dict[str, Tally] = {}
-        self.worst: list[tuple[int, Any, tuple, Any]] = []
-        self.keep_worst = keep_worst
-        self.unreadable = 0
-
-    def photo(self, rec) -> tuple:  # noqa: ANN001
-        """The image as read, its truth [(value, box)] and its whole-die boxes (pip
-        clusters widened), distorted if asked."""
-        from zonkcam.train.dataset import die_boxes
-        from zonkcam.train.distort import distort
-        from zonkcam.vision.imageio import load_image
-
-        img = load_image(rec.image)
-        truth = [(d.value, d.bbox) for d in rec.dice]
-        whole = [tuple(b) for b in die_boxes(rec)]
-        if self.distortion is None:
-            return img, truth, whole
-        img, boxes = distort(img, [b for _, b in truth] + whole, self.distortion)
-        n = len(truth)
-        return img, [(v, b) for (v, _), b in zip(truth, boxes[:n], strict=True)], boxes[n:]
-
-    def read(self, records: Iterable) -> Scorer:
-        from zonkcam.train.metrics import Tally, flagged, match, side
-        from zonkcam.vision.imageio import ImageFileError
-        from zonkcam.vision.reader import read_dice
-
-        for rec in records:
-            try:
-                img, truth, whole = self.photo(rec)
-            except ImageFileError:
-                self.unreadable += 1
-                continue
-            t0 = time.perf_counter()
-            dice = read_dice(img, self.model, self.settings)
-            ms = (time.perf_counter() - t0) * 1000
-            pred = [(d.value, d.bbox) for d in dice]
-            score = match(truth, pred, rec.bbox_kind)
-            flags = flagged(truth, [(d.value, d.confidence) for d in dice], score, self.bar)
-            sides = [side(b) for b in whole]  # each die's size: its whole-die box
-            right = [truth[i][0] == pred[j][0] for i, j in score.matches]
-            boxed = self.read_boxes(img, truth, whole)
-            for t in (self.total, self.per_source.setdefault(rec.source, Tally())):
-                t.add(score, ms, flags, sides, [side(b) for _, b in pred], right)
-                t.add_boxed(boxed)
-            if self.keep_worst and score.errors:
-                self.worst.append((score.errors, rec, dice, score))
-        return self
-
-    def read_boxes(self, img, truth: list, whole: list) -> list[bool]:  # noqa: ANN001
-        """Whether the value net reads each labelled die, cut at its whole-die box, as a
-        die with the right face."""
-        import numpy as np
-
-        from zonkcam.vision.preprocess import crop_die, to_bgr8
-        from zonkcam.vision.reader import read_crops
-
-        if not truth:
-            return []
-        bgr = to_bgr8(img)
-        crops = np.stack([crop_die(bgr, b) for b in whole])
-        probs = read_crops(crops, self.model, self.settings.mirror_look)
-        faces = np.argmax(probs[:, 1:], axis=1) + 1
-        return [
-            bool(p[0] < 0.5 and f == v) for p, f, (v, _) in zip(probs, faces, truth, strict=True)
-        ]
-
-    def summary(self) -> dict:
-        out = {
-            "all": self.total.summary(),
-            "per_source": {k: v.summary() for k, v in sorted(self.per_source.items())},
-        }
-        if self.unreadable:
-            out["unreadable_images"] = self.unreadable
-        return out
-
-
 def run(args: argparse.Namespace) -> int:
     from zonkcam.commands.play import confirm_bar
     from zonkcam.train.dataset import load_labels, select
     from zonkcam.train.distort import parse_distortion
+    from zonkcam.train.metrics import Scorer
     from zonkcam.vision.model import CONFIDENCE_FILE
     from zonkcam.vision.reader import DEFAULT_SETTINGS
 

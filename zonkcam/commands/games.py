@@ -7,7 +7,7 @@ import json
 import shlex
 
 from zonkcam.app.games import resume_command
-from zonkcam.app.text import board_text
+from zonkcam.app.text_views import board_text
 from zonkcam.commands.replay import read_replay
 from zonkcam.errors import UserError
 from zonkcam.game import actions as A

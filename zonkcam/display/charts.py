@@ -26,7 +26,8 @@ from collections.abc import Sequence
 
 import pygame
 
-from zonkcam.display.painter import ACCENT, BACKGROUND, DIM, FIGURE, PANEL, TEXT, Painter
+from zonkcam.display.draw import ACCENT, BACKGROUND, DIM, FIGURE, PANEL, TEXT
+from zonkcam.display.painter import Painter
 from zonkcam.game.names import counted
 from zonkcam.review.dice import Pool
 from zonkcam.review.night import GameReview

@@ -22,7 +22,8 @@ them: the action that ends a turn drops the turn's earlier ones, and its own go 
 next player acts. The
 odds panel (off at first; ODDS shows and hides it) reads advice from
 :class:`~zonkcam.display.odds_worker.OddsWorker`, which works it out on its own thread: drawing a
-frame never waits for it.
+frame never waits for it. The app hands the screen its worker, with the app's advisor;
+without one the odds come from an advisor with no two-player tables.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from zonkcam.controls import Control, Press
+from zonkcam.controls import Buttons, Control, Press
 from zonkcam.display.banners import BannerQueue, winner_banner
 from zonkcam.display.charts import draw_charts
 from zonkcam.display.keyboard import KeyboardInput
@@ -41,7 +42,6 @@ from zonkcam.display.sounds import Sounds
 from zonkcam.display.view import CONFIRM_BELOW, ScreenView, TableObservation, view_for
 from zonkcam.display.window import Window
 from zonkcam.game.state import GameState
-from zonkcam.hardware.buttons import ArcadeButtons
 from zonkcam.review.dice import Pool
 from zonkcam.review.night import GameReview
 
@@ -54,7 +54,7 @@ class GameScreen:
         self,
         window: Window,
         *,
-        buttons: ArcadeButtons | None = None,
+        buttons: Buttons | None = None,
         sounds: Sounds | None = None,
         banners: BannerQueue | None = None,
         confirm_below: float = CONFIRM_BELOW,

@@ -27,18 +27,9 @@ import numpy as np
 import pygame
 
 from zonkcam.controls import Control, Press
-from zonkcam.display.painter import (
-    ACCENT,
-    BACKGROUND,
-    DIM,
-    FIGURE,
-    PANEL,
-    TEXT,
-    UNSURE,
-    WARN,
-    CameraFit,
-    Painter,
-)
+from zonkcam.display.draw import ACCENT, BACKGROUND, DIM, FIGURE, PANEL, TEXT, UNSURE, WARN
+from zonkcam.display.painter import Painter
+from zonkcam.display.taps import CameraFit
 from zonkcam.display.view import CONFIRM_BELOW, ShownDie, die_at
 from zonkcam.game.names import counted
 from zonkcam.table.observe import TableEvent

@@ -3,7 +3,9 @@
 :meth:`OddsWorker.advice` answers at once: the advice for the state on screen if it is
 ready, else None (the panel says it is thinking) while the thread works it out. Advice is
 kept per state (:func:`~zonkcam.advisor.advice.advice_key`), so going back to a state
-(an undo) shows it again at once.
+(an undo) shows it again at once. The advisor is handed in (the app builds one for the
+screen, the text mode and the demo); without one, a plain :class:`Advisor` (no two-player
+tables) gives the advice.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ KEEP = 256
 
 class OddsWorker:
     def __init__(self, advisor: Advisor | None = None) -> None:
-        self._advisor = advisor
+        self._advisor = advisor if advisor is not None else Advisor()
         self._done: OrderedDict[tuple, Advice | None] = OrderedDict()
         self._wanted: tuple[tuple, GameState] | None = None
         self._lock = threading.Lock()
@@ -61,10 +63,6 @@ class OddsWorker:
             self._thread.start()
 
     def _run(self) -> None:
-        if self._advisor is None:
-            from zonkcam.record.win_tables import cached_advisor
-
-            self._advisor = cached_advisor()
         while True:
             self._wake.wait()
             self._wake.clear()

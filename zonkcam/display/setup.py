@@ -15,7 +15,8 @@ from dataclasses import dataclass
 import pygame
 
 from zonkcam.controls import Control, Press
-from zonkcam.display.painter import ACCENT, BACKGROUND, DIM, PANEL, TEXT, WARN, Painter
+from zonkcam.display.draw import ACCENT, BACKGROUND, DIM, PANEL, TEXT, WARN
+from zonkcam.display.painter import Painter
 from zonkcam.game import actions as A
 from zonkcam.game.errors import TableError
 from zonkcam.game.game import Game

@@ -1,15 +1,21 @@
-"""Labelled dice photos in the project's labels.jsonl format (used by eval and training)."""
+"""Labelled dice photos in the project's labels.jsonl format (used by eval and training),
+and the dice cut out of them (:func:`load_cutouts`, die art from :mod:`zonkcam.sim.cutouts`)."""
 
 from __future__ import annotations
 
 import hashlib
 import json
+from collections import defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+import cv2
 import numpy as np
 
 from zonkcam.errors import UserError
+from zonkcam.sim.cutouts import MIN_DIE_PX, CutOut, cut_die, isolated, spread_over_kinds
+from zonkcam.vision.color import white_balance_gains
 
 VALIDATION_SHARE = 0.2
 SPLIT_SEED = "zonkcam-v1"
@@ -112,3 +118,61 @@ def die_boxes(record: LabelRecord) -> np.ndarray:
     cy = (boxes[:, 1] + boxes[:, 3]) / 2
     half = side * 0.55
     return np.stack([cx - half, cy - half, cx + half, cy + half], axis=1)
+
+
+def cutouts_of(record: LabelRecord, image: np.ndarray) -> list[CutOut]:
+    """Every die of one labelled photo that can be cut out."""
+    boxes = [tuple(float(v) for v in b) for b in die_boxes(record)]
+    pips = record.bbox_kind == "pip_cluster"
+    gains = white_balance_gains(image)
+    out = []
+    for i, (d, box, clear) in enumerate(zip(record.dice, boxes, isolated(boxes), strict=True)):
+        if not clear or min(box[2] - box[0], box[3] - box[1]) < MIN_DIE_PX:
+            continue
+        cut = cut_die(image, box, loose=0.15 if pips else 0.06, gains=gains)
+        if cut is None:
+            continue
+        pic, alpha, kind, bgr = cut
+        out.append(
+            CutOut(pic, alpha, d.value, record.source, record.group, record.name, i, kind, bgr)
+        )
+    return out
+
+
+def load_cutouts(
+    dataset_dirs: Sequence[str | Path],
+    count: int,
+    rng: np.random.Generator,
+    *,
+    sources: Sequence[str] | None = None,
+    photos_per_source: int | None = None,
+) -> list[CutOut]:
+    """About ``count`` cut-outs from the photo sets, spread evenly over the sources (of
+    ``sources`` only, when given) and, within a source, over the kinds of die: photos are
+    drawn at random (``rng``) and cut until each source has given its share, then the
+    cut-outs are drawn kind by kind in turn."""
+    records: dict[str, list[LabelRecord]] = defaultdict(list)
+    for d in dataset_dirs:
+        for r in load_labels(d):
+            if sources is None or r.source in sources:
+                records[r.source].append(r)
+    out: list[CutOut] = []
+    if not records:
+        return out
+    share = max(1, count // len(records))
+    for source in sorted(records):
+        recs = records[source]
+        order = rng.permutation(len(recs))
+        if photos_per_source:
+            order = order[:photos_per_source]
+        # cut more than needed so the rarer kinds are there to be drawn
+        wanted, got = share * 2, []
+        for i in order:
+            image = cv2.imread(str(recs[int(i)].image), cv2.IMREAD_COLOR)
+            if image is None:
+                continue
+            got += cutouts_of(recs[int(i)], image)
+            if len(got) >= wanted:
+                break
+        out += spread_over_kinds(got, share, rng)
+    return out

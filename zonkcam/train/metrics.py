@@ -1,12 +1,19 @@
-"""Score read dice against labelled truth (one-to-one matching)."""
+"""Score read dice against labelled truth (one-to-one matching); :class:`Scorer` reads
+labelled photos and tallies the figures (`zonkcam eval`)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import time
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from zonkcam.train.distort import Distortion
+    from zonkcam.vision.model import DiceModel
+    from zonkcam.vision.reader import ReaderSettings
 
 MATCH_IOU = 0.3
 SIZE_BINS = (20.0, 40.0, 80.0, 160.0)
@@ -210,4 +217,90 @@ class Tally:
         if self.ms:
             out["ms_median"] = round(float(np.median(self.ms)), 2)
             out["ms_p95"] = round(float(np.percentile(self.ms, 95)), 2)
+        return out
+
+
+class Scorer:
+    """Reads labelled photos and tallies the figures, overall and per source."""
+
+    def __init__(
+        self,
+        model: DiceModel,
+        settings: ReaderSettings,
+        distortion: Distortion | None = None,
+        bar: float = 0.0,
+        keep_worst: bool = False,
+    ) -> None:
+        self.model, self.settings, self.distortion, self.bar = model, settings, distortion, bar
+        self.total = Tally()
+        self.per_source: dict[str, Tally] = {}
+        self.worst: list[tuple[int, Any, tuple, Any]] = []
+        self.keep_worst = keep_worst
+        self.unreadable = 0
+
+    def photo(self, rec) -> tuple:  # noqa: ANN001
+        """The image as read, its truth [(value, box)] and its whole-die boxes (pip
+        clusters widened), distorted if asked."""
+        from zonkcam.train.dataset import die_boxes
+        from zonkcam.train.distort import distort
+        from zonkcam.vision.imageio import load_image
+
+        img = load_image(rec.image)
+        truth = [(d.value, d.bbox) for d in rec.dice]
+        whole = [tuple(b) for b in die_boxes(rec)]
+        if self.distortion is None:
+            return img, truth, whole
+        img, boxes = distort(img, [b for _, b in truth] + whole, self.distortion)
+        n = len(truth)
+        return img, [(v, b) for (v, _), b in zip(truth, boxes[:n], strict=True)], boxes[n:]
+
+    def read(self, records: Iterable) -> Scorer:
+        from zonkcam.vision.imageio import ImageFileError
+        from zonkcam.vision.reader import read_dice
+
+        for rec in records:
+            try:
+                img, truth, whole = self.photo(rec)
+            except ImageFileError:
+                self.unreadable += 1
+                continue
+            t0 = time.perf_counter()
+            dice = read_dice(img, self.model, self.settings)
+            ms = (time.perf_counter() - t0) * 1000
+            pred = [(d.value, d.bbox) for d in dice]
+            score = match(truth, pred, rec.bbox_kind)
+            flags = flagged(truth, [(d.value, d.confidence) for d in dice], score, self.bar)
+            sides = [side(b) for b in whole]  # each die's size: its whole-die box
+            right = [truth[i][0] == pred[j][0] for i, j in score.matches]
+            boxed = self.read_boxes(img, truth, whole)
+            for t in (self.total, self.per_source.setdefault(rec.source, Tally())):
+                t.add(score, ms, flags, sides, [side(b) for _, b in pred], right)
+                t.add_boxed(boxed)
+            if self.keep_worst and score.errors:
+                self.worst.append((score.errors, rec, dice, score))
+        return self
+
+    def read_boxes(self, img, truth: list, whole: list) -> list[bool]:  # noqa: ANN001
+        """Whether the value net reads each labelled die, cut at its whole-die box, as a
+        die with the right face."""
+        from zonkcam.vision.preprocess import crop_die, to_bgr8
+        from zonkcam.vision.reader import read_crops
+
+        if not truth:
+            return []
+        bgr = to_bgr8(img)
+        crops = np.stack([crop_die(bgr, b) for b in whole])
+        probs = read_crops(crops, self.model, self.settings.mirror_look)
+        faces = np.argmax(probs[:, 1:], axis=1) + 1
+        return [
+            bool(p[0] < 0.5 and f == v) for p, f, (v, _) in zip(probs, faces, truth, strict=True)
+        ]
+
+    def summary(self) -> dict:
+        out = {
+            "all": self.total.summary(),
+            "per_source": {k: v.summary() for k, v in sorted(self.per_source.items())},
+        }
+        if self.unreadable:
+            out["unreadable_images"] = self.unreadable
         return out

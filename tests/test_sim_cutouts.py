@@ -1,4 +1,5 @@
-"""Dice cut out of photos (zonkcam.train.cutouts) and the demo table's die art hook."""
+"""Dice cut out of photos (zonkcam.sim.cutouts, zonkcam.train.dataset.load_cutouts) and the
+demo table's die art hook."""
 
 from __future__ import annotations
 
@@ -8,16 +9,16 @@ import cv2
 import numpy as np
 import pytest
 
-from zonkcam.sim.demo_table import DemoTable, DiePose
-from zonkcam.train.cutouts import (
+from zonkcam.sim.cutouts import (
     CutOut,
     DieKind,
     cut_die,
     die_mask,
     isolated,
-    load_cutouts,
     paste_die,
 )
+from zonkcam.sim.demo_table import DemoTable, DiePose
+from zonkcam.train.dataset import load_cutouts
 
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "datasets"
 

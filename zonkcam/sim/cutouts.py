@@ -16,13 +16,15 @@ obliquely then looks a little squashed, no worse than the stretch left it).
 
 ``pip_cluster`` boxes (matteop65: the box is round the pips only) are widened to an
 estimated die with :func:`zonkcam.train.dataset.die_boxes` (the photo's pip clusters give
-the die's size: about 1.7 times a cluster, square), and GrabCut is given a looser box.
+the die's size: about 1.7 times a cluster, square), and GrabCut is given a looser box
+(:func:`zonkcam.train.dataset.cutouts_of`).
 
 Each cut-out has a coarse :class:`DieKind` (body colour name, dark or light, pips light or
 dark) so that figures over many dice can be told kind by kind.
 
-Everything here works on arrays, except :func:`load_cutouts`, which reads the photos; the
-cut-outs are made when asked and live in memory only (never written next to the code).
+Everything here works on arrays; :func:`zonkcam.train.dataset.load_cutouts` reads the
+labelled photos and cuts them. The cut-outs are made when asked and live in memory only
+(never written next to the code).
 """
 
 from __future__ import annotations
@@ -31,13 +33,11 @@ import math
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import Path
 
 import cv2
 import numpy as np
 
-from zonkcam.train.dataset import LabelRecord, die_boxes, load_labels
-from zonkcam.vision.color import name_color, white_balance_gains
+from zonkcam.vision.color import name_color
 
 Box = tuple[float, float, float, float]
 
@@ -366,64 +366,6 @@ def cut_die(
     alpha = cv2.resize(alpha, (side, side), interpolation=cv2.INTER_LINEAR)
     kind, bgr = die_kind(pic, alpha, gains)
     return np.ascontiguousarray(pic), np.clip(alpha, 0, 1), kind, bgr
-
-
-def cutouts_of(record: LabelRecord, image: np.ndarray) -> list[CutOut]:
-    """Every die of one labelled photo that can be cut out."""
-    boxes = [tuple(float(v) for v in b) for b in die_boxes(record)]
-    pips = record.bbox_kind == "pip_cluster"
-    gains = white_balance_gains(image)
-    out = []
-    for i, (d, box, clear) in enumerate(zip(record.dice, boxes, isolated(boxes), strict=True)):
-        if not clear or min(box[2] - box[0], box[3] - box[1]) < MIN_DIE_PX:
-            continue
-        cut = cut_die(image, box, loose=0.15 if pips else 0.06, gains=gains)
-        if cut is None:
-            continue
-        pic, alpha, kind, bgr = cut
-        out.append(
-            CutOut(pic, alpha, d.value, record.source, record.group, record.name, i, kind, bgr)
-        )
-    return out
-
-
-def load_cutouts(
-    dataset_dirs: Sequence[str | Path],
-    count: int,
-    rng: np.random.Generator,
-    *,
-    sources: Sequence[str] | None = None,
-    photos_per_source: int | None = None,
-) -> list[CutOut]:
-    """About ``count`` cut-outs from the photo sets, spread evenly over the sources (of
-    ``sources`` only, when given) and, within a source, over the kinds of die: photos are
-    drawn at random (``rng``) and cut until each source has given its share, then the
-    cut-outs are drawn kind by kind in turn."""
-    records: dict[str, list[LabelRecord]] = defaultdict(list)
-    for d in dataset_dirs:
-        for r in load_labels(d):
-            if sources is None or r.source in sources:
-                records[r.source].append(r)
-    out: list[CutOut] = []
-    if not records:
-        return out
-    share = max(1, count // len(records))
-    for source in sorted(records):
-        recs = records[source]
-        order = rng.permutation(len(recs))
-        if photos_per_source:
-            order = order[:photos_per_source]
-        # cut more than needed so the rarer kinds are there to be drawn
-        wanted, got = share * 2, []
-        for i in order:
-            image = cv2.imread(str(recs[int(i)].image), cv2.IMREAD_COLOR)
-            if image is None:
-                continue
-            got += cutouts_of(recs[int(i)], image)
-            if len(got) >= wanted:
-                break
-        out += spread_over_kinds(got, share, rng)
-    return out
 
 
 def spread_over_kinds(cuts: Sequence[CutOut], n: int, rng: np.random.Generator) -> list[CutOut]:

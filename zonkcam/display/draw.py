@@ -1,0 +1,120 @@
+"""The drawing kit every screen uses: the colours, pygame's font at any size, and a
+:class:`Pen` that draws text and panels and keeps what it drew (so taps and tests can
+find it). The game screen (:mod:`zonkcam.display.panels`), the charts, the set-up
+screens and "meet the dice" all draw with it.
+
+Every font is sized from the surface's height, so the same code fills 1920x1080 and reads
+from two metres on an 800x480 Pi screen: every figure a player acts on is drawn at least
+:data:`FIGURE` of the height (28 px lines at 480). High contrast: white and yellow on
+near-black, big digits for the totals.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pygame
+
+from zonkcam.game.dice import DIE_COLOURS
+
+RGB = tuple[int, int, int]
+BACKGROUND: RGB = (12, 12, 16)
+PANEL: RGB = (32, 32, 40)
+TEXT: RGB = (255, 255, 255)
+DIM: RGB = (150, 150, 160)
+LIGHT: RGB = (215, 215, 225)
+ACCENT: RGB = (255, 210, 0)
+"""Yellow: the turn total, the selected keep, the current player."""
+WARN: RGB = (255, 140, 0)
+SURE: RGB = (0, 230, 60)
+"""Outline of a die read with confidence."""
+UNSURE: RGB = (255, 0, 255)
+"""Outline of a die the players should confirm."""
+DRINK: RGB = (200, 0, 110)
+"""The drinks-due band."""
+DIE_SWATCHES: dict[str, RGB] = {c.name: c.rgb for c in DIE_COLOURS if c.letter}
+"""The chip beside a die's value on a table that plays with colours."""
+DIE_LETTERS: dict[str, str] = {c.name: c.letter.upper() for c in DIE_COLOURS if c.letter}
+"""The letter on that chip: W, R, G... (the command line's "2r" is a red 2)."""
+
+FIGURE = 0.0875
+"""The smallest font for anything a player acts on, as a share of the screen's height:
+42 at 480 px, whose lines are 28 px tall."""
+
+
+def figure_size(surface: pygame.Surface) -> int:
+    """The font size of a figure a player acts on, on ``surface`` (:data:`FIGURE`)."""
+    return round(surface.get_height() * FIGURE)
+
+
+@dataclass(frozen=True)
+class DrawnText:
+    """A piece of text the screen drew, and how (so tests can check the pixels)."""
+
+    text: str
+    rect: pygame.Rect
+    size: int
+    color: RGB
+    background: RGB
+    label: bool = False
+    """A label (a panel's title, the table's name), not a figure anyone acts on."""
+
+
+class Fonts:
+    """pygame's built-in font at any pixel height, cached (no font files needed)."""
+
+    def __init__(self) -> None:
+        if not pygame.font.get_init():
+            pygame.font.init()
+        self._cache: dict[int, pygame.font.Font] = {}
+
+    def __call__(self, size: int) -> pygame.font.Font:
+        size = max(8, int(size))
+        if size not in self._cache:
+            self._cache[size] = pygame.font.Font(None, size)
+        return self._cache[size]
+
+    def render(self, text: str, size: int, color: RGB, background: RGB) -> pygame.Surface:
+        """The text as the screen draws it (on a solid background, so pixels are exact)."""
+        return self(size).render(text, True, color, background)
+
+    def fit(self, text: str, size: int, width: int) -> int:
+        """The largest size up to ``size`` at which ``text`` fits ``width`` pixels."""
+        size = max(8, int(size))
+        while size > 8 and self(size).size(text)[0] > width:
+            size = max(8, int(size * 0.9))
+        return size
+
+
+class Pen:
+    """Draws text and panels; keeps every text it drew in :attr:`texts`."""
+
+    def __init__(self) -> None:
+        self.fonts = Fonts()
+        self.texts: list[DrawnText] = []
+
+    def text(
+        self,
+        surface: pygame.Surface,
+        text: str,
+        size: int,
+        pos: tuple[int, int],
+        *,
+        color: RGB = TEXT,
+        background: RGB = BACKGROUND,
+        anchor: str = "topleft",
+        width: int | None = None,
+        label: bool = False,
+    ) -> pygame.Rect:
+        """Draw ``text`` with its ``anchor`` point at ``pos``, shrunk to fit ``width``;
+        ``label``: a title or name tag, not a figure anyone acts on."""
+        if width is not None:
+            size = self.fonts.fit(text, size, width)
+        image = self.fonts.render(text, size, color, background)
+        rect = image.get_rect(**{anchor: pos})
+        surface.blit(image, rect)
+        self.texts.append(DrawnText(text, rect, max(8, int(size)), color, background, label))
+        return rect
+
+    def panel(self, surface: pygame.Surface, rect: pygame.Rect) -> None:
+        pygame.draw.rect(surface, PANEL, rect, border_radius=max(2, rect.h // 40))
