@@ -693,3 +693,38 @@ def test_frames_that_change_size_mid_game_stop_play_in_one_line(
     )
     assert wanted in last
     assert f"game 1 is saved: go on with zonkcam play --db {db} --resume 1" in last
+
+
+def test_the_headless_demo_whose_log_is_deleted_ends_with_exit_status_1(
+    tmp_path, capsys, monkeypatch
+):
+    """The game log deleted mid-game: nothing more can be saved and nobody is at a screen
+    to quit, so the demo ends at once, says where the game is kept, and exits 1."""
+    from zonkcam import cli
+    from zonkcam.app import main as app_main
+
+    db = tmp_path / "g.sqlite3"
+    ticks_after = []
+
+    class DeletingApp(app_main.TableApp):
+        def tick(self, item):
+            if ticks_after:
+                ticks_after.append(item)
+                assert len(ticks_after) < 2000, "the demo plays on with its log gone"
+            elif len(self.keeper.game.events) >= 4:  # seated and a few actions in
+                for path in tmp_path.glob("g.sqlite3*"):
+                    path.unlink()
+                ticks_after.append(item)
+            super().tick(item)
+
+    monkeypatch.setattr(app_main, "TableApp", DeletingApp)
+    argv = ["play", "--source", "demo", "--games", "1", "--fast", "--db", str(db)]
+    assert cli.main([*argv, "--screenshots", str(tmp_path / "s"), "--mute"]) == 1
+    out, err = capsys.readouterr()
+    assert out.count("was deleted while it was open") == 1  # said once, not every frame
+    rescued = tmp_path / "g-game1-rescued.jsonl"
+    assert err.splitlines()[-1] == (
+        f"zonkcam: the game log {db} was deleted while it was open; this game's 4 actions "
+        f"are kept in {rescued}: bring it back with zonkcam games import {rescued}"
+    )
+    assert len(rescued.read_text().splitlines()) == 5  # the rules and the 4 actions

@@ -201,6 +201,8 @@ def run_app(args: argparse.Namespace) -> int:
             if stopped:
                 break
             app.tick(item)
+            if app.keeper.log.gone and (demo or window.headless):
+                break  # nothing more can be saved, and nobody is there to quit: the end
             # fed only from here: a frame arrived, or the screen says the camera is lost and
             # is being reopened; a camera that hangs stops the feed and systemd restarts us
             notifier.watchdog()

@@ -211,6 +211,12 @@ class EventLog:
             self.close()
             raise
 
+    @property
+    def gone(self) -> str | None:
+        """What the last write found of the log's file, as :meth:`missing` says it, without
+        looking again (cheap, for every frame); None while writes find it in place."""
+        return self._gone
+
     def missing(self) -> str | None:
         """Why the file this log opened is no longer the file at its path, or no longer
         holds this log (it "was deleted", "was replaced by another file", "was
