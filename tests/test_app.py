@@ -621,3 +621,137 @@ def test_the_app_hands_one_advisor_to_the_odds_panel_and_the_demo_players(tmp_pa
     assert len(made) == 1
     assert handed["screen"].odds._advisor is made[0]
     assert handed["driver"].player.advisor is made[0]
+
+
+def test_the_headless_demo_with_a_calibration_of_another_shape_stops_in_one_line(tmp_path):
+    """A calibration made on frames of another shape (another view) cannot be scaled to
+    the demo's 640x480 frames: one line and nothing played, never a game that loops on
+    "recalibrate" for ever."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    from zonkcam.app.main import APP_DEMO
+    from zonkcam.sim.demo_table import DemoTable
+
+    table = DemoTable(seed=3, **APP_DEMO)
+    cal = calibrate(table.read().image, table.geometry)
+    dataclasses.replace(cal, image_size=(960, 540)).save(tmp_path / "cal.json")
+    db = tmp_path / "g.sqlite3"
+    env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"}
+    env["PYTHONPATH"] = str(Path(__file__).parents[1])
+    argv = ["play", "--source", "demo", "--calibration", str(tmp_path / "cal.json")]
+    argv += ["--games", "1", "--fast", "--db", str(db), "--screenshots", str(tmp_path / "s")]
+    done = subprocess.run(
+        [sys.executable, "-m", "zonkcam", *argv],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+    )
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr == (
+        f"zonkcam play: demo table gives 640x480 frames but the calibration "
+        f"{tmp_path / 'cal.json'} was made on 960x540 ones, another shape (another view): "
+        "recalibrate (zonkcam calibrate)\n"
+    )
+    assert not db.exists()
+
+
+@pytest.mark.parametrize(
+    ("size", "wanted"),
+    [
+        ((800, 450), "they are of another shape (another view): recalibrate"),
+        ((320, 240), "start zonkcam again to scale the calibration to them"),
+    ],
+)
+def test_frames_that_change_size_mid_game_stop_play_in_one_line(
+    tmp_path, capsys, monkeypatch, size, wanted
+):
+    """The camera's picture changes size while the table runs: play stops at the first
+    such frame with one line (the game saved, the way back printed) and exit status 1,
+    never a line per frame."""
+    from zonkcam import cli
+    from zonkcam.app import camera as app_camera
+    from zonkcam.sim.demo_table import DemoTable
+    from zonkcam.sources import CameraError, Frame
+
+    table = DemoTable(seed=3, autoplay=False, size=(640, 480))
+    first = table.read()
+    calibrate(first.image, table.geometry).save(tmp_path / "cal.toml")
+    other = Frame(cv2.resize(first.image, size), 1, 0.1)
+    folder = str(tmp_path / "frames")
+
+    class ChangingCamera:
+        name, fps, spec, demo = f"folder {folder}", 30.0, folder, False
+
+        def __init__(self):
+            self.frames = [other] * 200 + [first] * 5
+
+        def read(self):
+            if self.frames:
+                return self.frames.pop()
+            raise CameraError("the card was pulled")
+
+        def close(self):
+            pass
+
+    opened = []
+
+    def open_source(spec, **kw):  # opened once; then the folder is gone
+        opened.append(spec)
+        if len(opened) > 1:
+            raise CameraError(f"no folder {spec}")
+        return ChangingCamera()
+
+    monkeypatch.setattr(app_camera, "open_source", open_source)
+    monkeypatch.setattr("time.sleep", lambda s: None)
+    db = tmp_path / "g.sqlite3"
+    argv = ["play", "--source", folder, "--calibration", str(tmp_path / "cal.toml")]
+    argv += ["--players", "Ann", "Bob", "--db", str(db), "--screenshots", str(tmp_path / "s")]
+    assert cli.main(argv) == 1
+    out, err = capsys.readouterr()
+    assert "calibration is for" not in out  # no line per frame
+    last = err.splitlines()[-1]
+    assert last.startswith(
+        f"zonkcam: folder {folder}: the frames are {size[0]}x{size[1]} but the calibration "
+        "is for 640x480: "
+    )
+    assert wanted in last
+    assert f"game 1 is saved: go on with zonkcam play --db {db} --resume 1" in last
+
+
+def test_the_headless_demo_whose_log_is_deleted_ends_with_exit_status_1(
+    tmp_path, capsys, monkeypatch
+):
+    """The game log deleted mid-game: nothing more can be saved and nobody is at a screen
+    to quit, so the demo ends at once, says where the game is kept, and exits 1."""
+    from zonkcam import cli
+    from zonkcam.app import main as app_main
+
+    db = tmp_path / "g.sqlite3"
+    ticks_after = []
+
+    class DeletingApp(app_main.TableApp):
+        def tick(self, item):
+            if ticks_after:
+                ticks_after.append(item)
+                assert len(ticks_after) < 2000, "the demo plays on with its log gone"
+            elif len(self.keeper.game.events) >= 4:  # seated and a few actions in
+                for path in tmp_path.glob("g.sqlite3*"):
+                    path.unlink()
+                ticks_after.append(item)
+            super().tick(item)
+
+    monkeypatch.setattr(app_main, "TableApp", DeletingApp)
+    argv = ["play", "--source", "demo", "--games", "1", "--fast", "--db", str(db)]
+    assert cli.main([*argv, "--screenshots", str(tmp_path / "s"), "--mute"]) == 1
+    out, err = capsys.readouterr()
+    assert out.count("was deleted while it was open") == 1  # said once, not every frame
+    rescued = tmp_path / "g-game1-rescued.jsonl"
+    assert err.splitlines()[-1] == (
+        f"zonkcam: the game log {db} was deleted while it was open; this game's 4 actions "
+        f"are kept in {rescued}: bring it back with zonkcam games import {rescued}"
+    )
+    assert len(rescued.read_text().splitlines()) == 5  # the rules and the 4 actions

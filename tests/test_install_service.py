@@ -252,7 +252,11 @@ def test_the_game_log_the_service_opens_is_the_one_it_may_write(capsys, tmp_path
             ["--db", "games.db", "--db", str(tmp_path / "games.db")],
         ),
         (["--d", "/srv/z/g.db"], Path("/srv/z/g.db"), ["--d", "/srv/z/g.db"]),
-        (["--db=~/g.db"], Path(home) / "g.db", ["--db=~/g.db", "--db", f"{home}/g.db"]),
+        (
+            ["--db=~/zonk/g.db"],
+            Path(home) / "zonk" / "g.db",
+            ["--db=~/zonk/g.db", "--db", f"{home}/zonk/g.db"],
+        ),
     ]:
         found = directives(unit(capsys, *args))
         assert systemd_words(found["ExecStart"][0])[4:] == ["--source", "pi", *rest]
@@ -285,3 +289,40 @@ def test_arguments_play_would_refuse_are_refused_in_one_line(capsys, args, wante
     err = capsys.readouterr().err
     assert len(err.strip().splitlines()) == 1 and wanted in err
     assert err.startswith("zonkcam install-service: the service's arguments for zonkcam play:")
+
+
+@pytest.mark.parametrize(
+    ("args", "refused"),
+    [
+        (["--screenshots", "/"], "/"),
+        (["--db", "/games.sqlite3"], "/"),
+        (["--db", "/etc/zonkcam/g.db"], "/etc/zonkcam"),
+        (["--calibration", "/usr/share/c.json"], "/usr/share"),
+        (["--screenshots", "/lib64"], "/lib64"),
+        (["--screenshots", "/var"], "/var"),
+        (["--db", "/run/g.db"], "/run"),
+        (["--screenshots", "/home"], "/home"),
+        (["--db", "~/g.db"], "HOME"),  # ProtectHome=read-only: the home stays read-only
+        (["--screenshots", "LINK"], "/"),  # a link is judged by where it leads
+    ],
+)
+def test_a_system_folder_or_the_home_is_never_made_writable(capsys, tmp_path, args, refused):
+    home = pwd.getpwnam(USER).pw_dir
+    (tmp_path / "link").symlink_to("/")
+    args = [str(tmp_path / "link") if a == "LINK" else a for a in args]
+    assert main(["install-service", "--print", "--user", USER, "--", *args]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and len(err.strip().splitlines()) == 1, err
+    wanted = home if refused == "HOME" else refused
+    assert f"the service cannot be let write to {wanted} for {args[0]}" in err
+    assert "give a folder of its own" in err
+
+
+def test_folders_of_their_own_stay_writable(capsys):
+    for args, folder in [
+        (["--db", "/var/lib/zonkcam/g.db"], "/var/lib/zonkcam"),
+        (["--screenshots", "/srv/zonk/shots"], "/srv/zonk/shots"),
+        (["--calibration", "/run/media/pi/CARD/c.json"], "/run/media/pi/CARD"),
+    ]:
+        paths = directives(unit(capsys, *args))["ReadWritePaths"][0].split()
+        assert f'"-{folder}"' in paths and '"-/"' not in paths

@@ -395,3 +395,51 @@ def test_a_game_everyone_left_is_a_line_with_no_winner():
     assert g.finished and not g.winners
     html = page("night", [g], [], {})
     assert "Game 1 (chicago): over, with nobody left to win" in html
+
+
+def test_the_report_replaces_a_link_in_its_folder_never_writing_through_it(tmp_path, capsys):
+    db, out = tmp_path / "g.sqlite3", tmp_path / "report"
+    _short_night(db)
+    assert _photographed(db) == 3
+    out.mkdir()
+    (out / "photos").mkdir()
+    victim, photo_victim = tmp_path / "victim.txt", tmp_path / "photo-victim.txt"
+    victim.write_text("keep me")
+    photo_victim.write_text("keep me too")
+    (out / "index.html").symlink_to(victim)
+    (out / "photos" / "game-0001-roll-00002.jpg").symlink_to(photo_victim)
+    assert cli.main(["games", "report", "1", "--db", str(db), "--out", str(out)]) == 0
+    assert "1 game, 3 roll photos" in capsys.readouterr().out
+    assert victim.read_text() == "keep me" and photo_victim.read_text() == "keep me too"
+    index, photo = out / "index.html", out / "photos" / "game-0001-roll-00002.jpg"
+    assert not index.is_symlink() and "Roll photos by turn (3)" in index.read_text()
+    assert not photo.is_symlink() and photo.read_bytes()[:2] == b"\xff\xd8"  # a JPEG
+    assert sorted(p.name for p in out.iterdir()) == ["index.html", "photos"]  # no temp file
+
+
+def test_the_report_refuses_a_photos_folder_that_is_a_link(tmp_path, capsys):
+    db, out, elsewhere = tmp_path / "g.sqlite3", tmp_path / "report", tmp_path / "elsewhere"
+    _short_night(db)
+    _photographed(db)
+    out.mkdir()
+    elsewhere.mkdir()
+    (out / "photos").symlink_to(elsewhere, target_is_directory=True)
+    assert cli.main(["games", "report", "1", "--db", str(db), "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Traceback" not in err
+    assert "a link there is not followed" in err and str(out / "photos") in err
+    assert list(elsewhere.iterdir()) == [] and not (out / "index.html").exists()
+
+
+def test_games_show_photos_replaces_a_link_never_writing_through_it(tmp_path, capsys):
+    db, into = tmp_path / "g.sqlite3", tmp_path / "photos"
+    _short_night(db)
+    _photographed(db)
+    into.mkdir()
+    victim = tmp_path / "victim.txt"
+    victim.write_text("keep me")
+    (into / "game-0001-roll-00002.jpg").symlink_to(victim)
+    assert cli.main(["games", "show", "1", "--db", str(db), "--photos", str(into)]) == 0
+    assert "3 roll photos of game 1 copied" in capsys.readouterr().out
+    assert victim.read_text() == "keep me"
+    assert len([p for p in into.iterdir() if not p.is_symlink()]) == 3

@@ -331,3 +331,34 @@ def test_a_touch_on_the_screen_reaches_the_step_through_the_keyboard_input():
     assert keys.commands([click]) == [UNDO]  # the step's own button, not the game's die
     keys.tap_to_command = None
     assert keys.commands([click]) == [Press(Control.TAP_DIE, 0)]
+
+
+def test_frames_that_change_size_stop_meet_the_dice_in_one_line(tmp_path):
+    """The camera's picture changes size during "meet the dice": one line at the first
+    such frame, never a step that waits on frames it cannot read."""
+    import cv2
+
+    from zonkcam.errors import UserError
+    from zonkcam.sources import Frame
+
+    table = demo_table(5)
+    first = table.read()
+    meet = MeetTheDice(Teacher(_LearningReader(), None, "fp"), 3)  # type: ignore[arg-type]
+    seen: list[int] = []
+
+    def frames():
+        for i in range(2000):
+            seen.append(i)
+            yield first if i < 3 else Frame(cv2.resize(first.image, (800, 450)), i, i / 30)
+
+    with Window.open((800, 480), screenshots=tmp_path / "shots") as window:
+        ui = GameScreen(window, sounds=Sounds(muted=True))
+        watcher = TableWatcher(calibrate(first.image, table.geometry), _Misreader(table))
+        with pytest.raises(UserError) as raised:
+            meet_on_screen(ui, frames(), watcher, meet, auto=True, paced=False)
+        assert ui.keyboard.tap_to_command is None
+    assert len(seen) == 4  # stopped at the first frame of another size
+    assert str(raised.value) == (
+        "meet the dice: the frames are 800x450 but the calibration is for 640x480: they are "
+        "of another shape (another view): recalibrate (zonkcam calibrate)"
+    )

@@ -24,7 +24,7 @@ from zonkcam.game import actions as A
 from zonkcam.game.dice import parse_dice
 from zonkcam.game.rules import PRESETS
 from zonkcam.record.logged_game import LoggedGame
-from zonkcam.record.store import SCHEMA_VERSION, EventLog, StoreError
+from zonkcam.record.store import SCHEMA_VERSION, EventLog, StoreError, local_time
 
 ZONK = A.Roll(parse_dice([2, 3, 4, 6, 6]))
 
@@ -251,6 +251,24 @@ def test_damaged_rows_are_one_line_and_export_still_rescues_the_actions(tmp_path
     err = one_line_error(capsys, "play", "--text", "--db", str(db), "--resume", "1")
     assert "game 1: stored action 3 is refused by the rules" in err
     assert "zonkcam games export 1" in err
+
+
+@pytest.mark.parametrize("bad", ["soon", b"\x00\x01", float("inf"), 1e300])
+def test_a_time_that_is_not_a_time_is_unknown_everywhere(tmp_path, capsys, bad):
+    """Text, a blob, an infinity or a year past 9999 where an action's time is kept: each
+    command goes on, the game's times unknown (the report says so)."""
+    db, out = tmp_path / "g.db", tmp_path / "report"
+    saved_game(db)  # the players and three rolls: four actions
+    with sqlite3.connect(db) as con:
+        (readable,) = con.execute("SELECT at FROM events WHERE seq = 3").fetchone()
+        con.execute("UPDATE events SET at = ? WHERE seq IN (2, 4)", (bad,))  # the last too
+    for argv in (["list"], ["show", "1"], ["export", "1"], ["dice"], ["report", "--out", str(out)]):
+        assert main(["games", "--db", str(db), *argv]) == 0, argv
+    printed = capsys.readouterr().out
+    assert local_time(readable, "%Y-%m-%d %H:%M") in printed  # the last time there is
+    page = (out / "index.html").read_text()
+    assert "No times kept: some of the game's times in the log are unreadable" in page
+    assert "no times kept: the log&#x27;s times are unreadable (a damaged log)" in page
 
 
 @pytest.mark.parametrize("game", ["0", "9223372036854775808", "99999999999999999999999"])

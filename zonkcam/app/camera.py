@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from zonkcam.errors import UserError
+from zonkcam.game.names import escaped
 from zonkcam.mat.calibrate import (
     Calibration,
     CalibrationError,
@@ -20,6 +21,7 @@ from zonkcam.mat.calibrate import (
 )
 from zonkcam.sources import (
     CameraError,
+    CameraProblem,
     Frame,
     FrameSource,
     ResilientSource,
@@ -60,6 +62,23 @@ class TableCamera:
         )
 
 
+def size_problem(item: Frame | CameraProblem, calibration: Calibration) -> str | None:
+    """Why a frame cannot be read by `calibration`: its size is not the one the calibration
+    is for (the camera changed its picture while the table ran); None where it can be."""
+    if not isinstance(item, Frame):
+        return None
+    size = (item.image.shape[1], item.image.shape[0])
+    if size == calibration.image_size:
+        return None
+    w, h = calibration.image_size
+    again = (
+        "start zonkcam again to scale the calibration to them"
+        if calibration.scaled_to(size) is not None
+        else "they are of another shape (another view): recalibrate (zonkcam calibrate)"
+    )
+    return f"the frames are {size[0]}x{size[1]} but the calibration is for {w}x{h}: {again}"
+
+
 def open_camera(
     spec: str,
     *,
@@ -85,16 +104,23 @@ def open_camera(
             except CalibrationError as exc:  # pragma: no cover - the demo mat is always seen
                 raise UserError(f"the demo table could not calibrate: {exc}") from None
         else:
-            cal = load_calibration(calibration or default_calibration_path())
+            path = calibration or default_calibration_path()
+            cal = load_calibration(path)
             size = (first.image.shape[1], first.image.shape[0])
             if size != cal.image_size:  # the camera gives the same view larger or smaller
                 made_for = cal.image_size
-                cal = cal.scaled_to(size) or cal
-                if cal.image_size == size:
-                    say(
-                        f"the calibration was made on {made_for[0]}x{made_for[1]} frames: "
-                        f"scaled to these {size[0]}x{size[1]} ones"
+                scaled = cal.scaled_to(size)
+                if scaled is None:  # another shape: another view, nothing to read it by
+                    raise UserError(
+                        f"{source.name} gives {size[0]}x{size[1]} frames but the calibration "
+                        f"{escaped(str(path))} was made on {made_for[0]}x{made_for[1]} ones, "
+                        "another shape (another view): recalibrate (zonkcam calibrate)"
                     )
+                cal = scaled
+                say(
+                    f"the calibration was made on {made_for[0]}x{made_for[1]} frames: "
+                    f"scaled to these {size[0]}x{size[1]} ones"
+                )
         reader = OnnxReader.for_table(cal, model_dir, threads)
     except CameraError as exc:
         source.close()

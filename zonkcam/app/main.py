@@ -11,7 +11,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from zonkcam.app.camera import open_camera
+from zonkcam.app.camera import open_camera, size_problem
 from zonkcam.app.demo import DemoDriver, confirm_from_truth
 from zonkcam.app.games import DEMO_PLAYERS, new_game, resume, resume_command, resume_id
 from zonkcam.app.loop import TableApp
@@ -199,9 +199,15 @@ def run_app(args: argparse.Namespace) -> int:
         games, finished_at = 1, None
         played = [keeper.game_id]
         notifier.status(f"game {keeper.game_id}")
+        stopped: str | None = None  # why the table cannot go on reading its frames
         for item in feed:
             start = time.monotonic()
+            stopped = size_problem(item, cal)
+            if stopped:
+                break
             app.tick(item)
+            if app.keeper.log.gone and (demo or window.headless):
+                break  # nothing more can be saved, and nobody is there to quit: the end
             # fed only from here: a frame arrived, or the screen says the camera is lost and
             # is being reopened; a camera that hangs stops the feed and systemd restarts us
             notifier.watchdog()
@@ -241,6 +247,13 @@ def run_app(args: argparse.Namespace) -> int:
             )
         if window.headless:
             print(f"screenshots (one per turn) in {shots.resolve()}{_game_folders(played)}")
+        if stopped:
+            print(
+                f"zonkcam: {source.name}: {stopped}; game {app.keeper.game_id} is saved: go "
+                f"on with {resume_command(args, app.keeper.game_id)}",
+                file=sys.stderr,
+            )
+            return 1
         if camera.gave_up is not None and not app.quit:
             print(
                 f"zonkcam: {source.name}: {camera.gave_up.message}; game {app.keeper.game_id} "
@@ -425,6 +438,9 @@ def meet_on_screen(
                 if not item.repeat:
                     meet.message = f"camera: {item.message}"
             else:
+                stopped = size_problem(item, watcher.calibration)
+                if stopped:
+                    raise UserError(f"meet the dice: {stopped}")
                 meet.frame = item.image
                 for obs in watcher.process(item):
                     meet.observe(obs)

@@ -13,6 +13,7 @@ from zonkcam.errors import UserError
 from zonkcam.game import actions as A
 from zonkcam.game.names import counted, escaped
 from zonkcam.record.logged_game import saved_game
+from zonkcam.record.outfolder import OutFolder
 from zonkcam.record.photos import RollPhotos, photo_folder
 from zonkcam.record.store import (
     MAX_GAME_ID,
@@ -357,23 +358,22 @@ def _report(args: argparse.Namespace) -> int:
                 + _demo_note(args, log)
             )
         games = [review_game(n, log.rules(n), log.actions(n), log.action_times(n)) for n in wanted]
-        folder = photo_folder(log.path)
+        folder_of_photos = photo_folder(log.path)
     photos: dict[int, list[tuple[int, str]]] = {}
-    try:
-        out.mkdir(parents=True, exist_ok=True)
-        for n in wanted:
-            shots = RollPhotos(folder).of_game(n)
-            if shots:
-                RollPhotos(folder).export(n, out / "photos")
-                photos[n] = [(seq, f"photos/game-{n:04d}-{p.name}") for seq, p in shots]
-        title = night_title(games, args.night)
-        index = out / "index.html"
-        index.write_text(
-            page(title, games, pools([a for g in games for a in g.actions]), photos),
-            encoding="utf-8",
-        )
+    try:  # into DIR, never through a link found in it (index.html, photos/, a photo)
+        with OutFolder(out) as folder:
+            for n in wanted:
+                shots = RollPhotos(folder_of_photos).of_game(n)
+                if shots:
+                    with folder.sub("photos") as into:
+                        RollPhotos(folder_of_photos).export(n, into)
+                    photos[n] = [(seq, f"photos/game-{n:04d}-{p.name}") for seq, p in shots]
+            title = night_title(games, args.night)
+            text = page(title, games, pools([a for g in games for a in g.actions]), photos)
+            index = folder.write("index.html", text.encode("utf-8"))
     except OSError as exc:
-        raise UserError(f"cannot write the report to {out}: {exc.strerror or exc}") from None
+        where = f" ({exc.filename})" if exc.filename and str(exc.filename) != str(out) else ""
+        raise UserError(f"cannot write the report to {out}: {exc.strerror or exc}{where}") from None
     shots = sum(map(len, photos.values()))
     print(f"{index}: {len(games)} game{'s' * (len(games) != 1)}, {shots} roll photos")
     return 0

@@ -137,7 +137,9 @@ def _play_paths(
         path = absolute(value)
         if str(path) != value:
             args += [f"--{option}", str(path)]
-        writes.append(path if is_folder else path.parent)
+        folder = path if is_folder else path.parent
+        _refuse_system_folder(option, folder, home)
+        writes.append(folder)
     if parsed.model_dir and str(absolute(str(parsed.model_dir))) != str(parsed.model_dir):
         args += ["--model-dir", str(absolute(str(parsed.model_dir)))]
     if parsed.rules and parsed.rules not in PRESETS and Path(parsed.rules).expanduser().is_file():
@@ -145,6 +147,44 @@ def _play_paths(
             args += ["--rules", str(absolute(parsed.rules))]
     unique = list(dict.fromkeys(str(p) for p in writes))
     return parsed, args, unique
+
+
+SYSTEM_TREES = re.compile(r"/(etc|usr|bin|sbin|lib[^/]*|boot|proc|sys|dev)(/.*)?")
+"""The system's own folders: nothing in them is the service's to write."""
+SYSTEM_FOLDERS = frozenset(
+    ("/", "/var", "/var/lib", "/var/cache", "/var/log", "/run", "/home", "/root", "/opt")
+    + ("/srv", "/mnt", "/media")
+)
+"""Folders that hold everyone's files: a folder in them may be the service's, not they."""
+
+
+def _refuse_system_folder(option: str, folder: Path, home: Path) -> None:
+    """UserError where the service would be let write `folder` for `option` and that would
+    undo its sandbox (ProtectSystem=strict, ProtectHome=read-only): a system folder or
+    anything in one, a folder that holds everyone's files, the home itself or a folder
+    above it. A link is judged by where it leads too."""
+    homes = {str(home), os.path.realpath(home)}
+    for path in dict.fromkeys((str(folder), os.path.realpath(folder))):
+        above_home = any(h == path or h.startswith(path.rstrip("/") + "/") for h in homes)
+        if SYSTEM_TREES.fullmatch(path) or path in SYSTEM_FOLDERS or above_home:
+            what = (
+                "the home folder itself"
+                if path in homes
+                else "a system folder or one in it"
+                if SYSTEM_TREES.fullmatch(path)
+                else "a folder that holds everyone's files"
+                if path in SYSTEM_FOLDERS
+                else "a folder above the home folder"
+            )
+            example = {
+                "db": "~/zonkcam/games.sqlite3",
+                "screenshots": "~/zonkcam/screenshots",
+                "calibration": "~/zonkcam/calibration.json",
+            }[option]
+            raise UserError(
+                f"the service cannot be let write to {escaped(path)} for --{option} ({what}: "
+                f"it would undo the sandbox): give a folder of its own, such as {example}"
+            )
 
 
 def render(

@@ -11,7 +11,6 @@ frame loop; a photo that cannot be written is a line in the log, never a lost ac
 from __future__ import annotations
 
 import logging
-import shutil
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -19,6 +18,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from zonkcam.record.outfolder import OutFolder
 from zonkcam.table.zones import TableDie, Zone
 
 log = logging.getLogger(__name__)
@@ -111,13 +111,17 @@ class RollPhotos:
                 continue
         return sorted(out)
 
-    def export(self, game_id: int, to: str | Path) -> int:
-        """Copy the game's photos into ``to``; how many."""
+    def export(self, game_id: int, to: str | Path | OutFolder) -> int:
+        """Copy the game's photos into ``to`` (made when missing), never through a link
+        found there; how many."""
         photos = self.of_game(game_id)
-        target = Path(to)
-        target.mkdir(parents=True, exist_ok=True)
-        for _, p in photos:
-            shutil.copy2(p, target / f"game-{game_id:04d}-{p.name}")
+        target = to if isinstance(to, OutFolder) else OutFolder(to)
+        try:
+            for _, p in photos:
+                target.copy_in(p, f"game-{game_id:04d}-{p.name}")
+        finally:
+            if target is not to:
+                target.close()
         return len(photos)
 
     def _write(self, game_id: int, seq: int, image: np.ndarray, dice: tuple) -> None:

@@ -211,6 +211,12 @@ class EventLog:
             self.close()
             raise
 
+    @property
+    def gone(self) -> str | None:
+        """What the last write found of the log's file, as :meth:`missing` says it, without
+        looking again (cheap, for every frame); None while writes find it in place."""
+        return self._gone
+
     def missing(self) -> str | None:
         """Why the file this log opened is no longer the file at its path, or no longer
         holds this log (it "was deleted", "was replaced by another file", "was
@@ -574,7 +580,10 @@ class EventLog:
     def games(self) -> list[GameRecord]:
         rows = self._read(
             "SELECT g.id, g.created, g.rules_name, g.finished, COUNT(e.seq), "
-            "COALESCE(MAX(e.at), g.created), g.demo FROM games g "
+            # a time that is not one (a damaged or crafted log: _time) is not the last
+            "COALESCE(MAX(CASE WHEN typeof(e.at) IN ('integer', 'real') "
+            f"AND e.at BETWEEN 0 AND {LAST_TIME} THEN e.at END), g.created), g.demo "
+            "FROM games g "
             "LEFT JOIN events e ON e.game_id = g.id GROUP BY g.id ORDER BY g.id"
         )
         out = []
@@ -646,12 +655,13 @@ class EventLog:
                 raise StoreError(f"game {game_id}: stored action {seq} is damaged: {exc}") from None
         return out
 
-    def action_times(self, game_id: int) -> list[float]:
+    def action_times(self, game_id: int) -> list[float | None]:
         """When each of the game's stored actions was written (seconds since the epoch),
-        in the order of :meth:`actions`."""
+        in the order of :meth:`actions`; None for a time that is unreadable (not a number,
+        or not a time of the years 1970 to 9999: a damaged or crafted log)."""
         self._known(game_id)
         rows = self._read("SELECT at FROM events WHERE game_id = ? ORDER BY seq", (game_id,))
-        return [float(at) for (at,) in rows]
+        return [_time(at) for (at,) in rows]
 
     def action_objects(self, game_id: int) -> Iterator[dict]:
         self._known(game_id)
@@ -697,6 +707,18 @@ def _rescued_rules(name: str, text: str) -> RuleSet | None:
         return rules_from_dict(data, where="rules")
     except (tomllib.TOMLDecodeError, RulesError, RecursionError, ValueError):
         return None
+
+
+LAST_TIME = 253_402_300_799
+"""The last second of the year 9999 (seconds since the epoch): the last a date can show."""
+
+
+def _time(value: object) -> float | None:
+    """A stored time as seconds since the epoch, or None where it is none."""
+    if not isinstance(value, int | float) or isinstance(value, bool):
+        return None
+    at = float(value)
+    return at if 0 <= at <= LAST_TIME else None  # NaN and infinities are neither
 
 
 def _number(value: object) -> float:

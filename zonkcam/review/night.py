@@ -85,6 +85,8 @@ class GameReview:
     """...and its last."""
     timed: bool = False
     """Whether its times were kept at the table (not typed in at once: TYPED_IN_GAP)."""
+    times_unreadable: bool = False
+    """Whether some of its times in the log are unreadable (a damaged log): none is used."""
 
     def standing(self, name: str) -> str:
         """A player's result in words: "7 B's (5,400 points)", "10,350"."""
@@ -132,16 +134,20 @@ def shown(state: GameState, player: PlayerState) -> str:
 
 
 def review_game(
-    game_id: int, rules: RuleSet, actions: Sequence[A.Action], times: Sequence[float]
+    game_id: int, rules: RuleSet, actions: Sequence[A.Action], times: Sequence[float | None]
 ) -> GameReview:
+    """The game played back from its actions and the times they were written; a time that
+    is None (unreadable in the log) leaves the whole game without times."""
     game = Game(rules)
-    timed = kept(actions, times)
+    unreadable = any(at is None for at in times)
+    timed = kept(actions, [0.0 if unreadable or at is None else at for at in times])
     review = GameReview(
         game_id,
         rules.name,
         [],
         drinking=bool(rules.drinking.penalties),
         by_bees=rules.bees and rules.winner_by is WinnerBy.BEES,
+        times_unreadable=unreadable,
     )
     # kept by real name while the game is played back; named as the game ends
     hot: dict[str, int] = {}
@@ -202,7 +208,7 @@ def review_game(
     review.bees = {name[p.name]: p.bees for p in state.players} if rules.bees else {}
     review.finished = state.finished
     review.winners = [name[p.name] for p in state.players if p.name in state.winners]
-    if timed:
+    if timed and not unreadable:
         review.started, review.ended = timed[0][1], timed[-1][1]
         gaps = [b[1] - a[1] for a, b in zip(timed[1:], timed[2:], strict=False)]
         review.timed = bool(gaps) and statistics.median(gaps) >= TYPED_IN_GAP

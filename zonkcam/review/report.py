@@ -192,6 +192,11 @@ def page(
         if g.timed:
             slowest = sorted(g.turns, key=lambda t: -t.seconds)[:5]
             parts.append(_turns("The slowest turns", slowest, timed=True))
+        elif g.times_unreadable:
+            parts.append(
+                "<h3>The slowest turns</h3><p>No times kept: some of the game's times in "
+                "the log are unreadable (a damaged log).</p>"
+            )
         else:
             parts.append(
                 "<h3>The slowest turns</h3><p>No times kept: the game was typed in all at "
@@ -290,14 +295,19 @@ def _game_line(g: GameReview) -> str:
 
 
 def _span(s: Summary, games: Sequence[GameReview]) -> str:
-    untimed = [g.game_id for g in games if not g.timed and g.turns]
-    note = (
-        f" (no times kept for game{'s' * (len(untimed) > 1)} {_listed(list(map(str, untimed)))}:"
-        " typed in all at once)"
-        if untimed
-        else ""
-    )
+    typed = [g.game_id for g in games if not g.timed and not g.times_unreadable and g.turns]
+    damaged = [g.game_id for g in games if g.times_unreadable and g.turns]
+    notes = [
+        f"game{'s' * (len(ids) > 1)} {_listed(list(map(str, ids)))}: {why}"
+        for ids, why in ((typed, "typed in all at once"), (damaged, "times unreadable"))
+        if ids
+    ]
+    note = f" (no times kept for {'; '.join(notes)})" if notes else ""
     if s.started is None or s.ended is None:
+        if damaged and not typed:
+            return "no times kept: the log's times are unreadable (a damaged log)"
+        if damaged:
+            return f"no times kept{note}"
         return "no times kept: the games were typed in all at once (piped or imported)"
     a, b = (datetime.datetime.fromtimestamp(t) for t in (s.started, s.ended))
     minutes = round((s.ended - s.started) / 60)
