@@ -250,7 +250,7 @@ def first_released_log(db) -> None:
 
 
 def test_a_log_of_the_first_release_is_upgraded_and_plays_on(tmp_path):
-    from zonkcam.record.store import SCHEMA_VERSION
+    from zonkcam.record.schema import SCHEMA_VERSION
 
     db = tmp_path / "g.db"
     first_released_log(db)
@@ -275,7 +275,7 @@ def test_every_layout_version_upgrades_to_the_current_one(tmp_path):
     """A file at any earlier version (every prefix of the steps) comes up to date."""
     import sqlite3
 
-    from zonkcam.record.store import MIGRATIONS, SCHEMA_VERSION
+    from zonkcam.record.schema import MIGRATIONS, SCHEMA_VERSION
 
     for version in range(SCHEMA_VERSION + 1):
         db = tmp_path / f"v{version}.db"
@@ -292,16 +292,17 @@ def test_every_layout_version_upgrades_to_the_current_one(tmp_path):
 
 
 def test_a_new_layout_step_is_one_more_sql_step(tmp_path, monkeypatch):
-    from zonkcam.record import store
+    from zonkcam.record import schema, store
 
     db = tmp_path / "g.db"
     with EventLog(db) as log:
         LoggedGame.new(log, PRESETS["chicago"], [A.Players(("Ann",))])
     photos = "CREATE TABLE roll_photos (game_id INTEGER, seq INTEGER, path TEXT);"
-    monkeypatch.setattr(store, "MIGRATIONS", (*store.MIGRATIONS, photos))
-    monkeypatch.setattr(store, "SCHEMA_VERSION", len(store.MIGRATIONS))
+    monkeypatch.setattr(schema, "MIGRATIONS", (*schema.MIGRATIONS, photos))
+    for module in (schema, store):
+        monkeypatch.setattr(module, "SCHEMA_VERSION", len(schema.MIGRATIONS))
     with EventLog(db) as log:
-        assert log.connection.execute("PRAGMA user_version").fetchone()[0] == store.SCHEMA_VERSION
+        assert log.connection.execute("PRAGMA user_version").fetchone()[0] == schema.SCHEMA_VERSION
         assert log.connection.execute("SELECT COUNT(*) FROM roll_photos").fetchone() == (0,)
         assert len(log.actions(1)) == 1
 

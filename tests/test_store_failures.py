@@ -24,7 +24,8 @@ from zonkcam.game import actions as A
 from zonkcam.game.dice import parse_dice
 from zonkcam.game.rules import PRESETS
 from zonkcam.record.logged_game import LoggedGame
-from zonkcam.record.store import SCHEMA_VERSION, EventLog, StoreError, local_time
+from zonkcam.record.schema import SCHEMA_VERSION
+from zonkcam.record.store import EventLog, StoreError, local_time
 
 ZONK = A.Roll(parse_dice([2, 3, 4, 6, 6]))
 
@@ -357,7 +358,7 @@ def test_listing_a_missing_log_creates_nothing(tmp_path, capsys):
 def test_a_log_opened_to_read_is_left_as_it_was(tmp_path):
     """An older layout is upgraded in a private copy; the file keeps its version and bytes,
     and nothing can be written through the log opened to read."""
-    from zonkcam.record.store import MIGRATIONS
+    from zonkcam.record.schema import MIGRATIONS
 
     for version, db in [
         (1, tmp_path / "old" / "g.db"),

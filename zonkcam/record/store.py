@@ -17,6 +17,9 @@ number inside its transaction. A claim by a process that is gone (killed, or bef
 reboot, or a claim naming a process that started at another time) is taken over, and
 :attr:`EventLog.took_over` says so. Every SQLite failure becomes a :class:`StoreError`,
 one line that says what is wrong with the file; a failed write leaves the log as it was.
+
+Beside it: the tables and their versions in ``schema.py``, which process and which file
+is which in ``claims.py``, the errors in ``errors.py``.
 """
 
 from __future__ import annotations
@@ -35,66 +38,13 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from zonkcam.errors import UserError
 from zonkcam.game.actions import Action, action_from_json, action_to_json
 from zonkcam.game.errors import RulesError, TableError
 from zonkcam.game.names import counted, escaped
 from zonkcam.game.rules import RuleSet, rules_from_dict, rules_to_toml, toml_string
-
-MIGRATIONS: tuple[str, ...] = (
-    # 1: games and their events (the first released layout, which had no version number)
-    """
-    CREATE TABLE IF NOT EXISTS games (
-        id INTEGER PRIMARY KEY,
-        created REAL NOT NULL,
-        rules_name TEXT NOT NULL,
-        rules_toml TEXT NOT NULL,
-        finished INTEGER NOT NULL DEFAULT 0
-    );
-    CREATE TABLE IF NOT EXISTS events (
-        game_id INTEGER NOT NULL REFERENCES games(id),
-        seq INTEGER NOT NULL,
-        at REAL NOT NULL,
-        action TEXT NOT NULL,
-        PRIMARY KEY (game_id, seq)
-    );
-    """,
-    # 2: the process writing each game
-    """
-    CREATE TABLE writers (
-        game_id INTEGER PRIMARY KEY REFERENCES games(id),
-        process TEXT NOT NULL,
-        pid INTEGER NOT NULL,
-        since REAL NOT NULL
-    );
-    """,
-    # 3: the demo game's games, which only the demo plays on
-    """
-    ALTER TABLE games ADD COLUMN demo INTEGER NOT NULL DEFAULT 0;
-    """,
-    # 4: the log's own random id, which tells this file from a copy of another log
-    """
-    CREATE TABLE log (id TEXT NOT NULL);
-    INSERT INTO log (id) VALUES (lower(hex(randomblob(8))));
-    """,
-)
-"""The schema, one step per version: a file at version N has had the first N applied
-(``PRAGMA user_version``). A new layout is a new step at the end."""
-
-SCHEMA_VERSION = len(MIGRATIONS)
-
-_FIRST_COLUMNS = {
-    "games": {"id", "created", "rules_name", "rules_toml", "finished"},
-    "events": {"game_id", "seq", "at", "action"},
-}
-"""Columns of the first released layout (no version number)."""
-_COLUMNS = {
-    **_FIRST_COLUMNS,
-    "games": _FIRST_COLUMNS["games"] | {"demo"},
-    "writers": {"game_id", "process", "pid", "since"},
-    "log": {"id"},
-}
-"""Columns each table must have (a later version may add more)."""
+from zonkcam.record.claims import alive, file_identity, this_process
+from zonkcam.record.errors import GameBusyError, LogGoneError, NoLogError, StoreError
+from zonkcam.record.schema import SCHEMA_VERSION, check_layout, migrate, version_of
 
 MAX_GAME_ID = 2**63 - 1
 """SQLite's largest integer."""
@@ -107,22 +57,6 @@ def local_time(at: object, fmt: str) -> str:
         return time.strftime(fmt, time.localtime(float(at)))
     except (TypeError, ValueError, OverflowError, OSError):
         return "unknown"
-
-
-class StoreError(UserError):
-    """The game log cannot be read or written; the message says which file and why."""
-
-
-class GameBusyError(StoreError):
-    """Another process is writing the game."""
-
-
-class LogGoneError(StoreError):
-    """The log's file was deleted or replaced while it was open: nothing more is written."""
-
-
-class NoLogError(StoreError):
-    """There is no game log at the path (opened only to read)."""
 
 
 def default_db_path() -> Path:
@@ -165,7 +99,7 @@ class EventLog:
         self._db: sqlite3.Connection | None = None
         self._claimed = False
         self._token = secrets.token_hex(8)
-        self._process = f"{_this_process()}/{self._token}"
+        self._process = f"{this_process()}/{self._token}"
         self._copy: tempfile.TemporaryDirectory | None = None
         self._identity: tuple[int, int] | None = None
         """The opened file's (device, inode): each write first checks it is still there."""
@@ -190,13 +124,13 @@ class EventLog:
             ) from None
         with self._closed_on_failure():
             self._db = sqlite3.connect(self.path, isolation_level=None, timeout=timeout)
-            version = self._version()  # reads only: a foreign file is left as it is
+            version = version_of(self._db, self.path)  # reads only: a foreign file is left as it is
             if self._db.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
                 self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=FULL")
-            self._migrate(version)
+            migrate(self._db, self.path, version)
             self._fold_wal(self._db)
-            self._identity = _identity(self.path)
+            self._identity = file_identity(self.path)
             self._log_id = self._read("SELECT id FROM log")[0][0]
 
     @contextmanager
@@ -224,14 +158,14 @@ class EventLog:
         if self._gone or self._identity is None:
             return self._gone
         try:
-            now = _identity(self.path)
+            now = file_identity(self.path)
         except OSError:
             return "was deleted"
         if now != self._identity:
             return "was replaced by another file"
         if self._wal_identity is not None:
             try:
-                wal = _identity(self._wal_path)
+                wal = file_identity(self._wal_path)
             except OSError:
                 return "lost its -wal file (deleted by another program)"
             if wal != self._wal_identity:
@@ -249,7 +183,7 @@ class EventLog:
         """Remember the -wal file this connection writes, once SQLite has made it."""
         if self._wal_identity is None:
             try:
-                self._wal_identity = _identity(self._wal_path)
+                self._wal_identity = file_identity(self._wal_path)
             except OSError:
                 pass
 
@@ -286,8 +220,8 @@ class EventLog:
         uri = f"{self.path.resolve().as_uri()}?mode=ro"
         try:
             self._db = sqlite3.connect(uri, uri=True, isolation_level=None, timeout=timeout)
-            if self._version() == SCHEMA_VERSION:
-                self._check_layout()
+            if version_of(self._db, self.path) == SCHEMA_VERSION:
+                check_layout(self._db, self.path)
                 return
         except sqlite3.Error:
             pass  # read-only media, or a folder this user cannot write: read a copy
@@ -309,82 +243,8 @@ class EventLog:
             ) from None
         with self._closed_on_failure():
             self._db = sqlite3.connect(copy, isolation_level=None, timeout=timeout)
-            self._migrate(self._version())
+            migrate(self._db, self.path, version_of(self._db, self.path))
             self._db.execute("PRAGMA query_only = ON")  # as read-only as the file itself
-
-    # -- opening: the layout and its version ------------------------------------------------
-
-    def _version(self) -> int:
-        """The file's layout version, once it is known to be a game log zonkcam reads."""
-        assert self._db is not None
-        version = self._db.execute("PRAGMA user_version").fetchone()[0]
-        if version > SCHEMA_VERSION:
-            raise StoreError(
-                f"the game log {self.path} was written by a newer zonkcam (layout "
-                f"version {version}; this one reads up to {SCHEMA_VERSION}): "
-                "upgrade zonkcam"
-            )
-        if version == 0:
-            self._check_first_layout()
-        return version
-
-    def _migrate(self, version: int) -> None:
-        """Apply the layout steps the file lacks, each in its own transaction."""
-        db = self._db
-        assert db is not None
-        while version < SCHEMA_VERSION:
-            step = MIGRATIONS[version]
-            try:
-                db.executescript(
-                    f"BEGIN IMMEDIATE;\n{step}\nPRAGMA user_version = {version + 1};\nCOMMIT;"
-                )
-            except sqlite3.OperationalError:
-                if db.in_transaction:
-                    db.execute("ROLLBACK")
-                if db.execute("PRAGMA user_version").fetchone()[0] <= version:
-                    raise
-                # another process applied the step at the same moment
-            version = db.execute("PRAGMA user_version").fetchone()[0]
-        self._check_layout()
-
-    def _tables(self) -> dict[str, set[str]]:
-        assert self._db is not None
-        names = [
-            r[0]
-            for r in self._db.execute(
-                "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
-            )
-        ]
-        return {
-            name: {r[1] for r in self._db.execute(f'PRAGMA table_info("{name}")')} for name in names
-        }
-
-    def _check_first_layout(self) -> None:
-        """A file without a version is empty or has the first released layout."""
-        tables = self._tables()
-        foreign = sorted(set(tables) - {"games", "events"})
-        if foreign:
-            raise StoreError(
-                f"{self.path} is not a zonkcam game log (it has the tables "
-                f"{', '.join(foreign)}); give another file with --db"
-            )
-        self._check_columns(tables, _FIRST_COLUMNS)
-
-    def _check_layout(self) -> None:
-        tables = self._tables()
-        missing = sorted(set(_COLUMNS) - set(tables))
-        if missing:
-            raise StoreError(f"{self.path} is not a zonkcam game log (no {missing[0]} table)")
-        self._check_columns(tables, _COLUMNS)
-
-    def _check_columns(self, tables: dict[str, set[str]], wanted: dict[str, set[str]]) -> None:
-        for name, columns in tables.items():
-            lacking = sorted(wanted.get(name, set()) - columns)
-            if lacking:
-                raise StoreError(
-                    f"{self.path} is not a zonkcam game log (its {name} table "
-                    f"has no {', '.join(lacking)} column)"
-                )
 
     # -- errors --------------------------------------------------------------------------------
 
@@ -553,7 +413,7 @@ class EventLog:
         ).fetchone()
         if row is not None and row[0] != self._process:
             since = local_time(row[2], "%H:%M")
-            if _alive(row[0], self._process):
+            if alive(row[0], self._process):
                 raise GameBusyError(
                     f"game {game_id} is being played by another zonkcam (process "
                     f"{row[1]}, since {since}); close that one first"
@@ -737,54 +597,3 @@ def _players(text: object) -> tuple[str, ...]:
         return ()
     names = obj.get("players") if isinstance(obj, dict) else None
     return tuple(escaped(n) for n in names if isinstance(n, str)) if isinstance(names, list) else ()
-
-
-# -- which process is which --------------------------------------------------------------------
-
-
-def _identity(path: Path) -> tuple[int, int]:
-    """(device, inode) of the file at `path` (OSError when there is none)."""
-    st = os.stat(path)
-    return st.st_dev, st.st_ino
-
-
-def _boot_id() -> str:
-    try:
-        return Path("/proc/sys/kernel/random/boot_id").read_text().strip()
-    except OSError:
-        return "?"
-
-
-def _start_ticks(pid: int) -> str | None:
-    """When a process started (clock ticks since boot), None where it cannot be read."""
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return None
-    return stat.rsplit(")", 1)[-1].split()[19]
-
-
-def _this_process() -> str:
-    """This process, told apart from any other one, before or after a reboot."""
-    return f"{_boot_id()}/{os.getpid()}/{_start_ticks(os.getpid()) or '?'}"
-
-
-def _alive(process: str, mine: str) -> bool:
-    """Whether the process a claim names is still running."""
-    try:
-        boot, pid_text, start, _token = process.split("/")
-        pid = int(pid_text)
-    except ValueError:
-        return False
-    if boot != _boot_id():
-        return False  # claimed before a reboot or power cut
-    if f"{boot}/{pid}/{start}/" == mine[: mine.rfind("/") + 1]:
-        return True  # another log of this very process
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        pass  # another user's process
-    now = _start_ticks(pid)
-    return now is None or now == start  # else the pid was reused, or the claim is forged
