@@ -65,7 +65,7 @@ wheel-check: $(STAMP)
 	scripts/wheel_check.sh $(BIN)/python
 
 bench: $(STAMP)
-	$(BIN)/python scripts/bench_scoring.py
+	$(BIN)/zonkcam bench scoring
 	$(BIN)/zonkcam bench --engine
 
 # leave-one-source-out: a twin of the value net without each source (beside the shipped
