@@ -65,7 +65,7 @@ wheel-check: $(STAMP)
 	scripts/wheel_check.sh $(BIN)/python
 
 bench: $(STAMP)
-	$(BIN)/python scripts/bench_scoring.py
+	$(BIN)/zonkcam bench scoring
 	$(BIN)/zonkcam bench --engine
 
 # leave-one-source-out: a twin of the value net without each source (beside the shipped
@@ -77,7 +77,7 @@ twins: $(TRAIN_STAMP)
 		$(BIN)/zonkcam train --leave-out $$s --schedule values --out $(TWINS)/$$s || exit 1; \
 	done
 	$(BIN)/zonkcam eval --twins $(TWINS)
-	$(BIN)/python scripts/confidence.py --twins $(TWINS)
+	$(BIN)/zonkcam train confidence --twins $(TWINS)
 
 # On a Raspberry Pi: a venv that sees apt's picamera2 and lgpio (see docs/pi.md).
 pi-install:

@@ -1,4 +1,4 @@
-"""Benchmark: the table watcher with real dice, cut out of the labelled photos.
+"""Lab benchmark: the table watcher with real dice, cut out of the labelled photos.
 
 Dice cut out of the labelled photo sets (zonkcam.sim.cutouts: GrabCut seeded by the box,
 both sets, every source) are laid on the demo table's calibrated mat in place of rendered

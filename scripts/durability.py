@@ -1,4 +1,4 @@
-"""The durability harness, long: a scripted game through many random SIGKILLs.
+"""Lab harness: the durability test, long: a scripted game through many random SIGKILLs.
 
 Run: python scripts/durability.py --kills 200 --seed 7  (classic-10000 to 10,000)
 (`make test` runs it with a few kills: tests/test_durability.py)

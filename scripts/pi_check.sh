@@ -1,4 +1,5 @@
 #!/bin/sh
+# Lab check: the Pi venv, `zonkcam read` and the demo game on arm64 Bookworm under qemu.
 # A Pi that is not this machine: an arm64 Debian Bookworm root (Raspberry Pi OS's base)
 # run under qemu-user, the Pi venv made in it with the Pi constraints from aarch64 wheels,
 # then `zonkcam read` on a rendered photo (its dice must come out right) and the headless

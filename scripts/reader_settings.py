@@ -1,7 +1,9 @@
-"""What each of the reader's settings buys: each changed alone, read on the validation
-splits of both dev sets, against DEFAULT_SETTINGS (errors: missed / extra / misread, and ms
-per photo, decode excluded, one onnxruntime thread). With --twins DIR, read instead by
-each leave-one-source-out twin (DIR/SOURCE) on the photos of the source it never saw.
+"""Lab study: what each of the reader's settings buys, each changed alone.
+
+Each is read on the validation splits of both dev sets, against DEFAULT_SETTINGS (errors:
+missed / extra / misread, and ms per photo, decode excluded, one onnxruntime thread). With
+--twins DIR, read instead by each leave-one-source-out twin (DIR/SOURCE) on the photos of
+the source it never saw.
 
     python scripts/reader_settings.py [--photos N] [--model-dir DIR | --twins DIR]
 """

@@ -1,4 +1,4 @@
-"""Render the scorekeeper's screen in several game moments into docs/screenshots/*.png.
+"""Lab tool: the scorekeeper's screen in several game moments, into docs/screenshots/*.png.
 
 Each moment is reached by playing real table actions through the rules engine
 (zonkcam.sim.scenes); the camera frame is drawn, not photographed. "Meet the dice"

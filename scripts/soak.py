@@ -1,4 +1,4 @@
-"""Soak: the demo game plays many whole games unattended in one process.
+"""Lab soak: the demo game plays many whole games unattended in one process.
 
 Headless (SDL's dummy driver) and fast: small demo frames (320x240), no real-time
 pacing, and a stand-in reader that reports what the demo table drew (the learned reader

@@ -1,4 +1,4 @@
-"""Soak: the table watcher for a long stretch of camera time on a realistic camera view.
+"""Lab soak: the table watcher for a long stretch of camera time on a realistic camera.
 
 The demo table, seen through the realistic camera (15 degree tilt, barrel distortion,
 uneven light, blur, JPEG at every frame, clutter round the mat), plays a random script

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# Lab check: the wheel, installed in a fresh venv, reads a photo and plays the demo game.
 # Build the wheel, install it into a fresh venv and run it from outside the checkout:
 # `zonkcam read` on a rendered photo and `zonkcam play --source demo` headless. Proves the
 # wheel carries what the app needs (models, calibration, the systemd unit).

@@ -423,3 +423,12 @@ def test_a_piggyback_on_one_die_is_said_in_the_singular():
     advice = ADVISOR.advise(game.state)
     assert advice.best is Best.PIGGYBACK
     assert advice.note == "piggyback: 2000 with 1 die"
+
+
+def test_a_final_turn_is_solved_once_per_lead_and_harder_the_further_behind():
+    rules = PRESETS["classic-10000"]
+    advisor = Advisor()
+    near, far = advisor.final_turn(rules, 50, True), advisor.final_turn(rules, 3000, True)
+    assert advisor.final_turn(rules, 3000, True) is far  # kept, not solved again
+    start = advisor.model(rules).start
+    assert 0 < far.roll(start, 0) < near.roll(start, 0) < 1

@@ -127,3 +127,55 @@ def test_flags_count_silent_dice_and_photos_scored_wrong_without_a_question():
     other = _kept([sure], [True], [0], ["t"], [True])
     both = KeptDice.join([kept, other])
     assert both.of("t").photo.tolist() == [0] and len(both.of("s")) == 5
+
+
+def _photo_set(root, source: str, n: int) -> None:
+    """A labelled photo set of ``n`` rendered tables from one source, one group each."""
+    import cv2
+
+    (root / "images").mkdir(parents=True)
+    with (root / "labels.jsonl").open("w") as fh:
+        for i in range(n):
+            scene = renderer.random_scene(np.random.default_rng(50 + i), 640, 480, n_dice=4)
+            out = renderer.render(scene, np.random.default_rng(i))
+            cv2.imwrite(str(root / "images" / f"{i}.png"), out.image)
+            record = {
+                "image": f"images/{i}.png",
+                "width": 640,
+                "height": 480,
+                "dice": [{"bbox": list(d.bbox), "value": d.value} for d in out.dice],
+                "bbox_kind": "die",
+                "group": f"{source}:{i}",
+            }
+            fh.write(json.dumps(record) + "\n")
+
+
+def test_train_confidence_fits_on_the_twins_and_writes_beside_the_models(tmp_path, capsys):
+    data, twin, models = tmp_path / "set", tmp_path / "twins" / "synth", tmp_path / "models"
+    _photo_set(data, "synth", 6)
+    for folder in (twin, models):  # the shipped nets stand in for a twin and for the models
+        folder.mkdir(parents=True)
+        for name in (DETECTOR_FILE, VALUES_FILE):
+            (folder / name).write_bytes((MODEL_DIR / name).read_bytes())
+    argv = ["train", "confidence", str(data), "--twins", str(tmp_path / "twins")]
+    assert cli.main([*argv, "--model-dir", str(models), "--write"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("bar 0.6; new fit: [")
+    rows = [line.split()[3:5] for line in out[1:4]]
+    assert [line.split()[:3] for line in out[1:4]] == [["twin", "without", "synth"]] * 3
+    assert [r[0] for r in rows] == ["shipped", "net's", "new"]
+    written = Calibration.from_json(json.loads((models / CONFIDENCE_FILE).read_text()))
+    assert out[0].endswith(f"bias {written.bias:.4f}") and "synth" in written.fitted_on
+    assert json.dumps(list(written.weights)) in out[0]
+    assert out[-1] == f"wrote {models / CONFIDENCE_FILE}"
+    # the models read with the fit: the value net's own figure is no longer theirs
+    assert load_model(models).calibration == written != IDENTITY
+
+
+def test_train_confidence_says_in_one_line_when_it_has_no_twins(tmp_path, capsys):
+    _photo_set(tmp_path / "set", "synth", 1)
+    (tmp_path / "twins" / "other").mkdir(parents=True)
+    argv = ["train", "confidence", str(tmp_path / "set"), "--twins", str(tmp_path / "twins")]
+    assert cli.main(argv) == 2
+    err = capsys.readouterr().err
+    assert "no twins named after a source under" in err and "Traceback" not in err

@@ -101,3 +101,20 @@ def test_every_link_to_a_heading_finds_it():
         not in anchors.get((page.parent / target).resolve() if target else page.resolve(), set())
     ]
     assert broken == []
+
+
+def _first_line(script: Path) -> str:
+    """A script's own one-line summary: its docstring's first line, or a shell script's
+    first comment line after the #! line."""
+    lines = script.read_text("utf-8").splitlines()
+    if script.suffix == ".py":
+        return lines[0].removeprefix('"""').strip()
+    return next(line[1:].strip() for line in lines[1:] if line.startswith("#"))
+
+
+def test_every_script_is_the_labs_and_development_md_lists_it_with_its_first_line():
+    scripts = sorted(p for p in (ROOT / "scripts").iterdir() if p.is_file())
+    page = (ROOT / "docs" / "development.md").read_text("utf-8")
+    listed = dict(re.findall(r"^\| `([\w.]+)` \| (.+) \|$", page, re.MULTILINE))
+    assert listed == {p.name: _first_line(p) for p in scripts}
+    assert all(line.startswith("Lab ") for line in listed.values()), listed

@@ -640,14 +640,14 @@ def test_a_pipe_or_a_device_is_refused_before_it_is_opened(tmp_path, monkeypatch
 @pytest.mark.slow
 def test_reading_any_crafted_file_stays_within_250_mb():
     """Calibration, geometry, rules and taught-dice files, honest and crafted
-    (scripts/file_memory.py, each read in a fresh process): the honest ones read, every
+    (tests/tools/file_memory.py, each read in a fresh process): the honest ones read, every
     crafted one refused in one line, none a traceback, a hang or over 250 MB of peak
     memory for the whole process."""
     import subprocess
     import sys
     from pathlib import Path
 
-    script = Path(__file__).parent.parent / "scripts" / "file_memory.py"
+    script = Path(__file__).parent / "tools" / "file_memory.py"
     proc = subprocess.run(
         [sys.executable, str(script), "--json"], capture_output=True, text=True, timeout=900
     )

@@ -11,7 +11,7 @@ import pytest
 from zonkcam.game.dice import Die, parse_dice
 from zonkcam.game.errors import BadDiceError, IllegalKeepError
 from zonkcam.game.rules import PRESETS, Points, rules_from_dict
-from zonkcam.game.scoring import RollContext, score_roll
+from zonkcam.game.scoring import RollContext, clear_keep_cache, score_roll
 
 CLASSIC = PRESETS["classic-10000"]
 JOHNNYS = PRESETS["all-johnnys"]
@@ -382,3 +382,12 @@ def test_three_pairs_and_nothing_need_all_six_dice():
 def test_nothing_is_never_offered_beside_a_scoring_keep():
     score = score_roll(ZILCH_POINTS, parse_dice([1, 2, 3, 4, 6, 6]))
     assert [k.dice for k in score.keeps] == [(1,)]
+
+
+def test_a_cleared_keep_cache_works_each_roll_out_afresh():
+    rules, dice = PRESETS["classic-10000"], parse_dice([1, 1, 5, 2, 3])
+    kept = score_roll(rules, dice).keeps
+    assert score_roll(rules, dice).keeps is kept  # the roll's keeps, from the cache
+    clear_keep_cache()
+    again = score_roll(rules, dice).keeps
+    assert again == kept and again is not kept

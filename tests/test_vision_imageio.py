@@ -76,7 +76,7 @@ def test_huge_jpegs_are_decoded_reduced(tmp_path):
 @pytest.mark.slow
 def test_reading_any_file_stays_within_the_memory_budget():
     """Files of every format at about the largest size read, and hostile ones past it or
-    lying about their size (scripts/decode_memory.py, each in a fresh process that has
+    lying about their size (tests/tools/decode_memory.py, each in a fresh process that has
     loaded the dice models): every whole process's peak within MAX_PROCESS_BYTES, the
     hostile ones refused."""
     import json
@@ -86,7 +86,7 @@ def test_reading_any_file_stays_within_the_memory_budget():
 
     from zonkcam.vision.imageio import MAX_PROCESS_BYTES
 
-    script = Path(__file__).parent.parent / "scripts" / "decode_memory.py"
+    script = Path(__file__).parent / "tools" / "decode_memory.py"
     proc = subprocess.run(
         [sys.executable, str(script), "--json"], capture_output=True, text=True, timeout=900
     )

@@ -198,7 +198,9 @@ class Advisor:
                 self._points[rules] = (values, {k: i for i, k in enumerate(keys)})
             return self._points[rules]
 
-    def _last_turn(self, rules: RuleSet, lead: int, on_board: bool) -> Values:
+    def final_turn(self, rules: RuleSet, lead: int, on_board: bool) -> Values:
+        """The values of a final round's last turn, ``lead`` points behind the leader (on
+        the board or not): solved the first time, then kept."""
         return self._kept(
             self._last,
             (rules, lead, on_board),
@@ -283,7 +285,7 @@ class Advisor:
         if objective is Objective.LAST_TURN:
             lead = max(p.score for p in others) - me.score
             return _Turn(
-                self._last_turn(rules, lead, me.on_board or not rules.entry_minimum), 0, objective
+                self.final_turn(rules, lead, me.on_board or not rules.entry_minimum), 0, objective
             )
         if objective is Objective.WIN:
             return _Turn(self._win_values(rules, me.score, others[0].score), 0, objective)

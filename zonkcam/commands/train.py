@@ -69,6 +69,45 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--threads", type=whole_number(1), default=2, help="CPU threads (default 2)")
     p.add_argument("--log", type=Path, default=None, help="also append progress to this file")
     p.set_defaults(func=run)
+    steps = p.add_subparsers(dest="step", metavar="STEP")
+    c = steps.add_parser(
+        "confidence",
+        help="fit the reader's confidence (models/dice_confidence.json) on the twins",
+        description="Reads each leave-one-source-out twin (DIR/SOURCE, `zonkcam train "
+        "--leave-out SOURCE`) on every photo of the source it was trained without, and the "
+        "models on the validation splits; fits the confidence calibration on the twins' "
+        "dice (every source weighted alike) and prints, per view, for the models' "
+        "calibration, the value net's own figure and the new fit, at the bar: dice kept, "
+        "wrong, wrong with no '?', right dice asked about and photos scored wrong without a "
+        "question (for each twin also a fit on the other twins alone). Needs no torch.",
+    )
+    c.add_argument(
+        "datasets",
+        nargs="*",
+        type=Path,
+        metavar="DATASET_DIR",
+        help=f"labelled photo sets (default: those found under {SHARED_DATA})",
+    )
+    c.add_argument(
+        "--twins", type=Path, required=True, metavar="DIR", help="folder of twins: DIR/SOURCE"
+    )
+    c.add_argument(
+        "--bar", type=float, default=None, help="the '?' bar (default: the screen's, 0.6)"
+    )
+    c.add_argument(
+        "--model-dir",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="the models to compare with and --write beside (default: the shipped ones)",
+    )
+    c.add_argument(
+        "--write",
+        action="store_true",
+        help="save the fit as dice_confidence.json in the models' folder (the shipped "
+        "models/ unless --model-dir)",
+    )
+    c.set_defaults(func=run_confidence)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -123,6 +162,83 @@ def run(args: argparse.Namespace) -> int:
     except ResumeMismatch as exc:
         raise UserError(str(exc)) from None
     return 0
+
+
+def run_confidence(args: argparse.Namespace) -> int:
+    """`zonkcam train confidence`: the confidence's fit on the twins, and its '?'."""
+    import json
+    from dataclasses import replace
+
+    from zonkcam.commands.play import confirm_bar
+    from zonkcam.commands.read import load_model_or_fail
+    from zonkcam.train.confidence import KeptDice, fit, kept_dice
+    from zonkcam.train.dataset import load_labels, select
+    from zonkcam.vision.confidence import IDENTITY
+    from zonkcam.vision.model import CONFIDENCE_FILE, MODEL_DIR, DiceModel
+
+    bar = confirm_bar(args.bar)
+    for d in args.datasets:
+        if not (d / "labels.jsonl").is_file():
+            raise UserError(f"{d}: no labels.jsonl there")
+    data = args.datasets or default_data()
+    if not data:
+        raise UserError(f"no labelled photo sets under {SHARED_DATA}: name them")
+    if not args.twins.is_dir():
+        raise UserError(f"--twins {args.twins}: no such folder")
+    sets = {d: load_labels(d) for d in data}
+    records = [r for recs in sets.values() for r in recs]
+    models = load_model_or_fail(args.model_dir, 1)
+
+    def raw(model: DiceModel) -> DiceModel:
+        return replace(model, calibration=IDENTITY)
+
+    twins: dict[str, KeptDice] = {}  # each twin's readings of the source it never saw
+    for folder in sorted(p for p in args.twins.iterdir() if p.is_dir()):
+        recs = [r for r in records if r.source == folder.name]
+        if recs and (folder / "dice_values.onnx").is_file():
+            twins[folder.name] = kept_dice(recs, raw(load_model_or_fail(folder, 1)))
+    if not twins:
+        raise UserError(f"no twins named after a source under {args.twins}")
+    val = kept_dice([r for recs in sets.values() for r in select(recs, "val")], raw(models))
+    fitted = fit(
+        KeptDice.join(list(twins.values())),
+        "the leave-one-source-out twins' readings of every photo of the source each never "
+        f"saw ({', '.join(twins)}), each source weighted alike",
+    )
+    cals = {"shipped": models.calibration, "net's own": IDENTITY, "new fit": fitted}
+    print(
+        f"bar {bar:g}; new fit: {json.dumps(fitted.to_json()['weights'])}, bias {fitted.bias:.4f}"
+    )
+    for source, kept in twins.items():
+        own = {}
+        if len(twins) > 1:  # the calibration's own leave-one-out: a fit on the other twins
+            others = KeptDice.join([k for s, k in twins.items() if s != source])
+            own = {"fit on the others": fit(others)}
+        _confidence_report(f"twin without {source}", kept, {**cals, **own}, bar)
+    for source in sorted(set(val.photo_sources)):
+        _confidence_report(f"val {source}", val.of(source), cals, bar)
+    if args.write:
+        path = (args.model_dir or MODEL_DIR) / CONFIDENCE_FILE
+        try:
+            path.write_text(json.dumps(fitted.to_json(), indent=1) + "\n", encoding="utf-8")
+        except OSError as exc:
+            raise UserError(f"cannot write {path}: {exc.strerror or exc}") from None
+        print(f"wrote {path}")
+    return 0
+
+
+def _confidence_report(name: str, kept, cals: dict, bar: float) -> None:  # noqa: ANN001
+    from zonkcam.train.confidence import flags, nll
+
+    for label, cal in cals.items():
+        f = flags(kept, cal, bar)
+        print(
+            f"{name:<24} {label:<10} dice {f.dice:>5}  wrong {f.wrong:>4}  silent "
+            f"{f.silent:>4} ({f.wrong_flagged:.2f} of wrong asked)  right asked "
+            f"{f.right_flagged:>4} ({f.right_flagged_share:.3f})  photos scored wrong "
+            f"silently {f.silent_photos:>3} of {f.photos} ({f.silent_photo_share:.3f})  "
+            f"nll {nll(kept, cal):.3f}"
+        )
 
 
 def _data_dirs(args: argparse.Namespace) -> list[Path]:

@@ -133,6 +133,12 @@ def score_roll(
     return RollScore(dice, keeps)
 
 
+def clear_keep_cache() -> None:
+    """Forget the legal keeps of every roll scored so far: :func:`score_roll` works each
+    roll out afresh the next time, as on a cold start (for timing it)."""
+    _keeps.cache_clear()
+
+
 def colours_needed(rules: RuleSet, dice: Sequence[Die]) -> str | None:
     """Why ``dice``, a roll of all the table's dice given without colours, cannot be scored
     without them: on a table with colour pairs, matching pairs would score more than the

@@ -316,7 +316,7 @@ ROLLING_COLOUR = (31, 102, 48)
 """BGR of the rolling area (#30661F, a felt green): also the board images' ground and the
 whole mat round the zones (the table counts a die lying there as in the rolling area). A
 green that few dice share: white, cream, black, grey, red, blue and purple dice all differ
-from it by the table's own measures (``python scripts/mat_contrast.py``)."""
+from it by the table's own measures (docs/table.md)."""
 KEEP_COLOUR = (61, 204, 61)
 """BGR of the keep strip (#3DCC3D, a light green): told from the rolling area at a glance
 (much lighter, also to colour-blind eyes), and, like it, a colour few dice share (light

@@ -2,7 +2,7 @@
 
 Pure. The value net's own figure, P(a die) x P(its value | a die), is the first of a
 few clues; a calibration fitted on real photos of dice the nets never saw
-(zonkcam.train.confidence, `scripts/confidence.py`) weighs them: a logistic model of
+(zonkcam.train.confidence, `zonkcam train confidence`) weighs them: a logistic model of
 the chance that the die is read right, from
 
 - the logit of the value net's figure,

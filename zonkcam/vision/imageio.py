@@ -61,7 +61,7 @@ PROCESS_BYTES_UNKNOWN = 100 * 2**20
 
 BYTES_PER_PIXEL = 6.25
 """What a decode takes per pixel it puts out (the BGR image and OpenCV's own copy of it;
-WebP one more), measured with `python scripts/decode_memory.py`."""
+WebP one more), measured with `python tests/tools/decode_memory.py`."""
 
 MAX_FILE_BYTES = 128 * 2**20
 """The largest image file read (its bytes count towards MAX_PROCESS_BYTES too)."""

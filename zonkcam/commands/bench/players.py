@@ -1,10 +1,10 @@
-"""Benchmark: whole games of the demo's automatic players, straight through the engine.
+"""`zonkcam bench players`: whole games of the demo's automatic players, straight through
+the engine.
 
 Plays ``--games`` games per table (three players, random dice from ``--seed`` on) with
 :class:`~zonkcam.app.players.AutoPlayer` deciding as in the demo game, and reports the
 rolls a game takes (the demo game's length: each roll is a throw on the demo table) and
 the time of the players' decisions per roll.
-Run: python scripts/bench_players.py [--games 60] [--rules classic-10000 ...]
 """
 
 from __future__ import annotations
@@ -18,11 +18,11 @@ from zonkcam.app.players import AutoPlayer
 from zonkcam.game import actions as A
 from zonkcam.game.dice import DETROIT_DICE, Die
 from zonkcam.game.game import Game
-from zonkcam.game.rules import PRESETS
+from zonkcam.game.rules import PRESETS, RuleSet
 from zonkcam.game.state import Phase
 
 
-def play(player: AutoPlayer, rules, seed: int) -> tuple[int, float]:
+def play(player: AutoPlayer, rules: RuleSet, seed: int) -> tuple[int, float]:
     """One game: (rolls, seconds spent deciding)."""
     rng = random.Random(seed)
     game = Game(rules, [A.Players(("Ann", "Bob", "Cy"))])
@@ -58,25 +58,15 @@ def play(player: AutoPlayer, rules, seed: int) -> tuple[int, float]:
     return rolls, deciding
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--games", type=int, default=60)
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument(
-        "--rules", nargs="+", default=["classic-10000", "chicago"], choices=sorted(PRESETS)
-    )
-    args = parser.parse_args()
+def run(args: argparse.Namespace) -> int:
     player = AutoPlayer()
     for name in args.rules:
         results = [play(player, PRESETS[name], args.seed + g) for g in range(args.games)]
         rolls = [r for r, _ in results]
         per_roll = sum(d for _, d in results) / sum(rolls)
+        spread = f"sd {statistics.stdev(rolls):.0f}, " if len(rolls) > 1 else ""
         print(
-            f"{name}: {statistics.mean(rolls):.0f} rolls a game (sd "
-            f"{statistics.stdev(rolls):.0f}, {args.games} games), decisions "
-            f"{per_roll * 1000:.2f} ms a roll"
+            f"{name}: {statistics.mean(rolls):.0f} rolls a game ({spread}{args.games} games), "
+            f"decisions {per_roll * 1000:.2f} ms a roll"
         )
-
-
-if __name__ == "__main__":
-    main()
+    return 0

@@ -1,4 +1,5 @@
-"""Benchmark: from the dice coming to rest to the roll's score on the screen, in real time.
+"""`zonkcam bench app`: from the dice coming to rest to the roll's score on the screen, in
+real time.
 
 Plays throws and keeps on the demo table through the whole app (learned reader, table
 watcher, game flow, rules engine, event log, screen drawing on SDL's dummy driver), as a
@@ -8,9 +9,6 @@ lost, as with a real camera). For each settled throw (and keep) it reports the t
 the first frame in which every die lies still to the moment the app has drawn the screen
 showing it. The demo table is seen through a realistic camera by default (15 degree
 tilt, barrel distortion, uneven light, blur, JPEG, clutter round the mat), at 1280x960.
-
-Run: python scripts/bench_app.py [--throws 20] [--size 1280x960] [--look realistic|plain]
-     [--reader onnx|truth] [--threads 1] [--slowdown X]
 """
 
 from __future__ import annotations
@@ -23,24 +21,6 @@ import tempfile
 import time
 from pathlib import Path
 
-os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
-os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
-
-from zonkcam.app.loop import TableApp
-from zonkcam.display.game_screen import GameScreen
-from zonkcam.display.sounds import Sounds
-from zonkcam.display.window import Window
-from zonkcam.game import actions as A
-from zonkcam.game.rules import PRESETS
-from zonkcam.game.state import Phase
-from zonkcam.mat.calibrate import calibrate
-from zonkcam.record.logged_game import LoggedGame
-from zonkcam.record.store import EventLog
-from zonkcam.sim.demo_table import DemoTable
-from zonkcam.sim.lens import LOOKS
-from zonkcam.table.observe import TableWatcher
-from zonkcam.testing import TruthReader
-
 FPS = 30.0
 
 
@@ -49,24 +29,25 @@ def pct(values: list[float], q: float) -> float:
     return values[min(len(values) - 1, int(round(q * (len(values) - 1))))]
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--throws", type=int, default=20)
-    ap.add_argument("--size", default="1280x960")
-    ap.add_argument("--look", choices=tuple(LOOKS), default="realistic")
-    ap.add_argument("--reader", choices=("onnx", "truth"), default="onnx")
-    ap.add_argument("--threads", type=int, default=1)
-    ap.add_argument("--seed", type=int, default=7)
-    ap.add_argument(
-        "--slowdown",
-        type=float,
-        default=1.0,
-        metavar="X",
-        help="count each frame's processing X times over: a slower machine "
-        "(a Pi 5 is about 2.5 times slower than this one)",
-    )
-    args = ap.parse_args()
-    w, h = (int(v) for v in args.size.split("x"))
+def run(args: argparse.Namespace) -> int:
+    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+    from zonkcam.app.loop import TableApp
+    from zonkcam.display.game_screen import GameScreen
+    from zonkcam.display.sounds import Sounds
+    from zonkcam.display.window import Window
+    from zonkcam.game import actions as A
+    from zonkcam.game.rules import PRESETS
+    from zonkcam.game.state import Phase
+    from zonkcam.mat.calibrate import calibrate
+    from zonkcam.record.logged_game import LoggedGame
+    from zonkcam.record.store import EventLog
+    from zonkcam.sim.demo_table import DemoTable
+    from zonkcam.sim.lens import LOOKS
+    from zonkcam.table.observe import TableWatcher
+    from zonkcam.testing import TruthReader
+
+    w, h = args.size
     table = DemoTable(
         seed=args.seed,
         autoplay=False,
@@ -85,11 +66,14 @@ def main() -> None:
         reader = TruthReader(table)
     # a table where nobody wins, so every throw is a new roll
     rules = dataclasses.replace(PRESETS["chicago"], target=10**9)
-    tmp = Path(tempfile.mkdtemp(prefix="zonkcam-bench-"))
     latency: dict[str, list[float]] = {"roll": [], "keep": []}
     per_frame: list[float] = []
     right = wrong = 0
-    with EventLog(tmp / "g.db") as log, Window.open((800, 480), screenshots=tmp) as window:
+    with (
+        tempfile.TemporaryDirectory(prefix="zonkcam-bench-") as tmp,
+        EventLog(Path(tmp) / "g.db") as log,
+        Window.open((800, 480), screenshots=Path(tmp)) as window,
+    ):
         window.screenshot_every = float("inf")  # a screen shows frames; it saves none
         keeper = LoggedGame.new(log, rules)
         keeper.play(A.Players(("Ann", "Bob")))
@@ -163,11 +147,9 @@ def main() -> None:
                 f"rest to {kind} on screen: median {statistics.median(values):.0f} ms, "
                 f"p95 {pct(values, 0.95):.0f} ms, max {max(values):.0f} ms"
             )
-    print(
-        f"processing per frame: median {statistics.median(per_frame):.1f} ms, "
-        f"p95 {pct(per_frame, 0.95):.1f} ms, max {max(per_frame):.1f} ms"
-    )
-
-
-if __name__ == "__main__":
-    main()
+    if per_frame:
+        print(
+            f"processing per frame: median {statistics.median(per_frame):.1f} ms, "
+            f"p95 {pct(per_frame, 0.95):.1f} ms, max {max(per_frame):.1f} ms"
+        )
+    return 0

@@ -10,7 +10,8 @@ the dice models first, as `zonkcam read` and `watch` have, and prints that whole
 process's peak memory (VmHWM) and what it answered. With --json, one JSON object per
 file.
 
-Run: python scripts/decode_memory.py [--json]
+Run: python tests/tools/decode_memory.py [--json]  (with --json, the slow memory test of
+tests/test_vision_imageio.py)
 """
 
 from __future__ import annotations

@@ -1,14 +1,15 @@
-"""Benchmark: the advisor's single-turn solve per table, and advice per decision.
+"""`zonkcam bench advisor`: the advisor's single-turn solve per table, and advice per
+decision.
 
-For each preset and the two published tables (tests/data): the cold single-turn
-solve (the turn model from the engine's scoring, then the expected-points table for every
-problem the advisor keeps: on the board or not, zonks in a row), and the time of one
-piece of advice for random states of random games, the first (which solves) and the
-median and worst of the rest, and a last turn of a final round at a new lead (a small
-solve of its own). With --race TABLE.npz... instead, the two-player tables built by
-``zonkcam solve``: size on disk, load time, the per-score turn values advice reads from
-them, and two-player advice with the table loaded.
-Run: python scripts/bench_advisor.py [--race FILE ...]
+For each preset and each rules file given (the two published tables are
+tests/data/zilch.toml and farkle.toml): the cold single-turn solve (the turn model from
+the engine's scoring, then the expected-points table for every problem the advisor keeps:
+on the board or not, zonks in a row), and the time of one piece of advice for random
+states of random games, the first (which solves) and the median and worst of the rest,
+and a last turn of a final round at a new lead (a small solve of its own). With --race
+TABLE.npz... instead, the two-player tables built by `zonkcam solve`: size on disk, load
+time, the per-score turn values advice reads from them, and two-player advice with the
+table loaded.
 """
 
 from __future__ import annotations
@@ -23,15 +24,15 @@ from zonkcam.advisor.advice import Advisor
 from zonkcam.game import actions as A
 from zonkcam.game.dice import DETROIT_DICE, Die
 from zonkcam.game.game import Game
-from zonkcam.game.rules import PRESETS, load_rules
-from zonkcam.game.scoring import _keeps
-from zonkcam.game.state import Phase
+from zonkcam.game.rules import PRESETS, RuleSet, load_rules
+from zonkcam.game.scoring import clear_keep_cache
+from zonkcam.game.state import GameState, Phase
 from zonkcam.record.win_tables import read_table
 
-DATA = Path(__file__).resolve().parent.parent / "tests" / "data"
 
-
-def states(rules, n: int, seed: int = 1, players: tuple[str, ...] = ("Ann", "Bob", "Cy")):
+def states(
+    rules: RuleSet, n: int, seed: int = 1, players: tuple[str, ...] = ("Ann", "Bob", "Cy")
+) -> list[GameState]:
     """``n`` states met in random games of ``rules`` (three players unless ``players``)."""
     rng = random.Random(seed)
     out = []
@@ -63,7 +64,7 @@ def states(rules, n: int, seed: int = 1, players: tuple[str, ...] = ("Ann", "Bob
     return out
 
 
-def _try(game, action) -> bool:
+def _try(game: Game, action: A.Action) -> bool:
     try:
         game.play(action)
     except ValueError:
@@ -71,22 +72,23 @@ def _try(game, action) -> bool:
     return True
 
 
-def bench(name: str, rules) -> None:
-    _keeps.cache_clear()
+def bench(name: str, rules: RuleSet, n: int) -> None:
+    """One row: the cold solve, then advice for ``n`` states of random games."""
+    clear_keep_cache()
     advisor = Advisor()
     start = time.perf_counter()
     advisor.points(rules)
     solve = time.perf_counter() - start
-    sample = states(rules, 400)
+    sample = states(rules, n)
     advisor = Advisor()
     times = []
     for s in sample:
         t0 = time.perf_counter()
         advisor.advise(s)
         times.append(time.perf_counter() - t0)
-    first, rest = times[0], times[1:]
+    first, rest = times[0], times[1:] or times
     start = time.perf_counter()
-    advisor._last_turn(rules, 3000, True)  # a final round's last turn, 3,000 behind
+    advisor.final_turn(rules, 3000, True)  # a final round's last turn, 3,000 behind
     last = time.perf_counter() - start
     print(
         f"| {name} | {solve * 1000:.0f} | {first * 1000:.0f} | "
@@ -95,30 +97,9 @@ def bench(name: str, rules) -> None:
     )
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument(
-        "--race", nargs="*", default=[], metavar="FILE", help="two-player table files to time"
-    )
-    args = parser.parse_args()
-    if args.race:
-        for path in map(Path, args.race):
-            race(path)
-        return
-    print(
-        "| rules | single-turn solve ms | first advice ms | advice median ms | "
-        "advice max ms | last turn, new lead ms |"
-    )
-    print("|---|---|---|---|---|---|")
-    for name, rules in PRESETS.items():
-        bench(name, rules)
-    for table in ("zilch.toml", "farkle.toml"):
-        bench(table, load_rules(str(DATA / table)))
-
-
-def race(path: Path) -> None:
+def race(path: Path, n: int) -> None:
     """A two-player table: its size and load time, the per-score turn values, and advice
-    for 400 states of random two-player games with the table loaded."""
+    for ``n`` states of random two-player games with the table loaded."""
     start = time.perf_counter()
     table = read_table(path)
     load = time.perf_counter() - start
@@ -127,7 +108,7 @@ def race(path: Path) -> None:
     t = time.perf_counter() - start
     advisor = Advisor(win_tables={table.rules: table})
     times, firsts, seen = [], [], set()
-    for s in states(table.rules, 400, players=("Ann", "Bob")):
+    for s in states(table.rules, n, players=("Ann", "Bob")):
         t0 = time.perf_counter()
         advisor.advise(s)
         took = time.perf_counter() - t0
@@ -146,5 +127,18 @@ def race(path: Path) -> None:
     )
 
 
-if __name__ == "__main__":
-    main()
+def run(args: argparse.Namespace) -> int:
+    if args.race:
+        for path in args.race:
+            race(path, args.states)
+        return 0
+    tables = [(name, PRESETS[name]) for name in args.rules]
+    tables += [(path.name, load_rules(str(path))) for path in args.files]
+    print(
+        "| rules | single-turn solve ms | first advice ms | advice median ms | "
+        "advice max ms | last turn, new lead ms |"
+    )
+    print("|---|---|---|---|---|---|")
+    for name, rules in tables:
+        bench(name, rules, args.states)
+    return 0

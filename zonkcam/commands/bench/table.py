@@ -1,11 +1,9 @@
-"""Benchmark: settled-roll latency on the demo table.
+"""`zonkcam bench table`: settled-roll latency on the demo table.
 
 Throws dice on the demo table and measures, for every settled roll, the frames from
 the last frame in which a die moved to the frame whose observation reports the roll
 (target: at most 10 frames at 30 fps), plus the watcher's time per frame (reading
-included, rendering excluded). Run: python scripts/bench_table.py [--throws N]
-[--reader onnx|truth] [--size WxH] [--look plain|realistic] [--mat a3|a2|a4|letter]
-[--detail K [--read frame]]
+included, rendering excluded).
 """
 
 from __future__ import annotations
@@ -15,57 +13,17 @@ import dataclasses
 import statistics
 import time
 
-from zonkcam.display.view import CONFIRM_BELOW
+from zonkcam.commands.play import confirm_bar
 from zonkcam.mat.calibrate import calibrate
-from zonkcam.mat.layout import SIZES
 from zonkcam.sim.demo_table import DemoTable
 from zonkcam.sim.lens import LOOKS
 from zonkcam.table.observe import TableWatcher
 from zonkcam.testing import TruthReader
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--throws", type=int, default=20)
-    ap.add_argument("--reader", choices=("onnx", "truth"), default="onnx")
-    ap.add_argument("--size", default="960x720")
-    ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument(
-        "--look",
-        choices=tuple(LOOKS),
-        default="plain",
-        help="the demo camera: plain, or realistic (tilt, distortion, JPEG, ...)",
-    )
-    ap.add_argument(
-        "--mat",
-        choices=SIZES,
-        default="a3",
-        help="the printed mat the dice are thrown on (default a3)",
-    )
-    ap.add_argument(
-        "--detail",
-        type=int,
-        default=1,
-        metavar="K",
-        help="render the table K times larger and give each frame that picture as its "
-        "detail, which the dice are read from (the frames stay --size)",
-    )
-    ap.add_argument(
-        "--read",
-        choices=("detail", "frame"),
-        default="detail",
-        help="with --detail: read the dice from the detail (default) or from the frame "
-        "alone (the same frames, for comparison)",
-    )
-    ap.add_argument(
-        "--confirm-below",
-        type=float,
-        default=CONFIRM_BELOW,
-        metavar="BAR",
-        help="count the dice read under this confidence (the screen's '?')",
-    )
-    args = ap.parse_args()
-    w, h = (int(v) for v in args.size.split("x"))
+def run(args: argparse.Namespace) -> int:
+    w, h = args.size
+    bar = confirm_bar(args.confirm_below)
     table = DemoTable(
         seed=args.seed,
         size=(w, h),
@@ -103,7 +61,7 @@ def main() -> None:
                     truth = sorted(d.value for d in frame.truth.rolled)
                     read = sorted(d.value for d in o.rolled if not d.cocked)
                     read_dice += len(o.rolled)
-                    asked += sum(d.confidence < args.confirm_below for d in o.rolled)
+                    asked += sum(d.confidence < bar for d in o.rolled)
                     right += read == truth
                     if read != truth:
                         wrong.append(f"  throw {throw + 1}: read {read}, thrown {truth}")
@@ -121,23 +79,18 @@ def main() -> None:
     )
     print(f"settled rolls reported: {reports} (throws: {args.throws}); values right: {right}")
     print("\n".join(wrong), end="\n" if wrong else "")
-    print(
-        f"dice read with confidence under {args.confirm_below:g} (a '?' on the screen): "
-        f"{asked} of {read_dice}"
-    )
+    print(f"dice read with confidence under {bar:g} (a '?' on the screen): {asked} of {read_dice}")
     if latencies:
         print(
             f"latency, frames from the last moving frame to the report: median "
             f"{statistics.median(latencies):g}, max {max(latencies)} "
             f"({max(latencies) / 30 * 1000:.0f} ms at 30 fps)"
         )
-    ms.sort()
-    print(
-        f"watcher ms per frame: median {statistics.median(ms):.1f}, "
-        f"p95 {ms[int(0.95 * (len(ms) - 1))]:.1f}, max {ms[-1]:.1f}, "
-        f"mean {statistics.fmean(ms):.2f} ({len(ms)} frames)"
-    )
-
-
-if __name__ == "__main__":
-    main()
+    if ms:
+        ms.sort()
+        print(
+            f"watcher ms per frame: median {statistics.median(ms):.1f}, "
+            f"p95 {ms[int(0.95 * (len(ms) - 1))]:.1f}, max {ms[-1]:.1f}, "
+            f"mean {statistics.fmean(ms):.2f} ({len(ms)} frames)"
+        )
+    return 0

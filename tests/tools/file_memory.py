@@ -10,7 +10,8 @@ commands import included) and what it answered: read, refused (one line) or a
 traceback. A process is given at most CAP_MB of address space and TIMEOUT_S seconds.
 With --json, one JSON object per file.
 
-Run: python scripts/file_memory.py [--json]
+Run: python tests/tools/file_memory.py [--json]  (with --json, the slow memory test of
+tests/test_hostile_input.py)
 """
 
 from __future__ import annotations
@@ -251,7 +252,7 @@ def files(folder: Path) -> list[tuple[str, str, Path]]:
         json.dumps(_calibration(marker_corners=[[0, 0]])),
     )
 
-    geometry = (Path(__file__).parent.parent / "calibration" / "a3.toml").read_text()
+    geometry = (Path(__file__).parents[2] / "calibration" / "a3.toml").read_text()
     put("geometry, honest (a3)", "geometry", "a3.toml", geometry)
     put(
         "geometry nested 100,000 deep",
