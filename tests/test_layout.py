@@ -37,12 +37,15 @@ LAYERS = [
 APART = ("zonkcam.sim", "zonkcam.train", "zonkcam.testing")
 """The simulator, the lab and the test fakes: not the product."""
 DOORS = {
-    "zonkcam.sources": {"zonkcam.sim.demo_table", "zonkcam.sim.lens"},
+    "zonkcam.app.camera": {"zonkcam.sim.demo_table", "zonkcam.sim.lens"},
     "zonkcam.app.main": {"zonkcam.sim.demo_table", "zonkcam.sim.lens"},
     "zonkcam.app.demo": {"zonkcam.sim.demo_table"},
 }
-"""Where the product may reach the simulator: the ``demo`` sources open the demo table
-(zonkcam.sources, when asked for one), and the app plays the demo game on it."""
+"""Where the product may reach the simulator, all in the app: it opens the demo table
+(zonkcam.app.camera, when a ``demo`` source is asked for) and plays the demo game on it.
+Nothing below the app reaches it, so the simulator sits above the layers it fakes (it
+makes sources' Frames, table's Zones, display's TableObservations) and no arrow runs back
+up."""
 LAB = {"zonkcam.commands.train", "zonkcam.commands.eval", "zonkcam.commands.bench"}
 """The lab's own commands (`zonkcam train`, `eval`, `bench`), which may use all of it."""
 PURE = {"game", "advisor", "vision"}
@@ -142,8 +145,7 @@ def test_the_product_never_imports_the_simulator_the_lab_or_the_fakes():
 
 def test_the_product_below_the_app_loads_none_of_them():
     """Importing every product module below the app (the engine, advisor, reader, mat,
-    sources, table, log, screen, buttons) loads no module of sim, train or testing: the
-    sources' door to the demo table opens only when one is asked for."""
+    sources, table, log, screen, buttons) loads no module of sim, train or testing."""
     below = sorted(
         m
         for m in _modules()
