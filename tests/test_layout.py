@@ -38,7 +38,7 @@ APART = ("zonkcam.sim", "zonkcam.train", "zonkcam.testing")
 """The simulator, the lab and the test fakes: not the product."""
 DOORS = {
     "zonkcam.app.camera": {"zonkcam.sim.demo_table", "zonkcam.sim.lens"},
-    "zonkcam.app.main": {"zonkcam.sim.demo_table", "zonkcam.sim.lens"},
+    "zonkcam.app.main": {"zonkcam.sim.demo_table"},
     "zonkcam.app.demo": {"zonkcam.sim.demo_table"},
 }
 """Where the product may reach the simulator, all in the app: it opens the demo table
