@@ -56,7 +56,7 @@ from zonkcam.mat.layout import KEEP_COLOUR, PAPER_COLOUR, ROLLING_COLOUR
 from zonkcam.sim.cutouts import CutOut, lab_distance, paste_die
 from zonkcam.sim.demo_table import DemoDie, DemoTable, DiePose
 from zonkcam.sim.lens import CameraLook
-from zonkcam.table.observe import Observation, Reader, TableEvent, TableWatcher
+from zonkcam.table.observe import Reader, TableEvent, TableReport, TableWatcher
 from zonkcam.table.tracking import Change
 from zonkcam.table.zones import TableDie
 from zonkcam.train.dataset import load_cutouts
@@ -118,7 +118,7 @@ class StepRecord:
     """Every die on the table after the step (``color`` names its cut-out)."""
     arrived: tuple[DemoDie, ...]
     """The dice this step threw or moved (the ones whose reading it tests)."""
-    reports: list[Observation]
+    reports: list[TableReport]
     """The settled reports during the step."""
     state: tuple[TableDie, ...]
     """The dice the watcher holds on the table after the step."""
@@ -221,7 +221,7 @@ def run_session(
     def play(step: Step, note: str = "") -> StepRecord:
         nonlocal free_at
         before = {id(p): (p.die.zone, p.die.x_mm, p.die.y_mm) for p in table.poses}
-        reports: list[Observation] = []
+        reports: list[TableReport] = []
         waits: list[str] = []
         frame = table.last
         rest_at: float | None = None

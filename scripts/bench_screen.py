@@ -17,7 +17,7 @@ import numpy as np
 import pygame
 
 from zonkcam.display.painter import Painter
-from zonkcam.display.view import TableObservation, view_for
+from zonkcam.display.view import CameraView, view_for
 from zonkcam.sim import scenes
 
 
@@ -29,9 +29,7 @@ def main(argv: list[str] | None = None) -> int:
     pygame.font.init()
     scene = scenes.roll_with_keeps()
     frame = np.random.default_rng(0).integers(0, 256, (960, 1280, 3), np.uint8)
-    view = view_for(
-        scene.state, TableObservation(frame, scene.observation.dice), scene.selected_keep
-    )
+    view = view_for(scene.state, CameraView(frame, scene.camera.dice), scene.selected_keep)
     for size in ((800, 480), (1280, 720), (1920, 1080)):
         surface, screen = pygame.Surface(size), Painter()
         screen.draw(surface, view)  # fonts loaded once

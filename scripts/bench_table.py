@@ -1,7 +1,7 @@
 """Benchmark: settled-roll latency on the demo table.
 
 Throws dice on the demo table and measures, for every settled roll, the frames from
-the last frame in which a die moved to the frame whose observation reports the roll
+the last frame in which a die moved to the frame whose report says the roll
 (target: at most 10 frames at 30 fps), plus the watcher's time per frame (reading
 included, rendering excluded). Run: python scripts/bench_table.py [--throws N]
 [--reader onnx|truth] [--size WxH] [--look plain|realistic] [--mat a3|a2|a4|letter]

@@ -44,7 +44,7 @@ DOORS = {
 """Where the product may reach the simulator, all in the app: it opens the demo table
 (zonkcam.app.camera, when a ``demo`` source is asked for) and plays the demo game on it.
 Nothing below the app reaches it, so the simulator sits above the layers it fakes (it
-makes sources' Frames, table's Zones, display's TableObservations) and no arrow runs back
+makes sources' Frames, table's Zones, display's CameraViews) and no arrow runs back
 up."""
 LAB = {"zonkcam.commands.train", "zonkcam.commands.eval", "zonkcam.commands.bench"}
 """The lab's own commands (`zonkcam train`, `eval`, `bench`), which may use all of it."""
