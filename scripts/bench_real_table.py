@@ -51,6 +51,7 @@ import numpy as np
 
 from zonkcam.display.view import CONFIRM_BELOW
 from zonkcam.errors import UserError
+from zonkcam.game.actions import Landing
 from zonkcam.mat.calibrate import Calibration, calibrate
 from zonkcam.mat.layout import KEEP_COLOUR, PAPER_COLOUR, ROLLING_COLOUR
 from zonkcam.sim.cutouts import CutOut, lab_distance, paste_die
@@ -314,7 +315,7 @@ def run_session(
                 zone = None
         if rng.random() < 0.2 and n >= 2:
             label = str(rng.choice([b.label for b in table.geometry.board_images]))
-            onto[n - 1] = label
+            onto[n - 1] = Landing[label]
             notes.append(f"touching {label}")
         if rng.random() < 0.12 and n >= 3:
             off_mat.append(n - 2)

@@ -102,18 +102,18 @@ def test_scoring_dice_on_board_images_pass_drinks():
     out = flow.on_report(
         settled(
             [
-                die(1, touching=("LEFT",)),
-                die(2, touching=("RIGHT",)),
+                die(1, touching=(A.Landing.LEFT,)),
+                die(2, touching=(A.Landing.RIGHT,)),
                 die(3),
                 die(4),
-                die(6, touching=("CHOOSE",)),
+                die(6, touching=(A.Landing.CHOOSE,)),
             ]
         ),
         g.state,
     )
     assert out == [A.Roll(parse_dice([1, 2, 3, 4, 6])), A.Land("left")]  # 2 and 6 score nothing
     out = flow.on_report(
-        settled([die(5, touching=("CHOOSE",)), die(2), die(3), die(4), die(6)]), g.state
+        settled([die(5, touching=(A.Landing.CHOOSE,)), die(2), die(3), die(4), die(6)]), g.state
     )
     assert isinstance(out[-1], Question) and "who drinks" in out[-1].text
 

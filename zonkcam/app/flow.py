@@ -132,11 +132,11 @@ class TableFlow:
                 if not d.touching or scoring[d.value] == 0:
                     continue
                 scoring[d.value] -= 1
-                for label in d.touching:
-                    if label == "CHOOSE":
+                for landing in d.touching:
+                    if landing is A.Landing.CHOOSE:
                         out.append(Question(f"{who}: a scoring die touched CHOOSE: who drinks?"))
                     else:
-                        out.append(A.Land(label.lower()))
+                        out.append(A.Land(landing))
         return out
 
 
