@@ -20,7 +20,8 @@ from zonkcam.mat.calibrate import calibrate
 from zonkcam.mat.layout import SIZES
 from zonkcam.sim.demo_table import DemoTable
 from zonkcam.sim.lens import LOOKS
-from zonkcam.table.observe import TableWatcher
+from zonkcam.table.observe import TableEvent, TableWatcher
+from zonkcam.table.tracking import Change
 from zonkcam.testing import TruthReader
 
 
@@ -97,7 +98,7 @@ def main() -> None:
             observations = watcher.process(seen)
             ms.append((time.perf_counter() - start) * 1000)
             for o in observations:
-                if o.event == "settled" and o.change == "roll":
+                if o.event == TableEvent.SETTLED and o.change == Change.ROLL:
                     reports += 1
                     latencies.append(frame.index - last_moving)
                     truth = sorted(d.value for d in frame.truth.rolled)

@@ -278,3 +278,28 @@ def test_the_game_front_door_plays_the_example_it_gives():
     game.play(Keep((1, 5)))
     game.play(Bank())
     assert game.state.players[0].score == 150
+
+
+ENUM_FIELDS = {"event": "TableEvent", "change": "Change", "zone": "Zone", "image": "Landing"}
+"""Fields whose values are an enum (table.observe, table.tracking, table.zones,
+game.actions): code compares them with the enum's members, never with its strings."""
+
+
+def test_enum_fields_are_compared_with_the_enum_not_with_strings():
+    wrong = []
+    for path in [*ROOT.rglob("*.py"), *(ROOT.parent / "scripts").glob("*.py")]:
+        for node in ast.walk(ast.parse(path.read_text())):
+            if not isinstance(node, ast.Compare):
+                continue
+            sides = [node.left, *node.comparators]
+            field = next(
+                (s.attr for s in sides if isinstance(s, ast.Attribute) and s.attr in ENUM_FIELDS),
+                None,
+            )
+            literal = [s.value for s in sides if isinstance(s, ast.Constant)]
+            if field and any(isinstance(v, str) for v in literal):
+                wrong.append(
+                    f"{path.name}:{node.lineno}: .{field} against a string, "
+                    f"not {ENUM_FIELDS[field]}"
+                )
+    assert not wrong, "\n".join(wrong)
