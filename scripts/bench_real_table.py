@@ -51,14 +51,15 @@ import numpy as np
 
 from zonkcam.display.view import CONFIRM_BELOW
 from zonkcam.errors import UserError
+from zonkcam.game.actions import Landing
 from zonkcam.mat.calibrate import Calibration, calibrate
 from zonkcam.mat.layout import KEEP_COLOUR, PAPER_COLOUR, ROLLING_COLOUR
 from zonkcam.sim.cutouts import CutOut, lab_distance, paste_die
 from zonkcam.sim.demo_table import DemoDie, DemoTable, DiePose
 from zonkcam.sim.lens import CameraLook
-from zonkcam.table.observe import Observation, Reader, TableEvent, TableWatcher
+from zonkcam.table.observe import Reader, TableEvent, TableReport, TableWatcher
 from zonkcam.table.tracking import Change
-from zonkcam.table.zones import TableDie
+from zonkcam.table.zones import TableDie, Zone
 from zonkcam.train.dataset import load_cutouts
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -118,7 +119,7 @@ class StepRecord:
     """Every die on the table after the step (``color`` names its cut-out)."""
     arrived: tuple[DemoDie, ...]
     """The dice this step threw or moved (the ones whose reading it tests)."""
-    reports: list[Observation]
+    reports: list[TableReport]
     """The settled reports during the step."""
     state: tuple[TableDie, ...]
     """The dice the watcher holds on the table after the step."""
@@ -221,7 +222,7 @@ def run_session(
     def play(step: Step, note: str = "") -> StepRecord:
         nonlocal free_at
         before = {id(p): (p.die.zone, p.die.x_mm, p.die.y_mm) for p in table.poses}
-        reports: list[Observation] = []
+        reports: list[TableReport] = []
         waits: list[str] = []
         frame = table.last
         rest_at: float | None = None
@@ -284,13 +285,13 @@ def run_session(
 
     done = 0
     while done < throws:
-        kept = sum(p.die.zone == "keep" for p in table.poses)
-        rolled = [p.die for p in table.poses if p.die.zone == "rolling"]
+        kept = sum(p.die.zone == Zone.KEEP for p in table.poses)
+        rolled = [p.die for p in table.poses if p.die.zone == Zone.ROLLING]
         if rolled and len(rolled) >= 2 and kept + 1 < 6 and rng.random() < 0.35:
             wanted = [d.value for d in rolled[: int(rng.integers(1, len(rolled)))]]
             table.keep(wanted)
             play(Step.KEEP)
-            kept = sum(p.die.zone == "keep" for p in table.poses)
+            kept = sum(p.die.zone == Zone.KEEP for p in table.poses)
         elif table.poses and (kept >= 5 or rng.random() < 0.2):
             table.pick_up()
             play(Step.PICKUP)
@@ -314,7 +315,7 @@ def run_session(
                 zone = None
         if rng.random() < 0.2 and n >= 2:
             label = str(rng.choice([b.label for b in table.geometry.board_images]))
-            onto[n - 1] = label
+            onto[n - 1] = Landing[label]
             notes.append(f"touching {label}")
         if rng.random() < 0.12 and n >= 3:
             off_mat.append(n - 2)
@@ -341,7 +342,7 @@ def run_session(
         done += 1
         if zone == "keep":  # the die the colour of the strip goes into it
             first = next((p.die for p in table.poses if p.die.color == picks[0].key), None)
-            if first is not None and first.zone == "rolling":
+            if first is not None and first.zone == Zone.ROLLING:
                 table.keep([first.value])
                 play(Step.KEEP, notes[0])
     return records
@@ -538,7 +539,7 @@ def score(records: Sequence[StepRecord], pool: Pool, bar: float, die_mm: float =
             s.throws_reported += bool(rolls)
             if rolls and rec.report_ms is not None:
                 s.report_ms.append(rec.report_ms)
-            thrown = sorted(d.value for d in rec.truth if d.zone == "rolling")
+            thrown = sorted(d.value for d in rec.truth if d.zone == Zone.ROLLING)
             last = [o for o in rec.reports if o.change in (Change.ROLL, Change.READ)]
             rolled = [d for d in last[-1].rolled if not d.cocked] if rolls else []
             read = sorted(d.value for d in rolled if d.known) if rolls else None

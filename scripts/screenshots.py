@@ -54,9 +54,7 @@ def main(argv: list[str] | None = None) -> int:
         raised = banners_for(scene.state) if shot.banner else []
         banner = next((b for b in raised if b.name != "ZONK"), raised[0]) if raised else None
         odds = advisor.advise(scene.state) if shot.odds else False
-        view = view_for(
-            scene.state, scene.observation, scene.selected_keep, banner=banner, odds=odds
-        )
+        view = view_for(scene.state, scene.camera, scene.selected_keep, banner=banner, odds=odds)
         surface = pygame.Surface(shot.size)
         screen.draw(surface, view)
         _save(surface, out / f"{name}.png")

@@ -31,6 +31,7 @@ from zonkcam.sim.demo_table import THINGS, DemoTable
 from zonkcam.sim.lens import REALISTIC
 from zonkcam.table.observe import TableEvent, TableWatcher
 from zonkcam.table.tracking import Change
+from zonkcam.table.zones import Zone
 from zonkcam.testing import TruthReader
 
 FPS = 30.0
@@ -125,7 +126,7 @@ def main() -> None:
 def _next_action(table: DemoTable, rng: random.Random) -> tuple[str, tuple | None]:
     """Script one thing on the table; what it should report: (change, kept values) or None."""
     rolled = [d.value for d in table.truth().rolled]
-    kept = sum(d.zone == "keep" for d in table.truth().dice)
+    kept = sum(d.zone == Zone.KEEP for d in table.truth().dice)
     left = table.n_dice - kept
     r = rng.random()
     if not rolled or r < 0.3:
@@ -161,7 +162,7 @@ def _free_push(table: DemoTable, rng: random.Random) -> tuple[int, tuple[float, 
     """A rolled die and a push of up to 1.8 dice (tracking.SLIDE_DICE calls up to 2 a push)
     that leaves it in the rolling area clear of the other dice, or None."""
     dice = list(table.truth().dice)
-    rolled = [d for d in dice if d.zone == "rolling"]
+    rolled = [d for d in dice if d.zone == Zone.ROLLING]
     area, die = table.geometry.rolling_area, table.geometry.die_mm
     for _ in range(30):
         k = rng.randrange(len(rolled))

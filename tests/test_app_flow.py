@@ -1,4 +1,4 @@
-"""Game flow from the table: which observations become which table actions."""
+"""Game flow from the table: which table reports become which table actions."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from zonkcam.game import actions as A
 from zonkcam.game.dice import Die, parse_dice
 from zonkcam.game.game import Game
 from zonkcam.game.rules import PRESETS
-from zonkcam.table.observe import Observation, TableEvent
+from zonkcam.table.observe import TableEvent, TableReport
 from zonkcam.table.tracking import Change
 from zonkcam.table.zones import TableDie
 from zonkcam.vision.die import Reading
@@ -19,7 +19,7 @@ def die(value, zone="rolling", color="white", touching=(), cocked=False, x=100.0
 
 
 def settled(dice, change=Change.ROLL, keep=(), unread=0):
-    return Observation(
+    return TableReport(
         TableEvent.SETTLED, 1, 0.0, tuple(dice), change, keep=tuple(keep), unread=unread
     )
 
@@ -30,15 +30,13 @@ def game(rules="classic-10000", *actions):
 
 def test_a_throw_is_a_roll_and_a_slide_is_a_keep():
     g, flow = game(), TableFlow()
-    out = flow.on_observation(
+    out = flow.on_report(
         settled([die(v, x=20 * i) for i, v in enumerate([1, 5, 2, 3, 4])]), g.state
     )
     assert out == [A.Roll(parse_dice([1, 5, 2, 3, 4]))]
     g.play(out[0])
     moved = [die(1, "keep"), die(2), die(3), die(4), die(5)]
-    assert flow.on_observation(settled(moved, Change.KEEP, keep=[die(1)]), g.state) == [
-        A.Keep((1,))
-    ]
+    assert flow.on_report(settled(moved, Change.KEEP, keep=[die(1)]), g.state) == [A.Keep((1,))]
 
 
 def test_the_keep_is_the_dice_the_watcher_saw_move_to_the_strip():
@@ -51,7 +49,7 @@ def test_the_keep_is_the_dice_the_watcher_saw_move_to_the_strip():
         g.play(action)
     # the strip holds two 1s, one kept before: the keep is the one that moved
     now = [die(1, "keep", x=10), die(1, "keep", x=30), die(4, x=40), die(3, x=60), die(6, x=200)]
-    assert flow.on_observation(settled(now, Change.KEEP, keep=[die(1, x=150)]), g.state) == [
+    assert flow.on_report(settled(now, Change.KEEP, keep=[die(1, x=150)]), g.state) == [
         A.Keep((1,))
     ]
 
@@ -60,64 +58,62 @@ def test_a_keep_and_a_throw_at_once_play_both():
     g, flow = game(), TableFlow()
     g.play(A.Roll(parse_dice([1, 5, 2, 3, 4])))
     now = [die(1, "keep", x=10), die(5, "keep", x=30), die(6, x=50), die(6, x=90), die(2, x=130)]
-    out = flow.on_observation(settled(now, Change.ROLL, keep=[die(1), die(5)]), g.state)
+    out = flow.on_report(settled(now, Change.ROLL, keep=[die(1), die(5)]), g.state)
     assert out == [A.Keep((1, 5)), A.Roll(parse_dice([6, 6, 2]))]
     # a keep the rules refuse is no keep: the throw is a question
-    (q,) = flow.on_observation(settled(now, Change.ROLL, keep=[die(2)]), g.state)
+    (q,) = flow.on_report(settled(now, Change.ROLL, keep=[die(2)]), g.state)
     assert isinstance(q, Question) and "keep aside" in q.text
 
 
 def test_a_moved_die_and_unread_dice_are_questions():
     g, flow = game(), TableFlow()
-    (q,) = flow.on_observation(settled([die(v) for v in (1, 2, 3, 4, 5)], Change.MOVED), g.state)
+    (q,) = flow.on_report(settled([die(v) for v in (1, 2, 3, 4, 5)], Change.MOVED), g.state)
     assert isinstance(q, Question) and "moved, not thrown" in q.text
     unread = [die(v) for v in (1, 2, 3, 4)] + [die(1, unread=True)]
-    (q,) = flow.on_observation(settled(unread, unread=1), g.state)
+    (q,) = flow.on_report(settled(unread, unread=1), g.state)
     assert isinstance(q, AskValues) and q.unread == 1 and "cannot read 1 die" in q.text
     assert "type its value" in q.text  # asked, never guessed: no roll is played
     kept = [die(1, "keep"), die(2), die(3), die(4), die(5)]
     g.play(A.Roll(parse_dice([1, 2, 3, 4, 5])))
-    (q,) = flow.on_observation(
+    (q,) = flow.on_report(
         settled(kept, Change.KEEP, keep=[die(1, unread=True)]), g.state
     )  # the die set aside was the one never read: its value is not guessed
     assert isinstance(q, Question) and "never read" in q.text
     for change in (Change.START, Change.PICKUP, Change.CLEAR, Change.READ):
-        assert flow.on_observation(settled([die(1)], change), g.state) == []
+        assert flow.on_report(settled([die(1)], change), g.state) == []
 
 
 def test_wrong_count_off_mat_and_cocked_are_questions_or_sloppy():
     g, flow = game(), TableFlow()
-    (q,) = flow.on_observation(settled([die(1), die(2), die(3), die(4)]), g.state)
+    (q,) = flow.on_report(settled([die(1), die(2), die(3), die(4)]), g.state)
     assert isinstance(q, Question) and "should have thrown 5 dice but I see 4" in q.text
-    (q,) = flow.on_observation(settled([die(1), die(2), die(3), die(4), die(6, "off")]), g.state)
+    (q,) = flow.on_report(settled([die(1), die(2), die(3), die(4), die(6, "off")]), g.state)
     assert isinstance(q, Question) and "off the mat" in q.text
-    (q,) = flow.on_observation(
-        settled([die(1), die(2), die(3), die(4), die(6, cocked=True)]), g.state
-    )
+    (q,) = flow.on_report(settled([die(1), die(2), die(3), die(4), die(6, cocked=True)]), g.state)
     assert isinstance(q, Question) and "cocked" in q.text
     drinking = game("drinking")
-    assert flow.on_observation(
+    assert flow.on_report(
         settled([die(1), die(2), die(3), die(4), die(6, "off")]), drinking.state
     ) == [A.Penalty("sloppy")]
 
 
 def test_scoring_dice_on_board_images_pass_drinks():
     g, flow = game("drinking"), TableFlow()
-    out = flow.on_observation(
+    out = flow.on_report(
         settled(
             [
-                die(1, touching=("LEFT",)),
-                die(2, touching=("RIGHT",)),
+                die(1, touching=(A.Landing.LEFT,)),
+                die(2, touching=(A.Landing.RIGHT,)),
                 die(3),
                 die(4),
-                die(6, touching=("CHOOSE",)),
+                die(6, touching=(A.Landing.CHOOSE,)),
             ]
         ),
         g.state,
     )
     assert out == [A.Roll(parse_dice([1, 2, 3, 4, 6])), A.Land("left")]  # 2 and 6 score nothing
-    out = flow.on_observation(
-        settled([die(5, touching=("CHOOSE",)), die(2), die(3), die(4), die(6)]), g.state
+    out = flow.on_report(
+        settled([die(5, touching=(A.Landing.CHOOSE,)), die(2), die(3), die(4), die(6)]), g.state
     )
     assert isinstance(out[-1], Question) and "who drinks" in out[-1].text
 
@@ -133,7 +129,7 @@ def test_the_pair_throw_is_a_reroll():
             A.Roll(parse_dice([4, 4])),
         ],
     )
-    out = TableFlow().on_observation(settled([die(3), die(4, x=150)]), g.state)
+    out = TableFlow().on_report(settled([die(3), die(4, x=150)]), g.state)
     assert out == [A.Reroll(), A.Roll(parse_dice([3, 4]))]
 
 
@@ -167,7 +163,7 @@ def test_a_roll_keeps_the_colours_read_where_its_dice_carry_none():
     # the flow throws such rolls, and they play and compare as the dice alone
     g, flow = game(), TableFlow()
     thrown = [die(v, x=20 * i) for i, v in enumerate([1, 5, 2, 3, 4])]
-    (roll,) = flow.on_observation(settled(thrown), g.state)
+    (roll,) = flow.on_report(settled(thrown), g.state)
     assert roll.seen == ("white",) * 5 and roll == A.Roll(parse_dice([1, 5, 2, 3, 4]))
 
 

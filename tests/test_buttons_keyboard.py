@@ -87,7 +87,7 @@ def test_text_mode_types_letters_but_keeps_enter_and_escape():
 def test_tapping_a_die_on_the_screen():
     pygame.init()
     scene = scenes.roll_with_keeps()
-    view = view_for(scene.state, scene.observation)
+    view = view_for(scene.state, scene.camera)
     screen = Painter()
     screen.draw(pygame.Surface((800, 480)), view)
     fit = screen.camera_fit

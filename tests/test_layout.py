@@ -37,12 +37,15 @@ LAYERS = [
 APART = ("zonkcam.sim", "zonkcam.train", "zonkcam.testing")
 """The simulator, the lab and the test fakes: not the product."""
 DOORS = {
-    "zonkcam.sources": {"zonkcam.sim.demo_table", "zonkcam.sim.lens"},
-    "zonkcam.app.main": {"zonkcam.sim.demo_table", "zonkcam.sim.lens"},
+    "zonkcam.app.camera": {"zonkcam.sim.demo_table", "zonkcam.sim.lens"},
+    "zonkcam.app.main": {"zonkcam.sim.demo_table"},
     "zonkcam.app.demo": {"zonkcam.sim.demo_table"},
 }
-"""Where the product may reach the simulator: the ``demo`` sources open the demo table
-(zonkcam.sources, when asked for one), and the app plays the demo game on it."""
+"""Where the product may reach the simulator, all in the app: it opens the demo table
+(zonkcam.app.camera, when a ``demo`` source is asked for) and plays the demo game on it.
+Nothing below the app reaches it, so the simulator sits above the layers it fakes (it
+makes sources' Frames, table's Zones, display's CameraViews) and no arrow runs back
+up."""
 LAB = {"zonkcam.commands.train", "zonkcam.commands.eval", "zonkcam.commands.bench"}
 """The lab's own commands (`zonkcam train`, `eval`, `bench` and its modes), which may use
 all of it: the simulator, the lab and the test fakes (a benchmark's truth reader)."""
@@ -147,8 +150,7 @@ def test_the_product_never_imports_the_simulator_the_lab_or_the_fakes():
 
 def test_the_product_below_the_app_loads_none_of_them():
     """Importing every product module below the app (the engine, advisor, reader, mat,
-    sources, table, log, screen, buttons) loads no module of sim, train or testing: the
-    sources' door to the demo table opens only when one is asked for."""
+    sources, table, log, screen, buttons) loads no module of sim, train or testing."""
     below = sorted(
         m
         for m in _modules()
@@ -281,3 +283,28 @@ def test_the_game_front_door_plays_the_example_it_gives():
     game.play(Keep((1, 5)))
     game.play(Bank())
     assert game.state.players[0].score == 150
+
+
+ENUM_FIELDS = {"event": "TableEvent", "change": "Change", "zone": "Zone", "image": "Landing"}
+"""Fields whose values are an enum (table.observe, table.tracking, table.zones,
+game.actions): code compares them with the enum's members, never with its strings."""
+
+
+def test_enum_fields_are_compared_with_the_enum_not_with_strings():
+    wrong = []
+    for path in [*ROOT.rglob("*.py"), *(ROOT.parent / "scripts").glob("*.py")]:
+        for node in ast.walk(ast.parse(path.read_text())):
+            if not isinstance(node, ast.Compare):
+                continue
+            sides = [node.left, *node.comparators]
+            field = next(
+                (s.attr for s in sides if isinstance(s, ast.Attribute) and s.attr in ENUM_FIELDS),
+                None,
+            )
+            literal = [s.value for s in sides if isinstance(s, ast.Constant)]
+            if field and any(isinstance(v, str) for v in literal):
+                wrong.append(
+                    f"{path.name}:{node.lineno}: .{field} against a string, "
+                    f"not {ENUM_FIELDS[field]}"
+                )
+    assert not wrong, "\n".join(wrong)

@@ -16,14 +16,14 @@ from zonkcam.display.banners import banner
 from zonkcam.display.draw import ACCENT, SURE, UNSURE
 from zonkcam.display.layout import layout_for
 from zonkcam.display.painter import Painter
-from zonkcam.display.view import TableObservation, die_at, view_for
+from zonkcam.display.view import CameraView, die_at, view_for
 from zonkcam.game import actions as A
 from zonkcam.game.dice import Die, parse_dice
 from zonkcam.game.game import Game
 from zonkcam.game.rules import PRESETS
 from zonkcam.game.state import Phase
 from zonkcam.sim import scenes
-from zonkcam.sim.fake_table import MAT_BGR, mat_observation
+from zonkcam.sim.fake_table import MAT_BGR, mat_view
 from zonkcam.table.zones import TableDie
 from zonkcam.vision.die import Reading
 
@@ -54,7 +54,7 @@ def render(view, size=SMALL):
 def test_view_of_a_roll_lists_the_legal_keeps_with_the_selected_one():
     scene = scenes.roll_with_keeps()
     keeps = scene.state.turn.score.keeps
-    view = view_for(scene.state, scene.observation, selected_keep=1)
+    view = view_for(scene.state, scene.camera, selected_keep=1)
     assert view.phase is Phase.DECIDE
     assert [(k.dice, k.points) for k in view.keeps] == [(k.dice, k.points) for k in keeps]
     assert [k.selected for k in view.keeps].count(True) == 1
@@ -108,7 +108,7 @@ def test_final_round_flag():
 def test_the_tables_dice_show_as_read_and_cocked_ones_are_flagged():
     cocked = TableDie(Reading(Die(4), 0.99, (10, 10, 60, 60)), (0, 0), "rolling", cocked=True)
     flat = TableDie(Reading(Die(2, "red"), 0.99, (100, 10, 150, 60)), (0, 0), "rolling")
-    view = view_for(scenes.zonk().state, TableObservation(None, (cocked, flat)))
+    view = view_for(scenes.zonk().state, CameraView(None, (cocked, flat)))
     assert [(d.die.value, d.unsure) for d in view.dice] == [(4, True), (2, False)]
     assert die_at((120, 30), [d.die for d in view.dice]) == 1
 
@@ -132,7 +132,7 @@ def test_die_at_hit_test():
 @pytest.mark.parametrize("size", [SMALL, BIG], ids=["800x480", "1920x1080"])
 def test_roll_screen_shows_the_keeps_total_and_players(out, size):
     scene = scenes.roll_with_keeps()
-    view = view_for(scene.state, scene.observation, selected_keep=1)
+    view = view_for(scene.state, scene.camera, selected_keep=1)
     surface, screen = render(view, size)
     save(surface, out, f"roll-{size[0]}x{size[1]}")
     for text in [
@@ -167,7 +167,7 @@ def test_roll_screen_shows_the_keeps_total_and_players(out, size):
 def test_a_long_keep_list_scrolls_to_the_selected_keep():
     scene = scenes.roll_with_keeps()
     last = len(scene.state.turn.score.keeps) - 1
-    view = view_for(scene.state, scene.observation, selected_keep=last)
+    view = view_for(scene.state, scene.camera, selected_keep=last)
     surface, screen = render(view)
     assert len(view.keeps) > 5  # more than fit on 800x480
     assert find_text(surface, screen, view.keeps[last].label)
@@ -191,7 +191,7 @@ def test_dice_set_aside_show_while_the_player_rolls_on():
 
 def test_fonts_scale_with_the_surface():
     scene = scenes.roll_with_keeps()
-    view = view_for(scene.state, scene.observation)
+    view = view_for(scene.state, scene.camera)
     heights = []
     for size in (SMALL, BIG):
         _, screen = render(view, size)
@@ -203,8 +203,8 @@ def test_fonts_scale_with_the_surface():
 
 def test_selecting_another_keep_changes_only_the_keeps_and_turn_panels():
     scene = scenes.roll_with_keeps()
-    a, _ = render(view_for(scene.state, scene.observation, selected_keep=0))
-    b, _ = render(view_for(scene.state, scene.observation, selected_keep=2))
+    a, _ = render(view_for(scene.state, scene.camera, selected_keep=0))
+    b, _ = render(view_for(scene.state, scene.camera, selected_keep=2))
     lay = layout_for(SMALL)
     assert not np.array_equal(pixels(a, lay.keeps), pixels(b, lay.keeps))
     assert np.array_equal(pixels(a, lay.board), pixels(b, lay.board))
@@ -229,7 +229,7 @@ def test_scoreboard_differs_when_scores_differ(out):
 
 def test_camera_view_marks_each_die_and_flags_the_unsure_one(out):
     scene = scenes.roll_with_keeps()
-    view = view_for(scene.state, scene.observation)
+    view = view_for(scene.state, scene.camera)
     surface, screen = render(view)
     save(surface, out, "camera-unsure")
     lay = layout_for(SMALL)
@@ -249,14 +249,14 @@ def test_camera_view_marks_each_die_and_flags_the_unsure_one(out):
 
 def test_no_unsure_outline_when_every_die_is_sure():
     scene = scenes.hot_dice()
-    surface, _ = render(view_for(scene.state, mat_observation([1, 5, 3], confidences=[0.9] * 3)))
+    surface, _ = render(view_for(scene.state, mat_view([1, 5, 3], confidences=[0.9] * 3)))
     assert share_of(surface, layout_for(SMALL).camera, UNSURE) == 0
     assert share_of(surface, layout_for(SMALL).camera, SURE) > 0
 
 
 def test_detroit_dice_show_their_colour(out):
     scene = scenes.detroit_colours()
-    surface, screen = render(view_for(scene.state, scene.observation))
+    surface, screen = render(view_for(scene.state, scene.camera))
     save(surface, out, "detroit")
     red = (220, 30, 30)  # the chip beside each red die's value
     assert share_of(surface, layout_for(SMALL).camera, red) > 0
@@ -268,7 +268,7 @@ def test_detroit_colour_marks_read_across_the_table_each_with_its_letter(out):
     from zonkcam.display.draw import DIE_SWATCHES
 
     scene = scenes.detroit_colours()
-    view = view_for(scene.state, scene.observation)
+    view = view_for(scene.state, scene.camera)
     surface, screen = render(view)
     camera = layout_for(SMALL).camera
     marks = {
@@ -305,7 +305,7 @@ def test_no_camera_placeholder():
 
 def test_tap_on_a_die_finds_it():
     scene = scenes.roll_with_keeps()
-    view = view_for(scene.state, scene.observation)
+    view = view_for(scene.state, scene.camera)
     surface, screen = render(view)
     fit = screen.camera_fit
     for i, shown in enumerate(view.dice):
@@ -318,7 +318,7 @@ def test_tap_on_a_die_finds_it():
 def test_a_frame_of_any_shape_fits_the_camera_box():
     frame = np.zeros((100, 1000, 3), np.uint8)
     frame[:] = (0, 0, 255)  # red in BGR
-    view = view_for(scenes.zonk().state, TableObservation(frame, ()))
+    view = view_for(scenes.zonk().state, CameraView(frame, ()))
     surface, screen = render(view)
     cam = layout_for(SMALL).camera
     assert cam.contains(screen.camera_fit.rect)
@@ -334,7 +334,7 @@ def test_message_line(out):
 @pytest.mark.parametrize("name", list(scenes.SCENES))
 def test_every_scene_renders_at_both_sizes(out, name):
     scene = scenes.SCENES[name]()
-    view = view_for(scene.state, scene.observation, scene.selected_keep)
+    view = view_for(scene.state, scene.camera, scene.selected_keep)
     for size in (SMALL, BIG):
         surface, screen = render(view, size)
         save(surface, out, f"scene-{name}-{size[0]}x{size[1]}")
@@ -344,7 +344,7 @@ def test_every_scene_renders_at_both_sizes(out, name):
 
 def test_banner_over_the_game_screen(out):
     scene = scenes.zonk()
-    view = view_for(scene.state, scene.observation, banner=banner("ZONK", "Bob zonks"))
+    view = view_for(scene.state, scene.camera, banner=banner("ZONK", "Bob zonks"))
     surface, screen = render(view)
     save(surface, out, "zonk-banner")
     assert share_of(surface, layout_for(SMALL).banner, view.banner.background) > 0.5
@@ -356,7 +356,7 @@ def test_banner_over_the_game_screen(out):
 
 def test_bees_are_shown_big_where_the_table_has_them():
     scene = scenes.all_johnnys()
-    surface, screen = render(view_for(scene.state, scene.observation))
+    surface, screen = render(view_for(scene.state, scene.camera))
     assert find_text(surface, screen, "1 B")
     assert find_text(surface, screen, "0 B")
     classic, classic_screen = render(view_for(scenes.zonk().state))
@@ -437,7 +437,7 @@ def test_big_numbers_have_thousands_separators():
 def test_dice_get_a_colour_chip_only_where_the_table_plays_colours():
     # the reader names a colour for every die; a white chip sat beside every die on
     # tables without colours
-    seen = mat_observation([1, 5, 2, 3, 4], colors=["white"] * 5)
+    seen = mat_view([1, 5, 2, 3, 4], colors=["white"] * 5)
     classic = view_for(scenes.zonk().state, seen)
     assert [d.colour for d in classic.dice] == [None] * 5
     white = (245, 245, 245)
@@ -450,7 +450,7 @@ def test_dice_get_a_colour_chip_only_where_the_table_plays_colours():
     camera = layout_for(SMALL, players=2).camera
     assert share_of(chips, camera, white) > share_of(plain, camera, white)
     detroit = scenes.detroit_colours()
-    assert [d.colour for d in view_for(detroit.state, detroit.observation).dice] == [
+    assert [d.colour for d in view_for(detroit.state, detroit.camera).dice] == [
         "white",
         "white",
         "red",

@@ -55,7 +55,7 @@ def test_banner_drawn_in_its_colour(tmp_path, name):
     for size in ((800, 480), (1920, 1080)):
         surface = pygame.Surface(size)
         screen = Painter()
-        screen.draw(surface, view_for(scene.state, scene.observation, banner=shown))
+        screen.draw(surface, view_for(scene.state, scene.camera, banner=shown))
         if size[0] == 800:  # one PNG a banner keeps the run quick
             save(surface, artifacts_dir(tmp_path), f"banner-{name.replace(': ', '-')}")
         assert share_of(surface, layout_for(size).banner, STYLES[name].background) > 0.5

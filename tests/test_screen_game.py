@@ -21,7 +21,7 @@ from zonkcam.game.dice import parse_dice
 from zonkcam.game.errors import TableError
 from zonkcam.game.game import Game
 from zonkcam.game.rules import PRESETS
-from zonkcam.sim.fake_table import mat_observation
+from zonkcam.sim.fake_table import mat_view
 
 
 class Clock:
@@ -46,7 +46,7 @@ def test_select_then_roll_takes_the_selected_keep(window):
     game = Game(PRESETS["classic-10000"], [A.Players(("Ann", "Bob"))])
     game.play(A.Roll(parse_dice([1, 5, 5, 3, 1])))
     ui = GameScreen(window, sounds=Sounds(mixer=FakeMixer()))
-    view = ui.draw(game.state, mat_observation([1, 5, 5, 3, 1]))
+    view = ui.draw(game.state, mat_view([1, 5, 5, 3, 1]))
     assert view.selected_keep.dice == game.state.turn.score.keeps[0].dice
     press(pygame.K_s, pygame.K_s)
     assert ui.commands() == [SELECT, SELECT]
@@ -62,7 +62,7 @@ def test_select_then_roll_takes_the_selected_keep(window):
 def test_the_confirm_bar_decides_which_dice_get_a_question_mark(window):
     game = Game(PRESETS["classic-10000"], [A.Players(("Ann", "Bob"))])
     game.play(A.Roll(parse_dice([1, 5, 5, 3, 1])))
-    seen = mat_observation([1, 5, 5, 3, 1], confidences=[0.97, 0.95, 0.42, 0.7, 0.98])
+    seen = mat_view([1, 5, 5, 3, 1], confidences=[0.97, 0.95, 0.42, 0.7, 0.98])
     assert GameScreen(window, sounds=Sounds(mixer=FakeMixer())).draw(
         game.state, seen
     ).unsure_dice == (2,)  # the default bar, 0.6
@@ -210,7 +210,7 @@ def test_the_odds_panel_shows_the_advice_and_marks_the_best_keep(window, tmp_pat
     ui = GameScreen(window, sounds=Sounds(mixer=FakeMixer()), odds=worker)
     ui.show_odds = True
     advice = worker.wait(game.state)
-    view = ui.draw(game.state, mat_observation([1, 5, 5, 3, 4]))
+    view = ui.draw(game.state, mat_view([1, 5, 5, 3, 4]))
     assert advice == advisor.advise(game.state)
     assert advice.best is Best.KEEP
     odds = view.odds

@@ -38,7 +38,7 @@ def views():
     advisor = Advisor()
     for name, make in scenes.SCENES.items():
         scene = make()
-        view = view_for(scene.state, scene.observation, scene.selected_keep)
+        view = view_for(scene.state, scene.camera, scene.selected_keep)
         yield name, view
         for banner in banners_for(scene.state):
             yield (
@@ -50,7 +50,7 @@ def views():
                 "roll-odds",
                 view_for(
                     scene.state,
-                    scene.observation,
+                    scene.camera,
                     scene.selected_keep,
                     odds=advisor.advise(scene.state),
                 ),

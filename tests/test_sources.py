@@ -3,11 +3,14 @@ frames skipped and counted, a damaged video that says so, the demo's camera look
 
 from __future__ import annotations
 
+import re
+
 import cv2
 import numpy as np
 import pytest
 
 from zonkcam import sources
+from zonkcam.app.camera import open_source as open_spec
 from zonkcam.errors import UserError
 from zonkcam.sim.lens import PLAIN, REALISTIC
 from zonkcam.sources import (
@@ -268,32 +271,32 @@ def test_sources_open_by_spec_and_can_be_opened_again(tmp_path):
         source = open_source(spec)
         again = open_source(source.spec)
         assert type(again) is type(source) and again is not source
-    assert open_source("demo").look == PLAIN
-    assert open_source("demo:realistic").look == REALISTIC
+    assert open_spec("demo").look == PLAIN
+    assert open_spec("demo:realistic").look == REALISTIC
     with pytest.raises(UserError, match="demo:LOOK takes plain or realistic"):
-        open_source("demo:fancy")
+        open_spec("demo:fancy")
 
 
 def test_the_demo_table_plays_on_any_built_in_mat_and_reopens_on_it():
-    a4 = open_source("demo:a4", demo={"size": (320, 240)})
+    a4 = open_spec("demo:a4", demo={"size": (320, 240)})
     assert (a4.look, a4.geometry.name, a4.spec) == (PLAIN, "A4", "demo:a4")
-    letter = open_source("demo:realistic:letter", demo={"size": (320, 240)})
+    letter = open_spec("demo:realistic:letter", demo={"size": (320, 240)})
     assert (letter.look, letter.geometry.name) == (REALISTIC, "Letter")
-    again = open_source(letter.spec, demo={"size": (320, 240)})
+    again = open_spec(letter.spec, demo={"size": (320, 240)})
     assert (again.look, again.geometry) == (REALISTIC, letter.geometry)
-    assert open_source("demo:realistic", demo={"size": (320, 240)}).spec == "demo:realistic"
+    assert open_spec("demo:realistic", demo={"size": (320, 240)}).spec == "demo:realistic"
     for wrong in ("demo:a5", "demo:a4:realistic", "demo:a4:a3"):
         with pytest.raises(
             UserError, match=r"demo:MAT or demo:LOOK:MAT a mat \(a3, a2, a4, letter\)"
         ):
-            open_source(wrong)
+            open_spec(wrong)
     with pytest.raises(UserError, match="usb:N takes a camera number"):
         open_source("usb:x")
 
 
 def test_each_spec_opens_its_own_kind_of_source(tmp_path, monkeypatch):
-    """One registry (sources.OPENERS, then the path): pi[:WIDTH], usb:N, demo[:LOOK], a
-    video file, a folder; each source says whether it is the demo table."""
+    """One registry (sources.OPENERS, then the path): pi[:WIDTH], usb:N, a video file, a
+    folder; and the app's demo[:LOOK]; each source says whether it is the demo table."""
     opened = {}
     monkeypatch.setattr(
         sources, "PiCameraSource", lambda width=None: opened.setdefault("pi", width)
@@ -309,7 +312,7 @@ def test_each_spec_opens_its_own_kind_of_source(tmp_path, monkeypatch):
     for bad in ("pi:2", "pi:wide"):
         with pytest.raises(UserError, match="--source pi:WIDTH takes a frame width"):
             open_source(bad)
-    table = open_source("demo", seed=5, demo={"autoplay": False, "size": (320, 240)})
+    table = open_spec("demo", seed=5, demo={"autoplay": False, "size": (320, 240)})
     assert table.demo and table.seed == 5 and not table.autoplay
     video = _video(tmp_path / "v.avi", n=3)
     (tmp_path / "photos").mkdir()
@@ -323,7 +326,26 @@ def test_each_spec_opens_its_own_kind_of_source(tmp_path, monkeypatch):
 
 def test_auto_without_picamera2_is_the_demo_table(monkeypatch):
     monkeypatch.setattr(sources, "picamera2_available", lambda: False)
-    assert open_source("auto").name == "demo table"
+    assert open_spec("auto").name == "demo table"
+
+
+def test_the_sources_open_cameras_and_files_and_only_the_app_opens_the_demo_table(tmp_path):
+    """zonkcam.sources knows no demo table (the simulator sits above it); the app's
+    opener takes every --source spec and names them all when one is wrong."""
+    only_cameras = re.escape(f"unknown source 'demo': use {sources.SPECS}") + "$"
+    with pytest.raises(UserError, match=only_cameras):
+        open_source("demo")
+    with pytest.raises(UserError, match="unknown source 'auto'"):
+        open_source("auto")
+    with pytest.raises(UserError) as wrong:
+        open_spec("usbstick")
+    assert str(wrong.value) == (
+        "unknown source 'usbstick': use auto, pi, demo, demo:realistic, usb[:N], "
+        "a video file or a folder of images"
+    )
+    assert open_spec("demo:a4", demo={"autoplay": False, "size": (320, 240)}).demo
+    cv2.imwrite(str(tmp_path / "f.png"), np.zeros((10, 10, 3), np.uint8))
+    assert isinstance(open_spec(str(tmp_path)), ImageFolderSource)
 
 
 @pytest.mark.parametrize(
@@ -473,7 +495,7 @@ def _mat_photo(tmp_path):
     from zonkcam.mat.calibrate import calibrate
     from zonkcam.mat.layout import load_geometry
 
-    source = open_source("demo", demo={"autoplay": False})
+    source = open_spec("demo", demo={"autoplay": False})
     try:
         image = source.read().image
     finally:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from zonkcam.game.actions import Landing
 from zonkcam.mat.calibrate import calibrate
 from zonkcam.sim.demo_table import DemoTable
 from zonkcam.sim.lens import REALISTIC
@@ -159,7 +160,7 @@ def test_a_die_missed_in_one_read_is_still_on_the_table():
     """A die one read misses stays in the roll (the 1 is not dropped), and the 5 kept
     later is a keep, not a new throw."""
     t = realistic(seed=5)
-    t.throw([1, 5, 2, 3, 6], onto={0: "LEFT"})
+    t.throw([1, 5, 2, 3, 6], onto={0: Landing.LEFT})
     t.keep([5])
     observations, frames = run(t, reader=Flickering)
     got = settled(observations)
@@ -276,12 +277,15 @@ def test_no_report_while_a_die_spins():
 @pytest.mark.parametrize("camera", [table, realistic])
 def test_board_images_and_off_the_mat(camera):
     t = camera(seed=3)
-    t.throw([5, 1, 3, 2, 4], onto={0: "LEFT", 1: "SOCIAL"}, off_mat=[4])
+    t.throw([5, 1, 3, 2, 4], onto={0: Landing.LEFT, 1: Landing.SOCIAL}, off_mat=[4])
     observations, _ = run(t)
     (roll,) = settled(observations)
     touching = {d.value: d.touching for d in roll.dice}
-    assert touching[5] == ("LEFT",) and touching[1] == ("SOCIAL",)
+    # the engine's Landing, which the game flow plays as it is (A.Land(landing))
+    assert touching[5] == (Landing.LEFT,) and touching[1] == (Landing.SOCIAL,)
     assert touching[3] == touching[2] == ()
+    rolling = {d["value"]: d["touching"] for d in roll.to_json()["rolling"]}
+    assert rolling[5] == ["LEFT"] and rolling[1] == ["SOCIAL"]  # zonkcam watch: as printed
     assert [d.value for d in roll.off_mat] == [4]
     assert sorted(d.value for d in roll.rolled) == [1, 2, 3, 5]
 

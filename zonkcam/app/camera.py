@@ -1,15 +1,21 @@
 """The camera side of the table, built one way for ``zonkcam play`` and ``zonkcam watch``:
 the source a spec names (the demo table where there is no camera), its first frame, the
 calibration (the demo table calibrates itself from its empty mat), the reader sized by
-it, and the source kept going when it fails."""
+it, and the source kept going when it fails.
+
+:func:`open_source` opens any --source spec: a camera, video file or folder from
+zonkcam.sources, or the demo table from the simulator (zonkcam.sim), which only the app
+opens."""
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from zonkcam import sources
 from zonkcam.errors import UserError
 from zonkcam.game.names import escaped
 from zonkcam.mat.calibrate import (
@@ -26,10 +32,54 @@ from zonkcam.sources import (
     FrameSource,
     ResilientSource,
     first_frame,
-    open_source,
     resilient,
 )
 from zonkcam.table.reading import OnnxReader
+
+if TYPE_CHECKING:
+    from zonkcam.sim.demo_table import DemoTable
+
+SPECS = "auto, pi, demo, demo:realistic, usb[:N], a video file or a folder of images"
+"""The --source specs open_source() takes, as its message for an unknown one says them."""
+
+
+def open_source(
+    spec: str,
+    *,
+    size: tuple[int, int] = (1280, 960),
+    seed: int = 0,
+    demo: dict[str, Any] | None = None,
+) -> FrameSource:
+    """The source a --source spec names: ``auto``, the demo table (``demo``,
+    ``demo:LOOK``, ``demo:MAT``, ``demo:LOOK:MAT``), or a camera, video file or folder of
+    images (zonkcam.sources.open_source).
+
+    ``auto`` takes the Pi camera where picamera2 imports and a camera starts, and
+    otherwise the demo table. `size`: the frame size asked of a USB camera; `seed` and
+    `demo` (keyword arguments of :class:`~zonkcam.sim.demo_table.DemoTable`): the demo
+    table's."""
+    if spec == "auto":
+        if sources.picamera2_available():
+            try:
+                return sources.open_source("pi", size=size)
+            except CameraError as exc:
+                print(f"zonkcam: {exc}; using the demo table", file=sys.stderr)
+        spec = "demo"
+    kind, _, arg = spec.partition(":")
+    if kind == "demo":
+        return open_demo_table(f"demo:{arg}" if arg else "demo", seed=seed, **(demo or {}))
+    return sources.open_source(spec, size=size, known=SPECS)
+
+
+def open_demo_table(spec: str = "demo", *, seed: int = 0, **options: Any) -> DemoTable:
+    """The demo table a ``demo[:LOOK][:MAT]`` spec names (`options`: the rest of
+    DemoTable's keyword arguments): the app's one door to the simulator's table
+    (tests/test_layout.py), opened only when one is asked for."""
+    from zonkcam.sim.demo_table import DemoTable
+    from zonkcam.sim.lens import demo_of
+
+    look, mat = demo_of(spec)
+    return DemoTable(seed=seed, look=look, geometry=mat, **options)
 
 
 @dataclass

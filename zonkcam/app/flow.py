@@ -1,6 +1,6 @@
 """Game flow from the table: settled rolls and keeps seen by the camera become actions.
 
-:class:`TableFlow` turns each table :class:`~zonkcam.table.observe.Observation` into the
+:class:`TableFlow` turns each table :class:`~zonkcam.table.observe.TableReport` into the
 table actions it stands for in the current game state (a throw is a ``Roll``; dice slid
 into the keep strip are a ``Keep``; a die off the mat on the drinking table is a sloppy
 throw; a scoring die touching a board image passes a drink), or into a question for the
@@ -21,7 +21,7 @@ from zonkcam.game.errors import TableError
 from zonkcam.game.names import counted
 from zonkcam.game.scoring import score_roll
 from zonkcam.game.state import GameState, Phase
-from zonkcam.table.observe import Observation, TableEvent
+from zonkcam.table.observe import TableEvent, TableReport
 from zonkcam.table.tracking import Change
 from zonkcam.table.zones import TableDie, Zone
 
@@ -56,7 +56,7 @@ Outcome = A.Action | Question
 
 
 class TableFlow:
-    def on_observation(self, obs: Observation, state: GameState) -> list[Outcome]:
+    def on_report(self, obs: TableReport, state: GameState) -> list[Outcome]:
         if obs.event != TableEvent.SETTLED or state.finished or state.player is None:
             return []
         phase, who = state.phase, state.shown_name(state.player)
@@ -92,7 +92,7 @@ class TableFlow:
             ]
         return []
 
-    def _throw(self, obs: Observation, state: GameState) -> list[Outcome]:
+    def _throw(self, obs: TableReport, state: GameState) -> list[Outcome]:
         rules, t = state.rules, state.turn
         who = state.shown_name(state.player)
         if obs.off_mat:
@@ -132,11 +132,11 @@ class TableFlow:
                 if not d.touching or scoring[d.value] == 0:
                     continue
                 scoring[d.value] -= 1
-                for label in d.touching:
-                    if label == "CHOOSE":
+                for landing in d.touching:
+                    if landing is A.Landing.CHOOSE:
                         out.append(Question(f"{who}: a scoring die touched CHOOSE: who drinks?"))
                     else:
-                        out.append(A.Land(label.lower()))
+                        out.append(A.Land(landing))
         return out
 
 

@@ -18,7 +18,7 @@ from zonkcam.app.demo import DemoDriver
 from zonkcam.app.flow import AskValues, Question, TableFlow, roll_of, unread_words
 from zonkcam.controls import Control, Press, action_for
 from zonkcam.display.game_screen import Charts, GameScreen
-from zonkcam.display.view import TableObservation
+from zonkcam.display.view import CameraView
 from zonkcam.game import actions as A
 from zonkcam.game.errors import TableError
 from zonkcam.game.state import GameState
@@ -28,7 +28,7 @@ from zonkcam.record.store import StoreError, local_time
 from zonkcam.review.dice import pools
 from zonkcam.review.night import review_game
 from zonkcam.sources import CameraProblem, Frame
-from zonkcam.table.observe import Observation, TableEvent, TableWatcher
+from zonkcam.table.observe import TableEvent, TableReport, TableWatcher
 from zonkcam.table.reading import SeenDie
 from zonkcam.table.teaching import Teacher
 from zonkcam.table.tracking import Change
@@ -72,14 +72,14 @@ class TableApp:
     screenshot, ``game-NNNN/turn-NNNN.png`` (headless)."""
     camera_ok: bool = True
     last_frame: Frame | None = None
-    last_settled: Observation | None = None
+    last_settled: TableReport | None = None
     naming: Control | None = None
     """SPACED or CHOOSE: waiting for the player's number."""
     new_game_wanted: bool = False
     """ROLL was pressed on the game-over screen: the table wants a new game, same players."""
     correcting: int | None = None
-    """The die (index in the last settled observation) the scorekeeper tapped to correct."""
-    waiting: Observation | None = None
+    """The die (index in the last settled report) the scorekeeper tapped to correct."""
+    waiting: TableReport | None = None
     """A throw reported with dice no read could read, held until their values are given
     (typed, tapped, or read by a later look of the camera), then played; a new throw
     takes its place."""
@@ -160,7 +160,7 @@ class TableApp:
         ):
             seen = self.last_settled.dice if self.last_settled is not None else ()
             frame = self.last_frame.image if self.last_frame is not None else None
-            self.screen.draw(self.keeper.state, TableObservation(frame, seen))
+            self.screen.draw(self.keeper.state, CameraView(frame, seen))
             if self._turn_shot and self.screen.window.headless:
                 self.screen.window.screenshot(self.turn_shot_name())  # with its banner
             self._turn_shot = False
@@ -192,7 +192,7 @@ class TableApp:
             self._turn_shot = True
         return True
 
-    def _observe(self, obs: Observation) -> None:
+    def _observe(self, obs: TableReport) -> None:
         if obs.event is TableEvent.BLOCKED and self.screen is not None:
             self.screen.message = obs.message  # on screen only: it is not news for the log
         elif obs.event in (TableEvent.CAMERA_MOVED, TableEvent.CAMERA_PROBLEM) and obs.message:
@@ -207,11 +207,11 @@ class TableApp:
         self.last_settled = obs
         self._act_on(obs)
 
-    def _act_on(self, obs: Observation) -> None:
-        """Play what a settled observation stands for (or ask what it leaves open)."""
+    def _act_on(self, obs: TableReport) -> None:
+        """Play what a settled report stands for (or ask what it leaves open)."""
         if obs.change in (Change.ROLL, Change.MOVED):
             self.waiting = None  # thrown again: a throw waiting for values is dropped
-        for outcome in self.flow.on_observation(obs, self.keeper.state):
+        for outcome in self.flow.on_report(obs, self.keeper.state):
             if isinstance(outcome, AskValues):
                 self.waiting = obs
             if isinstance(outcome, Question):
@@ -220,7 +220,7 @@ class TableApp:
                 self._keep_photo(obs.dice)
                 self._remember_roll(obs.rolled)
 
-    def _read_late(self, obs: Observation) -> None:
+    def _read_late(self, obs: TableReport) -> None:
         """A later look read dice the last report left unread. A throw still waiting for
         them takes their values and is played; otherwise (answered already, or thrown
         again) the screen shows them and nothing is played."""
@@ -237,7 +237,7 @@ class TableApp:
                     now[k] = match
         self._update_waiting(replace(held, dice=tuple(now)))
 
-    def _update_waiting(self, held: Observation) -> None:
+    def _update_waiting(self, held: TableReport) -> None:
         """The held throw with some of its values given: played once none is missing."""
         left = sum(d.unread and d.zone is Zone.ROLLING for d in held.dice)
         held = replace(held, unread=left)

@@ -11,7 +11,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from zonkcam.app.camera import open_camera, size_problem
+from zonkcam.app.camera import open_camera, open_demo_table, size_problem
 from zonkcam.app.demo import DemoDriver, confirm_from_truth
 from zonkcam.app.games import DEMO_PLAYERS, new_game, resume, resume_command, resume_id
 from zonkcam.app.loop import TableApp
@@ -35,7 +35,6 @@ from zonkcam.record.photos import RollPhotos, photo_folder
 from zonkcam.record.store import EventLog, GameRecord
 from zonkcam.record.win_tables import cached_advisor
 from zonkcam.sim.demo_table import DemoTable
-from zonkcam.sim.lens import PLAIN, CameraLook
 from zonkcam.sources import (
     CameraProblem,
     Frame,
@@ -77,9 +76,9 @@ APP_DEMO: dict[str, Any] = {
 """The demo table as the app makes it: small frames, short pauses, played by DemoDriver."""
 
 
-def demo_table(seed: int, look: CameraLook = PLAIN) -> DemoTable:
-    """The demo table as the app uses it (APP_DEMO)."""
-    return DemoTable(seed=seed, look=look, **APP_DEMO)
+def demo_table(seed: int, spec: str = "demo") -> DemoTable:
+    """The demo table a ``demo[:LOOK][:MAT]`` spec names, as the app uses it (APP_DEMO)."""
+    return open_demo_table(spec, seed=seed, **APP_DEMO)
 
 
 def default_screenshots() -> Path:

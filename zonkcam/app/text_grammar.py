@@ -77,9 +77,10 @@ def parse_line(line: str, state: GameState) -> A.Action | str:
         image, _, who = rest.partition(" ")
         if image not in A.BOARD_IMAGES:
             raise InputError("land left, land right, land social or land choose NAME")
-        if image == "choose" and not who.strip():
+        landing = A.Landing(image)
+        if landing is A.Landing.CHOOSE and not who.strip():
             raise InputError("land choose NAME: say who drinks")
-        return A.Land(image, who.strip() or None)
+        return A.Land(landing, who.strip() or None)
     if word in ("join", "leave") and rest:
         return A.Join(rest) if word == "join" else A.Leave(rest)
     if word in ("roll", "r"):

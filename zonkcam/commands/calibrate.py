@@ -8,6 +8,7 @@ from pathlib import Path
 
 import cv2
 
+from zonkcam.app import camera
 from zonkcam.errors import UserError
 from zonkcam.mat.calibrate import (
     CalibrationError,
@@ -17,7 +18,7 @@ from zonkcam.mat.calibrate import (
 )
 from zonkcam.mat.layout import SIZES, load_geometry
 from zonkcam.mat.taught import forget_taught, taught_dice_path
-from zonkcam.sources import CameraError, first_frame, open_source, picamera2_available
+from zonkcam.sources import CameraError, first_frame, picamera2_available
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -127,9 +128,9 @@ def _grab(source: str, warmup: int):
         source = "pi"
     try:
         src = (
-            open_source(source, demo={"autoplay": False})
+            camera.open_source(source, demo={"autoplay": False})
             if source.partition(":")[0] == "demo"
-            else open_source(source)
+            else camera.open_source(source)
         )
     except CameraError as exc:
         raise UserError(f"{exc}; nothing was written") from None

@@ -25,7 +25,7 @@ from zonkcam.sources import (
     CameraProblem,
     Frame,
 )
-from zonkcam.table.observe import Observation, TableEvent, TableWatcher, WatchConfig
+from zonkcam.table.observe import TableEvent, TableReport, TableWatcher, WatchConfig
 from zonkcam.table.teaching import meet_the_dice, open_teacher
 from zonkcam.table.zones import Zone
 
@@ -224,7 +224,7 @@ def _emit(obj: dict) -> None:
     print(json.dumps(obj), flush=True)
 
 
-def _annotate(folder: Path, image: np.ndarray, cal: Calibration, obs: Observation) -> None:
+def _annotate(folder: Path, image: np.ndarray, cal: Calibration, obs: TableReport) -> None:
     out = draw_zones(image, cal)
     colours = {Zone.ROLLING: (0, 255, 0), Zone.KEEP: (255, 200, 0), Zone.OFF: (0, 0, 255)}
     for d in obs.dice:

@@ -12,7 +12,7 @@
                         ui.played(keeper.play(action))         # banners, sounds
                     except TableError as exc:
                         ui.message = str(exc)                  # one line, no traceback
-            ui.draw(keeper.state, observation)                 # once a frame
+            ui.draw(keeper.state, camera)                      # once a frame
 
 SELECT, BACK, MUTE and ODDS are handled here (they change only the screen) and are still
 returned, so the app can log or ignore them. On the game-over screen SELECT shows the
@@ -39,7 +39,7 @@ from zonkcam.display.keyboard import KeyboardInput
 from zonkcam.display.odds_worker import OddsWorker
 from zonkcam.display.painter import Painter
 from zonkcam.display.sounds import Sounds
-from zonkcam.display.view import CONFIRM_BELOW, ScreenView, TableObservation, view_for
+from zonkcam.display.view import CONFIRM_BELOW, CameraView, ScreenView, view_for
 from zonkcam.display.window import Window
 from zonkcam.game.state import GameState
 from zonkcam.review.dice import Pool
@@ -124,13 +124,13 @@ class GameScreen:
         self.photo = None  # the game moved on
         self.show_charts, self._charts = False, None
 
-    def draw(self, state: GameState, observation: TableObservation | None = None) -> ScreenView:
+    def draw(self, state: GameState, camera: CameraView | None = None) -> ScreenView:
         """Draw ``state`` (and what the camera saw) and show it; returns the view drawn."""
         self._turn_now = turn_in_play(state)
         odds = self.odds.advice(state) if self.show_odds and not state.finished else False
         self.view = view_for(
             state,
-            observation,
+            camera,
             self.selected_keep,
             banner=self.banners.current() or (winner_banner(state) if state.finished else None),
             message=self.message,

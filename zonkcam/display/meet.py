@@ -13,7 +13,7 @@ A misread die is fixed as in the game, or with the buttons alone:
 * QUIT (Esc, the DONE button), or SELECT while no throw is on screen, skips the rest.
 
 The step ends after its throws. It reads no camera itself: the app hands it each
-settled :class:`~zonkcam.table.observe.Observation` (:meth:`MeetTheDice.observe`) and
+settled :class:`~zonkcam.table.observe.TableReport` (:meth:`MeetTheDice.observe`) and
 the frame to show, and its commands (:meth:`MeetTheDice.handle`), as for the other
 set-up screens (:mod:`zonkcam.display.setup`).
 """
@@ -35,7 +35,7 @@ from zonkcam.game.names import counted
 from zonkcam.table.observe import TableEvent
 
 if TYPE_CHECKING:
-    from zonkcam.table.observe import Observation
+    from zonkcam.table.observe import TableReport
     from zonkcam.table.reading import SeenDie
     from zonkcam.table.teaching import Teacher
     from zonkcam.table.zones import TableDie
@@ -90,8 +90,8 @@ class MeetTheDice:
 
     # -- what the table saw -------------------------------------------------------------
 
-    def observe(self, obs: Observation) -> None:
-        """A table observation: a settled throw is shown for checking; dice thrown again
+    def observe(self, obs: TableReport) -> None:
+        """A table report: a settled throw is shown for checking; dice thrown again
         before it was confirmed drop it (it teaches nothing)."""
         if self.done:
             return

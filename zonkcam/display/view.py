@@ -18,7 +18,7 @@ from zonkcam.game.engine import allowed, may_bank
 from zonkcam.game.rules import End, HotDice
 from zonkcam.game.state import GameState, Phase, PlayerState
 
-__all__ = ["DieReading", "TableObservation", "ScreenView", "view_for", "die_at"]
+__all__ = ["DieReading", "CameraView", "ScreenView", "view_for", "die_at"]
 
 CONFIRM_BELOW = 0.6
 """Dice read with less confidence than this are flagged for the players to confirm
@@ -38,8 +38,10 @@ class DieReading(Protocol):
 
 
 @dataclass(frozen=True)
-class TableObservation:
-    """What the camera saw: the frame (BGR, as OpenCV gives it) and the dice read in it."""
+class CameraView:
+    """What the camera saw, for the screen's camera view: the frame (BGR, as OpenCV gives
+    it) and the dice read in it. What the table watcher makes of the frames is
+    :class:`~zonkcam.table.observe.TableReport`."""
 
     frame: Any = None
     """A numpy array of shape (height, width, 3), BGR, or None when there is no camera."""
@@ -248,7 +250,7 @@ class ScreenView:
 
 def view_for(
     state: GameState,
-    observation: TableObservation | None = None,
+    camera: CameraView | None = None,
     selected_keep: int = 0,
     *,
     banner: ShownBanner | None = None,
@@ -299,7 +301,7 @@ def view_for(
     )
     player = state.player
     shown = state.shown_name(player) if player is not None and not state.finished else None
-    seen = observation.dice if observation is not None else ()
+    seen = camera.dice if camera is not None else ()
     _, hold_roll = settle_next(state)
     return ScreenView(
         rules_name=rules.name,
@@ -315,7 +317,7 @@ def view_for(
         final_round=state.final_round_by is not None and not state.finished,
         finished=state.finished,
         winners=tuple(_shown(state, n) for n in state.winners) if state.finished else (),
-        frame=observation.frame if observation is not None else None,
+        frame=camera.frame if camera is not None else None,
         dice=tuple(
             ShownDie(
                 d,

@@ -20,6 +20,7 @@ import numpy as np
 from zonkcam.data import LAYOUTS
 from zonkcam.errors import UserError
 from zonkcam.fileio import open_to_read
+from zonkcam.game.actions import Landing
 from zonkcam.game.names import quoted
 
 SIZES = ("a3", "a2", "a4", "letter")
@@ -27,7 +28,9 @@ SIZES = ("a3", "a2", "a4", "letter")
 ``calibration/<size>.toml``."""
 MAX_GEOMETRY_BYTES = 64 * 1024
 """The largest geometry file read (one is a few dozen lines, about 1 KB)."""
-BOARD_LABELS = ("LEFT", "RIGHT", "CHOOSE", "SOCIAL")
+BOARD_LABELS = tuple(landing.name for landing in Landing)
+"""The words printed under the board images (and in a layout file): LEFT, RIGHT, CHOOSE,
+SOCIAL, one for each of the engine's :class:`~zonkcam.game.actions.Landing`."""
 DICTIONARIES = {
     **{f"DICT_{n}X{n}_{k}": k for n in (4, 5, 6, 7) for k in (50, 100, 250, 1000)},
     "DICT_ARUCO_ORIGINAL": 1024,
@@ -69,8 +72,14 @@ class BoardImage:
     """A printed die image; a scoring die touching it passes a drink."""
 
     label: str
+    """The word printed under it (BOARD_LABELS)."""
     center: tuple[float, float]
     size_mm: float
+
+    @property
+    def landing(self) -> Landing:
+        """What a scoring die touching it plays (the engine's Land action)."""
+        return Landing[self.label]
 
     @property
     def rect(self) -> Rect:
@@ -425,8 +434,8 @@ def _die_image(img: np.ndarray, b: BoardImage, px: float) -> None:
         img, (x0 + corner, y0 + thick), (x0 + side - corner, y0 + side - thick), ROLLING_COLOUR, -1
     )
     mid, arm = (x0 + side // 2, y0 + side // 2), int(side * 0.3)
-    if b.label in ("LEFT", "RIGHT"):
-        sign = -1 if b.label == "LEFT" else 1
+    if b.landing in (Landing.LEFT, Landing.RIGHT):
+        sign = -1 if b.landing is Landing.LEFT else 1
         cv2.arrowedLine(
             img,
             (mid[0] - sign * arm, mid[1]),
@@ -439,7 +448,7 @@ def _die_image(img: np.ndarray, b: BoardImage, px: float) -> None:
     else:
         _text(
             img,
-            "?" if b.label == "CHOOSE" else "ALL",
+            "?" if b.landing is Landing.CHOOSE else "ALL",
             (mid[0], mid[1] + int(side * 0.12)),
             side * 0.32,
             white,

@@ -36,6 +36,7 @@ from typing import Protocol
 import cv2
 import numpy as np
 
+from zonkcam.game.actions import Landing
 from zonkcam.game.dice import DETROIT_DICE
 from zonkcam.mat.layout import SIZES, MatGeometry, draw_mat, load_geometry
 from zonkcam.sim import renderer
@@ -68,8 +69,8 @@ class DemoDie:
     y_mm: float
     yaw_deg: float = 0.0
     zone: Zone = Zone.ROLLING
-    touching: tuple[str, ...] = ()
-    """Board images (LEFT, RIGHT, CHOOSE, SOCIAL) the die was placed touching."""
+    touching: tuple[Landing, ...] = ()
+    """Board images the die was placed touching."""
     cocked: bool = False
 
 
@@ -384,7 +385,7 @@ class DemoTable:
         *,
         n: int | None = None,
         colours: Sequence[str] | None = None,
-        onto: dict[int, str] | None = None,
+        onto: dict[int, Landing] | None = None,
         off_mat: Sequence[int] = (),
         cocked: Sequence[int] = (),
         at: dict[int, tuple[float, float]] | None = None,
@@ -453,7 +454,7 @@ class DemoTable:
         self,
         values: list[int],
         colours: Sequence[str] | None,
-        onto: dict[int, str],
+        onto: dict[int, Landing],
         off_mat: set[int],
         cocked: set[int],
         at: dict[int, tuple[float, float]],
@@ -513,12 +514,12 @@ class DemoTable:
         yield from self._rest(self.rest_frames)
 
     def _targets(
-        self, n: int, onto: dict[int, str], off_mat: set[int], cocked: set[int]
-    ) -> list[tuple[float, float, str, tuple[str, ...]]]:
+        self, n: int, onto: dict[int, Landing], off_mat: set[int], cocked: set[int]
+    ) -> list[tuple[float, float, Zone, tuple[Landing, ...]]]:
         """Resting places: apart from each other, clear of board images unless asked."""
         g, rng, die = self.geometry, self.rng, self.geometry.die_mm
         area = g.rolling_area
-        boards = {b.label: b for b in g.board_images}
+        boards = {b.landing: b for b in g.board_images}
         taken: list[tuple[float, float]] = [
             (p.die.x_mm, p.die.y_mm) for p in self.poses if p.die.zone is Zone.KEEP
         ]
@@ -531,7 +532,7 @@ class DemoTable:
                     reach = b.size_mm / 2 + die * 0.2
                     x = b.center[0] + reach * math.cos(angle)
                     y = b.center[1] + reach * math.sin(angle)
-                    zone, touching = Zone.ROLLING, (b.label,)
+                    zone, touching = Zone.ROLLING, (b.landing,)
                 elif i in off_mat:
                     x = rng.choice([-die * 1.5, g.width_mm + die * 1.5])
                     y = rng.uniform(area.y + die, area.y + area.h - die)

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from zonkcam.display.view import TableObservation
+from zonkcam.display.view import CameraView
 from zonkcam.game.dice import DIE_COLOURS, Die
 from zonkcam.mat.layout import ROLLING_COLOUR
 from zonkcam.vision.die import Reading
@@ -29,14 +29,14 @@ _PIPS = {
 }
 
 
-def mat_observation(
+def mat_view(
     values: Sequence[int],
     *,
     colors: Sequence[str | None] | None = None,
     confidences: Sequence[float] | None = None,
     size: tuple[int, int] = (640, 480),
     die: int = 70,
-) -> TableObservation:
+) -> CameraView:
     """A frame of ``size`` (width, height) showing ``values`` as dice in a loose row."""
     width, height = size
     frame = np.zeros((height, width, 3), np.uint8)
@@ -50,7 +50,7 @@ def mat_observation(
         y = height // 2 - die // 2 + (die // 2 if i % 2 else -die // 3)
         _draw_die(frame, x, y, die, value, colors[i])
         seen.append(Reading(Die(value, colors[i]), confidences[i], (x, y, x + die, y + die)))
-    return TableObservation(frame, tuple(seen))
+    return CameraView(frame, tuple(seen))
 
 
 def _draw_die(frame: np.ndarray, x: int, y: int, size: int, value: int, color: str | None) -> None:

@@ -10,20 +10,20 @@ import dataclasses
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from zonkcam.display.view import TableObservation
+from zonkcam.display.view import CameraView
 from zonkcam.game import actions as A
 from zonkcam.game.dice import parse_dice
 from zonkcam.game.game import Game
 from zonkcam.game.rules import PRESETS, RuleSet
 from zonkcam.game.state import GameState
-from zonkcam.sim.fake_table import mat_observation
+from zonkcam.sim.fake_table import mat_view
 
 
 @dataclass
 class Scene:
     name: str
     game: Game
-    observation: TableObservation | None = None
+    camera: CameraView | None = None
     selected_keep: int = 0
 
     @property
@@ -35,8 +35,8 @@ def _roll(values: Sequence[int | str]) -> A.Roll:
     return A.Roll(parse_dice(list(values)))
 
 
-def _seen(values: Sequence[int], **kw) -> TableObservation:
-    return mat_observation(values, **kw)
+def _seen(values: Sequence[int], **kw) -> CameraView:
+    return mat_view(values, **kw)
 
 
 def roll_with_keeps() -> Scene:

@@ -1,4 +1,4 @@
-"""From camera frames to table observations: throws, keeps, things in the way, camera trouble.
+"""From camera frames to table reports: throws, keeps, things in the way, camera trouble.
 
 :class:`TableWatcher` takes frames one at a time. Motion on the table (the mat and a
 margin round it; see :mod:`zonkcam.table.changes`) means a throw or a hand is under way.
@@ -138,7 +138,11 @@ class WatchConfig:
 
 
 @dataclass(frozen=True)
-class Observation:
+class TableReport:
+    """What the table watcher reports at a frame: its event (the table moving, settled,
+    blocked, camera trouble) and, once settled, the dice on it and what changed. What the
+    screen shows of the camera is :class:`~zonkcam.display.view.CameraView`."""
+
     event: TableEvent
     frame: int
     t: float
@@ -250,17 +254,17 @@ class TableWatcher:
         look due)."""
         self._late_looks = 0
 
-    def watch(self, frames: Iterable[Frame | CameraProblem]) -> Iterator[Observation]:
+    def watch(self, frames: Iterable[Frame | CameraProblem]) -> Iterator[TableReport]:
         last_t, last_i = 0.0, 0
         for item in frames:
             if isinstance(item, CameraProblem):
-                yield Observation(TableEvent.CAMERA_PROBLEM, last_i, last_t, message=item.message)
+                yield TableReport(TableEvent.CAMERA_PROBLEM, last_i, last_t, message=item.message)
                 self._prev = None  # the next good frame starts afresh
                 continue
             last_t, last_i = item.t, item.index
             yield from self.process(item)
 
-    def process(self, frame: Frame) -> list[Observation]:
+    def process(self, frame: Frame) -> list[TableReport]:
         cfg, cal = self.config, self.calibration
         image = frame.image
         if image.shape[1] != cal.image_size[0] or image.shape[0] != cal.image_size[1]:
@@ -278,7 +282,7 @@ class TableWatcher:
         if prev is None:
             return []
         moving = self.view.difference(small, prev, cfg.motion_level)
-        out: list[Observation] = []
+        out: list[TableReport] = []
         if np.count_nonzero(moving) >= self._min_moving:
             kind = self._motion_kind(moving)
             if kind != self._moving_kind:
@@ -308,7 +312,7 @@ class TableWatcher:
         die = self.view.die_px * self.view.scale
         return TableEvent.SPINNING if extent <= 2.5 * die else TableEvent.ROLLING
 
-    def _look_at(self, frame: Frame, small: np.ndarray) -> list[Observation]:
+    def _look_at(self, frame: Frame, small: np.ndarray) -> list[TableReport]:
         cal, cfg = self.calibration, self.config
         fine = self.fine_view.small(frame.image)
         if self._look is None:
@@ -405,7 +409,7 @@ class TableWatcher:
         got = [r for r in got if r is not None]
         return place(got, self.calibration, mask=mask, marks_mask=marks_mask) if got else []
 
-    def _look_again(self, frame: Frame) -> list[Observation]:
+    def _look_again(self, frame: Frame) -> list[TableReport]:
         """Look again at the last report's unread dice, each in a die's margin round it; a
         die read there is filled in (a ``read`` report), nothing else changes."""
         cal, cfg = self.calibration, self.config
@@ -449,7 +453,7 @@ class TableWatcher:
             self._late_at = 0
         latency = frame.index - self._last_motion_frame if self._last_motion_frame >= 0 else 0
         return [
-            Observation(
+            TableReport(
                 TableEvent.SETTLED,
                 frame.index,
                 frame.t,
@@ -501,7 +505,7 @@ class TableWatcher:
         )
         return Leftovers(left.in_the_way, new)
 
-    def _wait(self, frame: Frame, message: str) -> list[Observation]:
+    def _wait(self, frame: Frame, message: str) -> list[TableReport]:
         """Something is in the way: look again later (or after it moves)."""
         self._look = None
         self._recheck_at = self._still + self.config.recheck_frames
@@ -518,7 +522,7 @@ class TableWatcher:
         voted: list[TableDie],
         left: Leftovers,
         look: _Look,
-    ) -> list[Observation]:
+    ) -> list[TableReport]:
         share = self.config.changed_share
         comparison = compare(
             self.state,
@@ -550,7 +554,7 @@ class TableWatcher:
             self._picked_up = []
         latency = frame.index - self._last_motion_frame if self._last_motion_frame >= 0 else 0
         return [
-            Observation(
+            TableReport(
                 TableEvent.SETTLED,
                 frame.index,
                 frame.t,
@@ -570,7 +574,7 @@ class TableWatcher:
         die_area = (self._die_mm * REFERENCE_PX_PER_MM) ** 2
         return float(stats[1:, cv2.CC_STAT_AREA].max()) / die_area
 
-    def _check_camera(self, frame: Frame) -> list[Observation]:
+    def _check_camera(self, frame: Frame) -> list[TableReport]:
         shift = camera_shift(frame.image, self.calibration)
         if shift is None:
             return []
@@ -590,8 +594,8 @@ class TableWatcher:
             return [self._obs(TableEvent.CAMERA_OK, frame, message="the markers are back in place")]
         return []
 
-    def _obs(self, event: TableEvent, frame: Frame, **kw) -> Observation:
-        return Observation(event, frame.index, frame.t, **kw)
+    def _obs(self, event: TableEvent, frame: Frame, **kw) -> TableReport:
+        return TableReport(event, frame.index, frame.t, **kw)
 
 
 def _box(pts: np.ndarray) -> tuple[float, float, float, float]:

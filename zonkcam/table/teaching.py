@@ -108,7 +108,7 @@ def throw_lines(dice: Sequence) -> str:
 
 
 def meet_the_dice(
-    observations,  # noqa: ANN001 - an iterator of table Observations
+    observations,  # noqa: ANN001 - an iterator of TableReports
     teacher: Teacher,
     throws: int,
     ask: Callable[[str], str | None],

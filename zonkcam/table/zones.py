@@ -16,6 +16,7 @@ from enum import StrEnum
 import cv2
 import numpy as np
 
+from zonkcam.game.actions import Landing
 from zonkcam.game.dice import Die
 from zonkcam.mat.calibrate import REFERENCE_PX_PER_MM, Calibration
 from zonkcam.mat.layout import Rect
@@ -46,8 +47,8 @@ class TableDie:
     read: Reading
     center_mm: tuple[float, float]
     zone: Zone
-    touching: tuple[str, ...] = ()
-    """Board images its footprint touches (LEFT, RIGHT, CHOOSE, SOCIAL)."""
+    touching: tuple[Landing, ...] = ()
+    """Board images its footprint touches."""
     cocked: bool = False
     """Leaning on another die or the mat's edge: not a readable value."""
     footprint_mm: tuple[tuple[float, float], ...] = ()
@@ -103,7 +104,7 @@ class TableDie:
             "bbox": [round(v, 1) for v in self.bbox],
             "mat_mm": [round(v, 1) for v in self.center_mm],
             "zone": self.zone,
-            "touching": list(self.touching),
+            "touching": [landing.name for landing in self.touching],  # LEFT, as printed
             "cocked": self.cocked,
             "unread": self.unread,
         }
@@ -365,7 +366,7 @@ def place(
             np.vstack([footprint, _square((cx, cy), geo.die_mm)]).astype(np.float32)
         ).reshape(-1, 2)
         touching = tuple(
-            b.label
+            b.landing
             for b in geo.board_images
             if zone == Zone.ROLLING and _overlaps(reach, b.rect.corners)
         )

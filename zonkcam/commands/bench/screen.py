@@ -17,16 +17,14 @@ def run(args: argparse.Namespace) -> int:
     import pygame
 
     from zonkcam.display.painter import Painter
-    from zonkcam.display.view import TableObservation, view_for
+    from zonkcam.display.view import CameraView, view_for
     from zonkcam.sim import scenes
 
     pygame.display.init()
     pygame.font.init()
     scene = scenes.roll_with_keeps()
     frame = np.random.default_rng(0).integers(0, 256, (960, 1280, 3), np.uint8)
-    view = view_for(
-        scene.state, TableObservation(frame, scene.observation.dice), scene.selected_keep
-    )
+    view = view_for(scene.state, CameraView(frame, scene.camera.dice), scene.selected_keep)
     for size in SIZES:
         surface, screen = pygame.Surface(size), Painter()
         screen.draw(surface, view)  # fonts loaded once

@@ -1,7 +1,7 @@
 """`zonkcam bench table`: settled-roll latency on the demo table.
 
 Throws dice on the demo table and measures, for every settled roll, the frames from
-the last frame in which a die moved to the frame whose observation reports the roll
+the last frame in which a die moved to the frame whose report says the roll
 (target: at most 10 frames at 30 fps), plus the watcher's time per frame (reading
 included, rendering excluded).
 """
@@ -17,7 +17,8 @@ from zonkcam.commands.play import confirm_bar
 from zonkcam.mat.calibrate import calibrate
 from zonkcam.sim.demo_table import DemoTable
 from zonkcam.sim.lens import LOOKS
-from zonkcam.table.observe import TableWatcher
+from zonkcam.table.observe import TableEvent, TableWatcher
+from zonkcam.table.tracking import Change
 from zonkcam.testing import TruthReader
 
 
@@ -55,7 +56,7 @@ def run(args: argparse.Namespace) -> int:
             observations = watcher.process(seen)
             ms.append((time.perf_counter() - start) * 1000)
             for o in observations:
-                if o.event == "settled" and o.change == "roll":
+                if o.event == TableEvent.SETTLED and o.change == Change.ROLL:
                     reports += 1
                     latencies.append(frame.index - last_moving)
                     truth = sorted(d.value for d in frame.truth.rolled)
