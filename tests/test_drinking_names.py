@@ -108,3 +108,16 @@ def test_games_list_shows_a_drinking_games_zonk_names_not_the_real_ones(tmp_path
     assert drinking.endswith(", ".join(DEMO_ZONK_NAMES[:3]))
     assert not any(name in drinking for name in REAL)
     assert next(row for row in rows if " chicago " in row).endswith("Ann, Bob")
+
+
+@pytest.mark.slow
+def test_the_demo_game_on_the_drinking_table_prints_no_real_name(tmp_path, capsys):
+    from zonkcam.cli import main
+
+    argv = ["play", "--source", "demo", "--rules", "drinking", "--fast", "--games", "1"]
+    argv += ["--db", str(tmp_path / "g.db"), "--screenshots", str(tmp_path / "s"), "--mute"]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    first = next(line for line in out.splitlines() if line.startswith("Game 1: "))
+    assert first.endswith(", ".join(DEMO_ZONK_NAMES[:3]))
+    assert not [line for line in out.splitlines() if any(n in line.split(", ") for n in REAL)]

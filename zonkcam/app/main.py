@@ -7,7 +7,7 @@ import os
 import sys
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import replace
+from dataclasses import MISSING, dataclass, fields, replace
 from pathlib import Path
 from typing import Any
 
@@ -97,28 +97,67 @@ def on_a_pi() -> bool:
         return False
 
 
-def run_app(args: argparse.Namespace) -> int:
-    """The table app for ``zonkcam play`` (its options parsed: ``size``, ``pins`` and
-    ``confirm_below`` as values)."""
-    size, pins, confirm_below = args.size, args.pins, args.confirm_below
+@dataclass(frozen=True)
+class AppConfig:
+    """What ``zonkcam play`` is asked for, its options parsed: all that :func:`run_app`
+    reads (``resume_command`` and the set-up read the same names)."""
+
+    source: str
+    calibration: str | None
+    model_dir: str | None
+    threads: int | None
+    seed: int
+    db: str | None
+    rules: str | None
+    players: list[str] | None
+    resume: str | None
+    new: bool
+    games: int | None
+    fast: bool
+    screenshots: str | None
+    size: tuple[int, int] | None
+    mute: bool
+    pins: tuple[int, int, int]
+    confirm_below: float | None
+    photo_budget: float
+    meet_dice: int = 0
+    forget_dice: bool = False
+    text: bool = False
+
+    @classmethod
+    def from_args(cls, args: argparse.Namespace) -> AppConfig:
+        """The config ``zonkcam play``'s parsed arguments give."""
+        return cls(
+            **{
+                f.name: getattr(args, f.name)
+                if f.default is MISSING
+                else getattr(args, f.name, None) or f.default
+                for f in fields(cls)
+            }
+        )
+
+
+def run_app(config: AppConfig) -> int:
+    """The table app for ``zonkcam play``, as ``config`` asks."""
+    size, pins, confirm_below = config.size, config.pins, config.confirm_below
     table = open_camera(
-        args.source,
-        calibration=args.calibration,
-        model_dir=args.model_dir,
-        threads=args.threads,
-        seed=args.seed,
+        config.source,
+        calibration=config.calibration,
+        model_dir=config.model_dir,
+        threads=config.threads,
+        seed=config.seed,
         demo_options=APP_DEMO,
     )
     source, cal, reader, demo = table.source, table.calibration, table.reader, table.demo
-    if demo and args.resume:
+    if demo and config.resume:
         try:
-            _demo_may_resume(args)
+            _demo_may_resume(config)
         except BaseException:
             source.close()
             raise
     # what is played, on stdout like the game's log; stderr is for what went wrong
     print(f"zonkcam: {source.name}" + (" (no camera: playing the demo game)" if demo else ""))
-    meet_throws = getattr(args, "meet_dice", 0)
+    meet_throws = config.meet_dice
     # the demo's automatic players confirm nothing: the demo table learns only what it
     # meets (its rendered dice, for this run: nothing kept on disk)
     teacher = (
@@ -126,14 +165,14 @@ def run_app(args: argparse.Namespace) -> int:
         if demo
         else open_teacher(
             reader,
-            args.calibration or default_calibration_path(),
-            getattr(args, "forget_dice", False),
+            config.calibration or default_calibration_path(),
+            config.forget_dice,
             say=_note,
         )
     )
-    shots = Path(args.screenshots) if args.screenshots else default_screenshots()
-    with EventLog(args.db) as log, Window.open(size, screenshots=shots) as window:
-        games_wanted = args.games or (1 if window.headless or not demo else 0)
+    shots = Path(config.screenshots) if config.screenshots else default_screenshots()
+    with EventLog(config.db) as log, Window.open(size, screenshots=shots) as window:
+        games_wanted = config.games or (1 if window.headless or not demo else 0)
         pi = on_a_pi()
         buttons = open_buttons(ButtonPins(*pins)) if pi else None
         if pi and buttons is None:
@@ -143,7 +182,7 @@ def run_app(args: argparse.Namespace) -> int:
             window,
             buttons=buttons,
             confirm_below=confirm_below,
-            sounds=Sounds(muted=args.mute or window.headless),
+            sounds=Sounds(muted=config.mute or window.headless),
             odds=OddsWorker(advisor),
         )
         notifier = Notifier()
@@ -161,7 +200,7 @@ def run_app(args: argparse.Namespace) -> int:
                 table=source if demo else None,
                 auto=window.headless,
                 notifier=notifier,
-                paced=not (window.headless or args.fast),
+                paced=not (window.headless or config.fast),
             )
 
         if meet_throws and teacher is not None:
@@ -173,7 +212,7 @@ def run_app(args: argparse.Namespace) -> int:
             else:
                 meet(meet_throws)
         keeper = first_game(
-            log, args, demo, screen, notifier, meet if teacher is not None and not demo else None
+            log, config, demo, screen, notifier, meet if teacher is not None and not demo else None
         )
         if keeper is None:
             camera.close()
@@ -187,13 +226,13 @@ def run_app(args: argparse.Namespace) -> int:
             TableWatcher(cal, reader),
             screen,
             DemoDriver(source, AutoPlayer(advisor)) if demo else None,
-            photos=RollPhotos(photo_folder(log.path), args.photo_budget),
+            photos=RollPhotos(photo_folder(log.path), config.photo_budget),
             unwatched=window.headless,
             teacher=None if demo else teacher,
         )
         print(
             f"Game {keeper.game_id}: {keeper.state.rules.name}, "
-            f"{', '.join(p.name for p in keeper.state.players)}"
+            f"{', '.join(keeper.state.shown_name(p) for p in keeper.state.players)}"
         )
         games, finished_at = 1, None
         played = [keeper.game_id]
@@ -218,9 +257,11 @@ def run_app(args: argparse.Namespace) -> int:
                 done = games_wanted and games >= games_wanted
                 # people at a screen: the game-over screen stays until ROLL (a new game, the
                 # same players) or quit; the demo and unwatched games go on by themselves
-                people = not (demo or window.headless or args.fast or args.games)
+                people = not (demo or window.headless or config.fast or config.games)
                 waited = time.monotonic() - finished_at > WINNER_PAUSE_S
-                if app.new_game_wanted or (not people and (window.headless or args.fast or waited)):
+                if app.new_game_wanted or (
+                    not people and (window.headless or config.fast or waited)
+                ):
                     if not app.new_game_wanted and (done or not demo):
                         break
                     games += 1
@@ -229,7 +270,7 @@ def run_app(args: argparse.Namespace) -> int:
                     played.append(keeper.game_id)
                     print(f"Game {keeper.game_id}: {state.rules.name}")
                     app.next_game(keeper)
-            if not (window.headless or args.fast):
+            if not (window.headless or config.fast):
                 pace(start, FPS)
         camera.close()
         if app.photos is not None:
@@ -249,14 +290,14 @@ def run_app(args: argparse.Namespace) -> int:
         if stopped:
             print(
                 f"zonkcam: {source.name}: {stopped}; game {app.keeper.game_id} is saved: go "
-                f"on with {resume_command(args, app.keeper.game_id)}",
+                f"on with {resume_command(config, app.keeper.game_id)}",
                 file=sys.stderr,
             )
             return 1
         if camera.gave_up is not None and not app.quit:
             print(
                 f"zonkcam: {source.name}: {camera.gave_up.message}; game {app.keeper.game_id} "
-                f"is saved: go on with {resume_command(args, app.keeper.game_id)} (or "
+                f"is saved: go on with {resume_command(config, app.keeper.game_id)} (or "
                 "--text to type the dice)",
                 file=sys.stderr,
             )
@@ -272,7 +313,7 @@ def _game_folders(games: list[int | None]) -> str:
     return f"/{named[0]}" if len(named) == 1 else f" ({named[0]} to {named[-1]})"
 
 
-def _demo_may_resume(args: argparse.Namespace) -> None:
+def _demo_may_resume(args: AppConfig) -> None:
     """The demo's automatic players play only the demo's own games: a game people played
     goes on where people can enter the dice."""
     with EventLog(args.db) as log:
@@ -288,7 +329,7 @@ def _demo_may_resume(args: argparse.Namespace) -> None:
 
 def first_game(
     log: EventLog,
-    args: argparse.Namespace,
+    args: AppConfig,
     demo: bool,
     ui: GameScreen,
     notifier: Notifier | None = None,

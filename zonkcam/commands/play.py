@@ -150,9 +150,9 @@ def run(args: argparse.Namespace) -> int:
     args.confirm_below = confirm_bar(args.confirm_below)
     if args.photo_budget < 0:
         raise UserError("--photo-budget takes megabytes, 0 or more (0: no photos)")
-    from zonkcam.app.main import run_app
+    from zonkcam.app.main import AppConfig, run_app
 
-    return run_app(args)
+    return run_app(AppConfig.from_args(args))
 
 
 def parse_size(text: str | None) -> tuple[int, int] | None:
