@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 TRAIN_STAMP := $(VENV)/.installed-train
 TEST_ENV := SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy
-FAST_TESTS := -q -m "not slow and not hardware" -n auto --ignore=tests/test_train.py
+FAST_TESTS := -q -m "not slow and not hardware" -n auto --ignore=tests/train/test_train.py
 
 .PHONY: run test check check-pi pi-check lint format bench twins wheel-check clean pi-install
 

@@ -1,7 +1,7 @@
 """Lab harness: the durability test, long: a scripted game through many random SIGKILLs.
 
 Run: python scripts/durability.py --kills 200 --seed 7  (classic-10000 to 10,000)
-(`make test` runs it with a few kills: tests/test_durability.py)
+(`make test` runs it with a few kills: tests/record/test_durability.py)
 """
 
 from __future__ import annotations

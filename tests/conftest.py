@@ -16,7 +16,7 @@ def pytest_collection_modifyitems(config, items):
         return
     skip = pytest.mark.skip(reason="needs the Pi camera and buttons: ZONKCAM_HARDWARE=1")
     for item in items:
-        if "hardware" in item.keywords:
+        if item.get_closest_marker("hardware"):
             item.add_marker(skip)
 
 
@@ -34,7 +34,7 @@ def window(tmp_path, monkeypatch):
     the test's artifacts folder."""
     import pygame
 
-    from tests.screen_helpers import artifacts_dir
+    from tests.display.screen_helpers import artifacts_dir
     from zonkcam.display.window import Window
 
     monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")

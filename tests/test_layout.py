@@ -308,3 +308,18 @@ def test_enum_fields_are_compared_with_the_enum_not_with_strings():
                     f"not {ENUM_FIELDS[field]}"
                 )
     assert not wrong, "\n".join(wrong)
+
+
+def test_the_tests_mirror_the_packages():
+    """tests/PACKAGE/ holds the tests of zonkcam/PACKAGE/; what tests the whole project
+    (docs, layout, dependencies, hostile input, fuzzing, examples) lies in tests/ itself."""
+    tests = Path(__file__).parent
+    packages = {p.parent.name for p in ROOT.glob("*/__init__.py")}
+    folders = {
+        p.name
+        for p in tests.iterdir()
+        if p.is_dir() and p.name not in ("data", "tools", "__pycache__")
+    }
+    assert folders <= packages, sorted(folders - packages)
+    for folder in folders:
+        assert (tests / folder / "__init__.py").exists(), folder

@@ -11,7 +11,7 @@ process's peak memory (VmHWM) and what it answered. With --json, one JSON object
 file.
 
 Run: python tests/tools/decode_memory.py [--json]  (with --json, the slow memory test of
-tests/test_vision_imageio.py)
+tests/vision/test_vision_imageio.py)
 """
 
 from __future__ import annotations

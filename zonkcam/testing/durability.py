@@ -2,7 +2,7 @@
 SIGKILLed at random moments (idle, with an action in flight, while starting), resumed,
 and after every kill each acknowledged action compared with the event log.
 
-``tests/test_durability.py`` runs it with a few kills; for a long run:
+``tests/record/test_durability.py`` runs it with a few kills; for a long run:
 ``python scripts/durability.py --kills 200 --seed 7``.
 """
 
