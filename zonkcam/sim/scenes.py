@@ -142,8 +142,7 @@ def sloppy() -> Scene:
 
 def hand_out() -> Scene:
     """drinking: Dizzy banks 1,050 on the first turn: hand out 3 drinks, make a rule."""
-    game = Game(PRESETS["drinking"], [A.Players(("Ann", "Bob", "Cy"))])
-    game.play(A.ZonkName("Ann", "Dizzy", "Cy"))
+    game = _dizzy_noodle_captain(PRESETS["drinking"])
     game.play(_roll([1, 1, 1, 5, 2]))
     game.play(A.Bank())
     return Scene("hand-out", game, _seen([1, 1, 1, 5, 2]))
@@ -170,8 +169,7 @@ def drinking_won() -> Scene:
 
 def spaced() -> Scene:
     """drinking: Captain touched the dice out of turn: spaced (loses a turn) and drinks."""
-    game = Game(PRESETS["drinking"], [A.Players(("Ann", "Bob", "Cy"))])
-    game.play(A.ZonkName("Cy", "Captain", "Bob"))
+    game = _dizzy_noodle_captain(PRESETS["drinking"])
     game.play(A.Penalty(A.PenaltyKind.SPACED, "Captain"))
     return Scene("spaced", game, None)
 
