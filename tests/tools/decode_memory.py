@@ -169,13 +169,13 @@ def files(folder: Path) -> list[tuple[str, str, Path]]:
         path = folder / f"{k:02d}.{'png' if '16-bit' in what else ext}"
         path.write_bytes(data)
         out.append((what, kind, path))
-    for side, name in (
-        (4096, "MJPEG video of 4096x4096 frames"),
-        (12000, "MJPEG video of 12000x12000 frames"),
+    for w, h, name in (
+        (4096, 3072, "MJPEG video of 4096x3072 frames"),
+        (12000, 12000, "MJPEG video of 12000x12000 frames"),
     ):
-        path = folder / f"{side}.avi"
-        writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 5, (side, side))
-        frame = _picture(side, side) if side <= 4096 else np.full((side, side, 3), 90, np.uint8)
+        path = folder / f"{w}x{h}.avi"
+        writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 5, (w, h))
+        frame = _picture(w, h) if w * h <= 4096 * 3072 else np.full((h, w, 3), 90, np.uint8)
         for _ in range(3):
             writer.write(frame)
         writer.release()

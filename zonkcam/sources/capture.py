@@ -9,8 +9,9 @@ from zonkcam.errors import UserError
 from zonkcam.sources.base import CameraError
 from zonkcam.vision import opencv
 
-MAX_FRAME_PIXELS = 4096 * 4096
-"""The largest video or webcam frame read (a decoded frame of it takes about 120 MB)."""
+MAX_FRAME_PIXELS = 4096 * 3072
+"""The largest video or webcam frame read (4K video is 3840x2160): the decoder's frames in
+flight and the BGR frame of it keep the whole process within 250 MB."""
 
 
 def open_capture(target: int | str, name: str) -> cv2.VideoCapture:
@@ -28,7 +29,7 @@ def open_capture(target: int | str, name: str) -> cv2.VideoCapture:
         cap.release()
         raise UserError(
             f"{name} has frames of {w}x{h} ({w * h / 1e6:.0f} MP); zonkcam reads "
-            f"frames of at most {MAX_FRAME_PIXELS / 1e6:.1f} MP (4096x4096)"
+            f"frames of at most {MAX_FRAME_PIXELS / 1e6:.1f} MP (4096x3072)"
         )
     return cap
 
