@@ -491,6 +491,47 @@ def test_watch_ends_with_exit_status_1_when_its_camera_is_given_up(tmp_path, mon
     assert cli.main([*argv, "--camera-tries", "-1"]) == 2
 
 
+def test_watch_stops_in_one_line_when_its_frames_change_size(tmp_path, monkeypatch, capsys):
+    """The camera's picture changes size while watch runs: one line and exit status 1 at
+    the first such frame, never a "recalibrate" report per frame."""
+    import json
+
+    from zonkcam import cli
+    from zonkcam.app import camera as app_camera
+    from zonkcam.mat.calibrate import calibrate
+    from zonkcam.sim.demo_table import DemoTable
+
+    table = DemoTable(seed=3, autoplay=False, size=(640, 480))
+    first = table.read()
+    calibrate(first.image, table.geometry).save(tmp_path / "cal.toml")
+    other = Frame(cv2.resize(first.image, (800, 450)), 1, 0.1)
+
+    class ChangingCamera:
+        name, fps, spec = "USB camera 7", 30.0, "usb:7"
+
+        def __init__(self):
+            self.frames = [other] * 100 + [first] * 5
+
+        def read(self):
+            return self.frames.pop() if self.frames else None
+
+        def close(self):
+            pass
+
+    monkeypatch.setattr(app_camera, "open_source", lambda spec, **kw: ChangingCamera())
+    monkeypatch.setattr("time.sleep", lambda s: None)
+    argv = ["watch", "--source", "usb:7", "--calibration", str(tmp_path / "cal.toml")]
+    assert cli.main(argv) == 1
+    out, err = capsys.readouterr()
+    reports = [json.loads(line) for line in out.splitlines()]
+    assert not any("recalibrate" in r.get("message", "") for r in reports[:-1])
+    assert reports[-1]["event"] == "stopped" and "another shape" in reports[-1]["error"]
+    assert err.splitlines()[-1] == (
+        "zonkcam watch: USB camera 7: the frames are 800x450 but the calibration is for "
+        "640x480: they are of another shape (another view): recalibrate (zonkcam calibrate)"
+    )
+
+
 def _mat_photo(tmp_path):
     from zonkcam.mat.calibrate import calibrate
     from zonkcam.mat.layout import load_geometry

@@ -11,7 +11,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from zonkcam.app.camera import open_camera
+from zonkcam.app.camera import open_camera, size_problem
 from zonkcam.errors import UserError
 from zonkcam.mat.calibrate import (
     MOVED_PX,
@@ -168,6 +168,7 @@ def run(args: argparse.Namespace) -> int:
         )
     camera = table.keep_going(args.camera_tries or None)
     last_image = {"image": first.image}
+    stopped: list[str] = []  # why the frames cannot be read any more
 
     def remember(stream: Iterator[Frame | CameraProblem]) -> Iterator[Frame | CameraProblem]:
         for item in stream:
@@ -175,6 +176,10 @@ def run(args: argparse.Namespace) -> int:
                 if item.repeat:
                     continue  # said once; the source is reopened when its time comes
             else:
+                problem = size_problem(item, cal)
+                if problem:  # the camera changed its picture: every frame would say so
+                    stopped.append(problem)
+                    return
                 last_image["image"] = item.image
             yield item
 
@@ -192,6 +197,10 @@ def run(args: argparse.Namespace) -> int:
                 _annotate(annotate, last_image["image"], cal, obs)
     finally:
         camera.close()
+    if stopped:
+        _emit({"event": "stopped", "bad_frames": camera.bad_frames, "error": stopped[0]})
+        print(f"zonkcam watch: {source.name}: {stopped[0]}", file=sys.stderr)
+        return 1
     if camera.gave_up is not None:
         _emit(
             {"event": "stopped", "bad_frames": camera.bad_frames, "error": camera.gave_up.message}
