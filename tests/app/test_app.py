@@ -755,3 +755,29 @@ def test_the_headless_demo_whose_log_is_deleted_ends_with_exit_status_1(
         f"are kept in {rescued}: bring it back with zonkcam games import {rescued}"
     )
     assert len(rescued.read_text().splitlines()) == 5  # the rules and the 4 actions
+
+
+@pytest.mark.slow
+def test_a_log_deleted_as_the_demo_seats_its_next_game_ends_with_exit_status_1(
+    tmp_path, capsys, monkeypatch
+):
+    """The log goes away just as a game ends: the next game is not seated on it (one line
+    saying where the game is kept, and exit status 1, as in the middle of a game)."""
+    from zonkcam import cli
+    from zonkcam.app import main as app_main
+
+    db = tmp_path / "g.sqlite3"
+
+    class DeletingApp(app_main.TableApp):
+        def tick(self, item):
+            super().tick(item)
+            if self.keeper.state.finished:
+                for path in tmp_path.glob("g.sqlite3*"):
+                    path.unlink()
+
+    monkeypatch.setattr(app_main, "TableApp", DeletingApp)
+    argv = ["play", "--source", "demo", "--games", "2", "--fast", "--db", str(db)]
+    assert cli.main([*argv, "--screenshots", str(tmp_path / "s"), "--mute"]) == 1
+    out, err = capsys.readouterr()
+    assert "Game 2:" not in out
+    assert err.splitlines()[-1].startswith(f"zonkcam: the game log {db} was deleted while")

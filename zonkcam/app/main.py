@@ -264,6 +264,8 @@ def run_app(config: AppConfig) -> int:
                 ):
                     if not app.new_game_wanted and (done or not demo):
                         break
+                    if log.missing():
+                        break  # the log went away: said below, with where the game is kept
                     games += 1
                     finished_at = None
                     keeper = seated_again(log, state, demo)
