@@ -27,7 +27,7 @@ run: $(STAMP)
 test: $(TRAIN_STAMP)
 	$(TEST_ENV) $(BIN)/python -m pytest
 
-# the fast part (under a minute on two cores): the tests not marked slow, on every core;
+# the fast part (about a minute on two cores): the tests not marked slow, on every core;
 # test_train.py is left uncollected too, so that torch is not even imported
 check: $(STAMP)
 	$(TEST_ENV) $(BIN)/python -m pytest $(FAST_TESTS)

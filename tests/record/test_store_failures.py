@@ -272,6 +272,19 @@ def test_a_time_that_is_not_a_time_is_unknown_everywhere(tmp_path, capsys, bad):
     assert "no times kept: the log&#x27;s times are unreadable (a damaged log)" in page
 
 
+def test_a_game_with_no_readable_time_is_listed_as_unknown_not_1970(tmp_path, capsys):
+    db = tmp_path / "g.db"
+    saved_game(db)
+    with sqlite3.connect(db) as con:
+        con.execute("UPDATE games SET created = 'soon'")
+        con.execute("UPDATE events SET at = 'later'")
+    con.close()
+    assert main(["games", "--db", str(db), "list"]) == 0
+    row = capsys.readouterr().out.splitlines()[1]
+    assert row.split()[:2] == ["1", "unknown"] and "1970" not in row
+    assert main(["games", "--db", str(db), "show"]) == 0  # the game played last: this one
+
+
 @pytest.mark.parametrize("game", ["0", "9223372036854775808", "99999999999999999999999"])
 def test_game_numbers_out_of_range(tmp_path, capsys, game):
     db = tmp_path / "g.db"

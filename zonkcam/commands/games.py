@@ -208,7 +208,7 @@ def _show(args: argparse.Namespace) -> int:
             games = [g for g in log.games() if _demo(args) or not g.demo]
             if not games:
                 raise UserError(f"no saved games in {log.path} to show" + _demo_note(args, log))
-            args.game = max(games, key=lambda g: (g.updated, g.id)).id
+            args.game = max(games, key=lambda g: (g.updated or 0.0, g.id)).id
         game, _ = saved_game(log, args.game)
         folder = photo_folder(log.path)
     for line in [*board_text(game.state).split("\n"), *game.state.log]:

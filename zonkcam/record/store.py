@@ -72,11 +72,13 @@ def default_db_path() -> Path:
 @dataclass(frozen=True)
 class GameRecord:
     id: int
-    created: float
+    created: float | None
+    """When the game began (seconds since the epoch); None where the log's time is unreadable."""
     rules_name: str
     finished: bool
     events: int
-    updated: float
+    updated: float | None
+    """When its last action was played; None where no time of it is readable."""
     players: tuple[str, ...]
     demo: bool = False
     """Played by the demo game's automatic players (never by people)."""
@@ -452,11 +454,11 @@ class EventLog:
             out.append(
                 GameRecord(
                     gid,
-                    _number(created),
+                    _time(created),
                     str(name),
                     bool(finished),
                     n,
-                    _number(updated),
+                    _time(updated),
                     _players(first[0][0] if first else None),
                     bool(demo),
                 )
@@ -579,13 +581,6 @@ def _time(value: object) -> float | None:
         return None
     at = float(value)
     return at if 0 <= at <= LAST_TIME else None  # NaN and infinities are neither
-
-
-def _number(value: object) -> float:
-    try:
-        return float(value)  # type: ignore[arg-type]
-    except (TypeError, ValueError):
-        return 0.0
 
 
 def _players(text: object) -> tuple[str, ...]:
