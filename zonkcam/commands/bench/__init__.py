@@ -51,8 +51,6 @@ def _fraction(text: str) -> float:
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    from zonkcam.sim.lens import LOOKS
-
     p = subparsers.add_parser(
         "bench",
         help="the benchmarks: the reader (alone), the game record (--engine), and the "
@@ -130,23 +128,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "observation reports the roll (target: at most 10 at 30 fps), the values read, "
         "and the watcher's time per frame (reading included, rendering excluded).",
     )
-    m.add_argument("--throws", type=whole_number(1), default=20, help="throws (default 20)")
-    m.add_argument(
-        "--reader",
-        choices=("onnx", "truth"),
-        default="onnx",
-        help="onnx: the learned reader (default); truth: what the demo table drew",
-    )
-    m.add_argument(
-        "--size", type=_size, default=(960, 720), help="frame size WxH (default 960x720)"
-    )
-    m.add_argument("--seed", type=int, default=0, help="seed of the throws (default 0)")
-    m.add_argument(
-        "--look",
-        choices=tuple(LOOKS),
-        default="plain",
-        help="the demo camera: plain, or realistic (tilt, distortion, JPEG, ...)",
-    )
+    _demo_throws(m, size=(960, 720), seed=0, look="plain")
     m.add_argument(
         "--mat", choices=SIZES, default="a3", help="the printed mat the dice are thrown on"
     )
@@ -183,26 +165,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "busy, and reports the time from the first frame in which every die lies still to "
         "the screen showing the roll (and the keep).",
     )
-    m.add_argument("--throws", type=whole_number(1), default=20, help="throws (default 20)")
-    m.add_argument(
-        "--size", type=_size, default=(1280, 960), help="frame size WxH (default 1280x960)"
-    )
-    m.add_argument(
-        "--look",
-        choices=tuple(LOOKS),
-        default="realistic",
-        help="the demo camera: realistic (default: tilt, distortion, JPEG, ...) or plain",
-    )
-    m.add_argument(
-        "--reader",
-        choices=("onnx", "truth"),
-        default="onnx",
-        help="onnx: the learned reader (default); truth: what the demo table drew",
-    )
+    _demo_throws(m, size=(1280, 960), seed=7, look="realistic")
     m.add_argument(
         "--threads", type=whole_number(1), default=1, help="onnxruntime threads (default 1)"
     )
-    m.add_argument("--seed", type=int, default=7, help="seed of the throws (default 7)")
     m.add_argument(
         "--slowdown",
         type=_fraction,
@@ -274,3 +240,28 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def _run_alone(args: argparse.Namespace) -> int:
     return _mode("engine" if args.engine else "reader")(args)
+
+
+def _demo_throws(
+    m: argparse.ArgumentParser, *, size: tuple[int, int], seed: int, look: str
+) -> None:
+    """The options of a mode that throws dice on the demo table and reads them."""
+    from zonkcam.sim.lens import LOOKS
+
+    m.add_argument("--throws", type=whole_number(1), default=20, help="throws (default 20)")
+    m.add_argument(
+        "--reader",
+        choices=("onnx", "truth"),
+        default="onnx",
+        help="onnx: the learned reader (default); truth: what the demo table drew",
+    )
+    m.add_argument(
+        "--size", type=_size, default=size, help=f"frame size WxH (default {size[0]}x{size[1]})"
+    )
+    m.add_argument("--seed", type=int, default=seed, help=f"seed of the throws (default {seed})")
+    m.add_argument(
+        "--look",
+        choices=tuple(LOOKS),
+        default=look,
+        help=f"the demo camera: plain, or realistic (tilt, distortion, JPEG, ...); default {look}",
+    )
