@@ -11,6 +11,7 @@ from __future__ import annotations
 import errno
 import os
 import secrets
+import shutil
 from collections.abc import Callable
 from pathlib import Path
 from typing import BinaryIO
@@ -64,12 +65,7 @@ class OutFolder:
     def copy_in(self, source: str | os.PathLike, name: str) -> Path:
         """A copy of the file `source` as `name`, with its times kept."""
         with open(source, "rb") as src:
-
-            def copy(out: BinaryIO) -> None:
-                while chunk := src.read(CHUNK):
-                    out.write(chunk)
-
-            path = self._written(name, copy)
+            path = self._written(name, lambda out: shutil.copyfileobj(src, out, CHUNK))
             st = os.fstat(src.fileno())
         os.utime(name, ns=(st.st_atime_ns, st.st_mtime_ns), dir_fd=self.fd, follow_symlinks=False)
         return path
