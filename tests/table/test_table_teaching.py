@@ -1,4 +1,5 @@
-"""The table learns its own dice: the blend, the reader, storage, and what teaches."""
+"""The table learns its own dice: taught faces decide or ask, the reader, storage, and what
+teaches."""
 
 from __future__ import annotations
 
@@ -24,7 +25,8 @@ from zonkcam.table.observe import TableWatcher
 from zonkcam.table.reading import SeenDie
 from zonkcam.table.teaching import Teacher, parse_fix
 from zonkcam.testing import TruthReader
-from zonkcam.vision.examples import TaughtDice, turns
+from zonkcam.vision import examples
+from zonkcam.vision.examples import TaughtDice, Verdict, taught_confidence, turns
 from zonkcam.vision.model import DiceModel
 from zonkcam.vision.reader import read_dice
 
@@ -41,36 +43,76 @@ def _probs(value: int, sure: float = 0.95) -> np.ndarray:
     return p
 
 
-# -- the blend ----------------------------------------------------------------------------
+# -- taught faces decide or ask -------------------------------------------------------------
+
+
+def _near(feature: np.ndarray, amount: float = 0.01) -> np.ndarray:
+    """The same die's face again, a little changed."""
+    return feature + amount * _feature(99)
 
 
 def test_with_nothing_taught_the_net_reads_alone():
     probs = np.stack([_probs(3), _probs(0, 0.9), _probs(6, 0.4)])
     feats = np.stack([_feature(k) for k in range(3)])
-    assert np.array_equal(TaughtDice().blend(probs, feats), probs)
+    out, verdicts = TaughtDice().decide(probs, feats)
+    assert np.array_equal(out, probs) and (verdicts == Verdict.NET).all()
     taught = TaughtDice(np.stack([_feature(9)]), [5])
-    assert np.array_equal(taught.blend(probs, None), probs)  # a model without features
+    out, verdicts = taught.decide(probs, None)  # a model without features
+    assert np.array_equal(out, probs) and (verdicts == Verdict.NET).all()
 
 
-def test_a_taught_die_is_read_as_taught_and_not_a_die_stays_the_nets():
-    misread = _feature(1)
-    probs = np.stack([_probs(3), _probs(2)])  # the net: 3 (it is a 5), and an unrelated 2
-    feats = np.stack([misread + 0.01, _feature(2)])  # the same die again, a little changed
+def test_a_taught_die_the_net_misreads_unsure_is_read_from_its_taught_face():
+    five = _feature(1)
     taught = TaughtDice()
-    taught.teach(misread[None], [5])
-    out = taught.blend(probs, feats)
-    assert int(np.argmax(out[0, 1:])) + 1 == 5
-    assert int(np.argmax(out[1, 1:])) + 1 == 2  # nothing near it was taught
-    np.testing.assert_allclose(out[:, 0], probs[:, 0])
+    taught.teach(np.stack([five, _feature(3)]), [5, 2])  # its 5, and another die's 2
+    probs = _probs(3, 0.6)[None]  # the net: 3, unsure (it is a 5)
+    out, verdicts = taught.decide(probs, _near(five)[None])
+    assert int(np.argmax(out[0, 1:])) + 1 == 5 and verdicts[0] == Verdict.TAUGHT
+    np.testing.assert_allclose(out[:, 0], probs[:, 0])  # 'not a die' stays the net's
     np.testing.assert_allclose(out.sum(axis=1), 1, atol=1e-5)
+    assert taught_confidence(np.array([0.4]), verdicts)[0] >= examples.TAUGHT_SURE
+
+
+def test_a_confident_disagreement_is_asked_not_guessed():
+    five = _feature(1)
+    taught = TaughtDice(np.stack([five, _feature(3)]), [5, 2])
+    probs = _probs(3, 0.97)[None]  # the net is sure of 3; its taught face says 5
+    out, verdicts = taught.decide(probs, _near(five)[None])
+    assert verdicts[0] == Verdict.ASK
+    assert np.array_equal(out, probs)  # the net's reading is shown, with a '?'
+    assert taught_confidence(np.array([0.99]), verdicts)[0] <= examples.ASKED < 0.6
+
+
+def test_a_taught_face_that_agrees_makes_the_die_sure():
+    three = _feature(4)
+    taught = TaughtDice(np.stack([three, _feature(5)]), [3, 6])
+    _, verdicts = taught.decide(_probs(3, 0.7)[None], _near(three)[None])
+    assert verdicts[0] == Verdict.TAUGHT
+    assert taught_confidence(np.array([0.5]), verdicts)[0] >= examples.TAUGHT_SURE
+
+
+def test_a_die_like_no_taught_die_reads_as_the_net_alone():
+    taught = TaughtDice(np.stack([_feature(1), _feature(3)]), [5, 2])
+    stranger = np.zeros(D, np.float32)
+    stranger[0] = 1.0  # far from every taught face
+    probs = np.stack([_probs(3, 0.97), _probs(4, 0.5)])
+    out, verdicts = taught.decide(probs, np.stack([stranger, stranger]))
+    assert np.array_equal(out, probs) and (verdicts == Verdict.NET).all()
+    assert np.array_equal(taught_confidence(np.array([0.8, 0.4]), verdicts), [0.8, 0.4])
+
+
+def test_two_taught_values_about_as_near_leave_the_net_to_read():
+    face = _feature(1)
+    taught = TaughtDice(np.stack([face, face]), [5, 2])  # one look taught as two values
+    probs = _probs(3, 0.6)[None]
+    out, verdicts = taught.decide(probs, _near(face)[None])
+    assert verdicts[0] == Verdict.NET and np.array_equal(out, probs)
 
 
 def test_teaching_refuses_values_off_a_die_and_keeps_the_newest_per_value():
     taught = TaughtDice()
     with pytest.raises(ValueError):
         taught.teach(_feature(0)[None], [7])
-    from zonkcam.vision import examples
-
     many = np.stack([_feature(k) for k in range(examples.MAX_PER_VALUE + 5)])
     taught.teach(many, [4] * len(many))
     assert taught.counts()[4] == examples.MAX_PER_VALUE
@@ -116,14 +158,22 @@ IMAGE = np.full((416, 416, 3), 90, np.uint8)
 
 def test_the_reader_reads_a_misread_die_right_once_taught():
     feature = _feature(7)
-    model = _one_die_model(_probs(2, 0.9), feature)
+    model = _one_die_model(_probs(2, 0.6), feature)
     seen: list[np.ndarray] = []
     (die,) = read_dice(IMAGE, model, features=seen)
     assert die.value == 2 and len(seen) == 1  # the net's misread, and what it saw
     taught = TaughtDice()
     taught.teach(np.stack(seen), [6])  # the scorekeeper: it is a 6
     (again,) = read_dice(IMAGE, model, examples=taught)
-    assert again.value == 6
+    assert again.value == 6 and again.confidence >= examples.TAUGHT_SURE
+
+
+def test_the_reader_asks_about_a_die_its_net_is_sure_of_and_its_taught_face_is_not():
+    feature = _feature(7)
+    model = _one_die_model(_probs(2, 0.99), feature)
+    taught = TaughtDice(feature[None], [6])
+    (die,) = read_dice(IMAGE, model, examples=taught)
+    assert die.confidence <= examples.ASKED
 
 
 def test_a_model_without_the_feature_output_reads_as_before():

@@ -41,6 +41,8 @@ class Schedule:
     """Value-net steps on the detector's own candidates (mined) after the first stage."""
     tables: int
     """Rendered training tables."""
+    face_steps: int = 600
+    """Steps of the face head on the finished value net (zonkcam.train.faces)."""
 
 
 SCHEDULES = {
@@ -59,7 +61,13 @@ SCHEDULES = {
         det_steps=0, det_batch=0, value_steps=1000, value_batch=128, tune_steps=250, tables=400
     ),
     "tiny": Schedule(
-        det_steps=3, det_batch=2, value_steps=3, value_batch=8, tune_steps=2, tables=3
+        det_steps=3,
+        det_batch=2,
+        value_steps=3,
+        value_batch=8,
+        tune_steps=2,
+        tables=3,
+        face_steps=3,
     ),
 }
 """full: the shipped model; short: leave-one-source-out twins of both nets; values:
@@ -288,7 +296,7 @@ def train(cfg: TrainConfig) -> list[Path]:
     """The whole run; returns the two .onnx files written to cfg.out_dir."""
     import cv2
 
-    from zonkcam.train.features import add_feature_output
+    from zonkcam.train.faces import add_face_output, face_data, train_head
     from zonkcam.train.quantize import quantize_values
     from zonkcam.vision.model import DETECTOR_FILE, VALUES_FILE
 
@@ -349,7 +357,9 @@ def train(cfg: TrainConfig) -> list[Path]:
     rng = np.random.default_rng([cfg.seed, 5])
     calib = mined.x[rng.permutation(len(mined))[:512]] if len(mined) else crops.x[:64]
     quantize_values(fp32, values_path, calib.transpose(0, 3, 1, 2).astype(np.float32))
-    add_feature_output(values_path)  # the pooled feature, for the table's taught dice
+    # the feature the table's taught dice are compared in (zonkcam.train.faces)
+    faces = face_data(values_path, photos, cfg.seed, cfg.threads, cfg.log)
+    add_face_output(values_path, train_head(faces, cfg.seed, cfg.log, s.face_steps))
     minutes = (time.time() - t0) / 60
     cfg.log(
         f"wrote {det_path} and {values_path} (int8; float32 kept as {fp32.name}); {minutes:.0f} min"

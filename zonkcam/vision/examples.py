@@ -1,40 +1,77 @@
-"""The table's own dice: examples the scorekeeper confirmed, blended with the value net.
+"""The table's own dice: the faces the scorekeeper taught, deciding a die or asking.
 
-Every table has its own dice (a colour, a pip shape, a face the nets never saw). A die the
-scorekeeper confirmed or corrected is an example: the value net's pooled feature of its
-crop (the 'features' output of dice_values.onnx, zonkcam.train.features) and its value.
-A crop read later is compared, by cosine similarity, with each value's taught examples;
-each example near enough adds evidence for its value (a kernel: about 1 for a
-near-identical crop, nothing for one that merely looks like a die, CLOSENESS), and the
-value distribution becomes the net's own plus WEIGHT x the evidence, renormalised. With no
-example near a crop the net's answer stands; the same die showing the same face under the
-same lamp - what a table sees all night - is read as it was taught. Only the
-values 1-6 move: the net's 'not a die' probability is kept as it is, so teaching never
-makes the reader see dice that are not there (nor miss ones that are).
+Every table has its own few dice (a colour, a pip shape, a face the nets never saw). A die
+taught with its value - each face shown in "meet the dice", or a die the scorekeeper
+confirmed or corrected - is an example: the value net's `features` of its crop (the
+'features' output of dice_values.onnx: zonkcam.train.faces, a feature in which one value on
+different dice lies closer than two values on one die, joined with the die's look) and
+its value.
+
+A crop read later is compared, by cosine similarity, with every example (`decide`):
+
+- nearer than NEAR to none: a die like no taught die (a new die at the table) is read by
+  the net alone (Verdict.NET);
+- the nearest example's value is the net's, and it leads the nearest example of another
+  value by MARGIN: the taught face confirms the net (Verdict.TAUGHT: sure);
+- the two differ and the net is sure of its own (NET_SURE): the die is asked
+  (Verdict.ASK), never guessed;
+- the two differ, the net unsure: the taught face decides (Verdict.TAUGHT);
+- two taught values about as near (under MARGIN apart): the net's reading stands.
+
+Only the values 1-6 move: the net's 'not a die' probability is kept as it is, so teaching
+never makes the reader see dice that are not there (nor miss ones that are).
 
 A die's face is the same value turned a quarter (and mirrored: every die face is
-symmetric so), so each taught crop can be taught in its eight turns (`turns`): one throw
+symmetric so), so each taught crop can be taught in its eight turns (`turns`): one scene
 then covers the ways the die may land.
 
-Pure numpy, no I/O: the blend is two small matrix products - about 0.1 ms for a throw of
-six dice against a full store (6 x MAX_PER_VALUE examples), against the reader's ~15 ms. Storage is
-zonkcam.mat.taught.
+Pure numpy, no I/O: one matrix product - well under a millisecond for a throw of six dice
+against a full store (6 x MAX_PER_VALUE examples). Storage is zonkcam.mat.taught.
 """
 
 from __future__ import annotations
 
+from enum import IntEnum
+
 import numpy as np
 
 VALUES = 6
-CLOSENESS = 0.02
-"""How near (1 - cosine similarity) a crop must be to an example for it to count: an
-example at distance d adds exp(-d / CLOSENESS) to its value's evidence. The features are
-non-negative (cosines 0-1); the same value of one dice set lies about 0.03-0.1 apart,
-different values about 0.2-0.5 (real photos, docs/reader.md)."""
-WEIGHT = 1.0
-"""One near-identical example weighs as much as the net's whole value distribution."""
-MAX_PER_VALUE = 96
+NEAR = 0.75
+"""Least cosine similarity to an example for a crop to count as a taught die's face."""
+MARGIN = 0.03
+"""How much nearer the nearest example must be than the nearest of another value for the
+taught face to speak."""
+NET_SURE = 0.8
+"""The net's P(value | a die) at or over which a disagreeing taught face asks instead of
+deciding."""
+TAUGHT_SURE = 0.9
+"""The confidence of a die its taught face decides or confirms (the reader's confidence
+stays where it is higher)."""
+ASKED = 0.3
+"""The confidence of a die that is asked: under any bar the table asks at."""
+MAX_PER_VALUE = 192
 """Examples kept per value (the newest): a few KB each at float16, a night's rolls fit."""
+
+
+class Verdict(IntEnum):
+    """What the taught faces made of one die."""
+
+    NET = 0
+    """Like no taught die: the net's reading stands."""
+    TAUGHT = 1
+    """Its taught face decides (or confirms the net): the value is sure."""
+    ASK = 2
+    """The taught face and the net disagree: the die is asked."""
+
+
+def taught_confidence(confidence: np.ndarray, verdicts: np.ndarray) -> np.ndarray:
+    """The reader's confidences (N,) after the taught faces' verdicts (N,): at least
+    TAUGHT_SURE where a taught face decides or confirms, at most ASKED where it asks."""
+    out = np.asarray(confidence, np.float64).copy()
+    v = np.asarray(verdicts)
+    out[v == Verdict.TAUGHT] = np.maximum(out[v == Verdict.TAUGHT], TAUGHT_SURE)
+    out[v == Verdict.ASK] = np.minimum(out[v == Verdict.ASK], ASKED)
+    return out
 
 
 def _normalised(features: np.ndarray) -> np.ndarray:
@@ -53,7 +90,7 @@ def turns(crops: np.ndarray) -> np.ndarray:
 
 class TaughtDice:
     """A table's taught dice: L2-normalised features (M, D), their values (M,) 1-6 and
-    body colours (as read; kept for the record, not used in the blend)."""
+    body colours (as read; kept for the record, not used in deciding)."""
 
     def __init__(
         self,
@@ -113,36 +150,50 @@ class TaughtDice:
         self.features = np.ascontiguousarray(feats_all[keep], np.float32)
         self.values = vals_all[keep].astype(np.int8)
         self.colours = [c for c, k in zip(cols_all, keep, strict=True) if k]
-        # what every blend uses, laid out once: (D, M) and the values one-hot (M, 6)
+        # what every decision uses, laid out once: (D, M)
         self._features_t = np.ascontiguousarray(self.features.T)
-        self._one_hot = np.eye(VALUES, dtype=np.float32)[self.values.astype(np.int64) - 1]
         return len(vals)
 
-    def evidence(self, features: np.ndarray, closeness: float = CLOSENESS) -> np.ndarray:
-        """(N, D) features -> (N, 6): for each value, the sum over its examples of
-        exp((cosine similarity - 1) / closeness) - about 1 per near-identical example,
-        nothing from examples that merely look like a die."""
-        if not len(self):
-            return np.zeros((len(features), VALUES), np.float32)
-        kernel = np.exp((_normalised(features) @ self._features_t - 1.0) / closeness)
-        return kernel @ self._one_hot
-
-    def blend(
-        self,
-        probs: np.ndarray,
-        features: np.ndarray | None,
-        closeness: float = CLOSENESS,
-        weight: float = WEIGHT,
-    ) -> np.ndarray:
-        """The value net's (N, 7) probabilities (0 = not a die, 1-6) with the taught dice
-        mixed into the values 1-6: P(value) in proportion to the net's P(value) + weight x
-        evidence. Unchanged with no examples, no features, or features of another size."""
-        if not len(self) or features is None or len(probs) == 0 or features.shape[1] != self.dim:
-            return probs
-        die = 1.0 - probs[:, 0:1]
-        net = probs[:, 1:] / np.maximum(die, 1e-9)  # the net's value distribution
-        values = net + weight * self.evidence(features, closeness)
-        values /= values.sum(axis=1, keepdims=True)
+    def decide(
+        self, probs: np.ndarray, features: np.ndarray | None
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """The value net's (N, 7) probabilities (0 = not a die, 1-6) of N crops and their
+        features -> (probabilities, verdicts (N,) of Verdict). Where a taught face decides,
+        its value takes the net's die probability; elsewhere the probabilities are the
+        net's. All NET with no examples, no features, or features of another size."""
+        n = len(probs)
+        verdicts = np.full(n, Verdict.NET, np.int8)
+        if not len(self) or features is None or n == 0 or features.shape[1] != self.dim:
+            return probs, verdicts
+        sim = _normalised(features) @ self._features_t  # (N, M)
+        nearest = np.argmax(sim, axis=1)
+        rows = np.arange(n)
+        best = sim[rows, nearest]
+        taught = self.values[nearest].astype(np.int64)
+        other = np.where(self.values[None, :] == taught[:, None], -2.0, sim)
+        lead = best - other.max(axis=1)
+        die = 1.0 - probs[:, 0]
+        net = probs[:, 1:] / np.maximum(die, 1e-9)[:, None]
+        read = np.argmax(net, axis=1) + 1
+        sure = net[rows, read - 1] >= NET_SURE
+        near = best >= NEAR
+        clear = lead >= MARGIN
+        agree = taught == read
+        speaks = near & clear
+        verdicts[speaks & (agree | ~sure)] = Verdict.TAUGHT
+        verdicts[speaks & ~agree & sure] = Verdict.ASK
         out = probs.copy()
-        out[:, 1:] = (values * die).astype(probs.dtype)
-        return out
+        moved = np.flatnonzero((verdicts == Verdict.TAUGHT) & ~agree)
+        if len(moved):
+            out[moved, 1:] = 0.0
+            out[moved, taught[moved]] = die[moved]
+        return out, verdicts
+
+    def nearest(self, features: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(N, D) features -> the nearest example's value (N,) and cosine similarity (N,);
+        values 0 with nothing taught."""
+        if not len(self) or len(features) == 0:
+            return np.zeros(len(features), np.int64), np.zeros(len(features), np.float32)
+        sim = _normalised(features) @ self._features_t
+        k = np.argmax(sim, axis=1)
+        return self.values[k].astype(np.int64), sim[np.arange(len(k)), k]
