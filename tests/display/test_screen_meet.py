@@ -22,7 +22,7 @@ from zonkcam.game.rules import PRESETS
 from zonkcam.mat.calibrate import calibrate
 from zonkcam.table.observe import TableWatcher
 from zonkcam.table.reading import SeenDie
-from zonkcam.table.teaching import Teacher
+from zonkcam.table.teaching import Meet, Meeting, Teacher
 from zonkcam.testing import TruthReader
 from zonkcam.vision.examples import TaughtDice
 
@@ -267,7 +267,7 @@ def test_the_set_up_screens_meet_the_dice_then_seat_a_game(tmp_path):
     def key(k, text=""):
         return pygame.event.Event(pygame.KEYDOWN, key=k, unicode=text)
 
-    met: list[int] = []
+    met: list[Meeting] = []
     with (
         EventLog(tmp_path / "g.db") as log,
         Window.open((800, 480), screenshots=tmp_path / "shots") as window,
@@ -283,7 +283,7 @@ def test_the_set_up_screens_meet_the_dice_then_seat_a_game(tmp_path):
         ]
         window.events = lambda: script.pop(0) if script else []
         keeper = set_up_on_screen(log, ui, [], meet=met.append)
-        assert met == [3]
+        assert met == [Meeting(Meet.FACES)]  # the set-up meets the dice face by face
         assert keeper is not None and keeper.state.rules.name == "classic-10000"
         assert [p.name for p in keeper.state.players] == ["An"]
 
