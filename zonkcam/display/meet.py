@@ -330,11 +330,23 @@ class MeetFaces(_MeetScreen):
         return f"face {min(self.value, VALUES)} of {VALUES}"
 
     def _hint(self) -> str:
-        redo = "   hold SELECT: redo" if self.meeting.lessons else ""
-        return f"Put every die showing {self.value} on the mat, then ROLL{redo}   Esc: done"
+        if self.done:
+            return "every face is met"
+        return f"Put every die showing {self.value} on the mat, then ROLL"
 
     def _heading(self) -> str:
         return f"ALL {self.value}s" if not self.done else "MET"
+
+    def _status(self) -> str:
+        """Why no dice are shown to take, in a few words."""
+        m = self.meeting
+        if m.done:
+            return "every face is met"
+        if m.blocked:
+            return "something is in the way"
+        if m.moving:
+            return "the dice are moving"
+        return f"waiting for the {self.value}s"
 
     def _buttons(self) -> list[Button]:
         return [
@@ -372,16 +384,28 @@ class MeetFaces(_MeetScreen):
         else:
             y = screen.text(
                 surface,
-                self.meeting.why_not(),
-                round(h * 0.045),
+                self._status(),
+                round(h * 0.06),
                 (panel.x + pad, y),
                 color=DIM,
                 background=PANEL,
                 width=inner,
                 label=True,
             ).bottom
+        lessons = self.meeting.lessons
+        redo = f"hold SELECT: redo face {lessons[-1].value}   " if lessons else ""
+        y = screen.text(
+            surface,
+            f"{redo}SELECT / Esc: done",
+            round(h * 0.04),
+            (panel.x + pad, y + pad // 2),
+            color=DIM,
+            background=PANEL,
+            width=inner,
+            label=True,
+        ).bottom
         if self.lesson is not None and self.lesson.pointed_out:
-            y += pad
+            y += pad // 2
             for line in (f"face {self.lesson.value}, not taught:", *self.lesson.pointed_out):
                 y = screen.text(
                     surface,

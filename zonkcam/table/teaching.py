@@ -268,7 +268,8 @@ class FaceLesson:
     taught: int
     """Dice taught that face."""
     pointed_out: tuple[str, ...] = ()
-    """Each die not taught, and why: ``die 2 from the left (red) seems to show 5``."""
+    """Each die not taught, and why: ``die 2 from the left (red) seems to show 5`` (its
+    colour where the scene's dice are of more than one)."""
 
     def __str__(self) -> str:
         return f"face {self.value}: {counted(self.taught, 'die', 'dice')} taught" + "".join(
@@ -286,8 +287,9 @@ def teach_face(
     seen: list[SeenDie] = []
     colours: list[str | None] = []
     pointed: list[str] = []
+    coloured = len({d.color for d in dice}) > 1  # a die's colour tells it apart
     for number, die in enumerate(dice, 1):
-        where = f"die {number} from the left" + (f" ({die.color})" if die.color else "")
+        where = f"die {number} from the left" + (f" ({die.color})" if coloured else "")
         other = plainly_other(die, value, sure)
         crop = teacher.reader.recall(die.bbox) if other is None else None
         if other == "cocked":
