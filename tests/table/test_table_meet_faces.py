@@ -147,9 +147,7 @@ def test_a_die_the_net_is_very_sure_shows_another_face_is_pointed_out_not_taught
     # is the reader's to learn: taught a 1 with the rest
     assert lesson.pointed_out == ("die 1 from the left seems to show 2",)
     assert lesson.taught == 4 and t.learner.values() == [1, 1, 1, 1]
-    assert str(lesson) == (
-        "face 1: 4 dice taught; die 1 from the left seems to show 2: not taught"
-    )
+    assert str(lesson) == "face 1: 4 dice taught; die 1 from the left seems to show 2: not taught"
 
 
 def test_a_die_pointed_out_among_dice_of_several_colours_is_named_with_its_colour():
@@ -269,3 +267,57 @@ def test_watch_meets_the_dice_face_by_face_from_a_frame_folder_with_no_input(
     counts = back.counts()
     assert note == "" and all(counts[v] >= 8 and counts[v] % 8 == 0 for v in range(1, 7))
     assert json.loads(out.splitlines()[-1])["event"] == "stopped"
+
+
+def test_at_a_terminal_enter_takes_each_scene_r_redoes_and_done_ends():
+    t = _Meeting()
+
+    def live():
+        while True:
+            yield t.table.read()
+
+    def lays(values):  # the person lays these dice, then presses Enter
+        def act():
+            t.table.throw(values)
+            return ""
+
+        return act
+
+    script = [
+        lays([1] * 5),
+        lambda: "",  # Enter again, the dice as they were
+        lays([2] * 5),
+        lambda: "r",
+        lambda: "",  # face 2 again, from the same dice
+        lambda: "done",
+    ]
+    prompts: list[str] = []
+
+    def ask(prompt: str) -> str | None:
+        prompts.append(prompt)
+        return script.pop(0)()
+
+    lines: list[str] = []
+    taught = meet_face_by_face(live(), t.watcher, t.teacher, lines.append, ask)
+    assert script == [] and taught == 10
+    assert t.learner.values() == [1] * 5 + [2] * 5
+    assert lines[1:] == [
+        "face 1 of 6: put every die showing 1 on the mat",
+        "face 1: 5 dice taught",
+        "face 2 of 6: put every die showing 2 on the mat",
+        "these dice were taken for face 1: put every die showing 2 on the mat",
+        "face 2: 5 dice taught",
+        "face 3 of 6: put every die showing 3 on the mat",
+        "face 2 again: what it taught is forgotten; put every die showing 2 on the mat",
+        "face 2: 5 dice taught",
+        "face 3 of 6: put every die showing 3 on the mat",
+        f"met the dice: 10 dice taught; {t.teacher.summary()}",
+    ]
+    assert prompts[0] == "Enter: take them, r: redo the last face, done: "
+
+
+def test_at_a_terminal_the_end_of_input_ends_the_meeting():
+    t = _Meeting()
+    lines: list[str] = []
+    taught = meet_face_by_face(iter(()), t.watcher, t.teacher, lines.append, lambda p: None)
+    assert taught == 0 and lines[-1] == "met the dice: 0 dice taught; no taught dice"

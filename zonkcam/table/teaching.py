@@ -445,7 +445,8 @@ def meet_face_by_face(
             say(f"face {meeting.value} of {VALUES}: {meeting.prompt()}")
             prompted = meeting.asked
         if ask is not None:
-            line = (ask("Enter: take them, r: redo the last face, done: ") or "done").strip()
+            answer = ask("Enter: take them, r: redo the last face, done: ")
+            line = "done" if answer is None else answer.strip()
             if line.lower() in ("done", "q", "quit"):
                 break
             if line.lower() in ("r", "redo"):
