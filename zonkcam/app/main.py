@@ -122,7 +122,7 @@ class AppConfig:
     confirm_below: float | None
     photo_budget: float
     meet_dice: Meeting | None = None
-    """"Meet the dice" first (``--meet-dice``); None: not."""
+    """ "Meet the dice" first (``--meet-dice``); None: not."""
     forget_dice: bool = False
     text: bool = False
 

@@ -66,9 +66,6 @@ class Meeting:
     throws: int = THROWS
     """Throws asked for, by throws."""
 
-    def __str__(self) -> str:
-        return "face by face" if self.how is Meet.FACES else counted(self.throws, "throw")
-
 
 def meeting(text: str) -> Meeting:
     """The meeting a ``--meet-dice`` word names: ``faces``, ``throws`` (THROWS of them) or
