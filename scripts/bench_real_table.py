@@ -356,7 +356,7 @@ def meet_the_dice(
     throws: int,
     rng: np.random.Generator,
 ) -> int:
-    """ "Meet the dice" as the set-up screen plays it: ``throws`` throws of six of the
+    """ "Meet the dice" by throws, as the set-up screen plays it: ``throws`` throws of six of the
     pool's dice; after each settled throw the scorekeeper fixes every die read wrong (the
     truth) and confirms, and the dice read are taught in their eight turns. The dice are
     picked up after. Returns the dice taught."""
@@ -739,7 +739,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         default=0,
         metavar="N",
         help="first meet the dice for N throws (the scorekeeper fixes every misread), as "
-        "zonkcam play --meet-dice does",
+        "zonkcam play --meet-dice throws does",
     )
     ap.add_argument(
         "--table-dice",

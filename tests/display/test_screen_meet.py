@@ -1,4 +1,5 @@
-""" "Meet the dice" on the screen: only a confirmed throw teaches, with its fixed values."""
+""" "Meet the dice" on the screen: face by face, each scene taken with ROLL teaches its face;
+by throws, only a confirmed throw teaches, with its fixed values."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from zonkcam.app.main import demo_table, meet_on_screen
 from zonkcam.controls import BANK, ROLL, SELECT, UNDO, Control, Press
 from zonkcam.display.draw import ACCENT
 from zonkcam.display.game_screen import GameScreen
-from zonkcam.display.meet import MeetTheDice, Stage
+from zonkcam.display.meet import MeetFaces, MeetTheDice, Stage
 from zonkcam.display.painter import Painter
 from zonkcam.display.setup import MEET_THE_DICE, ChooseRules
 from zonkcam.display.sounds import Sounds
@@ -22,7 +23,7 @@ from zonkcam.game.rules import PRESETS
 from zonkcam.mat.calibrate import calibrate
 from zonkcam.table.observe import TableWatcher
 from zonkcam.table.reading import SeenDie
-from zonkcam.table.teaching import Teacher
+from zonkcam.table.teaching import Meet, Meeting, Teacher
 from zonkcam.testing import TruthReader
 from zonkcam.vision.examples import TaughtDice
 
@@ -249,6 +250,128 @@ def test_the_demo_table_throws_its_own_dice_and_its_scorekeeper_fixes_misreads(t
     assert len(drawn) == 15 and learner.values() == sorted(drawn)  # each misread fixed
 
 
+class _Faces:
+    """The demo table, its watcher and the face-by-face step."""
+
+    def __init__(self, seed: int = 4) -> None:
+        self.table = demo_table(seed)
+        first = self.table.read()
+        self.watcher = TableWatcher(
+            calibrate(first.image, self.table.geometry), TruthReader(self.table)
+        )
+        self.learner = _LearningReader()
+        self.meet = MeetFaces(Teacher(self.learner, None, "fp"))  # type: ignore[arg-type]
+        self.meet.frame = first.image
+
+    def lay(self, values) -> None:
+        """These dice settle on the mat, every frame shown to the step."""
+        self.table.throw(values)
+        for _ in range(300):
+            frame = self.table.read()
+            self.meet.frame = frame.image
+            for obs in self.watcher.process(frame):
+                self.meet.observe(obs)
+            self.meet.tick()
+            if not self.meet.waiting and not self.table.busy:
+                return
+        raise AssertionError("the dice never settled")
+
+
+def test_meeting_face_by_face_with_the_three_buttons(tmp_path):
+    """ROLL takes the scene and teaches it the step's face; a die plainly showing another
+    face is pointed out; SELECT held (UNDO) redoes the last face; DONE ends."""
+    t = _Faces()
+    surface, screen = _draw(t.meet)
+    assert find_text(surface, screen, "Put every die showing 1 on the mat, then ROLL")
+    assert find_text(surface, screen, "face 1 of 6") and find_text(surface, screen, "ALL 1s")
+    t.meet.handle(ROLL)  # nothing on the mat yet
+    assert t.learner.taught is None and t.meet.value == 1
+    assert t.meet.message == "no dice on the mat: put every die showing 1 on the mat"
+    t.lay([1] * 5)
+    surface, screen = _draw(t.meet)
+    assert len([d for d in screen.texts if d.text == "1"]) >= 5  # the scene as read
+    t.meet.handle(ROLL)
+    assert t.learner.values() == [1] * 5 and t.learner.turns == [True]
+    assert t.meet.message == "face 1: 5 dice taught" and t.meet.value == 2
+    surface, screen = _draw(t.meet)
+    assert find_text(surface, screen, "Put every die showing 2 on the mat, then ROLL")
+    assert find_text(surface, screen, "face 2 of 6")
+    assert find_text(surface, screen, f"the table knows: {t.meet.summary}")
+    t.meet.handle(ROLL)  # the same dice are not the 2s
+    assert t.learner.values() == [1] * 5
+    assert t.meet.message.startswith("these dice were taken for face 1")
+    t.lay([2, 2, 5, 2, 2])  # one die plainly shows a 5: pointed out, not taught
+    t.meet.handle(ROLL)
+    assert t.learner.values() == [1] * 5 + [2] * 4
+    assert t.meet.message.startswith("face 2: 4 dice taught; die ")
+    assert t.meet.message.endswith("seems to show 5: not taught")
+    surface, screen = _draw(t.meet)
+    save(surface, artifacts_dir(tmp_path), "meet-faces")
+    assert find_text(surface, screen, "face 2, not taught:")
+    assert find_text(surface, screen, "hold SELECT: redo face 2   SELECT / Esc: done")
+    t.meet.handle(UNDO)  # SELECT held, u, or the REDO button: face 2 again
+    assert t.meet.value == 2 and t.learner.values() == [1] * 5
+    assert t.meet.message.startswith("face 2 again: what it taught is forgotten")
+    t.lay([2] * 5)  # the die turned to its 2
+    t.meet.handle(ROLL)
+    assert t.learner.values() == [1] * 5 + [2] * 5 and t.meet.taught == 10
+    _, screen = _draw(t.meet)
+    t.meet.handle(t.meet.tapped(_button(screen, "DONE")))
+    assert t.meet.done and not t.meet.cancelled and t.meet.value == 3
+
+
+def test_the_touch_buttons_of_the_face_by_face_step_take_and_redo():
+    t = _Faces(seed=5)
+    t.lay([1] * 5)
+    _, screen = _draw(t.meet)
+    t.meet.handle(t.meet.tapped(_button(screen, "TAKE")))
+    assert t.learner.values() == [1] * 5
+    _, screen = _draw(t.meet)
+    t.meet.handle(t.meet.tapped(_button(screen, "REDO")))
+    assert t.meet.value == 1 and t.learner.values() == []
+
+
+@pytest.mark.parametrize("command", [SELECT, QUIT])
+def test_select_or_esc_ends_the_face_by_face_step_keeping_what_it_taught(command):
+    t = _Faces()
+    t.lay([1] * 5)
+    t.meet.handle(ROLL)
+    t.meet.handle(command)
+    assert t.meet.done and not t.meet.cancelled and t.learner.values() == [1] * 5
+
+
+def test_the_demo_table_lays_every_face_for_its_meeting(tmp_path):
+    table = demo_table(5)
+    first = table.read()
+    learner = _LearningReader()
+    meet = MeetFaces(Teacher(learner, None, "fp"))  # type: ignore[arg-type]
+
+    def frames():
+        for _ in range(2000):
+            yield table.read()
+
+    with Window.open((800, 480), screenshots=tmp_path / "shots") as window:
+        ui = GameScreen(window, sounds=Sounds(muted=True))
+        watcher = TableWatcher(calibrate(first.image, table.geometry), TruthReader(table))
+        meet_on_screen(ui, frames(), watcher, meet, table=table, auto=True, paced=False)
+        assert ui.keyboard.tap_to_command is None
+    assert meet.done and table.throws == 6 and meet.taught == 30
+    assert learner.values() == sorted([v for v in range(1, 7) for _ in range(5)])
+
+
+def test_play_meets_the_dice_face_by_face_unless_told_throws(tmp_path, monkeypatch, capsys):
+    from zonkcam import cli
+
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    monkeypatch.setattr("zonkcam.app.main.first_game", lambda *a, **k: None)  # then leave
+    args = ["play", "--source", "demo", "--meet-dice", "--db", str(tmp_path / "g.db")]
+    assert cli.main([*args, "--screenshots", str(tmp_path / "shots")]) == 0
+    err = capsys.readouterr().err
+    line = next(x for x in err.splitlines() if "met the dice" in x)
+    assert ", every face (" in line  # the demo table laid every die showing 1, ... 6
+    assert not list((tmp_path / "config").rglob("taught-dice.npz"))
+
+
 def test_the_rules_menu_offers_meet_the_dice_where_the_table_can_learn():
     assert MEET_THE_DICE not in ChooseRules().options
     menu = ChooseRules(meet=True)
@@ -267,7 +390,7 @@ def test_the_set_up_screens_meet_the_dice_then_seat_a_game(tmp_path):
     def key(k, text=""):
         return pygame.event.Event(pygame.KEYDOWN, key=k, unicode=text)
 
-    met: list[int] = []
+    met: list[Meeting] = []
     with (
         EventLog(tmp_path / "g.db") as log,
         Window.open((800, 480), screenshots=tmp_path / "shots") as window,
@@ -283,7 +406,7 @@ def test_the_set_up_screens_meet_the_dice_then_seat_a_game(tmp_path):
         ]
         window.events = lambda: script.pop(0) if script else []
         keeper = set_up_on_screen(log, ui, [], meet=met.append)
-        assert met == [3]
+        assert met == [Meeting(Meet.FACES)]  # the set-up meets the dice face by face
         assert keeper is not None and keeper.state.rules.name == "classic-10000"
         assert [p.name for p in keeper.state.players] == ["An"]
 

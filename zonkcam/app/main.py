@@ -16,8 +16,9 @@ from zonkcam.app.demo import DemoDriver, confirm_from_truth
 from zonkcam.app.games import DEMO_PLAYERS, new_game, resume, resume_command, resume_id
 from zonkcam.app.loop import TableApp
 from zonkcam.app.players import AutoPlayer
+from zonkcam.controls import ROLL
 from zonkcam.display.game_screen import GameScreen
-from zonkcam.display.meet import THROWS, MeetTheDice, Stage
+from zonkcam.display.meet import MeetFaces, MeetTheDice
 from zonkcam.display.odds_worker import OddsWorker
 from zonkcam.display.setup import ChooseGame, ChooseRules, EnterPlayers, ResumableGame
 from zonkcam.display.sounds import Sounds
@@ -40,7 +41,7 @@ from zonkcam.sources import (
     Frame,
 )
 from zonkcam.table.observe import TableWatcher
-from zonkcam.table.teaching import open_teacher
+from zonkcam.table.teaching import Meet, Meeting, open_teacher
 
 FPS = 30.0
 WINNER_PAUSE_S = 6.0
@@ -120,7 +121,8 @@ class AppConfig:
     pins: tuple[int, int, int]
     confirm_below: float | None
     photo_budget: float
-    meet_dice: int = 0
+    meet_dice: Meeting | None = None
+    """ "Meet the dice" first (``--meet-dice``); None: not."""
     forget_dice: bool = False
     text: bool = False
 
@@ -157,11 +159,11 @@ def run_app(config: AppConfig) -> int:
             raise
     # what is played, on stdout like the game's log; stderr is for what went wrong
     print(f"zonkcam: {source.name}" + (" (no camera: playing the demo game)" if demo else ""))
-    meet_throws = config.meet_dice
+    meeting = config.meet_dice
     # the demo's automatic players confirm nothing: the demo table learns only what it
     # meets (its rendered dice, for this run: nothing kept on disk)
     teacher = (
-        (open_teacher(reader, None, say=_note) if meet_throws else None)
+        (open_teacher(reader, None, say=_note) if meeting else None)
         if demo
         else open_teacher(
             reader,
@@ -190,27 +192,29 @@ def run_app(config: AppConfig) -> int:
         camera = table.keep_going()
         feed = camera.frames()
 
-        def meet(throws: int) -> None:
+        def meet(how: Meeting) -> None:
             assert teacher is not None
             meet_on_screen(
                 screen,
                 feed,
                 TableWatcher(cal, reader),
-                MeetTheDice(teacher, throws, confirm_below),
+                MeetFaces(teacher, confirm_below)
+                if how.how is Meet.FACES
+                else MeetTheDice(teacher, how.throws, confirm_below),
                 table=source if demo else None,
                 auto=window.headless,
                 notifier=notifier,
                 paced=not (window.headless or config.fast),
             )
 
-        if meet_throws and teacher is not None:
+        if meeting and teacher is not None:
             if window.headless and not demo:
                 _note(
                     "meet the dice needs the screen (in a terminal: zonkcam watch "
                     "--meet-dice): skipped"
                 )
             else:
-                meet(meet_throws)
+                meet(meeting)
         keeper = first_game(
             log, config, demo, screen, notifier, meet if teacher is not None and not demo else None
         )
@@ -335,7 +339,7 @@ def first_game(
     demo: bool,
     ui: GameScreen,
     notifier: Notifier | None = None,
-    meet: Callable[[int], None] | None = None,
+    meet: Callable[[Meeting], None] | None = None,
 ) -> LoggedGame | None:
     if args.resume:
         return resume(log, args.resume)
@@ -402,11 +406,11 @@ def set_up_on_screen(
     ui: GameScreen,
     unfinished: list[GameRecord],
     notifier: Notifier | None = None,
-    meet: Callable[[int], None] | None = None,
+    meet: Callable[[Meeting], None] | None = None,
 ) -> LoggedGame | None:
     """The set-up screens: resume a game, or choose the rules and seat the players. With
     ``meet`` (the table can learn its dice) the rules menu offers "meet the dice" too:
-    ``meet(throws)`` plays that step, then the menu comes back."""
+    ``meet(Meeting())`` plays that step face by face, then the menu comes back."""
     if unfinished:
         chosen = _run_screen(
             ui,
@@ -425,7 +429,7 @@ def set_up_on_screen(
             return None
         if not rules.meet or meet is None:
             break
-        meet(THROWS)
+        meet(Meeting())
     players = _run_screen(ui, EnterPlayers(rules.rules), notifier)
     if players is None:
         return None
@@ -448,7 +452,7 @@ def _run_screen(ui: GameScreen, screen: Any, notifier: Notifier | None = None):
 
 
 STUCK_FRAMES = 90
-"""The demo table throws again when a throw it made has not settled into one to check
+"""The demo table throws again when a throw it made has not settled into one to take
 after this many frames (the table saw nothing new)."""
 
 
@@ -456,20 +460,22 @@ def meet_on_screen(
     ui: GameScreen,
     feed: Iterator[Frame | CameraProblem],
     watcher: TableWatcher,
-    meet: MeetTheDice,
+    meet: MeetFaces | MeetTheDice,
     *,
     table: DemoTable | None = None,
     auto: bool = False,
     notifier: Notifier | None = None,
     paced: bool = True,
-) -> MeetTheDice:
+) -> MeetFaces | MeetTheDice:
     """Play "meet the dice" on the screen until it is done: each camera frame goes
     through ``watcher`` to the step, then the scorekeeper's commands (keys, taps on the
     step's own touch buttons, the arcade buttons). On the demo ``table`` its own dice
-    are thrown whenever the step waits for a throw; ``auto`` (nobody at the screen): the
-    demo's scorekeeper fixes what was misread from what the table drew and confirms.
+    are thrown whenever the step waits for them (face by face: every die showing the
+    step's face); ``auto`` (nobody at the screen): the demo's scorekeeper takes each
+    scene, or fixes what was misread in a throw from what the table drew and confirms.
     Says how it went on stderr."""
     ui.keyboard.tap_to_command = meet.tapped
+    faces = isinstance(meet, MeetFaces)
     thrown_for, idle = -1, 0
     try:
         for item in feed:
@@ -486,14 +492,19 @@ def meet_on_screen(
                 meet.frame = item.image
                 for obs in watcher.process(item):
                     meet.observe(obs)
-            if table is not None and meet.stage is Stage.THROW:
+                meet.tick()
+            if table is not None and meet.waiting:
+                asked = meet.meeting.asked if faces else meet.thrown
                 idle = 0 if table.busy else idle + 1
-                if not table.busy and (thrown_for != meet.thrown or idle > STUCK_FRAMES):
-                    table.throw(n=table.n_dice)
-                    thrown_for, idle = meet.thrown, 0
+                if not table.busy and (thrown_for != asked or idle > STUCK_FRAMES):
+                    if faces:
+                        table.throw([meet.value] * table.n_dice)
+                    else:
+                        table.throw(n=table.n_dice)
+                    thrown_for, idle = asked, 0
             commands = ui.commands()
-            if auto and meet.stage is Stage.CHECK and isinstance(item, Frame):
-                commands += confirm_from_truth(meet.dice, item.truth)
+            if auto and not meet.waiting and isinstance(item, Frame):
+                commands += [ROLL] if faces else confirm_from_truth(meet.dice, item.truth)
             for command in commands:
                 meet.handle(command)
             meet.draw(ui.window.surface, ui.painter)

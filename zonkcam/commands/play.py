@@ -16,6 +16,7 @@ from pathlib import Path
 from zonkcam.errors import UserError
 from zonkcam.game.names import quoted
 from zonkcam.record.photos import DEFAULT_BUDGET_MB
+from zonkcam.table.teaching import THROWS, Meeting, meeting
 
 DEMO_PLAYERS = ("Ann", "Bob", "Cy")
 
@@ -98,14 +99,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     p.add_argument(
         "--meet-dice",
-        type=whole_number(1),
+        type=meeting_word,
         nargs="?",
-        const=3,
-        default=0,
-        metavar="THROWS",
-        help="first teach the table its dice on the screen: throw all the dice (default 3 "
-        "throws), fix any die misread, confirm; kept beside the calibration (the demo "
-        "table: for this run only). The set-up screen offers it too",
+        const=Meeting(),
+        default=None,
+        metavar="HOW",
+        help="first teach the table its dice on the screen: 'faces' (the default): every "
+        "die showing 1 on the mat, then 2, ... 6, each taken with ROLL; 'throws' (or a "
+        f"number of throws, default {THROWS}): throw all the dice, fix any die misread, "
+        "confirm. Kept beside the calibration (the demo table: for this run only). The "
+        "set-up screen offers it too",
     )
     p.add_argument(
         "--forget-dice",
@@ -133,6 +136,18 @@ def whole_number(least: int) -> Callable[[str], int]:
 
     parse.__name__ = "whole number"
     return parse
+
+
+def meeting_word(text: str) -> Meeting:
+    """An argparse type: how "meet the dice" goes (``faces``, ``throws`` or a number of
+    throws; zonkcam.table.teaching.meeting)."""
+    try:
+        return meeting(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+meeting_word.__name__ = "meeting"
 
 
 def run(args: argparse.Namespace) -> int:

@@ -12,6 +12,7 @@ import cv2
 import numpy as np
 
 from zonkcam.app.camera import open_camera, size_problem
+from zonkcam.commands.play import meeting_word
 from zonkcam.errors import UserError
 from zonkcam.mat.calibrate import (
     MOVED_PX,
@@ -24,9 +25,19 @@ from zonkcam.sources import (
     FILE_TRIES,
     CameraProblem,
     Frame,
+    FrameSource,
+    is_live,
 )
 from zonkcam.table.observe import TableEvent, TableReport, TableWatcher, WatchConfig
-from zonkcam.table.teaching import meet_the_dice, open_teacher
+from zonkcam.table.teaching import (
+    THROWS,
+    Meet,
+    Meeting,
+    Teacher,
+    meet_face_by_face,
+    meet_the_dice,
+    open_teacher,
+)
 from zonkcam.table.zones import Zone
 
 CAMERA_TRIES = 10
@@ -92,13 +103,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     p.add_argument(
         "--meet-dice",
-        type=int,
+        type=meeting_word,
         nargs="?",
-        const=3,
-        default=0,
-        metavar="THROWS",
-        help="first teach the table its dice: after each settled throw (default 3) type "
-        "the right values or Enter; what is confirmed is kept beside the calibration",
+        const=Meeting(),
+        default=None,
+        metavar="HOW",
+        help="first teach the table its dice. 'faces' (the default): every die showing 1 on "
+        "the mat, then 2, ... 6, Enter taking each (r: redo the last face, done: end; from "
+        "a video or image folder, or with no terminal, each still scene in turn); 'throws' "
+        f"(or a number of throws, default {THROWS}): after each settled throw type the right "
+        "values or Enter. What is taught is kept beside the calibration",
     )
     p.add_argument(
         "--forget-dice",
@@ -112,8 +126,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     if args.still_frames < 1 or args.reads < 1:
         raise UserError("--still-frames and --reads must be 1 or more")
-    if args.meet_dice < 0:
-        raise UserError("--meet-dice takes the number of throws, 1 or more")
     if args.camera_tries < 0:
         raise UserError("--camera-tries takes a number of tries, or 0 for never giving up")
     table = open_camera(
@@ -184,9 +196,12 @@ def run(args: argparse.Namespace) -> int:
             yield item
 
     try:
-        observations = watcher.watch(remember(_limited(camera.frames(), args.frames)))
-        if args.meet_dice and teacher is not None:
-            meet_the_dice(observations, teacher, args.meet_dice, _ask, _note)
+        frames = remember(_limited(camera.frames(), args.frames))
+        if args.meet_dice and args.meet_dice.how is Meet.FACES and teacher is not None:
+            _meet_faces(frames, watcher, teacher, source)
+        observations = watcher.watch(frames)
+        if args.meet_dice and args.meet_dice.how is Meet.THROWS and teacher is not None:
+            meet_the_dice(observations, teacher, args.meet_dice.throws, _ask, _note)
         for obs in observations:
             _emit(obs.to_json())
             if annotate is not None and obs.event in (
@@ -209,6 +224,33 @@ def run(args: argparse.Namespace) -> int:
         return 1
     _emit({"event": "stopped", "bad_frames": camera.bad_frames})
     return 0
+
+
+def _meet_faces(
+    frames: Iterator[Frame | CameraProblem],
+    watcher: TableWatcher,
+    teacher: Teacher,
+    source: FrameSource,
+) -> None:
+    """Meet the dice face by face before watching: Enter takes each scene at a terminal
+    watching a camera; from a video or image folder, or with no terminal, each still
+    scene is the next face's. The demo table lays every die showing each face itself."""
+    scripted = not is_live(source.spec) or not sys.stdin.isatty()
+    demo = getattr(source, "demo", False)
+    autoplay = getattr(source, "autoplay", False)
+    if demo:
+        source.autoplay = False  # the meeting lays its dice
+
+    def lay(value: int) -> None:
+        source.throw([value] * source.n_dice)
+
+    try:
+        meet_face_by_face(
+            frames, watcher, teacher, _note, None if scripted else _ask, lay if demo else None
+        )
+    finally:
+        if demo:
+            source.autoplay = autoplay
 
 
 def _limited(stream: Iterator[Frame | CameraProblem], n: int) -> Iterator[Frame | CameraProblem]:

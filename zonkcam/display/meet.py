@@ -1,8 +1,20 @@
 """ "Meet the dice" on the screen: the table learns its own dice at set-up.
 
-The scorekeeper throws all the dice; once they settle the screen shows them as read, on
-the camera view (a die read with low confidence with a ``?``) and as a row of values.
-A misread die is fixed as in the game, or with the buttons alone:
+Face by face (:class:`MeetFaces`, ``zonkcam play --meet-dice``): the screen asks for
+every die showing 1 on the mat, then 2, ... then 6, and shows the dice as the table read
+them once they settle:
+
+* ROLL (Enter, the TAKE button) takes the scene: each die is taught the step's face
+  (:class:`~zonkcam.table.teaching.FaceByFace`), and a die that plainly shows another face
+  is pointed out, not taught;
+* REDO (SELECT held, ``u``, the REDO button) goes back to the last face taken: what it
+  taught is forgotten and its scene is taken again;
+* QUIT (Esc, the DONE button) or SELECT ends the meeting; what was taught stays.
+
+By throws (:class:`MeetTheDice`, ``--meet-dice throws``): the scorekeeper throws all the
+dice; once they settle the screen shows them as read, on the camera view (a die read
+with low confidence with a ``?``) and as a row of values. A misread die is fixed as in
+the game, or with the buttons alone:
 
 * tap the die (on the camera view or in the row) and type its value, or tap it again to
   count its value up;
@@ -12,10 +24,10 @@ A misread die is fixed as in the game, or with the buttons alone:
 * UNDO (SELECT held, ``u``, the SKIP button) skips the throw: nothing taught;
 * QUIT (Esc, the DONE button), or SELECT while no throw is on screen, skips the rest.
 
-The step ends after its throws. It reads no camera itself: the app hands it each
-settled :class:`~zonkcam.table.observe.TableReport` (:meth:`MeetTheDice.observe`) and
-the frame to show, and its commands (:meth:`MeetTheDice.handle`), as for the other
-set-up screens (:mod:`zonkcam.display.setup`).
+The step ends after its throws (or its six faces). It reads no camera itself: the app
+hands it each :class:`~zonkcam.table.observe.TableReport` (``observe``), tells it of each
+frame (``tick``), gives it the frame to show and its commands (``handle``), as for the
+other set-up screens (:mod:`zonkcam.display.setup`).
 """
 
 from __future__ import annotations
@@ -33,15 +45,14 @@ from zonkcam.display.taps import CameraFit
 from zonkcam.display.view import CONFIRM_BELOW, ShownDie, die_at
 from zonkcam.game.names import counted
 from zonkcam.table.observe import TableEvent
+from zonkcam.table.teaching import THROWS, FaceByFace, FaceLesson, plainly_other
+from zonkcam.vision.examples import VALUES
 
 if TYPE_CHECKING:
     from zonkcam.table.observe import TableReport
     from zonkcam.table.reading import SeenDie
     from zonkcam.table.teaching import Teacher
     from zonkcam.table.zones import TableDie
-
-THROWS = 3
-"""Throws "meet the dice" asks for unless told (``zonkcam play --meet-dice N``)."""
 
 
 class Stage(StrEnum):
@@ -51,19 +62,371 @@ class Stage(StrEnum):
     """A throw on screen for the scorekeeper to check, fix and confirm."""
 
 
-class MeetTheDice:
-    """The "meet the dice" screen: a set-up step, driven like the others (``done``)."""
+Button = tuple[str, Press, tuple[int, int, int]]
+"""A touch button: its word, the command it stands for, its colour."""
+
+
+class _MeetScreen:
+    """What both ways of meeting the dice draw: the title and how far along; the camera
+    view with the dice; a panel with its touch buttons; the hint, what the table knows and
+    the last message, stacked up from the bottom edge."""
 
     wants_text = False
     cancelled = False
     """Esc ends this step, not the set-up."""
 
+    def __init__(self, teacher: Teacher, confirm_below: float) -> None:
+        self.teacher = teacher
+        self.confirm_below = confirm_below
+        self.frame: np.ndarray | None = None
+        """The camera frame to show."""
+        self.message = ""
+        self._fit: CameraFit | None = None
+        self._touch: list[tuple[pygame.Rect, Press]] = []
+        """Where the screen's touch buttons and value chips were drawn last."""
+
+    @property
+    def summary(self) -> str:
+        """What the table knows of its dice (the taught examples)."""
+        return self.teacher.summary()
+
+    def tick(self) -> None:
+        """One camera frame went by (after its reports)."""
+
+    def tapped(self, pos: tuple[float, float]) -> Press | None:
+        """The command a tap at screen position ``pos`` stands for on the screen drawn
+        last: a touch button's, or TAP_DIE for a die (on the camera view or in the row)."""
+        for rect, command in self._touch:
+            if rect.collidepoint(pos):
+                return command
+        dice = self._shown()
+        if self._fit is not None and dice:
+            at = self._fit.to_frame(pos)
+            index = die_at(at, dice) if at is not None else None
+            if index is not None:
+                return Press(Control.TAP_DIE, index)
+        return None
+
+    # -- what each way of meeting shows --------------------------------------------------
+
+    def _shown(self) -> tuple[TableDie, ...]:
+        """The dice marked on the camera view."""
+        raise NotImplementedError
+
+    def shown_dice(self) -> tuple[ShownDie, ...]:
+        raise NotImplementedError
+
+    def _count(self) -> str:
+        """How far along (top right)."""
+        raise NotImplementedError
+
+    def _hint(self) -> str:
+        raise NotImplementedError
+
+    def _heading(self) -> str:
+        raise NotImplementedError
+
+    def _buttons(self) -> list[Button]:
+        raise NotImplementedError
+
+    def _body(
+        self, surface: pygame.Surface, screen: Painter, panel: pygame.Rect, top: int, pad: int
+    ) -> None:
+        """The panel between its heading and its touch buttons."""
+
+    def _picked(self) -> TableDie | None:
+        """The die picked for fixing, outlined on the camera view."""
+        return None
+
+    # -- drawing -------------------------------------------------------------------------
+
+    def draw(self, surface: pygame.Surface, screen: Painter) -> None:
+        """Title and how far along; the camera view with the dice; the panel and its touch
+        buttons; what the table knows; what to press (or the last message)."""
+        screen.texts = []
+        self._touch = []
+        w, h = surface.get_size()
+        pad = max(6, h // 40)
+        figure = round(h * FIGURE)
+        surface.fill(BACKGROUND)
+        count = screen.text(
+            surface, self._count(), figure, (w - pad, pad), color=TEXT, anchor="topright"
+        )
+        title = screen.text(
+            surface,
+            "Meet the dice",
+            round(h * 0.11),
+            (pad, pad),
+            color=ACCENT,
+            width=count.left - 3 * pad,
+        )
+        top = max(title.bottom, count.bottom) + pad
+        bottom = h - pad
+        lines = [
+            (self._hint(), 0.045, DIM, False),
+            (f"the table knows: {self.summary}", 0.045, DIM, True),
+        ]
+        if self.message:
+            lines.append((self.message, 0.05, WARN, False))
+        for text, size, colour, label in lines:  # stacked up from the bottom edge
+            bottom = (
+                screen.text(
+                    surface,
+                    text,
+                    round(h * size),
+                    (pad, bottom),
+                    color=colour,
+                    anchor="bottomleft",
+                    width=w - 2 * pad,
+                    label=label,
+                ).top
+                - pad // 2
+            )
+        camera = pygame.Rect(pad, top, round(w * 0.55) - pad, bottom - top)
+        self._fit = screen.draw_camera(surface, camera, self.frame, self.shown_dice())
+        picked = self._picked()
+        if self._fit is not None and picked is not None:
+            box = self._fit.to_screen(picked.bbox)
+            pygame.draw.rect(surface, ACCENT, box.inflate(14, 14), max(3, h // 120))
+        panel = pygame.Rect(camera.right + pad, top, w - camera.right - 2 * pad, bottom - top)
+        pygame.draw.rect(surface, PANEL, panel, border_radius=max(2, panel.h // 40))
+        inner = panel.w - 2 * pad
+        y = screen.text(
+            surface,
+            self._heading(),
+            round(h * 0.1),
+            (panel.x + pad, panel.y + pad),
+            background=PANEL,
+            width=inner,
+        ).bottom
+        self._body(surface, screen, panel, y + pad, pad)
+        button_h = round(h * 0.14)
+        buttons = pygame.Rect(panel.x + pad, panel.bottom - pad - button_h, inner, button_h)
+        touch = self._buttons()
+        each = (buttons.w - pad * (len(touch) - 1)) // len(touch)
+        for i, (word, command, colour) in enumerate(touch):
+            rect = pygame.Rect(buttons.x + i * (each + pad), buttons.y, each, buttons.h)
+            pygame.draw.rect(surface, colour, rect, border_radius=rect.h // 6)
+            screen.text(
+                surface,
+                word,
+                figure,
+                rect.center,
+                color=BACKGROUND,
+                background=colour,
+                anchor="center",
+                width=rect.w - pad,
+            )
+            self._touch.append((rect, command))
+
+    def _chips(
+        self,
+        surface: pygame.Surface,
+        screen: Painter,
+        panel: pygame.Rect,
+        top: int,
+        pad: int,
+        chips: list[tuple[str, tuple[int, int, int], tuple[int, int, int], bool]],
+    ) -> int:
+        """A row of value chips (label, its colour, its outline, picked), numbered as the
+        dice; each is a touch target. Returns the row's bottom."""
+        n = len(chips)
+        h = surface.get_height()
+        inner = panel.w - 2 * pad
+        side = min(round(h * 0.13), (inner - (n - 1) * pad // 2) // max(1, n))
+        for k, (label, colour, outline, picked) in enumerate(chips):
+            rect = pygame.Rect(panel.x + pad + k * (side + pad // 2), top, side, side)
+            background = ACCENT if picked else BACKGROUND
+            pygame.draw.rect(surface, background, rect, border_radius=side // 6)
+            pygame.draw.rect(surface, outline, rect, max(2, side // 20), border_radius=side // 6)
+            screen.text(
+                surface,
+                label,
+                round(h * FIGURE),
+                rect.center,
+                color=BACKGROUND if picked else colour,
+                background=background,
+                anchor="center",
+                width=side - 4,
+            )
+            self._touch.append((rect, Press(Control.TAP_DIE, k)))
+        return top + side
+
+
+class MeetFaces(_MeetScreen):
+    """Meeting the dice face by face: a set-up step, driven like the others (``done``)."""
+
+    def __init__(self, teacher: Teacher, confirm_below: float = CONFIRM_BELOW) -> None:
+        super().__init__(teacher, confirm_below)
+        self.meeting = FaceByFace(teacher)
+        self.lesson: FaceLesson | None = None
+        """What the last face taken taught (and pointed out)."""
+
+    @property
+    def done(self) -> bool:
+        return self.meeting.done
+
+    @property
+    def taught(self) -> int:
+        """Dice taught so far."""
+        return self.meeting.taught
+
+    @property
+    def value(self) -> int:
+        """The face asked for now."""
+        return self.meeting.value
+
+    @property
+    def waiting(self) -> bool:
+        """Whether it waits for the table to settle on the step's dice."""
+        return not self.meeting.ready
+
+    # -- what the table saw -------------------------------------------------------------
+
+    def observe(self, obs: TableReport) -> None:
+        self.meeting.observe(obs)
+
+    def tick(self) -> None:
+        self.meeting.tick()
+
+    # -- what the scorekeeper does ------------------------------------------------------
+
+    def handle(self, command: Press) -> None:
+        kind = command.kind
+        if kind in (Control.QUIT, Control.SELECT):
+            self.meeting.ended = True
+        elif kind is Control.ROLL:
+            got = self.meeting.take()
+            if isinstance(got, FaceLesson):
+                self.lesson, self.message = got, str(got)
+            else:
+                self.message = got
+        elif kind is Control.UNDO:
+            self.message = self.meeting.redo()
+            self.lesson = self.meeting.lessons[-1] if self.meeting.lessons else None
+        elif kind in (Control.BANK, Control.DIGIT, Control.TAP_DIE):
+            self.message = "ROLL takes the dice on the mat, hold SELECT redoes the last face"
+
+    # -- drawing -------------------------------------------------------------------------
+
+    def _shown(self) -> tuple[TableDie, ...]:
+        m = self.meeting
+        return m.scene if m.fresh and not m.moving and not m.done else ()
+
+    def shown_dice(self) -> tuple[ShownDie, ...]:
+        """The scene to take: a die that plainly shows another face with a ``?``."""
+        dice = self._shown()
+        colours = {d.color for d in dice}
+        return tuple(
+            ShownDie(
+                d,
+                plainly_other(d, self.value) is not None or d.confidence < self.confirm_below,
+                d.color if len(colours) > 1 else None,
+            )
+            for d in dice
+        )
+
+    def _count(self) -> str:
+        return f"face {min(self.value, VALUES)} of {VALUES}"
+
+    def _hint(self) -> str:
+        if self.done:
+            return "every face is met"
+        return f"Put every die showing {self.value} on the mat, then ROLL"
+
+    def _heading(self) -> str:
+        return f"ALL {self.value}s" if not self.done else "MET"
+
+    def _status(self) -> str:
+        """Why no dice are shown to take, in a few words."""
+        m = self.meeting
+        if m.done:
+            return "every face is met"
+        if m.blocked:
+            return "something is in the way"
+        if m.moving:
+            return "the dice are moving"
+        return f"waiting for the {self.value}s"
+
+    def _buttons(self) -> list[Button]:
+        return [
+            ("TAKE", Press(Control.ROLL), ACCENT),
+            ("REDO", Press(Control.UNDO), TEXT),
+            ("DONE", Press(Control.QUIT), DIM),
+        ]
+
+    def _body(
+        self, surface: pygame.Surface, screen: Painter, panel: pygame.Rect, top: int, pad: int
+    ) -> None:
+        """The scene's dice as read, from the left (one that plainly shows another face
+        in orange), then what the last face taken left untaught."""
+        h = surface.get_height()
+        inner = panel.w - 2 * pad
+        dice = self._shown()
+        y = top
+        if dice:
+            y = self._chips(
+                surface,
+                screen,
+                panel,
+                top,
+                pad,
+                [
+                    (
+                        str(d.value) if d.known else "?",
+                        WARN if plainly_other(d, self.value) else TEXT,
+                        WARN if plainly_other(d, self.value) else DIM,
+                        False,
+                    )
+                    for d in dice
+                ],
+            )
+        else:
+            y = screen.text(
+                surface,
+                self._status(),
+                round(h * 0.06),
+                (panel.x + pad, y),
+                color=DIM,
+                background=PANEL,
+                width=inner,
+                label=True,
+            ).bottom
+        lessons = self.meeting.lessons
+        redo = f"hold SELECT: redo face {lessons[-1].value}   " if lessons else ""
+        y = screen.text(
+            surface,
+            f"{redo}SELECT / Esc: done",
+            round(h * 0.04),
+            (panel.x + pad, y + pad // 2),
+            color=DIM,
+            background=PANEL,
+            width=inner,
+            label=True,
+        ).bottom
+        if self.lesson is not None and self.lesson.pointed_out:
+            y += pad // 2
+            for line in (f"face {self.lesson.value}, not taught:", *self.lesson.pointed_out):
+                y = screen.text(
+                    surface,
+                    line,
+                    round(h * 0.04),
+                    (panel.x + pad, y),
+                    color=WARN,
+                    background=PANEL,
+                    width=inner,
+                    label=True,
+                ).bottom
+
+
+class MeetTheDice(_MeetScreen):
+    """Meeting the dice by throws: a set-up step, driven like the others (``done``)."""
+
     def __init__(
         self, teacher: Teacher, throws: int = THROWS, confirm_below: float = CONFIRM_BELOW
     ) -> None:
-        self.teacher = teacher
+        super().__init__(teacher, confirm_below)
         self.throws = throws
-        self.confirm_below = confirm_below
         self.thrown = 0
         """Throws checked so far (confirmed or skipped)."""
         self.taught = 0
@@ -76,17 +439,16 @@ class MeetTheDice:
         """What the reader saw of each die when the throw settled (what is taught)."""
         self.picked: int | None = None
         """The die being fixed."""
-        self.frame: np.ndarray | None = None
-        """The camera frame to show."""
-        self.message = ""
         self.done = False
-        self._fit: CameraFit | None = None
-        self._touch: list[tuple[pygame.Rect, Press]] = []
-        """Where the screen's touch buttons and value chips were drawn last."""
 
     @property
     def stage(self) -> Stage:
         return Stage.CHECK if self.dice else Stage.THROW
+
+    @property
+    def waiting(self) -> bool:
+        """Whether it waits for a throw."""
+        return self.stage is Stage.THROW
 
     # -- what the table saw -------------------------------------------------------------
 
@@ -182,25 +544,13 @@ class MeetTheDice:
     def _clear(self) -> None:
         self.dice, self.values, self.seen, self.picked = (), [], [], None
 
-    def tapped(self, pos: tuple[float, float]) -> Press | None:
-        """The command a tap at screen position ``pos`` stands for on the screen drawn
-        last: a touch button's, or TAP_DIE for a die (on the camera view or in the row)."""
-        for rect, command in self._touch:
-            if rect.collidepoint(pos):
-                return command
-        if self._fit is not None and self.dice:
-            at = self._fit.to_frame(pos)
-            index = die_at(at, self.dice) if at is not None else None
-            if index is not None:
-                return Press(Control.TAP_DIE, index)
-        return None
-
-    @property
-    def summary(self) -> str:
-        """What the table knows of its dice (the taught examples)."""
-        return self.teacher.summary()
-
     # -- drawing -------------------------------------------------------------------------
+
+    def _shown(self) -> tuple[TableDie, ...]:
+        return self.dice
+
+    def _picked(self) -> TableDie | None:
+        return self.dice[self.picked] if self.picked is not None else None
 
     def shown_dice(self) -> tuple[ShownDie, ...]:
         """The throw's dice as the camera view marks them: fixed ones with their value."""
@@ -213,55 +563,8 @@ class MeetTheDice:
             out.append(ShownDie(die, unsure, d.color if len(colours) > 1 else None))
         return tuple(out)
 
-    def draw(self, surface: pygame.Surface, screen: Painter) -> None:
-        """Title and throws left; the camera view with the dice; the values and the touch
-        buttons; what the table knows; what to press (or the last message)."""
-        screen.texts = []
-        self._touch = []
-        w, h = surface.get_size()
-        pad = max(6, h // 40)
-        figure = round(h * FIGURE)
-        surface.fill(BACKGROUND)
-        left = f"throw {min(self.thrown + 1, self.throws)} of {self.throws}"
-        count = screen.text(surface, left, figure, (w - pad, pad), color=TEXT, anchor="topright")
-        title = screen.text(
-            surface,
-            "Meet the dice",
-            round(h * 0.11),
-            (pad, pad),
-            color=ACCENT,
-            width=count.left - 3 * pad,
-        )
-        top = max(title.bottom, count.bottom) + pad
-        bottom = h - pad
-        lines = [
-            (self._hint(), 0.045, DIM, False),
-            (f"the table knows: {self.summary}", 0.045, DIM, True),
-        ]
-        if self.message:
-            lines.append((self.message, 0.05, WARN, False))
-        for text, size, colour, label in lines:  # stacked up from the bottom edge
-            bottom = (
-                screen.text(
-                    surface,
-                    text,
-                    round(h * size),
-                    (pad, bottom),
-                    color=colour,
-                    anchor="bottomleft",
-                    width=w - 2 * pad,
-                    label=label,
-                ).top
-                - pad // 2
-            )
-        camera = pygame.Rect(pad, top, round(w * 0.55) - pad, bottom - top)
-        self._fit = screen.draw_camera(surface, camera, self.frame, self.shown_dice())
-        if self._fit is not None and self.picked is not None:
-            box = self._fit.to_screen(self.dice[self.picked].bbox)
-            pygame.draw.rect(surface, ACCENT, box.inflate(14, 14), max(3, h // 120))
-        panel = pygame.Rect(camera.right + pad, top, w - camera.right - 2 * pad, bottom - top)
-        pygame.draw.rect(surface, PANEL, panel, border_radius=max(2, panel.h // 40))
-        self._panel(surface, screen, panel, figure, pad)
+    def _count(self) -> str:
+        return f"throw {min(self.thrown + 1, self.throws)} of {self.throws}"
 
     def _hint(self) -> str:
         if self.stage is Stage.THROW:
@@ -270,96 +573,40 @@ class MeetTheDice:
             return f"die {self.picked + 1}: BANK or tap it again: +1, or type 1-6   ROLL: teach"
         return "ROLL / Enter: teach   SELECT or tap: fix a die   hold SELECT / u: skip"
 
-    def _panel(
-        self, surface: pygame.Surface, screen: Painter, panel: pygame.Rect, figure: int, pad: int
-    ) -> None:
-        h = surface.get_height()
-        inner = panel.w - 2 * pad
-        heading = "ALL RIGHT?" if self.stage is Stage.CHECK else "THROW ALL YOUR DICE"
-        y = screen.text(
-            surface,
-            heading,
-            round(h * 0.1),
-            (panel.x + pad, panel.y + pad),
-            background=PANEL,
-            width=inner,
-        ).bottom
-        button_h = round(h * 0.14)
-        buttons = pygame.Rect(panel.x + pad, panel.bottom - pad - button_h, inner, button_h)
+    def _heading(self) -> str:
+        return "ALL RIGHT?" if self.stage is Stage.CHECK else "THROW ALL YOUR DICE"
+
+    def _buttons(self) -> list[Button]:
         if self.stage is Stage.CHECK:
-            self._chips(surface, screen, panel, y + pad, figure, pad)
-            touch = [
+            return [
                 ("TEACH", Press(Control.ROLL), ACCENT),
                 ("SKIP", Press(Control.UNDO), TEXT),
                 ("DONE", Press(Control.QUIT), DIM),
             ]
-        else:
-            screen.text(
-                surface,
-                "then check what the table read",
-                round(h * 0.05),
-                (panel.x + pad, y + pad),
-                color=DIM,
-                background=PANEL,
-                width=inner,
-                label=True,
-            )
-            touch = [("DONE", Press(Control.QUIT), DIM)]
-        gap = pad
-        each = (buttons.w - gap * (len(touch) - 1)) // len(touch)
-        for i, (word, command, colour) in enumerate(touch):
-            rect = pygame.Rect(buttons.x + i * (each + gap), buttons.y, each, buttons.h)
-            pygame.draw.rect(surface, colour, rect, border_radius=rect.h // 6)
-            screen.text(
-                surface,
-                word,
-                figure,
-                rect.center,
-                color=BACKGROUND,
-                background=colour,
-                anchor="center",
-                width=rect.w - pad,
-            )
-            self._touch.append((rect, command))
+        return [("DONE", Press(Control.QUIT), DIM)]
 
-    def _chips(
-        self,
-        surface: pygame.Surface,
-        screen: Painter,
-        panel: pygame.Rect,
-        top: int,
-        figure: int,
-        pad: int,
+    def _body(
+        self, surface: pygame.Surface, screen: Painter, panel: pygame.Rect, top: int, pad: int
     ) -> None:
         """The throw's values in a row, numbered as the dice: the picked one highlighted,
-        a fixed one in yellow, one to confirm with a ``?``; each is a touch target."""
-        n = len(self.dice)
-        inner = panel.w - 2 * pad
-        side = min(round(surface.get_height() * 0.13), (inner - (n - 1) * pad // 2) // max(1, n))
-        for k, (d, v) in enumerate(zip(self.dice, self.values, strict=True)):
-            rect = pygame.Rect(panel.x + pad + k * (side + pad // 2), top, side, side)
-            picked = k == self.picked
-            fixed = v is not None and (not d.known or v != d.value)
-            unsure = not fixed and (not d.known or d.confidence < self.confirm_below)
-            background = ACCENT if picked else BACKGROUND
-            colour = BACKGROUND if picked else ACCENT if fixed else UNSURE if unsure else TEXT
-            pygame.draw.rect(surface, background, rect, border_radius=side // 6)
-            pygame.draw.rect(
-                surface,
-                UNSURE if unsure else DIM,
-                rect,
-                max(2, side // 20),
-                border_radius=side // 6,
-            )
-            label = "?" if v is None else f"{v}?" if unsure else str(v)
-            screen.text(
-                surface,
-                label,
-                figure,
-                rect.center,
-                color=colour,
-                background=background,
-                anchor="center",
-                width=side - 4,
-            )
-            self._touch.append((rect, Press(Control.TAP_DIE, k)))
+        a fixed one in yellow, one to confirm with a ``?``; or, before a throw, what then."""
+        if self.stage is Stage.CHECK:
+            chips = []
+            for k, (d, v) in enumerate(zip(self.dice, self.values, strict=True)):
+                fixed = v is not None and (not d.known or v != d.value)
+                unsure = not fixed and (not d.known or d.confidence < self.confirm_below)
+                label = "?" if v is None else f"{v}?" if unsure else str(v)
+                colour = ACCENT if fixed else UNSURE if unsure else TEXT
+                chips.append((label, colour, UNSURE if unsure else DIM, k == self.picked))
+            self._chips(surface, screen, panel, top, pad, chips)
+            return
+        screen.text(
+            surface,
+            "then check what the table read",
+            round(surface.get_height() * 0.05),
+            (panel.x + pad, top),
+            color=DIM,
+            background=PANEL,
+            width=panel.w - 2 * pad,
+            label=True,
+        )

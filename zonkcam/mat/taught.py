@@ -186,12 +186,17 @@ def forget_taught(path: str | Path) -> bool:
 
 
 def describe(taught: TaughtDice) -> str:
-    """One line: how many examples of each value."""
+    """One line: the dice taught and their faces (``6 dice, every face (288 taught
+    examples)``, ``6 dice; faces 1, 2, 3 (144 taught examples)``). A die met face by face is
+    taught in its eight turns, so a face's dice are its examples / 8 (at least 1); the line
+    gives the most dice any face was taught."""
     if not len(taught):
         return "no taught dice"
     counts = taught.counts()
+    faces = [v for v in range(1, VALUES + 1) if counts[v]]
+    dice = max(-(-counts[v] // 8) for v in faces)
     return (
-        f"{len(taught)} taught examples ("
-        + ", ".join(f"{v}: {counts[v]}" for v in range(1, VALUES + 1))
-        + ")"
+        f"{dice} {'die' if dice == 1 else 'dice'}"
+        + (", every face" if len(faces) == VALUES else "; faces " + ", ".join(map(str, faces)))
+        + f" ({len(taught)} taught examples)"
     )

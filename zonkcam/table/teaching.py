@@ -1,15 +1,24 @@
 """Teaching the table its own dice: "meet the dice" at set-up, and the rolls of the night.
 
-Only what the scorekeeper confirmed teaches: a throw in "meet the dice" once they press
-Enter (or type the right values), a die they corrected, a roll they kept from or banked
-(zonkcam.app.loop). A roll nobody acted on teaches nothing. Each lesson is saved at once
-beside the calibration (zonkcam.mat.taught), so a restart keeps it.
+"Meet the dice" goes one of two ways (:class:`Meet`):
+
+* face by face (:class:`FaceByFace`): every die showing 1 on the mat, then every die
+  showing 2, ... then 6; each still scene is taught the face the step asks for, nothing
+  typed. A die that plainly shows another face (cocked, or read as another value at least
+  PLAINLY_OTHER sure) is pointed out, not taught;
+* by throws: the scorekeeper confirms a throw's values as read (Enter) or types them.
+
+Otherwise only what the scorekeeper confirmed teaches: a die they corrected, a roll they
+kept from or banked (zonkcam.app.loop). A roll nobody acted on teaches nothing. Each
+lesson is saved at once beside the calibration (zonkcam.mat.taught), so a restart keeps
+it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
 from pathlib import Path
 
 from zonkcam.game.names import counted
@@ -21,8 +30,52 @@ from zonkcam.mat.taught import (
     save_taught,
     taught_dice_path,
 )
+from zonkcam.sources import CameraProblem, Frame
+from zonkcam.table.observe import TableEvent, TableReport, TableWatcher
 from zonkcam.table.reading import NO_FEATURES, OnnxReader, SeenDie
-from zonkcam.vision.examples import TaughtDice
+from zonkcam.table.tracking import Change
+from zonkcam.table.zones import TableDie, Zone
+from zonkcam.vision.examples import VALUES, TaughtDice
+
+THROWS = 3
+"""Throws "meet the dice" by throws asks for unless told (``--meet-dice N``)."""
+PLAINLY_OTHER = 0.9
+"""A die of a face-by-face scene read as another value than the step's at least this sure
+plainly shows another face: it is pointed out, not taught. One read less sure is taught the
+step's face: that is the die the reader needs to learn."""
+QUIET_FRAMES = 30
+"""Frames with no report after the table moved, after which it lies as it lay before (the
+motion changed nothing: a hand came and went)."""
+
+
+class Meet(StrEnum):
+    """How "meet the dice" goes."""
+
+    FACES = "faces"
+    """Every die showing 1 on the mat, then 2, ... then 6: each scene taught its face."""
+    THROWS = "throws"
+    """Throws of all the dice, their values confirmed or typed by the scorekeeper."""
+
+
+@dataclass(frozen=True)
+class Meeting:
+    """ "Meet the dice" as asked for: ``--meet-dice faces`` (the default), ``throws`` or a
+    number of throws."""
+
+    how: Meet = Meet.FACES
+    throws: int = THROWS
+    """Throws asked for, by throws."""
+
+
+def meeting(text: str) -> Meeting:
+    """The meeting a ``--meet-dice`` word names: ``faces``, ``throws`` (THROWS of them) or
+    a number of throws, 1 or more. ValueError, saying what it takes, for anything else."""
+    word = text.strip().lower()
+    if word in tuple(Meet):
+        return Meeting(Meet(word))
+    if word.isdigit() and int(word) >= 1:
+        return Meeting(Meet.THROWS, int(word))
+    raise ValueError(f"give faces, throws or a number of throws (1 or more), not {text!r}")
 
 
 @dataclass
@@ -50,6 +103,23 @@ class Teacher:
     def summary(self) -> str:
         taught = self.reader.taught
         return describe(taught) if taught is not None else "no taught dice"
+
+    def snapshot(self) -> TaughtDice | None:
+        """What the table knows now, kept apart from what it is taught next (see
+        :meth:`restore`)."""
+        t = self.reader.taught
+        return None if t is None else TaughtDice(t.features, t.values, list(t.colours))
+
+    def restore(self, taught: TaughtDice | None) -> None:
+        """Know what `taught` (a :meth:`snapshot`) holds again, forgetting what was taught
+        since, and save it."""
+        self.reader.taught = taught
+        if self.path is None:
+            return
+        if taught is not None and len(taught):
+            save_taught(self.path, taught, self.fingerprint)
+        else:
+            forget_taught(self.path)
 
 
 def open_teacher(
@@ -162,3 +232,255 @@ def meet_the_dice(
 def _finish(teacher: Teacher, taught: int, say: Callable[[str], None]) -> int:
     say(f"met the dice: {counted(taught, 'die', 'dice')} taught; {teacher.summary()}")
     return taught
+
+
+# -- face by face ---------------------------------------------------------------------------
+
+
+def on_the_mat(dice: Iterable[TableDie]) -> tuple[TableDie, ...]:
+    """The dice lying on the mat (the rolling area and the keep strip), from the mat's left
+    edge to its right: die 1 is the leftmost."""
+    return tuple(sorted((d for d in dice if d.zone != Zone.OFF), key=lambda d: d.center_mm))
+
+
+def plainly_other(die: TableDie, value: int, sure: float = PLAINLY_OTHER) -> str | None:
+    """What a die of the scene for face `value` plainly shows instead (``cocked``, ``5``),
+    or None where it may be taught `value`: a die read as another value less than `sure`
+    is taught, a die with no value read is not (``not read``)."""
+    if die.cocked:
+        return "cocked"
+    if die.unread:
+        return "not read"
+    if die.value != value and die.confidence >= sure:
+        return str(die.value)
+    return None
+
+
+@dataclass(frozen=True)
+class FaceLesson:
+    """What one step of the face-by-face meeting taught from its scene."""
+
+    value: int
+    """The face the step asked for."""
+    taught: int
+    """Dice taught that face."""
+    pointed_out: tuple[str, ...] = ()
+    """Each die not taught, and why: ``die 2 from the left (red) seems to show 5`` (its
+    colour where the scene's dice are of more than one)."""
+
+    def __str__(self) -> str:
+        return f"face {self.value}: {counted(self.taught, 'die', 'dice')} taught" + "".join(
+            f"; {p}: not taught" for p in self.pointed_out
+        )
+
+
+def teach_face(
+    teacher: Teacher, dice: Sequence[TableDie], value: int, sure: float = PLAINLY_OTHER
+) -> FaceLesson:
+    """Teach every die of a still scene (numbered from the left, as :func:`on_the_mat`
+    orders them) that it shows `value`, in its eight turns; a die that plainly shows
+    another face (:func:`plainly_other`) or whose crop the reader no longer has is pointed
+    out instead."""
+    seen: list[SeenDie] = []
+    colours: list[str | None] = []
+    pointed: list[str] = []
+    coloured = len({d.color for d in dice}) > 1  # a die's colour tells it apart
+    for number, die in enumerate(dice, 1):
+        where = f"die {number} from the left" + (f" ({die.color})" if coloured else "")
+        other = plainly_other(die, value, sure)
+        crop = teacher.reader.recall(die.bbox) if other is None else None
+        if other == "cocked":
+            pointed.append(f"{where} is cocked")
+        elif other is not None and other != "not read":
+            pointed.append(f"{where} seems to show {other}")
+        elif crop is None:
+            pointed.append(f"{where} was not read")
+        else:
+            seen.append(crop)
+            colours.append(die.color)
+    taught = len(seen) if seen and teacher.teach(seen, [value] * len(seen), colours, True) else 0
+    return FaceLesson(value, taught, tuple(pointed))
+
+
+@dataclass
+class FaceByFace:
+    """The face-by-face meeting, apart from how it is shown: the step (every die showing
+    ``value`` on the mat), the scene the table settled on last, and what each step taught.
+
+    Fed the table's reports (:meth:`observe`) and told of each frame (:meth:`tick`), it
+    takes the scene when asked (:meth:`take`): only a scene the table settled on since the
+    last one was taken, so one scene never teaches two faces. :meth:`redo` goes back a step,
+    forgetting what that step taught, so that its scene is taken again."""
+
+    teacher: Teacher
+    value: int = 1
+    """The face asked for now: every die showing it on the mat."""
+    scene: tuple[TableDie, ...] = ()
+    """The dice on the mat when the table last settled (die 1 leftmost)."""
+    fresh: bool = False
+    """Whether ``scene`` is yet to be taken."""
+    moving: bool = False
+    """The table moved (or something lies in the way) since it last settled."""
+    blocked: bool = False
+    """Something that is not a die lies on the mat."""
+    quiet: int = 0
+    """Frames since the last report."""
+    lessons: list[FaceLesson] = field(default_factory=list)
+    """What each step taken taught, in order."""
+    asked: int = 0
+    """Counts the steps asked for (each take and redo asks for a scene anew)."""
+    ended: bool = False
+    _before: list[tuple[TaughtDice | None, tuple[TableDie, ...]]] = field(default_factory=list)
+    """For each step taken: what the table knew before it, and its scene."""
+
+    @property
+    def done(self) -> bool:
+        return self.ended or self.value > VALUES
+
+    @property
+    def taught(self) -> int:
+        """Dice taught by the steps taken."""
+        return sum(lesson.taught for lesson in self.lessons)
+
+    @property
+    def ready(self) -> bool:
+        """Whether there is a scene to take: the table settled on dice since the last take."""
+        return bool(self.scene) and self.fresh and not self.moving and not self.done
+
+    def observe(self, obs: TableReport) -> None:
+        """A table report: a settled one brings a new scene (a die read late, ``read``,
+        completes the scene it belongs to); motion or something in the way makes it wait."""
+        self.quiet = 0
+        if obs.event in (TableEvent.ROLLING, TableEvent.SPINNING, TableEvent.BLOCKED):
+            self.moving, self.blocked = True, obs.event is TableEvent.BLOCKED
+        elif obs.event is TableEvent.SETTLED and obs.change is not None:
+            self.scene = on_the_mat(obs.dice)
+            self.fresh = self.fresh or obs.change is not Change.READ
+            self.moving = self.blocked = False
+
+    def tick(self) -> None:
+        """One frame seen, after its reports: a table that moved and then gave no report
+        for QUIET_FRAMES frames lies as it lay (nothing changed)."""
+        self.quiet += 1
+        if self.moving and not self.blocked and self.quiet >= QUIET_FRAMES:
+            self.moving = False
+
+    def prompt(self) -> str:
+        """What the step asks for."""
+        return f"put every die showing {self.value} on the mat"
+
+    def why_not(self) -> str:
+        """Why there is no scene to take now (when not :attr:`ready`)."""
+        if self.done:
+            return "every face is met"
+        if self.blocked:
+            return "something is in the way on the mat: waiting for it to go"
+        if self.moving:
+            return "the dice are moving: wait for them to settle"
+        if not self.scene:
+            return f"no dice on the mat: {self.prompt()}"
+        if self.lessons:
+            return f"these dice were taken for face {self.lessons[-1].value}: {self.prompt()}"
+        return f"{self.prompt()} (the dice on the mat were there before)"
+
+    def take(self) -> FaceLesson | str:
+        """Teach the scene the step's face and ask for the next; or why not (a sentence)."""
+        if not self.ready:
+            return self.why_not()
+        before = self.teacher.snapshot()
+        lesson = teach_face(self.teacher, self.scene, self.value)
+        self._before.append((before, self.scene))
+        self.lessons.append(lesson)
+        self.value += 1
+        self.fresh = False
+        self.asked += 1
+        return lesson
+
+    def redo(self) -> str:
+        """Go back to the last step taken: what it taught is forgotten, and its scene (or
+        the one the table has settled on since) is to be taken again. A sentence saying so."""
+        if not self.lessons:
+            return "no face taken yet: nothing to redo"
+        before, scene = self._before.pop()
+        lesson = self.lessons.pop()
+        self.teacher.restore(before)
+        if not self.fresh:  # the table has not settled on other dice since
+            self.scene = scene
+        self.value, self.fresh, self.ended = lesson.value, True, False
+        self.asked += 1
+        return f"face {self.value} again: what it taught is forgotten; {self.prompt()}"
+
+
+def meet_face_by_face(
+    frames: Iterable[Frame | CameraProblem],
+    watcher: TableWatcher,
+    teacher: Teacher,
+    say: Callable[[str], None],
+    ask: Callable[[str], str | None] | None = None,
+    lay: Callable[[int], None] | None = None,
+) -> int:
+    """The text form of the face-by-face meeting, on the table's frames (`watcher` reads
+    them). With `ask` (a person at a terminal) each step waits for Enter, then takes the
+    scene once the dice are still (``r`` redoes the last step, ``done`` ends; `ask` returns
+    None at the end of input, taken as done); without, each scene the table settles on is
+    the next step's (a frame folder, a script). `lay`: lays every die showing a face (the
+    demo table). Returns the dice taught; the frames not read are left for the caller."""
+    meeting = FaceByFace(teacher)
+    say(
+        f"meet the dice face by face: every die showing 1 on the mat, then 2, ... then "
+        f"{VALUES}; each is taught the face it shows"
+        + (
+            " (Enter: take the dice on the mat, r: redo the last face, done: end)"
+            if ask is not None
+            else " (each still scene is taken in turn)"
+        )
+    )
+    stream = iter(frames)
+    prompted = -1
+    while not meeting.done:
+        if prompted != meeting.asked:
+            say(f"face {meeting.value} of {VALUES}: {meeting.prompt()}")
+            prompted = meeting.asked
+        if ask is not None:
+            answer = ask("Enter: take them, r: redo the last face, done: ")
+            line = "done" if answer is None else answer.strip()
+            if line.lower() in ("done", "q", "quit"):
+                break
+            if line.lower() in ("r", "redo"):
+                say(meeting.redo())
+                prompted = meeting.asked
+                continue
+            if line:
+                say("Enter takes the dice on the mat, r redoes the last face, done ends")
+                continue
+        if lay is not None:
+            lay(meeting.value)
+        got = _take_scene(stream, watcher, meeting, say, waits=ask is None)
+        if got is None:
+            break  # the frames ended
+        say(str(got))
+    return _finish(teacher, meeting.taught, say)
+
+
+def _take_scene(
+    stream: Iterable[Frame | CameraProblem],
+    watcher: TableWatcher,
+    meeting: FaceByFace,
+    say: Callable[[str], None],
+    waits: bool,
+) -> FaceLesson | str | None:
+    """Read frames until the table is still, then take its scene: a scene it settles on,
+    or (unless `waits` for one) the table as it lies after QUIET_FRAMES frames with nothing
+    new, which may be a reason not to. None when the frames end first."""
+    for item in stream:
+        if isinstance(item, CameraProblem):
+            say(f"camera: {item.message}")
+            continue
+        for obs in watcher.process(item):
+            meeting.observe(obs)
+        meeting.tick()
+        if meeting.ready:
+            return meeting.take()
+        if not waits and not meeting.moving and meeting.quiet >= QUIET_FRAMES:
+            return meeting.take()
+    return None
