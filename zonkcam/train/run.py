@@ -108,7 +108,11 @@ class TrainConfig:
         out = {
             "data_dirs": [str(Path(d).resolve()) for d in self.data_dirs],
             "leave_out": self.leave_out,
-            "schedule": asdict(SCHEDULES[self.schedule]),
+            # the face head is fitted on the finished value net: its steps change no weight
+            # a checkpoint holds, so a run resumes across them
+            "schedule": {
+                k: v for k, v in asdict(SCHEDULES[self.schedule]).items() if k != "face_steps"
+            },
             "seed": self.seed,
             "augment": {
                 "recolour": D.RECOLOUR_SHARE,
