@@ -352,6 +352,7 @@ class _LearningReader:
     """Stands in for OnnxReader's teaching side: a feature per die box."""
 
     def __init__(self) -> None:
+        self.deciding = True
         self.taught: TaughtDice | None = None
 
     def recall(self, bbox):

@@ -194,18 +194,19 @@ def run_app(config: AppConfig) -> int:
 
         def meet(how: Meeting) -> None:
             assert teacher is not None
-            meet_on_screen(
-                screen,
-                feed,
-                TableWatcher(cal, reader),
-                MeetFaces(teacher, confirm_below)
-                if how.how is Meet.FACES
-                else MeetTheDice(teacher, how.throws, confirm_below),
-                table=source if demo else None,
-                auto=window.headless,
-                notifier=notifier,
-                paced=not (window.headless or config.fast),
-            )
+            with teacher.net_alone():  # what is taught is judged by the net alone
+                meet_on_screen(
+                    screen,
+                    feed,
+                    TableWatcher(cal, reader),
+                    MeetFaces(teacher, confirm_below)
+                    if how.how is Meet.FACES
+                    else MeetTheDice(teacher, how.throws, confirm_below),
+                    table=source if demo else None,
+                    auto=window.headless,
+                    notifier=notifier,
+                    paced=not (window.headless or config.fast),
+                )
 
         if meeting and teacher is not None:
             if window.headless and not demo:

@@ -16,7 +16,8 @@ it.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
@@ -99,6 +100,18 @@ class Teacher:
         if added and self.reader.taught is not None and self.path is not None:
             save_taught(self.path, self.reader.taught, self.fingerprint)
         return added
+
+    @contextmanager
+    def net_alone(self) -> Iterator[None]:
+        """While the table meets its dice: the reader reads with the net alone, so that a
+        die is judged (plainly another face?) by the net, not by what the meeting taught
+        a step before."""
+        before = self.reader.deciding
+        self.reader.deciding = False
+        try:
+            yield
+        finally:
+            self.reader.deciding = before
 
     def summary(self) -> str:
         taught = self.reader.taught
@@ -188,6 +201,17 @@ def meet_the_dice(
     as read are printed numbered; the scorekeeper presses Enter to confirm, types the
     right values, ``s`` to skip the throw (nothing taught) or ``done``. Returns the dice
     taught. `ask` returns None at the end of input (taken as done)."""
+    with teacher.net_alone():  # what is taught is judged by the net alone
+        return _meet_the_dice(observations, teacher, throws, ask, say)
+
+
+def _meet_the_dice(
+    observations,  # noqa: ANN001 - an iterator of TableReports
+    teacher: Teacher,
+    throws: int,
+    ask: Callable[[str], str | None],
+    say: Callable[[str], None],
+) -> int:
     from zonkcam.table.observe import TableEvent
 
     say(
@@ -425,6 +449,18 @@ def meet_face_by_face(
     None at the end of input, taken as done); without, each scene the table settles on is
     the next step's (a frame folder, a script). `lay`: lays every die showing a face (the
     demo table). Returns the dice taught; the frames not read are left for the caller."""
+    with teacher.net_alone():  # what is taught is judged by the net alone
+        return _meet_face_by_face(frames, watcher, teacher, say, ask, lay)
+
+
+def _meet_face_by_face(
+    frames: Iterable[Frame | CameraProblem],
+    watcher: TableWatcher,
+    teacher: Teacher,
+    say: Callable[[str], None],
+    ask: Callable[[str], str | None] | None = None,
+    lay: Callable[[int], None] | None = None,
+) -> int:
     meeting = FaceByFace(teacher)
     say(
         f"meet the dice face by face: every die showing 1 on the mat, then 2, ... then "
