@@ -409,7 +409,8 @@ class TableDice:
         ]
         photos = len({c.group for c in self.meeting.values()})
         out.append(
-            f"the meeting's cut-outs: {len(self.meeting)} from {photos} photos; the throws': "
+            f"the meeting's cut-outs (never thrown): {len(self.meeting)} from {photos} "
+            f"photos; the throws': "
             f"{len(self.throw_cuts)}, "
             + (
                 f"{self.shared} of them from a photo the meeting's come from (their look and "
