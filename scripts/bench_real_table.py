@@ -29,14 +29,15 @@ at rest to each throw's report is given.
 
 Meeting the dice before the throws. ``--meet throws`` (``--teach N`` alone does the same):
 N throws (6 with no --teach) of six dice; after each settled throw the scorekeeper fixes
-every misread and the dice are taught, as zonkcam play --meet-dice does. ``--meet faces``:
-the table's own dice are met face by face. For each value 1-6 every one of the table's dice
-is laid on the mat showing it (the demo table throws them with that face up); once they lie
-still the dice of the settled scene are taught that value in their eight turns, except a
-die the watcher reports cocked or one the reader reads as another value with a confidence
-of SURE or more: those are pointed out, not taught. The dice are picked up, next value.
-Reported besides the figures above: the dice laid, taught, pointed out (cocked, another
-value) and not seen (not reported, or no read to teach).
+every misread and the dice are taught, as zonkcam play --meet-dice throws does.
+``--meet faces``: the table's own dice are met face by face, as zonkcam play --meet-dice
+faces does. For each value 1-6 every one of the table's dice is laid on the mat showing it
+(the demo table throws them with that face up); once they lie still the dice of the settled
+scene are taught that value in their eight turns, except a die that plainly shows another
+face (zonkcam.table.teaching.plainly_other: reported cocked, or read as another value at
+least PLAINLY_OTHER sure): those are pointed out, not taught. The dice are picked up, next
+value. Reported besides the figures above: the dice laid, taught, pointed out (cocked,
+another value) and not seen (not in the settled scene, or no value or crop read to teach).
 
 The table's dice (``--dice K``; 6 with ``--meet faces``). No photo set says which physical
 die a cut-out is, so a die is a look: cut-outs of one source and one kind (DieKind) whose
@@ -85,6 +86,7 @@ from zonkcam.sim.cutouts import CutOut, DieKind, lab_distance, paste_die
 from zonkcam.sim.demo_table import DemoDie, DemoTable, DiePose
 from zonkcam.sim.lens import CameraLook
 from zonkcam.table.observe import Reader, TableEvent, TableReport, TableWatcher
+from zonkcam.table.teaching import PLAINLY_OTHER, plainly_other
 from zonkcam.table.tracking import Change
 from zonkcam.table.zones import TableDie, Zone
 from zonkcam.train.dataset import load_cutouts
@@ -128,9 +130,6 @@ MEET_POOL = 600
 """Cut-outs made for a run with the table's looks (--dice, --meet faces)."""
 MEET_THROWS = 6
 """Throws of --meet throws with no --teach."""
-SURE = 0.9
-"""A die the reader reads as another value with this confidence or more is pointed out
-at the meeting, not taught."""
 
 
 class Step(StrEnum):
@@ -631,9 +630,9 @@ class Meeting:
     cocked: int = 0
     """Reported cocked: not taught."""
     other: int = 0
-    """Read as another value with SURE or more: pointed out, not taught."""
+    """Read as another value at least PLAINLY_OTHER sure: pointed out, not taught."""
     unseen: int = 0
-    """Not in the settled report, or no read of it to teach."""
+    """Not in the settled scene, or no value or crop read to teach."""
 
     @property
     def pointed_out(self) -> int:
@@ -648,7 +647,7 @@ class Meeting:
         return (
             f"met {how}: {self.laid} dice laid; taught {self.taught}, pointed out "
             f"{self.pointed_out} (cocked {self.cocked}, read as another value with "
-            f"{SURE:g} or more {self.other}), not seen {self.unseen}"
+            f"{PLAINLY_OTHER:g} or more {self.other}), not seen {self.unseen}"
         )
 
     def to_json(self) -> dict:
@@ -674,36 +673,38 @@ def _settle(table: DemoTable, watcher: TableWatcher) -> tuple[TableReport, tuple
 
 
 def meet_faces(table: DemoTable, watcher: TableWatcher, reader: Reader, dice: TableDice) -> Meeting:
-    """Meet the table's dice face by face: for each value, every look's meeting cut-out of
-    that value is laid on the mat (thrown with that face up); once still, the dice of the
-    settled scene are taught the value in their eight turns, except a die reported cocked
-    and one read as another value with SURE or more (pointed out). Then the dice are picked
-    up."""
+    """Meet the table's dice face by face, as the set-up screen does: for each value,
+    every look's meeting cut-out of that value is laid on the mat (thrown with that face
+    up); once still, every die of the settled scene is taught the value in its eight turns
+    (with the colour read), except one that plainly shows another face (plainly_other:
+    pointed out) and one with no value or crop read. Then the dice are picked up."""
     m = Meeting("faces")
     for value in range(1, 7):
         cuts = [dice.meeting[(i, value)] for i in range(len(dice.looks))]
         table.throw([value] * len(cuts), colours=[c.key for c in cuts])
         m.laid += len(cuts)
         settled = _settle(table, watcher)
-        seen = []
+        seen, colours = [], []
         if settled is None:
             m.unseen += len(cuts)
         else:
             o, truth = settled
-            pairs = _match(truth, o.rolled, table.geometry.die_mm)
-            m.unseen += len(truth) - len(pairs)
-            for j in pairs.values():
-                d = o.rolled[j]
-                if d.cocked:
+            m.unseen += len(truth) - len(_match(truth, o.rolled, table.geometry.die_mm))
+            for d in o.rolled:
+                other = plainly_other(d, value)
+                if other == "cocked":
                     m.cocked += 1
-                elif d.known and d.value != value and d.confidence >= SURE:
+                elif other == "not read":
+                    m.unseen += 1
+                elif other is not None:
                     m.other += 1
                 elif (s := reader.recall(d.bbox)) is not None:
                     seen.append(s)
+                    colours.append(d.color)
                 else:
                     m.unseen += 1
         if seen:
-            reader.teach(seen, [value] * len(seen), turns=True)
+            reader.teach(seen, [value] * len(seen), colours, turns=True)
             m.taught += len(seen)
         table.pick_up()
         while table.busy:
@@ -1120,9 +1121,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         choices=("faces", "throws"),
         default=None,
         help="first meet the dice: 'faces', the table's dice (--dice) laid showing each "
-        "value in turn and taught it; 'throws', throws of six dice, the scorekeeper fixing "
-        f"every misread, as zonkcam play --meet-dice throws does (--teach N throws; "
-        f"{MEET_THROWS})",
+        "value in turn and taught it, as zonkcam play --meet-dice faces does; 'throws', "
+        "throws of six dice, the scorekeeper fixing every misread, as zonkcam play "
+        f"--meet-dice throws does (--teach N throws; {MEET_THROWS})",
     )
     ap.add_argument(
         "--teach",
