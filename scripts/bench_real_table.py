@@ -633,6 +633,9 @@ class Meeting:
     """Read as another value at least PLAINLY_OTHER sure: pointed out, not taught."""
     unseen: int = 0
     """Not in the settled scene, or no value or crop read to teach."""
+    extra: int = 0
+    """Dice of a settled scene where none was laid (taught or pointed out with the rest,
+    as the set-up screen does: it cannot tell)."""
 
     @property
     def pointed_out(self) -> int:
@@ -645,7 +648,9 @@ class Meeting:
             else "by throws"
         )
         return (
-            f"met {how}: {self.laid} dice laid; taught {self.taught}, pointed out "
+            f"met {how}: {self.laid} dice laid"
+            + (f" (and {self.extra} in the scenes where none lay)" if self.extra else "")
+            + f"; taught {self.taught}, pointed out "
             f"{self.pointed_out} (cocked {self.cocked}, read as another value with "
             f"{PLAINLY_OTHER:g} or more {self.other}), not seen {self.unseen}"
         )
@@ -658,6 +663,7 @@ class Meeting:
             "cocked": self.cocked,
             "other_value": self.other,
             "unseen": self.unseen,
+            "extra": self.extra,
         }
 
 
@@ -689,7 +695,9 @@ def meet_faces(table: DemoTable, watcher: TableWatcher, reader: Reader, dice: Ta
             m.unseen += len(cuts)
         else:
             o, truth = settled
-            m.unseen += len(truth) - len(_match(truth, o.rolled, table.geometry.die_mm))
+            found = len(_match(truth, o.rolled, table.geometry.die_mm))
+            m.unseen += len(truth) - found
+            m.extra += len(o.rolled) - found
             for d in o.rolled:
                 other = plainly_other(d, value)
                 if other == "cocked":

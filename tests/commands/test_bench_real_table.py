@@ -201,6 +201,7 @@ def test_meet_faces_teaches_each_dies_meeting_cut_outs_and_the_throws_never_use_
     wanted = {(c.key, v) for (_, v), c in dice.meeting.items() if v != 4}
     assert set(reader.taught) == wanted and len(reader.taught) == 15
     assert (meeting.laid, meeting.taught, meeting.other, meeting.cocked) == (18, 15, 3, 0)
+    assert meeting.unseen == meeting.extra == 0
     met = {c.key for c in dice.meeting.values()}
     thrown = {d.color for rec in records for d in rec.arrived}
     assert sum(rec.step == bench.Step.THROW for rec in records) == 4
@@ -220,5 +221,6 @@ def test_meet_faces_on_one_sources_real_dice_reports_the_meeting(capsys):
     looks = len(res["dice"]["looks"])
     assert res["meet"] == "faces" and 1 <= looks <= 6 and res["dice"]["qualifying"]["epanemu"]
     m = res["meeting"]
-    assert m["laid"] == 6 * looks == m["taught"] + m["pointed_out"] + m["unseen"]
+    assert m["laid"] + m["extra"] == m["taught"] + m["pointed_out"] + m["unseen"]
+    assert m["laid"] == 6 * looks
     assert res["dice"]["meeting_cut_outs"] == 6 * looks and res["total"]["throws"] == 1
