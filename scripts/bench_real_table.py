@@ -27,10 +27,37 @@ other programs on the machine do not inflate; ``--slowdown X`` counts it X times
 for a Pi 5): a throw not reported by then is lost, and the time from the dice
 at rest to each throw's report is given.
 
+Meeting the dice before the throws. ``--meet throws`` (``--teach N`` alone does the same):
+N throws (6 with no --teach) of six dice; after each settled throw the scorekeeper fixes
+every misread and the dice are taught, as zonkcam play --meet-dice throws does.
+``--meet faces``: the table's own dice are met face by face, as zonkcam play --meet-dice
+faces does. For each value 1-6 every one of the table's dice is laid on the mat showing it
+(the demo table throws them with that face up); once they lie still the dice of the settled
+scene are taught that value in their eight turns, except a die that plainly shows another
+face (zonkcam.table.teaching.plainly_other: reported cocked, or read as another value at
+least PLAINLY_OTHER sure): those are pointed out, not taught. The dice are picked up, next
+value. Reported besides the figures above: the dice laid, taught, pointed out (cocked,
+another value) and not seen (not in the settled scene, or no value or crop read to teach).
+
+The table's dice (``--dice K``; 6 with ``--meet faces``). No photo set says which physical
+die a cut-out is, so a die is a look: cut-outs of one source and one kind (DieKind) whose
+body colours all lie within LOOK_LAB of each other (lab_distance; complete-linkage
+clustering of the pool). The table takes K looks that have LOOK_FACES or more cut-outs of
+every value, spread over the sources; where fewer looks have, it takes those and says so
+(the looks each source has are reported). For each look and value one cut-out, drawn by
+the seed, is the meeting's and the others are the throws': a cut-out never serves both.
+The meeting's cut-outs are taken from photos (near-duplicate groups: one scene) that none of
+the throws' come from where the set allows; the throws' cut-outs that share one are
+counted. Each die of a throw is one of the table's looks (those not lying on the table
+first; a throw of more dice than there are looks repeats looks) showing a drawn value: one
+of that look and value's throws' cut-outs. Without --meet, --dice K plays the same dice
+and throws unmet: the figures the meeting is set against. Looks need more cut-outs than
+the default pool holds: with --dice or --meet faces the pool is MEET_POOL.
+
 Run: python scripts/bench_real_table.py [--throws N] [--seed S] [--model-dir DIR]
-[--source-only SRC] [--datasets DIR ...] [--confirm-below BAR] [--teach N]
-[--table-dice FACES] [--rest SECONDS] [--slowdown X] [--size WxH] [--detail K]
-[--json]
+[--source-only SRC] [--datasets DIR ...] [--confirm-below BAR] [--pool N]
+[--meet faces|throws] [--teach N] [--dice K] [--table-dice FACES] [--rest SECONDS]
+[--slowdown X] [--size WxH] [--detail K] [--json]
 """
 
 from __future__ import annotations
@@ -47,6 +74,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
 
+import cv2
 import numpy as np
 
 from zonkcam.display.view import CONFIRM_BELOW
@@ -54,10 +82,11 @@ from zonkcam.errors import UserError
 from zonkcam.game.actions import Landing
 from zonkcam.mat.calibrate import Calibration, calibrate
 from zonkcam.mat.layout import KEEP_COLOUR, PAPER_COLOUR, ROLLING_COLOUR
-from zonkcam.sim.cutouts import CutOut, lab_distance, paste_die
+from zonkcam.sim.cutouts import CutOut, DieKind, lab_distance, paste_die
 from zonkcam.sim.demo_table import DemoDie, DemoTable, DiePose
 from zonkcam.sim.lens import CameraLook
 from zonkcam.table.observe import Reader, TableEvent, TableReport, TableWatcher
+from zonkcam.table.teaching import PLAINLY_OTHER, plainly_other
 from zonkcam.table.tracking import Change
 from zonkcam.table.zones import TableDie, Zone
 from zonkcam.train.dataset import load_cutouts
@@ -89,6 +118,18 @@ PATIENCE = 60
 FPS = 30.0
 MATCH_MM = 0.75
 """A reported die within this many die edges of a die on the table is that die."""
+LOOK_LAB = 20.0
+"""Cut-outs of one source and kind whose body colours all lie within this of each other
+(lab_distance, Lab 0-255 units) are one look: taken for one physical die."""
+LOOK_FACES = 2
+"""A look can be one of the table's dice when it has this many cut-outs of every value:
+one to meet the die with, the others to throw it."""
+DICE = 6
+"""The table's dice (looks) with --meet faces."""
+MEET_POOL = 600
+"""Cut-outs made for a run with the table's looks (--dice, --meet faces)."""
+MEET_THROWS = 6
+"""Throws of --meet throws with no --teach."""
 
 
 class Step(StrEnum):
@@ -160,62 +201,288 @@ class CutOutArt:
 
 @dataclass
 class Pool:
-    """The cut-outs of a run, and those nearest each zone's colour."""
+    """The cut-outs of a run, and those nearest each zone's colour; with the table's looks
+    (``dice``) the cut-outs are the throws' and the meeting's are the looks' own."""
 
     cuts: list[CutOut]
     zone_matches: dict[str, list[CutOut]] = field(default_factory=dict)
+    dice: TableDice | None = None
 
     @classmethod
-    def make(cls, cuts: list[CutOut]) -> Pool:
+    def make(cls, cuts: list[CutOut], dice: TableDice | None = None) -> Pool:
         matches = {
             zone: sorted(cuts, key=lambda c, z=colour: lab_distance(c.body_bgr, z))[:ZONE_MATCHES]
             for zone, colour in ZONE_COLOURS.items()
         }
-        return cls(cuts, matches)
+        return cls(cuts, matches, dice)
+
+    @classmethod
+    def of_looks(cls, dice: TableDice) -> Pool:
+        """The throws' cut-outs of the table's looks."""
+        return cls.make(dice.throw_cuts, dice)
 
     @property
     def by_key(self) -> dict[str, CutOut]:
         return {c.key: c for c in self.cuts}
 
+    @property
+    def art(self) -> dict[str, CutOut]:
+        """Every cut-out the table may draw: the throws' and the meeting's."""
+        meeting = self.dice.meeting.values() if self.dice is not None else ()
+        return {c.key: c for c in (*self.cuts, *meeting)}
+
+
+# -- the table's own dice: looks -----------------------------------------------------------
+
+
+@dataclass(frozen=True, eq=False)
+class Look:
+    """One die as the photos show it: cut-outs of one source and one kind whose body
+    colours all lie within LOOK_LAB of each other."""
+
+    source: str
+    kind: DieKind
+    cuts: tuple[CutOut, ...]
+
+    def of(self, value: int) -> list[CutOut]:
+        return [c for c in self.cuts if c.value == value]
+
+    @property
+    def qualifies(self) -> bool:
+        """Enough cut-outs of every value to meet the die and throw it (LOOK_FACES)."""
+        return all(len(self.of(v)) >= LOOK_FACES for v in range(1, 7))
+
+
+def body_lab(cut: CutOut) -> np.ndarray:
+    """The body colour in Lab (0-255 units), as lab_distance measures it."""
+    px = np.array([[cut.body_bgr]], np.float32).astype(np.uint8)
+    return cv2.cvtColor(px, cv2.COLOR_BGR2LAB).reshape(3).astype(np.float32)
+
+
+def looks_of(cuts: Sequence[CutOut], within: float = LOOK_LAB) -> list[Look]:
+    """The cut-outs clustered into looks: within each source and DieKind, complete linkage
+    on body colour (the two nearest clusters merge while every pair of their cut-outs
+    lies within ``within``). Largest first; the cut-outs in their given order."""
+    groups: dict[tuple[str, DieKind], list[CutOut]] = defaultdict(list)
+    for c in cuts:
+        groups[(c.source, c.kind)].append(c)
+    out: list[Look] = []
+    for (source, kind), members in groups.items():
+        lab = np.stack([body_lab(c) for c in members])
+        far = np.linalg.norm(lab[:, None] - lab[None], axis=-1)
+        np.fill_diagonal(far, np.inf)
+        clusters: dict[int, list[int]] = {i: [i] for i in range(len(members))}
+        while len(clusters) > 1:
+            a, b = np.unravel_index(int(np.argmin(far)), far.shape)
+            if far[a, b] > within:
+                break
+            a, b = min(a, b), max(a, b)
+            far[a] = np.maximum(far[a], far[b])  # complete linkage: the farthest pair
+            far[:, a] = far[a]
+            far[a, a] = np.inf
+            far[b, :] = far[:, b] = np.inf
+            clusters[a] += clusters.pop(b)
+        for idx in clusters.values():
+            out.append(Look(source, kind, tuple(members[i] for i in sorted(idx))))
+    out.sort(key=lambda k: -len(k.cuts))
+    return out
+
+
+@dataclass
+class TableDice:
+    """The table's own dice (looks), each value's meeting cut-out and throws' cut-outs."""
+
+    looks: list[Look]
+    meeting: dict[tuple[int, int], CutOut]
+    """(look, value) -> the cut-out the meeting lays."""
+    throws: dict[tuple[int, int], list[CutOut]]
+    """(look, value) -> the cut-outs the throws draw from."""
+    qualifying: dict[str, int]
+    """Looks with LOOK_FACES cut-outs of every value, per source of the pool."""
+    wanted: int
+    shared: int = 0
+    """Throws' cut-outs from a photo (near-duplicate group) the meeting's come from: kept
+    where their look and value had no other."""
+
+    @classmethod
+    def choose(cls, cuts: Sequence[CutOut], k: int, rng: np.random.Generator) -> TableDice:
+        """``k`` looks of ``cuts`` with LOOK_FACES cut-outs of every value (fewer where
+        fewer have), spread over the sources; for each look and value one cut-out is the
+        meeting's, drawn at random from the photos that cost the throws least, and the
+        rest, less those from the meeting's photos where others are left, the throws'."""
+        looks = looks_of(cuts)
+        sources = sorted({c.source for c in cuts})
+        good = {s: [lk for lk in looks if lk.source == s and lk.qualifies] for s in sources}
+        queues = {s: [v[int(i)] for i in rng.permutation(len(v))] for s, v in good.items()}
+        table: list[Look] = []
+        while len(table) < k and any(queues.values()):
+            for q in queues.values():
+                if q and len(table) < k:
+                    table.append(q.pop(0))
+        dice = cls(table, {}, {}, {s: len(v) for s, v in good.items()}, k)
+        dice._split(rng)
+        return dice
+
+    def _split(self, rng: np.random.Generator) -> None:
+        cands = {(i, v): lk.of(v) for i, lk in enumerate(self.looks) for v in range(1, 7)}
+        everyone = [c for cs in cands.values() for c in cs]
+        scenes: set[str] = set()  # the meeting's photos (near-duplicate groups)
+
+        def cost(key: tuple[int, int], c: CutOut) -> tuple[int, int]:
+            """(looks and values left with no throws' cut-out off the meeting's photos,
+            throws' cut-outs that the meeting's photos would take)."""
+            taken = scenes | {c.group}
+            chosen = {id(m) for m in self.meeting.values()} | {id(c)}
+            starved = sum(
+                not any(id(d) not in chosen and d.group not in taken for d in cs)
+                for cs in cands.values()
+            )
+            lost = 0
+            if c.group not in scenes:
+                lost = sum(d.group == c.group and id(d) not in chosen for d in everyone)
+            return starved, lost
+
+        for n in rng.permutation(len(cands)):
+            key = list(cands)[int(n)]
+            order = [cands[key][int(i)] for i in rng.permutation(len(cands[key]))]
+            pick = min(order, key=lambda c, k=key: cost(k, c))
+            self.meeting[key] = pick
+            scenes.add(pick.group)
+        met = {id(m) for m in self.meeting.values()}
+        for key, cs in cands.items():
+            rest = [c for c in cs if id(c) not in met]
+            apart = [c for c in rest if c.group not in scenes]
+            self.throws[key] = apart or rest
+            self.shared += 0 if apart else len(rest)
+
+    @property
+    def throw_cuts(self) -> list[CutOut]:
+        return [c for cs in self.throws.values() for c in cs]
+
+    @property
+    def look_of(self) -> dict[str, int]:
+        """Cut-out key -> its look (the throws' and the meeting's)."""
+        out = {c.key: i for (i, _), cs in self.throws.items() for c in cs}
+        out.update({c.key: i for (i, _), c in self.meeting.items()})
+        return out
+
+    def draw(self, n: int, on_table: set[str], rng: np.random.Generator) -> list[CutOut]:
+        """``n`` dice for a throw: the looks not lying on the table first (in a random
+        order), then the others, round again where there are more dice than looks; each
+        shows a value drawn at random: one of that look and value's throws' cut-outs (one
+        not on the table, where there is one)."""
+        look_of = self.look_of
+        lying = {look_of[k] for k in on_table if k in look_of}
+        order = [int(i) for i in rng.permutation(len(self.looks))]
+        turn = [i for i in order if i not in lying] + [i for i in order if i in lying]
+        used = set(on_table)
+        picks: list[CutOut] = []
+        for j in range(n):
+            look = turn[j % len(turn)]
+            value = int(rng.integers(1, 7))
+            cs = self.throws[(look, value)]
+            free = [c for c in cs if c.key not in used] or cs
+            pick = free[int(rng.integers(len(free)))]
+            used.add(pick.key)
+            picks.append(pick)
+        return picks
+
+    def lines(self) -> list[str]:
+        """The table's dice, in words."""
+        counts = ", ".join(f"{s} {n}" for s, n in sorted(self.qualifying.items()))
+        n = len(self.looks)
+        out = [
+            f"the table's dice: {n} look{'' if n == 1 else 's'} (a look: one source's cut-outs "
+            f"of one kind, body colours within {LOOK_LAB:g} of each other); looks with "
+            f"{LOOK_FACES} cut-outs of every value: {counts}"
+            + (
+                f"; {self.wanted} wanted, only {len(self.looks)} there: a throw of more dice "
+                "repeats looks"
+                if len(self.looks) < self.wanted
+                else ""
+            ),
+            *(
+                f"  {i + 1}) {lk.source}, {lk.kind.name}: {len(lk.cuts)} cut-outs"
+                for i, lk in enumerate(self.looks)
+            ),
+        ]
+        photos = len({c.group for c in self.meeting.values()})
+        out.append(
+            f"the meeting's cut-outs (never thrown): {len(self.meeting)} from {photos} "
+            f"photos; the throws': "
+            f"{len(self.throw_cuts)}, "
+            + (
+                f"{self.shared} of them from a photo the meeting's come from (their look and "
+                "value have no other)"
+                if self.shared
+                else "none from a photo the meeting's come from"
+            )
+        )
+        return out
+
+    def to_json(self) -> dict:
+        return {
+            "wanted": self.wanted,
+            "looks": [
+                {"source": lk.source, "kind": lk.kind.name, "cut_outs": len(lk.cuts)}
+                for lk in self.looks
+            ],
+            "qualifying": dict(sorted(self.qualifying.items())),
+            "meeting_cut_outs": len(self.meeting),
+            "meeting_photos": len({c.group for c in self.meeting.values()}),
+            "throw_cut_outs": len(self.throw_cuts),
+            "shared_photo_cut_outs": self.shared,
+        }
+
 
 def run_session(
     pool: Pool,
-    reader_for: Callable[[Calibration], Reader],
+    reader_for: Callable[[Calibration, DemoTable], Reader],
     *,
     throws: int,
     seed: int,
     look: CameraLook = MILD,
     size: tuple[int, int] = SIZE,
     teach: int = 0,
+    faces: bool = False,
     rest: float | None = None,
     slowdown: float = 1.0,
     detail: int = 1,
-) -> list[StepRecord]:
+) -> tuple[list[StepRecord], Meeting | None]:
     """Play one seeded script of ``throws`` throws (with the keeps, pick-ups and hands
     between them) on a demo table drawn with ``pool``'s cut-outs; the watcher
-    reads with ``reader_for(calibration)``. ``teach``: first "meet the dice" for that many
-    throws (the reader must be an OnnxReader). ``rest``: the dice lie still this many
-    seconds after each step and nobody waits for a report; the frames come in real time,
-    the watcher's time counted ``slowdown`` times over. ``detail``: the table rendered that
-    many times larger, each frame carrying the render as its detail, where the dice are
-    read from (the Pi camera's main stream). Returns every step's record."""
+    reads with ``reader_for(calibration, table)``. ``teach``: first "meet the dice" for
+    that many throws; ``faces``: first meet the table's dice (``pool.dice``) face by face
+    (the reader must have OnnxReader's ``recall`` and ``teach``). ``rest``: the dice lie
+    still this many seconds after each step and nobody waits for a report; the frames come
+    in real time, the watcher's time counted ``slowdown`` times over. ``detail``: the table
+    rendered that many times larger, each frame carrying the render as its detail, where
+    the dice are read from (the Pi camera's main stream). With the table's looks
+    (``pool.dice``) each throw's dice are drawn from them. Returns every step's record and
+    the meeting's figures (None: no meeting)."""
     rng = np.random.default_rng(seed)
     table = DemoTable(
         seed=seed,
         size=size,
         look=look,
         autoplay=False,
-        die_art=CutOutArt(pool.by_key, seed),
+        die_art=CutOutArt(pool.art, seed),
         rest_frames=20 if rest is None else max(1, round(rest * FPS)),
         detail=detail,
     )
     empty = table.read()
     cal = calibrate(empty.image, table.geometry)
-    reader = reader_for(cal)
+    reader = reader_for(cal, table)
     watcher = TableWatcher(cal, reader)
     watcher.process(empty)
-    if teach:
-        meet_the_dice(table, watcher, reader, pool, teach, np.random.default_rng(seed + 99))
+    meeting = None
+    if faces:
+        assert pool.dice is not None, "meeting face by face needs the table's looks"
+        meeting = meet_faces(table, watcher, reader, pool.dice)
+    elif teach:
+        meeting = meet_the_dice(
+            table, watcher, reader, pool, teach, np.random.default_rng(seed + 99)
+        )
     records: list[StepRecord] = []
     free_at = 0.0  # --rest: when the watcher is free for the next frame (camera seconds)
 
@@ -301,8 +568,11 @@ def run_session(
             play(Step.REACH)
         n = 6 - kept if kept else int(rng.integers(1, 7))
         on_table = {p.die.color for p in table.poses}
-        free = [c for c in pool.cuts if c.key not in on_table]
-        picks = [free[int(i)] for i in rng.choice(len(free), size=n, replace=False)]
+        if pool.dice is not None:
+            picks = pool.dice.draw(n, on_table, rng)
+        else:
+            free = [c for c in pool.cuts if c.key not in on_table]
+            picks = [free[int(i)] for i in rng.choice(len(free), size=n, replace=False)]
         notes, onto, off_mat = [], {}, []
         zone = None
         if rng.random() < 0.3:  # a die the colour of a zone of the mat
@@ -345,7 +615,109 @@ def run_session(
             if first is not None and first.zone == Zone.ROLLING:
                 table.keep([first.value])
                 play(Step.KEEP, notes[0])
-    return records
+    return records, meeting
+
+
+@dataclass
+class Meeting:
+    """What meeting the dice did."""
+
+    mode: str
+    """faces or throws."""
+    laid: int = 0
+    """Dice laid (faces) or thrown (throws)."""
+    taught: int = 0
+    cocked: int = 0
+    """Reported cocked: not taught."""
+    other: int = 0
+    """Read as another value at least PLAINLY_OTHER sure: pointed out, not taught."""
+    unseen: int = 0
+    """Not in the settled scene, or no value or crop read to teach."""
+    extra: int = 0
+    """Dice of a settled scene where none was laid (taught or pointed out with the rest,
+    as the set-up screen does: it cannot tell)."""
+
+    @property
+    def pointed_out(self) -> int:
+        return self.cocked + self.other
+
+    def line(self) -> str:
+        how = (
+            "face by face (each value in turn, every die showing it)"
+            if self.mode == "faces"
+            else "by throws"
+        )
+        return (
+            f"met {how}: {self.laid} dice laid"
+            + (f" (and {self.extra} in the scenes where none lay)" if self.extra else "")
+            + f"; taught {self.taught}, pointed out "
+            f"{self.pointed_out} (cocked {self.cocked}, read as another value with "
+            f"{PLAINLY_OTHER:g} or more {self.other}), not seen {self.unseen}"
+        )
+
+    def to_json(self) -> dict:
+        return {
+            "laid": self.laid,
+            "taught": self.taught,
+            "pointed_out": self.pointed_out,
+            "cocked": self.cocked,
+            "other_value": self.other,
+            "unseen": self.unseen,
+            "extra": self.extra,
+        }
+
+
+def _settle(table: DemoTable, watcher: TableWatcher) -> tuple[TableReport, tuple] | None:
+    """Play the table's script out; the last settled roll and the dice rolled then."""
+    settled = None
+    while table.busy:
+        frame = table.read()
+        for o in watcher.process(frame):
+            if o.event == TableEvent.SETTLED and o.change == Change.ROLL:
+                settled = (o, frame.truth.rolled)
+    return settled
+
+
+def meet_faces(table: DemoTable, watcher: TableWatcher, reader: Reader, dice: TableDice) -> Meeting:
+    """Meet the table's dice face by face, as the set-up screen does: for each value,
+    every look's meeting cut-out of that value is laid on the mat (thrown with that face
+    up); once still, every die of the settled scene is taught the value in its eight turns
+    (with the colour read), except one that plainly shows another face (plainly_other:
+    pointed out) and one with no value or crop read. Then the dice are picked up."""
+    m = Meeting("faces")
+    for value in range(1, 7):
+        cuts = [dice.meeting[(i, value)] for i in range(len(dice.looks))]
+        table.throw([value] * len(cuts), colours=[c.key for c in cuts])
+        m.laid += len(cuts)
+        settled = _settle(table, watcher)
+        seen, colours = [], []
+        if settled is None:
+            m.unseen += len(cuts)
+        else:
+            o, truth = settled
+            found = len(_match(truth, o.rolled, table.geometry.die_mm))
+            m.unseen += len(truth) - found
+            m.extra += len(o.rolled) - found
+            for d in o.rolled:
+                other = plainly_other(d, value)
+                if other == "cocked":
+                    m.cocked += 1
+                elif other == "not read":
+                    m.unseen += 1
+                elif other is not None:
+                    m.other += 1
+                elif (s := reader.recall(d.bbox)) is not None:
+                    seen.append(s)
+                    colours.append(d.color)
+                else:
+                    m.unseen += 1
+        if seen:
+            reader.teach(seen, [value] * len(seen), colours, turns=True)
+            m.taught += len(seen)
+        table.pick_up()
+        while table.busy:
+            watcher.process(table.read())
+    return m
 
 
 def meet_the_dice(
@@ -355,34 +727,40 @@ def meet_the_dice(
     pool: Pool,
     throws: int,
     rng: np.random.Generator,
-) -> int:
-    """ "Meet the dice" by throws, as the set-up screen plays it: ``throws`` throws of six of the
-    pool's dice; after each settled throw the scorekeeper fixes every die read wrong (the
-    truth) and confirms, and the dice read are taught in their eight turns. The dice are
-    picked up after. Returns the dice taught."""
-    taught = 0
+) -> Meeting:
+    """ "Meet the dice" by throws, as the set-up screen plays it: ``throws`` throws of six
+    of the pool's dice (with the table's looks: each look once, showing a value drawn at
+    random, its meeting cut-out); after each settled throw the scorekeeper fixes every die
+    read wrong (the truth) and confirms, and the dice read are taught in their eight turns.
+    The dice are picked up after."""
+    m = Meeting("throws")
+    looks = pool.dice
     for _ in range(throws):
-        picks = [pool.cuts[int(i)] for i in rng.choice(len(pool.cuts), 6, replace=False)]
+        if looks is None:
+            picks = [pool.cuts[int(i)] for i in rng.choice(len(pool.cuts), 6, replace=False)]
+        else:
+            picks = [looks.meeting[(i, int(rng.integers(1, 7)))] for i in range(len(looks.looks))]
         table.throw([c.value for c in picks], colours=[c.key for c in picks])
-        settled = None
-        while table.busy:
-            frame = table.read()
-            for o in watcher.process(frame):
-                if o.event == TableEvent.SETTLED and o.change == Change.ROLL:
-                    settled = (o, frame.truth.rolled)
-        if settled is not None:
+        m.laid += len(picks)
+        settled = _settle(table, watcher)
+        if settled is None:
+            m.unseen += len(picks)
+        else:
             o, truth = settled
+            cocked = sum(d.cocked for d in o.rolled)
             dice = [d for d in o.rolled if not d.cocked]
             pairs = _match(truth, dice, table.geometry.die_mm)
             seen = [(reader.recall(dice[j].bbox), truth[i].value) for i, j in pairs.items()]
             seen = [(s, v) for s, v in seen if s is not None]
+            m.cocked += cocked
+            m.unseen += max(0, len(truth) - len(seen) - cocked)
             if seen:
-                taught += len(seen)
+                m.taught += len(seen)
                 reader.teach([s for s, _ in seen], [v for _, v in seen], turns=True)
         table.pick_up()
         while table.busy:
             watcher.process(table.read())
-    return taught
+    return m
 
 
 def table_dice(cuts: list[CutOut], faces: int, rng: np.random.Generator) -> list[CutOut]:
@@ -602,18 +980,27 @@ def _per_involved(s: Score, involved: set[CutOut]) -> list[Tally]:
     return out
 
 
-def report(s: Score, args: argparse.Namespace, pool: Pool, seconds: float) -> str:
+def report(
+    s: Score, args: argparse.Namespace, pool: Pool, seconds: float, meeting: Meeting | None = None
+) -> str:
     t = s.total
     read = sum(t.dice.values())
+    looks = pool.dice.lines() if pool.dice is not None else []
+    met = [meeting.line()] if meeting is not None and (args.meet or pool.dice) else []
     lines = [
         f"real dice on the demo table ({args.size[0]}x{args.size[1]}"
         + (f", dice read from a {args.detail}x larger picture" if args.detail > 1 else "")
         + f", mild camera), {args.throws} "
         f"throws, seed {args.seed}, reader: {args.model_dir or 'the shipped models'}"
         + (f", dice from {args.source_only} only" if args.source_only else "")
-        + (f", {args.teach} throws met first" if args.teach else ""),
-        f"cut-outs{' (the table dice)' if args.table_dice else ''}: {len(pool.cuts)} from "
+        + (f", {args.teach} throws met first" if args.teach else "")
+        + (", the table's dice met face by face first" if args.meet == "faces" else ""),
+        f"cut-outs{' (the table dice)' if args.table_dice else ''}"
+        f"{' (the throws of the table dice)' if pool.dice is not None else ''}: "
+        f"{len(pool.cuts)} from "
         + ", ".join(f"{k} {v}" for k, v in sorted(Counter(c.source for c in pool.cuts).items())),
+        *looks,
+        *met,
         f"throws exactly right: {t.throws_right} of {s.throws}; right or asked: "
         f"{t.throws_right + t.throws_asked}; never reported: {s.throws - s.throws_reported}",
         (
@@ -679,11 +1066,11 @@ def _table(title: str, tallies: dict[str, Tally]) -> str:
     return "\n".join(rows)
 
 
-def onnx_reader(model_dir: Path | None, threads: int) -> Callable[[Calibration], Reader]:
+def onnx_reader(model_dir: Path | None, threads: int) -> Callable[[Calibration, DemoTable], Reader]:
     """A factory of the learned reader for a calibration."""
     from zonkcam.table.reading import OnnxReader
 
-    return lambda cal: OnnxReader.for_table(cal, model_dir, threads=threads)
+    return lambda cal, _table: OnnxReader.for_table(cal, model_dir, threads=threads)
 
 
 def _positive(text: str) -> int:
@@ -731,15 +1118,36 @@ def main(argv: Sequence[str] | None = None) -> int:
         help=f"a die read with a confidence under BAR is flagged '?' ({CONFIRM_BELOW:g})",
     )
     ap.add_argument(
-        "--pool", type=_positive, default=POOL, metavar="N", help=f"cut-outs to make ({POOL})"
+        "--pool",
+        type=_positive,
+        default=None,
+        metavar="N",
+        help=f"cut-outs to make ({POOL}; {MEET_POOL} with --dice or --meet faces)",
+    )
+    ap.add_argument(
+        "--meet",
+        choices=("faces", "throws"),
+        default=None,
+        help="first meet the dice: 'faces', the table's dice (--dice) laid showing each "
+        "value in turn and taught it, as zonkcam play --meet-dice faces does; 'throws', "
+        "throws of six dice, the scorekeeper fixing every misread, as zonkcam play "
+        f"--meet-dice throws does (--teach N throws; {MEET_THROWS})",
     )
     ap.add_argument(
         "--teach",
         type=int,
         default=0,
         metavar="N",
-        help="first meet the dice for N throws (the scorekeeper fixes every misread), as "
-        "zonkcam play --meet-dice throws does",
+        help="the throws of --meet throws; given alone, --meet throws with N throws",
+    )
+    ap.add_argument(
+        "--dice",
+        type=_positive,
+        default=None,
+        metavar="K",
+        help="play with K of the table's own dice, each a look (cut-outs of one source and "
+        f"kind, close in colour) with {LOOK_FACES} or more cut-outs of every value; one of "
+        f"each value met, the others thrown ({DICE} with --meet faces)",
     )
     ap.add_argument(
         "--table-dice",
@@ -785,6 +1193,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if args.teach < 0 or args.table_dice < 0:
             raise UserError("--teach and --table-dice take 0 or more")
+        if args.meet == "faces" and args.teach:
+            raise UserError("--teach counts the throws of --meet throws, not of --meet faces")
+        if args.meet == "throws" and not args.teach:
+            args.teach = MEET_THROWS
+        looks = args.dice or (DICE if args.meet == "faces" else 0)
+        if looks and args.table_dice:
+            raise UserError(
+                "--table-dice takes faces of the pool; --dice and --meet faces take the "
+                "table's dice as looks: one or the other"
+            )
+        if args.pool is None:
+            args.pool = MEET_POOL if looks else POOL
         if args.rest is not None and not 0 < args.rest <= 60:
             raise UserError("--rest takes seconds, more than 0 and at most 60")
         if not 1 <= args.detail <= 4:
@@ -816,13 +1236,24 @@ def main(argv: Sequence[str] | None = None) -> int:
             )
         if args.table_dice:
             cuts = table_dice(cuts, args.table_dice, np.random.default_rng(args.seed + 7))
-        pool = Pool.make(cuts)
-        records = run_session(
+        if looks:
+            dice = TableDice.choose(cuts, looks, np.random.default_rng(args.seed + 7))
+            if not dice.looks:
+                raise UserError(
+                    f"no look among the {len(cuts)} cut-outs has {LOOK_FACES} of every value "
+                    f"(a look: one source's cut-outs of one kind within {LOOK_LAB:g} in "
+                    "colour): cut more (--pool N)"
+                )
+            pool = Pool.of_looks(dice)
+        else:
+            pool = Pool.make(cuts)
+        records, meeting = run_session(
             pool,
             onnx_reader(args.model_dir, args.threads),
             throws=args.throws,
             seed=args.seed,
             teach=args.teach,
+            faces=args.meet == "faces",
             rest=args.rest,
             slowdown=args.slowdown,
             size=args.size,
@@ -856,12 +1287,21 @@ def main(argv: Sequence[str] | None = None) -> int:
                     "sources": {k: v.to_json() for k, v in sorted(s.sources.items())},
                     "wrong": [line.strip() for line in s.lines],
                     "seconds": round(seconds, 1),
-                },
+                }
+                | (
+                    {
+                        "meet": meeting.mode if meeting is not None else None,
+                        "meeting": meeting.to_json() if meeting is not None else None,
+                        "dice": pool.dice.to_json() if pool.dice is not None else None,
+                    }
+                    if args.meet or pool.dice is not None
+                    else {}
+                ),
                 indent=2,
             )
         )
     else:
-        print(report(s, args, pool, seconds))
+        print(report(s, args, pool, seconds, meeting))
     return 0
 
 
