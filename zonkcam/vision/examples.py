@@ -11,12 +11,15 @@ A crop read later is compared, by cosine similarity, with every example (`decide
 
 - nearer than NEAR to none: a die like no taught die (a new die at the table) is read by
   the net alone (Verdict.NET);
-- the nearest example's value is the net's, and it leads the nearest example of another
-  value by MARGIN: the taught face confirms the net (Verdict.TAUGHT: sure);
-- the two differ and the net is sure of its own (NET_SURE): the die is asked
-  (Verdict.ASK), never guessed;
-- the two differ, the net unsure: the taught face decides (Verdict.TAUGHT);
-- two taught values about as near (under MARGIN apart): the net's reading stands.
+- the nearest example's value is the net's and leads the nearest example of another value
+  by CONFIRM: the taught face confirms the net, and the die is sure (Verdict.TAUGHT);
+- the two differ, the nearest leading by MARGIN: the die is asked (Verdict.ASK), never
+  guessed; it shows the net's value where the net is sure of it (NET_SURE), else the
+  taught face's, so that the likelier answer is the one to confirm;
+- anything else (two taught values about as near): the net's reading stands.
+
+A taught face never changes a value without a question: where the two disagree, one of
+them is wrong, and only a person can tell which.
 
 Only the values 1-6 move: the net's 'not a die' probability is kept as it is, so teaching
 never makes the reader see dice that are not there (nor miss ones that are).
@@ -39,14 +42,17 @@ VALUES = 6
 NEAR = 0.75
 """Least cosine similarity to an example for a crop to count as a taught die's face."""
 MARGIN = 0.03
-"""How much nearer the nearest example must be than the nearest of another value for the
-taught face to speak."""
+"""How much nearer the nearest example must be than the nearest of another value for a
+disagreeing taught face to ask."""
+CONFIRM = 0.1
+"""How much nearer the nearest example must be than the nearest of another value for an
+agreeing taught face to make the die sure."""
 NET_SURE = 0.8
-"""The net's P(value | a die) at or over which a disagreeing taught face asks instead of
-deciding."""
+"""The net's P(value | a die) at or over which an asked die shows the net's value (under
+it, the taught face's)."""
 TAUGHT_SURE = 0.9
-"""The confidence of a die its taught face decides or confirms (the reader's confidence
-stays where it is higher)."""
+"""The confidence of a die its taught face confirms (the reader's confidence stays where
+it is higher)."""
 ASKED = 0.3
 """The confidence of a die that is asked: under any bar the table asks at."""
 MAX_PER_VALUE = 192
@@ -59,7 +65,7 @@ class Verdict(IntEnum):
     NET = 0
     """Like no taught die: the net's reading stands."""
     TAUGHT = 1
-    """Its taught face decides (or confirms the net): the value is sure."""
+    """Its taught face confirms the net: the value is sure."""
     ASK = 2
     """The taught face and the net disagree: the die is asked."""
 
@@ -158,9 +164,10 @@ class TaughtDice:
         self, probs: np.ndarray, features: np.ndarray | None
     ) -> tuple[np.ndarray, np.ndarray]:
         """The value net's (N, 7) probabilities (0 = not a die, 1-6) of N crops and their
-        features -> (probabilities, verdicts (N,) of Verdict). Where a taught face decides,
-        its value takes the net's die probability; elsewhere the probabilities are the
-        net's. All NET with no examples, no features, or features of another size."""
+        features -> (probabilities, verdicts (N,) of Verdict). An asked die the net is
+        unsure of shows its taught face's value: its probabilities put the net's die
+        probability on it; elsewhere the probabilities are the net's. All NET with no
+        examples, no features, or features of another size."""
         n = len(probs)
         verdicts = np.full(n, Verdict.NET, np.int8)
         if not len(self) or features is None or n == 0 or features.shape[1] != self.dim:
@@ -177,16 +184,15 @@ class TaughtDice:
         read = np.argmax(net, axis=1) + 1
         sure = net[rows, read - 1] >= NET_SURE
         near = best >= NEAR
-        clear = lead >= MARGIN
         agree = taught == read
-        speaks = near & clear
-        verdicts[speaks & (agree | ~sure)] = Verdict.TAUGHT
-        verdicts[speaks & ~agree & sure] = Verdict.ASK
+        verdicts[near & agree & (lead >= CONFIRM)] = Verdict.TAUGHT
+        asked = near & ~agree & (lead >= MARGIN)
+        verdicts[asked] = Verdict.ASK
         out = probs.copy()
-        moved = np.flatnonzero((verdicts == Verdict.TAUGHT) & ~agree)
-        if len(moved):
-            out[moved, 1:] = 0.0
-            out[moved, taught[moved]] = die[moved]
+        shown = np.flatnonzero(asked & ~sure)
+        if len(shown):
+            out[shown, 1:] = 0.0
+            out[shown, taught[shown]] = die[shown]
         return out, verdicts
 
     def nearest(self, features: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
