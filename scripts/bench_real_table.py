@@ -476,9 +476,9 @@ def run_session(
     watcher = TableWatcher(cal, reader)
     watcher.process(empty)
     meeting = None
-    deciding = getattr(reader, "deciding", None)
-    if deciding is not None:  # as the app meets: what is taught is judged by the net alone
-        reader.deciding = False
+    asking = getattr(reader, "asking", None)
+    if asking is not None:  # as the app meets: what is taught is judged by the net alone
+        reader.asking = False
     if faces:
         assert pool.dice is not None, "meeting face by face needs the table's looks"
         meeting = meet_faces(table, watcher, reader, pool.dice)
@@ -486,8 +486,8 @@ def run_session(
         meeting = meet_the_dice(
             table, watcher, reader, pool, teach, np.random.default_rng(seed + 99)
         )
-    if deciding is not None:
-        reader.deciding = deciding
+    if asking is not None:
+        reader.asking = asking
     records: list[StepRecord] = []
     free_at = 0.0  # --rest: when the watcher is free for the next frame (camera seconds)
 

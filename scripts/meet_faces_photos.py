@@ -7,10 +7,11 @@ matteop65 (five identical white dice on one desk). For each value one photo of t
 that shows it (a staged one for epanemu) is the meeting: its dice of that value are taught
 in their eight turns (zonkcam.vision.examples). Every other photo of the set is then read
 at its labelled boxes as the table reads a die it knows is there
-(zonkcam.vision.reader.read_at): by the net alone, and with the taught faces deciding or
-asking. A photo never serves both. Reported, over --draws random meetings: dice right, '?'
-(confidence under the bar), SILENT WRONG (a wrong value, no '?'), right dice asked, and
-the nearest taught face alone; the time the taught faces take per six dice.
+(zonkcam.vision.reader.read_at): by the net alone, and with the taught faces asking where
+the nearest taught face reads otherwise. A photo never serves both. Reported, over
+--draws random meetings: dice right, '?' (confidence under the bar), SILENT WRONG (a wrong
+value, no '?'), right dice asked, and the nearest taught face alone; the time the taught
+faces take per six dice.
 
 Judge it with a twin that never saw the source (`make twins`): --model-dir runs/twins/SOURCE.
 
@@ -101,7 +102,7 @@ def run(args: argparse.Namespace) -> dict:
             if len(got) >= 6:  # the taught faces' own cost for a throw of six dice
                 six, probs = np.stack(got[:6]), np.full((6, 7), 1 / 7, np.float32)
                 t0 = time.perf_counter()
-                taught.decide(probs, six)
+                taught.asks(probs, six)
                 ms.append((time.perf_counter() - t0) * 1000)
             near, _ = taught.nearest(np.stack(got)) if got else (np.zeros(0), None)
             k = 0

@@ -41,7 +41,7 @@ class _LearningReader:
     taught (with the turns flag the lesson came with)."""
 
     def __init__(self) -> None:
-        self.deciding = True
+        self.asking = True
         self.taught: TaughtDice | None = None
         self.turns: list[bool] = []
 

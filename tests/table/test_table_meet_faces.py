@@ -36,7 +36,7 @@ class _LearningReader:
     (its values and whether it came in the eight turns)."""
 
     def __init__(self) -> None:
-        self.deciding = True
+        self.asking = True
         self.taught: TaughtDice | None = None
         self.lessons: list[tuple[list[int], bool]] = []
 

@@ -26,7 +26,7 @@ from zonkcam.table.reading import SeenDie
 from zonkcam.table.teaching import Teacher, parse_fix
 from zonkcam.testing import TruthReader
 from zonkcam.vision import examples
-from zonkcam.vision.examples import TaughtDice, Verdict, taught_confidence, turns
+from zonkcam.vision.examples import TaughtDice, asked_confidence, turns
 from zonkcam.vision.model import DiceModel
 from zonkcam.vision.reader import read_dice
 
@@ -54,41 +54,28 @@ def _near(feature: np.ndarray, amount: float = 0.01) -> np.ndarray:
 def test_with_nothing_taught_the_net_reads_alone():
     probs = np.stack([_probs(3), _probs(0, 0.9), _probs(6, 0.4)])
     feats = np.stack([_feature(k) for k in range(3)])
-    out, verdicts = TaughtDice().decide(probs, feats)
-    assert np.array_equal(out, probs) and (verdicts == Verdict.NET).all()
+    assert not TaughtDice().asks(probs, feats).any()
     taught = TaughtDice(np.stack([_feature(9)]), [5])
-    out, verdicts = taught.decide(probs, None)  # a model without features
-    assert np.array_equal(out, probs) and (verdicts == Verdict.NET).all()
+    assert not taught.asks(probs, None).any()  # a model without features
 
 
-def test_a_taught_die_the_net_misreads_unsure_is_read_from_its_taught_face():
+def test_a_taught_die_the_net_misreads_is_asked_however_sure_the_net():
     five = _feature(1)
     taught = TaughtDice()
     taught.teach(np.stack([five, _feature(3)]), [5, 2])  # its 5, and another die's 2
-    probs = _probs(3, 0.6)[None]  # the net: 3, unsure (it is a 5)
-    out, verdicts = taught.decide(probs, _near(five)[None])
-    assert int(np.argmax(out[0, 1:])) + 1 == 5 and verdicts[0] == Verdict.TAUGHT
-    np.testing.assert_allclose(out[:, 0], probs[:, 0])  # 'not a die' stays the net's
-    np.testing.assert_allclose(out.sum(axis=1), 1, atol=1e-5)
-    assert taught_confidence(np.array([0.4]), verdicts)[0] >= examples.TAUGHT_SURE
+    probs = np.stack([_probs(3, 0.6), _probs(3, 0.97)])  # the net: 3, unsure and sure
+    asked = taught.asks(probs, np.stack([_near(five), _near(five)]))
+    assert asked.tolist() == [True, True]
+    assert (asked_confidence(np.array([0.7, 0.99]), asked) <= examples.ASKED).all()
+    assert examples.ASKED < 0.6  # under the screen's bar
 
 
-def test_a_confident_disagreement_is_asked_not_guessed():
-    five = _feature(1)
-    taught = TaughtDice(np.stack([five, _feature(3)]), [5, 2])
-    probs = _probs(3, 0.97)[None]  # the net is sure of 3; its taught face says 5
-    out, verdicts = taught.decide(probs, _near(five)[None])
-    assert verdicts[0] == Verdict.ASK
-    assert np.array_equal(out, probs)  # the net's reading is shown, with a '?'
-    assert taught_confidence(np.array([0.99]), verdicts)[0] <= examples.ASKED < 0.6
-
-
-def test_a_taught_face_that_agrees_makes_the_die_sure():
+def test_a_taught_face_that_agrees_leaves_the_net_to_read():
     three = _feature(4)
     taught = TaughtDice(np.stack([three, _feature(5)]), [3, 6])
-    _, verdicts = taught.decide(_probs(3, 0.7)[None], _near(three)[None])
-    assert verdicts[0] == Verdict.TAUGHT
-    assert taught_confidence(np.array([0.5]), verdicts)[0] >= examples.TAUGHT_SURE
+    asked = taught.asks(_probs(3, 0.7)[None], _near(three)[None])
+    assert not asked.any()
+    assert asked_confidence(np.array([0.5]), asked)[0] == 0.5  # nor made surer
 
 
 def test_a_die_like_no_taught_die_reads_as_the_net_alone():
@@ -96,17 +83,13 @@ def test_a_die_like_no_taught_die_reads_as_the_net_alone():
     stranger = np.zeros(D, np.float32)
     stranger[0] = 1.0  # far from every taught face
     probs = np.stack([_probs(3, 0.97), _probs(4, 0.5)])
-    out, verdicts = taught.decide(probs, np.stack([stranger, stranger]))
-    assert np.array_equal(out, probs) and (verdicts == Verdict.NET).all()
-    assert np.array_equal(taught_confidence(np.array([0.8, 0.4]), verdicts), [0.8, 0.4])
+    assert not taught.asks(probs, np.stack([stranger, stranger])).any()
 
 
-def test_two_taught_values_about_as_near_leave_the_net_to_read():
+def test_two_taught_values_as_near_leave_the_net_to_read():
     face = _feature(1)
-    taught = TaughtDice(np.stack([face, face]), [5, 2])  # one look taught as two values
-    probs = _probs(3, 0.6)[None]
-    out, verdicts = taught.decide(probs, _near(face)[None])
-    assert verdicts[0] == Verdict.NET and np.array_equal(out, probs)
+    taught = TaughtDice(np.stack([face, face]), [5, 3])  # one look taught as two values
+    assert not taught.asks(_probs(3, 0.6)[None], _near(face)[None]).any()
 
 
 def test_teaching_refuses_values_off_a_die_and_keeps_the_newest_per_value():
@@ -156,24 +139,16 @@ def _one_die_model(probs: np.ndarray, feats: np.ndarray | None) -> DiceModel:
 IMAGE = np.full((416, 416, 3), 90, np.uint8)
 
 
-def test_the_reader_reads_a_misread_die_right_once_taught():
+def test_the_reader_asks_about_a_misread_die_once_taught():
     feature = _feature(7)
-    model = _one_die_model(_probs(2, 0.6), feature)
+    model = _one_die_model(_probs(2, 0.99), feature)
     seen: list[np.ndarray] = []
     (die,) = read_dice(IMAGE, model, features=seen)
-    assert die.value == 2 and len(seen) == 1  # the net's misread, and what it saw
+    assert die.value == 2 and die.confidence > 0.6 and len(seen) == 1  # a sure misread
     taught = TaughtDice()
     taught.teach(np.stack(seen), [6])  # the scorekeeper: it is a 6
     (again,) = read_dice(IMAGE, model, examples=taught)
-    assert again.value == 6 and again.confidence >= examples.TAUGHT_SURE
-
-
-def test_the_reader_asks_about_a_die_its_net_is_sure_of_and_its_taught_face_is_not():
-    feature = _feature(7)
-    model = _one_die_model(_probs(2, 0.99), feature)
-    taught = TaughtDice(feature[None], [6])
-    (die,) = read_dice(IMAGE, model, examples=taught)
-    assert die.confidence <= examples.ASKED
+    assert again.value == 2 and again.confidence <= examples.ASKED  # shown, with a '?'
 
 
 def test_a_model_without_the_feature_output_reads_as_before():
@@ -352,7 +327,7 @@ class _LearningReader:
     """Stands in for OnnxReader's teaching side: a feature per die box."""
 
     def __init__(self) -> None:
-        self.deciding = True
+        self.asking = True
         self.taught: TaughtDice | None = None
 
     def recall(self, bbox):

@@ -263,7 +263,7 @@ class Advisor:
         if state.phase is Phase.ROLL:
             return self._rolling(state, turn, position)
         if state.phase is Phase.DECIDE:
-            return self._deciding(state, turn, position)
+            return self._asking(state, turn, position)
         v, p = turn.values, turn.problem
         zonk = float(v.zonk[p])
         if state.phase is Phase.PAIR:
@@ -320,7 +320,7 @@ class Advisor:
         advice = self._advice(turn, best, bank, roll, zonk)
         return self._reaching(state, advice, t.total)
 
-    def _deciding(self, state: GameState, turn: _Turn, position: int) -> Advice:
+    def _asking(self, state: GameState, turn: _Turn, position: int) -> Advice:
         rules, t, v, p = state.rules, state.turn, turn.values, turn.problem
         model = v.model
         assert t.score is not None and t.roll is not None

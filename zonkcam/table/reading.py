@@ -6,9 +6,9 @@ detector's input is sized to show each die at ReaderSettings.die_px (read_dice's
 `die_px`), and only the parts of a frame that changed are read; a frame's detail image
 (Frame.detail: the same view at a higher resolution), where it has one, is what the dice
 are read from; and the table's own dice, as the scorekeeper taught them
-(zonkcam.vision.examples), decide or ask about each die like one of them. The reader keeps
-the features of the latest dice it read, so that a roll the scorekeeper confirms later is
-taught with the crops it was read from.
+(zonkcam.vision.examples), ask about each die their nearest face reads otherwise. The
+reader keeps the features of the latest dice it read, so that a roll the scorekeeper
+confirms later is taught with the crops it was read from.
 """
 
 from __future__ import annotations
@@ -78,10 +78,10 @@ class OnnxReader:
         self.settings = DEFAULT_SETTINGS
         self.die_px = die_px
         self.taught = taught
-        """The table's taught dice, which decide or ask about every die like one of them
-        (None: the net alone)."""
-        self.deciding = True
-        """Whether the taught dice decide (off while the table meets its dice: what is
+        """The table's taught dice, which ask about every die their nearest face reads
+        otherwise (None: the net alone)."""
+        self.asking = True
+        """Whether the taught dice ask (off while the table meets its dice: what is
         taught then is judged by the net alone)."""
         self.recent: deque[SeenDie] = deque(maxlen=RECENT_DICE)
 
@@ -118,7 +118,7 @@ class OnnxReader:
         feats: list[np.ndarray] = []
         dice = [
             dataclasses.replace(d, bbox=_to_frame(d.bbox, dx0, dy0, sx, sy))
-            for d in read_dice(crop, self.model, self.settings, die_px, self._deciding(), feats)
+            for d in read_dice(crop, self.model, self.settings, die_px, self._asking(), feats)
         ]
         if feats:
             self._remember(source, sx, sy, dice, feats)
@@ -140,15 +140,15 @@ class OnnxReader:
         feats: list[np.ndarray | None] = []
         got = [
             None if d is None else dataclasses.replace(d, bbox=_to_frame(d.bbox, 0, 0, sx, sy))
-            for d in read_at(source, at, self.model, self.settings, self._deciding(), feats)
+            for d in read_at(source, at, self.model, self.settings, self._asking(), feats)
         ]
         read = [(d, f) for d, f in zip(got, feats, strict=True) if d is not None and f is not None]
         if read:
             self._remember(source, sx, sy, [d for d, _ in read], [f for _, f in read])
         return got
 
-    def _deciding(self) -> TaughtDice | None:
-        return self.taught if self.deciding else None
+    def _asking(self) -> TaughtDice | None:
+        return self.taught if self.asking else None
 
     def _remember(
         self, source: np.ndarray, sx: float, sy: float, dice: list, feats: list[np.ndarray]

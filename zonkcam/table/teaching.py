@@ -106,12 +106,12 @@ class Teacher:
         """While the table meets its dice: the reader reads with the net alone, so that a
         die is judged (plainly another face?) by the net, not by what the meeting taught
         a step before."""
-        before = self.reader.deciding
-        self.reader.deciding = False
+        before = self.reader.asking
+        self.reader.asking = False
         try:
             yield
         finally:
-            self.reader.deciding = before
+            self.reader.asking = before
 
     def summary(self) -> str:
         taught = self.reader.taught

@@ -1,4 +1,4 @@
-"""The table's own dice: the faces the scorekeeper taught, deciding a die or asking.
+"""The table's own dice: the faces the scorekeeper taught, and the dice they ask about.
 
 Every table has its own few dice (a colour, a pip shape, a face the nets never saw). A die
 taught with its value - each face shown in "meet the dice", or a die the scorekeeper
@@ -7,22 +7,21 @@ confirmed or corrected - is an example: the value net's `features` of its crop (
 different dice lies closer than two values on one die, joined with the die's look) and
 its value.
 
-A crop read later is compared, by cosine similarity, with every example (`decide`):
+A crop read later is compared, by cosine similarity, with every example (`asks`): where
+its nearest example is of another value than the net reads, leading the nearest example
+of the net's value by MARGIN, the die is asked - its confidence drops under the table's
+bar (ASKED), its value stays the net's - never guessed. Elsewhere the net's reading
+stands: a die like no taught die (nearer than NEAR to none: a new die at the table), a
+die whose taught face agrees with the net, or one whose taught faces are as near for two
+values.
 
-- nearer than NEAR to none: a die like no taught die (a new die at the table) is read by
-  the net alone (Verdict.NET);
-- the nearest example's value is the net's and leads the nearest example of another value
-  by CONFIRM: the taught face confirms the net, and the die is sure (Verdict.TAUGHT);
-- the two differ, the nearest leading by MARGIN: the die is asked (Verdict.ASK), never
-  guessed; it shows the net's value where the net is sure of it (NET_SURE), else the
-  taught face's, so that the likelier answer is the one to confirm;
-- anything else (two taught values about as near): the net's reading stands.
+A taught face never changes a value, nor makes a die sure: on dice the nets never saw, the
+nearest taught face agrees with about half of the net's mistakes (docs/reader.md), so
+agreement is no proof; a disagreement says that one of them is wrong, and only a person
+can tell which.
 
-A taught face never changes a value without a question: where the two disagree, one of
-them is wrong, and only a person can tell which.
-
-Only the values 1-6 move: the net's 'not a die' probability is kept as it is, so teaching
-never makes the reader see dice that are not there (nor miss ones that are).
+The net's probabilities are kept as they are, so teaching never makes the reader see dice
+that are not there (nor miss ones that are).
 
 A die's face is the same value turned a quarter (and mirrored: every die face is
 symmetric so), so each taught crop can be taught in its eight turns (`turns`): one scene
@@ -34,49 +33,26 @@ against a full store (6 x MAX_PER_VALUE examples). Storage is zonkcam.mat.taught
 
 from __future__ import annotations
 
-from enum import IntEnum
-
 import numpy as np
 
 VALUES = 6
 NEAR = 0.75
 """Least cosine similarity to an example for a crop to count as a taught die's face."""
-MARGIN = 0.03
-"""How much nearer the nearest example must be than the nearest of another value for a
-disagreeing taught face to ask."""
-CONFIRM = 0.1
-"""How much nearer the nearest example must be than the nearest of another value for an
-agreeing taught face to make the die sure."""
-NET_SURE = 0.8
-"""The net's P(value | a die) at or over which an asked die shows the net's value (under
-it, the taught face's)."""
-TAUGHT_SURE = 0.9
-"""The confidence of a die its taught face confirms (the reader's confidence stays where
-it is higher)."""
+MARGIN = 0.0
+"""How much nearer the nearest example (of another value than the net reads) must be than
+the nearest of the net's value for the die to be asked."""
 ASKED = 0.3
 """The confidence of a die that is asked: under any bar the table asks at."""
 MAX_PER_VALUE = 192
 """Examples kept per value (the newest): a few KB each at float16, a night's rolls fit."""
 
 
-class Verdict(IntEnum):
-    """What the taught faces made of one die."""
-
-    NET = 0
-    """Like no taught die: the net's reading stands."""
-    TAUGHT = 1
-    """Its taught face confirms the net: the value is sure."""
-    ASK = 2
-    """The taught face and the net disagree: the die is asked."""
-
-
-def taught_confidence(confidence: np.ndarray, verdicts: np.ndarray) -> np.ndarray:
-    """The reader's confidences (N,) after the taught faces' verdicts (N,): at least
-    TAUGHT_SURE where a taught face decides or confirms, at most ASKED where it asks."""
+def asked_confidence(confidence: np.ndarray, asked: np.ndarray) -> np.ndarray:
+    """The reader's confidences (N,) with the dice its taught faces ask about (N,) bool
+    brought to at most ASKED."""
     out = np.asarray(confidence, np.float64).copy()
-    v = np.asarray(verdicts)
-    out[v == Verdict.TAUGHT] = np.maximum(out[v == Verdict.TAUGHT], TAUGHT_SURE)
-    out[v == Verdict.ASK] = np.minimum(out[v == Verdict.ASK], ASKED)
+    mask = np.asarray(asked, bool)
+    out[mask] = np.minimum(out[mask], ASKED)
     return out
 
 
@@ -96,7 +72,7 @@ def turns(crops: np.ndarray) -> np.ndarray:
 
 class TaughtDice:
     """A table's taught dice: L2-normalised features (M, D), their values (M,) 1-6 and
-    body colours (as read; kept for the record, not used in deciding)."""
+    body colours (as read; kept for the record, not used in asking)."""
 
     def __init__(
         self,
@@ -160,40 +136,19 @@ class TaughtDice:
         self._features_t = np.ascontiguousarray(self.features.T)
         return len(vals)
 
-    def decide(
-        self, probs: np.ndarray, features: np.ndarray | None
-    ) -> tuple[np.ndarray, np.ndarray]:
-        """The value net's (N, 7) probabilities (0 = not a die, 1-6) of N crops and their
-        features -> (probabilities, verdicts (N,) of Verdict). An asked die the net is
-        unsure of shows its taught face's value: its probabilities put the net's die
-        probability on it; elsewhere the probabilities are the net's. All NET with no
+    def asks(self, probs: np.ndarray, features: np.ndarray | None) -> np.ndarray:
+        """Which of N crops (the value net's (N, 7) probabilities, 0 = not a die, 1-6, and
+        their (N, D) features) the taught faces ask about: (N,) bool. None asked with no
         examples, no features, or features of another size."""
         n = len(probs)
-        verdicts = np.full(n, Verdict.NET, np.int8)
         if not len(self) or features is None or n == 0 or features.shape[1] != self.dim:
-            return probs, verdicts
+            return np.zeros(n, bool)
         sim = _normalised(features) @ self._features_t  # (N, M)
-        nearest = np.argmax(sim, axis=1)
-        rows = np.arange(n)
-        best = sim[rows, nearest]
-        taught = self.values[nearest].astype(np.int64)
-        other = np.where(self.values[None, :] == taught[:, None], -2.0, sim)
-        lead = best - other.max(axis=1)
-        die = 1.0 - probs[:, 0]
-        net = probs[:, 1:] / np.maximum(die, 1e-9)[:, None]
-        read = np.argmax(net, axis=1) + 1
-        sure = net[rows, read - 1] >= NET_SURE
-        near = best >= NEAR
-        agree = taught == read
-        verdicts[near & agree & (lead >= CONFIRM)] = Verdict.TAUGHT
-        asked = near & ~agree & (lead >= MARGIN)
-        verdicts[asked] = Verdict.ASK
-        out = probs.copy()
-        shown = np.flatnonzero(asked & ~sure)
-        if len(shown):
-            out[shown, 1:] = 0.0
-            out[shown, taught[shown]] = die[shown]
-        return out, verdicts
+        read = np.argmax(probs[:, 1:], axis=1) + 1
+        of_read = self.values[None, :] == read[:, None]
+        for_read = np.where(of_read, sim, -2.0).max(axis=1)
+        for_other = np.where(of_read, -2.0, sim).max(axis=1)
+        return (np.maximum(for_read, for_other) >= NEAR) & (for_other - for_read > MARGIN)
 
     def nearest(self, features: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(N, D) features -> the nearest example's value (N,) and cosine similarity (N,);

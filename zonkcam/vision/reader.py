@@ -25,7 +25,7 @@ from zonkcam.game.dice import Die
 from zonkcam.vision.color import crop_color, white_balance_gains
 from zonkcam.vision.confidence import features as confidence_features
 from zonkcam.vision.die import Reading
-from zonkcam.vision.examples import TaughtDice, taught_confidence
+from zonkcam.vision.examples import TaughtDice, asked_confidence
 from zonkcam.vision.model import DiceModel
 from zonkcam.vision.preprocess import CROP_SIZE, DET_STRIDE, crop_die, letterbox, to_bgr8
 
@@ -169,8 +169,8 @@ class _Look:
     probs: np.ndarray
     feats: np.ndarray | None
     votes: np.ndarray
-    verdicts: np.ndarray
-    """What the table's taught faces made of each die (zonkcam.vision.examples.Verdict)."""
+    asked: np.ndarray
+    """Whether the table's taught faces ask about each die (zonkcam.vision.examples)."""
     inp: np.ndarray
     scale: float
     candidates: np.ndarray
@@ -204,8 +204,8 @@ def _look(
         crops = np.zeros((0, CROP_SIZE, CROP_SIZE, 3), np.uint8)
         nothing = np.zeros(0, np.float32)
         no_probs = np.zeros((0, 7), np.float32)
-        verdicts = np.zeros(0, np.int8)
-        return _Look(boxes, heat, crops, no_probs, None, nothing, verdicts, inp, scale, candidates)
+        asked = np.zeros(0, bool)
+        return _Look(boxes, heat, crops, no_probs, None, nothing, asked, inp, scale, candidates)
     crops = np.stack([crop_die(img, b) for b in boxes])
     probs, feats = read_crops_and_features(crops, model)
     if settings.mirror_look:
@@ -215,9 +215,7 @@ def _look(
         if len(near):
             probs = probs.copy()
             probs[near] = (probs[near] + read_crops(crops[near][:, :, ::-1], model)) / 2
-    verdicts = np.zeros(len(probs), np.int8)
-    if examples is not None:
-        probs, verdicts = examples.decide(probs, feats)
+    asked = examples.asks(probs, feats) if examples is not None else np.zeros(len(probs), bool)
     votes = vote(probs, heat, settings)
     k = np.flatnonzero(votes >= bar)
     kept_feats = feats[k] if feats is not None else None
@@ -228,7 +226,7 @@ def _look(
         probs[k],
         kept_feats,
         votes[k],
-        verdicts[k],
+        asked[k],
         inp,
         scale,
         candidates,
@@ -323,8 +321,8 @@ def read_dice(
     """Every six-sided die found in `image` (grey, BGR or BGRA; 8 or 16 bit), sorted
     top-to-bottom then left-to-right. `die_px`: how many px a die spans in `image`, when
     known (a calibrated table); the detector input is then sized by it (and there is no
-    second look). `examples`: the table's taught dice, which decide a die like one of
-    them or ask about it (zonkcam.vision.examples). `features`: a list that receives each
+    second look). `examples`: the table's taught dice, which ask about a die their
+    nearest face reads otherwise (zonkcam.vision.examples). `features`: a list that receives each
     returned die's feature, in order (nothing when the model has no 'features' output).
     `clues`:
     a list that receives each returned die's confidence clues
@@ -348,7 +346,7 @@ def read_dice(
     heat = np.concatenate([lk.heat for lk in looks])
     crops = np.concatenate([lk.crops for lk in looks])
     votes = np.concatenate([lk.votes for lk in looks])
-    verdicts = np.concatenate([lk.verdicts for lk in looks])
+    asked = np.concatenate([lk.asked for lk in looks])
     keep = np.arange(len(boxes))
     if len(boxes) > 1:  # of two dice boxed over each other, the surer one
         keep = nms(boxes, votes, settings.dedupe_iou, settings.dedupe_inside)
@@ -359,7 +357,7 @@ def read_dice(
     gains = white_balance_gains(visible)
     values = np.argmax(probs[keep, 1:], axis=1) + 1
     clue = confidence_features(probs[keep], values, heat[keep], _sides(boxes[keep]))
-    sure = taught_confidence(model.calibration.confidence_of(clue), verdicts[keep])
+    sure = asked_confidence(model.calibration.confidence_of(clue), asked[keep])
     dice = []
     for i, value, conf in zip(keep, values, sure, strict=True):
         bbox = tuple(round(float(v), 1) for v in boxes[i])
@@ -398,13 +396,11 @@ def read_at(
     crops = np.stack([crop_die(img, b) for b in boxes])
     probs, feats = read_crops_and_features(crops, model)
     probs = (probs + read_crops(crops[:, :, ::-1], model)) / 2
-    verdicts = np.zeros(len(probs), np.int8)
-    if examples is not None:
-        probs, verdicts = examples.decide(probs, feats)
+    asked = examples.asks(probs, feats) if examples is not None else np.zeros(len(probs), bool)
     values = np.argmax(probs[:, 1:], axis=1) + 1
     heat = np.full(len(boxes), settings.heat_full, np.float32)
     clue = confidence_features(probs, values, heat, _sides(boxes))
-    sure = taught_confidence(model.calibration.confidence_of(clue), verdicts)
+    sure = asked_confidence(model.calibration.confidence_of(clue), asked)
     gains = white_balance_gains(img)
     out: list[Reading | None] = []
     for i, box in enumerate(boxes):

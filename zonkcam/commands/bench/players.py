@@ -2,7 +2,7 @@
 the engine.
 
 Plays ``--games`` games per table (three players, random dice from ``--seed`` on) with
-:class:`~zonkcam.app.players.AutoPlayer` deciding as in the demo game, and reports the
+:class:`~zonkcam.app.players.AutoPlayer` asking as in the demo game, and reports the
 rolls a game takes (the demo game's length: each roll is a throw on the demo table) and
 the time of the players' decisions per roll.
 """
@@ -23,10 +23,10 @@ from zonkcam.game.state import Phase
 
 
 def play(player: AutoPlayer, rules: RuleSet, seed: int) -> tuple[int, float]:
-    """One game: (rolls, seconds spent deciding)."""
+    """One game: (rolls, seconds spent asking)."""
     rng = random.Random(seed)
     game = Game(rules, [A.Players(("Ann", "Bob", "Cy"))])
-    rolls, deciding = 0, 0.0
+    rolls, asking = 0, 0.0
     while not game.state.finished:
         s, t = game.state, game.state.turn
         start = time.perf_counter()
@@ -45,7 +45,7 @@ def play(player: AutoPlayer, rules: RuleSet, seed: int) -> tuple[int, float]:
                 action = A.Keep(player.choose_keep(s).dice)
         elif s.phase is Phase.PAIR:
             action = A.Reroll()
-        deciding += time.perf_counter() - start
+        asking += time.perf_counter() - start
         if action is None:
             n = 1 if s.phase is Phase.GO_FOR_1000 else t.dice_to_roll
             faces = [rng.randint(1, 6) for _ in range(n)]
@@ -55,7 +55,7 @@ def play(player: AutoPlayer, rules: RuleSet, seed: int) -> tuple[int, float]:
                 action = A.Roll(tuple(map(Die, faces)))
             rolls += 1
         game.play(action)
-    return rolls, deciding
+    return rolls, asking
 
 
 def run(args: argparse.Namespace) -> int:
