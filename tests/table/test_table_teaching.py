@@ -159,21 +159,22 @@ def test_a_model_without_the_feature_output_reads_as_before():
     assert die.value == 2 and seen == []
 
 
-def test_the_shipped_value_net_gives_its_features_beside_the_same_probs():
+def test_the_shipped_value_net_gives_its_face_features_beside_the_probs():
     from zonkcam.vision.model import MODEL_DIR, VALUES_FILE, open_session
 
     session = open_session(MODEL_DIR / VALUES_FILE, 1)
     assert [o.name for o in session.get_outputs()] == ["probs", "features"]
     crops = np.random.default_rng(3).uniform(0, 255, (5, 3, 64, 64)).astype(np.float32)
     probs, feats = session.run(None, {"crops": crops})
-    assert probs.shape == (5, 7) and feats.shape == (5, 256) and (feats >= 0).all()
+    assert probs.shape == (5, 7) and feats.shape == (5, 256 + 64)
+    np.testing.assert_allclose(np.linalg.norm(feats, axis=1), 1, atol=1e-5)
 
 
-def test_adding_the_feature_output_leaves_the_probabilities_bit_identical(tmp_path):
+def test_the_face_head_leaves_the_probabilities_bit_identical(tmp_path):
     onnx = pytest.importorskip("onnx", reason="onnx comes with the training extra")
     from onnx import TensorProto, helper
 
-    from zonkcam.train.features import FEATURES, add_feature_output
+    from zonkcam.train import faces
     from zonkcam.vision.model import open_session
 
     # a tiny value net of the same shape: mean pool -> Gemm -> Softmax
@@ -194,14 +195,23 @@ def test_adding_the_feature_output_leaves_the_probabilities_bit_identical(tmp_pa
     onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)]), src)
     crops = np.random.default_rng(0).uniform(0, 255, (4, 3, 64, 64)).astype(np.float32)
     before = open_session(src, 1).run(None, {"crops": crops})
-    add_feature_output(src, tmp_path / "f.onnx")
-    after = open_session(tmp_path / "f.onnx", 1).run(None, {"crops": crops})
+    rng = np.random.default_rng(1)
+    head = {
+        "w1": rng.normal(size=(3, faces.HIDDEN)).astype(np.float32),
+        "b1": rng.normal(size=faces.HIDDEN).astype(np.float32),
+        "w2": rng.normal(size=(faces.HIDDEN, faces.FACE_DIM)).astype(np.float32),
+        "b2": rng.normal(size=faces.FACE_DIM).astype(np.float32),
+        "mean": rng.normal(size=3).astype(np.float32),
+    }
+    faces.add_face_output(src, head)
+    after = open_session(src, 1).run(None, {"crops": crops})
     assert len(before) == 1 and len(after) == 2
     assert np.array_equal(before[0], after[0])
-    np.testing.assert_allclose(after[1], crops.mean(axis=(2, 3)), rtol=1e-5)
-    add_feature_output(tmp_path / "f.onnx")  # twice: still one such output
-    names = [o.name for o in onnx.load(tmp_path / "f.onnx").graph.output]
-    assert names == ["probs", FEATURES]
+    expected = faces.embed(crops.mean(axis=(2, 3)), head)
+    np.testing.assert_allclose(after[1], expected, rtol=1e-4, atol=1e-5)
+    faces.add_face_output(src, head)  # again: still one such output, the same feature
+    assert [o.name for o in onnx.load(src).graph.output] == ["probs", faces.FEATURES]
+    np.testing.assert_allclose(open_session(src, 1).run(None, {"crops": crops})[1], after[1])
 
 
 # -- storage ------------------------------------------------------------------------------

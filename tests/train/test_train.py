@@ -89,6 +89,35 @@ def test_the_tiny_schedule_builds_a_model_the_reader_loads(tmp_path, capsys):
         == 0
     )
     assert "detector: done before" in capsys.readouterr().err
+    # its value net gives the face feature the table compares taught dice in
+    feats = load_model(out).values.run(None, {"crops": np.zeros((2, 3, 64, 64), np.float32)})
+    assert feats[1].shape == (2, 256 + 64)
+
+
+def test_train_faces_fits_the_face_feature_of_a_model_folder_and_says_what_is_missing(
+    tmp_path, capsys
+):
+    out = tmp_path / "run"
+    tiny = ["train", "--data", "none", "--schedule", "tiny", "--threads", "1"]
+    assert cli.main([*tiny, "--out", str(out)]) == 0
+    before = load_model(out).values
+    crops = np.random.default_rng(0).uniform(0, 255, (3, 3, 64, 64)).astype(np.float32)
+    probs, old = before.run(None, {"crops": crops})
+    data = _labelled_set(tmp_path / "set", {"a": 4})
+    capsys.readouterr()
+    assert cli.main(["train", "faces", "--model-dir", str(out), "--data", str(data)]) == 0
+    assert "wrote the face feature" in capsys.readouterr().err
+    again = load_model(out).values.run(None, {"crops": crops})
+    assert np.array_equal(again[0], probs) and not np.allclose(again[1], old)
+    # no value net, or no dice to fit on: one line each
+    assert cli.main(["train", "faces", "--model-dir", str(tmp_path / "none")]) == 2
+    assert "no dice_values.onnx" in capsys.readouterr().err
+    empty = tmp_path / "empty"
+    (empty / "images").mkdir(parents=True)
+    (empty / "labels.jsonl").write_text("")
+    assert cli.main(["train", "faces", "--model-dir", str(out), "--data", str(empty)]) == 2
+    err = capsys.readouterr().err
+    assert "no labelled dice" in err and "Traceback" not in err
 
 
 def test_a_value_net_twin_keeps_the_given_detector(tmp_path, monkeypatch, capsys):

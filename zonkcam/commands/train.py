@@ -284,8 +284,11 @@ def run_faces(args: argparse.Namespace) -> int:
     if leave_out:
         log(f"{folder} is a twin without {leave_out}: fitted without it")
     photos = D.load_photos(data, leave_out, log)
-    head = train_head(face_data(values, photos, args.seed, args.threads, log), args.seed, log)
-    add_face_output(values, head)
+    try:
+        faces = face_data(values, photos, args.seed, args.threads, log)
+    except ValueError as exc:
+        raise UserError(f"{exc} (the training split of {', '.join(map(str, data))})") from None
+    add_face_output(values, train_head(faces, args.seed, log))
     log(f"wrote the face feature into {values}")
     return 0
 

@@ -30,7 +30,7 @@ RECENT_DICE = 96
 scorekeeper confirms their roll."""
 NO_FEATURES = (
     "this value net has no 'features' output, so the table cannot learn its dice "
-    "(add it with: python -m zonkcam.train.features MODEL)"
+    "(add it with: zonkcam train faces --model-dir DIR)"
 )
 
 
@@ -87,7 +87,7 @@ class OnnxReader:
 
     @property
     def can_learn(self) -> bool:
-        """Whether the value net gives features (zonkcam.train.features)."""
+        """Whether the value net gives features (zonkcam.train.faces)."""
         return len(self.model.values.get_outputs()) > 1
 
     @classmethod

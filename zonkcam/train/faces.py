@@ -34,6 +34,8 @@ from pathlib import Path
 
 import numpy as np
 
+FEATURES = "features"
+"""The value net's output the table's taught dice are compared in: (N, D) float32."""
 FACE_DIM = 64
 """The head's embedding's length."""
 HIDDEN = 256
@@ -62,6 +64,15 @@ class FaceData:
     sources: np.ndarray
 
 
+def pooled_feature_tensor(graph) -> str:  # noqa: ANN001 - an onnx GraphProto
+    """The name of the tensor the value net's classifier head (its last Gemm) reads: the
+    pooled vector. Raises ValueError when the graph has no such head."""
+    gemms = [n for n in graph.node if n.op_type == "Gemm"]
+    if not gemms:
+        raise ValueError("the value net has no Gemm head to take the feature from")
+    return gemms[-1].input[0]
+
+
 def pooled_of(session, crops: np.ndarray, chunk: int = 512) -> np.ndarray:  # noqa: ANN001
     """The pooled vectors of (N, 3, 64, 64) float32 crops through an onnxruntime session
     of the value net (its 'pooled' output: the classifier's input)."""
@@ -77,8 +88,6 @@ def pooled_session(values_path: Path, threads: int):  # noqa: ANN201 - an Infere
     import onnx
     import onnxruntime as ort
     from onnx import TensorProto, helper
-
-    from zonkcam.train.features import pooled_feature_tensor
 
     model = onnx.load(str(values_path))
     graph = model.graph
@@ -101,7 +110,7 @@ def face_data(
 ) -> FaceData:
     """Cut CROPS_PER_DIE jittered crops of every labelled die of `photos` (at most
     MAX_DICE_PER_SOURCE dice of a source), augment each VIEWS times and compute their
-    pooled vectors with the value net at `values_path`."""
+    pooled vectors with the value net at `values_path`. ValueError without a die."""
     from zonkcam.train import data as D
     from zonkcam.vision.preprocess import crop_die
 
@@ -126,6 +135,8 @@ def face_data(
                 crops.append(crop_die(img, D.jitter(p.boxes[j], rng)))
                 values.append(int(p.values[j]))
                 sources.append(p.source)
+    if not crops:
+        raise ValueError("no labelled dice to fit the face feature on")
     x = np.stack(crops)
     log(f"faces: {len(x)} crops of {sum(len(v) for v in chosen.values())} dice")
     session = pooled_session(values_path, threads)
@@ -219,8 +230,6 @@ def add_face_output(
     import onnx
     from onnx import TensorProto, helper, numpy_helper
 
-    from zonkcam.train.features import FEATURES, pooled_feature_tensor
-
     model = onnx.load(str(values_path))
     graph = model.graph
     for out in [o for o in graph.output if o.name == FEATURES]:
@@ -238,7 +247,6 @@ def add_face_output(
         "faces.b2": head["b2"].astype(np.float32),
         "faces.look": np.array(look, np.float32),
         "faces.scale": np.array(1.0 / np.sqrt(1 + look**2), np.float32),
-        "faces.axes": np.array([1], np.int64),
     }
     graph.initializer.extend(numpy_helper.from_array(v, k) for k, v in consts.items())
 

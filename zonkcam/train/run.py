@@ -362,7 +362,7 @@ def train(cfg: TrainConfig) -> list[Path]:
     calib = mined.x[rng.permutation(len(mined))[:512]] if len(mined) else crops.x[:64]
     quantize_values(fp32, values_path, calib.transpose(0, 3, 1, 2).astype(np.float32))
     # the feature the table's taught dice are compared in (zonkcam.train.faces)
-    faces = face_data(values_path, photos, cfg.seed, cfg.threads, cfg.log)
+    faces = face_data(values_path, everything, cfg.seed, cfg.threads, cfg.log)
     add_face_output(values_path, train_head(faces, cfg.seed, cfg.log, s.face_steps))
     minutes = (time.time() - t0) / 60
     cfg.log(

@@ -130,7 +130,7 @@ def read_crops_and_features(
     crops: np.ndarray, model: DiceModel, mirrored: bool = False
 ) -> tuple[np.ndarray, np.ndarray | None]:
     """read_crops, and the value net's pooled features (N, D) of the crops as cut where
-    the model has that output (zonkcam.train.features), else None."""
+    the model has that output (zonkcam.train.faces), else None."""
     n = len(crops)
     if n == 0:
         return np.zeros((0, 7), np.float32), None
