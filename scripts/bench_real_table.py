@@ -38,6 +38,9 @@ face (zonkcam.table.teaching.plainly_other: reported cocked, or read as another 
 least PLAINLY_OTHER sure): those are pointed out, not taught. The dice are picked up, next
 value. Reported besides the figures above: the dice laid, taught, pointed out (cocked,
 another value) and not seen (not in the settled scene, or no value or crop read to teach).
+The meeting plays throws of its own, so the script's throws after it are not those of a run
+without it; ``--net-alone`` meets the dice and then reads the throws by the net alone: the
+same throws, without what the taught faces ask.
 
 The table's dice (``--dice K``; 6 with ``--meet faces``). No photo set says which physical
 die a cut-out is, so a die is a look: cut-outs of one source and one kind (DieKind) whose
@@ -56,8 +59,8 @@ the default pool holds: with --dice or --meet faces the pool is MEET_POOL.
 
 Run: python scripts/bench_real_table.py [--throws N] [--seed S] [--model-dir DIR]
 [--source-only SRC] [--datasets DIR ...] [--confirm-below BAR] [--pool N]
-[--meet faces|throws] [--teach N] [--dice K] [--table-dice FACES] [--rest SECONDS]
-[--slowdown X] [--size WxH] [--detail K] [--json]
+[--meet faces|throws] [--net-alone] [--teach N] [--dice K] [--table-dice FACES]
+[--rest SECONDS] [--slowdown X] [--size WxH] [--detail K] [--json]
 """
 
 from __future__ import annotations
@@ -445,6 +448,7 @@ def run_session(
     size: tuple[int, int] = SIZE,
     teach: int = 0,
     faces: bool = False,
+    net_alone: bool = False,
     rest: float | None = None,
     slowdown: float = 1.0,
     detail: int = 1,
@@ -453,7 +457,9 @@ def run_session(
     between them) on a demo table drawn with ``pool``'s cut-outs; the watcher
     reads with ``reader_for(calibration, table)``. ``teach``: first "meet the dice" for
     that many throws; ``faces``: first meet the table's dice (``pool.dice``) face by face
-    (the reader must have OnnxReader's ``recall`` and ``teach``). ``rest``: the dice lie
+    (the reader must have OnnxReader's ``recall`` and ``teach``); ``net_alone``: after it,
+    the throws are read by the net alone (the same script, without what the taught faces
+    ask). ``rest``: the dice lie
     still this many seconds after each step and nobody waits for a report; the frames come
     in real time, the watcher's time counted ``slowdown`` times over. ``detail``: the table
     rendered that many times larger, each frame carrying the render as its detail, where
@@ -487,7 +493,7 @@ def run_session(
             table, watcher, reader, pool, teach, np.random.default_rng(seed + 99)
         )
     if asking is not None:
-        reader.asking = asking
+        reader.asking = asking and not net_alone
     records: list[StepRecord] = []
     free_at = 0.0  # --rest: when the watcher is free for the next frame (camera seconds)
 
@@ -999,7 +1005,8 @@ def report(
         f"throws, seed {args.seed}, reader: {args.model_dir or 'the shipped models'}"
         + (f", dice from {args.source_only} only" if args.source_only else "")
         + (f", {args.teach} throws met first" if args.teach else "")
-        + (", the table's dice met face by face first" if args.meet == "faces" else ""),
+        + (", the table's dice met face by face first" if args.meet == "faces" else "")
+        + (", the throws read by the net alone" if args.net_alone else ""),
         f"cut-outs{' (the table dice)' if args.table_dice else ''}"
         f"{' (the throws of the table dice)' if pool.dice is not None else ''}: "
         f"{len(pool.cuts)} from "
@@ -1155,6 +1162,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"each value met, the others thrown ({DICE} with --meet faces)",
     )
     ap.add_argument(
+        "--net-alone",
+        action="store_true",
+        help="meet the dice, then read the throws by the net alone: the same throws as with "
+        "the taught faces asking, to tell what they change",
+    )
+    ap.add_argument(
         "--table-dice",
         type=int,
         default=0,
@@ -1200,6 +1213,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise UserError("--teach and --table-dice take 0 or more")
         if args.meet == "faces" and args.teach:
             raise UserError("--teach counts the throws of --meet throws, not of --meet faces")
+        if args.net_alone and not (args.meet or args.teach):
+            raise UserError("--net-alone reads the throws after a meeting: give --meet too")
         if args.meet == "throws" and not args.teach:
             args.teach = MEET_THROWS
         looks = args.dice or (DICE if args.meet == "faces" else 0)
@@ -1259,6 +1274,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             seed=args.seed,
             teach=args.teach,
             faces=args.meet == "faces",
+            net_alone=args.net_alone,
             rest=args.rest,
             slowdown=args.slowdown,
             size=args.size,
@@ -1296,6 +1312,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 | (
                     {
                         "meet": meeting.mode if meeting is not None else None,
+                        "net_alone": args.net_alone,
                         "meeting": meeting.to_json() if meeting is not None else None,
                         "dice": pool.dice.to_json() if pool.dice is not None else None,
                     }

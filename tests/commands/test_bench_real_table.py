@@ -38,6 +38,7 @@ def _bench():
         (["--meet", "faces", "--teach", "2"], "--teach counts the throws of --meet throws"),
         (["--meet", "faces", "--table-dice", "36"], "one or the other"),
         (["--dice", "3", "--table-dice", "36"], "one or the other"),
+        (["--net-alone"], "--net-alone reads the throws after a meeting"),
     ],
 )
 def test_bad_settings_are_one_line(args, wanted, capsys, tmp_path):
