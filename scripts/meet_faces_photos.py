@@ -78,6 +78,7 @@ def run(args: argparse.Namespace) -> dict:
     rng = np.random.default_rng(args.seed)
     tally = {k: 0 for k in ("dice", "net_right", "net_silent", "net_asked_right", "net_flagged")}
     tally.update({"right": 0, "flagged": 0, "silent": 0, "asked_right": 0, "nearest_right": 0})
+    tally["net_value_right"] = 0
     for _ in range(args.draws):
         taught = TaughtDice()
         used = set()
@@ -111,6 +112,7 @@ def run(args: argparse.Namespace) -> dict:
                     tally[pre + "flagged"] += flagged
                     tally[pre + "silent"] += (not ok) and not flagged
                     tally[pre + "asked_right"] += ok and flagged
+                tally["net_value_right"] += a is not None and a.die.value == truth
                 if b is not None:
                     tally["nearest_right"] += int(near[k] == truth)
                     k += 1
@@ -128,6 +130,7 @@ def run(args: argparse.Namespace) -> dict:
             "flagged": tally["net_flagged"] / n,
             "silent_wrong": tally["net_silent"],
             "right_dice_asked": tally["net_asked_right"] / max(1, net_right_all),
+            "value_right": tally["net_value_right"] / n,
         },
         "taught_faces": {
             "right_no_question": tally["right"] / n,
@@ -184,7 +187,10 @@ def main(argv: list[str] | None = None) -> int:
             f"  {k:13s} right without '?' {r['right_no_question']:.1%}  '?' {r['flagged']:.1%}  "
             f"SILENT WRONG {r['silent_wrong']}  right dice asked {r['right_dice_asked']:.1%}"
         )
-    print(f"  nearest taught face alone: {out['taught_faces']['nearest_face_alone_right']:.1%}")
+    print(
+        f"  nearest taught face alone: {out['taught_faces']['nearest_face_alone_right']:.1%} "
+        f"(the net's value, '?' or not: {out['net']['value_right']:.1%})"
+    )
     print(
         f"  taught faces: {out['ms_per_six_dice_median']:.2f} ms for six dice against a full "
         "store (median, one thread)"
