@@ -78,7 +78,9 @@ def run(args: argparse.Namespace) -> dict:
     rng = np.random.default_rng(args.seed)
     tally = {k: 0 for k in ("dice", "net_right", "net_silent", "net_asked_right", "net_flagged")}
     tally.update({"right": 0, "flagged": 0, "silent": 0, "asked_right": 0, "nearest_right": 0})
-    tally["net_value_right"] = 0
+    for key in ("net_value_right", "agree_net_wrong", "differ_net_right", "differ_face_right"):
+        tally[key] = 0
+    tally["net_wrong"] = 0
     for _ in range(args.draws):
         taught = TaughtDice()
         used = set()
@@ -115,6 +117,14 @@ def run(args: argparse.Namespace) -> dict:
                 tally["net_value_right"] += a is not None and a.die.value == truth
                 if b is not None:
                     tally["nearest_right"] += int(near[k] == truth)
+                    if a is not None:
+                        net_ok, face_ok = a.die.value == truth, near[k] == truth
+                        if near[k] == a.die.value:
+                            tally["agree_net_wrong"] += not net_ok
+                        else:
+                            tally["differ_net_right"] += net_ok
+                            tally["differ_face_right"] += face_ok
+                        tally["net_wrong"] += not net_ok
                     k += 1
     ms = _asking_ms(taught)
     n = tally["dice"]
@@ -138,6 +148,10 @@ def run(args: argparse.Namespace) -> dict:
             "silent_wrong": tally["silent"],
             "right_dice_asked": tally["asked_right"] / max(1, our_right_all),
             "nearest_face_alone_right": tally["nearest_right"] / n,
+            "net_wrong": tally["net_wrong"],
+            "net_wrong_nearest_agrees": tally["agree_net_wrong"],
+            "differ_net_right": tally["differ_net_right"],
+            "differ_nearest_right": tally["differ_face_right"],
         },
         "ms_per_six_dice_median": ms,
     }
@@ -190,6 +204,12 @@ def main(argv: list[str] | None = None) -> int:
     print(
         f"  nearest taught face alone: {out['taught_faces']['nearest_face_alone_right']:.1%} "
         f"(the net's value, '?' or not: {out['net']['value_right']:.1%})"
+    )
+    t = out["taught_faces"]
+    print(
+        f"  the nearest taught face agrees with {t['net_wrong_nearest_agrees']} of the net's "
+        f"{t['net_wrong']} misread dice; where the two differ the net is right on "
+        f"{t['differ_net_right']}, the nearest taught face on {t['differ_nearest_right']}"
     )
     print(
         f"  taught faces: {out['ms_per_six_dice_median']:.2f} ms for six dice against a full "
