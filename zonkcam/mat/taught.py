@@ -2,9 +2,9 @@
 
 What the scorekeeper taught the table (zonkcam.vision.examples.TaughtDice) belongs to
 that table - its dice, its lamp, its camera - as the calibration does, so it is stored
-beside it and forgotten with ``--forget-dice``. A few hundred KB at most (float16
-features). The file names the value net it was taught with (a hash of dice_values.onnx):
-features of another net mean nothing, so those examples are set aside, not blended.
+beside it and forgotten with ``--forget-dice``. Under 700 KB (float16 features). The file
+names the value net it was taught with (a hash of dice_values.onnx): features of another
+net mean nothing, so those examples are set aside, not compared.
 """
 
 from __future__ import annotations

@@ -3,9 +3,9 @@
 Every table has its own few dice (a colour, a pip shape, a face the nets never saw). A die
 taught with its value - each face shown in "meet the dice", or a die the scorekeeper
 confirmed or corrected - is an example: the value net's `features` of its crop (the
-'features' output of dice_values.onnx: zonkcam.train.faces, a feature in which one value on
-different dice lies closer than two values on one die, joined with the die's look) and
-its value.
+'features' output of dice_values.onnx: zonkcam.train.faces, a feature trained so that one
+value on different dice lies closer than two values on one die, joined with the die's
+look) and its value.
 
 A crop read later is compared, by cosine similarity, with every example (`asks`): where
 its nearest example is of another value than the net reads, leading the nearest example
