@@ -25,7 +25,7 @@ from zonkcam.advisor.advice import Advisor
 from zonkcam.controls import BANK, ROLL, SELECT, Control, Press
 from zonkcam.display.banners import banners_for
 from zonkcam.display.charts import draw_charts
-from zonkcam.display.meet import MeetTheDice, Stage
+from zonkcam.display.meet import MeetFaces, MeetTheDice, Stage
 from zonkcam.display.painter import Painter
 from zonkcam.display.setup import ChooseRules, EnterPlayers
 from zonkcam.display.view import view_for
@@ -72,6 +72,8 @@ def main(argv: list[str] | None = None) -> int:
     meet = meet_the_dice()
     meet.draw(surface, screen)
     _save(surface, out / "meet-the-dice.png")
+    meet_faces().draw(surface, screen)
+    _save(surface, out / "meet-faces.png")
     review, pools = game_charts()
     draw_charts(screen, surface, review, pools, target=REVIEW_RULES.target)
     _save(surface, out / "game-charts.png")
@@ -118,6 +120,42 @@ def meet_the_dice() -> MeetTheDice:
     for _ in range(meet.values.index(2) + 1):
         meet.handle(SELECT)
     meet.handle(BANK)
+    return meet
+
+
+def meet_faces() -> MeetFaces:
+    """ "Meet the dice" face by face on the demo table with the shipped reader: faces 1
+    and 2 taken, every die showing 3 laid and settled, waiting for ROLL."""
+    from zonkcam.app.main import demo_table
+    from zonkcam.mat.calibrate import calibrate
+    from zonkcam.table.observe import TableWatcher
+    from zonkcam.table.reading import OnnxReader
+    from zonkcam.table.teaching import open_teacher
+
+    table = demo_table(3)
+    first = table.read()
+    cal = calibrate(first.image, table.geometry)
+    reader = OnnxReader.for_table(cal)
+    teacher = open_teacher(reader, None, say=lambda _line: None)
+    assert teacher is not None, "the shipped value net gives features"
+    meet, watcher = MeetFaces(teacher), TableWatcher(cal, reader)
+    with teacher.net_alone():
+        for face in (1, 2, 3):
+            table.throw([face] * table.n_dice)
+            for _ in range(600):
+                frame = table.read()
+                meet.frame = frame.image
+                for obs in watcher.process(frame):
+                    meet.observe(obs)
+                meet.tick()
+                if not table.busy and not meet.waiting:
+                    break
+            if face < 3:
+                meet.handle(ROLL)
+                table.pick_up()
+                while table.busy:
+                    for obs in watcher.process(table.read()):
+                        meet.observe(obs)
     return meet
 
 
