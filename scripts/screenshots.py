@@ -92,9 +92,9 @@ def game_charts():
     return review, pools(review.actions)
 
 
-def meet_the_dice() -> MeetTheDice:
-    """ "Meet the dice" on the demo table with the shipped reader: one throw confirmed,
-    the next on screen with its second die picked and counted up by BANK."""
+def _demo_meeting() -> tuple:
+    """(table, watcher, teacher): the demo table calibrated, its watcher with the shipped
+    reader, and a teacher for the run only."""
     from zonkcam.app.main import demo_table
     from zonkcam.mat.calibrate import calibrate
     from zonkcam.table.observe import TableWatcher
@@ -107,7 +107,14 @@ def meet_the_dice() -> MeetTheDice:
     reader = OnnxReader.for_table(cal)
     teacher = open_teacher(reader, None, say=lambda _line: None)
     assert teacher is not None, "the shipped value net gives features"
-    meet, watcher = MeetTheDice(teacher, 3), TableWatcher(cal, reader)
+    return table, TableWatcher(cal, reader), teacher
+
+
+def meet_the_dice() -> MeetTheDice:
+    """ "Meet the dice" on the demo table with the shipped reader: one throw confirmed,
+    the next on screen with its second die picked and counted up by BANK."""
+    table, watcher, teacher = _demo_meeting()
+    meet = MeetTheDice(teacher, 3)
     for values in ([4, 4, 1, 5, 2], [3, 5, 1, 2, 6]):
         if meet.stage is Stage.CHECK:
             meet.handle(ROLL)
@@ -126,19 +133,8 @@ def meet_the_dice() -> MeetTheDice:
 def meet_faces() -> MeetFaces:
     """ "Meet the dice" face by face on the demo table with the shipped reader: faces 1
     and 2 taken, every die showing 3 laid and settled, waiting for ROLL."""
-    from zonkcam.app.main import demo_table
-    from zonkcam.mat.calibrate import calibrate
-    from zonkcam.table.observe import TableWatcher
-    from zonkcam.table.reading import OnnxReader
-    from zonkcam.table.teaching import open_teacher
-
-    table = demo_table(3)
-    first = table.read()
-    cal = calibrate(first.image, table.geometry)
-    reader = OnnxReader.for_table(cal)
-    teacher = open_teacher(reader, None, say=lambda _line: None)
-    assert teacher is not None, "the shipped value net gives features"
-    meet, watcher = MeetFaces(teacher), TableWatcher(cal, reader)
+    table, watcher, teacher = _demo_meeting()
+    meet = MeetFaces(teacher)
     with teacher.net_alone():
         for face in (1, 2, 3):
             table.throw([face] * table.n_dice)

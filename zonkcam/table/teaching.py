@@ -201,56 +201,47 @@ def meet_the_dice(
     as read are printed numbered; the scorekeeper presses Enter to confirm, types the
     right values, ``s`` to skip the throw (nothing taught) or ``done``. Returns the dice
     taught. `ask` returns None at the end of input (taken as done)."""
-    with teacher.net_alone():  # what is taught is judged by the net alone
-        return _meet_the_dice(observations, teacher, throws, ask, say)
-
-
-def _meet_the_dice(
-    observations,  # noqa: ANN001 - an iterator of TableReports
-    teacher: Teacher,
-    throws: int,
-    ask: Callable[[str], str | None],
-    say: Callable[[str], None],
-) -> int:
     from zonkcam.table.observe import TableEvent
 
-    say(
-        f"meet the dice: throw all the dice on the mat ({counted(throws, 'throw')}); after each, "
-        "Enter if every value is right, else type the values (35126) or fix dice (2=5)"
-    )
-    done = taught = 0
-    for obs in observations:
-        if obs.event is not TableEvent.SETTLED or obs.change is None or not obs.rolled:
-            continue
-        dice = list(obs.rolled)
-        seen = [teacher.reader.recall(d.bbox) for d in dice]
-        say(f"throw {done + 1}: {throw_lines(dice)}")
-        while True:
-            line = ask("values (Enter: all right, s: skip, done): ")
-            if line is None or line.strip().lower() in ("done", "q", "quit"):
-                return _finish(teacher, taught, say)
-            if line.strip().lower() in ("s", "skip"):
-                values = None
+    with teacher.net_alone():  # what is taught is judged by the net alone
+        say(
+            f"meet the dice: throw all the dice on the mat ({counted(throws, 'throw')}); "
+            "after each, Enter if every value is right, else type the values (35126) or fix "
+            "dice (2=5)"
+        )
+        done = taught = 0
+        for obs in observations:
+            if obs.event is not TableEvent.SETTLED or obs.change is None or not obs.rolled:
+                continue
+            dice = list(obs.rolled)
+            seen = [teacher.reader.recall(d.bbox) for d in dice]
+            say(f"throw {done + 1}: {throw_lines(dice)}")
+            while True:
+                line = ask("values (Enter: all right, s: skip, done): ")
+                if line is None or line.strip().lower() in ("done", "q", "quit"):
+                    return _finish(teacher, taught, say)
+                if line.strip().lower() in ("s", "skip"):
+                    values = None
+                    break
+                values = parse_fix(line, [d.value if d.known else 0 for d in dice])
+                if values is not None and all(1 <= v <= 6 for v in values):
+                    break
+                say(f"type {counted(len(dice), 'value')} 1-6 in order, or N=V for die N, or Enter")
+            if values is not None:
+                pairs = [(s, v, d.color) for s, v, d in zip(seen, values, dice, strict=True) if s]
+                if pairs and teacher.teach(
+                    [p[0] for p in pairs], [p[1] for p in pairs], [p[2] for p in pairs], turns=True
+                ):
+                    taught += len(pairs)
+                say(
+                    f"taught {counted(len(pairs), 'die', 'dice')}"
+                    if pairs
+                    else "these dice were not read: not taught"
+                )
+            done += 1
+            if done >= throws:
                 break
-            values = parse_fix(line, [d.value if d.known else 0 for d in dice])
-            if values is not None and all(1 <= v <= 6 for v in values):
-                break
-            say(f"type {counted(len(dice), 'value')} 1-6 in order, or N=V for die N, or Enter")
-        if values is not None:
-            pairs = [(s, v, d.color) for s, v, d in zip(seen, values, dice, strict=True) if s]
-            if pairs and teacher.teach(
-                [p[0] for p in pairs], [p[1] for p in pairs], [p[2] for p in pairs], turns=True
-            ):
-                taught += len(pairs)
-            say(
-                f"taught {counted(len(pairs), 'die', 'dice')}"
-                if pairs
-                else "these dice were not read: not taught"
-            )
-        done += 1
-        if done >= throws:
-            break
-    return _finish(teacher, taught, say)
+        return _finish(teacher, taught, say)
 
 
 def _finish(teacher: Teacher, taught: int, say: Callable[[str], None]) -> int:
@@ -450,52 +441,41 @@ def meet_face_by_face(
     the next step's (a frame folder, a script). `lay`: lays every die showing a face (the
     demo table). Returns the dice taught; the frames not read are left for the caller."""
     with teacher.net_alone():  # what is taught is judged by the net alone
-        return _meet_face_by_face(frames, watcher, teacher, say, ask, lay)
-
-
-def _meet_face_by_face(
-    frames: Iterable[Frame | CameraProblem],
-    watcher: TableWatcher,
-    teacher: Teacher,
-    say: Callable[[str], None],
-    ask: Callable[[str], str | None] | None = None,
-    lay: Callable[[int], None] | None = None,
-) -> int:
-    meeting = FaceByFace(teacher)
-    say(
-        f"meet the dice face by face: every die showing 1 on the mat, then 2, ... then "
-        f"{VALUES}; each is taught the face it shows"
-        + (
-            " (Enter: take the dice on the mat, r: redo the last face, done: end)"
-            if ask is not None
-            else " (each still scene is taken in turn)"
+        meeting = FaceByFace(teacher)
+        say(
+            f"meet the dice face by face: every die showing 1 on the mat, then 2, ... then "
+            f"{VALUES}; each is taught the face it shows"
+            + (
+                " (Enter: take the dice on the mat, r: redo the last face, done: end)"
+                if ask is not None
+                else " (each still scene is taken in turn)"
+            )
         )
-    )
-    stream = iter(frames)
-    prompted = -1
-    while not meeting.done:
-        if prompted != meeting.asked:
-            say(f"face {meeting.value} of {VALUES}: {meeting.prompt()}")
-            prompted = meeting.asked
-        if ask is not None:
-            answer = ask("Enter: take them, r: redo the last face, done: ")
-            line = "done" if answer is None else answer.strip()
-            if line.lower() in ("done", "q", "quit"):
-                break
-            if line.lower() in ("r", "redo"):
-                say(meeting.redo())
+        stream = iter(frames)
+        prompted = -1
+        while not meeting.done:
+            if prompted != meeting.asked:
+                say(f"face {meeting.value} of {VALUES}: {meeting.prompt()}")
                 prompted = meeting.asked
-                continue
-            if line:
-                say("Enter takes the dice on the mat, r redoes the last face, done ends")
-                continue
-        if lay is not None:
-            lay(meeting.value)
-        got = _take_scene(stream, watcher, meeting, say, waits=ask is None)
-        if got is None:
-            break  # the frames ended
-        say(str(got))
-    return _finish(teacher, meeting.taught, say)
+            if ask is not None:
+                answer = ask("Enter: take them, r: redo the last face, done: ")
+                line = "done" if answer is None else answer.strip()
+                if line.lower() in ("done", "q", "quit"):
+                    break
+                if line.lower() in ("r", "redo"):
+                    say(meeting.redo())
+                    prompted = meeting.asked
+                    continue
+                if line:
+                    say("Enter takes the dice on the mat, r redoes the last face, done ends")
+                    continue
+            if lay is not None:
+                lay(meeting.value)
+            got = _take_scene(stream, watcher, meeting, say, waits=ask is None)
+            if got is None:
+                break  # the frames ended
+            say(str(got))
+        return _finish(teacher, meeting.taught, say)
 
 
 def _take_scene(
