@@ -36,7 +36,7 @@ NO_FEATURES = (
 
 @dataclasses.dataclass(frozen=True)
 class SeenDie:
-    """A die as the reader saw it: where, and its crop's pooled feature."""
+    """A die as the reader saw it: where, and its crop's feature (the value net's 'features')."""
 
     bbox: tuple[float, float, float, float]
     feature: np.ndarray

@@ -129,7 +129,7 @@ def read_crops(crops: np.ndarray, model: DiceModel, mirrored: bool = False) -> n
 def read_crops_and_features(
     crops: np.ndarray, model: DiceModel, mirrored: bool = False
 ) -> tuple[np.ndarray, np.ndarray | None]:
-    """read_crops, and the value net's pooled features (N, D) of the crops as cut where
+    """read_crops, and the value net's features (N, D) of the crops as cut where
     the model has that output (zonkcam.train.faces), else None."""
     n = len(crops)
     if n == 0:
@@ -160,7 +160,7 @@ def min_kept_heat(settings: ReaderSettings, bar: float | None = None) -> float:
 @dataclass(frozen=True)
 class _Look:
     """What one detector look kept: per die its box, heat, crop, the value net's
-    probabilities, pooled feature (None without that output) and vote; the detector's
+    probabilities, feature (None without that output) and vote; the detector's
     letterboxed input and its scale."""
 
     boxes: np.ndarray
@@ -388,7 +388,7 @@ def read_at(
     net reads each crop, mirrored too, with no detector. None for a crop it does not take
     for a die. The confidence is worked out as for a die the detector backs fully
     (heat_full): what vouches for it is the caller's. `features`: a list that receives each
-    box's pooled feature (None where no die was read), in order."""
+    box's feature (None where no die was read), in order."""
     img = to_bgr8(image)
     boxes = np.asarray(boxes, np.float32).reshape(-1, 4)
     if len(boxes) == 0:
