@@ -59,6 +59,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--json", action="store_true", help="print the figures as one JSON object")
     p.add_argument(
+        "--by-look",
+        action="store_true",
+        help="also per body kind (white, black, coloured opaque, translucent or smoke, "
+        "marbled): dice, end to end, misread with no '?' and right dice asked about. A "
+        "rendered set names each die's look; photos are sorted by the body colour read "
+        "from pixels (white, black, coloured)",
+    )
+    p.add_argument(
         "--review",
         type=Path,
         metavar="PATH",
@@ -128,18 +136,22 @@ def run(args: argparse.Namespace) -> int:
     for d, recs in splits.items():
         if not recs:
             continue
-        s = Scorer(model, DEFAULT_SETTINGS, distortion, bar, bool(args.review)).read(recs)
+        s = Scorer(model, DEFAULT_SETTINGS, distortion, bar, bool(args.review), args.by_look).read(
+            recs
+        )
         result["datasets"][str(d)] = s.summary()
         worst += s.worst
     for source, (folder, recs) in twins.items():
         twin = load_model_or_fail(folder, args.threads)
         if not (folder / CONFIDENCE_FILE).is_file():  # a twin reads as the shipped reader
             twin = replace(twin, calibration=model.calibration)
-        s = Scorer(twin, DEFAULT_SETTINGS, distortion, bar).read(recs)
+        s = Scorer(twin, DEFAULT_SETTINGS, distortion, bar, by_look=args.by_look).read(recs)
+        summary = s.summary()
         result["twins"][source] = {
             "model": str(folder),
             "detector_is_twin": _detector_is_twin(folder),
-            **s.summary()["all"],
+            **summary["all"],
+            **({"by_look": summary["by_look"]} if args.by_look else {}),
         }
     if args.review:
         worst.sort(key=lambda w: -w[0])
@@ -246,6 +258,7 @@ def _print(result: dict, args: argparse.Namespace) -> None:
             f"{a['dice']}; photos with the right dice count, a wrong value and no '?': "
             f"{_fmt(a['images_silent'])}"
         )
+        _print_looks(r.get("by_look"))
     if result["twins"]:
         print("\nleave-one-source-out: each twin on all photos of the source it never saw")
         print(head)
@@ -263,8 +276,21 @@ def _print(result: dict, args: argparse.Namespace) -> None:
                     "--schedule values run): only value_on_boxes is leave-one-source-out"
                 )
             )
+            _print_looks(s.get("by_look"))
     if result.get("review"):
         print(f"review sheet: {result['review']}")
+
+
+def _print_looks(looks: dict | None) -> None:
+    if not looks:
+        return
+    print("by body kind:")
+    for kind, v in looks.items():
+        print(
+            f"  {kind:<20} dice {v['dice']:>6}  end to end {_fmt(v['end_to_end']):>6}  "
+            f"misread with no '?' {v['misread_silent']:>4} ({_fmt(v['silent_share'])})  "
+            f"right asked {v['right_asked']:>5} ({_fmt(v['right_asked_share'])})"
+        )
 
 
 def _sheet(items: list, path: Path, distortion) -> None:  # noqa: ANN001

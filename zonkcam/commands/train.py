@@ -15,6 +15,21 @@ DEFAULT_SETS = ("real-dice-dev", "rune55-dev")
 """The labelled photo sets a plain `zonkcam train` uses (those found under SHARED_DATA)."""
 
 
+PHOTOREAL_SHARE_DEFAULT = 0.2
+"""zonkcam.train.data.PHOTOREAL_SHARE (kept here so that help needs no torch)."""
+
+
+def share(text: str) -> float:
+    """An argparse type: a number above 0 and under 1."""
+    try:
+        v = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not 0 < v < 1:
+        raise argparse.ArgumentTypeError(f"must be above 0 and under 1, not {text}")
+    return v
+
+
 def default_data() -> list[Path]:
     return [SHARED_DATA / name for name in DEFAULT_SETS if (SHARED_DATA / name).is_dir()]
 
@@ -62,6 +77,20 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         metavar="DIR",
         help="keep this folder's dice_detector.onnx and train only the value net (the "
         "values schedule keeps the shipped detector unless this names another)",
+    )
+    p.add_argument(
+        "--photoreal",
+        type=Path,
+        metavar="DIR",
+        help="mix in a set of photoreal dice (`zonkcam train render --out DIR`)",
+    )
+    p.add_argument(
+        "--photoreal-share",
+        type=share,
+        default=None,
+        metavar="S",
+        help="the share of each batch they take, above 0 and under 1 (default "
+        f"{PHOTOREAL_SHARE_DEFAULT})",
     )
     p.add_argument(
         "--seed", type=int, default=0, help="seed of every random draw (default 0: the shipped run)"
@@ -173,6 +202,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.photoreal_share is not None and args.photoreal is None:
+        raise UserError("--photoreal-share needs --photoreal DIR")
+    if args.photoreal is not None and not (args.photoreal / "labels.jsonl").is_file():
+        raise UserError(
+            f"--photoreal {args.photoreal}: no labels.jsonl there (render one with "
+            "`zonkcam train render --out DIR --count N`)"
+        )
     try:
         from zonkcam.train.run import ResumeMismatch, TrainConfig, train
     except ImportError as exc:
@@ -208,7 +244,13 @@ def run(args: argparse.Namespace) -> int:
             logf.write(line + "\n")
             logf.flush()
 
+    extra = {}
+    if args.photoreal is not None:
+        extra["photoreal"] = args.photoreal
+        if args.photoreal_share is not None:
+            extra["photoreal_share"] = args.photoreal_share
     cfg = TrainConfig(
+        **extra,
         out_dir=args.out,
         data_dirs=tuple(data),
         leave_out=args.leave_out,
@@ -228,15 +270,14 @@ def run(args: argparse.Namespace) -> int:
 
 def run_render(args: argparse.Namespace) -> int:
     """`zonkcam train render`: a set of photoreal dice."""
-    from zonkcam.sim.photoreal import LOOKS
+    from zonkcam.sim.photoreal import LOOKS, mitsuba_installed
     from zonkcam.train.render import RenderConfig, RenderMismatch, render_set
 
-    try:
-        import mitsuba  # noqa: F401
-    except ImportError as exc:
+    if not mitsuba_installed():
         raise UserError(
-            f"rendering needs the 'train' extra (Mitsuba 3: {exc}); pip install -e '.[train]'"
-        ) from None
+            "rendering needs the 'train' extra (Mitsuba 3, `mitsuba` on PyPI); "
+            "pip install -e '.[train]'"
+        )
     if args.look is not None and args.look not in LOOKS:
         raise UserError(f"--look {args.look}: no such look (looks: {', '.join(LOOKS)})")
     out = args.render_out

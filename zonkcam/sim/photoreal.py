@@ -534,6 +534,12 @@ def die_box(scene: Scene, die: PlacedDie, mesh: np.ndarray) -> tuple[tuple[float
 # ------------------------------------------------------------------ rendering
 
 
+def mitsuba_installed() -> bool:
+    import importlib.util
+
+    return importlib.util.find_spec("mitsuba") is not None
+
+
 def _import_mitsuba():
     try:
         import mitsuba as mi

@@ -22,6 +22,10 @@ RENDERED = "rendered"
 """The source name of the renderer's tables."""
 RENDERED_SHARE = 0.3
 """Share of each batch drawn from rendered tables (when photos are given)."""
+PHOTOREAL = "photoreal"
+"""The source name of path-traced dice (`zonkcam train render`, zonkcam.train.render)."""
+PHOTOREAL_SHARE = 0.2
+"""Share of each batch drawn from them when a run is given a set (`--photoreal`)."""
 
 
 @dataclass(frozen=True)
@@ -78,11 +82,15 @@ def _size_of(data: bytes) -> tuple[int, int]:
     return found[1], found[2]
 
 
-def source_weights(sources: Sequence[str], dice_per_source: dict[str, int]) -> dict[str, float]:
+def source_weights(
+    sources: Sequence[str], dice_per_source: dict[str, int], photoreal_share: float = 0.0
+) -> dict[str, float]:
     """How often each source is drawn: the photos' sources share 1 - RENDERED_SHARE in
     proportion to the square root of their dice (the largest leads without drowning the
-    rest), the rendered tables RENDERED_SHARE (all of it without photos)."""
-    real = {s: math.sqrt(max(dice_per_source.get(s, 1), 1)) for s in sources if s != RENDERED}
+    rest), the rendered tables RENDERED_SHARE (all of it without photos). Photoreal dice,
+    when among `sources`, take `photoreal_share` of every batch, the rest scaled down."""
+    drawn = (RENDERED, PHOTOREAL)
+    real = {s: math.sqrt(max(dice_per_source.get(s, 1), 1)) for s in sources if s not in drawn}
     out = {}
     total = sum(real.values())
     for s, w in real.items():
@@ -90,7 +98,28 @@ def source_weights(sources: Sequence[str], dice_per_source: dict[str, int]) -> d
     if RENDERED in sources:
         out[RENDERED] = RENDERED_SHARE if real else 1.0
     norm = sum(out.values())
-    return {s: w / norm for s, w in out.items()}
+    out = {s: w / norm for s, w in out.items()}
+    if PHOTOREAL in sources:
+        share = photoreal_share if out else 1.0
+        out = {s: w * (1 - share) for s, w in out.items()}
+        out[PHOTOREAL] = share
+    return out
+
+
+def load_photoreal(folder: Path, log: Callable[[str], None]) -> list[Photo]:
+    """Every scene of a photoreal set (`zonkcam train render`) as training photos (all of
+    them: no photo of it is ever judged on)."""
+    photos = []
+    for r in load_labels(folder):
+        try:
+            data = r.image.read_bytes()
+        except OSError:
+            continue
+        values = np.array([t.value for t in r.dice], np.int64)
+        w, h = _size_of(data)
+        photos.append(Photo(data, die_boxes(r), values, True, PHOTOREAL, w, h))
+    log(f"{folder}: {len(photos)} photoreal scenes")
+    return photos
 
 
 # ------------------------------------------------------------------ rendered tables

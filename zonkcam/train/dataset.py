@@ -25,6 +25,8 @@ SPLIT_SEED = "zonkcam-v1"
 class TruthDie:
     value: int
     bbox: tuple[float, float, float, float]
+    look: str | None = None
+    """The die's material where the set knows it (rendered sets), else None."""
 
 
 @dataclass(frozen=True)
@@ -57,7 +59,11 @@ def load_labels(dataset_dir: str | Path) -> list[LabelRecord]:
             try:
                 r = json.loads(line)
                 dice = tuple(
-                    TruthDie(int(d["value"]), tuple(float(v) for v in d["bbox"]))  # type: ignore[arg-type]
+                    TruthDie(
+                        int(d["value"]),
+                        tuple(float(v) for v in d["bbox"]),  # type: ignore[arg-type]
+                        str(d["look"]) if "look" in d else None,
+                    )
                     for d in r["dice"]
                 )
                 group = str(r.get("group", r["image"]))

@@ -220,8 +220,52 @@ class Tally:
         return out
 
 
+BODY_KINDS = ("white", "black", "coloured opaque", "translucent or smoke", "marbled")
+"""The body kinds dice are judged by. A photo set names no die's body: its dice are
+sorted by the body colour read from pixels (zonkcam.vision.color) into white, black and
+coloured; a rendered set gives each die's look (zonkcam.sim.photoreal.BODY_KIND)."""
+
+
+def body_kind(die_look: str | None, crop: np.ndarray, gains: np.ndarray | None) -> str:
+    """The body kind of a labelled die: its rendered look's, or its read colour's."""
+    if die_look is not None:
+        from zonkcam.sim.photoreal import BODY_KIND
+
+        return BODY_KIND.get(die_look, die_look)
+    from zonkcam.vision.color import crop_color
+
+    name = crop_color(crop, gains)
+    return name if name in ("white", "black") else "coloured opaque"
+
+
+@dataclass
+class LookTally:
+    """One body kind's dice: labelled, found, read right, misread with no '?', and
+    read right but asked about."""
+
+    dice: int = 0
+    found: int = 0
+    right: int = 0
+    silent: int = 0
+    right_asked: int = 0
+
+    def summary(self) -> dict[str, Any]:
+        def div(a: int, b: int) -> float:
+            return round(a / b, 4) if b else float("nan")
+
+        return {
+            "dice": self.dice,
+            "end_to_end": div(self.right, self.dice),
+            "misread_silent": self.silent,
+            "silent_share": div(self.silent, self.found),
+            "right_asked": self.right_asked,
+            "right_asked_share": div(self.right_asked, self.right),
+        }
+
+
 class Scorer:
-    """Reads labelled photos and tallies the figures, overall and per source."""
+    """Reads labelled photos and tallies the figures, overall and per source (and per
+    body kind with `by_look`)."""
 
     def __init__(
         self,
@@ -230,6 +274,7 @@ class Scorer:
         distortion: Distortion | None = None,
         bar: float = 0.0,
         keep_worst: bool = False,
+        by_look: bool = False,
     ) -> None:
         self.model, self.settings, self.distortion, self.bar = model, settings, distortion, bar
         self.total = Tally()
@@ -237,6 +282,8 @@ class Scorer:
         self.worst: list[tuple[int, Any, tuple, Any]] = []
         self.keep_worst = keep_worst
         self.unreadable = 0
+        self.by_look = by_look
+        self.looks: dict[str, LookTally] = {}
 
     def photo(self, rec) -> tuple:  # noqa: ANN001
         """The image as read, its truth [(value, box)] and its whole-die boxes (pip
@@ -273,12 +320,36 @@ class Scorer:
             sides = [side(b) for b in whole]  # each die's size: its whole-die box
             right = [truth[i][0] == pred[j][0] for i, j in score.matches]
             boxed = self.read_boxes(img, truth, whole)
+            if self.by_look:
+                self._tally_looks(img, rec, whole, dice, score)
             for t in (self.total, self.per_source.setdefault(rec.source, Tally())):
                 t.add(score, ms, flags, sides, [side(b) for _, b in pred], right)
                 t.add_boxed(boxed)
             if self.keep_worst and score.errors:
                 self.worst.append((score.errors, rec, dice, score))
         return self
+
+    def _tally_looks(self, img, rec, whole: list, dice, score: ImageScore) -> None:  # noqa: ANN001
+        from zonkcam.vision.color import white_balance_gains
+        from zonkcam.vision.preprocess import crop_die, to_bgr8
+
+        bgr = to_bgr8(img)
+        gains = white_balance_gains(bgr)
+        found = dict(score.matches)
+        for i, (t, box) in enumerate(zip(rec.dice, whole, strict=True)):
+            kind = body_kind(t.look, crop_die(bgr, box), gains)
+            tally = self.looks.setdefault(kind, LookTally())
+            tally.dice += 1
+            if i not in found:
+                continue
+            d = dice[found[i]]
+            tally.found += 1
+            asked = d.confidence < self.bar
+            if d.value == t.value:
+                tally.right += 1
+                tally.right_asked += asked
+            else:
+                tally.silent += not asked
 
     def read_boxes(self, img, truth: list, whole: list) -> list[bool]:  # noqa: ANN001
         """Whether the value net reads each labelled die, cut at its whole-die box, as a
@@ -303,4 +374,10 @@ class Scorer:
         }
         if self.unreadable:
             out["unreadable_images"] = self.unreadable
+        if self.by_look:
+            order = {k: n for n, k in enumerate(BODY_KINDS)}
+            out["by_look"] = {
+                k: self.looks[k].summary()
+                for k in sorted(self.looks, key=lambda k: (order.get(k, 99), k))
+            }
         return out

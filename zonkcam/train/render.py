@@ -129,11 +129,13 @@ def render_set(cfg: RenderConfig, log: Callable[[str], None] = print) -> Path:
     _check_settings(cfg)
     done = _done(cfg)
     have = sum(len(r["dice"]) for r in done.values())
-    t0 = time.time()
     if done:
         log(f"resuming: {len(done)} scenes, {have} dice already in {cfg.out_dir}")
     todo = _scenes_for(cfg, done)
+    if todo:
+        log(f"{len(todo)} scenes to render")
     start_have = have
+    t0 = time.time()
     if todo:
         ctx = mp.get_context("spawn")
         jobs = [(cfg.seed, i, cfg.look, str(cfg.out_dir)) for i in todo]

@@ -93,6 +93,10 @@ class TrainConfig:
     detector: Path | None = None
     """A folder whose dice_detector.onnx the run keeps instead of training a detector
     (the 'values' schedule, which trains none, keeps the shipped one by default)."""
+    photoreal: Path | None = None
+    """A set of path-traced dice (`zonkcam train render`) mixed into every batch."""
+    photoreal_share: float = D.PHOTOREAL_SHARE
+    """The share of each batch it takes."""
     log: Callable[[str], None] = field(default=print, repr=False)
 
     def kept_detector(self) -> Path | None:
@@ -120,6 +124,13 @@ class TrainConfig:
                 "turn": D.TURN_SHARE,
             },
         }
+        if self.photoreal is not None:
+            labels = (self.photoreal / "labels.jsonl").read_bytes()
+            out["photoreal"] = {
+                "folder": str(self.photoreal.resolve()),
+                "labels_sha256": hashlib.sha256(labels).hexdigest(),
+                "share": self.photoreal_share,
+            }
         kept = self.kept_detector()
         if kept is not None:
             digest = hashlib.sha256(kept.read_bytes()).hexdigest()
@@ -310,13 +321,15 @@ def train(cfg: TrainConfig) -> list[Path]:
     s = SCHEDULES[cfg.schedule]
     t0 = time.time()
     photos = D.load_photos(cfg.data_dirs, cfg.leave_out, cfg.log)
+    if cfg.photoreal is not None:
+        photos += D.load_photoreal(cfg.photoreal, cfg.log)
     tables = D.render_tables(s.tables, cfg.seed, cfg.log)
     everything = photos + [p for p, _ in tables]
     decoys = [np.zeros((0, 4), np.float32)] * len(photos) + [d for _, d in tables]
     dice: dict[str, int] = {}
     for p in everything:
         dice[p.source] = dice.get(p.source, 0) + len(p.boxes)
-    weights = D.source_weights(sorted(dice), dice)
+    weights = D.source_weights(sorted(dice), dice, cfg.photoreal_share)
     cfg.log(
         "sources (dice, share of each batch): "
         + ", ".join(f"{k} ({dice[k]}, {weights[k]:.2f})" for k in sorted(dice))
