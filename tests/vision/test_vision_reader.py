@@ -396,6 +396,41 @@ def test_eval_reads_each_twin_on_the_source_it_never_saw(tmp_path, capsys):
     assert "no twin model folders named after a source (left, right)" in capsys.readouterr().err
 
 
+def test_eval_by_look_sorts_dice_by_the_set_s_looks_or_the_body_colour_read(tmp_path, capsys):
+    data = tmp_path / "set"
+    _write_set(data, "synth", range(3))
+    recs = [json.loads(line) for line in (data / "labels.jsonl").read_text().splitlines()]
+    looks = ("translucent", "marbled", "metal", "smoke", "white")
+    for r in recs[:2]:  # a rendered set names each die's look
+        for d, look in zip(r["dice"], looks, strict=True):
+            d["look"] = look
+    (data / "labels.jsonl").write_text("".join(json.dumps(r) + "\n" for r in recs))
+    assert cli.main(["eval", str(data), "--split", "all", "--by-look", "--json"]) == 0
+    by_look = json.loads(capsys.readouterr().out)["datasets"][str(data)]["by_look"]
+    assert sum(v["dice"] for v in by_look.values()) == 15
+    assert by_look["translucent or smoke"]["dice"] == 4 and by_look["marbled"]["dice"] == 2
+    assert by_look["coloured opaque"]["dice"] >= 2  # metal, and coloured bodies read
+    assert set(by_look) <= {"white", "black", "coloured opaque", "translucent or smoke", "marbled"}
+    for v in by_look.values():
+        assert v["end_to_end"] == 1.0 and v["misread_silent"] == 0
+    assert cli.main(["eval", str(data), "--split", "all", "--by-look"]) == 0
+    assert "by body kind:" in capsys.readouterr().out
+    # a twin's unseen source in two halves: the validation and the training split
+    twins = tmp_path / "twins"
+    (twins / "synth").mkdir(parents=True)
+    for name in (DETECTOR_FILE, VALUES_FILE):
+        (twins / "synth" / name).write_bytes((MODEL_DIR / name).read_bytes())
+    seen = {}
+    for half in ("all", "val", "train"):
+        argv = ["eval", str(data), "--split", "all", "--twins", str(twins), "--json"]
+        assert cli.main([*argv, "--twins-split", half, "--by-look"]) == 0
+        res = json.loads(capsys.readouterr().out)
+        assert res["twins_split"] == half
+        seen[half] = res["twins"]["synth"]["images"]
+        assert sum(v["dice"] for v in res["twins"]["synth"]["by_look"].values()) == 5 * seen[half]
+    assert seen["val"] + seen["train"] == seen["all"] == 3
+
+
 def test_every_command_and_the_table_read_with_the_same_settings(tmp_path, monkeypatch):
     """`zonkcam read`, `eval`, `bench` and the table reader run one reader with one set of
     settings (the table adds only the calibrated die size)."""

@@ -48,6 +48,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--out DIR/SOURCE`) on all photos of SOURCE",
     )
     p.add_argument(
+        "--twins-split",
+        choices=("all", "val", "train"),
+        default="all",
+        help="which photos of its unseen source each twin reads: all (default), or the "
+        "validation or training split by group (two halves no twin saw, one to choose a "
+        "setting on and the other to judge it by)",
+    )
+    p.add_argument(
         "--model-dir",
         type=Path,
         default=None,
@@ -131,6 +139,7 @@ def run(args: argparse.Namespace) -> int:
         "confirm_below": bar,
         "datasets": {},
         "twins": {},
+        "twins_split": args.twins_split,
     }
     worst = []
     for d, recs in splits.items():
@@ -142,6 +151,7 @@ def run(args: argparse.Namespace) -> int:
         result["datasets"][str(d)] = s.summary()
         worst += s.worst
     for source, (folder, recs) in twins.items():
+        recs = select(recs, args.twins_split)
         twin = load_model_or_fail(folder, args.threads)
         if not (folder / CONFIDENCE_FILE).is_file():  # a twin reads as the shipped reader
             twin = replace(twin, calibration=model.calibration)
@@ -260,7 +270,11 @@ def _print(result: dict, args: argparse.Namespace) -> None:
         )
         _print_looks(r.get("by_look"))
     if result["twins"]:
-        print("\nleave-one-source-out: each twin on all photos of the source it never saw")
+        which = {"all": "all photos", "val": "the validation split", "train": "the training split"}
+        print(
+            f"\nleave-one-source-out: each twin on {which[args.twins_split]} of the source "
+            "it never saw"
+        )
         print(head)
         for source, s in result["twins"].items():
             print(f"{source:14}" + "".join(f"{_fmt(s.get(k, '')):>{width[k]}}" for k in COLUMNS))
