@@ -8,7 +8,7 @@ import os
 import sys
 
 from zonkcam import __version__
-from zonkcam.errors import UserError
+from zonkcam.errors import UserError, WriteFailed
 from zonkcam.game.errors import RulesError, TableError
 
 # Each module adds its own sub-command(s); the file name is the command name.
@@ -61,6 +61,9 @@ def main(argv: list[str] | None = None) -> int:
     except (UserError, RulesError, TableError) as exc:
         print(f"zonkcam {args.command}: {exc}", file=sys.stderr)
         return 2
+    except WriteFailed as exc:  # a full disk, a read-only card: the old file is as it was
+        print(f"zonkcam {args.command}: {exc}", file=sys.stderr)
+        return 1
     except KeyboardInterrupt:
         print(file=sys.stderr)
         return 130

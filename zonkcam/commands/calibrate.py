@@ -6,10 +6,10 @@ import argparse
 import sys
 from pathlib import Path
 
-import cv2
-
 from zonkcam.app import camera
-from zonkcam.errors import UserError
+from zonkcam.errors import UserError, WriteFailed
+from zonkcam.fileio import image_target_problem, write_image
+from zonkcam.game.names import escaped
 from zonkcam.mat.calibrate import (
     CalibrationError,
     calibrate,
@@ -64,6 +64,9 @@ def run(args: argparse.Namespace) -> int:
     demo = args.source.partition(":")[0] == "demo" and not args.image
     geo = load_geometry(args.geometry or (_demo_mat(args.source) if demo else "a3"))
     out = Path(args.out) if args.out else default_calibration_path()
+    preview = Path(args.preview) if args.preview else out.with_name(out.stem + "-preview.png")
+    if args.preview and image_target_problem(args.preview):  # before anything is written
+        raise UserError(f"--preview {escaped(args.preview)}: {image_target_problem(args.preview)}")
     if demo and not args.out and out.exists():
         raise UserError(
             f"{out} holds a calibration already and the demo table's would replace it: "
@@ -83,13 +86,19 @@ def run(args: argparse.Namespace) -> int:
         cal = calibrate(image, geo)
     except CalibrationError as exc:
         raise UserError(f"{what}: {exc}") from None
-    preview = Path(args.preview) if args.preview else out.with_name(out.stem + "-preview.png")
     try:
         cal.save(out)
+    except WriteFailed:
+        raise
+    except OSError as exc:  # its folder cannot be made
+        raise WriteFailed(exc.errno, exc.strerror or str(exc), str(out)) from None
+    try:
         preview.parent.mkdir(parents=True, exist_ok=True)
-        cv2.imwrite(str(preview), draw_zones(image, cal))
+        write_image(preview, draw_zones(image, cal))
     except OSError as exc:
-        raise UserError(f"cannot write the calibration: {exc}") from None
+        raise WriteFailed(
+            exc.errno, f"{exc.strerror or exc} (the calibration is saved in {out})", str(preview)
+        ) from None
     if demo:
         print(
             "calibrated the DEMO table (a simulated camera, not yours): play and watch "

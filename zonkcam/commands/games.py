@@ -10,6 +10,7 @@ from zonkcam.app.games import resume_command
 from zonkcam.app.text_views import board_text
 from zonkcam.commands.replay import read_replay
 from zonkcam.errors import UserError
+from zonkcam.fileio import write_whole
 from zonkcam.game import actions as A
 from zonkcam.game.names import counted, escaped
 from zonkcam.record.logged_game import saved_game
@@ -237,11 +238,7 @@ def _export(args: argparse.Namespace) -> int:
     header = [json.dumps({"rules": rules.to_dict()})] if rules else []
     text = "".join(line + "\n" for line in header + lines)
     if args.out:
-        try:
-            with open(args.out, "w", encoding="utf-8") as f:
-                f.write(text)
-        except OSError as exc:
-            raise UserError(f"cannot write {args.out}: {exc}") from None
+        write_whole(args.out, text)  # whole or not at all: a failure keeps the old file
         undos, kept = _undos(objects)
         print(
             f"wrote {counted(len(lines), 'action')} of game {args.game} ({table}) "

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import errno
 import grp
 import os
 import pwd
@@ -11,7 +12,8 @@ import sys
 from pathlib import Path
 
 from zonkcam.data import SYSTEMD
-from zonkcam.errors import UserError
+from zonkcam.errors import UserError, WriteFailed
+from zonkcam.fileio import write_whole
 from zonkcam.game.names import escaped
 from zonkcam.game.rules import PRESETS
 
@@ -227,15 +229,15 @@ def run(args: argparse.Namespace) -> int:
         print(unit, end="")
         return 0
     target = Path(args.out) if args.out else UNIT_PATH
-    try:
-        target.write_text(unit)
-    except PermissionError:
+    try:  # whole or not at all: systemd never finds half a unit
+        write_whole(target, unit)
+    except WriteFailed as exc:
+        if exc.errno not in (errno.EACCES, errno.EPERM):
+            raise
         raise UserError(
             f"cannot write {target}: run with sudo (sudo $(which zonkcam) "
             "install-service), or see the unit with --print"
         ) from None
-    except OSError as exc:
-        raise UserError(f"cannot write {target}: {exc.strerror}") from None
     print(f"wrote {target} (runs as {escaped(user)})")
     if not args.out:
         _make_data_folder(user)

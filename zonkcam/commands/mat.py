@@ -6,7 +6,8 @@ import argparse
 from pathlib import Path
 
 from zonkcam.errors import UserError
-from zonkcam.mat.layout import SIZES, draw_mat, load_geometry, png_with_dpi, write_pdf
+from zonkcam.fileio import write_whole
+from zonkcam.mat.layout import SIZES, draw_mat, load_geometry, pdf_bytes, png_with_dpi
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -51,11 +52,9 @@ def run(args: argparse.Namespace) -> int:
     except OSError as exc:
         raise UserError(f"cannot write to {base.parent}: {exc.strerror}") from None
     image = draw_mat(geo, dpi=args.dpi)
-    try:
-        png.write_bytes(png_with_dpi(image, args.dpi))
-        write_pdf(image, pdf, geo.width_mm, geo.height_mm)
-    except OSError as exc:
-        raise UserError(f"cannot write the mat: {exc.strerror or exc}") from None
+    # each whole or not at all: a failure says why in one line and keeps the old file
+    write_whole(png, png_with_dpi(image, args.dpi))
+    write_whole(pdf, pdf_bytes(image, geo.width_mm, geo.height_mm))
     print(
         f"{geo.name} mat ({geo.width_mm:g} x {geo.height_mm:g} mm): {pdf} and {png} "
         f"({image.shape[1]}x{image.shape[0]} px at {args.dpi} dpi)"

@@ -8,7 +8,8 @@ import sys
 import time
 from pathlib import Path
 
-from zonkcam.errors import UserError
+from zonkcam.errors import UserError, WriteFailed
+from zonkcam.fileio import write_image
 from zonkcam.game.names import counted, escaped
 
 
@@ -84,8 +85,6 @@ def annotate(image, dice):  # noqa: ANN001, ANN201
 
 
 def run(args: argparse.Namespace) -> int:
-    import cv2
-
     from zonkcam.vision.imageio import ImageFileError, load_image_scaled
     from zonkcam.vision.reader import read_dice
 
@@ -118,7 +117,9 @@ def run(args: argparse.Namespace) -> int:
             rec["ms"] = round(ms, 2)
             if args.annotate:
                 out = args.annotate / (Path(name).stem + ".annotated.jpg")
-                cv2.imwrite(str(out), annotate(img, dice))
+                write_image(out, annotate(img, dice))
+        except WriteFailed as exc:  # read, but its annotated copy could not be written
+            rec["error"] = str(exc)
         except ImageFileError as exc:
             rec["dice"] = []
             rec["error"] = str(exc)

@@ -13,7 +13,8 @@ import numpy as np
 
 from zonkcam.app.camera import open_camera, size_problem
 from zonkcam.commands.play import meeting_word
-from zonkcam.errors import UserError
+from zonkcam.errors import UserError, WriteFailed
+from zonkcam.fileio import write_image
 from zonkcam.mat.calibrate import (
     MOVED_PX,
     Calibration,
@@ -159,7 +160,10 @@ def run(args: argparse.Namespace) -> int:
     )
     annotate = Path(args.annotate) if args.annotate else None
     if annotate:
-        annotate.mkdir(parents=True, exist_ok=True)
+        try:
+            annotate.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise WriteFailed(exc.errno, exc.strerror or str(exc), args.annotate) from None
     _emit(
         {
             "event": "started",
@@ -181,6 +185,7 @@ def run(args: argparse.Namespace) -> int:
     camera = table.keep_going(args.camera_tries or None)
     last_image = {"image": first.image}
     stopped: list[str] = []  # why the frames cannot be read any more
+    failed: WriteFailed | None = None  # why an annotated frame could not be written
 
     def remember(stream: Iterator[Frame | CameraProblem]) -> Iterator[Frame | CameraProblem]:
         for item in stream:
@@ -209,9 +214,17 @@ def run(args: argparse.Namespace) -> int:
                 TableEvent.BLOCKED,
                 TableEvent.CAMERA_MOVED,
             ):
-                _annotate(annotate, last_image["image"], cal, obs)
+                try:
+                    _annotate(annotate, last_image["image"], cal, obs)
+                except WriteFailed as exc:  # a full disk, a folder it may not write
+                    failed = exc
+                    break
     finally:
         camera.close()
+    if failed is not None:
+        _emit({"event": "stopped", "bad_frames": camera.bad_frames, "error": str(failed)})
+        print(f"zonkcam watch: --annotate: {failed}", file=sys.stderr)
+        return 1
     if stopped:
         _emit({"event": "stopped", "bad_frames": camera.bad_frames, "error": stopped[0]})
         print(f"zonkcam watch: {source.name}: {stopped[0]}", file=sys.stderr)
@@ -295,4 +308,4 @@ def _annotate(folder: Path, image: np.ndarray, cal: Calibration, obs: TableRepor
             1,
             cv2.LINE_AA,
         )
-    cv2.imwrite(str(folder / f"frame-{obs.frame:06d}-{obs.event}.png"), out)
+    write_image(folder / f"frame-{obs.frame:06d}-{obs.event}.png", out)

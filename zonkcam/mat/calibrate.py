@@ -23,7 +23,7 @@ import cv2
 import numpy as np
 
 from zonkcam.errors import UserError
-from zonkcam.fileio import open_to_read
+from zonkcam.fileio import open_to_read, write_whole
 from zonkcam.game.names import quoted
 from zonkcam.mat.layout import SIZES, MatGeometry, Rect, geometry_from_dict, load_geometry
 
@@ -195,16 +195,14 @@ class Calibration:
 
     def save(self, path: str | Path) -> None:
         """Write the calibration (whole or not at all); CalibrationError when it is not
-        usable (Calibration.check)."""
+        usable (Calibration.check), WriteFailed when it cannot be written."""
         try:
             self.check()
         except ValueError as exc:
             raise CalibrationError(f"not saving a calibration that cannot be used: {exc}") from None
         path = Path(path)
         path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(path.suffix + ".tmp")
-        tmp.write_text(json.dumps(self.to_dict(), indent=1))
-        tmp.replace(path)  # never leave a half-written calibration behind
+        write_whole(path, json.dumps(self.to_dict(), indent=1))  # never half a calibration
 
 
 FIELDS = (

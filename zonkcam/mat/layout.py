@@ -19,7 +19,7 @@ import numpy as np
 
 from zonkcam.data import LAYOUTS
 from zonkcam.errors import UserError
-from zonkcam.fileio import open_to_read
+from zonkcam.fileio import open_to_read, write_whole
 from zonkcam.game.actions import Landing
 from zonkcam.game.names import quoted
 
@@ -487,6 +487,12 @@ def png_with_dpi(image: np.ndarray, dpi: float) -> bytes:
 
 
 def write_pdf(image: np.ndarray, path: str | Path, width_mm: float, height_mm: float) -> None:
+    """A one-page PDF of ``image`` at the mat's real size (:func:`pdf_bytes`) as the file
+    ``path``, whole or not at all (:func:`zonkcam.fileio.write_whole`)."""
+    write_whole(path, pdf_bytes(image, width_mm, height_mm))
+
+
+def pdf_bytes(image: np.ndarray, width_mm: float, height_mm: float) -> bytes:
     """A one-page PDF of ``image`` at the mat's real size (lossless, Flate-compressed)."""
     h, w = image.shape[:2]
     rgb = cv2.cvtColor(image, cv2.COLOR_BGR2RGB)
@@ -520,4 +526,4 @@ def write_pdf(image: np.ndarray, path: str | Path, width_mm: float, height_mm: f
     out += (
         f"trailer\n<< /Size {len(objects) + 1} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n"
     ).encode()
-    Path(path).write_bytes(bytes(out))
+    return bytes(out)

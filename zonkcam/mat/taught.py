@@ -19,7 +19,7 @@ from pathlib import Path
 import numpy as np
 
 from zonkcam.errors import UserError
-from zonkcam.fileio import open_to_read
+from zonkcam.fileio import open_to_read, write_whole
 from zonkcam.vision.examples import MAX_PER_VALUE, VALUES, TaughtDice
 
 FILE_NAME = "taught-dice.npz"
@@ -55,9 +55,7 @@ def save_taught(path: str | Path, taught: TaughtDice, fingerprint: str) -> None:
         values=taught.values.astype(np.int8),
         colours=np.array(["" if c is None else c for c in taught.colours], dtype=np.str_),
     )
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_bytes(buf.getvalue())
-    tmp.replace(path)
+    write_whole(path, buf.getvalue())
 
 
 MAX_EXAMPLES = VALUES * MAX_PER_VALUE

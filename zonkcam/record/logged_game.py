@@ -9,11 +9,11 @@ transaction: a game without players is never stored.
 from __future__ import annotations
 
 import json
-import os
 import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
+from zonkcam.fileio import write_whole
 from zonkcam.game import actions as A
 from zonkcam.game.game import FoldError, Game
 from zonkcam.game.names import counted
@@ -104,7 +104,7 @@ class LoggedGame:
         for folder in (self.log.path.parent, Path(tempfile.gettempdir())):
             path = folder / name
             try:
-                _write_whole(path, text)
+                write_whole(path, text)
             except OSError as exc:
                 problems.append(f"{path}: {exc.strerror or exc}")
                 continue
@@ -133,13 +133,3 @@ def saved_game(log: EventLog, game_id: int) -> tuple[Game, int]:
             f"{game_id}"
         ) from None
     return game, len(actions)
-
-
-def _write_whole(path: Path, text: str) -> None:
-    """`text` at `path`, whole or not at all, on the disk before this returns."""
-    tmp = path.with_name(path.name + ".tmp")
-    with open(tmp, "w", encoding="utf-8") as f:
-        f.write(text)
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, path)

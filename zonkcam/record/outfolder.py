@@ -4,7 +4,9 @@ The folder itself is the user's choice and is followed wherever it leads; what l
 is not: each file is written to a fresh temporary name in the folder and renamed onto its
 own name, and a rename replaces a link planted under that name rather than writing
 through it. A subfolder that is a link is refused. Every step goes through the folder's
-open descriptor, so nothing written lands outside it."""
+open descriptor, so nothing written lands outside it. Each file is on the disk (fsync)
+before its rename, and the folder's entries after it, as :func:`zonkcam.fileio.write_whole`
+writes a file."""
 
 from __future__ import annotations
 
@@ -15,6 +17,8 @@ import shutil
 from collections.abc import Callable
 from pathlib import Path
 from typing import BinaryIO
+
+from zonkcam.fileio import sync_folder
 
 CHUNK = 1 << 20
 
@@ -79,7 +83,10 @@ class OutFolder:
         try:
             with os.fdopen(fd, "wb") as out:
                 fill(out)
+                out.flush()
+                os.fsync(out.fileno())
             os.replace(tmp, name, src_dir_fd=self.fd, dst_dir_fd=self.fd)
+            sync_folder(self.fd)
         except BaseException:
             try:
                 os.unlink(tmp, dir_fd=self.fd)

@@ -18,6 +18,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from zonkcam.fileio import write_whole
 from zonkcam.record.outfolder import OutFolder
 from zonkcam.table.zones import TableDie, Zone
 
@@ -131,9 +132,7 @@ class RollPhotos:
             if not ok:
                 raise OSError("the photo could not be encoded")
             path.parent.mkdir(parents=True, exist_ok=True)
-            tmp = path.with_suffix(".tmp")
-            tmp.write_bytes(jpg.tobytes())
-            tmp.replace(path)
+            write_whole(path, jpg.tobytes())
             if self._total is not None:
                 self._total += len(jpg)
             self._prune(keep=path.parent)

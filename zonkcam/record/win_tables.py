@@ -14,7 +14,8 @@ import numpy as np
 
 from zonkcam.advisor.advice import Advisor
 from zonkcam.advisor.race import PIG_STEPS, WinTable
-from zonkcam.errors import UserError
+from zonkcam.errors import UserError, WriteFailed
+from zonkcam.fileio import write_whole
 from zonkcam.game.errors import RulesError
 from zonkcam.game.rules import RuleSet, rules_from_dict, rules_to_toml
 
@@ -35,7 +36,11 @@ def table_path(rules: RuleSet) -> Path:
 
 
 def save_table(table: WinTable, path: Path) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
+    """``table`` as the file ``path``, whole or not at all (WriteFailed says why not)."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise WriteFailed(exc.errno, exc.strerror or str(exc), str(path)) from None
     arrays = {
         "format": np.array(FORMAT),
         "step": np.array(table.step),
@@ -52,9 +57,7 @@ def save_table(table: WinTable, path: Path) -> None:
         arrays["pig"] = pig
     buffer = io.BytesIO()
     np.savez_compressed(buffer, **arrays)
-    tmp = path.with_suffix(".tmp")
-    tmp.write_bytes(buffer.getvalue())
-    tmp.replace(path)
+    write_whole(path, buffer.getvalue())  # its own temporary file: nothing else is touched
 
 
 def read_table(path: Path) -> WinTable:
