@@ -48,6 +48,9 @@ from zonkcam.record.schema import SCHEMA_VERSION, check_layout, migrate, version
 
 MAX_GAME_ID = 2**63 - 1
 """SQLite's largest integer."""
+COPY_TRIES = 5
+"""How often a log read from a private copy is copied again when a game was saved while it
+was being copied."""
 
 
 def local_time(at: object, fmt: str) -> str:
@@ -213,15 +216,20 @@ class EventLog:
         self._note_wal()
 
     def _open_to_read(self, timeout: float) -> None:
-        """Open the log as it is, read-only; where SQLite cannot (a WAL log wants to write
-        its -shm file beside it) or the layout is older, read a private copy instead."""
+        """Open the log as it is, only to read, leaving no file beside it that was not
+        there (see :meth:`_read_mode`); where SQLite cannot (read-only media, a folder this
+        user cannot write) or the layout is older, read a private copy instead."""
         if self.path.is_dir():
             raise StoreError(f"the game log {self.path} is a directory; give a file")
         if not self.path.is_file():
             raise NoLogError(f"there is no game log at {self.path}")
-        uri = f"{self.path.resolve().as_uri()}?mode=ro"
+        mode = self._read_mode()
+        uri = f"{self.path.resolve().as_uri()}?mode={mode}"
         try:
+            if mode == "copy":
+                raise sqlite3.OperationalError("read a copy")
             self._db = sqlite3.connect(uri, uri=True, isolation_level=None, timeout=timeout)
+            self._db.execute("PRAGMA query_only = ON")  # nothing is written through it
             if version_of(self._db, self.path) == SCHEMA_VERSION:
                 check_layout(self._db, self.path)
                 return
@@ -234,10 +242,14 @@ class EventLog:
         self._copy = tempfile.TemporaryDirectory(prefix="zonkcam-log-")
         copy = Path(self._copy.name) / "games.sqlite3"
         try:
-            shutil.copyfile(self.path, copy)
-            wal = self.path.with_name(self.path.name + "-wal")
-            if wal.is_file():  # actions not yet folded into the file itself
-                shutil.copyfile(wal, copy.with_name(copy.name + "-wal"))
+            for _ in range(COPY_TRIES):  # again where a game was saved while it was copied
+                before = self._files_now()
+                shutil.copyfile(self.path, copy)
+                wal = self.path.with_name(self.path.name + "-wal")
+                if wal.is_file():  # actions not yet folded into the file itself
+                    shutil.copyfile(wal, copy.with_name(copy.name + "-wal"))
+                if self._files_now() == before:
+                    break
         except OSError as exc:
             self.close()
             raise StoreError(
@@ -247,6 +259,45 @@ class EventLog:
             self._db = sqlite3.connect(copy, isolation_level=None, timeout=timeout)
             migrate(self._db, self.path, version_of(self._db, self.path))
             self._db.execute("PRAGMA query_only = ON")  # as read-only as the file itself
+
+    def _files_now(self) -> list[tuple[int, int, int, int] | None]:
+        """The log's file and its -wal file as they are now (device, inode, size, time
+        changed; None for one not there): a copy taken between two equal looks is whole."""
+        now = []
+        for path in (self.path, self.path.with_name(self.path.name + "-wal")):
+            try:
+                st = os.stat(path)
+            except OSError:
+                now.append(None)
+                continue
+            now.append((st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns))
+        return now
+
+    def _read_mode(self) -> str:
+        """How the log is opened to read so that no file is left beside it that was not
+        there before, and a game played meanwhile is read as SQLite reads beside a writer.
+
+        "ro" (SQLite's read-only mode) where that creates no file: a log not in WAL mode
+        (its header says so), or one whose -wal and -shm files are there already (a game
+        is being played, or one was killed). A WAL log without them would get them from a
+        read-only connection and keep them: such a connection cannot remove them as it
+        closes. So where this user may write the log and its folder it is opened "rw",
+        kept read-only by ``PRAGMA query_only``: SQLite makes the two files for the read
+        and removes them as the last connection closes, as it does for every connection
+        (a game that starts meanwhile keeps them, and removes them as it ends). Elsewhere
+        "copy": a private copy is read (no writer can be at work without a -wal file)."""
+        try:
+            with open(self.path, "rb") as f:
+                header = f.read(20)
+        except OSError:
+            return "ro"  # SQLite says what is wrong
+        wal_mode = len(header) == 20 and header[:16] == b"SQLite format 3\x00" and header[18] == 2
+        wal, shm = (self.path.with_name(self.path.name + end) for end in ("-wal", "-shm"))
+        if not wal_mode or (wal.exists() and shm.exists()):
+            return "ro"
+        if os.access(self.path, os.W_OK) and os.access(self.path.parent, os.W_OK | os.X_OK):
+            return "rw"
+        return "copy"
 
     # -- errors --------------------------------------------------------------------------------
 
