@@ -325,6 +325,10 @@ def test_the_report_page_and_its_photos_are_put_on_the_disk(tmp_path, monkeypatc
 
     monkeypatch.setattr(os, "fsync", fsync)
     with OutFolder(tmp_path / "night") as folder:
+        with folder.sub("photos") as photos:
+            photos.write("game-0001-roll-00002.jpg", b"jpeg")
+            photos.write("game-0001-roll-00005.jpg", b"jpeg")
+        assert synced == ["file", "file", "folder"]  # each photo, then their folder once
         folder.write("index.html", b"<html>")
-    assert synced == ["file", "folder"]
-    assert _listing(tmp_path / "night") == ["index.html"]
+    assert synced == ["file", "file", "folder", "file", "folder"]
+    assert _listing(tmp_path / "night") == ["index.html", "photos"]

@@ -65,8 +65,9 @@ def run(args: argparse.Namespace) -> int:
     geo = load_geometry(args.geometry or (_demo_mat(args.source) if demo else "a3"))
     out = Path(args.out) if args.out else default_calibration_path()
     preview = Path(args.preview) if args.preview else out.with_name(out.stem + "-preview.png")
-    if args.preview and image_target_problem(args.preview):  # before anything is written
-        raise UserError(f"--preview {escaped(args.preview)}: {image_target_problem(args.preview)}")
+    problem = image_target_problem(args.preview) if args.preview else None
+    if problem:  # before anything is written
+        raise UserError(f"--preview {escaped(args.preview)}: {problem}")
     if demo and not args.out and out.exists():
         raise UserError(
             f"{out} holds a calibration already and the demo table's would replace it: "
@@ -97,7 +98,9 @@ def run(args: argparse.Namespace) -> int:
         write_image(preview, draw_zones(image, cal))
     except OSError as exc:
         raise WriteFailed(
-            exc.errno, f"{exc.strerror or exc} (the calibration is saved in {out})", str(preview)
+            exc.errno,
+            f"{exc.strerror or exc} (the calibration is saved in {escaped(str(out))})",
+            str(preview),
         ) from None
     if demo:
         print(

@@ -5,8 +5,8 @@ is not: each file is written to a fresh temporary name in the folder and renamed
 own name, and a rename replaces a link planted under that name rather than writing
 through it. A subfolder that is a link is refused. Every step goes through the folder's
 open descriptor, so nothing written lands outside it. Each file is on the disk (fsync)
-before its rename, and the folder's entries after it, as :func:`zonkcam.fileio.write_whole`
-writes a file."""
+before its rename, and the folder's entries once it is closed (one sync for a report's
+photos, not one each)."""
 
 from __future__ import annotations
 
@@ -32,6 +32,8 @@ class OutFolder:
             self.path.mkdir(parents=True, exist_ok=True)
             _fd = os.open(self.path, os.O_RDONLY | os.O_DIRECTORY)
         self.fd = _fd
+        self._renamed = False
+        """A file was renamed into the folder since it was last put on the disk."""
 
     def __enter__(self) -> OutFolder:
         return self
@@ -40,9 +42,16 @@ class OutFolder:
         self.close()
 
     def close(self) -> None:
+        """Put the folder's new entries on the disk (OSError where the disk refuses) and
+        close it."""
         if self.fd >= 0:
-            os.close(self.fd)
-            self.fd = -1
+            try:
+                if self._renamed:
+                    self._renamed = False
+                    sync_folder(self.fd)
+            finally:
+                os.close(self.fd)
+                self.fd = -1
 
     def sub(self, name: str) -> OutFolder:
         """The subfolder `name` (made when missing); OSError where it is a link or not a
@@ -86,7 +95,7 @@ class OutFolder:
                 out.flush()
                 os.fsync(out.fileno())
             os.replace(tmp, name, src_dir_fd=self.fd, dst_dir_fd=self.fd)
-            sync_folder(self.fd)
+            self._renamed = True
         except BaseException:
             try:
                 os.unlink(tmp, dir_fd=self.fd)

@@ -285,7 +285,7 @@ class EventLog:
         kept read-only by ``PRAGMA query_only``: SQLite makes the two files for the read
         and removes them as the last connection closes, as it does for every connection
         (a game that starts meanwhile keeps them, and removes them as it ends). Elsewhere
-        "copy": a private copy is read (no writer can be at work without a -wal file)."""
+        "copy": a private copy is read (taken again where a game was saved meanwhile)."""
         try:
             with open(self.path, "rb") as f:
                 header = f.read(20)
