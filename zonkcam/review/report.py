@@ -288,10 +288,10 @@ def _game_line(g: GameReview) -> str:
         key=lambda n: (-g.bees.get(n, 0), -g.scores.get(n, 0)),
     )
     rest = "; " + ", ".join(f"{n} {g.standing(n)}" for n in others) if others else ""
-    top = f"{_listed(leaders, ' & ')} {{}} with {g.standing(leaders[0])}{rest}"
-    if g.finished:
-        return f"{name}: " + top.format("won")
-    return f"{name}, still in play: " + top.format("lead" if len(leaders) > 1 else "leads")
+    # names are values here, never part of a format string (a name may hold braces)
+    verb = "won" if g.finished else ("lead" if len(leaders) > 1 else "leads")
+    top = f"{_listed(leaders, ' & ')} {verb} with {g.standing(leaders[0])}{rest}"
+    return f"{name}: {top}" if g.finished else f"{name}, still in play: {top}"
 
 
 def _span(s: Summary, games: Sequence[GameReview]) -> str:
