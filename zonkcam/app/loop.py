@@ -108,12 +108,13 @@ class TableApp:
             return None
         log, game_id = keeper.log, keeper.game_id
         try:
-            review = review_game(
-                game_id, state.rules, log.actions(game_id), log.action_times(game_id)
-            )
-            tonight = log.games_of(local_time(time.time(), "%Y-%m-%d"), keeper.demo)
-            others = [n for n in tonight if n != game_id]
-            actions = [a for n in others for a in saved_game(log, n)[0].events]
+            with log.snapshot():  # one moment of the log (another zonkcam may play on)
+                review = review_game(
+                    game_id, state.rules, log.actions(game_id), log.action_times(game_id)
+                )
+                tonight = log.games_of(local_time(time.time(), "%Y-%m-%d"), keeper.demo)
+                others = [n for n in tonight if n != game_id]
+                actions = [a for n in others for a in saved_game(log, n)[0].events]
         except (StoreError, TableError) as exc:
             self._message(f"no charts: {exc}")
             return None

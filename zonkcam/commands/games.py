@@ -148,7 +148,7 @@ def _list(args: argparse.Namespace) -> int:
     except NoLogError as exc:
         print(f"no saved games: {exc}")
         return 0
-    with log:
+    with log, log.snapshot():
         every = log.games()
         games = [g for g in every if _demo(args) or not g.demo]
         apart = len(every) - len(games)
@@ -203,7 +203,7 @@ def _shown_players(log: EventLog, g: GameRecord) -> str:
 
 
 def _show(args: argparse.Namespace) -> int:
-    with _opened(args) as log:
+    with _opened(args) as log, log.snapshot():
         if args.game is None:  # the game played last
             games = [g for g in log.games() if _demo(args) or not g.demo]
             if not games:
@@ -226,7 +226,7 @@ def _show(args: argparse.Namespace) -> int:
 
 
 def _export(args: argparse.Namespace) -> int:
-    with _opened(args) as log:
+    with _opened(args) as log, log.snapshot():
         objects = list(log.action_objects(args.game))
         lines = [json.dumps(obj) for obj in objects]
         try:
@@ -320,7 +320,7 @@ def _chosen(args: argparse.Namespace, log: EventLog) -> list[int]:
 def _dice(args: argparse.Namespace) -> int:
     from zonkcam.review.dice import pools
 
-    with _opened(args) as log:
+    with _opened(args) as log, log.snapshot():
         wanted = _chosen(args, log)
         actions = [a for n in wanted for a in saved_game(log, n)[0].events]
         found = pools(actions)
@@ -349,7 +349,7 @@ def _report(args: argparse.Namespace) -> int:
     from zonkcam.review.report import night_title, page
 
     out = Path(args.out)
-    with _opened(args) as log:
+    with _opened(args) as log, log.snapshot():  # one moment of the log, while a game goes on
         wanted = _chosen(args, log)
         if not wanted:
             raise UserError(

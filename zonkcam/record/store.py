@@ -439,6 +439,28 @@ class EventLog:
 
     # -- reading --------------------------------------------------------------------------------
 
+    @contextmanager
+    def snapshot(self) -> Iterator[None]:
+        """Every read inside the block sees the log as the first one found it: one read
+        transaction (a WAL log gives each reader a snapshot of its own), so a page or a
+        figure made from several queries (a game's actions and their times, its rules, the
+        list of games) is one moment of the log while another zonkcam plays on. Inside a
+        snapshot already: the same one."""
+        db = self._db
+        if db is None or db.in_transaction:
+            yield
+            return
+        try:
+            db.execute("BEGIN")
+        except sqlite3.Error as exc:
+            raise self._error(exc, "read") from None
+        try:
+            yield
+        finally:
+            if self._db is db and db.in_transaction:
+                with contextlib.suppress(sqlite3.Error):  # nothing was written to keep
+                    db.execute("ROLLBACK")
+
     def games(self) -> list[GameRecord]:
         rows = self._read(
             "SELECT g.id, g.created, g.rules_name, g.finished, COUNT(e.seq), "
