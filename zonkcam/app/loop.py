@@ -8,7 +8,6 @@ and keys go ``GameScreen.commands() -> action_for -> LoggedGame``. In the demo, 
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
@@ -101,8 +100,9 @@ class TableApp:
 
     def charts(self, state: GameState) -> Charts | None:
         """The finished game's charts (SELECT on the game-over screen): the game played
-        back from the log, and the dice of the night's games (those last played today, the
-        demo's with the demo's); None, with a message, if the log cannot be read."""
+        back from the log, and the dice of the night's games (those that began on the day
+        this one began, the demo's with the demo's); None, with a message, if the log
+        cannot be read."""
         keeper = self.keeper
         if keeper.game_id is None or not state.finished:
             return None
@@ -112,7 +112,8 @@ class TableApp:
                 review = review_game(
                     game_id, state.rules, log.actions(game_id), log.action_times(game_id)
                 )
-                tonight = log.games_of(local_time(time.time(), "%Y-%m-%d"), keeper.demo)
+                night = local_time(log.began().get(game_id), "%Y-%m-%d")  # this game's
+                tonight = log.games_of(night, keeper.demo)
                 others = [n for n in tonight if n != game_id]
                 actions = [a for n in others for a in saved_game(log, n)[0].events]
         except (StoreError, TableError) as exc:

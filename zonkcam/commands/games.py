@@ -12,6 +12,7 @@ from zonkcam.commands.replay import read_replay
 from zonkcam.errors import UserError
 from zonkcam.game import actions as A
 from zonkcam.game.names import counted, escaped
+from zonkcam.record.clock import timeline
 from zonkcam.record.logged_game import saved_game
 from zonkcam.record.outfolder import OutFolder
 from zonkcam.record.photos import RollPhotos, photo_folder
@@ -90,7 +91,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "game", nargs="*", type=game_number, help="the games (default: every game people played)"
     )
     chosen.add_argument(
-        "--night", metavar="YYYY-MM-DD", help="the games last played on this day (local time)"
+        "--night",
+        metavar="YYYY-MM-DD",
+        help="the games that began on this day (local time; through jumps of the clock: "
+        "see games show)",
     )
     dice = sub.add_parser(
         "dice",
@@ -210,9 +214,12 @@ def _show(args: argparse.Namespace) -> int:
                 raise UserError(f"no saved games in {log.path} to show" + _demo_note(args, log))
             args.game = max(games, key=lambda g: (g.updated or 0.0, g.id)).id
         game, _ = saved_game(log, args.game)
+        clock = _clock_line(log.action_times(args.game), log.began().get(args.game))
         folder = photo_folder(log.path)
     for line in [*board_text(game.state).split("\n"), *game.state.log]:
         print(escaped(line))
+    if clock:
+        print(clock)
     if args.photos:
         try:
             n = RollPhotos(folder).export(args.game, args.photos)
@@ -223,6 +230,41 @@ def _show(args: argparse.Namespace) -> int:
             + ("" if n else f" (none kept in {folder})")
         )
     return 0
+
+
+def _clock_line(times: list[float | None], began: float | None) -> str | None:
+    """A line on where the clock jumped during a game, and the time it is taken to have
+    begun ("the clock jumped back 1 day at action 31 (2026-12-06 21:40 to 2026-12-05
+    21:41): ..."); None where it never did (or a time is unreadable: a damaged log)."""
+    if not times or any(t is None for t in times):
+        return None
+    clock = timeline(times)
+    at = "%Y-%m-%d %H:%M"
+    said = [
+        f"{j.words()} at action {j.index + 1} ({local_time(j.before, at)} to "
+        f"{local_time(j.after, at)})"
+        for j in clock.jumps
+    ]
+    ahead = began is not None and clock.began is not None and began < clock.began
+    if not said and not ahead:
+        return None
+    parts = []
+    if said:
+        parts.append(
+            f"the clock jumped {_listed(said)}: the game's times are read by the clock "
+            f"after the{' last' * (len(said) > 1)} jump"
+        )
+    if ahead:
+        parts.append(
+            "the clock was ahead while it was played (it seemed to begin after games "
+            "saved after it): it is taken to begin with them"
+        )
+    day = local_time(began, "%Y-%m-%d")
+    return f"{'; '.join(parts)}; it began {local_time(began, at)}, its night {day} (--night)"
+
+
+def _listed(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
 def _export(args: argparse.Namespace) -> int:
