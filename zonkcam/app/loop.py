@@ -91,6 +91,8 @@ class TableApp:
     as in the demo, whose automatic players confirm nothing)."""
 
     def __post_init__(self) -> None:
+        self._unsaved: str | None = None
+        """Why the last action could not be saved, said once while saves go on failing."""
         self._logged = len(self.keeper.state.log)
         self.turns = _turns_played(self.keeper.state)
         self._turn_shot = False
@@ -179,9 +181,15 @@ class TableApp:
         confirms = isinstance(action, A.Keep | A.Bank) and self._roll_is_last()
         try:
             state = self.keeper.play(action)
-        except (TableError, StoreError) as exc:  # refused, or not saved: nothing changed
+        except TableError as exc:  # refused: nothing changed
             self._message(str(exc))
             return False
+        except StoreError as exc:  # not saved: nothing changed; tried again by the next
+            if str(exc) != self._unsaved:  # said once, not at every frame that retries
+                self._message(str(exc))
+            self._unsaved = str(exc)
+            return False
+        self._unsaved = None
         if confirms:
             self._learn_roll()
         elif isinstance(action, A.Undo):

@@ -25,6 +25,7 @@ is which in ``claims.py``, the errors in ``errors.py``.
 from __future__ import annotations
 
 import contextlib
+import errno
 import json
 import os
 import secrets
@@ -271,7 +272,7 @@ class EventLog:
                 f"cannot {doing} {where}: it is read-only (check the "
                 f"permissions of the file and its folder){lost}"
             )
-        if name == "SQLITE_FULL":
+        if name == "SQLITE_FULL" or "database or disk is full" in str(exc):
             return StoreError(
                 f"cannot {doing} {where}: the disk is full; free some space and try again{lost}"
             )
@@ -313,6 +314,12 @@ class EventLog:
             self._fold_wal(db)
         except sqlite3.Error as exc:
             raise self._error(exc, "save to") from None
+        except OSError as exc:  # beside SQLite (the file's checks): as SQLite says it
+            full = exc.errno in (errno.ENOSPC, errno.EDQUOT)
+            raise self._error(
+                sqlite3.OperationalError("database or disk is full" if full else str(exc)),
+                "save to",
+            ) from None
         return result
 
     # -- lifetime -----------------------------------------------------------------------------
