@@ -8,7 +8,6 @@ and keys go ``GameScreen.commands() -> action_for -> LoggedGame``. In the demo, 
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
@@ -92,6 +91,8 @@ class TableApp:
     as in the demo, whose automatic players confirm nothing)."""
 
     def __post_init__(self) -> None:
+        self._unsaved: str | None = None
+        """Why the last action could not be saved, said once while saves go on failing."""
         self._logged = len(self.keeper.state.log)
         self.turns = _turns_played(self.keeper.state)
         self._turn_shot = False
@@ -101,19 +102,22 @@ class TableApp:
 
     def charts(self, state: GameState) -> Charts | None:
         """The finished game's charts (SELECT on the game-over screen): the game played
-        back from the log, and the dice of the night's games (those last played today, the
-        demo's with the demo's); None, with a message, if the log cannot be read."""
+        back from the log, and the dice of the night's games (those that began on the day
+        this one began, the demo's with the demo's); None, with a message, if the log
+        cannot be read."""
         keeper = self.keeper
         if keeper.game_id is None or not state.finished:
             return None
         log, game_id = keeper.log, keeper.game_id
         try:
-            review = review_game(
-                game_id, state.rules, log.actions(game_id), log.action_times(game_id)
-            )
-            tonight = log.games_of(local_time(time.time(), "%Y-%m-%d"), keeper.demo)
-            others = [n for n in tonight if n != game_id]
-            actions = [a for n in others for a in saved_game(log, n)[0].events]
+            with log.snapshot():  # one moment of the log (another zonkcam may play on)
+                review = review_game(
+                    game_id, state.rules, log.actions(game_id), log.action_times(game_id)
+                )
+                night = local_time(log.began().get(game_id), "%Y-%m-%d")  # this game's
+                tonight = log.games_of(night, keeper.demo)
+                others = [n for n in tonight if n != game_id]
+                actions = [a for n in others for a in saved_game(log, n)[0].events]
         except (StoreError, TableError) as exc:
             self._message(f"no charts: {exc}")
             return None
@@ -177,9 +181,15 @@ class TableApp:
         confirms = isinstance(action, A.Keep | A.Bank) and self._roll_is_last()
         try:
             state = self.keeper.play(action)
-        except (TableError, StoreError) as exc:  # refused, or not saved: nothing changed
+        except TableError as exc:  # refused: nothing changed
             self._message(str(exc))
             return False
+        except StoreError as exc:  # not saved: nothing changed; tried again by the next
+            if str(exc) != self._unsaved:  # said once, not at every frame that retries
+                self._message(str(exc))
+            self._unsaved = str(exc)
+            return False
+        self._unsaved = None
         if confirms:
             self._learn_roll()
         elif isinstance(action, A.Undo):

@@ -33,7 +33,7 @@ from zonkcam.hardware.service import Notifier
 from zonkcam.mat.calibrate import default_calibration_path
 from zonkcam.record.logged_game import LoggedGame
 from zonkcam.record.photos import RollPhotos, photo_folder
-from zonkcam.record.store import EventLog, GameRecord
+from zonkcam.record.store import EventLog, GameRecord, StoreError
 from zonkcam.record.win_tables import cached_advisor
 from zonkcam.sim.demo_table import DemoTable
 from zonkcam.sources import (
@@ -243,6 +243,7 @@ def run_app(config: AppConfig) -> int:
         played = [keeper.game_id]
         notifier.status(f"game {keeper.game_id}")
         stopped: str | None = None  # why the table cannot go on reading its frames
+        unseated: str | None = None  # why the next game could not be stored
         for item in feed:
             start = time.monotonic()
             stopped = size_problem(item, cal)
@@ -251,6 +252,8 @@ def run_app(config: AppConfig) -> int:
             app.tick(item)
             if app.keeper.log.gone and (demo or window.headless):
                 break  # nothing more can be saved, and nobody is there to quit: the end
+            if app.keeper.saves_stuck:
+                break  # the log cannot be written for a while: said below, in one line
             # fed only from here: a frame arrived, or the screen says the camera is lost and
             # is being reopened; a camera that hangs stops the feed and systemd restarts us
             notifier.watchdog()
@@ -273,7 +276,11 @@ def run_app(config: AppConfig) -> int:
                         break  # the log went away: said below, with where the game is kept
                     games += 1
                     finished_at = None
-                    keeper = seated_again(log, state, demo)
+                    try:
+                        keeper = seated_again(log, state, demo)
+                    except StoreError as exc:  # the next game cannot be stored: the end
+                        unseated = f"{exc}; game {app.keeper.game_id} is saved (it is over)"
+                        break
                     played.append(keeper.game_id)
                     print(f"Game {keeper.game_id}: {state.rules.name}")
                     app.next_game(keeper)
@@ -285,6 +292,10 @@ def run_app(config: AppConfig) -> int:
         gone = app.keeper.log_is_gone()
         if gone:
             print(f"zonkcam: {gone}", file=sys.stderr)
+            return 1
+        stuck = app.keeper.cannot_save(resume_command(config, app.keeper.game_id)) or unseated
+        if stuck:
+            print(f"zonkcam: {stuck}", file=sys.stderr)
             return 1
         final = app.keeper.state
         for p in final.players:

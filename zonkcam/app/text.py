@@ -112,11 +112,17 @@ class TextPlay:
                         break
                     if line.strip() and not self.handle(line):
                         break
+                    if self.keeper.saves_stuck:
+                        break  # the log cannot be written for a while: said below
         except KeyboardInterrupt:  # Ctrl-C, SIGTERM, SIGHUP: every accepted action is saved
             self.write("")
         gone = self.keeper.log_is_gone()
         if gone:
             self.write(f"! {gone}")
+            return False
+        stuck = self.keeper.cannot_save(self.resume_command)
+        if stuck:
+            self.write(f"! {stuck}")
             return False
         if self.keeper.state.finished:  # nothing to resume
             self.write(f"Game {self.keeper.game_id} saved: it is over")

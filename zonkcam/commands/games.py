@@ -13,6 +13,7 @@ from zonkcam.errors import UserError
 from zonkcam.fileio import write_whole
 from zonkcam.game import actions as A
 from zonkcam.game.names import counted, escaped
+from zonkcam.record.clock import timeline
 from zonkcam.record.logged_game import saved_game
 from zonkcam.record.outfolder import OutFolder
 from zonkcam.record.photos import RollPhotos, photo_folder
@@ -91,7 +92,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "game", nargs="*", type=game_number, help="the games (default: every game people played)"
     )
     chosen.add_argument(
-        "--night", metavar="YYYY-MM-DD", help="the games last played on this day (local time)"
+        "--night",
+        metavar="YYYY-MM-DD",
+        help="the games that began on this day (local time; through jumps of the clock: "
+        "see games show)",
     )
     dice = sub.add_parser(
         "dice",
@@ -149,7 +153,7 @@ def _list(args: argparse.Namespace) -> int:
     except NoLogError as exc:
         print(f"no saved games: {exc}")
         return 0
-    with log:
+    with log, log.snapshot():
         every = log.games()
         games = [g for g in every if _demo(args) or not g.demo]
         apart = len(every) - len(games)
@@ -204,16 +208,19 @@ def _shown_players(log: EventLog, g: GameRecord) -> str:
 
 
 def _show(args: argparse.Namespace) -> int:
-    with _opened(args) as log:
+    with _opened(args) as log, log.snapshot():
         if args.game is None:  # the game played last
             games = [g for g in log.games() if _demo(args) or not g.demo]
             if not games:
                 raise UserError(f"no saved games in {log.path} to show" + _demo_note(args, log))
             args.game = max(games, key=lambda g: (g.updated or 0.0, g.id)).id
         game, _ = saved_game(log, args.game)
+        clock = _clock_line(log.action_times(args.game), log.began().get(args.game))
         folder = photo_folder(log.path)
     for line in [*board_text(game.state).split("\n"), *game.state.log]:
         print(escaped(line))
+    if clock:
+        print(clock)
     if args.photos:
         try:
             n = RollPhotos(folder).export(args.game, args.photos)
@@ -226,8 +233,43 @@ def _show(args: argparse.Namespace) -> int:
     return 0
 
 
+def _clock_line(times: list[float | None], began: float | None) -> str | None:
+    """A line on where the clock jumped during a game, and the time it is taken to have
+    begun ("the clock jumped back 1 day at action 31 (2026-12-06 21:40 to 2026-12-05
+    21:41): ..."); None where it never did (or a time is unreadable: a damaged log)."""
+    if not times or any(t is None for t in times):
+        return None
+    clock = timeline(times)
+    at = "%Y-%m-%d %H:%M"
+    said = [
+        f"{j.words()} at action {j.index + 1} ({local_time(j.before, at)} to "
+        f"{local_time(j.after, at)})"
+        for j in clock.jumps
+    ]
+    ahead = began is not None and clock.began is not None and began < clock.began
+    if not said and not ahead:
+        return None
+    parts = []
+    if said:
+        parts.append(
+            f"the clock jumped {_listed(said)}: the game's times are read by the clock "
+            f"after the{' last' * (len(said) > 1)} jump"
+        )
+    if ahead:
+        parts.append(
+            "the clock was ahead while it was played (it seemed to begin after games "
+            "saved after it): it is taken to begin with them"
+        )
+    day = local_time(began, "%Y-%m-%d")
+    return f"{'; '.join(parts)}; it began {local_time(began, at)}, its night {day} (--night)"
+
+
+def _listed(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
 def _export(args: argparse.Namespace) -> int:
-    with _opened(args) as log:
+    with _opened(args) as log, log.snapshot():
         objects = list(log.action_objects(args.game))
         lines = [json.dumps(obj) for obj in objects]
         try:
@@ -317,7 +359,7 @@ def _chosen(args: argparse.Namespace, log: EventLog) -> list[int]:
 def _dice(args: argparse.Namespace) -> int:
     from zonkcam.review.dice import pools
 
-    with _opened(args) as log:
+    with _opened(args) as log, log.snapshot():
         wanted = _chosen(args, log)
         actions = [a for n in wanted for a in saved_game(log, n)[0].events]
         found = pools(actions)
@@ -346,7 +388,7 @@ def _report(args: argparse.Namespace) -> int:
     from zonkcam.review.report import night_title, page
 
     out = Path(args.out)
-    with _opened(args) as log:
+    with _opened(args) as log, log.snapshot():  # one moment of the log, while a game goes on
         wanted = _chosen(args, log)
         if not wanted:
             raise UserError(

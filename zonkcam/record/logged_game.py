@@ -4,13 +4,19 @@
 and commits, and only then updates the game, so whatever it reports as accepted
 survives a crash or power cut. A new game reaches the log with its players, in one
 transaction: a game without players is never stored.
+
+A save that fails (a full disk, a card turned read-only, a lock) changes nothing, and
+the next action tries again; once :data:`SAVE_TRIES` saves in a row have failed over at
+least :data:`SAVE_PATIENCE_S` seconds, :meth:`LoggedGame.cannot_save` says so in one
+line, for the session to stop: the demo, the table and the text mode end there.
 """
 
 from __future__ import annotations
 
 import json
 import tempfile
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from zonkcam.fileio import write_whole
@@ -19,10 +25,20 @@ from zonkcam.game.game import FoldError, Game
 from zonkcam.game.names import counted
 from zonkcam.game.rules import RuleSet
 from zonkcam.game.state import GameState
+from zonkcam.record.clock import duration_words
 from zonkcam.record.store import EventLog, LogGoneError, StoreError
+
+SAVE_TRIES = 5
+"""Saves failed in a row (each one action tried) before a session gives up..."""
+SAVE_PATIENCE_S = 10.0
+"""...over at least this many seconds: a disk that is full for that long stays full
+until someone frees it, and a table that retries every frame would say so for ever."""
 
 
 class LoggedGame:
+    clock: Callable[[], float] = staticmethod(time.monotonic)
+    """Seconds, for how long saves have been failing (a fake one in tests)."""
+
     def __init__(self, log: EventLog, game_id: int | None, game: Game, stored: int = 0) -> None:
         self.log = log
         self.game_id = game_id
@@ -32,6 +48,11 @@ class LoggedGame:
         """Actions of this game in the log, undos included."""
         self.demo = False
         """The demo game's: only its automatic players play it."""
+        self._failed = 0
+        """Saves failed in a row (0 once one goes through)."""
+        self._failing_since = 0.0
+        self._failure = ""
+        """Why the last save failed."""
 
     @classmethod
     def new(
@@ -80,9 +101,41 @@ class LoggedGame:
                 self.log.append(self.game_id, action, self._stored + 1, finished)
         except LogGoneError as exc:
             raise StoreError(f"{exc}: nothing was saved; {self.rescue()}") from None
+        except StoreError as exc:
+            if not self._failed:
+                self._failing_since = self.clock()
+            self._failed += 1
+            self._failure = str(exc)
+            raise
+        self._failed = 0
         self._stored += 1
         self.game.accept(action, state)
         return state
+
+    @property
+    def saves_stuck(self) -> bool:
+        """Whether saving has failed for a while: :data:`SAVE_TRIES` saves in a row, the
+        first at least :data:`SAVE_PATIENCE_S` seconds ago."""
+        return self._failed >= SAVE_TRIES and self.clock() - self._failing_since >= SAVE_PATIENCE_S
+
+    def cannot_save(self, resume: str) -> str | None:
+        """Why this game can no longer be saved and where it is kept (one line), once
+        saves have failed for a while (:attr:`saves_stuck`); None before. Every action
+        shown as accepted is in the log (a failed save changes nothing): `resume` is the
+        command that goes on from there."""
+        if not self.saves_stuck:
+            return None
+        why = self._failure.removesuffix("; nothing was saved")
+        tries = (
+            f"{self._failed} saves in a row failed over "
+            f"{duration_words(self.clock() - self._failing_since)}"
+        )
+        if self.game_id is None or not self.game.events:
+            return f"{why} ({tries}): nothing of this game was saved"
+        return (
+            f"{why} ({tries}); this game's {counted(len(self.game.events), 'action')} "
+            f"are kept in {self.log.path}: go on with {resume} once it can be written"
+        )
 
     def log_is_gone(self) -> str | None:
         """Where the log's file went and where this game is kept instead (one line), when

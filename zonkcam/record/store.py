@@ -25,6 +25,7 @@ is which in ``claims.py``, the errors in ``errors.py``.
 from __future__ import annotations
 
 import contextlib
+import errno
 import json
 import os
 import secrets
@@ -43,6 +44,7 @@ from zonkcam.game.errors import RulesError, TableError
 from zonkcam.game.names import counted, escaped
 from zonkcam.game.rules import RuleSet, rules_from_dict, rules_to_toml, toml_string
 from zonkcam.record.claims import alive, file_identity, this_process
+from zonkcam.record.clock import in_order, timeline
 from zonkcam.record.errors import GameBusyError, LogGoneError, NoLogError, StoreError
 from zonkcam.record.schema import SCHEMA_VERSION, check_layout, migrate, version_of
 
@@ -81,7 +83,8 @@ class GameRecord:
     finished: bool
     events: int
     updated: float | None
-    """When its last action was played; None where no time of it is readable."""
+    """When its last action was played (the last action's time that is readable, by the
+    clock after any jump); None where no time of it is readable."""
     players: tuple[str, ...]
     demo: bool = False
     """Played by the demo game's automatic players (never by people)."""
@@ -320,7 +323,7 @@ class EventLog:
                 f"cannot {doing} {where}: it is read-only (check the "
                 f"permissions of the file and its folder){lost}"
             )
-        if name == "SQLITE_FULL":
+        if name == "SQLITE_FULL" or "database or disk is full" in str(exc):
             return StoreError(
                 f"cannot {doing} {where}: the disk is full; free some space and try again{lost}"
             )
@@ -362,6 +365,12 @@ class EventLog:
             self._fold_wal(db)
         except sqlite3.Error as exc:
             raise self._error(exc, "save to") from None
+        except OSError as exc:  # beside SQLite (the file's checks): as SQLite says it
+            full = exc.errno in (errno.ENOSPC, errno.EDQUOT)
+            raise self._error(
+                sqlite3.OperationalError("database or disk is full" if full else str(exc)),
+                "save to",
+            ) from None
         return result
 
     # -- lifetime -----------------------------------------------------------------------------
@@ -490,12 +499,36 @@ class EventLog:
 
     # -- reading --------------------------------------------------------------------------------
 
+    @contextmanager
+    def snapshot(self) -> Iterator[None]:
+        """Every read inside the block sees the log as the first one found it: one read
+        transaction (a WAL log gives each reader a snapshot of its own), so a page or a
+        figure made from several queries (a game's actions and their times, its rules, the
+        list of games) is one moment of the log while another zonkcam plays on. Inside a
+        snapshot already: the same one."""
+        db = self._db
+        if db is None or db.in_transaction:
+            yield
+            return
+        try:
+            db.execute("BEGIN")
+        except sqlite3.Error as exc:
+            raise self._error(exc, "read") from None
+        try:
+            yield
+        finally:
+            if self._db is db and db.in_transaction:
+                with contextlib.suppress(sqlite3.Error):  # nothing was written to keep
+                    db.execute("ROLLBACK")
+
     def games(self) -> list[GameRecord]:
         rows = self._read(
             "SELECT g.id, g.created, g.rules_name, g.finished, COUNT(e.seq), "
-            # a time that is not one (a damaged or crafted log: _time) is not the last
-            "COALESCE(MAX(CASE WHEN typeof(e.at) IN ('integer', 'real') "
-            f"AND e.at BETWEEN 0 AND {LAST_TIME} THEN e.at END), g.created), g.demo "
+            # the last action's time (a clock that was ahead earlier is no later), but not
+            # a time that is not one (a damaged or crafted log: _time)
+            "COALESCE((SELECT l.at FROM events l WHERE l.game_id = g.id "
+            f"AND typeof(l.at) IN ('integer', 'real') AND l.at BETWEEN 0 AND {LAST_TIME} "
+            "ORDER BY l.seq DESC LIMIT 1), g.created), g.demo "
             "FROM games g "
             "LEFT JOIN events e ON e.game_id = g.id GROUP BY g.id ORDER BY g.id"
         )
@@ -517,14 +550,31 @@ class EventLog:
         return out
 
     def games_of(self, night: str | None, demo: bool = False) -> list[int]:
-        """The games last played on the day ``night`` (YYYY-MM-DD, local time; None: every
-        day), the demo's own games only with ``demo``."""
+        """The games of the night ``night`` (YYYY-MM-DD, local time; None: every day): those
+        that began on that day as their players saw it (:meth:`began`), the demo's own
+        games only with ``demo``."""
+        began = self.began() if night is not None else {}
         return [
             g.id
             for g in self.games()
             if (demo or not g.demo)
-            and (night is None or local_time(g.updated, "%Y-%m-%d") == night)
+            and (night is None or local_time(began.get(g.id), "%Y-%m-%d") == night)
         ]
+
+    def began(self) -> dict[int, float | None]:
+        """When each game began as its players saw it: its first action's time read
+        through the clock's jumps in the game and between games
+        (:mod:`zonkcam.record.clock`); None where none of its times is readable."""
+        times: dict[int, list[float]] = {}
+        with self.snapshot():
+            for game_id, at in self._read("SELECT game_id, at FROM events ORDER BY game_id, seq"):
+                if (t := _time(at)) is not None:
+                    times.setdefault(game_id, []).append(t)
+            games = self._read("SELECT id, created FROM games ORDER BY id")
+        starts = in_order(
+            [timeline(times[n]).began if n in times else _time(created) for n, created in games]
+        )
+        return {n: at for (n, _), at in zip(games, starts, strict=True)}
 
     def is_demo(self, game_id: int) -> bool:
         """Whether the demo game's automatic players play this game."""

@@ -19,6 +19,7 @@ from zonkcam.game import actions as A
 from zonkcam.game.game import Game
 from zonkcam.game.rules import RuleSet, WinnerBy
 from zonkcam.game.state import GameState, PlayerState
+from zonkcam.record.clock import LONGEST_S, Jump, timeline
 
 TYPED_IN_GAP = 0.2
 """Seconds: a game whose actions were written this close together (the median gap) was
@@ -32,8 +33,10 @@ class Turn:
     """Shown name (a zonk name on the drinking table)."""
     points: int
     """Banked; 0 for a zonk or a sloppy throw."""
-    seconds: float
-    """From the end of the turn before (the seating, for the first) to its last action."""
+    seconds: float | None
+    """From the end of the turn before (the seating, for the first) to its last action;
+    None where that is unknown: the clock jumped in the turn, or it took longer than
+    anyone takes (:data:`~zonkcam.record.clock.LONGEST_S`)."""
     zonk: bool
     number: int
     """The player's own turn count, as the score sheet numbers it (1 = their first)."""
@@ -80,9 +83,12 @@ class GameReview:
     bees: dict[str, int] = field(default_factory=dict)
     """Every player's B's at the end (a table of B's)."""
     started: float | None = None
-    """When the game's first action was written (seconds since the epoch)."""
+    """When the game's first action was written (seconds since the epoch), by the clock
+    after its last jump (:mod:`zonkcam.record.clock`)."""
     ended: float | None = None
     """...and its last."""
+    jumps: tuple[Jump, ...] = ()
+    """Where the clock jumped during the game."""
     timed: bool = False
     """Whether its times were kept at the table (not typed in at once: TYPED_IN_GAP)."""
     times_unreadable: bool = False
@@ -136,11 +142,13 @@ def shown(state: GameState, player: PlayerState) -> str:
 def review_game(
     game_id: int, rules: RuleSet, actions: Sequence[A.Action], times: Sequence[float | None]
 ) -> GameReview:
-    """The game played back from its actions and the times they were written; a time that
-    is None (unreadable in the log) leaves the whole game without times."""
+    """The game played back from its actions and the times they were written, read
+    through the clock's jumps (:func:`~zonkcam.record.clock.timeline`); a time that is
+    None (unreadable in the log) leaves the whole game without times."""
     game = Game(rules)
     unreadable = any(at is None for at in times)
-    timed = kept(actions, [0.0 if unreadable or at is None else at for at in times])
+    clock = timeline([0.0 if unreadable or at is None else at for at in times])
+    timed = kept(actions, clock.times)
     review = GameReview(
         game_id,
         rules.name,
@@ -156,6 +164,7 @@ def review_game(
     bees_race: list[tuple[int, dict[str, int]]] = []
     handouts: dict[str, int] = {}
     since: float | None = None
+    since_seq = 0
     played = 0
     for seq, at, action in timed:
         before = game.state
@@ -163,7 +172,7 @@ def review_game(
         state = game.play(action)
         review.actions.append(action)
         if since is None:  # the seating: the first turn starts here
-            since = at
+            since, since_seq = at, seq
         if isinstance(action, A.Players | A.Join | A.ZonkName):
             continue
         if mover is not None and "HOT DICE" in state.banners:
@@ -179,10 +188,12 @@ def review_game(
             played = total
             after = next(p for p in state.players if p.name == mover.name)
             zonk, sloppy = "ZONK" in state.banners, "SLOPPY" in state.banners
+            took = at - since
+            known = not clock.jumped(since_seq - 1, seq - 1) and 0 <= took <= LONGEST_S
             turn = Turn(
                 mover.name,
                 0 if zonk or sloppy else after.score - mover.score,
-                at - since,
+                took if known else None,
                 zonk,
                 len(mover.sheet) + 1,
                 sloppy,
@@ -193,7 +204,7 @@ def review_game(
             race.append((total, {p.name: p.score for p in state.players}))
             if rules.bees:
                 bees_race.append((total, {p.name: p.bees for p in state.players}))
-            since = at
+            since, since_seq = at, seq
     state = game.state
     name = {p.name: shown(state, p) for p in state.players}
     review.players = [name[p.name] for p in state.players]
@@ -210,6 +221,7 @@ def review_game(
     review.winners = [name[p.name] for p in state.players if p.name in state.winners]
     if timed and not unreadable:
         review.started, review.ended = timed[0][1], timed[-1][1]
+        review.jumps = clock.jumps
         gaps = [b[1] - a[1] for a, b in zip(timed[1:], timed[2:], strict=False)]
         review.timed = bool(gaps) and statistics.median(gaps) >= TYPED_IN_GAP
     return review

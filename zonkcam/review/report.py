@@ -16,6 +16,7 @@ import datetime
 import html
 from collections.abc import Sequence
 
+from zonkcam.record.clock import LONGEST_S
 from zonkcam.review.dice import Pool
 from zonkcam.review.fairness import FACES
 from zonkcam.review.night import GameReview, Summary, Turn, summary
@@ -190,7 +191,8 @@ def page(
             _turns("The biggest turns", sorted(banked, key=lambda t: -t.points)[:5], g.timed)
         )
         if g.timed:
-            slowest = sorted(g.turns, key=lambda t: -t.seconds)[:5]
+            timed_turns = [t for t in g.turns if t.seconds is not None]  # unknown: not slow
+            slowest = sorted(timed_turns, key=lambda t: -t.seconds)[:5]
             parts.append(_turns("The slowest turns", slowest, timed=True))
         elif g.times_unreadable:
             parts.append(
@@ -288,10 +290,10 @@ def _game_line(g: GameReview) -> str:
         key=lambda n: (-g.bees.get(n, 0), -g.scores.get(n, 0)),
     )
     rest = "; " + ", ".join(f"{n} {g.standing(n)}" for n in others) if others else ""
-    top = f"{_listed(leaders, ' & ')} {{}} with {g.standing(leaders[0])}{rest}"
-    if g.finished:
-        return f"{name}: " + top.format("won")
-    return f"{name}, still in play: " + top.format("lead" if len(leaders) > 1 else "leads")
+    # names are values here, never part of a format string (a name may hold braces)
+    verb = "won" if g.finished else ("lead" if len(leaders) > 1 else "leads")
+    top = f"{_listed(leaders, ' & ')} {verb} with {g.standing(leaders[0])}{rest}"
+    return f"{name}: {top}" if g.finished else f"{name}, still in play: {top}"
 
 
 def _span(s: Summary, games: Sequence[GameReview]) -> str:
@@ -303,6 +305,13 @@ def _span(s: Summary, games: Sequence[GameReview]) -> str:
         if ids
     ]
     note = f" (no times kept for {'; '.join(notes)})" if notes else ""
+    jumped = [g.game_id for g in games if g.jumps and g.timed]
+    if jumped:
+        note += (
+            f" (the clock jumped in game{'s' * (len(jumped) > 1)} "
+            f"{_listed(list(map(str, jumped)))}: read by the clock after its last jump, "
+            "the time across a jump left out)"
+        )
     if s.started is None or s.ended is None:
         if damaged and not typed:
             return "no times kept: the log's times are unreadable (a damaged log)"
@@ -310,9 +319,10 @@ def _span(s: Summary, games: Sequence[GameReview]) -> str:
             return f"no times kept{note}"
         return "no times kept: the games were typed in all at once (piped or imported)"
     a, b = (datetime.datetime.fromtimestamp(t) for t in (s.started, s.ended))
-    minutes = round((s.ended - s.started) / 60)
+    minutes = max(0, round((s.ended - s.started) / 60))
     took = f"{minutes // 60} h {minutes % 60} min" if minutes >= 60 else f"{minutes} min"
-    return f"from {a:%H:%M} to {b:%H:%M}: {took}" + (note if any(g.timed for g in games) else "")
+    shown = note if any(g.timed for g in games) else ""
+    return f"from {a:%H:%M} to {b:%H:%M}: {took}{shown}"
 
 
 def _photos(g: GameReview, shots: Sequence[tuple[int, str]]) -> str:
@@ -353,7 +363,10 @@ def _turns(title: str, turns: Sequence[Turn], timed: bool) -> str:
     return f"<h3>{_e(title)}</h3><table>{head}{rows}</table>"
 
 
-def _took(seconds: float) -> str:
+def _took(seconds: float | None) -> str:
+    """How long a turn took; "unknown" where the clock jumped in it (or past belief)."""
+    if seconds is None or not 0 <= seconds <= LONGEST_S:
+        return "unknown"
     s = round(seconds)
     return f"{s // 60} min {s % 60} s" if s >= 60 else f"{s} s"
 
