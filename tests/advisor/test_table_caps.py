@@ -26,7 +26,14 @@ from zonkcam.advisor.race import SOLVE_CAP, last_turn_grid, solve_bytes, thresho
 from zonkcam.advisor.solver import Solver
 from zonkcam.game.errors import RulesError
 from zonkcam.game.rules import PRESETS, TABLES, Straight, load_rules, rules_from_dict
-from zonkcam.game.sizes import TABLE_CAP, TableTooLarge, advisor_tables, positions_bound
+from zonkcam.game.sizes import (
+    TABLE_CAP,
+    TableTooLarge,
+    advisor_tables,
+    positions_bound,
+    step_of,
+    top_keep,
+)
 from zonkcam.game.state import GameState, Phase, PlayerState, TurnState
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -261,27 +268,42 @@ def test_a_table_at_the_cap_is_advised_on_within_the_memory_it_was_allowed(tmp_p
 # -- the bound holds for every table a turn model builds -------------------------------------
 
 
-def random_structures(count: int = 10) -> list:
-    """Tables with every rule that adds positions, straights of every length, odd points."""
+def random_structures(count: int = 12) -> list:
+    """Tables with every rule that adds positions, straights of every length and odd
+    points (a step under 50), on 3 to 6 dice."""
     rng = random.Random(66)
     faces = [c for k in range(1, 6) for c in itertools.combinations(range(1, 7), k)]
-    out = []
-    for n in range(count):
-        base = PRESETS["all-johnnys" if n % 2 else "classic-10000"]
+    out: list = []
+    for n in itertools.count():
+        if len(out) == count:
+            return out
+        johnnys = n % 2 == 1
+        base = PRESETS["all-johnnys" if johnnys else "classic-10000"]
+        dice = 6 if johnnys else rng.choice([3, 4, 5, 6])
         straights = tuple(
             Straight(c, rng.randrange(1, 60) * 50) for c in rng.sample(faces, rng.randrange(0, 12))
         )
-        straights = tuple(s for s in straights if len(s.faces) <= base.dice)
+        doubles = not johnnys and rng.random() < 0.3
         points = dataclasses.replace(
             base.points,
-            straights=straights,
+            straights=tuple(s for s in straights if len(s.faces) <= dice),
             single_one=rng.choice([0, 100, 150]),
-            single_five=rng.choice([50, 100]),
+            single_five=rng.choice([25, 50, 100]),
+            three_of_a_kind=rng.choice([30, 100]),
+            extra_die=0 if doubles else rng.choice([7, 100]),
+            extra_die_doubles=doubles,
+            full_house=rng.choice([0, 250, 333]),
+            nothing=0 if johnnys else rng.choice([0, 500]),
+            three_pairs=rng.choice([0, 1500]) if dice == 6 else 0,
         )
-        changes = {}
-        if base.dice == 6:
+        changes = {"dice": dice, "name": f"structure {n}"}
+        if dice == 6:
             changes["straight_completion"] = rng.choice([0, 750, 3000, 100_000])
-        out.append(dataclasses.replace(base, points=points, **changes))
+            changes["go_for_1000"] = rng.choice([0, 1000, 1001])
+        try:
+            out.append(dataclasses.replace(base, points=points, **changes))
+        except RulesError:  # past the cap (a step of 1 with a big bonus): refused
+            continue
     return out
 
 
@@ -294,6 +316,8 @@ def checked_tables():
 def test_validation_bounds_every_table_the_advisor_builds(rules):
     solver = Solver(TurnModel(rules))
     assert len(solver.model.positions) <= positions_bound(rules)
+    assert solver.step % step_of(rules)[0] == 0
+    assert solver.max_shift * solver.step <= top_keep(rules)[0]
     bound = advisor_tables(rules).bytes
     problems = (2 if rules.entry_minimum else 1) * (3 if rules.three_zonk_penalty else 1)
     problems = 6 if rules.three_zonk_penalty else problems  # the long run

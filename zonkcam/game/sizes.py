@@ -157,18 +157,35 @@ def top_keep(rules: RuleSet) -> tuple[int, Driver]:
 
 
 def _atoms(rules: RuleSet) -> list[Driver]:
-    """Every value a choice's points are a sum of multiples of."""
-    out = [Driver(i.key, i.value) for i in _items(rules)]
-    out += [
-        Driver(k, v)
-        for k, v in (
-            ("points.nothing", rules.points.nothing),
-            ("straight_completion", rules.straight_completion),
-            ("go_for_1000", rules.go_for_1000),
-        )
-        if v
+    """The options every choice's points are a sum of multiples of (those the table's
+    dice can roll): three of a kind of F is F times ``three_of_a_kind``, four is that and
+    ``extra_die`` (or twice it), megas F times ``six_of_a_kind``, the straight completed
+    across rolls ``straight_completion`` less points of these."""
+    p, n = rules.points, rules.dice
+    options = [("points.single_one", p.single_one), ("points.single_five", p.single_five)]
+    if n >= 3:
+        options += [
+            ("points.three_ones", p.three_ones),
+            ("points.three_of_a_kind", p.three_of_a_kind),
+        ]
+    if (n >= 4 and not p.extra_die_doubles) or rules.carry_over_extras:
+        options.append(("points.extra_die", p.extra_die))
+    if n >= 5:
+        options.append(("points.full_house", p.full_house))
+    if n == 6:
+        options += [
+            ("points.six_ones", p.six_ones),
+            ("points.six_of_a_kind", p.six_of_a_kind),
+            ("points.colour_pairs", p.colour_pairs),
+            ("points.three_pairs", p.three_pairs),
+        ]
+    options += [(f"points.straights ({s.label})", s.points) for s in p.straights]
+    options += [
+        ("points.nothing", p.nothing),
+        ("straight_completion", rules.straight_completion),
+        ("go_for_1000", rules.go_for_1000),
     ]
-    return out
+    return [Driver(key, value) for key, value in options if value > 0]
 
 
 def step_of(rules: RuleSet) -> tuple[int, Driver | None]:
