@@ -53,11 +53,12 @@ def unsupported(rules: RuleSet) -> str | None:
     need = solve_bytes(rules)
     if need > SOLVE_CAP:
         step = sizes.step_of(rules)[0]
-        offers = ", and the piggyback offers of each pair" if rules.piggyback else ""
+        offers = ", piggyback offers for each pair" if rules.piggyback else ""
         return (
-            f"{rules.name}'s race to target = {rules.target:,} would take about "
+            f"{rules.name}'s race to {rules.target:,} would take about "
             f"{sizes.mb(need, SOLVE_CAP)} MB to solve, over the cap of {sizes.mb(SOLVE_CAP)} MB "
-            f"({-(-rules.target // step):,} scores a player in steps of {step}{offers})"
+            f"(scores in steps of {step}: {-(-rules.target // step):,} a player{offers}; "
+            f"a keep of up to {sizes.top_keep(rules)[0]:,} points)"
         )
     return None
 

@@ -21,10 +21,10 @@ from __future__ import annotations
 import itertools
 import math
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Any
 
-if TYPE_CHECKING:
-    from zonkcam.game.rules import RuleSet
+RuleSet = Any
+"""A :class:`zonkcam.game.rules.RuleSet` (whose validation imports this module)."""
 
 TURN_TOTALS = 20_000
 """Turn totals are solved up to this; above it rolling on is worth ``a * t + b``."""
