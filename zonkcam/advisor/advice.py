@@ -25,16 +25,19 @@ from typing import Any
 
 from zonkcam.advisor.model import Choice, Option, TurnModel
 from zonkcam.advisor.points import LongRun, long_run, solve_points
-from zonkcam.advisor.race import WinTable, last_turn
+from zonkcam.advisor.race import WinTable, last_turn, last_turn_fits
 from zonkcam.advisor.solver import Solver, Values
 from zonkcam.game.names import counted
 from zonkcam.game.rules import End, HotDice, RuleSet
+from zonkcam.game.sizes import TABLE_CAP
 from zonkcam.game.state import GameState, Phase, PlayerState
 
 TIE = 1e-9
 """Values this close count as equal (banking is advised on a tie)."""
 KEEP = 64
 """Per-score turn tables kept (the last turns of final rounds, two-player turns)."""
+KEEP_BYTES = TABLE_CAP
+"""Bytes of the per-score turn tables of each kind kept (at least the latest is)."""
 
 
 class Objective(StrEnum):
@@ -208,13 +211,16 @@ class Advisor:
         )
 
     def _kept(self, cache: OrderedDict, key: tuple, make: Callable[[], Values]) -> Values:
-        """``cache[key]``, made if missing; the least recently used go beyond :data:`KEEP`."""
+        """``cache[key]``, made if missing; the least recently used go beyond :data:`KEEP`
+        tables or :data:`KEEP_BYTES`."""
         with self._lock:
             if key in cache:
                 cache.move_to_end(key)
             else:
                 cache[key] = make()
-                while len(cache) > KEEP:
+                while len(cache) > 1 and (
+                    len(cache) > KEEP or sum(v.X.nbytes for v in cache.values()) > KEEP_BYTES
+                ):
                     cache.popitem(last=False)
             return cache[key]
 
@@ -241,7 +247,13 @@ class Advisor:
             and state.players[state.final_round_by] is not me
             and others
         ):
-            return Objective.LAST_TURN
+            if me is None:
+                return Objective.LAST_TURN
+            lead = max(p.score for p in others) - me.score
+            on_board = me.on_board or not rules.entry_minimum
+            if last_turn_fits(self.solver(rules), lead, on_board):
+                return Objective.LAST_TURN
+            return Objective.POINTS  # a lead past any table the cap allows: no turn makes it up
         table = self.win_table(rules)
         if table is not None and me is not None and len(others) == 1:
             try:

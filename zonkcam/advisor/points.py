@@ -15,8 +15,9 @@ import numpy as np
 
 from zonkcam.advisor.model import TurnModel
 from zonkcam.advisor.solver import Solver, Values
+from zonkcam.game.sizes import TURN_TOTALS
 
-CAP = 20_000
+CAP = TURN_TOTALS
 """Turn totals are solved up to this; above it the player banks at the first chance. The
 start-of-turn optimum of every preset moves by under 1e-8 from 20,000 to 40,000."""
 
@@ -50,6 +51,7 @@ def thresholds(model: TurnModel, on_board: bool) -> int:
 def solve_points(solver: Solver, on_board: list[bool], zonk: list[float], cap: int = CAP) -> Values:
     model = solver.model
     n_grid = -(-cap // model.step)
+    solver.fit(n_grid, len(on_board))
     bank = bank_payoffs(model, [thresholds(model, b) for b in on_board], n_grid, solver.max_shift)
     return Values.solve(solver, bank, np.array(zonk, dtype=float), n_grid, linear=True)
 

@@ -21,6 +21,7 @@ import numpy as np
 
 from zonkcam.advisor.model import TurnModel
 from zonkcam.advisor.solver import Solver, Values
+from zonkcam.game import sizes
 from zonkcam.game.rules import End, RuleSet, WinnerBy
 
 DELTA = 1e-4
@@ -33,6 +34,9 @@ TOLERANCE = 1e-9
 left is far smaller: near the answer each step squares it)."""
 LAST_TURN_TAIL = 1e-12
 """Leads beyond which a last turn's chance to win is taken as this small."""
+SOLVE_CAP = 1_000_000_000
+"""Bytes a two-player table may take to solve (1,000 MB): it is solved once per table,
+and fits beside the system of a Raspberry Pi with 2 GB; the presets take under 400 MB."""
 
 
 def unsupported(rules: RuleSet) -> str | None:
@@ -46,11 +50,56 @@ def unsupported(rules: RuleSet) -> str | None:
         return f"{rules.name}'s three-zonk penalty makes scores unbounded below"
     if rules.piggyback and rules.end is End.FINAL_ROUND:
         return f"{rules.name} has piggyback with a final round (not covered)"
+    need = solve_bytes(rules)
+    if need > SOLVE_CAP:
+        step = sizes.step_of(rules)[0]
+        offers = ", piggyback offers for each pair" if rules.piggyback else ""
+        return (
+            f"{rules.name}'s race to {rules.target:,} would take about "
+            f"{sizes.mb(need, SOLVE_CAP)} MB to solve, over the cap of {sizes.mb(SOLVE_CAP)} MB "
+            f"(scores in steps of {step}: {-(-rules.target // step):,} a player{offers}; "
+            f"a keep of up to {sizes.top_keep(rules)[0]:,} points)"
+        )
     return None
+
+
+def kept_bytes(rules: RuleSet, scores: int) -> int:
+    """Bytes of the tables a race with ``scores`` scores a player keeps while it is solved:
+    the chances to win, and on a piggyback table what each offer adds (as float32, and
+    as stored)."""
+    offers = 6 * rules.dice * scores**3 if rules.piggyback else 0
+    return 9 * scores**2 + offers
+
+
+def solve_bytes(rules: RuleSet) -> int:
+    """About the most a race for ``rules`` takes to solve (at least as much as
+    :func:`build` keeps, and its solves, whose leads are taken to run 20,000 past the
+    target; a solve beyond that is refused by the solver's own cap)."""
+    step = sizes.step_of(rules)[0]
+    scores = -(-rules.target // step)
+    leads = scores + sizes.TURN_TOTALS // step
+    threshold = max(rules.entry_minimum, rules.bank_minimum) // step + 1
+    columns = scores + leads + threshold + 2 + sizes.top_keep(rules)[0] // step
+    rows = sizes.rows_of(sizes.positions_bound(rules), rules.dice)
+    per_sum = sizes.table_bytes(columns, rows + 8, 2 * scores, rules.dice)
+    return kept_bytes(rules, scores) + per_sum
 
 
 def threshold(rules: RuleSet, on_board: bool) -> int:
     return max(rules.bank_minimum, 0 if on_board else rules.entry_minimum)
+
+
+def last_turn_grid(solver: Solver, lead: int, threshold: int) -> int:
+    """Steps of turn total a last turn's table needs for this lead and bank threshold."""
+    return int(max(lead, threshold) // solver.step + 1)
+
+
+def last_turn_fits(solver: Solver, lead: int, on_board: bool) -> bool:
+    """A last turn at this lead can be solved within the solver's cap (rules validation
+    bounds leads up to the target and 20,000 more; the advisor advises any further lead
+    on points)."""
+    grid = last_turn_grid(solver, lead, threshold(solver.model.rules, on_board))
+    return solver.fits(grid, 1)
 
 
 def last_turn(solver: Solver, leads: list[int], on_board: list[bool]) -> Values:
@@ -60,7 +109,8 @@ def last_turn(solver: Solver, leads: list[int], on_board: list[bool]) -> Values:
     g = model.step
     thr = np.array([threshold(model.rules, b) for b in on_board])
     m = np.array(leads)
-    n_grid = int(max(m.max(), thr.max()) // g + 1)
+    n_grid = last_turn_grid(solver, max(leads), int(thr.max()))
+    solver.fit(n_grid, len(leads))
     t = np.arange(n_grid + 1 + solver.max_shift) * g
     pay = np.where(t[None, :] > m[:, None], 1.0, np.where(t[None, :] == m[:, None], 0.5, 0.0))
     pay = np.where(t[None, :] >= thr[:, None], pay, -np.inf)
@@ -110,6 +160,17 @@ class WinTable:
 
     # -- the pieces of a turn's problem ---------------------------------------------------
 
+    def grid(self, i: np.ndarray) -> int:
+        """Steps of turn total the turns of players with scores ``i`` (in steps) need."""
+        rules, g = self.rules, self.step
+        lead_cap = self.last.shape[1] - 1 if rules.end is End.FINAL_ROUND else 0
+        return int(
+            max(
+                self.size - i.min() + lead_cap,
+                max(rules.entry_minimum, rules.bank_minimum) // g + 1,
+            )
+        )
+
     def problems(self, i: np.ndarray, j: np.ndarray) -> tuple[np.ndarray, int]:
         """Bank payoffs and grid of the turns at scores ``(i[p], j[p])`` (in steps).
 
@@ -119,12 +180,9 @@ class WinTable:
         rules, A, g = self.rules, self.size, self.step
         final = rules.end is End.FINAL_ROUND
         lead_cap = self.last.shape[1] - 1
-        n_grid = int(
-            max(
-                A - i.min() + (lead_cap if final else 0),
-                max(rules.entry_minimum, rules.bank_minimum) // g + 1,
-            )
-        )
+        n_grid = self.grid(i)
+        assert self.solver is not None
+        self.solver.fit(n_grid, len(i))
         n_cols = n_grid + 1 + self.solver.max_shift
         u = np.arange(n_cols)
         new = i[:, None] + u[None, :]  # my score after banking, in steps
@@ -161,7 +219,8 @@ def build(rules: RuleSet, progress: Callable[[int, int], None] | None = None) ->
     model = TurnModel(rules)
     g = model.step
     A = -(-rules.target // g)
-    solver = Solver(model, monotone=not rules.piggyback)
+    # the solves get what the kept tables leave of the cap
+    solver = Solver(model, monotone=not rules.piggyback, cap=SOLVE_CAP - kept_bytes(rules, A))
     last = _last_turns(solver, A) if rules.end is End.FINAL_ROUND else np.zeros((2, 1))
     pig = np.zeros((A, A, rules.dice, A), dtype=np.float32) if rules.piggyback else None
     below = np.tril(np.ones((A, A), dtype=bool))  # [j, u]: an offer is at most the score
@@ -177,6 +236,7 @@ def build(rules: RuleSet, progress: Callable[[int, int], None] | None = None) ->
         mate = np.array([order[(int(b), int(a))] for a, b in zip(i, j, strict=True)])
         # start from the two neighbours above, carried on in a straight line
         x = _guess(table.win, i, j)
+        solver.fit(table.grid(i), 2 * len(i))  # both of each pair, and with the zonk moved
         bank, n_grid = table.problems(i, j)
         for _ in range(30):
             c = 1 - x[mate]

@@ -23,6 +23,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from zonkcam.advisor.model import Choice, Option, TurnModel
+from zonkcam.game.sizes import TABLE_CAP, TableTooLarge, mb, table_bytes
+
+BLOCK = 4096
+"""Columns above the grid filled at a time (their temporaries stay small)."""
 
 
 @dataclass(frozen=True)
@@ -40,8 +44,10 @@ class Solver:
     help them).
     """
 
-    def __init__(self, model: TurnModel, *, monotone: bool = True) -> None:
+    def __init__(self, model: TurnModel, *, monotone: bool = True, cap: int = TABLE_CAP) -> None:
         self.model = model
+        self.cap = cap
+        """Bytes a solve may take (:meth:`fit` refuses more before anything is allocated)."""
         self.step = model.step
         S = len(model.positions)
         self.n_positions = S
@@ -96,6 +102,25 @@ class Solver:
         self.max_shift = int(max(self.edge_shift.max(), self.go_shift))
         self.n_groups = len(group_chance)
         self._survival: np.ndarray | None = None
+
+    def table_bytes(self, n_grid: int, problems: int) -> int:
+        """Bytes a solve over turn totals ``0 .. n_grid`` steps for ``problems`` takes."""
+        columns = n_grid + 1 + self.max_shift
+        return table_bytes(columns, self.n_rows, problems, self.model.rules.dice)
+
+    def fits(self, n_grid: int, problems: int) -> bool:
+        return self.table_bytes(n_grid, problems) <= self.cap
+
+    def fit(self, n_grid: int, problems: int) -> None:
+        """Raise :class:`TableTooLarge` where the solve would pass :attr:`cap`: the advisor
+        and the solver allocate no table that rules validation has not bounded."""
+        need = self.table_bytes(n_grid, problems)
+        if need > self.cap:
+            raise TableTooLarge(
+                f"{self.model.rules.name}: a table of {n_grid + 1 + self.max_shift:,} turn "
+                f"totals in steps of {self.step} for {problems:,} problems would take "
+                f"{mb(need, self.cap)} MB, over the cap of {mb(self.cap)} MB"
+            )
 
     def free(self, position: int) -> int:
         return self.n_positions + position
@@ -182,31 +207,33 @@ class Solver:
         n_cols = n_grid + 1 + self.max_shift
         P = len(zonk)
         assert bank.shape == (dice + 1, P, n_cols), (bank.shape, (dice + 1, P, n_cols))
+        self.fit(n_grid, P)
         X = np.zeros((n_cols, self.n_rows, P))
         X[:, self.BANK0 : self.BANK0 + dice + 1, :] = bank.transpose(2, 0, 1)
-        # above the grid: bank at the first chance
+        # above the grid: bank at the first chance (a block of columns at a time)
         a = self.survival()
-        top = slice(n_grid + 1, n_cols)
-        payoff = bank[:, :, top].max(axis=0).T  # [columns, P]
-        if linear:
-            t = np.arange(n_grid + 1, n_cols, dtype=float) * self.step
-            for p, c in enumerate(zonk):
-                slope, offset = self.asymptote(float(c))
-                X[top, :S, p] = slope[None, :] * t[:, None] + offset[None, :]
-        else:
-            X[top, :S, :] = (
-                a[None, :, None] * payoff[:, None, :] + (1 - a)[None, :, None] * zonk[None, None, :]
+        lines = [self.asymptote(float(c)) for c in zonk] if linear else []
+        for start in range(n_grid + 1, n_cols, BLOCK):
+            columns = np.arange(start, min(start + BLOCK, n_cols))
+            top = slice(columns[0], columns[-1] + 1)
+            if linear:
+                t = columns * float(self.step)
+                for p, (slope, offset) in enumerate(lines):
+                    X[top, :S, p] = slope[None, :] * t[:, None] + offset[None, :]
+            else:
+                payoff = bank[:, :, top].max(axis=0).T  # [columns, P]
+                X[top, :S, :] = (
+                    a[None, :, None] * payoff[:, None, :]
+                    + (1 - a)[None, :, None] * zonk[None, None, :]
+                )
+            X[top, S : 2 * S, :] = np.maximum(X[top, self.bank_row, :], X[top, :S, :])
+        # going for 1000 above the grid reads the hot dice row further up, filled above
+        for start in range(n_grid + 1, n_cols, BLOCK):
+            columns = np.arange(start, min(start + BLOCK, n_cols))
+            X[columns, self.GO, :] = (
+                X[np.minimum(columns + self.go_shift, n_cols - 1), self.hot_row, :] / 6
+                + zonk * 5 / 6
             )
-        X[top, S : 2 * S, :] = np.maximum(X[top, self.bank_row, :], X[top, :S, :])
-        X[top, self.GO, :] = (
-            X[
-                np.minimum(np.arange(n_grid + 1, n_cols) + self.go_shift, n_cols - 1),
-                self.hot_row,
-                :,
-            ]
-            / 6
-            + zonk * 5 / 6
-        )
         flat = X.reshape(n_cols * self.n_rows, P)
         base = self.edge_shift * self.n_rows + self.edge_row
         zonk_part = self.zonk[:, None] * zonk[None, :]

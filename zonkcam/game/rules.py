@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from zonkcam.fileio import open_to_read
+from zonkcam.game import sizes
 from zonkcam.game.errors import RulesError
 from zonkcam.game.names import MAX_TABLE_NAME, escaped, name_problem, quoted
 
@@ -222,6 +223,13 @@ def _validate(r: RuleSet) -> None:
         )
         need(tuple(sorted(s.faces)) not in seen, f"straight {label} is listed twice")
         seen.add(tuple(sorted(s.faces)))
+    need(
+        sizes.scores_at_all(r),
+        f"nothing ever scores at this table: no combination its {r.dice} dice can roll has "
+        "points (give one some, e.g. points.single_one = 100)",
+    )
+    problem = sizes.too_large(r)
+    need(problem is None, problem or "")
 
 
 # ---------------------------------------------------------------------------------------------
