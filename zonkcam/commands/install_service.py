@@ -212,7 +212,7 @@ def render(
     template = (SYSTEMD / "zonkcam.service").read_text()
     return template.format(
         user=_unit_name(user, "user"),
-        group=_unit_name(grp.getgrgid(pw.pw_gid).gr_name, "group"),
+        group=_unit_name(_group_name(user, pw.pw_gid), "group"),
         exec_start=" ".join(exec_word(w) for w in [python, "-m", "zonkcam", "play", *args]),
         data_home_env=unit_quoted(f"XDG_DATA_HOME={data_home}"),
         config_home_env=unit_quoted(f"XDG_CONFIG_HOME={config_home}"),
@@ -221,7 +221,7 @@ def render(
 
 
 def run(args: argparse.Namespace) -> int:
-    user = args.user or os.environ.get("SUDO_USER") or pwd.getpwuid(os.getuid()).pw_name
+    user = args.user or os.environ.get("SUDO_USER") or _invoking_user()
     unit = render(user, args.play_args, allow_root=args.allow_root)
     if args.print:
         print(unit, end="")
@@ -242,6 +242,27 @@ def run(args: argparse.Namespace) -> int:
         print("now: sudo systemctl daemon-reload && sudo systemctl enable --now zonkcam")
         print("logs: journalctl -u zonkcam -f")
     return 0
+
+
+def _group_name(user: str, gid: int) -> str:
+    try:
+        return grp.getgrgid(gid).gr_name
+    except KeyError:
+        raise UserError(
+            f"the group of {escaped(repr(user))} (group id {gid}) has no name: "
+            "systemd needs one for Group="
+        ) from None
+
+
+def _invoking_user() -> str:
+    """The name of the user running this; UserError for a user id with no account."""
+    try:
+        return pwd.getpwuid(os.getuid()).pw_name
+    except KeyError:
+        raise UserError(
+            f"user id {os.getuid()} has no account to run the service as: "
+            "give the user who plays (--user NAME)"
+        ) from None
 
 
 def _make_data_folder(user: str) -> None:
