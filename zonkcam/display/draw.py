@@ -97,7 +97,8 @@ class Fonts:
         """How wide ``text`` is drawn at ``size``."""
         if text.isascii():
             return self(size).size(text)[0]
-        return self.render(text, size, TEXT, BACKGROUND).get_width()
+        size = max(8, int(size))
+        return glyphs.width(text, size, self(size), self.line_height(size))
 
     def fit(self, text: str, size: int, width: int) -> int:
         """The largest size up to ``size`` at which ``text`` fits ``width`` pixels."""

@@ -7,22 +7,24 @@ Arabic, an emoji or forty accents heaped on one letter. Before it is drawn, text
   :data:`MARKS_PER_BASE` combining marks after each character (a heap of them would
   stack up the screen);
 - cut into runs of one font each: a character the built-in font lacks is drawn in the
-  first font of this machine that has it (:data:`FALLBACK_FAMILIES`: DejaVu, Noto, ...),
+  first installed font that has it (:data:`FALLBACK_FAMILIES`: DejaVu, Noto, ...),
   and where none has it, as its code point (``U+65E5``): readable, never an empty box;
   a mark no font has is left out;
 - drawn run by run on one baseline, right-to-left scripts (Arabic, Hebrew) shaped and
-  ordered right to left within their run.
+  ordered right to left within their run, on a line as tall as the built-in font's:
+  what rises above it or falls below it is cut off (:class:`~zonkcam.display.draw.Pen`
+  cuts it to the width it is given too), so nothing leaves its box.
 
 Which characters a font has is read from the font file itself (FreeType's character
 map, :mod:`pygame.freetype`; where that module is missing, a glyph whose measures are
-the missing-glyph box's is taken as missing). The caller (:class:`~zonkcam.display.draw.
-Fonts`) cuts what is drawn to the height of a line, so nothing leaves its box.
+the missing-glyph box's is taken as missing).
 """
 
 from __future__ import annotations
 
 import functools
 import unicodedata
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -167,19 +169,26 @@ def _probe(path: str | None) -> Callable[[str], bool]:
 
 @functools.cache
 def fallback_faces() -> tuple[Face, ...]:
-    """The fonts of :data:`FALLBACK_FAMILIES` this machine has (found once)."""
+    """The fonts of :data:`FALLBACK_FAMILIES` installed here that scale (a font of
+    fixed-size bitmaps, as colour emoji fonts are, is left out), found once."""
     faces: list[Face] = []
     seen: set[str] = set()
-    for family in FALLBACK_FAMILIES:
-        try:
-            path = pygame.font.match_font(family, bold=True) or pygame.font.match_font(family)
-        except (OSError, ValueError, pygame.error):  # no font list to look in: no fallbacks
-            return tuple(faces)
-        if path and path not in seen:
+    with warnings.catch_warnings():  # no fc-list: pygame warns, and there are no fallbacks
+        warnings.simplefilter("ignore")
+        for family in FALLBACK_FAMILIES:
+            try:
+                path = pygame.font.match_font(family, bold=True) or pygame.font.match_font(family)
+            except (OSError, ValueError, pygame.error):  # no font list to look in
+                break
+            if not path or path in seen:
+                continue
             seen.add(path)
             try:
+                small, big = (pygame.font.Font(path, s).get_height() for s in (20, 40))
+                if small >= big:
+                    continue  # the same size whatever is asked: bitmaps
                 faces.append(Face(path))
-            except (OSError, pygame.error):  # a font file SDL_ttf cannot open
+            except (OSError, ValueError, pygame.error):  # a file SDL_ttf cannot open
                 continue
     return tuple(faces)
 
@@ -271,6 +280,28 @@ def _face_for(cluster: str, builtin: Face) -> tuple[Face | None, str]:
     return face, base + "".join(m for m in marks if face.has(m))
 
 
+def _font(run: Run, size: int, builtin: pygame.font.Font, height: int) -> pygame.font.Font:
+    """The font a run is drawn with, set for its script (the built-in one where the
+    run's font cannot be had at this size)."""
+    if run.face is None or run.face.path is None:
+        return builtin
+    try:
+        font = run.face.font(size, height, rtl=run.script is not None)
+    except (OSError, ValueError, pygame.error):
+        return builtin
+    if run.script:
+        try:
+            font.set_script(run.script)
+        except (pygame.error, ValueError):  # an SDL_ttf without shaping
+            pass
+    return font
+
+
+def width(text: str, size: int, builtin: pygame.font.Font, height: int) -> int:
+    """How wide :func:`render` draws ``text`` (measured, not drawn)."""
+    return sum(_font(run, size, builtin, height).size(run.text)[0] for run in runs(text))
+
+
 def render(
     text: str,
     size: int,
@@ -283,15 +314,7 @@ def render(
     line ``height`` px tall: what rises above it or falls below it is cut off."""
     images: list[tuple[pygame.Surface, int]] = []
     for run in runs(text):
-        if run.face is None or run.face.path is None:
-            font = builtin
-        else:
-            font = run.face.font(size, height, rtl=run.script is not None)
-            if run.script:
-                try:
-                    font.set_script(run.script)
-                except (pygame.error, ValueError):  # an SDL_ttf without shaping
-                    pass
+        font = _font(run, size, builtin, height)
         image = font.render(run.text, True, color, background)
         image = cut_to_height(image, max(font.get_linesize(), font.get_height()), background)
         images.append((image, builtin.get_ascent() - font.get_ascent()))
