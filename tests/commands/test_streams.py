@@ -153,6 +153,17 @@ def test_a_closed_stdin_is_one_line(tmp_path, argv):
     assert "standard input" in line or "no such file" in line, line
 
 
+def test_watch_meeting_the_dice_with_stdin_closed_ends_in_one_line(tmp_path):
+    proc = _zonkcam(
+        tmp_path,
+        ["watch", "--source", "demo", "--meet-dice", "throws", "--frames", "50"],
+        shell="<&-",
+    )
+    err = proc.stderr.decode()
+    assert proc.returncode == 1 and "Traceback" not in err, err
+    assert err.strip().splitlines()[-1].endswith("cannot read standard input: it is closed")
+
+
 @pytest.mark.skipif(not os.path.isdir("/proc/self/fd"), reason="needs /proc (Linux)")
 def test_closed_standard_streams_never_lend_their_descriptors_to_a_file(tmp_path):
     # a file opened with 0, 1 or 2 closed would get that descriptor, and whatever writes
@@ -368,3 +379,13 @@ def test_an_argument_line_refused_by_argparse_is_cut(capsys):
         main(["advise", "--keep", "1" * 100_000])
     _, err = capsys.readouterr()
     assert "unrecognized arguments" in err and len(err) < 1000
+
+
+def test_install_service_with_a_home_of_no_user_is_one_line(capsys):
+    argv = ["install-service", "--print", "--user", "nobody", "--", "--db", "~no-such-user/g.db"]
+    assert main(argv) == 2
+    _, err = capsys.readouterr()
+    assert err.strip() == (
+        "zonkcam install-service: the service's arguments name '~no-such-user': no user by "
+        "that name to find the home folder of"
+    )

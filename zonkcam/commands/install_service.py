@@ -12,7 +12,7 @@ from pathlib import Path
 
 from zonkcam.data import SYSTEMD
 from zonkcam.errors import UserError
-from zonkcam.game.names import escaped
+from zonkcam.game.names import cut, escaped
 from zonkcam.game.rules import PRESETS
 
 UNIT_PATH = Path("/etc/systemd/system/zonkcam.service")
@@ -103,7 +103,7 @@ def _parsed_play(play_args: list[str]) -> argparse.Namespace:
     parser = holder._subparsers._group_actions[0].choices["play"]  # type: ignore[union-attr]
 
     def refuse(message: str) -> None:
-        raise UserError(f"the service's arguments for zonkcam play: {message}")
+        raise UserError(f"the service's arguments for zonkcam play: {cut(message, 300)}")
 
     parser.error = refuse  # type: ignore[method-assign]
     try:
@@ -127,7 +127,7 @@ def _play_paths(
     def absolute(value: str) -> Path:  # ~ is the service user's home
         if value == "~" or value.startswith("~/"):
             value = str(home) + value[1:]
-        return Path(os.path.abspath(Path(value).expanduser()))
+        return Path(os.path.abspath(_expanded(value)))
 
     writes = [home / ".local" / "share" / "zonkcam", home / ".config" / "zonkcam"]
     for option, is_folder in (("db", False), ("screenshots", True), ("calibration", False)):
@@ -142,11 +142,22 @@ def _play_paths(
         writes.append(folder)
     if parsed.model_dir and str(absolute(str(parsed.model_dir))) != str(parsed.model_dir):
         args += ["--model-dir", str(absolute(str(parsed.model_dir)))]
-    if parsed.rules and parsed.rules not in PRESETS and Path(parsed.rules).expanduser().is_file():
+    if parsed.rules and parsed.rules not in PRESETS and _expanded(parsed.rules).is_file():
         if str(absolute(parsed.rules)) != parsed.rules:
             args += ["--rules", str(absolute(parsed.rules))]
     unique = list(dict.fromkeys(str(p) for p in writes))
     return parsed, args, unique
+
+
+def _expanded(value: str) -> Path:
+    """``~user/...`` as that user's home; UserError where there is no such user."""
+    try:
+        return Path(value).expanduser()
+    except RuntimeError:  # ~nobody-by-that-name
+        raise UserError(
+            f"the service's arguments name {escaped(repr(value.split('/')[0]))}: "
+            "no user by that name to find the home folder of"
+        ) from None
 
 
 SYSTEM_TREES = re.compile(r"/(etc|usr|bin|sbin|lib[^/]*|boot|proc|sys|dev)(/.*)?")
