@@ -19,7 +19,7 @@ import zonkcam
 ROOT = Path(zonkcam.__file__).parent
 
 LAYERS = [
-    {"errors", "data", "fileio"},
+    {"errors", "data", "fileio", "places", "streams"},
     {"game"},
     {"advisor", "controls", "vision"},
     {"mat"},

@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import argparse
+import errno
 import importlib
 import os
 import sys
+from typing import NoReturn
 
-from zonkcam import __version__
+from zonkcam import __version__, streams
 from zonkcam.errors import UserError, WriteFailed
 from zonkcam.game.errors import RulesError, TableError
+from zonkcam.game.names import cut, escaped
+from zonkcam.streams import StreamError
 
 # Each module adds its own sub-command(s); the file name is the command name.
 COMMAND_MODULES: tuple[str, ...] = (
@@ -31,8 +35,27 @@ COMMAND_MODULES: tuple[str, ...] = (
 )
 
 
+ECHOED = 300
+"""Characters of a refused argument line or path echoed back in a message (what is
+typed can be 100,000 characters long)."""
+
+BAD_PATH = frozenset(
+    (errno.ENAMETOOLONG, errno.ENOENT, errno.ENOTDIR, errno.EISDIR, errno.ELOOP, errno.EINVAL)
+)
+"""What a file name given on the command line can be wrong in (exit status 2); any
+other failure to open a file is the machine's (1: permissions, a full disk, a device)."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse's parser, its refusals cut to a line (``unrecognized arguments: 1111...``
+    echoes what was typed)."""
+
+    def error(self, message: str) -> NoReturn:
+        super().error(cut(message, ECHOED))
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="zonkcam",
         description="Dice-table companion: reads dice, keeps score for Zonk.",
     )
@@ -44,29 +67,60 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    """Run one command. Everything it writes to stdout and reads from stdin goes through
+    :mod:`zonkcam.streams`: a full or closed stream is one line on stderr and exit
+    status 1, as is a file that cannot be opened (2 where its name is wrong)."""
+    streams.keep_descriptors_taken()
+    streams.escape_what_cannot_be_encoded()
+    real_stdout = sys.stdout is not None and sys.stdout is sys.__stdout__
+    name = "zonkcam"
+    with streams.guarded():
+        try:
+            parser = build_parser()
+            try:
+                args = parser.parse_args(argv)
+            except SystemExit:  # --help, --version, a refused argument
+                sys.stdout.flush()
+                raise
+            if args.command:
+                name = f"zonkcam {args.command}"
+            code = _run(parser, args, name)
+            sys.stdout.flush()
+            return code
+        except StreamError as exc:
+            if exc.stream == streams.OUTPUT and real_stdout:
+                streams.silence_output()
+            if not exc.quiet:
+                print(f"{name}: {exc}", file=sys.stderr)
+            return 1
+
+
+def _run(parser: argparse.ArgumentParser, args: argparse.Namespace, name: str) -> int:
     if not getattr(args, "func", None):  # `zonkcam` alone: what it can do
         parser.print_help()
         return 0
     try:
-        code = int(args.func(args) or 0)
-        sys.stdout.flush()
-        return code
-    except BrokenPipeError:
-        # whatever read our output stopped reading (`zonkcam eval ... | head`): stop
-        # quietly, and keep Python from complaining as it flushes stdout at exit
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return 1
+        return int(args.func(args) or 0)
     except (UserError, RulesError, TableError) as exc:
-        print(f"zonkcam {args.command}: {exc}", file=sys.stderr)
+        print(f"{name}: {exc}", file=sys.stderr)
         return 2
     except WriteFailed as exc:  # a full disk, a read-only card: the old file is as it was
-        print(f"zonkcam {args.command}: {exc}", file=sys.stderr)
+        print(f"{name}: {exc}", file=sys.stderr)
         return 1
+    except OSError as exc:
+        if exc.filename is None:  # not about a file it was given: a traceback tells more
+            raise
+        print(f"{name}: cannot open {_path(exc.filename)}: {exc.strerror or exc}", file=sys.stderr)
+        return 2 if exc.errno in BAD_PATH else 1
     except KeyboardInterrupt:
         print(file=sys.stderr)
         return 130
+
+
+def _path(filename: object) -> str:
+    """A file name as a message shows it: printable, and cut where it is very long."""
+    text = os.fsdecode(filename) if isinstance(filename, (str, bytes)) else str(filename)
+    return escaped(cut(text, ECHOED)) if text else "''"
 
 
 if __name__ == "__main__":

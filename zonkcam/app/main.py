@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 import time
 from collections.abc import Callable, Iterator
@@ -31,6 +30,7 @@ from zonkcam.game.state import GameState
 from zonkcam.hardware.buttons import ButtonPins, open_buttons
 from zonkcam.hardware.service import Notifier
 from zonkcam.mat.calibrate import default_calibration_path
+from zonkcam.places import xdg_folder
 from zonkcam.record.logged_game import LoggedGame
 from zonkcam.record.photos import RollPhotos, photo_folder
 from zonkcam.record.store import EventLog, GameRecord, StoreError
@@ -85,10 +85,8 @@ def demo_table(seed: int, spec: str = "demo") -> DemoTable:
 def default_screenshots() -> Path:
     """Where a game without a display saves its screenshots:
     ``$XDG_DATA_HOME/zonkcam/screenshots`` (~/.local/share)."""
-    base = os.environ.get("XDG_DATA_HOME") or os.path.join(
-        os.path.expanduser("~"), ".local", "share"
-    )
-    return Path(base) / "zonkcam" / "screenshots"
+    base = xdg_folder("XDG_DATA_HOME", ".local/share", "the screenshots", "--screenshots DIR")
+    return base / "zonkcam" / "screenshots"
 
 
 def on_a_pi() -> bool:

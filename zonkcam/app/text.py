@@ -12,7 +12,6 @@ import argparse
 import atexit
 import contextlib
 import functools
-import os
 import signal
 import sys
 import threading
@@ -38,6 +37,7 @@ from zonkcam.game.game import Game
 from zonkcam.game.names import escaped, quoted, unprintable
 from zonkcam.game.rules import PRESETS, RuleSet, load_rules
 from zonkcam.game.state import GameState, Phase
+from zonkcam.places import xdg_folder
 from zonkcam.record.logged_game import LoggedGame
 from zonkcam.record.store import EventLog
 from zonkcam.record.win_tables import cached_advisor
@@ -250,20 +250,25 @@ HISTORY_LINES = 1000
 """Typed lines kept for the arrow keys between sessions."""
 
 
-def history_path() -> Path:
-    """``$XDG_STATE_HOME/zonkcam/text-history`` (normally ~/.local/state)."""
-    base = os.environ.get("XDG_STATE_HOME") or os.path.join(
-        os.path.expanduser("~"), ".local", "state"
-    )
-    return Path(base) / "zonkcam" / "text-history"
+def history_path() -> Path | None:
+    """``$XDG_STATE_HOME/zonkcam/text-history`` (normally ~/.local/state); None where
+    there is no home folder to keep it in."""
+    try:
+        base = xdg_folder("XDG_STATE_HOME", ".local/state", "the typed lines")
+    except UserError:
+        return None
+    return base / "zonkcam" / "text-history"
 
 
-def line_editing(path: Path) -> None:
+def line_editing(path: Path | None) -> None:
     """Arrow keys, Ctrl-A/E and the lines of earlier sessions at the prompt (the standard
-    library's readline, where Python has it); the history is saved at exit."""
+    library's readline, where Python has it); the history is saved at exit (none kept
+    without a `path`)."""
     try:
         import readline
     except ImportError:
+        return
+    if path is None:
         return
     readline.set_history_length(HISTORY_LINES)
     try:

@@ -14,7 +14,7 @@ from pathlib import Path
 from zonkcam.data import SYSTEMD
 from zonkcam.errors import UserError, WriteFailed
 from zonkcam.fileio import write_whole
-from zonkcam.game.names import escaped
+from zonkcam.game.names import cut, escaped
 from zonkcam.game.rules import PRESETS
 
 UNIT_PATH = Path("/etc/systemd/system/zonkcam.service")
@@ -105,7 +105,7 @@ def _parsed_play(play_args: list[str]) -> argparse.Namespace:
     parser = holder._subparsers._group_actions[0].choices["play"]  # type: ignore[union-attr]
 
     def refuse(message: str) -> None:
-        raise UserError(f"the service's arguments for zonkcam play: {message}")
+        raise UserError(f"the service's arguments for zonkcam play: {cut(message, 300)}")
 
     parser.error = refuse  # type: ignore[method-assign]
     try:
@@ -129,7 +129,7 @@ def _play_paths(
     def absolute(value: str) -> Path:  # ~ is the service user's home
         if value == "~" or value.startswith("~/"):
             value = str(home) + value[1:]
-        return Path(os.path.abspath(Path(value).expanduser()))
+        return Path(os.path.abspath(_expanded(value)))
 
     writes = [home / ".local" / "share" / "zonkcam", home / ".config" / "zonkcam"]
     for option, is_folder in (("db", False), ("screenshots", True), ("calibration", False)):
@@ -144,11 +144,22 @@ def _play_paths(
         writes.append(folder)
     if parsed.model_dir and str(absolute(str(parsed.model_dir))) != str(parsed.model_dir):
         args += ["--model-dir", str(absolute(str(parsed.model_dir)))]
-    if parsed.rules and parsed.rules not in PRESETS and Path(parsed.rules).expanduser().is_file():
+    if parsed.rules and parsed.rules not in PRESETS and _expanded(parsed.rules).is_file():
         if str(absolute(parsed.rules)) != parsed.rules:
             args += ["--rules", str(absolute(parsed.rules))]
     unique = list(dict.fromkeys(str(p) for p in writes))
     return parsed, args, unique
+
+
+def _expanded(value: str) -> Path:
+    """``~user/...`` as that user's home; UserError where there is no such user."""
+    try:
+        return Path(value).expanduser()
+    except RuntimeError:  # ~nobody-by-that-name
+        raise UserError(
+            f"the service's arguments name {escaped(repr(value.split('/')[0]))}: "
+            "no user by that name to find the home folder of"
+        ) from None
 
 
 SYSTEM_TREES = re.compile(r"/(etc|usr|bin|sbin|lib[^/]*|boot|proc|sys|dev)(/.*)?")
@@ -214,7 +225,7 @@ def render(
     template = (SYSTEMD / "zonkcam.service").read_text()
     return template.format(
         user=_unit_name(user, "user"),
-        group=_unit_name(grp.getgrgid(pw.pw_gid).gr_name, "group"),
+        group=_unit_name(_group_name(user, pw.pw_gid), "group"),
         exec_start=" ".join(exec_word(w) for w in [python, "-m", "zonkcam", "play", *args]),
         data_home_env=unit_quoted(f"XDG_DATA_HOME={data_home}"),
         config_home_env=unit_quoted(f"XDG_CONFIG_HOME={config_home}"),
@@ -223,7 +234,7 @@ def render(
 
 
 def run(args: argparse.Namespace) -> int:
-    user = args.user or os.environ.get("SUDO_USER") or pwd.getpwuid(os.getuid()).pw_name
+    user = args.user or os.environ.get("SUDO_USER") or _invoking_user()
     unit = render(user, args.play_args, allow_root=args.allow_root)
     if args.print:
         print(unit, end="")
@@ -244,6 +255,27 @@ def run(args: argparse.Namespace) -> int:
         print("now: sudo systemctl daemon-reload && sudo systemctl enable --now zonkcam")
         print("logs: journalctl -u zonkcam -f")
     return 0
+
+
+def _group_name(user: str, gid: int) -> str:
+    try:
+        return grp.getgrgid(gid).gr_name
+    except KeyError:
+        raise UserError(
+            f"the group of {escaped(repr(user))} (group id {gid}) has no name: "
+            "systemd needs one for Group="
+        ) from None
+
+
+def _invoking_user() -> str:
+    """The name of the user running this; UserError for a user id with no account."""
+    try:
+        return pwd.getpwuid(os.getuid()).pw_name
+    except KeyError:
+        raise UserError(
+            f"user id {os.getuid()} has no account to run the service as: "
+            "give the user who plays (--user NAME)"
+        ) from None
 
 
 def _make_data_folder(user: str) -> None:

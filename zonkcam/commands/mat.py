@@ -45,6 +45,10 @@ def run(args: argparse.Namespace) -> int:
         raise UserError("--dpi must be between 50 and 600")
     geo = load_geometry(args.geometry or args.size)
     out = Path(args.out)
+    if out.name in ("", ".", ".."):  # '', '/', '.', 'folder/..': no file name to give
+        raise UserError(
+            f"--out needs a file name ({args.out!r} has none): FILE gives FILE.png and FILE.pdf"
+        )
     base = out.with_suffix("") if out.suffix.lower() in (".png", ".pdf") else out
     png, pdf = base.with_suffix(".png"), base.with_suffix(".pdf")
     try:

@@ -212,7 +212,7 @@ def _rows(
     if not two_lines:
         big = max(10, round(step / 1.3))
     name_w = rect.w // 4
-    score_w = max(painter.fonts(big).size(f"{v:,}")[0] for v in scores.values())
+    score_w = max(painter.fonts.width(f"{v:,}", big) for v in scores.values())
     beside = rect.w - name_w - score_w - 24
     counts = min(
         painter.fonts.fit(line, small, rect.w - 16 if two_lines else beside) for line in rows
@@ -330,10 +330,10 @@ def _nothing(
 def wrap(painter: Painter, text: str, size: int, width: int, most: int) -> list[str]:
     """``text`` in lines of words that fit ``width`` px at ``size``, at most ``most`` of
     them (the last takes the rest, and is shrunk to fit when drawn)."""
-    font = painter.fonts(size)
     lines: list[str] = []
     for word in text.split():
-        if lines and len(lines) <= most and font.size(f"{lines[-1]} {word}")[0] <= width:
+        longer = f"{lines[-1]} {word}" if lines else word
+        if lines and len(lines) <= most and painter.fonts.width(longer, size) <= width:
             lines[-1] = f"{lines[-1]} {word}"
         elif len(lines) < most:
             lines.append(word)

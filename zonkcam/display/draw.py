@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 import pygame
 
+from zonkcam.display import glyphs
 from zonkcam.game.dice import DIE_COLOURS
 
 RGB = tuple[int, int, int]
@@ -67,6 +68,7 @@ class Fonts:
         if not pygame.font.get_init():
             pygame.font.init()
         self._cache: dict[int, pygame.font.Font] = {}
+        self._lines: dict[int, int] = {}
 
     def __call__(self, size: int) -> pygame.font.Font:
         size = max(8, int(size))
@@ -74,14 +76,34 @@ class Fonts:
             self._cache[size] = pygame.font.Font(None, size)
         return self._cache[size]
 
+    def line_height(self, size: int) -> int:
+        """The height of a line of text at ``size``, as the font draws it."""
+        size = max(8, int(size))
+        if size not in self._lines:
+            self._lines[size] = self(size).render("Hg", True, TEXT, BACKGROUND).get_height()
+        return self._lines[size]
+
     def render(self, text: str, size: int, color: RGB, background: RGB) -> pygame.Surface:
-        """The text as the screen draws it (on a solid background, so pixels are exact)."""
-        return self(size).render(text, True, color, background)
+        """The text as the screen draws it (on a solid background, so pixels are exact):
+        text beyond plain ASCII as :mod:`zonkcam.display.glyphs` draws it (characters
+        the font lacks from another font or as their code point, combining marks kept
+        within the line)."""
+        if text.isascii():
+            return self(size).render(text, True, color, background)
+        size = max(8, int(size))
+        return glyphs.render(text, size, self(size), self.line_height(size), color, background)
+
+    def width(self, text: str, size: int) -> int:
+        """How wide ``text`` is drawn at ``size``."""
+        if text.isascii():
+            return self(size).size(text)[0]
+        size = max(8, int(size))
+        return glyphs.width(text, size, self(size), self.line_height(size))
 
     def fit(self, text: str, size: int, width: int) -> int:
         """The largest size up to ``size`` at which ``text`` fits ``width`` pixels."""
         size = max(8, int(size))
-        while size > 8 and self(size).size(text)[0] > width:
+        while size > 8 and self.width(text, size) > width:
             size = max(8, int(size * 0.9))
         return size
 
@@ -111,6 +133,8 @@ class Pen:
         if width is not None:
             size = self.fonts.fit(text, size, width)
         image = self.fonts.render(text, size, color, background)
+        if width is not None and image.get_width() > width > 0:  # too long even when small
+            image = image.subsurface((0, 0, width, image.get_height()))
         rect = image.get_rect(**{anchor: pos})
         surface.blit(image, rect)
         self.texts.append(DrawnText(text, rect, max(8, int(size)), color, background, label))

@@ -56,7 +56,7 @@ def header(pen: Pen, surface: pygame.Surface, rect: pygame.Rect, view: ScreenVie
     right = rect.right - pad
     for word, colour, background in reversed(flags):  # side by side, never on top
         chip = pygame.Rect(
-            0, 0, pen.fonts(figure).size(word)[0] + 2 * pad, pen.fonts(figure).get_height()
+            0, 0, pen.fonts.width(word, figure) + 2 * pad, pen.fonts(figure).get_height()
         )
         chip.bottomright = (right, rect.bottom - 2)
         pygame.draw.rect(surface, background, chip)
@@ -416,7 +416,7 @@ def board(pen: Pen, surface: pygame.Surface, rect: pygame.Rect, view: ScreenView
     size = pen.fonts.fit("0", round(h * 0.1), 10_000)
     while size > 8 and pen.fonts(size).get_height() > row_h:
         size -= 1
-    name_w = max(pen.fonts(size).size(p.name)[0] for p in view.board)
+    name_w = max(pen.fonts.width(p.name, size) for p in view.board)
     name_w = min(name_w, round(rect.w * 0.3))
     for n, player in enumerate(view.board):
         row = pygame.Rect(rect.x + pad, rect.y + pad + n * row_h, rect.w - 2 * pad, row_h)
@@ -467,10 +467,10 @@ def _player_row(
         width=name_w,
     )
     x = name_x + name_w + 16
-    dot = pen.fonts(size).size(" · ")[0]
+    dot = pen.fonts.width(" · ", size)
     for i, badge in enumerate(p.badges):
         colour = ACCENT if badge == "WINNER" else WARN if badge == "SPACED" else LIGHT
-        if x + (dot if i else 0) + pen.fonts(size).size(badge)[0] > end:
+        if x + (dot if i else 0) + pen.fonts.width(badge, size) > end:
             break  # no room: the rest is in the terminal's board and the log
         if i:
             x = pen.text(
@@ -503,9 +503,9 @@ def drinks(pen: Pen, surface: pygame.Surface, rect: pygame.Rect, view: ScreenVie
     pygame.draw.rect(surface, DRINK, rect)
     owed = view.owed
     hint = f"hold ROLL: {view.hold_roll}"
-    hint_w = pen.fonts(figure).size(hint)[0]
+    hint_w = pen.fonts.width(hint, figure)
     room = rect.w - 2 * pad
-    if pen.fonts(figure).size(owed)[0] + hint_w + 4 * pad <= room:
+    if pen.fonts.width(owed, figure) + hint_w + 4 * pad <= room:
         pen.text(
             surface,
             hint,

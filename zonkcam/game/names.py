@@ -36,6 +36,12 @@ def escaped(text: str) -> str:
     )
 
 
+def cut(text: str, limit: int = 40) -> str:
+    """``text`` whole where it has at most ``limit`` characters, else its first ``limit``
+    and "..." (typed input echoed in a message)."""
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
 def quoted(value: object, limit: int = 40) -> str:
     """``repr(value)`` cut to fit in a one-line message."""
     try:

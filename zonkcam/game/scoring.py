@@ -88,7 +88,7 @@ class RollScore:
         if not wanted:
             raise IllegalKeepError("a keep needs at least one scoring die")
         if any(v not in FACES for v in wanted):
-            raise IllegalKeepError(f"a die shows 1 to 6: {list(wanted)} is not a keep")
+            raise IllegalKeepError(f"a die shows 1 to 6: {_show(wanted)} is not a keep")
         have = counts_of(wanted)
         if any(h > r for h, r in zip(have, rolled, strict=True)):
             raise IllegalKeepError(
@@ -102,8 +102,16 @@ class RollScore:
         )
 
 
+SHOWN_DICE = 12
+"""Dice a message lists before it counts the rest (a table has at most 6; a typed keep
+can be 100,000 long)."""
+
+
 def _show(values: Iterable[int]) -> str:
-    return " ".join(str(v) for v in values)
+    shown = list(values)
+    if len(shown) <= SHOWN_DICE:
+        return " ".join(str(v) for v in shown)
+    return " ".join(str(v) for v in shown[:SHOWN_DICE]) + f" ... ({len(shown):,} dice)"
 
 
 def score_roll(

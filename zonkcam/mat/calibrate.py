@@ -26,6 +26,7 @@ from zonkcam.errors import UserError
 from zonkcam.fileio import open_to_read, write_whole
 from zonkcam.game.names import quoted
 from zonkcam.mat.layout import SIZES, MatGeometry, Rect, geometry_from_dict, load_geometry
+from zonkcam.places import xdg_folder
 
 CORNER_NAMES = ("top-left", "top-right", "bottom-right", "bottom-left")
 MAX_EDGE_WIDTH_PX = 4.5
@@ -529,5 +530,5 @@ def default_calibration_path() -> Path:
     """``$ZONKCAM_CALIBRATION``, else ``$XDG_CONFIG_HOME/zonkcam/calibration.json``."""
     if os.environ.get("ZONKCAM_CALIBRATION"):
         return Path(os.environ["ZONKCAM_CALIBRATION"])
-    base = os.environ.get("XDG_CONFIG_HOME") or os.path.join(os.path.expanduser("~"), ".config")
-    return Path(base) / "zonkcam" / "calibration.json"
+    base = xdg_folder("XDG_CONFIG_HOME", ".config", "the calibration", "--calibration FILE")
+    return base / "zonkcam" / "calibration.json"

@@ -43,6 +43,7 @@ from zonkcam.game.actions import Action, action_from_json, action_to_json
 from zonkcam.game.errors import RulesError, TableError
 from zonkcam.game.names import counted, escaped
 from zonkcam.game.rules import RuleSet, rules_from_dict, rules_to_toml, toml_string
+from zonkcam.places import xdg_folder
 from zonkcam.record.claims import alive, file_identity, this_process
 from zonkcam.record.clock import in_order, timeline
 from zonkcam.record.errors import GameBusyError, LogGoneError, NoLogError, StoreError
@@ -68,10 +69,8 @@ def default_db_path() -> Path:
     """``$ZONKCAM_DB``, else ``$XDG_DATA_HOME/zonkcam/games.sqlite3`` (~/.local/share)."""
     if os.environ.get("ZONKCAM_DB"):
         return Path(os.environ["ZONKCAM_DB"])
-    base = os.environ.get("XDG_DATA_HOME") or os.path.join(
-        os.path.expanduser("~"), ".local", "share"
-    )
-    return Path(base) / "zonkcam" / "games.sqlite3"
+    base = xdg_folder("XDG_DATA_HOME", ".local/share", "the game log", "--db FILE")
+    return base / "zonkcam" / "games.sqlite3"
 
 
 @dataclass(frozen=True)

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import hashlib
 import io
-import os
 import tomllib
 from pathlib import Path
 
@@ -18,14 +17,14 @@ from zonkcam.errors import UserError, WriteFailed
 from zonkcam.fileio import write_whole
 from zonkcam.game.errors import RulesError
 from zonkcam.game.rules import RuleSet, rules_from_dict, rules_to_toml
+from zonkcam.places import xdg_folder
 
 FORMAT = 1
 """The table file's format; a file of another format is rebuilt, never misread."""
 
 
 def cache_dir() -> Path:
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "zonkcam"
+    return xdg_folder("XDG_CACHE_HOME", ".cache", "the odds tables", "--out FILE") / "zonkcam"
 
 
 def table_path(rules: RuleSet) -> Path:
@@ -76,8 +75,12 @@ def read_table(path: Path) -> WinTable:
 
 
 def load_table(rules: RuleSet) -> WinTable | None:
-    """The stored two-player table of exactly these rules, or None."""
-    path = table_path(rules)
+    """The stored two-player table of exactly these rules, or None (also where there is
+    no folder to keep tables in)."""
+    try:
+        path = table_path(rules)
+    except UserError:
+        return None
     if not path.exists():
         return None
     try:
