@@ -106,7 +106,7 @@ def _run(parser: argparse.ArgumentParser, args: argparse.Namespace, name: str) -
         return 2
     except WriteFailed as exc:  # a full disk, a read-only card: the old file is as it was
         print(f"{name}: {exc}", file=sys.stderr)
-        return 1
+        return 2 if exc.errno in BAD_PATH else 1
     except OSError as exc:
         if exc.filename is None:  # not about a file it was given: a traceback tells more
             raise
