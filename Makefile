@@ -69,12 +69,15 @@ bench: $(STAMP)
 	$(BIN)/zonkcam bench --engine
 
 # leave-one-source-out: a twin of the value net without each source (beside the shipped
-# detector; about 12 minutes each here, resumable), then each read on the source it never saw
+# detector; about 12 minutes each here, resumable), then each read on the source it never saw;
+# PHOTOREAL=DIR mixes in a set of `zonkcam train render`
 TWINS ?= runs/twins
 SOURCES ?= epanemu matteop65 rune55
+PHOTOREAL ?=
 twins: $(TRAIN_STAMP)
 	for s in $(SOURCES); do \
-		$(BIN)/zonkcam train --leave-out $$s --schedule values --out $(TWINS)/$$s || exit 1; \
+		$(BIN)/zonkcam train --leave-out $$s --schedule values --out $(TWINS)/$$s \
+			$(if $(PHOTOREAL),--photoreal $(PHOTOREAL)) || exit 1; \
 	done
 	$(BIN)/zonkcam eval --twins $(TWINS)
 	$(BIN)/zonkcam train confidence --twins $(TWINS)

@@ -248,3 +248,10 @@ def test_train_refuses_a_share_without_a_set_and_a_folder_without_labels(tmp_pat
         cli.main(["train", "--photoreal", str(tmp_path), "--photoreal-share", "1.5"])
     assert exc.value.code == 2
     assert "above 0 and under 1" in capsys.readouterr().err
+
+
+def test_the_default_share_is_the_one_training_uses():
+    from zonkcam.commands.train import PHOTOREAL_SHARE_DEFAULT
+    from zonkcam.train import data as D
+
+    assert PHOTOREAL_SHARE_DEFAULT == D.PHOTOREAL_SHARE

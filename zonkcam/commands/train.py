@@ -15,7 +15,7 @@ DEFAULT_SETS = ("real-dice-dev", "rune55-dev")
 """The labelled photo sets a plain `zonkcam train` uses (those found under SHARED_DATA)."""
 
 
-PHOTOREAL_SHARE_DEFAULT = 0.2
+PHOTOREAL_SHARE_DEFAULT = 0.35
 """zonkcam.train.data.PHOTOREAL_SHARE (kept here so that help needs no torch)."""
 
 
