@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import errno
 import os
-import secrets
 import select
 import stat
 from pathlib import Path
@@ -86,7 +85,8 @@ def write_whole(path: str | os.PathLike, data: bytes | str) -> Path:
     if not name or shown.endswith(os.sep):
         raise WriteFailed(errno.EISDIR, "is a folder, not a file name", shown)
     short = os.fsdecode(os.fsencode(name)[:_TEMP_NAME_BYTES])
-    tmp = f".{short}.{secrets.token_hex(6)}.tmp"
+    # os.urandom, not secrets: that module loads OpenSSL, megabytes of the reader's budget
+    tmp = f".{short}.{os.urandom(6).hex()}.tmp"
     dir_fd = fd = None
     made = False
     try:
