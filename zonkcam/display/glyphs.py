@@ -158,7 +158,10 @@ def _probe(path: str | None) -> Callable[[str], bool]:
         return in_map
     except (ImportError, OSError, pygame.error):
         font = pygame.font.Font(path, 24)
-        box = font.metrics(_NOT_A_CHARACTER)[0]
+        # the missing-glyph box, as a character no font has draws it (older pygame-ce
+        # measures nothing past the Basic Multilingual Plane: then the BMP's own)
+        boxes = (font.metrics(c)[0] for c in ("\uffff", _NOT_A_CHARACTER))
+        box = next((m for m in boxes if m is not None), None)
 
         def measured(c: str) -> bool:
             m = font.metrics(c)[0]
