@@ -178,7 +178,7 @@ def test_render_writes_a_labelled_set_that_training_loads(tmp_path, small_render
             assert 0 <= x0 < x1 <= r.width and 0 <= y0 < y1 <= r.height
     photos = D.load_photoreal(out, lambda _: None)
     assert len(photos) == len(records) and {p.source for p in photos} == {D.PHOTOREAL}
-    assert not list(out.rglob("*.part"))
+    assert not list(out.rglob("*.tmp"))
 
 
 @needs_mitsuba
@@ -191,7 +191,7 @@ def test_a_stopped_render_goes_on_to_the_same_set_and_more_dice_add_scenes(tmp_p
     scenes = sorted((part / "scenes").glob("*.json"))
     scenes[-1].unlink()
     scenes[-2].write_text('{"image": "images/')
-    (part / "images" / ".000009.jpg.1.part").write_bytes(b"\xff\xd8")
+    (part / "images" / ".000009.jpg.0123456789ab.tmp").write_bytes(b"\xff\xd8")
     again = R.render_set(R.RenderConfig(part, 14, seed=3, workers=1), print)
     assert again.read_text() == whole.read_text()
     for img in (tmp_path / "whole" / "images").glob("*.jpg"):

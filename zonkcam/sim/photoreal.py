@@ -387,7 +387,7 @@ def random_look(rng: np.random.Generator, kind: str | None = None) -> Look:
     else:  # metal
         body = _hsv(rng, (0.0, 0.7), (0.55, 0.95))
         rough = float(rng.uniform(0.1, 0.4))
-    style = str(rng.choice(["painted", "engraved", "engraved", "unpainted"], p=[0.3, 0.5, 0, 0.2]))
+    style = str(rng.choice(["painted", "engraved", "unpainted"], p=[0.3, 0.5, 0.2]))
     r = rng.random()
     mean = float(np.mean(body))
     if r < 0.5:  # the usual contrast: dark pips on light, light on dark
@@ -494,12 +494,8 @@ def camera_frame(scene: Scene) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     target = np.array([scene.look_at[0], scene.look_at[1], 0.5])
     direction = np.array([math.cos(el) * math.cos(az), math.cos(el) * math.sin(az), math.sin(el)])
     origin = target + scene.distance * direction
-    # 'up' on the image: towards the far side of the table (any horizontal direction when
-    # looking straight down)
-    up = np.array([-math.cos(az), -math.sin(az), 0.0]) if el < math.radians(89.9) else None
-    if up is None:
-        up = np.array([-math.cos(az), -math.sin(az), 0.0])
-    return origin, target, up
+    # 'up' on the image: towards the far side of the table (the azimuth's, straight down too)
+    return origin, target, np.array([-math.cos(az), -math.sin(az), 0.0])
 
 
 def project(scene: Scene, points: np.ndarray) -> np.ndarray:
@@ -516,6 +512,12 @@ def project(scene: Scene, points: np.ndarray) -> np.ndarray:
     x = scene.width / 2 + f * (rel @ right) / z
     y = scene.height / 2 + f * (rel @ down) / z
     return np.stack([x, y], axis=1)
+
+
+def seen_boxes(scene: Scene) -> list[tuple[tuple[float, ...], float]]:
+    """Each die's box in the image and the share of it inside (`die_box` on a coarse mesh):
+    what a render labels, known without rendering."""
+    return [die_box(scene, d, die_mesh(d.shape, d.turns, grid=12)[0]) for d in scene.dice]
 
 
 def die_box(scene: Scene, die: PlacedDie, mesh: np.ndarray) -> tuple[tuple[float, ...], float]:
@@ -735,11 +737,10 @@ def render(scene: Scene, seed: int = 0) -> tuple[np.ndarray, list[RenderedDie]]:
         d["sensor"]["sampler"]["seed"] = int(seed % (2**31))
         img = np.array(mi.render(mi.load_dict(d)), np.float32)[..., :3]
     img = _tonemap(img, scene.exposure, rng)
-    dice = []
-    for die in scene.dice:
-        v, _, _, _ = die_mesh(die.shape, die.turns, grid=12)
-        box, inside = die_box(scene, die, v)
-        dice.append(RenderedDie(box, top_value(die.rotation()), die.look.kind, inside))
+    dice = [
+        RenderedDie(box, top_value(die.rotation()), die.look.kind, inside)
+        for die, (box, inside) in zip(scene.dice, seen_boxes(scene), strict=True)
+    ]
     return img, dice
 
 

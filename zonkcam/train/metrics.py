@@ -21,6 +21,11 @@ SIZE_BINS = (20.0, 40.0, 80.0, 160.0)
 SIZE_NAMES = ("<20", "20-40", "40-80", "80-160", ">=160")
 
 
+def div(a: int, b: int) -> float:
+    """a / b to 4 places (NaN where b is 0): a figure's share."""
+    return round(a / b, 4) if b else float("nan")
+
+
 def size_bin(side: float) -> int:
     """Index into SIZE_NAMES of a die `side` px wide."""
     return sum(side >= b for b in SIZE_BINS)
@@ -179,9 +184,6 @@ class Tally:
             self.ms.append(ms)
 
     def summary(self) -> dict[str, Any]:
-        def div(a: int, b: int) -> float:
-            return round(a / b, 4) if b else float("nan")
-
         out: dict[str, Any] = {
             "images": self.images,
             "dice": self.truth,
@@ -250,9 +252,6 @@ class LookTally:
     right_asked: int = 0
 
     def summary(self) -> dict[str, Any]:
-        def div(a: int, b: int) -> float:
-            return round(a / b, 4) if b else float("nan")
-
         return {
             "dice": self.dice,
             "end_to_end": div(self.right, self.dice),

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import multiprocessing as mp
-import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -21,6 +20,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from zonkcam.fileio import write_whole
 from zonkcam.sim import photoreal
 
 SOURCE = "photoreal"
@@ -64,7 +64,7 @@ def render_scene(args: tuple[int, int, str | None, str]) -> dict:
     if not ok:
         raise RuntimeError("JPEG encoding failed")
     root = Path(folder)
-    _write_whole(root / name, buf.tobytes())
+    write_whole(root / name, buf.tobytes())
     record = {
         "image": name,
         "width": scene.width,
@@ -81,15 +81,8 @@ def render_scene(args: tuple[int, int, str | None, str]) -> dict:
         "light": scene.light,
         "elevation": round(scene.elevation, 1),
     }
-    _write_whole(root / "scenes" / f"{index:06d}.json", json.dumps(record).encode())
+    write_whole(root / "scenes" / f"{index:06d}.json", json.dumps(record).encode())
     return record
-
-
-def _write_whole(path: Path, data: bytes) -> None:
-    """`data` at `path`, never half written: a temporary file of this process, renamed."""
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.part")
-    tmp.write_bytes(data)
-    os.replace(tmp, path)
 
 
 def _start_worker() -> None:
@@ -110,7 +103,7 @@ def _check_settings(cfg: RenderConfig) -> None:
             )
     (cfg.out_dir / "images").mkdir(parents=True, exist_ok=True)
     (cfg.out_dir / "scenes").mkdir(exist_ok=True)
-    _write_whole(path, json.dumps({"settings": mine}, indent=1).encode())
+    write_whole(path, json.dumps({"settings": mine}, indent=1).encode())
 
 
 def _done(cfg: RenderConfig) -> dict[int, dict]:
@@ -173,13 +166,8 @@ def _scenes_for(cfg: RenderConfig, done: dict[int, dict]) -> list[int]:
 
 def labelled_dice(seed: int, index: int, look: str | None = None) -> int:
     """How many of scene `index`'s dice will be labelled."""
-    scene = scene_of(seed, index, look)
-    n = 0
-    for die in scene.dice:
-        v, _, _, _ = photoreal.die_mesh(die.shape, die.turns, grid=12)
-        if photoreal.die_box(scene, die, v)[1] >= MIN_VISIBLE:
-            n += 1
-    return n
+    seen = photoreal.seen_boxes(scene_of(seed, index, look))
+    return sum(inside >= MIN_VISIBLE for _, inside in seen)
 
 
 def write_labels(folder: Path) -> Path:
@@ -192,5 +180,5 @@ def write_labels(folder: Path) -> Path:
         except (ValueError, OSError):
             continue
     out = folder / "labels.jsonl"
-    _write_whole(out, ("\n".join(lines) + "\n").encode() if lines else b"")
+    write_whole(out, ("\n".join(lines) + "\n").encode() if lines else b"")
     return out
