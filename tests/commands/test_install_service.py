@@ -492,7 +492,7 @@ def test_on_a_desktop_the_table_starts_full_screen_at_login(home, tmp_path, monk
     assert "SDL_VIDEODRIVER=wayland,x11" in found["Environment"]
     words = systemd_words(found["ExecStart"][0])
     assert words[:4] == [os.path.abspath(sys.executable), "-m", "zonkcam", "play"]
-    assert words[4:] == ["--source", "pi", "--players", "Ann", "Bob", "--fullscreen"]
+    assert words[4:] == ["--fullscreen", "--source", "pi", "--players", "Ann", "Bob"]
     # the same sandbox where a user's systemd applies it; what only a system service has, not
     user_sandbox = {k: v for k, v in SANDBOX.items() if k != "CapabilityBoundingSet"}
     assert {k: found[k][0] for k in user_sandbox} == user_sandbox

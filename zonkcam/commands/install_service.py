@@ -279,7 +279,7 @@ def render(
             **fields,
         )
     if not parsed.fullscreen:  # a desktop opens a window unless asked
-        command.append("--fullscreen")
+        command.insert(4, "--fullscreen")
     template = (SYSTEMD / "zonkcam-desktop.service").read_text()
     return template.format(
         driver=DESKTOP_DRIVERS[desktop],
