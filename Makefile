@@ -90,10 +90,11 @@ twins: $(TRAIN_STAMP)
 	$(BIN)/zonkcam eval --twins $(TWINS)
 	$(BIN)/zonkcam train confidence --twins $(TWINS)
 
-# On a Raspberry Pi: a venv that sees apt's picamera2 and lgpio (see docs/pi.md).
+# On a Raspberry Pi: a venv that sees apt's picamera2 and lgpio (see docs/pi.md), with
+# what the table needs and no test tools (the dev extra: pip install -e '.[dev]' adds them)
 pi-install:
 	$(PYTHON) -m venv --system-site-packages $(VENV)
-	$(BIN)/python -m pip install --quiet -c constraints/pi-bookworm.txt -e '.[dev]'
+	$(BIN)/python -m pip install --quiet -c constraints/pi-bookworm.txt -e .
 	touch $(STAMP)
 
 clean:

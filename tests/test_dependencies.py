@@ -52,3 +52,36 @@ def test_opencv_log_level_is_set_inside_and_restored_after():
 def test_encoders_are_probed_not_assumed():
     assert opencv.can_encode(".png") and opencv.can_encode(".jpg")
     assert not opencv.can_encode(".nonsense")
+
+
+def _recipe(target: str) -> list[str]:
+    """The Makefile's recipe lines for ``target``."""
+    lines = (ROOT / "Makefile").read_text().splitlines()
+    at = lines.index(f"{target}:")
+    recipe = []
+    for line in lines[at + 1 :]:
+        if not line.startswith("\t"):
+            break
+        recipe.append(line.strip())
+    return recipe
+
+
+def test_the_pi_gets_the_app_and_no_test_tools():
+    """`make pi-install` installs zonkcam with the Pi's constraints, and none of the extras
+    that bring pytest, ruff or hypothesis (nor torch) onto the Pi."""
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    extras = project["optional-dependencies"]
+    tools = {
+        name
+        for name, wanted in extras.items()
+        if any(re.match(r"(pytest|ruff|hypothesis|torch)\b", w) for w in wanted)
+    }
+    assert {"dev", "train"} <= tools
+    installs = [line for line in _recipe("pi-install") if "pip install" in line]
+    assert installs and all("-c constraints/pi-bookworm.txt" in line for line in installs)
+    asked = set()
+    for line in installs:
+        for spec in re.findall(r"(?:^|\s)'?\.(?:\[([\w,]*)\])?'?(?=\s|$)", line):
+            asked |= {e for e in spec.split(",") if e}
+    assert any(re.search(r"-e '?\.", line) for line in installs)  # the app itself
+    assert asked & tools == set(), asked

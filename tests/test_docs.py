@@ -118,3 +118,68 @@ def test_every_script_is_the_labs_and_development_md_lists_it_with_its_first_lin
     listed = dict(re.findall(r"^\| `([\w.]+)` \| (.+) \|$", page, re.MULTILINE))
     assert listed == {p.name: _first_line(p) for p in scripts}
     assert all(line.startswith("Lab ") for line in listed.values()), listed
+
+
+def _computed_heights() -> dict[str, str]:
+    """Each mat's camera height, from its geometry (calibration/*.toml) and the A3 mat's in
+    table.md: a mat fills the picture as the A3 mat does from 45-55 cm, so each height
+    scales by the larger of the mat's width and height over A3's (the mat fits whether the
+    camera's picture is 4:3 or 16:9)."""
+    import tomllib
+
+    table = (ROOT / "docs" / "table.md").read_text("utf-8")
+    low, high = map(int, re.search(r"^\| `a3` .*\| (\d+)-(\d+) cm \|$", table, re.M).groups())
+    sizes = {
+        p.stem: tomllib.loads(p.read_text()) for p in sorted((ROOT / "calibration").glob("*.toml"))
+    }
+    a3 = sizes["a3"]
+    heights = {}
+    for name, mat in sizes.items():
+        scale = max(mat["width_mm"] / a3["width_mm"], mat["height_mm"] / a3["height_mm"])
+        heights[name] = f"{round(low * scale)}-{round(high * scale)}"
+    return heights
+
+
+def test_every_page_hangs_the_camera_at_the_height_its_mat_needs():
+    """table.md's table, pi.md's mounting step and the README give each mat the same
+    camera height, the one its geometry gives."""
+    heights = _computed_heights()
+    assert set(heights) == {"a3", "a2", "a4", "letter"}
+    table = (ROOT / "docs" / "table.md").read_text("utf-8")
+    in_table = dict(re.findall(r"^\| `(\w+)`.*\| (\d+-\d+) cm \|$", table, re.M))
+    assert in_table == heights
+    names = {"A3": "a3", "A2": "a2", "A4": "a4", "US Letter": "letter"}
+    said = r"(\d+-\d+) cm (?:above an|for) (A3|A2|A4|US Letter)\b"
+    pi = (ROOT / "docs" / "pi.md").read_text("utf-8").replace("\n   ", " ")
+    assert {names[m]: h for h, m in re.findall(said, pi)} == heights
+    readme = (ROOT / "README.md").read_text("utf-8").replace("\n   ", " ")
+    in_readme = {names[m]: h for h, m in re.findall(said, readme)}
+    assert in_readme and all(heights[m] == h for m, h in in_readme.items())
+
+
+def _steps(page: str) -> list[str]:
+    """A page's numbered steps, each its text (up to the next step)."""
+    return [m.group(1) for m in re.finditer(r"^\d+\. (.*?)(?=^\d+\. |^#|\Z)", page, re.M | re.S)]
+
+
+def test_the_pi_steps_go_as_a_new_owner_does():
+    """pi.md, as the README: the mat made before the camera is mounted over it, then the
+    check of camera, buttons and screen before calibrating, then the service for either
+    image; the developer's check of the Pi's versions lives in development.md."""
+    page = (ROOT / "docs" / "pi.md").read_text("utf-8")
+    steps = _steps(page)
+
+    def first(words: str) -> int:
+        return next(i for i, step in enumerate(steps) if step.startswith(words))
+
+    order = ["System packages", "zonkcam in a venv", "Wire the buttons", "Make the mat"]
+    order += ["Mount the camera", "Try the camera", "Calibrate", "Run it as a service"]
+    assert [first(w) for w in order] == list(range(len(order)))
+    assert "zonkcam check" in " ".join(steps[first("Try the camera")].split())
+    service = steps[first("Run it as a service")]
+    assert "Raspberry Pi OS Lite" in service and "Raspberry Pi OS with desktop" in service
+    readme_steps = _steps((ROOT / "README.md").read_text("utf-8"))
+    made = next(s for s in readme_steps if s.startswith("Make the mat"))
+    assert made.index("zonkcam mat") < made.index("mount the camera")
+    assert "debootstrap" not in page and "qemu" not in page
+    assert "debootstrap" in (ROOT / "docs" / "development.md").read_text("utf-8")

@@ -222,7 +222,7 @@ def test_install_service_on_a_full_disk_keeps_the_old_unit(tmp_path, installed):
     the test's folder)."""
     unit = _old(tmp_path / "system" / "zonkcam.service")
     me = __import__("pwd").getpwuid(os.getuid()).pw_name
-    argv = ["install-service", "--allow-root", "--user", me]
+    argv = ["install-service", "--console", "--allow-root", "--user", me]
     code = CLI
     if installed:
         code = (

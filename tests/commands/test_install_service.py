@@ -1,6 +1,7 @@
 """The rendered systemd unit: this installation's zonkcam, no root unless asked, every
 argument reaching zonkcam exactly as given, and the sandbox (tested as text: there is no
-Pi here; systemd-analyze checks the syntax where it is installed)."""
+Pi here; systemd-analyze checks the syntax where it is installed); the console's system
+service or the desktop's user unit and autostart entry, as the machine (faked) tells."""
 
 from __future__ import annotations
 
@@ -15,8 +16,19 @@ from pathlib import Path
 import pytest
 
 from zonkcam.cli import main
+from zonkcam.commands import install_service
+from zonkcam.hardware.service import Machine
 
 USER = "nobody"
+
+CONSOLE = Machine(environ={}, default_target="multi-user.target", console_screen=True)
+"""Raspberry Pi OS Lite: no desktop, the screen's DRM device."""
+
+
+@pytest.fixture(autouse=True)
+def on_a_console(monkeypatch):
+    """Every test here runs on a faked Pi OS Lite unless it fakes another machine."""
+    monkeypatch.setattr(install_service, "machine", lambda: CONSOLE)
 
 
 def unit(capsys, *play_args: str, user: str = USER, extra: tuple[str, ...] = ()) -> str:
@@ -202,7 +214,6 @@ def test_systemd_reads_the_unit_without_a_warning(capsys, tmp_path):
 
 
 def test_installing_makes_the_game_log_folder(tmp_path, monkeypatch, capsys):
-    from zonkcam.commands import install_service
 
     monkeypatch.setattr(install_service, "UNIT_PATH", tmp_path / "zonkcam.service")
     home = tmp_path / "home"
@@ -326,3 +337,288 @@ def test_folders_of_their_own_stay_writable(capsys):
     ]:
         paths = directives(unit(capsys, *args))["ReadWritePaths"][0].split()
         assert f'"-{folder}"' in paths and '"-/"' not in paths
+
+
+# -- the console or the desktop ----------------------------------------------------------------
+
+LABWC = Machine(
+    environ={},
+    running=frozenset({"systemd", "lightdm", "labwc", "Xwayland", "pipewire"}),
+    default_target="graphical.target",
+    display_manager="lightdm",
+    session="LXDE-pi-labwc",
+    session_driver="wayland",
+    console_screen=True,
+)
+"""Raspberry Pi OS with desktop (Bookworm), logged in: labwc holds the screen."""
+
+
+@pytest.mark.parametrize(
+    ("machine", "kind", "driver", "why"),
+    [
+        (CONSOLE, "console", "kmsdrm", "no desktop runs or starts at boot"),
+        (LABWC, "desktop", "wayland", "labwc (a Wayland desktop) is running"),
+        (
+            Machine(environ={}, running=frozenset({"wayfire"}), console_screen=True),
+            "desktop",
+            "wayland",
+            "wayfire",
+        ),
+        (
+            Machine(environ={}, running=frozenset({"Xorg", "lxsession"}), console_screen=True),
+            "desktop",
+            "x11",
+            "Xorg",
+        ),
+        # installed over ssh before anyone logged in: the desktop that starts at boot
+        (
+            Machine(
+                environ={},
+                default_target="graphical.target",
+                display_manager="lightdm",
+                session="LXDE-pi-x",
+                session_driver="x11",
+                console_screen=True,
+            ),
+            "desktop",
+            "x11",
+            "lightdm starts the X11 desktop LXDE-pi-x at boot",
+        ),
+        # run in the desktop's terminal where /proc shows nothing of others
+        (Machine(environ={"WAYLAND_DISPLAY": "wayland-0"}), "desktop", "wayland", "wayland-0"),
+        (Machine(environ={"DISPLAY": ":0"}), "desktop", "x11", "DISPLAY=:0"),
+        # an ssh session's forwarded X is not the Pi's screen
+        (
+            Machine(environ={"DISPLAY": "localhost:10.0"}, console_screen=True),
+            "console",
+            "kmsdrm",
+            "console",
+        ),
+        # the desktop is installed but the Pi boots to the console (raspi-config)
+        (
+            Machine(
+                environ={},
+                default_target="multi-user.target",
+                display_manager="lightdm",
+                session="LXDE-pi-labwc",
+                session_driver="wayland",
+                console_screen=True,
+            ),
+            "console",
+            "kmsdrm",
+            "multi-user.target",
+        ),
+    ],
+)
+def test_the_screen_is_the_desktops_where_one_holds_it_else_the_consoles(
+    machine, kind, driver, why
+):
+    from zonkcam.hardware.service import find_screen
+
+    screen = find_screen(machine)
+    assert (screen.kind, screen.driver) == (kind, driver)
+    assert why in screen.why
+
+
+def test_what_is_running_and_set_up_is_read_from_the_machine(tmp_path):
+    from zonkcam.hardware.service import find_screen, look_around
+
+    root = tmp_path
+    for pid, name in [(1, "systemd"), (700, "lightdm"), (912, "labwc"), (950, "Xwayland")]:
+        (root / "proc" / str(pid)).mkdir(parents=True)
+        (root / "proc" / str(pid) / "comm").write_text(name + "\n")
+    (root / "proc" / "self").mkdir()
+    system = root / "etc" / "systemd" / "system"
+    system.mkdir(parents=True)
+    (system / "default.target").symlink_to("/lib/systemd/system/graphical.target")
+    (system / "display-manager.service").symlink_to("/lib/systemd/system/lightdm.service")
+    (root / "etc" / "lightdm").mkdir()
+    (root / "etc" / "lightdm" / "lightdm.conf").write_text(
+        "[LightDM]\n[Seat:*]\n#user-session=default\nuser-session=LXDE-pi-x\n"
+        "autologin-user=pi\nautologin-session=LXDE-pi-labwc\n"
+    )
+    (root / "usr" / "share" / "wayland-sessions").mkdir(parents=True)
+    (root / "usr" / "share" / "wayland-sessions" / "LXDE-pi-labwc.desktop").write_text("")
+    (root / "dev" / "dri").mkdir(parents=True)
+    (root / "dev" / "dri" / "card1").write_text("")
+    found = look_around(root, environ={})
+    assert found.running == {"systemd", "lightdm", "labwc", "Xwayland"}
+    assert found.default_target == "graphical.target"
+    assert found.display_manager == "lightdm"
+    assert (found.session, found.session_driver) == ("LXDE-pi-labwc", "wayland")
+    assert found.console_screen
+    assert find_screen(found).driver == "wayland"
+
+    lite = tmp_path / "lite"
+    (lite / "lib" / "systemd" / "system").mkdir(parents=True)
+    (lite / "lib" / "systemd" / "system" / "default.target").symlink_to("multi-user.target")
+    (lite / "dev" / "dri").mkdir(parents=True)
+    (lite / "dev" / "dri" / "card0").write_text("")
+    found = look_around(lite, environ={})
+    assert (found.default_target, found.display_manager, found.running) == (
+        "multi-user.target",
+        None,
+        frozenset(),
+    )
+    assert find_screen(found).kind == "console"
+
+
+@pytest.fixture
+def home(tmp_path, monkeypatch):
+    """The invoking user with a home of the test's own; the system unit's path in it too."""
+    (tmp_path / "system").mkdir()
+    monkeypatch.setattr(install_service, "UNIT_PATH", tmp_path / "system" / "zonkcam.service")
+    home = tmp_path / "home"
+    home.mkdir()
+    me = pwd.getpwuid(os.getuid())
+    fake = pwd.struct_passwd((me.pw_name, "x", me.pw_uid, me.pw_gid, "", str(home), "/bin/sh"))
+    monkeypatch.setattr(install_service.pwd, "getpwnam", lambda name: fake)
+    return home
+
+
+def _install(*extra: str) -> list[str]:
+    me = pwd.getpwuid(os.getuid()).pw_name
+    return ["install-service", "--allow-root", "--user", me, *extra]
+
+
+def test_on_a_desktop_the_table_starts_full_screen_at_login(home, tmp_path, monkeypatch, capsys):
+    monkeypatch.setattr(install_service, "machine", lambda: LABWC)
+    assert main(_install("--", "--players", "Ann", "Bob")) == 0
+    out = capsys.readouterr().out
+    unit = home / ".config" / "systemd" / "user" / "zonkcam.service"
+    entry = home / ".config" / "autostart" / "zonkcam.desktop"
+    assert not (tmp_path / "system" / "zonkcam.service").exists()  # no system service
+    found = directives(unit.read_text())
+    assert "SDL_VIDEODRIVER=wayland,x11" in found["Environment"]
+    words = systemd_words(found["ExecStart"][0])
+    assert words[:4] == [os.path.abspath(sys.executable), "-m", "zonkcam", "play"]
+    assert words[4:] == ["--fullscreen", "--source", "pi", "--players", "Ann", "Bob"]
+    # the same sandbox where a user's systemd applies it; what only a system service has, not
+    user_sandbox = {k: v for k, v in SANDBOX.items() if k != "CapabilityBoundingSet"}
+    assert {k: found[k][0] for k in user_sandbox} == user_sandbox
+    assert found["PrivateNetwork"] == ["yes"] and found["PrivateTmp"] == ["yes"]
+    assert found["SystemCallFilter"] == ["@system-service", "~@privileged"]
+    for system_only in ("User", "Group", "SupplementaryGroups", "WantedBy", "IPAddressDeny"):
+        assert system_only not in found
+    assert found["Type"] == ["notify"] and found["Restart"] == ["on-failure"]
+    assert f'"-{home}/.local/share/zonkcam"' in found["ReadWritePaths"][0].split()
+    assert (home / ".local" / "share" / "zonkcam").is_dir()
+    # the autostart entry hands systemd the display and (re)starts the unit at each login
+    import configparser
+
+    desktop = configparser.ConfigParser(interpolation=None)
+    desktop.read_string(entry.read_text())
+    exec_line = desktop["Desktop Entry"]["Exec"]
+    assert desktop["Desktop Entry"]["Type"] == "Application"
+    assert "systemctl --user import-environment WAYLAND_DISPLAY DISPLAY" in exec_line
+    assert "systemctl --user restart zonkcam.service" in exec_line
+    assert "desktop session, full screen through SDL's Wayland driver" in out
+    assert "labwc (a Wayland desktop) is running" in out
+    assert str(unit) in out and str(entry) in out
+
+
+def test_an_x11_desktop_gets_sdls_x11_driver_and_its_socket_in_tmp(home, monkeypatch, capsys):
+    x11 = Machine(environ={}, running=frozenset({"Xorg"}), console_screen=True)
+    monkeypatch.setattr(install_service, "machine", lambda: x11)
+    assert main(_install()) == 0
+    found = directives((home / ".config/systemd/user/zonkcam.service").read_text())
+    assert "SDL_VIDEODRIVER=x11" in found["Environment"]
+    assert "PrivateTmp" not in found  # /tmp/.X11-unix holds X11's socket
+    assert "SDL's X11 driver" in capsys.readouterr().out
+
+
+def test_on_a_console_the_system_service_runs_kmsdrm_and_says_why(home, tmp_path, capsys):
+    assert main(_install()) == 0
+    out = capsys.readouterr().out
+    found = directives((tmp_path / "system" / "zonkcam.service").read_text())
+    assert "SDL_VIDEODRIVER=kmsdrm" in found["Environment"]
+    assert found["WantedBy"] == ["multi-user.target"]
+    assert "--fullscreen" not in found["ExecStart"][0]  # KMSDRM is always full screen
+    assert not (home / ".config" / "autostart").exists()
+    assert "the console's service, full screen through SDL's KMSDRM driver" in out
+    assert "no desktop runs or starts at boot here (multi-user.target)" in out
+
+
+NOWHERE = Machine(environ={}, default_target="multi-user.target")
+"""No desktop, and no screen for KMSDRM either (a server, a container)."""
+
+
+def test_where_neither_fits_it_is_refused_in_one_line(home, tmp_path, monkeypatch, capsys):
+    monkeypatch.setattr(install_service, "machine", lambda: NOWHERE)
+    for extra in ((), ("--print",)):
+        assert main(_install(*extra)) == 2
+        out, err = capsys.readouterr()
+        assert out == "" and len(err.strip().splitlines()) == 1
+        assert "no screen for the table here" in err and "--console or --desktop" in err
+    assert list(tmp_path.glob("system/*")) == [] and list(home.iterdir()) == []
+    # a desktop that starts at boot with a display server that cannot be told
+    unknown = Machine(
+        environ={}, default_target="graphical.target", display_manager="gdm3", session="x"
+    )
+    monkeypatch.setattr(install_service, "machine", lambda: unknown)
+    assert main(_install()) == 2
+    err = capsys.readouterr().err
+    assert "which display server it runs cannot be told" in err and "--desktop x11" in err
+    assert main(_install("--desktop")) == 2
+    assert "--desktop wayland or --desktop x11" in capsys.readouterr().err
+    assert main(_install("--desktop", "mir")) == 2
+    assert "--desktop takes wayland or x11, not 'mir'" in capsys.readouterr().err
+
+
+def test_console_and_desktop_can_be_asked_for(home, tmp_path, monkeypatch, capsys):
+    monkeypatch.setattr(install_service, "machine", lambda: NOWHERE)
+    assert main(_install("--desktop", "x11")) == 0
+    found = directives((home / ".config/systemd/user/zonkcam.service").read_text())
+    assert "SDL_VIDEODRIVER=x11" in found["Environment"]
+    assert "asked for the desktop" in capsys.readouterr().out
+    monkeypatch.setattr(install_service, "machine", lambda: LABWC)
+    assert main(_install("--console")) == 0
+    assert "SDL_VIDEODRIVER=kmsdrm" in (tmp_path / "system" / "zonkcam.service").read_text()
+    assert main(_install("--desktop")) == 0  # the desktop's display server as found
+    assert (
+        "SDL_VIDEODRIVER=wayland,x11" in (home / ".config/systemd/user/zonkcam.service").read_text()
+    )
+    with pytest.raises(SystemExit):
+        main(_install("--console", "--desktop"))
+    assert "not allowed with argument --console" in capsys.readouterr().err
+
+
+def test_print_shows_the_desktops_files_and_writes_nothing(home, monkeypatch, capsys):
+    monkeypatch.setattr(install_service, "machine", lambda: LABWC)
+    assert main(_install("--print", "--", "--fullscreen")) == 0
+    out = capsys.readouterr().out
+    unit_at = out.index(f"# ---- {home}/.config/systemd/user/zonkcam.service\n")
+    entry_at = out.index(f"# ---- {home}/.config/autostart/zonkcam.desktop\n")
+    assert unit_at < out.index("[Service]") < entry_at < out.index("[Desktop Entry]")
+    (exec_start,) = directives(out[:entry_at])["ExecStart"]
+    assert systemd_words(exec_start).count("--fullscreen") == 1
+    assert list(home.iterdir()) == []
+
+
+def test_the_desktop_is_told_if_the_consoles_service_is_there_too(
+    home, tmp_path, monkeypatch, capsys
+):
+    (tmp_path / "system" / "zonkcam.service").write_text("[Unit]\n")
+    monkeypatch.setattr(install_service, "machine", lambda: LABWC)
+    assert main(_install()) == 0
+    assert "sudo systemctl disable --now zonkcam" in capsys.readouterr().out
+
+
+@pytest.mark.skipif(shutil.which("systemd-analyze") is None, reason="no systemd-analyze")
+def test_systemd_reads_the_desktops_unit_without_a_warning(home, tmp_path, monkeypatch, capsys):
+    monkeypatch.setattr(install_service, "machine", lambda: LABWC)
+    assert main(_install("--print", "--", "--players", "Ann", "%h", "$HOME")) == 0
+    out = capsys.readouterr().out
+    at = out.index("# ---- ", 1)
+    path = tmp_path / "zonkcam.service"
+    path.write_text(out[out.index("\n") + 1 : at])
+    runtime = tmp_path / "runtime"  # a user's systemd wants its runtime folder
+    runtime.mkdir(mode=0o700)
+    proc = subprocess.run(
+        ["systemd-analyze", "--user", "verify", str(path)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "XDG_RUNTIME_DIR": str(runtime)},
+    )
+    assert proc.returncode == 0 and proc.stdout + proc.stderr == "", proc.stderr

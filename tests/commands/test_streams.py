@@ -87,7 +87,7 @@ WRITERS = {
     "games export": ["games", "export", "1", "--db", "g.db"],
     "games dice": ["games", "dice", "--db", "g.db"],
     "advise": ["advise", "--roll", "1", "5", "5", "6", "6"],
-    "install-service": ["install-service", "--print", "--user", "nobody"],
+    "install-service": ["install-service", "--print", "--console", "--user", "nobody"],
     "play --text": ["play", "--text", "--db", "g.db", "--players", "Ann", "Bob"],
 }
 
@@ -382,7 +382,8 @@ def test_an_argument_line_refused_by_argparse_is_cut(capsys):
 
 
 def test_install_service_with_a_home_of_no_user_is_one_line(capsys):
-    argv = ["install-service", "--print", "--user", "nobody", "--", "--db", "~no-such-user/g.db"]
+    argv = ["install-service", "--print", "--console", "--user", "nobody"]
+    argv += ["--", "--db", "~no-such-user/g.db"]
     assert main(argv) == 2
     _, err = capsys.readouterr()
     assert err.strip() == (

@@ -109,3 +109,35 @@ def test_sigterm_is_a_quit_event_while_the_window_is_open(tmp_path, monkeypatch)
         os.kill(os.getpid(), signal.SIGTERM)  # systemd stopping the service
         assert pygame.QUIT in [e.type for e in window.events()]
     assert signal.getsignal(signal.SIGTERM) == before
+
+
+def test_a_list_of_drivers_is_tried_in_turn(tmp_path, monkeypatch):
+    """The desktop's service asks for ``wayland,x11``: X11 (Xwayland) where this SDL has no
+    Wayland driver."""
+    assert candidate_drivers({"SDL_VIDEODRIVER": "wayland,x11"}) == ["wayland", "x11", "dummy"]
+    monkeypatch.setenv("SDL_VIDEODRIVER", "no-such-driver, offscreen")
+    window = Window.open((320, 200), screenshots=tmp_path / "shots")
+    assert window.driver == "offscreen"
+
+
+def test_play_fullscreen_opens_the_window_full_screen(tmp_path, monkeypatch):
+    """`play --fullscreen` (the desktop's service): full screen where a desktop would give
+    a window."""
+    from zonkcam.app import main as app_main
+    from zonkcam.cli import main
+
+    monkeypatch.setenv("SDL_VIDEODRIVER", "offscreen")
+    opened, real_open = [], Window.open
+
+    class Opened(Exception):
+        pass
+
+    def open_window(size, **options):
+        opened.append(real_open(size, **options))
+        raise Opened
+
+    monkeypatch.setattr(app_main.Window, "open", open_window)
+    for argv, full in ((["--fullscreen"], True), ([], False)):
+        with pytest.raises(Opened):
+            main(["play", "--source", "demo", "--db", str(tmp_path / "g.db"), *argv])
+        assert opened.pop().fullscreen is full

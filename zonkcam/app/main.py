@@ -123,6 +123,8 @@ class AppConfig:
     """ "Meet the dice" first (``--meet-dice``); None: not."""
     forget_dice: bool = False
     text: bool = False
+    fullscreen: bool = False
+    """Full screen on a desktop too (``--fullscreen``); a Pi's console always is."""
 
     @classmethod
     def from_args(cls, args: argparse.Namespace) -> AppConfig:
@@ -171,7 +173,10 @@ def run_app(config: AppConfig) -> int:
         )
     )
     shots = Path(config.screenshots) if config.screenshots else default_screenshots()
-    with EventLog(config.db) as log, Window.open(size, screenshots=shots) as window:
+    with (
+        EventLog(config.db) as log,
+        Window.open(size, fullscreen=config.fullscreen or None, screenshots=shots) as window,
+    ):
         games_wanted = config.games or (1 if window.headless or not demo else 0)
         pi = on_a_pi()
         buttons = open_buttons(ButtonPins(*pins)) if pi else None

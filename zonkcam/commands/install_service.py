@@ -1,4 +1,10 @@
-"""`zonkcam install-service`: render systemd/zonkcam.service and install it."""
+"""`zonkcam install-service`: render zonkcam's systemd unit and install it, for the screen
+this machine has. On a console (Raspberry Pi OS Lite) the system service
+systemd/zonkcam.service, full screen through SDL's KMSDRM driver; where a desktop holds the
+screen (Raspberry Pi OS with desktop: labwc, wayfire or X11) a unit of the user's own
+systemd, systemd/zonkcam-desktop.service, full screen in the desktop session through
+SDL's Wayland or X11 driver, started at login by an XDG autostart entry,
+systemd/zonkcam.desktop (:func:`zonkcam.hardware.service.find_screen` tells which)."""
 
 from __future__ import annotations
 
@@ -16,8 +22,21 @@ from zonkcam.errors import UserError, WriteFailed
 from zonkcam.fileio import write_whole
 from zonkcam.game.names import cut, escaped
 from zonkcam.game.rules import PRESETS
+from zonkcam.hardware.service import Machine, Screen, find_screen, look_around
 
 UNIT_PATH = Path("/etc/systemd/system/zonkcam.service")
+USER_UNIT = Path(".config/systemd/user/zonkcam.service")
+"""The desktop's unit, in the user's home."""
+AUTOSTART = Path(".config/autostart/zonkcam.desktop")
+"""The desktop's start at login, in the user's home."""
+DESKTOP_DRIVERS = {"wayland": "wayland,x11", "x11": "x11"}
+"""SDL_VIDEODRIVER for each desktop: on a Wayland desktop X11 is tried second (Xwayland),
+should this SDL have no Wayland driver."""
+
+
+def machine() -> Machine:
+    """This machine, as install-service judges its screen (tests give their own)."""
+    return look_around()
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -25,7 +44,24 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "install-service",
         help="install zonkcam as a systemd service (start at boot)",
         description="Renders zonkcam's systemd unit for this user and this installation (the "
-        "Python running this command) and installs it (needs sudo), or prints it with --print.",
+        "Python running this command) and installs it, or prints it with --print. On a "
+        "console (Raspberry Pi OS Lite) a system service, full screen through SDL's KMSDRM "
+        "driver (needs sudo); where a desktop holds the screen (labwc, wayfire, X11) a unit "
+        "of the user's own systemd, full screen in the desktop session, started at login "
+        "by an autostart entry. Which one is told from what runs and starts at boot here.",
+    )
+    where = p.add_mutually_exclusive_group()
+    where.add_argument(
+        "--desktop",
+        nargs="?",
+        const="",
+        metavar="wayland|x11",
+        help="install for the desktop session (its display server as found, or as given)",
+    )
+    where.add_argument(
+        "--console",
+        action="store_true",
+        help="install the console's system service (SDL's KMSDRM driver)",
     )
     p.add_argument(
         "--user",
@@ -36,7 +72,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--allow-root", action="store_true", help="let the service run as root (refused otherwise)"
     )
     p.add_argument("--print", action="store_true", help="print the unit instead of installing")
-    p.add_argument("--out", help="write the unit here instead of " + str(UNIT_PATH))
+    p.add_argument("--out", help="the console's unit: write it here instead of " + str(UNIT_PATH))
     p.add_argument(
         "play_args",
         nargs="*",
@@ -201,10 +237,16 @@ def _refuse_system_folder(option: str, folder: Path, home: Path) -> None:
 
 
 def render(
-    user: str, play_args: list[str], python: str | None = None, allow_root: bool = False
+    user: str,
+    play_args: list[str],
+    python: str | None = None,
+    allow_root: bool = False,
+    desktop: str | None = None,
 ) -> str:
     """The unit for ``user``, starting ``python -m zonkcam play PLAY-ARGS`` (by default
-    the Python running this, so the service runs this installation of zonkcam)."""
+    the Python running this, so the service runs this installation of zonkcam): the
+    console's system service, or with ``desktop`` (``wayland`` or ``x11``) the unit of the
+    user's own systemd for that desktop, full screen."""
     try:
         pw = pwd.getpwnam(user)
     except (KeyError, ValueError):
@@ -222,20 +264,45 @@ def render(
         # at the table a missing camera is a problem to show and retry, never the demo game
         # playing on the real game log
         args = ["--source", "pi", *args]
-    template = (SYSTEMD / "zonkcam.service").read_text()
+    fields = {
+        "data_home_env": unit_quoted(f"XDG_DATA_HOME={data_home}"),
+        "config_home_env": unit_quoted(f"XDG_CONFIG_HOME={config_home}"),
+        "write_paths": " ".join(_unit_path(p) for p in write),
+    }
+    command = [python, "-m", "zonkcam", "play", *args]
+    if desktop is None:
+        template = (SYSTEMD / "zonkcam.service").read_text()
+        return template.format(
+            user=_unit_name(user, "user"),
+            group=_unit_name(_group_name(user, pw.pw_gid), "group"),
+            exec_start=" ".join(exec_word(w) for w in command),
+            **fields,
+        )
+    if not parsed.fullscreen:  # a desktop opens a window unless asked
+        command.insert(4, "--fullscreen")
+    template = (SYSTEMD / "zonkcam-desktop.service").read_text()
     return template.format(
-        user=_unit_name(user, "user"),
-        group=_unit_name(_group_name(user, pw.pw_gid), "group"),
-        exec_start=" ".join(exec_word(w) for w in [python, "-m", "zonkcam", "play", *args]),
-        data_home_env=unit_quoted(f"XDG_DATA_HOME={data_home}"),
-        config_home_env=unit_quoted(f"XDG_CONFIG_HOME={config_home}"),
-        write_paths=" ".join(_unit_path(p) for p in write),
+        driver=DESKTOP_DRIVERS[desktop],
+        exec_start=" ".join(exec_word(w) for w in command),
+        # X11's socket lies in /tmp/.X11-unix, which a private /tmp would hide
+        private_tmp="PrivateTmp=yes"
+        if desktop == "wayland"
+        else "# no PrivateTmp: X11's socket lies in /tmp/.X11-unix",
+        **fields,
     )
+
+
+def autostart_entry() -> str:
+    """The desktop's start at login (~/.config/autostart/zonkcam.desktop)."""
+    return (SYSTEMD / "zonkcam.desktop").read_text()
 
 
 def run(args: argparse.Namespace) -> int:
     user = args.user or os.environ.get("SUDO_USER") or _invoking_user()
-    unit = render(user, args.play_args, allow_root=args.allow_root)
+    unit = render(user, args.play_args, allow_root=args.allow_root)  # the arguments checked
+    screen = _screen(args)
+    if screen.kind == "desktop":
+        return _install_desktop(args, user, screen)
     if args.print:
         print(unit, end="")
         return 0
@@ -246,15 +313,81 @@ def run(args: argparse.Namespace) -> int:
         if exc.errno not in (errno.EACCES, errno.EPERM):
             raise
         raise UserError(
-            f"cannot write {target}: run with sudo (sudo $(which zonkcam) "
-            "install-service), or see the unit with --print"
+            f"the console's service ({screen.why}): cannot write {target}: run with sudo "
+            "(sudo $(which zonkcam) install-service), or see the unit with --print"
         ) from None
+    print(f"the console's service, full screen through SDL's KMSDRM driver ({screen.why})")
     print(f"wrote {target} (runs as {escaped(user)})")
     if not args.out:
         _make_data_folder(user)
         print("now: sudo systemctl daemon-reload && sudo systemctl enable --now zonkcam")
         print("logs: journalctl -u zonkcam -f")
     return 0
+
+
+def _screen(args: argparse.Namespace) -> Screen:
+    """Where the service shows the table: as asked, else as this machine tells."""
+    if args.desktop not in (None, "", "wayland", "x11"):
+        raise UserError(f"--desktop takes wayland or x11, not {escaped(repr(args.desktop))}")
+    if args.out and args.desktop is not None:
+        raise UserError("--out writes the console's unit: --print shows the desktop's files")
+    asked = (
+        "console"
+        if args.console or args.out  # --out: the console's unit, written elsewhere
+        else "desktop"
+        if args.desktop is not None
+        else None
+    )
+    if asked == "console" or args.desktop:  # nothing to find out
+        return find_screen(Machine(environ={}), asked, args.desktop or None)
+    try:
+        return find_screen(machine(), asked)
+    except ValueError as exc:
+        raise UserError(str(exc)) from None
+
+
+def _install_desktop(args: argparse.Namespace, user: str, screen: Screen) -> int:
+    """The desktop's unit and autostart entry in the user's home (printed with --print)."""
+    unit = render(user, args.play_args, allow_root=args.allow_root, desktop=screen.driver)
+    home = Path(pwd.getpwnam(user).pw_dir)
+    files = [(home / USER_UNIT, unit), (home / AUTOSTART, autostart_entry())]
+    if args.print:
+        for path, text in files:
+            print(f"# ---- {path}")
+            print(text, end="")
+        return 0
+    for path, text in files:
+        _write_for(user, path, text)
+    _make_data_folder(user)
+    driver = "Wayland" if screen.driver == "wayland" else "X11"
+    print(f"the desktop session, full screen through SDL's {driver} driver ({screen.why})")
+    print(f"wrote {home / USER_UNIT} (a unit of {escaped(user)}'s own systemd)")
+    print(f"wrote {home / AUTOSTART} (starts it at each login, resuming the game)")
+    if UNIT_PATH.exists():
+        print(
+            f"{UNIT_PATH} is installed too and would want the camera: "
+            "sudo systemctl disable --now zonkcam"
+        )
+    print(f"now: log in to the desktop as {escaped(user)} (or reboot); it starts by itself")
+    print("logs: journalctl --user -u zonkcam -f")
+    return 0
+
+
+def _write_for(user: str, path: Path, text: str) -> None:
+    """``text`` into ``path`` in the user's home, whole; the file and any folder made for it
+    the user's (under sudo they would be root's)."""
+    pw = pwd.getpwnam(user)
+    missing = [p for p in reversed(path.parents) if not p.exists()]
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        write_whole(path, text)
+        if os.geteuid() == 0:
+            for made in [*missing, path]:
+                os.chown(made, pw.pw_uid, pw.pw_gid)
+    except WriteFailed as exc:
+        raise UserError(str(exc)) from None
+    except OSError as exc:
+        raise UserError(f"cannot write {path}: {exc.strerror}") from None
 
 
 def _group_name(user: str, gid: int) -> str:

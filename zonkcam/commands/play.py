@@ -68,6 +68,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "$XDG_DATA_HOME/zonkcam/screenshots)",
     )
     p.add_argument("--size", help="window size WxH (default: full screen on a Pi, else 800x480)")
+    p.add_argument(
+        "--fullscreen",
+        action="store_true",
+        help="full screen on a desktop too (the desktop's service plays so)",
+    )
     p.add_argument("--mute", action="store_true", help="no sound effects")
     p.add_argument(
         "--pins",

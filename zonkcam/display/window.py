@@ -2,7 +2,7 @@
 
 :meth:`Window.open` tries SDL video drivers in turn and keeps the first that works:
 
-* ``SDL_VIDEODRIVER`` from the environment, if set;
+* ``SDL_VIDEODRIVER`` from the environment, if set (a list, ``wayland,x11``, in turn);
 * otherwise, with a desktop (``DISPLAY`` or ``WAYLAND_DISPLAY``), SDL's own choice in a
   window; without one, ``kmsdrm`` (a Pi with no desktop), full screen, then SDL's own
   choice where a Wayland desktop could still be found (a valid ``XDG_RUNTIME_DIR``:
@@ -159,7 +159,7 @@ def candidate_drivers(env: os._Environ[str] | dict[str, str]) -> list[str | None
     """SDL video drivers to try in order; None means SDL's own choice."""
     wanted = env.get("SDL_VIDEODRIVER", "").strip()
     if wanted:
-        order: list[str | None] = [wanted]
+        order: list[str | None] = [d.strip() for d in wanted.split(",") if d.strip()]
     elif env.get("DISPLAY") or env.get("WAYLAND_DISPLAY"):
         order = [None, "kmsdrm"]
     else:
