@@ -19,7 +19,7 @@ from zonkcam.mat.calibrate import (
 )
 from zonkcam.mat.layout import MatGeometry, load_geometry
 from zonkcam.mat.taught import forget_taught, taught_dice_path
-from zonkcam.sources import CameraError, first_frame, picamera2_available
+from zonkcam.sources import CameraError
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -88,7 +88,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         if geo is None:  # the built-in mat whose markers are in view
             geo = find_mat(image)
-            found = f"found the {geo.name} mat by its markers ({_ids(geo)})"
+            found = found_line(geo)
         else:
             found = None
         cal = calibrate(image, geo)
@@ -133,43 +133,25 @@ def _note(text: str) -> None:
     print(f"zonkcam calibrate: {text}", file=sys.stderr, flush=True)
 
 
-def _ids(geo: MatGeometry) -> str:
-    """A mat's marker ids as a line shows them: ``ids 4-7`` where they follow on."""
+def found_line(geo: MatGeometry) -> str:
+    """What calibrate and check say of the mat they found: ``found the A4 mat by its
+    markers (ids 4-7)``."""
     ids = [m.id for m in geo.markers]
-    if ids == list(range(ids[0], ids[0] + len(ids))):
-        return f"ids {ids[0]}-{ids[-1]}"
-    return f"ids {', '.join(map(str, ids))}"
+    listed = (
+        f"{ids[0]}-{ids[-1]}"
+        if ids == list(range(ids[0], ids[0] + len(ids)))
+        else ", ".join(map(str, ids))
+    )
+    return f"found the {geo.name} mat by its markers (ids {listed})"
 
 
 def _grab(source: str, warmup: int):
-    if source == "auto":  # the camera, never the demo table in its place
-        if not picamera2_available():
-            raise UserError(
-                "no camera: picamera2 is not installed (not a Raspberry Pi?); nothing was "
-                "written. Use --source usb, --image PHOTO, or --source demo to try it on "
-                "the demo table"
-            )
-        source = "pi"
     try:
-        src = (
-            camera.open_source(source, demo={"autoplay": False})
-            if source.partition(":")[0] == "demo"
-            else camera.open_source(source)
-        )
+        return camera.grab_frame(source, warmup, say=_note)
     except CameraError as exc:
-        raise UserError(f"{exc}; nothing was written") from None
-    try:
-        frame = None
-        for _ in range(max(1, warmup)):
-            try:  # a folder's unreadable file is skipped with a line, the first one too
-                got = first_frame(src, say=_note)
-            except CameraError as exc:
-                raise UserError(f"{src.name}: {exc}") from None
-            if got is None:
-                break
-            frame = got
-        if frame is None:
-            raise UserError(f"{src.name} gave no frame")
-        return frame.image, src.name
-    finally:
-        src.close()
+        hint = (
+            ". Use --source usb, --image PHOTO, or --source demo to try it on the demo table"
+            if source == "auto"
+            else ""
+        )
+        raise UserError(f"{exc}; nothing was written{hint}") from None

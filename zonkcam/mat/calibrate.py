@@ -584,3 +584,32 @@ def default_calibration_path() -> Path:
         return Path(os.environ["ZONKCAM_CALIBRATION"])
     base = xdg_folder("XDG_CONFIG_HOME", ".config", "the calibration", "--calibration FILE")
     return base / "zonkcam" / "calibration.json"
+
+
+def draw_markers(
+    image: np.ndarray, seen: dict[str, dict[int, np.ndarray]], headline: str
+) -> np.ndarray:
+    """The frame with every built-in mat's markers found outlined and numbered (markers_in_view),
+    and `headline` (which mat, or why none) across its top."""
+    out = image.copy() if image.ndim == 3 else cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
+    t = max(1, round(min(out.shape[:2]) / 300))
+    for found in seen.values():
+        for i, c in found.items():
+            cv2.polylines(out, [c.round().astype(np.int32)], True, (0, 255, 0), 2 * t, cv2.LINE_AA)
+            (tw, th), _ = cv2.getTextSize(str(i), cv2.FONT_HERSHEY_SIMPLEX, 0.8 * t, 2 * t)
+            at = tuple((c.mean(axis=0) + [-tw / 2, th / 2]).astype(int))
+            cv2.putText(
+                out, str(i), at, cv2.FONT_HERSHEY_SIMPLEX, 0.8 * t, (0, 0, 255), 2 * t, cv2.LINE_AA
+            )
+    cv2.rectangle(out, (0, 0), (out.shape[1], 28 * t), (0, 0, 0), -1)
+    cv2.putText(
+        out,
+        headline,
+        (6 * t, 20 * t),
+        cv2.FONT_HERSHEY_SIMPLEX,
+        0.6 * t,
+        (255, 255, 255),
+        t,
+        cv2.LINE_AA,
+    )
+    return out
