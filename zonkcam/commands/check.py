@@ -57,7 +57,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser(
         "check",
         help="try the camera, the three buttons and the screen (before install-service)",
-        description=__doc__,
+        description="Tries what the table needs before the service is installed: saves a "
+        "camera frame with the mat's markers found drawn on it and says which mat they are, "
+        "shows the screen's size and SDL driver as play opens it, shows each button press as "
+        "it happens, and ends with one line: what is missing (exit status 1), or that all is "
+        "ready (0). Off a Pi, missing hardware is its normal answer, never an error.",
     )
     p.add_argument(
         "--source",
@@ -68,18 +72,20 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--out",
         metavar="FILE",
-        help=f"where the camera frame with the markers found is saved (.png or .jpg; "
-        f"default: {default_out()})",
+        help="where the camera frame with the markers found is saved (.png or .jpg; "
+        "default: zonkcam-check.png in the temporary folder, $TMPDIR or else /tmp)",
     )
     p.add_argument(
         "--warmup",
         type=int,
+        metavar="N",
         default=10,
         help="frames to skip while the camera settles (default 10)",
     )
     p.add_argument(
         "--seconds",
         type=float,
+        metavar="N",
         default=SECONDS,
         help=f"how long to wait for the button presses (default {SECONDS}); it ends sooner "
         "once all three were pressed, at Escape on the screen, or at Ctrl-C",
@@ -90,7 +96,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         metavar="BANK,ROLL,SELECT",
         help="GPIO (BCM) pins of the buttons (default 17,27,22), as for play",
     )
-    p.add_argument("--size", help="window size WxH, as for play (default: as play opens it)")
+    p.add_argument(
+        "--size", metavar="WxH", help="window size, as for play (default: as play opens it)"
+    )
     p.set_defaults(func=run)
 
 
