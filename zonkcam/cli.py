@@ -27,6 +27,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "zonkcam.commands.mat",
     "zonkcam.commands.calibrate",
     "zonkcam.commands.watch",
+    "zonkcam.commands.check",
     "zonkcam.commands.install_service",
     "zonkcam.commands.read",
     "zonkcam.commands.eval",

@@ -8,6 +8,7 @@ import cv2
 import numpy as np
 import pytest
 
+from zonkcam.data import LAYOUTS
 from zonkcam.errors import UserError
 from zonkcam.mat.calibrate import (
     MOVED_PX,
@@ -17,6 +18,7 @@ from zonkcam.mat.calibrate import (
     calibrate,
     camera_shift,
     detect_markers,
+    find_mat,
     load_calibration,
 )
 from zonkcam.mat.layout import (
@@ -236,18 +238,125 @@ def test_covered_marker_is_named():
         calibrate(image, A3)
 
 
+def photograph_whole(size: str, **kw):
+    """A built-in mat photographed from as far as fills the frame as A3's does from 560 mm."""
+    return photograph(load_geometry(size), distance=560 * PAPER_MM[size][0] / 420, **kw)
+
+
 @pytest.mark.parametrize(
-    ("printed", "told", "named"),
-    [("a4", "a3", "a4"), ("letter", "a4", "letter"), ("a3", "letter", "a3 or a2")],
+    ("printed", "told"), [("a4", "a3"), ("letter", "a4"), ("a3", "letter"), ("a2", "a3")]
 )
-def test_a_mat_calibrated_as_another_size_names_the_one_in_view(printed, told, named):
-    """A mat printed at one size and calibrated with another's geometry is refused with
-    the right --geometry, not taken for a mat of the wrong size (A4 is A3 halved)."""
-    image, _ = photograph(load_geometry(printed), distance=560 * PAPER_MM[printed][0] / 420)
+def test_a_mat_calibrated_as_another_size_names_the_one_in_view(printed, told):
+    """A mat printed at one size and calibrated with another's geometry (--geometry) is
+    refused, naming the mat in view, not taken for a mat of the wrong size (A4 is A3
+    halved, A2 is A3 doubled)."""
+    image, _ = photograph_whole(printed)
     with pytest.raises(
-        CalibrationError, match=f"are the {named} mat's; calibrate with --geometry {named}"
+        CalibrationError, match=f"are the {printed} mat's; leave out --geometry to calibrate"
     ):
         calibrate(image, load_geometry(told))
+
+
+def test_each_built_in_mat_has_marker_ids_of_its_own():
+    ids = {size: {m.id for m in load_geometry(size).markers} for size in SIZES}
+    for size in SIZES:
+        for other in SIZES:
+            assert other == size or not ids[size] & ids[other], (size, other)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_calibrate_knows_each_mat_by_its_markers_with_no_flag(tmp_path, capsys, size):
+    """`zonkcam mat --size X` says "then run: zonkcam calibrate": that, with no --geometry,
+    calibrates the mat printed, whichever it is, and says which it found."""
+    from zonkcam.cli import main
+    from zonkcam.fileio import write_image
+
+    assert main(["mat", "--size", size, "--dpi", "50", "--out", str(tmp_path / "m")]) == 0
+    assert capsys.readouterr().out.rstrip().endswith("then run: zonkcam calibrate")
+    image, truth = photograph_whole(size)
+    photo = tmp_path / "photo.png"
+    write_image(photo, image)
+    out = tmp_path / "cal.json"
+    assert main(["calibrate", "--image", str(photo), "--out", str(out)]) == 0
+    geo = load_geometry(size)
+    printed = capsys.readouterr().out
+    ids = [m.id for m in geo.markers]
+    assert f"found the {geo.name} mat by its markers (ids {ids[0]}-{ids[-1]})" in printed
+    cal = load_calibration(out)
+    assert cal.geometry == geo
+    assert np.abs(cal.image_to_mat(truth(geo.corners)) - geo.corners).max() < 2.0
+
+
+def test_a_frame_with_two_mats_or_too_few_markers_is_one_line(tmp_path, capsys):
+    from zonkcam.cli import main
+    from zonkcam.fileio import write_image
+
+    a3 = draw_mat(A3, dpi=40)
+    a4 = draw_mat(load_geometry("a4"), dpi=40)
+    both = np.full((a3.shape[0] + a4.shape[0] + 40, a3.shape[1] + 40, 3), 120, np.uint8)
+    both[20 : 20 + a3.shape[0], 20 : 20 + a3.shape[1]] = a3
+    both[-20 - a4.shape[0] : -20, 20 : 20 + a4.shape[1]] = a4
+    with pytest.raises(
+        CalibrationError,
+        match=r"markers of 2 mats in view \(the A3 mat's markers 0, 1, 2, 3 and the A4 "
+        r"mat's markers 4, 5, 6, 7\): leave only the mat you play on in view",
+    ):
+        find_mat(both)
+    # only one marker showing: the others covered
+    image, truth = photograph_whole("a4")
+    for marker in load_geometry("a4").markers[1:]:
+        corners = truth(marker.corners).astype(np.int32)
+        cv2.fillConvexPoly(image, cv2.convexHull(corners), (200, 200, 200))
+    with pytest.raises(
+        CalibrationError, match=r"no mat in view \(only marker 4 found; a mat is known by"
+    ):
+        find_mat(image)
+    blank = np.full((480, 640, 3), 90, np.uint8)
+    with pytest.raises(CalibrationError, match=r"no mat in view \(no marker found"):
+        find_mat(blank)
+    for picture, said in ((both, "markers of 2 mats in view"), (image, "no mat in view")):
+        write_image(tmp_path / "photo.png", picture)
+        out = tmp_path / "cal.json"
+        assert main(["calibrate", "--image", str(tmp_path / "photo.png"), "--out", str(out)]) == 2
+        err = capsys.readouterr().err
+        assert said in err and len(err.strip().splitlines()) == 1
+        assert not out.exists()
+
+
+def test_a_mat_found_with_a_marker_covered_names_the_mat_and_the_marker(tmp_path, capsys):
+    from zonkcam.cli import main
+    from zonkcam.fileio import write_image
+
+    image, truth = photograph_whole("letter")
+    corners = truth(load_geometry("letter").markers[2].corners).astype(np.int32)
+    cv2.fillConvexPoly(image, cv2.convexHull(corners), (200, 200, 200))
+    write_image(tmp_path / "photo.png", image)
+    assert main(["calibrate", "--image", str(tmp_path / "photo.png"), "--out", "x.json"]) == 2
+    err = capsys.readouterr().err
+    assert "Letter mat: marker 22 (bottom-right corner) not found" in err
+
+
+def test_a_mat_of_your_own_is_calibrated_with_its_geometry(tmp_path, capsys):
+    """`mat --geometry FILE` says to calibrate with the same --geometry FILE (a mat of your
+    own may reuse a built-in mat's ids), and that calibrates it."""
+    from zonkcam.cli import main
+
+    own = tmp_path / "my mat.toml"
+    from zonkcam.fileio import write_image
+
+    own.write_text(
+        (LAYOUTS / "a3.toml").read_text(encoding="utf-8").replace('name = "A3"', 'name = "Mine"'),
+        encoding="utf-8",
+    )
+    assert main(["mat", "--geometry", str(own), "--dpi", "50", "--out", str(tmp_path / "m")]) == 0
+    assert capsys.readouterr().out.rstrip().endswith(f"zonkcam calibrate --geometry '{own}'")
+    image, _ = photograph(load_geometry(str(own)))
+    write_image(tmp_path / "photo.png", image)
+    out = tmp_path / "cal.json"
+    args = ["calibrate", "--image", str(tmp_path / "photo.png"), "--out", str(out)]
+    assert main([*args, "--geometry", str(own)]) == 0
+    assert ": Mine mat, " in capsys.readouterr().out
+    assert load_calibration(out).geometry.name == "Mine"
 
 
 def test_mat_partly_out_of_view():

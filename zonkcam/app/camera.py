@@ -15,6 +15,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
 from zonkcam import sources
 from zonkcam.errors import UserError
 from zonkcam.game.names import escaped
@@ -179,3 +181,34 @@ def open_camera(
         source.close()
         raise
     return TableCamera(source, first, cal, reader, seed, dict(demo_options or {}))
+
+
+def grab_frame(
+    spec: str, warmup: int = 10, say: Callable[[str], None] = lambda text: None
+) -> tuple[np.ndarray, str]:
+    """One frame of the empty table from the source `spec` names, after `warmup` frames
+    for the camera to settle (the last one where a file or folder ends sooner): the image
+    and the source's name, for ``calibrate`` and ``check``. ``auto`` is the Pi camera,
+    never the demo table in its place; the demo table (asked for by name) stands still.
+    CameraError says why there is none."""
+    if spec == "auto":
+        if not sources.picamera2_available():
+            raise CameraError("no camera: picamera2 is not installed (not a Raspberry Pi?)")
+        spec = "pi"
+    demo = spec.partition(":")[0] == "demo"
+    src = open_source(spec, demo={"autoplay": False}) if demo else open_source(spec)
+    try:
+        frame = None
+        for _ in range(max(1, warmup)):
+            try:  # a folder's unreadable file is skipped with a line, the first one too
+                got = first_frame(src, say=say)
+            except CameraError as exc:
+                raise CameraError(f"{src.name}: {exc}") from None
+            if got is None:
+                break
+            frame = got
+        if frame is None:
+            raise CameraError(f"{src.name} gave no frame")
+        return frame.image, src.name
+    finally:
+        src.close()

@@ -15,19 +15,21 @@ from zonkcam.mat.calibrate import (
     calibrate,
     default_calibration_path,
     draw_zones,
+    find_mat,
 )
-from zonkcam.mat.layout import SIZES, load_geometry
+from zonkcam.mat.layout import MatGeometry, load_geometry
 from zonkcam.mat.taught import forget_taught, taught_dice_path
-from zonkcam.sources import CameraError, first_frame, picamera2_available
+from zonkcam.sources import CameraError
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser(
         "calibrate",
         help="find the mat in the camera's view and save the calibration",
-        description="Point the camera at the empty mat and run this: it finds the four "
-        "markers, checks the whole mat is in view and in focus, and writes the calibration "
-        "plus a preview image with the zones drawn on the camera's view.",
+        description="Point the camera at the empty mat and run this: it knows the mat (A3, "
+        "A2, A4 or Letter) by its four markers, checks the whole mat is in view and in focus, "
+        "and writes the calibration plus a preview image with the zones drawn on the "
+        "camera's view.",
     )
     p.add_argument(
         "--source",
@@ -38,8 +40,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--image", help="calibrate from this photo of the empty mat instead")
     p.add_argument(
         "--geometry",
-        help="a3 (the default), a2, a4, letter, or your mat geometry TOML; on the demo "
-        "table (demo:a4, ...) its own mat",
+        help="your own mat's geometry TOML (a built-in mat is known by its markers; naming "
+        "one, a3, a2, a4 or letter, insists on it)",
     )
     p.add_argument(
         "--out", help="calibration file (default: $XDG_CONFIG_HOME/zonkcam/calibration.json)"
@@ -62,7 +64,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     demo = args.source.partition(":")[0] == "demo" and not args.image
-    geo = load_geometry(args.geometry or (_demo_mat(args.source) if demo else "a3"))
+    geo = load_geometry(args.geometry) if args.geometry else None
     out = Path(args.out) if args.out else default_calibration_path()
     preview = Path(args.preview) if args.preview else out.with_name(out.stem + "-preview.png")
     problem = image_target_problem(args.preview) if args.preview else None
@@ -84,9 +86,15 @@ def run(args: argparse.Namespace) -> int:
     else:
         image, what = _grab(args.source, args.warmup)
     try:
+        if geo is None:  # the built-in mat whose markers are in view
+            geo = find_mat(image)
+            found = found_line(geo)
+        else:
+            found = None
         cal = calibrate(image, geo)
     except CalibrationError as exc:
-        raise UserError(f"{what}: {exc}") from None
+        mat = f"{geo.name} mat: " if geo is not None and not args.geometry else ""
+        raise UserError(f"{what}: {mat}{exc}") from None
     try:
         cal.save(out)
     except WriteFailed:
@@ -102,6 +110,8 @@ def run(args: argparse.Namespace) -> int:
             f"{exc.strerror or exc} (the calibration is saved in {escaped(str(out))})",
             str(preview),
         ) from None
+    if found:
+        print(found)
     if demo:
         print(
             "calibrated the DEMO table (a simulated camera, not yours): play and watch "
@@ -123,41 +133,25 @@ def _note(text: str) -> None:
     print(f"zonkcam calibrate: {text}", file=sys.stderr, flush=True)
 
 
-def _demo_mat(spec: str) -> str:
-    """The mat a demo source is laid on (``demo:a4``, ``demo:realistic:letter``): a3 unless
-    the spec names another."""
-    return next((word for word in spec.split(":")[1:] if word in SIZES), "a3")
+def found_line(geo: MatGeometry) -> str:
+    """What calibrate and check say of the mat they found: ``found the A4 mat by its
+    markers (ids 4-7)``."""
+    ids = [m.id for m in geo.markers]
+    listed = (
+        f"{ids[0]}-{ids[-1]}"
+        if ids == list(range(ids[0], ids[0] + len(ids)))
+        else ", ".join(map(str, ids))
+    )
+    return f"found the {geo.name} mat by its markers (ids {listed})"
 
 
 def _grab(source: str, warmup: int):
-    if source == "auto":  # the camera, never the demo table in its place
-        if not picamera2_available():
-            raise UserError(
-                "no camera: picamera2 is not installed (not a Raspberry Pi?); nothing was "
-                "written. Use --source usb, --image PHOTO, or --source demo to try it on "
-                "the demo table"
-            )
-        source = "pi"
     try:
-        src = (
-            camera.open_source(source, demo={"autoplay": False})
-            if source.partition(":")[0] == "demo"
-            else camera.open_source(source)
-        )
+        return camera.grab_frame(source, warmup, say=_note)
     except CameraError as exc:
-        raise UserError(f"{exc}; nothing was written") from None
-    try:
-        frame = None
-        for _ in range(max(1, warmup)):
-            try:  # a folder's unreadable file is skipped with a line, the first one too
-                got = first_frame(src, say=_note)
-            except CameraError as exc:
-                raise UserError(f"{src.name}: {exc}") from None
-            if got is None:
-                break
-            frame = got
-        if frame is None:
-            raise UserError(f"{src.name} gave no frame")
-        return frame.image, src.name
-    finally:
-        src.close()
+        hint = (
+            ". Use --source usb, --image PHOTO, or --source demo to try it on the demo table"
+            if source == "auto"
+            else ""
+        )
+        raise UserError(f"{exc}; nothing was written{hint}") from None

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import argparse
+import shlex
 from pathlib import Path
 
 from zonkcam.errors import UserError
 from zonkcam.fileio import write_whole
+from zonkcam.game.names import escaped
 from zonkcam.mat.layout import SIZES, draw_mat, load_geometry, pdf_bytes, png_with_dpi
 
 
@@ -63,8 +65,12 @@ def run(args: argparse.Namespace) -> int:
         f"{geo.name} mat ({geo.width_mm:g} x {geo.height_mm:g} mm): {pdf} and {png} "
         f"({image.shape[1]}x{image.shape[0]} px at {args.dpi} dpi)"
     )
+    # a built-in mat is known by its markers; a mat of the user's own by its geometry
+    calibrate = "zonkcam calibrate"
+    if args.geometry:
+        calibrate += f" --geometry {shlex.quote(escaped(args.geometry))}"
     print(
         f"Print {pdf.name} at 100% (actual size, no fit to page), lay it flat, then run: "
-        "zonkcam calibrate"
+        f"{calibrate}"
     )
     return 0

@@ -1,9 +1,10 @@
 """Finding the mat in a camera image: ArUco markers -> the mat-to-image homography.
 
-``calibrate(image, geometry)`` checks that every marker is found, the whole mat is in
-view and the image is in focus, and returns a :class:`Calibration` that maps between
-mat millimetres and image pixels. ``camera_shift(image, calibration)`` tells whether
-the camera has moved since (from whichever markers are visible).
+``find_mat(image)`` knows which built-in mat is in view by its markers (each mat has
+ids of its own). ``calibrate(image, geometry)`` checks that every marker is found, the
+whole mat is in view and the image is in focus, and returns a :class:`Calibration` that
+maps between mat millimetres and image pixels. ``camera_shift(image, calibration)`` tells
+whether the camera has moved since (from whichever markers are visible).
 """
 
 from __future__ import annotations
@@ -369,33 +370,84 @@ def load_calibration(path: str | Path) -> Calibration:
         raise CalibrationError(f"calibration file {path} is not usable ({why}); {hint}") from None
 
 
-def detect_markers(image: np.ndarray, geo: MatGeometry) -> dict[int, np.ndarray]:
-    """The mat's markers found in ``image``: id -> 4x2 corner pixels."""
+def _found(image: np.ndarray, dictionary: str) -> dict[int, np.ndarray]:
+    """Every marker of ``dictionary`` found in ``image``: id -> 4x2 corner pixels (the
+    first of an id seen twice)."""
     gray = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
-    dictionary = cv2.aruco.getPredefinedDictionary(getattr(cv2.aruco, geo.dictionary))
+    aruco = cv2.aruco.getPredefinedDictionary(getattr(cv2.aruco, dictionary))
     params = cv2.aruco.DetectorParameters()
     params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
-    corners, ids, _ = cv2.aruco.ArucoDetector(dictionary, params).detectMarkers(gray)
-    wanted = {m.id for m in geo.markers}
+    corners, ids, _ = cv2.aruco.ArucoDetector(aruco, params).detectMarkers(gray)
     found: dict[int, np.ndarray] = {}
     if ids is not None:
         for c, i in zip(corners, ids.ravel(), strict=True):
-            if int(i) in wanted and int(i) not in found:
-                found[int(i)] = c.reshape(4, 2).astype(np.float64)
+            found.setdefault(int(i), c.reshape(4, 2).astype(np.float64))
     return found
+
+
+def detect_markers(image: np.ndarray, geo: MatGeometry) -> dict[int, np.ndarray]:
+    """The mat's markers found in ``image``: id -> 4x2 corner pixels."""
+    wanted = {m.id for m in geo.markers}
+    return {i: c for i, c in _found(image, geo.dictionary).items() if i in wanted}
+
+
+MIN_MARKERS_SEEN = 2
+"""A built-in mat is in view when at least this many of its four markers are found (one
+alone may be a pattern in the print or the room that looks like a marker)."""
+
+
+def markers_in_view(image: np.ndarray) -> dict[str, dict[int, np.ndarray]]:
+    """The built-in mats (layout.SIZES) with a marker in ``image``, each with its markers
+    found (id -> 4x2 corner pixels); every built-in mat has ids of its own."""
+    geos = [load_geometry(size) for size in SIZES]
+    seen = {d: _found(image, d) for d in {g.dictionary for g in geos}}
+    out = {}
+    for size, geo in zip(SIZES, geos, strict=True):
+        mine = {i: c for i, c in seen[geo.dictionary].items() if i in {m.id for m in geo.markers}}
+        if mine:
+            out[size] = mine
+    return out
+
+
+def find_mat(
+    image: np.ndarray, seen: dict[str, dict[int, np.ndarray]] | None = None
+) -> MatGeometry:
+    """The built-in mat in ``image``, known by its markers (at least MIN_MARKERS_SEEN of
+    them); CalibrationError in one line when no mat's markers are in view or two mats'
+    are. ``seen`` is markers_in_view(image) where the caller has it."""
+    seen = markers_in_view(image) if seen is None else seen
+    mats = [size for size, found in seen.items() if len(found) >= MIN_MARKERS_SEEN]
+    if len(mats) > 1:
+        listed = [f"the {load_geometry(s).name} mat's {_ids(seen[s])}" for s in mats]
+        raise CalibrationError(
+            f"markers of {len(mats)} mats in view ({', '.join(listed[:-1])} and {listed[-1]}): "
+            "leave only the mat you play on in view"
+        )
+    if not mats:
+        ids = sorted(i for found in seen.values() for i in found)
+        what = f"only marker{'s' if len(ids) > 1 else ''} {', '.join(map(str, ids))}"
+        raise CalibrationError(
+            f"no mat in view ({what if ids else 'no marker'} found; a mat is known by at least "
+            f"{MIN_MARKERS_SEEN} of its 4 markers): make sure the whole mat is in view, lit "
+            "evenly and nothing covers its corners (a mat of your own: --geometry FILE)"
+        )
+    return load_geometry(mats[0])
+
+
+def _ids(found: dict[int, np.ndarray]) -> str:
+    """A mat's markers found, as a message lists them: ``markers 4, 5``."""
+    return f"marker{'s' if len(found) > 1 else ''} {', '.join(map(str, sorted(found)))}"
 
 
 def other_mats_in_view(image: np.ndarray, geo: MatGeometry) -> list[str]:
     """The built-in mats (layout.SIZES) with markers other than ``geo``'s that lie in
     ``image``, at least three of their four: a mat printed at another size than ``geo``'s."""
     mine = {m.id for m in geo.markers}
-    out = []
-    for size in SIZES:
-        other = load_geometry(size)
-        ids = {m.id for m in other.markers}
-        if ids != mine and len(detect_markers(image, other)) >= 3:
-            out.append(size)
-    return out
+    return [
+        size
+        for size, found in markers_in_view(image).items()
+        if {m.id for m in load_geometry(size).markers} != mine and len(found) >= 3
+    ]
 
 
 def calibrate(image: np.ndarray, geo: MatGeometry) -> Calibration:
@@ -409,7 +461,7 @@ def calibrate(image: np.ndarray, geo: MatGeometry) -> Calibration:
         if others:
             raise CalibrationError(
                 f"{where} not found: the markers in view are the {' or '.join(others)} "
-                f"mat's; calibrate with --geometry {' or '.join(others)}"
+                "mat's; leave out --geometry to calibrate the mat in view"
             )
         raise CalibrationError(
             f"{where} not found: make sure the whole mat is in view, lit "
@@ -532,3 +584,32 @@ def default_calibration_path() -> Path:
         return Path(os.environ["ZONKCAM_CALIBRATION"])
     base = xdg_folder("XDG_CONFIG_HOME", ".config", "the calibration", "--calibration FILE")
     return base / "zonkcam" / "calibration.json"
+
+
+def draw_markers(
+    image: np.ndarray, seen: dict[str, dict[int, np.ndarray]], headline: str
+) -> np.ndarray:
+    """The frame with every built-in mat's markers found outlined and numbered (markers_in_view),
+    and `headline` (which mat, or why none) across its top."""
+    out = image.copy() if image.ndim == 3 else cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
+    t = max(1, round(min(out.shape[:2]) / 300))
+    for found in seen.values():
+        for i, c in found.items():
+            cv2.polylines(out, [c.round().astype(np.int32)], True, (0, 255, 0), 2 * t, cv2.LINE_AA)
+            (tw, th), _ = cv2.getTextSize(str(i), cv2.FONT_HERSHEY_SIMPLEX, 0.8 * t, 2 * t)
+            at = tuple((c.mean(axis=0) + [-tw / 2, th / 2]).astype(int))
+            cv2.putText(
+                out, str(i), at, cv2.FONT_HERSHEY_SIMPLEX, 0.8 * t, (0, 0, 255), 2 * t, cv2.LINE_AA
+            )
+    cv2.rectangle(out, (0, 0), (out.shape[1], 28 * t), (0, 0, 0), -1)
+    cv2.putText(
+        out,
+        headline,
+        (6 * t, 20 * t),
+        cv2.FONT_HERSHEY_SIMPLEX,
+        0.6 * t,
+        (255, 255, 255),
+        t,
+        cv2.LINE_AA,
+    )
+    return out
