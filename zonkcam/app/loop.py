@@ -103,8 +103,8 @@ class TableApp:
     def charts(self, state: GameState) -> Charts | None:
         """The finished game's charts (SELECT on the game-over screen): the game played
         back from the log, and the dice of the night's games (those that began on the day
-        this one began, the demo's with the demo's) on tables that throw as many dice; None, with a message, if the log
-        cannot be read."""
+        this one began, the demo's with the demo's) on tables that throw as many dice;
+        None, with a message, if the log cannot be read."""
         keeper = self.keeper
         if keeper.game_id is None or not state.finished:
             return None

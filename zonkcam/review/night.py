@@ -1,7 +1,8 @@
 """A night's games as the review shows them: each game's score race, zonks and hot dice
-per player, drinks handed out, owed and marked drunk, its turns (the biggest, the slowest), played back
-from the game log's actions and the times they were written; and the night's summary
-over its games (who won, the biggest turn, the most zonks, the drinks, how long it ran).
+per player, drinks handed out, owed and marked drunk, its turns (the biggest, the
+slowest), played back from the game log's actions and the times they were written; and
+the night's summary over its games (who won, the biggest turn, the most zonks, the
+drinks, how long it ran).
 
 Pure: actions and times in, a :class:`GameReview` out (the command reads the log).
 
