@@ -54,14 +54,14 @@ h4 { margin: 0 0 0.3em; } section { margin-bottom: 1.5em; }
 .award .who.nobody { font-size: 1.1em; color: #777; font-weight: 400; }
 .award p { margin: 0.2em 0; } .award img { width: 100%; height: auto; border-radius: 6px; }
 .note, .when { color: #555; font-size: 0.92em; } .verdict { font-style: italic; }
-table { border-collapse: collapse; } td, th { padding: 0.2em 0.8em 0.2em 0; text-align: left; }
+table { border-collapse: collapse; }
+td, th { padding: 0.2em 0.8em 0.2em 0; text-align: left; white-space: nowrap; }
 th { border-bottom: 1px solid #999; } td { border-bottom: 1px solid #eee; }
 #summary th { border: none; vertical-align: top; white-space: nowrap; }
-#summary td { border: none; } #summary ul { margin: 0; padding-left: 1.2em; }
-td { white-space: nowrap; }
+#summary td { border: none; white-space: normal; } #summary ul { margin: 0; padding-left: 1.2em; }
 @media (max-width: 40em) { #summary th, #summary td { display: block; padding: 0; }
   #summary td { margin-bottom: 0.6em; white-space: normal; } .card { padding: 0.7em; }
-  svg.race text { font-size: 24px; } }
+  svg.race text { font-size: 21px; } }
 svg { display: block; width: 100%; height: auto; max-width: 52em; }
 svg text { font-size: 14px; fill: #333; } svg .tick { fill: #666; font-size: 13px; }
 .legend { display: flex; flex-wrap: wrap; gap: 0.2em 1.2em; list-style: none;
@@ -107,7 +107,7 @@ def line_chart(
     points = [p for line in series.values() for p in line]
     if not points:
         return "<p>No turns played.</p>"
-    left, right, bottom, top = 78, 16, 50, 30
+    left, right, bottom, top = 86, 16, 50, 30
     x_max = max(x for x, _ in points) or 1
     xs = ticks(x_max, 8)
     ys = ticks(max(y for _, y in points), 6)
@@ -116,8 +116,7 @@ def line_chart(
     base = height - bottom
     out = [f'<svg class="race" role="img" viewBox="0 0 {width} {height}">']
     out.append(
-        f'<text class="tick" x="{left - 8}" y="{top - 10}" text-anchor="end">'
-        f"{_e(unit.strip() or 'points')}</text>"
+        f'<text class="tick" x="{left + 6}" y="{top - 12}">{_e(unit.strip() or "points")}</text>'
     )
     for y in ys:
         at = base - y * sy
