@@ -107,8 +107,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     report = sub.add_parser(
         "report",
         parents=[db, demo, chosen],
-        help="the night in review: an HTML page of charts (score races, zonks, hot dice, "
-        "drinks, each die's faces and fairness, the biggest and slowest turns, roll photos)",
+        help="the night in review: an HTML page of the night's awards and charts (score "
+        "races, zonks, hot dice, drinks, the biggest and slowest turns, roll photos, each "
+        "die's faces and fairness)",
     )
     report.add_argument(
         "--out",
