@@ -105,6 +105,20 @@ def test_the_charts_count_the_nights_other_games_dice(window, tmp_path):
         assert [p.verdict.throws for p in pools] == [50]
 
 
+def test_the_charts_count_only_the_nights_games_thrown_with_as_many_dice(window, tmp_path):
+    """Was the dice of a six-dice game pooled with this five-dice game's."""
+    six = dataclasses.replace(RULES, dice=6)
+    with EventLog(tmp_path / "g.sqlite3") as log:
+        other = LoggedGame.new(log, six, [A.Players(("Ann", "Bob"))])
+        other.play(A.Roll(parse_dice([1, 1, 1, 2, 3, 4])))
+        keeper = LoggedGame.new(log, RULES, [A.Players(("Ann", "Bob"))])
+        play_a_game(keeper)
+        screen = GameScreen(window, sounds=Sounds(muted=True))
+        app = TableApp(keeper, watcher=None, screen=screen, say=lambda line: None)
+        review, pools = app.charts(keeper.state)
+        assert [(p.dice, p.verdict.throws) for p in pools] == [(5, 25)]  # this game's only
+
+
 def test_a_log_that_cannot_be_read_shows_a_message_not_charts(window, tmp_path, monkeypatch):
     with EventLog(tmp_path / "g.sqlite3") as log:
         keeper = LoggedGame.new(log, RULES, [A.Players(("Ann", "Bob"))])

@@ -103,8 +103,8 @@ class TableApp:
     def charts(self, state: GameState) -> Charts | None:
         """The finished game's charts (SELECT on the game-over screen): the game played
         back from the log, and the dice of the night's games (those that began on the day
-        this one began, the demo's with the demo's); None, with a message, if the log
-        cannot be read."""
+        this one began, the demo's with the demo's) on tables that throw as many dice;
+        None, with a message, if the log cannot be read."""
         keeper = self.keeper
         if keeper.game_id is None or not state.finished:
             return None
@@ -116,7 +116,10 @@ class TableApp:
                 )
                 night = local_time(log.began().get(game_id), "%Y-%m-%d")  # this game's
                 tonight = log.games_of(night, keeper.demo)
-                others = [n for n in tonight if n != game_id]
+                # only tables that throw as many dice: five are never pooled with six
+                others = [
+                    n for n in tonight if n != game_id and log.rules(n).dice == state.rules.dice
+                ]
                 actions = [a for n in others for a in saved_game(log, n)[0].events]
         except (StoreError, TableError) as exc:
             self._message(f"no charts: {exc}")

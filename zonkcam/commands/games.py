@@ -107,8 +107,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     report = sub.add_parser(
         "report",
         parents=[db, demo, chosen],
-        help="the night in review: an HTML page of charts (score races, zonks, hot dice, "
-        "drinks, each die's faces and fairness, the biggest and slowest turns, roll photos)",
+        help="the night in review: an HTML page of the night's awards and charts (score "
+        "races, zonks, hot dice, drinks, the biggest and slowest turns, roll photos, each "
+        "die's faces and fairness)",
     )
     report.add_argument(
         "--out",
@@ -357,33 +358,41 @@ def _chosen(args: argparse.Namespace, log: EventLog) -> list[int]:
 
 
 def _dice(args: argparse.Namespace) -> int:
-    from zonkcam.review.dice import pools
+    from zonkcam.review.dice import by_table_dice
 
     with _opened(args) as log, log.snapshot():
         wanted = _chosen(args, log)
-        actions = [a for n in wanted for a in saved_game(log, n)[0].events]
-        found = pools(actions)
+        played = []
+        for n in wanted:
+            game = saved_game(log, n)[0]
+            played.append((n, game.rules.name, game.rules.dice, game.events))
+        found = by_table_dice(played)
         note = "" if found else _demo_note(args, log, throws=True)
     if not found:
         where = f"games {', '.join(map(str, wanted))}" if wanted else "the log"
         print(f"no throws in {where}" + (f" on {args.night}" if args.night else "") + note)
         return 0
     print(f"games {', '.join(map(str, wanted))}: dice as the games kept them (corrections counted)")
-    for pool in found:
-        v = pool.verdict
-        print(f"  {pool.text}")
+    for table in found:  # five dice are never pooled with six
+        games = ", ".join(map(str, table.games))
         print(
-            "    faces 1-6: "
-            + " ".join(f"{c:>4}" for c in v.counts)
-            + f"  ({counted(v.throws, 'throw')})"
+            f"{table.name[0].upper()}{table.name[1:]}, game{'s' * (len(table.games) > 1)} {games}:"
         )
+        for pool in table.pools:
+            v = pool.verdict
+            print(f"  {pool.text}")
+            print(
+                "    faces 1-6: "
+                + " ".join(f"{c:>4}" for c in v.counts)
+                + f"  ({counted(v.throws, 'throw')})"
+            )
     return 0
 
 
 def _report(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from zonkcam.review.dice import pools
+    from zonkcam.review.dice import by_table_dice
     from zonkcam.review.night import review_game
     from zonkcam.review.report import night_title, page
 
@@ -408,7 +417,8 @@ def _report(args: argparse.Namespace) -> int:
                         RollPhotos(folder_of_photos).export(n, into)
                     photos[n] = [(seq, f"photos/game-{n:04d}-{p.name}") for seq, p in shots]
             title = night_title(games, args.night)
-            text = page(title, games, pools([a for g in games for a in g.actions]), photos)
+            tables = by_table_dice((g.game_id, g.rules_name, g.dice, g.actions) for g in games)
+            text = page(title, games, tables, photos)
             index = folder.write("index.html", text.encode("utf-8"))
     except OSError as exc:
         where = f" ({exc.filename})" if exc.filename and str(exc.filename) != str(out) else ""

@@ -107,7 +107,7 @@ def _player_rows(review: GameReview) -> list[str]:
     for name in review.players:
         if review.drinking:
             out.append(
-                f"zonks {review.zonks.get(name, 0)}  drank {review.drinks_taken.get(name, 0)}"
+                f"zonks {review.zonks.get(name, 0)}  owed {review.drinks_owed.get(name, 0)}"
                 f"  handed {review.handouts.get(name, 0)}"
             )
         else:

@@ -11,13 +11,16 @@ with no colour (typed in: text mode, a replay file), cannot be told apart and ar
 pooled: a pool's verdict is on all its dice at once (a loaded die among fair ones shows
 less strongly, so it takes more throws to catch). The table's taught examples
 (zonkcam.vision.examples) are kept per face value, not per die, so they tell no two dice
-apart."""
+apart.
+
+Only like is compared with like: the dice of tables that throw five dice are one set and
+those of six-dice tables another (:func:`by_table_dice`), never pooled together."""
 
 from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from zonkcam.game import actions as A
@@ -87,3 +90,40 @@ def pools(actions: Iterable[A.Action]) -> list[Pool]:
         name = colour or (EVERY_DIE if len(counts) == 1 else NO_COLOUR)
         out.append(Pool(name, size, verdict(faces), followed))
     return sorted(out, key=lambda p: (-p.verdict.throws, p.name))
+
+
+@dataclass(frozen=True)
+class TableDice:
+    """The dice of the tables that throw as many dice, and their pools."""
+
+    dice: int
+    """How many dice these tables throw."""
+    tables: tuple[str, ...]
+    """The tables' names, as first played."""
+    games: tuple[int, ...]
+    pools: list[Pool]
+
+    @property
+    def name(self) -> str:
+        """ "the 5-dice table (chicago)", "the 6-dice tables (detroit, all-johnnys)"."""
+        many = "s" * (len(self.tables) > 1)
+        return f"the {self.dice}-dice table{many} ({', '.join(self.tables)})"
+
+
+def by_table_dice(games: Iterable[tuple[int, str, int, Sequence[A.Action]]]) -> list[TableDice]:
+    """The pools of each set of tables that throw as many dice, from games given as (game
+    number, table name, dice the table throws, actions); fewest dice first, and only sets
+    with a throw."""
+    sets: dict[int, list[tuple[int, str, Sequence[A.Action]]]] = {}
+    for game_id, table, dice, actions in games:
+        sets.setdefault(dice, []).append((game_id, table, actions))
+    out = []
+    for dice, played in sorted(sets.items()):
+        found = pools(a for _, _, actions in played for a in actions)
+        if found:
+            thrown = [
+                (n, t) for n, t, actions in played if any(isinstance(a, A.Roll) for a in actions)
+            ]
+            tables = tuple(dict.fromkeys(t for _, t in thrown))
+            out.append(TableDice(dice, tables, tuple(n for n, _ in thrown), found))
+    return out

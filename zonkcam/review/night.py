@@ -1,7 +1,8 @@
 """A night's games as the review shows them: each game's score race, zonks and hot dice
-per player, drinks handed out and taken, its turns (the biggest, the slowest), played back
-from the game log's actions and the times they were written; and the night's summary
-over its games (who won, the biggest turn, the most zonks, the drinks, how long it ran).
+per player, drinks handed out, owed and marked drunk, its turns (the biggest, the
+slowest), played back from the game log's actions and the times they were written; and
+the night's summary over its games (who won, the biggest turn, the most zonks, the
+drinks, how long it ran).
 
 Pure: actions and times in, a :class:`GameReview` out (the command reads the log).
 
@@ -66,7 +67,10 @@ class GameReview:
     """After each turn: (turns played, every player's total)."""
     zonks: dict[str, int] = field(default_factory=dict)
     hot_dice: dict[str, int] = field(default_factory=dict)
-    drinks_taken: dict[str, int] = field(default_factory=dict)
+    drinks_owed: dict[str, int] = field(default_factory=dict)
+    """Drinks each player was given to drink (a penalty, a board image), drunk or not."""
+    drinks_drunk: dict[str, int] = field(default_factory=dict)
+    """Of those, the drinks marked drunk (ROLL held, `drunk`)."""
     handouts: dict[str, int] = field(default_factory=dict)
     turns: list[Turn] = field(default_factory=list)
     drinking: bool = False
@@ -93,6 +97,8 @@ class GameReview:
     """Whether its times were kept at the table (not typed in at once: TYPED_IN_GAP)."""
     times_unreadable: bool = False
     """Whether some of its times in the log are unreadable (a damaged log): none is used."""
+    dice: int = 5
+    """How many dice the table throws."""
 
     def standing(self, name: str) -> str:
         """A player's result in words: "7 B's (5,400 points)", "10,350"."""
@@ -156,6 +162,7 @@ def review_game(
         drinking=bool(rules.drinking.penalties),
         by_bees=rules.bees and rules.winner_by is WinnerBy.BEES,
         times_unreadable=unreadable,
+        dice=rules.dice,
     )
     # kept by real name while the game is played back; named as the game ends
     hot: dict[str, int] = {}
@@ -214,7 +221,8 @@ def review_game(
     review.hot_dice = {name[k]: v for k, v in hot.items()}
     review.handouts = {name[p.name]: handouts.get(p.name, 0) for p in state.players}
     review.zonks = {name[p.name]: p.zonks for p in state.players}
-    review.drinks_taken = {name[p.name]: p.drinks for p in state.players}
+    review.drinks_owed = {name[p.name]: p.drinks for p in state.players}
+    review.drinks_drunk = {name[p.name]: p.drunk for p in state.players}
     review.scores = {name[p.name]: p.score for p in state.players}
     review.bees = {name[p.name]: p.bees for p in state.players} if rules.bees else {}
     review.finished = state.finished
@@ -254,7 +262,10 @@ class Summary:
     """Zonks per player over the games."""
     handed_out: dict[str, int]
     """Drinks handed out per player over the drinking games."""
-    drinks_taken: int
+    drinks_owed: int
+    """Drinks given to drink over the drinking games (a penalty, a board image)."""
+    drinks_drunk: int
+    """Of those, the drinks marked drunk."""
     drinking: bool
     """Whether any game with a turn was on a drinking table."""
     started: float | None
@@ -300,7 +311,8 @@ def summary(games: Sequence[GameReview]) -> Summary:
         biggest=biggest,
         zonks=zonks,
         handed_out=handed,
-        drinks_taken=sum(sum(g.drinks_taken.values()) for g in games if g.drinking),
+        drinks_owed=sum(sum(g.drinks_owed.values()) for g in games if g.drinking),
+        drinks_drunk=sum(sum(g.drinks_drunk.values()) for g in games if g.drinking),
         drinking=any(g.drinking and g.turns for g in games),
         started=min((g.started for g in timed if g.started is not None), default=None),
         ended=max((g.ended for g in timed if g.ended is not None), default=None),
