@@ -680,7 +680,8 @@ def test_game_over_is_printed_once(tmp_path):
     out = "\n".join(shown)
     assert keeper.state.finished
     assert out.count("GAME OVER: Ann wins") == 1, out
-    assert shown[-1] == "Game 1 saved: it is over"
+    assert shown[-2:] == ["GAME OVER: Ann wins", "Game 1 saved: it is over"]  # after the board
+    assert shown[-3].startswith("  Ann              1000")  # the final board
 
 
 def test_the_board_marks_the_player_to_play_unlike_the_prompt(tmp_path):

@@ -168,7 +168,8 @@ class TextPlay:
             self.write(f"! {exc}")
             return True
         log = new.log[seen:] if not isinstance(action, A.Undo) else new.log[-1:]
-        for entry in log:
+        shown = log[:-1] if new.finished else log  # GAME OVER: the status line, once, below
+        for entry in shown:
             self.write(f"  {entry}")
         if new.phase is Phase.DECIDE:
             self.write(keeps_text(new))
@@ -187,8 +188,7 @@ class TextPlay:
             if not self._name(joined.name):
                 return False
             new = self.keeper.state
-        if not new.finished:  # a game's end is its last log line, printed above
-            self.write(status_line(new))
+        self.write(status_line(new))
         return True
 
     def _name(self, player: str) -> bool:
