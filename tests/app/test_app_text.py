@@ -36,7 +36,8 @@ def test_words(game):
     assert parse_line("spaced Bob", game.state) == A.Penalty("spaced", "Bob")
     assert parse_line("land choose Bob", game.state) == A.Land("choose", "Bob")
     assert parse_line("leave Ann", game.state) == A.Leave("Ann")
-    assert parse_line("roll 2w 2w 3r 3r 4g 4g", game.state) == A.Roll(
+    detroit = Game(PRESETS["detroit"], [A.Players(("Ann", "Bob"))]).state
+    assert parse_line("roll 2w 2w 3r 3r 4g 4g", detroit) == A.Roll(
         parse_dice(["2w", "2w", "3r", "3r", "4g", "4g"])
     )
     assert parse_line("help", game.state) == "help"
@@ -220,7 +221,7 @@ def test_all_johnnys_shows_the_turn_and_the_score_sheet(tmp_path):
     )
     assert "Ann (turn 1 of 21): roll 6 dice" in out
     assert "Ann (turn 2 of 21): roll 6 dice" in out
-    board = out[out.rindex("> Ann") :]
+    board = out[out.rindex("* Ann") :]
     assert "turns  1/21" in board and "last turn: 1050 (+1)" in board
     assert "last turn: Z (newbie) (+1)" in board
     sheet = out[out.index("  turn  Ann") :].splitlines()
@@ -257,11 +258,12 @@ def test_a_player_joining_the_drinking_table_gets_a_zonk_name(tmp_path):
         TextPlay(keeper, read=read, write=shown.append, advisor=Advisor()).run()
     out, state = "\n".join(shown), keeper.state
     # a chooser who is not playing, or the newcomer, is refused before the name is asked
+    # the newcomer is called by their seat, never by their real name
     assert asked[1:5] == [
-        "Who chooses a zonk name for Dee? (a player's name; Enter to skip) ",
-        "Who chooses a zonk name for Dee? (a player's name; Enter to skip) ",
-        "Who chooses a zonk name for Dee? (a player's name; Enter to skip) ",
-        "Snake, the zonk name for Dee: ",
+        "Who chooses a zonk name for Player 4? (a player's name; Enter to skip) ",
+        "Who chooses a zonk name for Player 4? (a player's name; Enter to skip) ",
+        "Who chooses a zonk name for Player 4? (a player's name; Enter to skip) ",
+        "Snake, the zonk name for Player 4: ",
     ]
     assert "! no player called 'Xyz' (playing: Snake, Noodle, Captain, Player 4)" in out
     assert "! nobody names themself" in out
@@ -312,7 +314,7 @@ def test_hand_outs_and_rules_are_marked_given_and_the_board_shows_what_is_owed(t
     assert "RULES TO MAKE: Snake 1 (type ruled when they are made)" in out
     assert "  HANDED OUT: Snake 3" in out and "! nobody has drinks to hand out" in out
     assert "  RULES MADE: Snake 1" in out
-    snake = next(line for line in board[-6:] if line.lstrip("> ").startswith("Snake"))
+    snake = next(line for line in board[-6:] if line.lstrip("* ").startswith("Snake"))
     assert "to hand out 0  rules to make 0" in snake
     p = state.players[0]
     assert (p.handouts, p.handouts_due, p.rules, p.rules_due) == (3, 0, 1, 0)
@@ -509,7 +511,7 @@ def test_the_drinking_table_asks_every_player_a_zonk_name_from_someone_else(
         and "Bob, choose a zonk name for Ann: " in asked
     )
     assert "! Bob needs a zonk name: the drinking table shows only those" in out  # no skipping
-    rows = [line.lstrip("> ").split()[0] for line in out.splitlines() if "drinks due" in line]
+    rows = [line.lstrip("* ").split()[0] for line in out.splitlines() if "drinks due" in line]
     assert rows and set(rows) == {"Captain", "Noodle"}  # the board shows only zonk names
     with EventLog(tmp_path / "g.db") as log:
         (game,) = log.games()
@@ -622,3 +624,220 @@ def test_the_text_mode_answers_odds_with_the_advisor_the_app_hands_it(
     assert main(["play", "--text", "--players", "Ann", "Bob", "--db", str(tmp_path / "g.db")]) == 0
     assert "odds for Ann" in capsys.readouterr().out
     assert len(made) == 1 and Marked.asked == 1
+
+
+# -- issue 67: resuming, and small wrong turns -------------------------------------------------
+
+
+def test_a_drinking_join_asks_by_seat_and_zonk_names_never_real_names(tmp_path):
+    """A newcomer is called by their seat, the chooser by their zonk name, whatever the
+    scorekeeper typed (the drinking table shows only zonk names)."""
+    asked: list[str] = []
+    lines = iter(["join Dee", "Ann", "Hoppy", "zonkname Ann", "Bob", "Slinky", "quit"])
+
+    def read(prompt):
+        asked.append(prompt)
+        return next(lines)
+
+    shown: list[str] = []
+    with EventLog(tmp_path / "g.db") as log:
+        keeper = LoggedGame.new(log, PRESETS["drinking"], ZONK_NAMED)
+        TextPlay(keeper, read=read, write=shown.append, advisor=Advisor()).run()
+    assert asked[1:3] == [
+        "Who chooses a zonk name for Player 4? (a player's name; Enter to skip) ",
+        "Snake, the zonk name for Player 4: ",
+    ]
+    assert asked[4:6] == [
+        "Who chooses a zonk name for Snake? (a player's name; Enter to skip) ",
+        "Noodle, the zonk name for Snake: ",
+    ]
+    printed = [*shown, *asked[1:3], *asked[4:6]]
+    assert not any(n in line for line in printed for n in ("Ann", "Bob", "Cy", "Dee"))
+    assert [keeper.state.shown_name(p) for p in keeper.state.players] == [
+        "Slinky",
+        "Noodle",
+        "Captain",
+        "Hoppy",
+    ]
+
+
+def test_game_over_is_printed_once(tmp_path):
+    import dataclasses
+
+    rules = dataclasses.replace(PRESETS["chicago"], target=1000)
+    shown: list[str] = []
+    lines = iter(["11123", "111", "b"])
+
+    def read(_prompt):
+        line = next(lines, None)
+        if line is None:
+            raise EOFError
+        return line
+
+    with EventLog(tmp_path / "g.db") as log:
+        keeper = LoggedGame.new(log, rules, [A.Players(("Ann", "Bob"))])
+        TextPlay(keeper, read=read, write=shown.append, advisor=Advisor()).run()
+    out = "\n".join(shown)
+    assert keeper.state.finished
+    assert out.count("GAME OVER: Ann wins") == 1, out
+    assert shown[-2:] == ["GAME OVER: Ann wins", "Game 1 saved: it is over"]  # after the board
+    assert shown[-3].startswith("  Ann              1000")  # the final board
+
+
+def test_the_board_marks_the_player_to_play_unlike_the_prompt(tmp_path):
+    from zonkcam.app.text_views import TURN_MARK, board_text
+
+    game = Game(PRESETS["classic-10000"], [A.Players(("Ann", "Bob"))])
+    rows = board_text(game.state).splitlines()
+    assert TURN_MARK != ">" and rows[0].startswith(f"{TURN_MARK} Ann")
+    assert not any(row.startswith(">") for row in rows)
+    assert rows[1].startswith("  Bob")
+
+
+def detroit_after(*lines):
+    """A detroit game with these typed lines played."""
+    game = Game(PRESETS["detroit"], [A.Players(("Ann", "Bob"))])
+    for line in lines:
+        game.play(parse_line(line, game.state))
+    return game
+
+
+def test_detroit_refuses_a_colour_the_table_has_not():
+    game = detroit_after()
+    with pytest.raises(TableError) as info:
+        parse_line("1b 2b 3r 3r 4g 4g", game.state)
+    message = str(info.value)
+    assert "'b' is not a colour of the detroit table's dice" in message
+    assert "w white, r red, g green" in message and "blue" not in message
+    # the rules refuse it too, whoever hands it in (blue pairs would score 1,000)
+    with pytest.raises(TableError, match="dice are white, red and green, not blue"):
+        game.play(A.Roll(parse_dice(["1b", "1b", "3r", "3r", "4g", "4g"])))
+
+
+def test_detroit_refuses_more_dice_of_a_colour_than_are_left_to_roll():
+    game = detroit_after("1w 1w 2r 3r 4g 6g", "11")  # both whites set aside
+    with pytest.raises(TableError) as info:
+        parse_line("1w 5w 2r 3g", game.state)
+    assert "2 white dice cannot be rolled: 2 of the detroit table's 2 white dice" in str(info.value)
+    with pytest.raises(TableError, match="1 white die cannot be rolled"):
+        parse_line("1w 5r 2r 3g", game.state)
+    assert parse_line("1r 5r 2g 3g", game.state).dice[0] == parse_dice(["1r"])[0]
+    assert parse_line("1 5 2 3", game.state)  # without colours: nothing to check
+    # a kept 1 that was white or red: either way the roll must fit
+    game = detroit_after("1w 1r 2r 3w 4g 6g", "1")
+    assert parse_line("5w 2r 3w 4g 6g", game.state)  # the red 1 was kept
+    assert parse_line("5w 2r 3r 4g 6g", game.state)  # the white 1 was kept
+    with pytest.raises(TableError, match="do not fit the dice set aside"):
+        parse_line("5w 2w 3r 3r 6g", game.state)
+    # hot dice pick every die up again
+    game = detroit_after("1w 1w 1r 5r 5g 5g", "111555")
+    assert parse_line("1w 1w 2r 3r 4g 6g", game.state)
+
+
+def test_six_equal_dice_on_detroit_are_not_asked_for_colours():
+    game = detroit_after()
+    roll = parse_line("333333", game.state)
+    assert roll == A.Roll(parse_dice([3] * 6))
+    assert game.play(roll).turn.score.best.points == 1000  # colour pairs, whatever the colours
+    with pytest.raises(TableError, match="as colour pairs"):
+        parse_line("333344", detroit_after().state)
+
+
+@pytest.mark.parametrize("line", ["12a45", "roll 1 2 a 4 5", "keep 1x"])
+def test_a_typo_on_a_table_without_colours_is_answered_as_a_typo(game, line):
+    if line.startswith("keep"):
+        game.play(A.Roll(parse_dice([1, 5, 5, 6, 6])))
+    with pytest.raises(TableError) as info:
+        parse_line(line, game.state)
+    message = str(info.value)
+    assert "cannot read dice from" in message and "type values 1-6" in message
+    assert "colour" in message and "white" not in message and "(w)" not in message
+
+
+def test_banking_with_nothing_kept_where_every_die_scores_says_why_it_is_refused(tmp_path):
+    out, state = session(tmp_path, "chicago", ["12345", "b", "12345", "b", "quit"])
+    refusals = [line for line in out.splitlines() if line.startswith("! ")]
+    assert refusals[0].startswith("! no bank straight after this roll: its best keep (1 2 3 4 5)")
+    assert "keep them, then roll" in refusals[0]
+    assert (
+        refusals[1]
+        == "! Ann set every die aside (hot dice), so must roll all 5 dice again before banking"
+    )
+    assert not any(r.startswith("! HOT DICE") for r in refusals)
+    assert state.turn.total == 1500
+
+
+def _typed_into_play(tmp_path, monkeypatch, capsys, lines, *argv):
+    """``zonkcam play --text`` on one game log with these lines piped in: what it printed."""
+    import io
+    import sys
+
+    from zonkcam.cli import main
+
+    monkeypatch.setattr(sys, "stdin", io.StringIO("".join(f"{line}\n" for line in lines)))
+    code = main(["play", "--text", "--db", str(tmp_path / "g.db"), *argv])
+    captured = capsys.readouterr()
+    assert code == 0, captured.err
+    return captured.out
+
+
+def test_a_plain_text_session_resumes_the_unfinished_game(tmp_path, monkeypatch, capsys):
+    """Killed mid-turn (the session ends with the turn half played): run again, and the
+    game goes on with the same scores and turn; new starts another game instead."""
+    # Ann banks 1000, Bob keeps three 1s and is stopped there
+    _typed_into_play(
+        tmp_path,
+        monkeypatch,
+        capsys,
+        ["11155", "111", "b", "11123", "111", "quit"],
+        "--rules",
+        "chicago",
+        "--players",
+        "Ann",
+        "Bob",
+    )
+    out = _typed_into_play(tmp_path, monkeypatch, capsys, ["", "12"])
+    assert "Unfinished game 1: chicago, Ann, Bob (6 actions)" in out
+    assert "Resume game 1?" in out
+    assert "Game 1: chicago" in out
+    board = [line for line in out.splitlines() if line.endswith("zonks 0")]
+    assert board == ["  Ann              1000  zonks 0", "* Bob                 0  zonks 0"]
+    assert "Bob: roll 2 dice (or bank) | turn total 1000" in out
+    assert "Bob rolls 1 2" in out  # played on in the same turn
+    with EventLog(tmp_path / "g.db") as log:
+        (game,) = log.games()
+        assert game.events == 7
+    # new: a new game's set-up instead; --new skips the question
+    out = _typed_into_play(tmp_path, monkeypatch, capsys, ["new", "", "Cy Dee", "quit"])
+    assert "Game 2: classic-10000" in out
+    out = _typed_into_play(tmp_path, monkeypatch, capsys, ["all-johnnys", "Eve", "quit"], "--new")
+    assert "Resume game" not in out and "Game 3: all-johnnys" in out
+    # several unfinished: named, the latest by default, another by its number
+    out = _typed_into_play(tmp_path, monkeypatch, capsys, ["7", "1", "quit"])
+    assert [line for line in out.splitlines() if line.startswith("Unfinished")] == [
+        "Unfinished game 1: chicago, Ann, Bob (7 actions)",
+        "Unfinished game 2: classic-10000, Cy, Dee (1 action)",
+        "Unfinished game 3: all-johnnys, Eve (1 action)",
+    ]
+    assert "! Enter resumes game 3, new starts another game, or type one of 1, 2, 3" in out
+    assert "Game 1: chicago" in out
+
+
+def test_players_on_the_command_line_resume_the_unfinished_game_as_the_table_does(
+    tmp_path, monkeypatch, capsys
+):
+    argv = ("--rules", "chicago", "--players", "Ann", "Bob")
+    _typed_into_play(tmp_path, monkeypatch, capsys, ["11155", "111", "quit"], *argv)
+    out = _typed_into_play(tmp_path, monkeypatch, capsys, ["quit"], *argv)
+    assert out.startswith("Resuming unfinished game 1 (start another with --new)")
+    assert "Ann: roll 2 dice (or bank) | turn total 1000" in out
+    out = _typed_into_play(tmp_path, monkeypatch, capsys, ["quit"], *argv, "--new")
+    assert "Game 2: chicago" in out
+
+
+def test_the_question_names_drinking_players_by_their_zonk_names(tmp_path, monkeypatch, capsys):
+    with EventLog(tmp_path / "g.db") as log:
+        LoggedGame.new(log, PRESETS["drinking"], ZONK_NAMED)
+    out = _typed_into_play(tmp_path, monkeypatch, capsys, ["", "quit"])
+    assert "Unfinished game 1: drinking, Snake, Noodle, Captain (4 actions)" in out
+    assert not any(name in out.replace("Game 1 saved", "") for name in ("Ann", "Bob", "Cy"))

@@ -170,3 +170,17 @@ def test_one_demo_game_kept_apart_is_named_alone(tmp_path, capsys):
     code, said = _run(capsys, "games", "dice", "--db", db)
     assert code == 0
     assert said.endswith("; the demo's game 1 is kept apart: add --demo to see it\n")
+
+
+def test_games_show_begins_with_a_header_naming_the_game_and_the_columns(tmp_path, capsys):
+    db = str(tmp_path / "g.db")
+    with EventLog(db) as log:
+        keeper = _played(log, "classic-10000", ("Ann", "Bob"), 12, seed=3)
+        events = len(log.actions(keeper.game_id))
+    code, out = _run(capsys, "games", "show", "1", "--db", db)
+    assert code == 0, out
+    lines = out.splitlines()
+    assert lines[0].startswith(f"game 1: classic-10000, in play, {events} actions, last action ")
+    assert lines[1].split() == ["player", "score"]
+    assert lines[1].index("score") + len("score") == lines[2].index("  zonks")  # over the scores
+    assert lines[4] == "log:" and lines[5].startswith("Players: Ann, Bob")

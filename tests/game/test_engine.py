@@ -739,10 +739,11 @@ def test_johnnys_tie_on_bees_is_broken_by_points():
 
 def test_chicago_hot_dice_must_roll_again():
     game = play(CHICAGO, [{"players": ["A", "B"]}, {"roll": [1, 2, 3, 4, 5]}])
-    refused(game, {"bank": True}, BankError, "HOT DICE")
+    # nothing kept yet: banking would take the points, every die, so the bank is refused
+    refused(game, {"bank": True}, BankError, "no bank straight after this roll")
     game.play(act({"keep": [1, 2, 3, 4, 5]}))
     assert game.state.turn.total == 1500
-    refused(game, {"bank": True}, BankError, "HOT DICE")
+    refused(game, {"bank": True}, BankError, r"A set every die aside \(hot dice\), so must roll")
     game.play(act({"roll": [1, 2, 2, 3, 4]}))
     game.play(act({"bank": True}))
     assert who(game, "A").score == 1600
@@ -848,7 +849,7 @@ def test_drinking_entry_is_350():
 
 def test_drinking_hot_dice_must_roll():
     game = play(DRINKING, [{"players": ["A", "B"]}, {"roll": [1, 2, 3, 4, 5]}])
-    refused(game, {"bank": True}, BankError, "HOT DICE")
+    refused(game, {"bank": True}, BankError, "sets every die aside \\(hot dice\\)")
     game.play(act({"keep": [1, 2, 3, 4, 5]}))
     refused(game, {"bank": True}, BankError)
     game.play(act({"roll": [5, 2, 3, 4, 6]}))

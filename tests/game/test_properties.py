@@ -117,6 +117,9 @@ def oracle_keeps(rules, roll, context=None, colour_pairs=False):
 
 
 def check_against_oracle(rules, roll, context=None, colour_pairs=False):
+    full = len(roll) == rules.dice if context is None else context.full_roll
+    if rules.points.colour_pairs and full and len(roll) == 6 and len({d.value for d in roll}) == 1:
+        colour_pairs = True  # six equal dice pair whatever their colours (docs/rules.md)
     score = score_roll(rules, roll, context)
     expected = oracle_keeps(rules, roll, context, colour_pairs)
     got = {k.dice: k.points for k in score.keeps}

@@ -128,7 +128,7 @@ def test_a_custom_table_loads(tmp_path):
     game = Game(rules)
     game.play(A.action_from_json({"players": ["A", "B"]}))
     game.play(A.action_from_json({"roll": [1, 2, 3, 4, 5]}))
-    with pytest.raises(BankError, match="HOT DICE"):
+    with pytest.raises(BankError, match="sets every die aside"):
         game.play(A.Bank())
 
 

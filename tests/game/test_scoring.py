@@ -11,7 +11,7 @@ import pytest
 from zonkcam.game.dice import Die, parse_dice
 from zonkcam.game.errors import BadDiceError, IllegalKeepError
 from zonkcam.game.rules import PRESETS, Points, rules_from_dict
-from zonkcam.game.scoring import RollContext, clear_keep_cache, score_roll
+from zonkcam.game.scoring import RollContext, clear_keep_cache, colours_needed, score_roll
 
 CLASSIC = PRESETS["classic-10000"]
 JOHNNYS = PRESETS["all-johnnys"]
@@ -99,7 +99,8 @@ def test_keeps_are_sorted_best_first():
 
 def test_without_a_rule_for_more_of_a_kind():
     # docs/rules.md: six of a kind scores as two triples; a fourth die scores only as 1 or 5.
-    assert keep_points(DETROIT, [2, 2, 2, 2, 2, 2], [2, 2, 2, 2, 2, 2]) == 400
+    six = dataclasses.replace(DETROIT, points=dataclasses.replace(DETROIT.points, colour_pairs=0))
+    assert keep_points(six, [2, 2, 2, 2, 2, 2], [2, 2, 2, 2, 2, 2]) == 400
     assert keep_points(CHICAGO, [4, 4, 4, 4, 1], [4, 4, 4, 1]) == 500
     with pytest.raises(IllegalKeepError):
         score_roll(CHICAGO, parse_dice([4, 4, 4, 4, 1])).keep_for([4, 4, 4, 4])
@@ -243,6 +244,18 @@ def test_detroit_colour_pairs_are_1000():
     assert score_roll(DETROIT, mixed).zonk
     # Without colours nobody can tell: no colour pairs.
     assert score_roll(DETROIT, parse_dice([2, 2, 3, 3, 4, 4])).zonk
+
+
+def test_six_equal_detroit_dice_are_colour_pairs_whatever_their_colours():
+    # both whites, both reds and both greens show the one number: no colours needed
+    plain = score_roll(DETROIT, parse_dice([3, 3, 3, 3, 3, 3]))
+    coloured = score_roll(DETROIT, parse_dice(["3w", "3r", "3g", "3w", "3r", "3g"]))
+    assert plain.best.points == coloured.best.points == 1000
+    assert plain.best.combos == ("colour pairs",)
+    assert colours_needed(DETROIT, parse_dice([3, 3, 3, 3, 3, 3])) is None
+    assert colours_needed(DETROIT, parse_dice([3, 3, 3, 3, 4, 4])) is not None
+    # with fewer dice rolled there are no pairs to make
+    assert score_roll(DETROIT, parse_dice([3, 3, 3, 3, 3])).best.points == 300
 
 
 def test_detroit_colour_pairs_need_all_six_dice():

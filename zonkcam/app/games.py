@@ -11,8 +11,8 @@ from zonkcam.game import actions as A
 from zonkcam.game.errors import TableError
 from zonkcam.game.names import escaped, quoted
 from zonkcam.game.rules import RuleSet
-from zonkcam.record.logged_game import LoggedGame
-from zonkcam.record.store import EventLog
+from zonkcam.record.logged_game import LoggedGame, saved_game
+from zonkcam.record.store import EventLog, GameRecord, StoreError
 
 DEMO_PLAYERS = ("Ann", "Bob", "Cy")
 
@@ -59,3 +59,23 @@ def new_game(log: EventLog, rules: RuleSet, names: list[str], *, demo: bool = Fa
         return LoggedGame.new(log, rules, [A.Players(tuple(names))], demo=demo)
     except TableError as exc:
         raise UserError(str(exc)) from None
+
+
+def unfinished_games(log: EventLog) -> list[GameRecord]:
+    """The games people left unfinished, oldest first (never a demo game: the demo plays
+    only its own)."""
+    return [g for g in log.games() if not g.finished and not g.demo]
+
+
+def shown_players(log: EventLog, g: GameRecord) -> str:
+    """The game's players as its table shows them: on a table with zonk names, their zonk
+    names (a player still without one by seat), never the real ones."""
+    try:
+        if not log.rules(g.id).drinking.zonk_names:
+            return ", ".join(g.players)
+        state = saved_game(log, g.id)[0].state
+    except StoreError:
+        if g.rules_name != "drinking":
+            return ", ".join(g.players)
+        return "(names not shown: the game cannot be played back)"
+    return ", ".join(state.shown_name(p) for p in state.players)

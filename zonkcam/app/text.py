@@ -2,8 +2,9 @@
 
 ``TextPlay`` runs the prompt loop over a :class:`LoggedGame` (each line read by
 :mod:`zonkcam.app.text_grammar`, shown with :mod:`zonkcam.app.text_views`);
-:func:`run_text` is ``zonkcam play --text``: it seats a new game or resumes one, with line
-editing at a terminal, and ends on Ctrl-C, SIGTERM or SIGHUP with every action saved.
+:func:`run_text` is ``zonkcam play --text``: it resumes the unfinished game (asking
+which, as the table's set-up screen does) or seats a new one, with line editing at a
+terminal, and ends on Ctrl-C, SIGTERM or SIGHUP with every action saved.
 """
 
 from __future__ import annotations
@@ -19,7 +20,13 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from zonkcam.advisor.advice import Advisor
-from zonkcam.app.games import new_game, resume, resume_command
+from zonkcam.app.games import (
+    new_game,
+    resume,
+    resume_command,
+    shown_players,
+    unfinished_games,
+)
 from zonkcam.app.text_grammar import HELP, parse_line, player_names
 from zonkcam.app.text_views import (
     board_text,
@@ -34,7 +41,7 @@ from zonkcam.game import actions as A
 from zonkcam.game.engine import check_namer
 from zonkcam.game.errors import RulesError, TableError
 from zonkcam.game.game import Game
-from zonkcam.game.names import escaped, quoted, unprintable
+from zonkcam.game.names import counted, escaped, quoted, unprintable
 from zonkcam.game.rules import PRESETS, RuleSet, load_rules
 from zonkcam.game.state import GameState, Phase
 from zonkcam.places import xdg_folder
@@ -161,7 +168,8 @@ class TextPlay:
             self.write(f"! {exc}")
             return True
         log = new.log[seen:] if not isinstance(action, A.Undo) else new.log[-1:]
-        for entry in log:
+        shown = log[:-1] if new.finished else log  # GAME OVER: the status line, once, below
+        for entry in shown:
             self.write(f"  {entry}")
         if new.phase is Phase.DECIDE:
             self.write(keeps_text(new))
@@ -177,16 +185,19 @@ class TextPlay:
                 self.write(due)
         joined = new.find(action.name) if isinstance(action, A.Join) else None
         if joined is not None and new.rules.drinking.zonk_names and not joined.zonk_name:
-            if not self._name(joined.name, action.name):
+            if not self._name(joined.name):
                 return False
             new = self.keeper.state
         self.write(status_line(new))
         return True
 
-    def _name(self, player: str, called: str) -> bool:
-        """Ask who gives ``player`` (as the scorekeeper typed them: ``called``) a zonk name,
-        and the name (Enter skips); a chooser who is not playing, or who is ``player``, is
-        refused before the name is asked. False when the answer is quit (or the input ends)."""
+    def _name(self, player: str) -> bool:
+        """Ask who gives ``player`` (a real name) a zonk name, and the name (Enter skips);
+        a chooser who is not playing, or who is ``player``, is refused before the name is
+        asked. Both are called as the table shows them (``Player 4`` until named), never
+        by a real name. False when the answer is quit (or the input ends)."""
+        state = self.keeper.state
+        called = state.shown_name(state.find(player))
         while True:
             namer = self._answer(
                 f"Who chooses a zonk name for {called}? (a player's name; Enter to skip) "
@@ -194,11 +205,13 @@ class TextPlay:
             if not namer:
                 return namer is not None
             try:
-                check_namer(self.keeper.state, player, namer)
+                chooser = check_namer(self.keeper.state, player, namer)[1]
             except TableError as exc:
                 self.write(f"! {exc}")
                 continue
-            name = self._answer(f"{namer}, the zonk name for {called}: ")
+            name = self._answer(
+                f"{self.keeper.state.shown_name(chooser)}, the zonk name for {called}: "
+            )
             if not name:
                 return name is not None
             try:
@@ -228,7 +241,7 @@ class TextPlay:
                 self.write(f"! the {state.rules.name} table does not use zonk names")
             elif state.find(player) is None:
                 self.write(f"! no player called {quoted(player)}")
-            elif not self._name(state.find(player).name, player):
+            elif not self._name(state.find(player).name):
                 return False
             else:
                 self.write(status_line(self.keeper.state))
@@ -294,12 +307,52 @@ def run_text(args: argparse.Namespace) -> int:
     if sys.stdin.isatty():
         line_editing(history_path())
     with EventLog(args.db) as log:
-        keeper = resume(log, args.resume) if args.resume else _new_text_game(log, args)
+        keeper = _game_to_play(log, args)
         print(f"Game {keeper.game_id}: {escaped(keeper.state.rules.name)} (type help for commands)")
         saved = TextPlay(
             keeper, resume_command=resume_command(args, keeper.game_id), advisor=cached_advisor()
         ).run()
     return 0 if saved else 1
+
+
+def _game_to_play(log: EventLog, args: argparse.Namespace) -> LoggedGame:
+    """The game ``--resume`` names; else, as the table app does, the unfinished game:
+    with ``--players`` or ``--rules`` the latest is resumed (they seat a new game only
+    when none is in play), without them the unfinished games are named and the answer
+    (Enter: the latest) picks one, or ``new``; ``--new`` or no unfinished game: a new
+    game's set-up."""
+    if args.resume:
+        return resume(log, args.resume)
+    unfinished = [] if args.new else unfinished_games(log)
+    if not unfinished:
+        return _new_text_game(log, args)
+    latest = unfinished[-1]
+    if args.players or args.rules:
+        print(f"Resuming unfinished game {latest.id} (start another with --new)")
+        return resume(log, str(latest.id))
+    for game in unfinished:
+        players = shown_players(log, game)
+        print(
+            f"Unfinished game {game.id}: {escaped(game.rules_name)}, {escaped(players)} "
+            f"({counted(game.events, 'action')})"
+        )
+    numbers = {str(g.id): g.id for g in unfinished}
+    while True:
+        answer = _ask(
+            f"Resume game {latest.id}? (Enter: yes; new: a new game"
+            + ("; or another game's number" if len(unfinished) > 1 else "")
+            + ") "
+        ).lower()
+        if answer in ("", "y", "yes"):
+            return resume(log, str(latest.id))
+        if answer in ("new", "n", "no"):
+            return _new_text_game(log, args)
+        if answer.lstrip("#") in numbers:
+            return resume(log, answer.lstrip("#"))
+        print(
+            f"! Enter resumes game {latest.id}, new starts another game"
+            + (f", or type one of {', '.join(numbers)}" if len(unfinished) > 1 else "")
+        )
 
 
 def _ask(prompt: str) -> str:

@@ -5,9 +5,11 @@ them.
 
 from __future__ import annotations
 
+import re
+
 from zonkcam.game import actions as A
-from zonkcam.game.dice import Die, parse_typed_dice
-from zonkcam.game.engine import allowed
+from zonkcam.game.dice import COLOURS, DETROIT_DICE, Die, parse_typed_dice
+from zonkcam.game.engine import allowed, check_colours_left
 from zonkcam.game.errors import TableError
 from zonkcam.game.names import quoted
 from zonkcam.game.scoring import colours_needed
@@ -51,6 +53,11 @@ _SIMPLE = {
 _VIEWS = {"keeps", "board", "sheet", "log", "odds", "help", "?", "quit", "q", "exit"}
 
 
+COLOURS_BY_NAME = {name: letter for letter, name in COLOURS.items()}
+_LETTERS = re.compile(r"[^\W\d_]+")
+"""Runs of letters in a typed line (colours, or typos)."""
+
+
 class InputError(TableError):
     """A typed line that is not a command."""
 
@@ -84,9 +91,9 @@ def parse_line(line: str, state: GameState) -> A.Action | str:
     if word in ("join", "leave") and rest:
         return A.Join(rest) if word == "join" else A.Leave(rest)
     if word in ("roll", "r"):
-        return _roll(parse_typed_dice(rest), state)
+        return _roll(_typed_dice(rest, state), state)
     if word in ("keep", "k"):
-        return A.Keep(tuple(sorted(d.value for d in parse_typed_dice(rest))))
+        return A.Keep(tuple(sorted(d.value for d in _typed_dice(rest, state))))
     if text.startswith("#"):
         keeps = state.turn.score.keeps if state.turn.score and state.phase is Phase.DECIDE else ()
         go = len(keeps) + 1 if keeps and allowed(state, A.GoFor1000()) else 0
@@ -102,18 +109,41 @@ def parse_line(line: str, state: GameState) -> A.Action | str:
             return A.GoFor1000()
         return A.Keep(keeps[int(number) - 1].dice)
     if text and text[0].isdigit():
-        dice = parse_typed_dice(text)
+        dice = _typed_dice(text, state)
         if state.phase is Phase.DECIDE:
             return A.Keep(tuple(sorted(d.value for d in dice)))
         return _roll(dice, state)
     raise InputError(f"not a command: {quoted(text)} (type help)")
 
 
+def _typed_dice(text: str, state: GameState) -> tuple[Die, ...]:
+    """Typed dice; a letter that is not one of the table's colours is refused as the typo
+    it is (a table without colours takes digits only)."""
+    rules = state.rules
+    colours = {c: COLOURS_BY_NAME[c] for c in DETROIT_DICE} if rules.points.colour_pairs else {}
+    for word in _LETTERS.findall(text):
+        if word.lower() in colours or word.lower() in colours.values():
+            continue
+        if not colours:
+            raise InputError(
+                f"cannot read dice from {quoted(text)}: type values 1-6, e.g. 12466 or "
+                f"1 2 4 6 6 (the {rules.name} table's dice have no colours)"
+            )
+        shown = ", ".join(f"{letter} {name}" for name, letter in colours.items())
+        raise InputError(
+            f"cannot read dice from {quoted(text)}: {quoted(word)} is not a colour of the "
+            f"{rules.name} table's dice ({shown})"
+        )
+    return parse_typed_dice(text)
+
+
 def _roll(dice: tuple[Die, ...], state: GameState) -> A.Roll:
-    """A typed roll; asked again with colours where colour pairs would score more."""
+    """A typed roll; asked again with colours where colour pairs would score more, and
+    refused where it has more dice of a colour than are left to roll."""
     question = colours_needed(state.rules, dice)
     if question:
         raise InputError(question)
+    check_colours_left(state, dice)
     return A.Roll(dice)
 
 

@@ -91,11 +91,18 @@ def keeps_text(state: GameState) -> str:
     return "\n".join(lines)
 
 
-def board_text(state: GameState) -> str:
+TURN_MARK = "*"
+"""Marks the player whose turn it is on the scoreboard (not ``>``: that is the prompt)."""
+
+
+def board_text(state: GameState, *, header: bool = False) -> str:
+    """The scoreboard, a player a line, the player whose turn it is marked
+    :data:`TURN_MARK`; with ``header``, a line naming the columns first (the other cells
+    carry their names)."""
     rules = state.rules
-    lines = []
+    lines = [f"  {'player':<14} {'score':>6}"] if header and state.players else []
     for p in state.players:
-        mark = ">" if p is state.player and not state.finished else " "
+        mark = TURN_MARK if p is state.player and not state.finished else " "
         cells = [f"{mark} {state.shown_name(p):<14} {p.score:>6}"]
         if rules.bees:
             cells.append(f"B {p.bees:>2}")

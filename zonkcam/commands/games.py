@@ -6,7 +6,7 @@ import argparse
 import json
 import shlex
 
-from zonkcam.app.games import resume_command
+from zonkcam.app.games import resume_command, shown_players
 from zonkcam.app.text_views import board_text
 from zonkcam.commands.replay import read_replay
 from zonkcam.errors import UserError
@@ -20,7 +20,6 @@ from zonkcam.record.photos import RollPhotos, photo_folder
 from zonkcam.record.store import (
     MAX_GAME_ID,
     EventLog,
-    GameRecord,
     NoLogError,
     StoreError,
     local_time,
@@ -161,7 +160,7 @@ def _list(args: argparse.Namespace) -> int:
         if not games:
             print(f"no saved games in {log.path}" + _demo_note(args, log))
             return 0
-        players = {g.id: _shown_players(log, g) for g in games}
+        players = {g.id: shown_players(log, g) for g in games}
     rows = [("game", "last action", "table", "status", "actions", "players")]
     for g in games:
         status = ("finished" if g.finished else "in play") + (" (demo)" if g.demo else "")
@@ -194,20 +193,6 @@ def _list(args: argparse.Namespace) -> int:
     return 0
 
 
-def _shown_players(log: EventLog, g: GameRecord) -> str:
-    """The game's players as its table shows them: on a table with zonk names, their zonk
-    names (a player still without one by seat), never the real ones."""
-    try:
-        if not log.rules(g.id).drinking.zonk_names:
-            return ", ".join(g.players)
-        state = saved_game(log, g.id)[0].state
-    except StoreError:
-        if g.rules_name != "drinking":
-            return ", ".join(g.players)
-        return "(names not shown: the game cannot be played back)"
-    return ", ".join(state.shown_name(p) for p in state.players)
-
-
 def _show(args: argparse.Namespace) -> int:
     with _opened(args) as log, log.snapshot():
         if args.game is None:  # the game played last
@@ -216,9 +201,20 @@ def _show(args: argparse.Namespace) -> int:
                 raise UserError(f"no saved games in {log.path} to show" + _demo_note(args, log))
             args.game = max(games, key=lambda g: (g.updated or 0.0, g.id)).id
         game, _ = saved_game(log, args.game)
+        record = next((g for g in log.games() if g.id == args.game), None)
         clock = _clock_line(log.action_times(args.game), log.began().get(args.game))
         folder = photo_folder(log.path)
-    for line in [*board_text(game.state).split("\n"), *game.state.log]:
+    title = f"game {args.game}: {game.state.rules.name}, " + (
+        "finished" if game.state.finished else "in play"
+    )
+    if record is not None:
+        title += (
+            f", {counted(record.events, 'action')}, last action "
+            f"{local_time(record.updated, '%Y-%m-%d %H:%M')}"
+        )
+    for line in [title, *board_text(game.state, header=True).split("\n"), "log:"]:
+        print(escaped(line))
+    for line in game.state.log:
         print(escaped(line))
     if clock:
         print(clock)

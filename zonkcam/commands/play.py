@@ -41,8 +41,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--new",
         action="store_true",
-        help="start a new game even if one is unfinished (the app resumes the "
-        "latest unfinished game by default)",
+        help="start a new game even if one is unfinished (by default the app resumes the "
+        "latest unfinished game; --text asks)",
     )
     p.add_argument("--db", help="game log file (default: $XDG_DATA_HOME/zonkcam/games.sqlite3)")
     p.add_argument(

@@ -8,10 +8,12 @@ exactly as it was. A game is ``functools.reduce(apply, actions, new_game(rules))
 from __future__ import annotations
 
 import functools
+import itertools
+from collections import Counter
 from collections.abc import Callable, Iterable
 
 from zonkcam.game import actions as A
-from zonkcam.game.dice import Die
+from zonkcam.game.dice import DETROIT_DICE, Die
 from zonkcam.game.errors import (
     BadDiceError,
     BankError,
@@ -216,12 +218,55 @@ def _roll(s: GameState, a: A.Roll) -> None:
 
 def _check_colours(rules: RuleSet, dice: tuple[Die, ...]) -> None:
     if rules.points.colour_pairs and any(d.color for d in dice):
+        other = sorted({d.color for d in dice if d.color not in DETROIT_DICE})
+        if other:
+            raise BadDiceError(
+                f"the {rules.name} table's dice are {_listed(dict.fromkeys(DETROIT_DICE))}, "
+                f"not {_listed(other)}"
+            )
         for colour in {d.color for d in dice}:
             if sum(d.color == colour for d in dice) > 2:
                 raise BadDiceError(
                     f"the {rules.name} table has two dice of each colour, "
                     f"not {sum(d.color == colour for d in dice)} {colour}"
                 )
+
+
+def check_colours_left(s: GameState, dice: tuple[Die, ...]) -> None:
+    """Raises BadDiceError where a coloured roll has more dice of a colour than the table
+    has left to roll after the dice set aside in this cycle (``1w 5w`` once both whites
+    are kept); a keep that could have taken either of two colours counts either way. The
+    text mode asks it of a typed roll; the camera's colours only count where they fit."""
+    rules, t = s.rules, s.turn
+    if not rules.points.colour_pairs or not any(d.color for d in dice):
+        return
+    rolled = Counter(d.color for d in dice if d.color)
+    pairs = DETROIT_DICE.count  # each colour's dice at the table
+    fits = [
+        aside
+        for aside in t.aside_colours
+        if all(n + aside.count(c) <= pairs(c) for c, n in rolled.items())
+    ]
+    if fits:
+        return
+    for colour, n in sorted(rolled.items()):
+        kept = min(aside.count(colour) for aside in t.aside_colours)
+        if n + kept > pairs(colour):
+            raise BadDiceError(
+                f"{counted(n, f'{colour} die', f'{colour} dice')} cannot be rolled: "
+                f"{kept} of the {rules.name} table's {pairs(colour)} {colour} dice "
+                f"{'is' if kept == 1 else 'are'} set aside this turn"
+            )
+    ways = " or ".join(" ".join(aside) for aside in sorted(t.aside_colours))
+    raise BadDiceError(
+        f"these colours do not fit the dice set aside this turn (they are {ways}): "
+        f"type the colours the dice left show"
+    )
+
+
+def _listed(items: Iterable[str]) -> str:
+    words = list(items)
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
 
 
 def _reroll(s: GameState, a: A.Reroll) -> None:
@@ -294,6 +339,12 @@ def _set_aside(s: GameState, keep: LegalKeep) -> None:
     t.kept = keep
     t.set_aside += keep.dice
     t.set_aside_points += keep.points
+    if rules.points.colour_pairs and any(d.color for d in t.roll or ()):
+        t.aside_colours = frozenset(
+            tuple(sorted(aside + kept))
+            for aside in t.aside_colours
+            for kept in _kept_colours(t.roll or (), keep.dice)
+        )
     if rules.carry_over_extras:
         t.carried |= keep.triples
     remaining = t.dice_to_roll - len(keep.dice)
@@ -307,10 +358,22 @@ def _set_aside(s: GameState, keep: LegalKeep) -> None:
         t.phase, t.dice_to_roll, t.bank_ok = Phase.ROLL, remaining, rules.bank_after_keep
 
 
+def _kept_colours(roll: tuple[Die, ...], values: tuple[int, ...]) -> set[tuple[str, ...]]:
+    """The colours a keep of ``values`` may have taken from a coloured roll, sorted: one
+    tuple for each way to pick them (``1w 1r`` kept as one 1: white, or red)."""
+    ways: set[tuple[str, ...]] = {()}
+    for value, n in Counter(values).items():
+        colours = sorted(d.color for d in roll if d.value == value and d.color)
+        picks = set(itertools.combinations(colours, n)) if len(colours) >= n else {()}
+        ways = {tuple(sorted(way + pick)) for way in ways for pick in picks}
+    return ways
+
+
 def _hot_dice(s: GameState) -> None:
     t, rules = s.turn, s.rules
     t.phase, t.dice_to_roll = Phase.ROLL, rules.dice
     t.set_aside, t.set_aside_points, t.carried = (), 0, frozenset()
+    t.aside_colours = frozenset({()})
     t.bank_ok = rules.hot_dice is HotDice.MAY and rules.bank_after_keep
     s.log.append("HOT DICE")
     s.banners.append("HOT DICE")
@@ -324,15 +387,20 @@ def _bank(s: GameState, a: A.Bank) -> None:
         best = t.score.best
         if len(best.dice) == t.dice_to_roll and rules.hot_dice is HotDice.MUST:
             raise BankError(
-                f"HOT DICE: every die scores, so {who} must pick up all "
-                f"{rules.dice} dice and roll again"
+                f"no bank straight after this roll: its best keep "
+                f"({' '.join(map(str, best.dice))}) sets every die aside (hot dice), and "
+                f"at the {rules.name} table all {rules.dice} dice must then be rolled "
+                "again: keep them, then roll"
             )
         total, left = t.total + best.points, t.dice_to_roll - len(best.dice)
     elif s.phase is Phase.ROLL and t.bank_ok:
         total, left = t.total, (0 if t.dice_to_roll == rules.dice else t.dice_to_roll)
     elif s.phase is Phase.ROLL and t.rolls:
         if t.dice_to_roll == rules.dice and rules.hot_dice is HotDice.MUST:
-            raise BankError(f"HOT DICE: {who} must roll all {rules.dice} dice again")
+            raise BankError(
+                f"{who} set every die aside (hot dice), so must roll all {rules.dice} "
+                "dice again before banking"
+            )
         raise BankError(f"{who} set dice aside, so must roll again before banking")
     elif s.phase is Phase.ROLL:
         raise BankError(f"{who} must roll before banking")

@@ -175,7 +175,10 @@ def colours_needed(rules: RuleSet, dice: Sequence[Die]) -> str | None:
 
 
 def _colour_pairs(dice: Sequence[Die]) -> bool:
-    """Detroit: each colour's two dice show one number (needs all three pairs)."""
+    """Detroit: each colour's two dice show one number (needs all three pairs). Six equal
+    dice always do, whatever their colours (or without them)."""
+    if len(dice) == 6 and len({d.value for d in dice}) == 1:
+        return True
     by_colour: dict[str, list[int]] = {}
     for d in dice:
         if d.color is None:

@@ -118,6 +118,9 @@ class TurnState:
     set_aside: tuple[int, ...] = ()
     """Values set aside in this cycle (until all dice are picked up again)."""
     set_aside_points: int = 0
+    aside_colours: frozenset[tuple[str, ...]] = frozenset({()})
+    """The colours the dice set aside in this cycle may have (each way the keeps could have
+    taken them from coloured rolls, the colours sorted; dice without a colour left out)."""
     carried: frozenset[int] = frozenset()
     bank_ok: bool = False
     """In the ROLL phase: whether the player may bank instead of rolling."""
