@@ -11,7 +11,9 @@ import pytest
 from tests.display.screen_helpers import press
 from zonkcam.display import window as window_module
 from zonkcam.display.game_screen import GameScreen
+from zonkcam.display.painter import Painter
 from zonkcam.display.sounds import Sounds
+from zonkcam.display.view import view_for
 from zonkcam.display.window import MIN_WINDOW, Window, candidate_drivers, window_size
 from zonkcam.sim import scenes
 from zonkcam.testing import FakeClock
@@ -210,3 +212,25 @@ def test_f11_leaves_a_screen_without_a_desktop_as_it_is(tmp_path, monkeypatch):
     assert not kms.resizable
     kms.toggle_fullscreen()
     assert kms.fullscreen and kms.size == (800, 480)
+
+
+DESKTOPS = [(1280, 800), (1366, 768), (1920, 1080), (1024, 600), (2560, 1600)]
+
+
+@pytest.mark.parametrize(
+    "size", [(800, 480), MIN_WINDOW, *(window_size(d) for d in DESKTOPS)], ids=str
+)
+def test_every_scene_fits_the_windows_a_desktop_opens(size):
+    """In each window size: every text inside the screen, none over another."""
+    pygame.font.init()
+    for name, make in scenes.SCENES.items():
+        scene = make()
+        view = view_for(scene.state, scene.camera, scene.selected_keep)
+        surface = pygame.Surface(size)
+        screen = Painter()
+        lay = screen.draw(surface, view)
+        try:
+            _text_rects_in_bounds_and_apart(screen, surface)
+        except AssertionError as exc:
+            raise AssertionError(f"{name} at {size}: {exc}") from None
+        assert all(lay.roll.contains(f.rect) for f in screen.faces), name

@@ -23,6 +23,7 @@ from zonkcam.display.draw import (
     DRINK,
     LIGHT,
     PANEL,
+    RGB,
     SET_ASIDE,
     SURE,
     TEXT,
@@ -159,18 +160,21 @@ def _values(
     frame: pygame.Rect,
 ) -> None:
     """Each die's value beside it, never over a die nor over another value: at a
-    figure's size where they all find room, else as large as they do (down to
-    :data:`LABEL_FLOOR` of it, as labels: the roll's row has the figures). A die of a
+    figure's size where it finds room, else as large as it does (down to
+    :data:`LABEL_FLOOR` of it, as a label: the roll's row has the figures). A die of a
     turn that has passed gets none."""
     shown = [(d, b) for d, b in zip(dice, boxes, strict=True) if not d.earlier_turn]
     figure = figure_size(surface)
-    size, floor = figure, max(8, round(figure * LABEL_FLOOR))
+    floor = max(8, round(figure * LABEL_FLOOR))
+    sizes = [figure] * len(shown)
     while True:
-        spots = _spots(pen, shown, boxes, frame, size)
-        if all(free for _, free in spots) or size <= floor:
+        spots = _spots(pen, shown, boxes, frame, sizes)
+        stuck = [k for k, (_, free) in enumerate(spots) if not free and sizes[k] > floor]
+        if not stuck:
             break
-        size = max(floor, round(size * 0.9))
-    for (die, _), (where, _) in zip(shown, spots, strict=True):
+        for k in stuck:  # only the values with no room shrink
+            sizes[k] = max(floor, round(sizes[k] * 0.9))
+    for (die, _), (where, _), size in zip(shown, spots, sizes, strict=True):
         _value(pen, surface, die, where, size, label=size < figure)
 
 
@@ -182,11 +186,10 @@ def _label(shown: ShownDie) -> str:
 
 def _label_size(pen: Pen, shown: ShownDie, size: int) -> tuple[int, int, int]:
     """The width and height of a die's value at ``size``, and of its colour chip (0: none)."""
-    font = pen.fonts(size)
-    tw, th = font.size(_label(shown))
+    tw, th = pen.fonts.width(_label(shown), size), pen.fonts.line_height(size)  # as drawn
     if DIE_SWATCHES.get(shown.colour or "") is None:
         return tw, th, 0
-    chip_w = max(th, font.size(DIE_LETTERS.get(shown.colour or "", ""))[0] + 4)
+    chip_w = max(th, pen.fonts.width(DIE_LETTERS.get(shown.colour or "", ""), size) + 4)
     return tw + chip_w + 2, th, chip_w
 
 
@@ -195,14 +198,14 @@ def _spots(
     shown: Sequence[tuple[ShownDie, pygame.Rect]],
     boxes: Sequence[pygame.Rect],
     frame: pygame.Rect,
-    size: int,
+    sizes: Sequence[int],
 ) -> list[tuple[pygame.Rect, bool]]:
-    """Where each value goes at ``size``, one die after the other: above the die, below
+    """Where each value goes at its size, one die after the other: above the die, below
     it, beside it, on it, the first of them inside the frame that is free of every die
     and every value placed; and whether it was free."""
     taken = list(boxes)
     out = []
-    for die, box in shown:
+    for (die, box), size in zip(shown, sizes, strict=True):
         w, h, _ = _label_size(pen, die, size)
         places = [pygame.Rect(0, 0, w, h) for _ in range(5)]
         places[0].midbottom = (box.centerx, box.top - 1)
@@ -310,11 +313,19 @@ def turn(pen: Pen, surface: pygame.Surface, rect: pygame.Rect, view: ScreenView)
         background=PANEL,
         label=True,
     )
-    below = 0 if not view.dice_to_roll or view.finished else 1 + (view.selected_keep is not None)
-    line = pen.fonts(figure).get_height()
-    room = rect.bottom - pad - label.bottom - below * line  # for the total: the rest first
+    lines: list[tuple[str, RGB]] = []
+    if view.dice_to_roll and not view.finished:
+        n = view.dice_after_keep
+        lines.append((f"{n} {'DIE' if n == 1 else 'DICE'}", TEXT))
+        keep = view.selected_keep
+        if keep is not None:
+            lines.append((f"keep +{keep.points:,}", ACCENT))
+    line = pen.fonts.line_height(figure)
+    space = rect.bottom - pad - label.bottom
+    if len(lines) == 2 and 3 * line > space:
+        lines = lines[1:]  # a low panel (many players, drinks due): the keep's points first
     size = round(h * 0.2)
-    while size > figure and pen.fonts(size).get_height() > room:
+    while size > figure and pen.fonts.line_height(size) > space - len(lines) * line:
         size -= 2
     total = pen.text(
         surface,
@@ -326,32 +337,19 @@ def turn(pen: Pen, surface: pygame.Surface, rect: pygame.Rect, view: ScreenView)
         anchor="midtop",
         width=rect.w - 2 * pad,
     )
-    if not below:
-        return
-    n = view.dice_after_keep
     y = max(total.bottom, rect.y + round(rect.h * 0.55))
-    y = max(total.bottom, min(y, rect.bottom - pad - below * line))
-    dice = pen.text(
-        surface,
-        f"{n} {'DIE' if n == 1 else 'DICE'}",
-        figure,
-        (rect.centerx, y),
-        background=PANEL,
-        anchor="midtop",
-        width=rect.w - 2 * pad,
-    )
-    keep = view.selected_keep
-    if keep is not None:
-        pen.text(
+    y = max(total.bottom, min(y, rect.bottom - pad - len(lines) * line))
+    for text, colour in lines:
+        y = pen.text(
             surface,
-            f"keep +{keep.points:,}",
+            text,
             figure,
-            (rect.centerx, dice.bottom),
-            color=ACCENT,
+            (rect.centerx, y),
+            color=colour,
             background=PANEL,
             anchor="midtop",
             width=rect.w - 2 * pad,
-        )
+        ).bottom
 
 
 def keeps(pen: Pen, surface: pygame.Surface, rect: pygame.Rect, view: ScreenView) -> None:
@@ -526,7 +524,7 @@ def board(pen: Pen, surface: pygame.Surface, rect: pygame.Rect, view: ScreenView
         return
     row_h = min(round(h * 0.075), (rect.h - 2 * pad) // len(view.board))
     size = pen.fonts.fit("0", round(h * 0.1), 10_000)
-    while size > 8 and pen.fonts(size).get_height() > row_h:
+    while size > 8 and pen.fonts.line_height(size) > row_h:  # as drawn: rows never overlap
         size -= 1
     name_w = max(pen.fonts.width(p.name, size) for p in view.board)
     name_w = min(name_w, round(rect.w * 0.3))
