@@ -205,6 +205,42 @@ def _app_at_decision(tmp_path, buttons=None):
     return app, table, log, window, lines
 
 
+def test_the_last_players_dice_lose_their_values_when_the_turn_passes(tmp_path):
+    app, table, log, window, _ = _app_at_decision(tmp_path)
+    painter = app.screen.painter
+
+    def on_camera() -> list[str]:
+        """The values written on the camera view (the ZONK banner over it aside)."""
+        camera = painter.layout.camera
+        return sorted(t.text for t in painter.texts if camera.contains(t.rect) and t.text.isdigit())
+
+    app.tick(table.read())
+    assert on_camera() == ["1", "1", "1", "2", "5"]  # Ann's roll, under Ann's name
+    app.handle(Press(Control.BANK))
+    app.tick(table.read())
+    assert app.keeper.state.player.name == "Bob"
+    assert on_camera() == []  # Ann's dice still lie there: no values under Bob's name
+    assert app.screen.view.dice and all(d.earlier_turn for d in app.screen.view.dice)
+    assert painter.faces == []  # Bob has thrown nothing yet
+    table.throw([2, 3, 4, 6, 6])  # Bob zonks: the turn passes to Cy
+    while table.busy:
+        app.tick(table.read())
+    assert app.keeper.state.player.name == "Cy"
+    assert on_camera() == []
+    view = app.screen.view  # a misread zonk is still put right with a tap on its die
+    k = next(i for i, d in enumerate(view.dice) if d.die.value == 2)
+    tapped = painter.tapped_die(painter.camera_fit.to_screen(view.dice[k].die.bbox).center, view)
+    assert tapped == k
+    app.handle(Press(Control.TAP_DIE, tapped))
+    app.handle(Press(Control.DIGIT, 1))
+    app.tick(table.read())
+    assert app.keeper.state.player.name == "Bob"  # his turn again, with a 1 to keep
+    assert on_camera() == ["1", "3", "4", "6", "6"]
+    assert sorted(f.value for f in painter.faces) == [1, 3, 4, 6, 6]
+    window.close()
+    log.close()
+
+
 def test_a_bouncing_bank_button_banks_once_and_skips_nobody(tmp_path, mock_pins):
     now = [100.0]
     buttons = ArcadeButtons(ButtonPins(), pin_factory=mock_pins, clock=lambda: now[0])

@@ -3,7 +3,9 @@ tall on an 800x480 screen, and nothing is drawn over it, in every moment of ever
 (the scenes behind docs/screenshots/, each with every banner its last action raised).
 
 Labels are exempt: panel titles and the table's name. The values written beside the dice
-on the camera view, and the colour marks of the detroit dice, are figures like the rest."""
+on the camera view, and the colour marks of the detroit dice, are figures like the rest
+where the dice leave room for them (these scenes); where dice lie close they shrink so
+as never to overlap (test_screen_roll.py), and the roll's row of big dice shows them."""
 
 from __future__ import annotations
 

@@ -16,7 +16,7 @@ import cv2
 from zonkcam.app.demo import DemoDriver
 from zonkcam.app.flow import AskValues, Question, TableFlow, roll_of, unread_words
 from zonkcam.controls import Control, Press, action_for
-from zonkcam.display.game_screen import Charts, GameScreen
+from zonkcam.display.game_screen import Charts, GameScreen, turn_in_play
 from zonkcam.display.view import CameraView
 from zonkcam.game import actions as A
 from zonkcam.game.errors import TableError
@@ -72,6 +72,10 @@ class TableApp:
     camera_ok: bool = True
     last_frame: Frame | None = None
     last_settled: TableReport | None = None
+    settled_in: tuple | None = None
+    """The turn (:func:`~zonkcam.display.game_screen.turn_in_play`) in which
+    :attr:`last_settled` was thrown (None: before any throw of the turn it was seen in):
+    once it is over, the screen shows those dice without their values."""
     naming: Control | None = None
     """SPACED or CHOOSE: waiting for the player's number."""
     new_game_wanted: bool = False
@@ -129,6 +133,7 @@ class TableApp:
     def next_game(self, keeper: LoggedGame) -> None:
         """Carry on at the same table with a new game (the demo's next game)."""
         self.keeper, self.flow, self.last_settled = keeper, TableFlow(), None
+        self.settled_in = None
         self.new_game_wanted = False
         self._logged = 0
         self.turns = _turns_played(keeper.state)
@@ -167,7 +172,8 @@ class TableApp:
         ):
             seen = self.last_settled.dice if self.last_settled is not None else ()
             frame = self.last_frame.image if self.last_frame is not None else None
-            self.screen.draw(self.keeper.state, CameraView(frame, seen))
+            passed = bool(seen) and self.settled_in != turn_in_play(self.keeper.state)
+            self.screen.draw(self.keeper.state, CameraView(frame, seen, earlier_turn=passed))
             if self._turn_shot and self.screen.window.headless:
                 self.screen.window.screenshot(self.turn_shot_name())  # with its banner
             self._turn_shot = False
@@ -217,8 +223,18 @@ class TableApp:
         if obs.change is Change.READ:
             self._read_late(obs)
             return
-        self.last_settled = obs
+        self._settled(obs)
         self._act_on(obs)
+
+    def _settled(self, obs: TableReport, *, thrown: bool = False) -> None:
+        """``obs`` is what lies on the table now: a throw (``thrown``: one waiting for
+        values), or dice of the turn in play (moved, kept, picked up); before the turn's
+        first throw, what lies there is the last turn's (a bank's dice, a zonk's), shown
+        without values."""
+        state = self.keeper.state
+        ours = thrown or obs.change is Change.ROLL or state.turn.rolls > 0
+        self.last_settled = obs
+        self.settled_in = turn_in_play(state) if ours else None
 
     def _act_on(self, obs: TableReport) -> None:
         """Play what a settled report stands for (or ask what it leaves open)."""
@@ -254,7 +270,7 @@ class TableApp:
         """The held throw with some of its values given: played once none is missing."""
         left = sum(d.unread and d.zone is Zone.ROLLING for d in held.dice)
         held = replace(held, unread=left)
-        self.last_settled = held
+        self._settled(held, thrown=True)
         if left:
             self.waiting = held
             who = self.keeper.state.player

@@ -67,7 +67,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="without a display: where to save a screenshot per turn (default: "
         "$XDG_DATA_HOME/zonkcam/screenshots)",
     )
-    p.add_argument("--size", help="window size WxH (default: full screen on a Pi, else 800x480)")
+    p.add_argument(
+        "--size",
+        help="window size WxH (default: full screen on a Pi, else a window that fits the "
+        "desktop; 800x480 without a display)",
+    )
     p.add_argument(
         "--fullscreen",
         action="store_true",

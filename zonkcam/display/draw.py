@@ -37,6 +37,19 @@ DIE_SWATCHES: dict[str, RGB] = {c.name: c.rgb for c in DIE_COLOURS if c.letter}
 """The chip beside a die's value on a table that plays with colours."""
 DIE_LETTERS: dict[str, str] = {c.name: c.letter.upper() for c in DIE_COLOURS if c.letter}
 """The letter on that chip: W, R, G... (the command line's "2r" is a red 2)."""
+DIE_BODY: RGB = DIE_SWATCHES["white"]
+"""A die on a table that plays no colours."""
+SET_ASIDE: RGB = (95, 95, 110)
+"""A die set aside earlier in the turn, in the roll's row."""
+PIPS = {
+    1: ((0.5, 0.5),),
+    2: ((0.25, 0.25), (0.75, 0.75)),
+    3: ((0.25, 0.25), (0.5, 0.5), (0.75, 0.75)),
+    4: ((0.25, 0.25), (0.75, 0.25), (0.25, 0.75), (0.75, 0.75)),
+    5: ((0.25, 0.25), (0.75, 0.25), (0.5, 0.5), (0.25, 0.75), (0.75, 0.75)),
+    6: ((0.25, 0.25), (0.75, 0.25), (0.25, 0.5), (0.75, 0.5), (0.25, 0.75), (0.75, 0.75)),
+}
+"""Where a face's pips lie, as shares of the face's side."""
 
 FIGURE = 0.0875
 """The smallest font for anything a player acts on, as a share of the screen's height:
@@ -59,6 +72,22 @@ class DrawnText:
     background: RGB
     label: bool = False
     """A label (a panel's title, the table's name), not a figure anyone acts on."""
+
+
+@dataclass(frozen=True)
+class DrawnDie:
+    """A die face the screen drew (the roll's row), for tests."""
+
+    value: int
+    rect: pygame.Rect
+    body: RGB
+    ringed: bool = False
+    """Ringed: the highlighted keep takes it."""
+
+
+def ink_on(colour: RGB) -> RGB:
+    """Dark on a light colour, white on a dark one (a die's pips, a chip's letter)."""
+    return BACKGROUND if sum(colour) > 380 else TEXT
 
 
 class Fonts:
@@ -114,6 +143,7 @@ class Pen:
     def __init__(self) -> None:
         self.fonts = Fonts()
         self.texts: list[DrawnText] = []
+        self.faces: list[DrawnDie] = []
 
     def text(
         self,
@@ -139,6 +169,34 @@ class Pen:
         surface.blit(image, rect)
         self.texts.append(DrawnText(text, rect, max(8, int(size)), color, background, label))
         return rect
+
+    def die(
+        self,
+        surface: pygame.Surface,
+        rect: pygame.Rect,
+        value: int,
+        body: RGB = DIE_BODY,
+        *,
+        ring: RGB | None = None,
+    ) -> None:
+        """A die's face showing ``value`` in ``rect`` (a square): a rounded ``body`` with
+        its pips, ringed in ``ring`` if given; kept in :attr:`faces`."""
+        side = min(rect.w, rect.h)
+        face = pygame.Rect(0, 0, side, side)
+        face.center = rect.center
+        radius = max(2, side // 6)
+        if ring is not None:
+            edge = max(3, side // 12)
+            pygame.draw.rect(
+                surface, ring, face.inflate(2 * edge, 2 * edge), edge, border_radius=radius
+            )
+        pygame.draw.rect(surface, body, face, border_radius=radius)
+        pip = max(2, round(side * 0.09))
+        for x, y in PIPS.get(value, ()):
+            pygame.draw.circle(
+                surface, ink_on(body), (face.x + round(x * side), face.y + round(y * side)), pip
+            )
+        self.faces.append(DrawnDie(value, face, body, ring is not None))
 
     def panel(self, surface: pygame.Surface, rect: pygame.Rect) -> None:
         pygame.draw.rect(surface, PANEL, rect, border_radius=max(2, rect.h // 40))

@@ -19,6 +19,7 @@ h, then 0-9     HANDED: that player's drinks to hand out are handed out (0: ever
 n, then 0-9     RULED: that player's drinking rules to make are made (0: everyone's)
 v               PHOTO: the photo of the last roll read (again: back to the game)
 Esc             QUIT (closing the window too)
+F11             full screen and back (the window's own: no command)
 ==============  ============================================
 
 While a set-up screen wants text (``text_mode``), printable keys become CHAR and

@@ -3,18 +3,20 @@ layout fills 1920x1080 and an 800x480 Pi screen.
 
 ::
 
-    +---------------------------------------------------------+
-    | Ann's turn                       rules  [FINAL ROUND]    |  header
-    +-----------------+-----------+---------------------------+
-    | camera view     | TURN      | keeps, or the next step   |  middle (banners
-    | (or the odds)   | 1,050     | (ROLL 3 DICE, or BANK...) |  cover this band)
-    +-----------------+-----------+---------------------------+
-    | > Ann      not on board                           1,000 |  scoreboard
-    +---------------------------------------------------------+
-    | DRINKS DUE: Noodle 2, Captain 1      hold ROLL: drunk    |  drinking table
-    +---------------------------------------------------------+
-    | SELECT a keep, ROLL on or BANK   (or why a press failed) |  footer
-    +---------------------------------------------------------+
+    +-------------------------------------------------------------+
+    | Ann's turn                           rules  [FINAL ROUND]   |  header
+    +-----------------+-------------------------------------------+
+    | camera view     | [1] [5] [5] [3] [1]    the roll, as dice  |  middle (banners
+    | (or the odds)   +-----------+-------------------------------+  cover this band)
+    |                 | TURN      | keeps, or the next step       |
+    |                 | 1,050     | (ROLL 3 DICE, or BANK...)     |
+    +-----------------+-----------+-------------------------------+
+    | > Ann      not on board                               1,000 |  scoreboard
+    +-------------------------------------------------------------+
+    | DRINKS DUE: Noodle 2, Captain 1          hold ROLL: drunk   |  drinking table
+    +-------------------------------------------------------------+
+    | SELECT a keep, ROLL on or BANK      (or why a press failed) |  footer
+    +-------------------------------------------------------------+
 """
 
 from __future__ import annotations
@@ -23,6 +25,9 @@ from dataclasses import dataclass
 
 import pygame
 
+ROLL_ROW = 0.13
+"""The height of the roll's row of dice, as a share of the surface's height (at most 30%
+of the middle band, which many players' scoreboard makes lower)."""
 BOARD_SLOTS = 3
 """Scoreboard rows the layout keeps room for (more players make it taller)."""
 
@@ -34,6 +39,8 @@ class Layout:
     size: tuple[int, int]
     header: pygame.Rect
     camera: pygame.Rect
+    roll: pygame.Rect
+    """The roll on the table as a row of big dice, beside the camera view."""
     turn: pygame.Rect
     keeps: pygame.Rect
     """The keeps of the roll on the table, or the next step."""
@@ -67,12 +74,16 @@ def layout_for(
     middle_h = board.top - pad - top
     camera_w, turn_w = round(w * 0.38), round(w * 0.22)
     camera = pygame.Rect(pad, top, camera_w - pad, middle_h)
-    turn = pygame.Rect(camera.right + pad, top, turn_w - pad, middle_h)
-    keeps = pygame.Rect(turn.right + pad, top, w - turn.right - 2 * pad, middle_h)
+    roll_h = min(round(h * ROLL_ROW), round(middle_h * 0.3))  # many players: less
+    roll = pygame.Rect(camera.right + pad, top, w - camera.right - 2 * pad, roll_h)
+    below = roll.bottom + pad
+    turn = pygame.Rect(camera.right + pad, below, turn_w - pad, board.top - pad - below)
+    keeps = pygame.Rect(turn.right + pad, below, w - turn.right - 2 * pad, turn.h)
     return Layout(
         size=(w, h),
         header=header,
         camera=camera,
+        roll=roll,
         turn=turn,
         keeps=keeps,
         board=board,

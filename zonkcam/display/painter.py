@@ -1,7 +1,8 @@
 """The painter: draws a :class:`~zonkcam.display.view.ScreenView` onto a Surface of any
 size, each panel (:mod:`zonkcam.display.panels`) in its place of the
-:mod:`~zonkcam.display.layout`, and remembers what it drew: the texts (for tests), the
-layout and the camera view's fit (for taps, :mod:`zonkcam.display.taps`).
+:mod:`~zonkcam.display.layout`, and remembers what it drew: the texts and the dice of the
+roll's row (for tests), the layout and the camera view's fit (for taps,
+:mod:`zonkcam.display.taps`).
 """
 
 from __future__ import annotations
@@ -29,10 +30,11 @@ class Painter(Pen):
 
     def draw(self, surface: pygame.Surface, view: ScreenView) -> Layout:
         lay = layout_for(surface.get_size(), players=len(view.board), drinks=bool(view.owed))
-        self.layout, self.texts, self.camera_fit = lay, [], None
+        self.layout, self.texts, self.faces, self.camera_fit = lay, [], [], None
         surface.fill(BACKGROUND)
         panels.header(self, surface, lay.header, view)
         self.draw_camera(surface, lay.camera, view.frame, view.dice)
+        panels.roll(self, surface, lay.roll, view)
         panels.turn(self, surface, lay.turn, view)
         panels.keeps(self, surface, lay.keeps, view)
         panels.board(self, surface, lay.board, view)

@@ -1,7 +1,8 @@
 """The panels of the game screen, each drawn into its rectangle of the
 :class:`~zonkcam.display.layout.Layout` with a :class:`~zonkcam.display.draw.Pen`: the
-header, the camera view, the turn total, the keeps (or the next step), the odds, the
-scoreboard, the drinks-due band, the footer, the banners and a roll's photo.
+header, the camera view, the roll's row of dice, the turn total, the keeps (or the next
+step), the odds, the scoreboard, the drinks-due band, the footer, the banners and a roll's
+photo.
 :class:`~zonkcam.display.painter.Painter` puts them together into one screen.
 """
 
@@ -15,22 +16,31 @@ import pygame
 from zonkcam.display.draw import (
     ACCENT,
     BACKGROUND,
+    DIE_BODY,
     DIE_LETTERS,
     DIE_SWATCHES,
     DIM,
     DRINK,
     LIGHT,
     PANEL,
+    RGB,
+    SET_ASIDE,
     SURE,
     TEXT,
     UNSURE,
     WARN,
     Pen,
     figure_size,
+    ink_on,
 )
 from zonkcam.display.layout import layout_for
 from zonkcam.display.taps import CameraFit
 from zonkcam.display.view import KeepRow, OddsView, PlayerRow, ScreenView, ShownBanner, ShownDie
+from zonkcam.game.state import Phase
+
+NAME = 0.05
+"""The table's name in the header, as a share of the screen's height (a label: 17 px
+lines at 480)."""
 
 
 def header(pen: Pen, surface: pygame.Surface, rect: pygame.Rect, view: ScreenView) -> None:
@@ -41,7 +51,7 @@ def header(pen: Pen, surface: pygame.Surface, rect: pygame.Rect, view: ScreenVie
     name = pen.text(
         surface,
         view.rules_name,
-        round(h * 0.035),
+        round(h * NAME),
         (rect.right - pad, 2),
         color=DIM,
         anchor="topright",
@@ -96,7 +106,8 @@ def camera(
     dice: Sequence[ShownDie],
 ) -> CameraFit | None:
     """The camera frame fitted into ``rect``, each die outlined with its value (a die
-    to confirm in magenta with a ``?``); "no camera" without a frame. Returns how the frame
+    to confirm in magenta with a ``?``; a die of a turn that has passed in grey, without
+    its value); "no camera" without a frame. Returns how the frame
     was fitted (None without one): taps go through it."""
     h = surface.get_height()
     if frame is None or getattr(frame, "ndim", 0) != 3 or frame.shape[2] < 3:
@@ -121,76 +132,170 @@ def camera(
     surface.blit(image, placed)
     fit = CameraFit(placed, scale)
     boxes = [_outline(pen, surface, die, fit) for die in dice]
-    taken = list(boxes)  # a value never hides a die, nor another die's value
-    for die, box in zip(dice, boxes, strict=True):
-        taken.append(_value(pen, surface, die, box, fit.rect, taken))
+    _values(pen, surface, dice, boxes, fit.rect)
     return fit
 
 
 def _outline(pen: Pen, surface: pygame.Surface, shown: ShownDie, fit: CameraFit) -> pygame.Rect:
-    """The die's outline: green, or magenta for one to confirm; the rect it covers."""
+    """The die's outline: green, magenta for one to confirm, grey for one of a turn that
+    has passed; the rect it covers."""
     h = surface.get_height()
     box = fit.to_screen(shown.die.bbox).inflate(6, 6)
     width = max(2, h // (90 if shown.unsure else 160))
-    pygame.draw.rect(surface, UNSURE if shown.unsure else SURE, box, width)
+    colour = DIM if shown.earlier_turn else UNSURE if shown.unsure else SURE
+    pygame.draw.rect(surface, colour, box, width)
     return box
+
+
+LABEL_FLOOR = 0.5
+"""The smallest the values on the camera view shrink to where dice lie close, as a
+share of a figure's size (the roll's row shows every value big in any case)."""
+
+
+def _values(
+    pen: Pen,
+    surface: pygame.Surface,
+    dice: Sequence[ShownDie],
+    boxes: Sequence[pygame.Rect],
+    frame: pygame.Rect,
+) -> None:
+    """Each die's value beside it, never over a die nor over another value: at a
+    figure's size where it finds room, else as large as it does (down to
+    :data:`LABEL_FLOOR` of it, as a label: the roll's row has the figures). A die of a
+    turn that has passed gets none."""
+    shown = [(d, b) for d, b in zip(dice, boxes, strict=True) if not d.earlier_turn]
+    figure = figure_size(surface)
+    floor = max(8, round(figure * LABEL_FLOOR))
+    sizes = [figure] * len(shown)
+    while True:
+        spots = _spots(pen, shown, boxes, frame, sizes)
+        stuck = [k for k, (_, free) in enumerate(spots) if not free and sizes[k] > floor]
+        if not stuck:
+            break
+        for k in stuck:  # only the values with no room shrink
+            sizes[k] = max(floor, round(sizes[k] * 0.9))
+    for (die, _), (where, _), size in zip(shown, spots, sizes, strict=True):
+        _value(pen, surface, die, where, size, label=size < figure)
+
+
+def _label(shown: ShownDie) -> str:
+    if shown.unknown:
+        return "?"
+    return f"{shown.die.value}?" if shown.unsure else str(shown.die.value)
+
+
+def _label_size(pen: Pen, shown: ShownDie, size: int) -> tuple[int, int, int]:
+    """The width and height of a die's value at ``size``, and of its colour chip (0: none)."""
+    tw, th = pen.fonts.width(_label(shown), size), pen.fonts.line_height(size)  # as drawn
+    if DIE_SWATCHES.get(shown.colour or "") is None:
+        return tw, th, 0
+    chip_w = max(th, pen.fonts.width(DIE_LETTERS.get(shown.colour or "", ""), size) + 4)
+    return tw + chip_w + 2, th, chip_w
+
+
+def _spots(
+    pen: Pen,
+    shown: Sequence[tuple[ShownDie, pygame.Rect]],
+    boxes: Sequence[pygame.Rect],
+    frame: pygame.Rect,
+    sizes: Sequence[int],
+) -> list[tuple[pygame.Rect, bool]]:
+    """Where each value goes at its size, one die after the other: above the die, below
+    it, beside it, on it, the first of them inside the frame that is free of every die
+    and every value placed; and whether it was free."""
+    taken = list(boxes)
+    out = []
+    for (die, box), size in zip(shown, sizes, strict=True):
+        w, h, _ = _label_size(pen, die, size)
+        places = [pygame.Rect(0, 0, w, h) for _ in range(5)]
+        places[0].midbottom = (box.centerx, box.top - 1)
+        places[1].midtop = (box.centerx, box.bottom + 1)
+        places[2].midleft = (box.right + 1, box.centery)
+        places[3].midright = (box.left - 1, box.centery)
+        on_die = places[4]
+        on_die.center = box.center  # over its own die, but no other die nor value
+        inside = [r for r in places if frame.contains(r)] or places[:2]
+        free = [
+            r
+            for r in inside
+            if r.collidelist([t for t in taken if t is not box] if r is on_die else taken) < 0
+        ]
+        where = (free or inside)[0]
+        taken.append(where)
+        out.append((where, bool(free)))
+    return out
 
 
 def _value(
     pen: Pen,
     surface: pygame.Surface,
     shown: ShownDie,
-    box: pygame.Rect,
-    frame: pygame.Rect,
-    taken: Sequence[pygame.Rect],
+    where: pygame.Rect,
+    size: int,
+    *,
+    label: bool,
 ) -> pygame.Rect:
-    """The die's value in figures read across the table, above the die (below it, or
-    beside it, where that is taken), with its colour's mark on a table that plays
-    with colours: a chip of the colour, as tall as the value, with its letter."""
-    label = (
-        "?" if shown.unknown else f"{shown.die.value}?" if shown.unsure else str(shown.die.value)
-    )
-    size = figure_size(surface)
-    font = pen.fonts(size)
-    tw, th = font.size(label)
-    colour = DIE_SWATCHES.get(shown.colour or "")
-    letter = DIE_LETTERS.get(shown.colour or "", "")
-    chip_w = max(th, font.size(letter)[0] + 4) if colour is not None else 0
-    whole = pygame.Rect(0, 0, tw + (chip_w + 2 if chip_w else 0), th)
-    spots = [
-        {"midbottom": (box.centerx, box.top - 1)},
-        {"midtop": (box.centerx, box.bottom + 1)},
-        {"midleft": (box.right + 1, box.centery)},
-        {"midright": (box.left - 1, box.centery)},
-    ]
-    placed = [whole.copy() for _ in spots]
-    for rect, spot in zip(placed, spots, strict=True):
-        setattr(rect, *next(iter(spot.items())))
-    inside = [r for r in placed if frame.contains(r)] or placed[:2]
-    free = [r for r in inside if r.collidelist(list(taken)) < 0]
-    where = (free or inside)[0]
+    """The die's value in figures read across the table at ``where``, with its colour's
+    mark on a table that plays with colours: a chip of the colour, as tall as the value,
+    with its letter."""
+    _, _, chip_w = _label_size(pen, shown, size)
     r = pen.text(
         surface,
-        label,
+        _label(shown),
         size,
         where.topleft,
         color=UNSURE if shown.unsure else TEXT,
+        label=label,
     )
+    colour = DIE_SWATCHES.get(shown.colour or "")
     if colour is not None:
         chip = pygame.Rect(r.right + 2, r.top, chip_w, r.h)
         pygame.draw.rect(surface, colour, chip)
-        ink = BACKGROUND if sum(colour) > 380 else TEXT
         pen.text(
             surface,
-            letter,
+            DIE_LETTERS.get(shown.colour or "", ""),
             size,
             chip.center,
-            color=ink,
+            color=ink_on(colour),
             background=colour,
             anchor="center",
+            label=label,
         )
         r = r.union(chip)
     return r
+
+
+def roll(pen: Pen, surface: pygame.Surface, rect: pygame.Rect, view: ScreenView) -> None:
+    """The roll on the table as a row of big dice, each in its colour on a table that
+    plays with colours, those the highlighted keep takes ringed; after them, grey, the
+    dice set aside since all dice were last picked up. Before a throw, an empty place
+    for each die to throw."""
+    pen.panel(surface, rect)
+    if view.finished or view.phase is Phase.SETUP:
+        return
+    places = len(view.roll) or view.dice_to_roll
+    count = places + len(view.set_aside)
+    if not count:
+        return
+    gap = max(4, rect.h // 7)
+    side = min(rect.h - 2 * gap, (rect.w - (count + 2) * gap) // count)
+    if side < 8:
+        return
+    x, y = rect.x + gap, rect.centery - side // 2
+    kept = view.kept_in_roll
+    for i in range(places):
+        place = pygame.Rect(x, y, side, side)
+        if view.roll:
+            die = view.roll[i]
+            body = DIE_SWATCHES.get(die.color or "", DIE_BODY)
+            pen.die(surface, place, die.value, body, ring=ACCENT if kept[i] else None)
+        else:
+            pygame.draw.rect(surface, DIM, place, max(2, side // 20), border_radius=side // 6)
+        x += side + gap
+    x += gap  # the set-aside dice a little apart
+    for value in view.set_aside:
+        pen.die(surface, pygame.Rect(x, y, side, side), value, SET_ASIDE)
+        x += side + gap
 
 
 def turn(pen: Pen, surface: pygame.Surface, rect: pygame.Rect, view: ScreenView) -> None:
@@ -208,41 +313,43 @@ def turn(pen: Pen, surface: pygame.Surface, rect: pygame.Rect, view: ScreenView)
         background=PANEL,
         label=True,
     )
+    lines: list[tuple[str, RGB]] = []
+    if view.dice_to_roll and not view.finished:
+        n = view.dice_after_keep
+        lines.append((f"{n} {'DIE' if n == 1 else 'DICE'}", TEXT))
+        keep = view.selected_keep
+        if keep is not None:
+            lines.append((f"keep +{keep.points:,}", ACCENT))
+    line = pen.fonts.line_height(figure)
+    space = rect.bottom - pad - label.bottom
+    if len(lines) == 2 and 3 * line > space:
+        lines = lines[1:]  # a low panel (many players, drinks due): the keep's points first
+    size = round(h * 0.2)
+    while size > figure and pen.fonts.line_height(size) > space - len(lines) * line:
+        size -= 2
     total = pen.text(
         surface,
         f"{view.turn_total:,}",
-        round(h * 0.2),
+        size,
         (rect.centerx, label.bottom),
         color=ACCENT,
         background=PANEL,
         anchor="midtop",
         width=rect.w - 2 * pad,
     )
-    if not view.dice_to_roll or view.finished:
-        return
-    n = view.dice_after_keep
     y = max(total.bottom, rect.y + round(rect.h * 0.55))
-    dice = pen.text(
-        surface,
-        f"{n} {'DIE' if n == 1 else 'DICE'}",
-        figure,
-        (rect.centerx, y),
-        background=PANEL,
-        anchor="midtop",
-        width=rect.w - 2 * pad,
-    )
-    keep = view.selected_keep
-    if keep is not None:
-        pen.text(
+    y = max(total.bottom, min(y, rect.bottom - pad - len(lines) * line))
+    for text, colour in lines:
+        y = pen.text(
             surface,
-            f"keep +{keep.points:,}",
+            text,
             figure,
-            (rect.centerx, dice.bottom),
-            color=ACCENT,
+            (rect.centerx, y),
+            color=colour,
             background=PANEL,
             anchor="midtop",
             width=rect.w - 2 * pad,
-        )
+        ).bottom
 
 
 def keeps(pen: Pen, surface: pygame.Surface, rect: pygame.Rect, view: ScreenView) -> None:
@@ -274,11 +381,14 @@ def keeps(pen: Pen, surface: pygame.Surface, rect: pygame.Rect, view: ScreenView
             background=PANEL,
             label=True,
         )
-    row_h = max(round(h * 0.08), pen.fonts(figure_size(surface)).get_height() + 4)
+    row_h = max(round(h * 0.07), pen.fonts(figure_size(surface)).get_height() + 4)
     top = title.bottom + pad // 2
     fits = max(1, (rect.bottom - top) // row_h)
     chosen = next((i for i, k in enumerate(view.keeps) if k.selected), 0)
-    first = min(max(0, chosen - fits + 1), max(0, len(view.keeps) - fits))
+    best = next((i for i, k in enumerate(view.keeps) if k.best), chosen)
+    if abs(best - chosen) >= fits:  # no room for both: the highlighted one
+        best = chosen
+    first = max(0, max(chosen, best) - fits + 1)  # the highlighted and the advised in sight
     advised = any(k.best for k in view.keeps)  # the odds panel is shown
     for n, keep in enumerate(view.keeps[first : first + fits]):
         row = pygame.Rect(rect.x + pad, top + n * row_h, rect.w - 2 * pad, row_h - 2)
@@ -414,7 +524,7 @@ def board(pen: Pen, surface: pygame.Surface, rect: pygame.Rect, view: ScreenView
         return
     row_h = min(round(h * 0.075), (rect.h - 2 * pad) // len(view.board))
     size = pen.fonts.fit("0", round(h * 0.1), 10_000)
-    while size > 8 and pen.fonts(size).get_height() > row_h:
+    while size > 8 and pen.fonts.line_height(size) > row_h:  # as drawn: rows never overlap
         size -= 1
     name_w = max(pen.fonts.width(p.name, size) for p in view.board)
     name_w = min(name_w, round(rect.w * 0.3))

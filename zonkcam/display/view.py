@@ -14,6 +14,7 @@ from typing import Any, Protocol
 from zonkcam.advisor.advice import Advice, Best, Objective, best_words, worth
 from zonkcam.controls import settle_next
 from zonkcam.game import actions as A
+from zonkcam.game.dice import Die
 from zonkcam.game.engine import allowed, may_bank
 from zonkcam.game.rules import End, HotDice
 from zonkcam.game.state import GameState, Phase, PlayerState
@@ -46,6 +47,10 @@ class CameraView:
     frame: Any = None
     """A numpy array of shape (height, width, 3), BGR, or None when there is no camera."""
     dice: tuple[DieReading, ...] = ()
+    earlier_turn: bool = False
+    """The dice are those of a turn that has passed (the last player's, still lying on
+    the table): the screen outlines them in grey without their values, so that nobody
+    reads them as the next player's roll; a tap still picks one to correct."""
 
 
 @dataclass(frozen=True)
@@ -59,6 +64,8 @@ class ShownDie:
     """The colour read, on a table that plays with colours (detroit)."""
     unknown: bool = False
     """No value read at all (cocked, or unread): shown as a bare "?"."""
+    earlier_turn: bool = False
+    """A die of a turn that has passed: outlined in grey, its value left off."""
 
 
 @dataclass(frozen=True)
@@ -202,6 +209,9 @@ class ScreenView:
     table_dice: int = 5
     """How many dice the table plays with."""
     keeps: tuple[KeepRow, ...] = ()
+    roll: tuple[Die, ...] = ()
+    """The roll on the table as the game scored it (each die with its colour on a table
+    that plays with colours), shown as a row of big dice; () while none is."""
     set_aside: tuple[int, ...] = ()
     """Dice set aside since all dice were last picked up (shown while the player rolls on)."""
     board: tuple[PlayerRow, ...] = ()
@@ -241,6 +251,18 @@ class ScreenView:
         if keep is None:
             return self.dice_to_roll
         return self.dice_to_roll - len(keep.dice) or self.table_dice
+
+    @property
+    def kept_in_roll(self) -> tuple[bool, ...]:
+        """For each die of :attr:`roll`, whether the selected keep takes it."""
+        keep = self.selected_keep
+        wanted = list(keep.dice) if keep is not None else []
+        taken = []
+        for die in self.roll:
+            taken.append(die.value in wanted)
+            if taken[-1]:
+                wanted.remove(die.value)
+        return tuple(taken)
 
     @property
     def unsure_dice(self) -> tuple[int, ...]:
@@ -302,6 +324,7 @@ def view_for(
     player = state.player
     shown = state.shown_name(player) if player is not None and not state.finished else None
     seen = camera.dice if camera is not None else ()
+    passed = camera is not None and camera.earlier_turn
     _, hold_roll = settle_next(state)
     return ScreenView(
         rules_name=rules.name,
@@ -312,6 +335,9 @@ def view_for(
         dice_to_roll=1 if state.phase is Phase.GO_FOR_1000 else turn.dice_to_roll,
         table_dice=rules.dice,
         keeps=keeps,
+        roll=tuple(d if rules.points.colour_pairs else Die(d.value) for d in turn.roll or ())
+        if state.phase in (Phase.DECIDE, Phase.PAIR) and not state.finished
+        else (),
         set_aside=turn.set_aside if not state.finished else (),
         board=board,
         final_round=state.final_round_by is not None and not state.finished,
@@ -321,9 +347,10 @@ def view_for(
         dice=tuple(
             ShownDie(
                 d,
-                d.confidence < confirm_below or not getattr(d, "known", True),
+                not passed and (d.confidence < confirm_below or not getattr(d, "known", True)),
                 d.color if rules.points.colour_pairs else None,
                 not getattr(d, "known", True),
+                passed,
             )
             for d in seen
         ),

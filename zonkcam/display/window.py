@@ -4,13 +4,18 @@
 
 * ``SDL_VIDEODRIVER`` from the environment, if set (a list, ``wayland,x11``, in turn);
 * otherwise, with a desktop (``DISPLAY`` or ``WAYLAND_DISPLAY``), SDL's own choice in a
-  window; without one, ``kmsdrm`` (a Pi with no desktop), full screen, then SDL's own
-  choice where a Wayland desktop could still be found (a valid ``XDG_RUNTIME_DIR``:
-  without one, SDL's Wayland try only prints "XDG_RUNTIME_DIR is invalid");
+  window sized to the desktop (:func:`window_size`); without one, ``kmsdrm`` (a Pi with
+  no desktop), full screen, then SDL's own choice where a Wayland desktop could still be
+  found (a valid ``XDG_RUNTIME_DIR``: without one, SDL's Wayland try only prints
+  "XDG_RUNTIME_DIR is invalid");
 * last, ``dummy``: nothing is shown and :meth:`Window.show` saves screenshots to a folder.
 
 "No display" is never an error: it is the dummy driver. SDL's ``offscreen`` driver shows
 nothing either, and is headless like ``dummy``.
+
+A window on a desktop can be resized (every screen is laid out afresh from the surface's
+size at each frame) and ``F11`` switches it to full screen and back: :meth:`Window.events`
+handles both before anyone else sees the events.
 """
 
 from __future__ import annotations
@@ -28,6 +33,16 @@ import pygame
 log = logging.getLogger(__name__)
 
 DEFAULT_WINDOW = (800, 480)
+"""The screen's size without a display (the screenshots), and the smallest window a
+desktop gets unless its own screen is smaller."""
+MIN_WINDOW = (480, 288)
+"""A window is never resized smaller than this (3/5 of 800x480): below it the screen's
+figures could not be read at all."""
+DESKTOP_SHARE = (0.9, 0.85)
+"""The share of the desktop's width and height a window opens at: room left for the
+desktop's panels and the window's title bar."""
+ASPECTS = (4 / 3, 16 / 9)
+"""The narrowest and the widest window opened (width / height)."""
 HEADLESS = ("dummy", "offscreen")
 """SDL video drivers that show nothing: the app plays as if nobody watched."""
 
@@ -54,6 +69,8 @@ class Window:
         self.clock = clock
         self._last_shot: float | None = None
         self.shots = 0
+        self._windowed: tuple[int, int] | None = None if fullscreen else surface.get_size()
+        """The window's size to go back to when F11 leaves full screen."""
         self._sigterm_set, self._sigterm_was = _quit_on_sigterm()
 
     @property
@@ -73,7 +90,8 @@ class Window:
         screenshots: str | Path | None = None,
         title: str = "zonkcam",
     ) -> Window:
-        """Open the display; ``size`` None = the whole screen (or 800x480 in a window)."""
+        """Open the display; ``size`` None = the whole screen (or a window fitted to the
+        desktop, :func:`window_size`; 800x480 without a display)."""
         shots = Path(screenshots) if screenshots else Path("screenshots")
         for driver in candidate_drivers(os.environ):
             surface = _try_driver(driver, size, fullscreen, title)
@@ -90,8 +108,59 @@ class Window:
                 )
         raise RuntimeError("not even SDL's dummy video driver works")  # pragma: no cover
 
+    @property
+    def resizable(self) -> bool:
+        """A window on a desktop: it can be resized and F11 makes it full screen (not a
+        Pi's console, where the screen is all there is, nor no display at all)."""
+        return not self.headless and self.driver != "kmsdrm"
+
     def events(self) -> list[pygame.event.Event]:
-        return pygame.event.get()
+        """Every event since the last call, less F11 (full screen and back, done here);
+        a resized window's new surface is :attr:`surface` from here on."""
+        out = []
+        for event in pygame.event.get():
+            if event.type == pygame.KEYDOWN and event.key == pygame.K_F11:
+                self.toggle_fullscreen()
+                continue
+            if event.type == pygame.VIDEORESIZE:
+                self._resized(event.size)
+            elif event.type == pygame.WINDOWSIZECHANGED:
+                self._resized((event.x, event.y))
+            out.append(event)
+        return out
+
+    def toggle_fullscreen(self) -> None:
+        """Full screen (the desktop's whole screen) and back to the window as it was."""
+        if not self.resizable:
+            return
+        try:
+            if self.fullscreen:
+                size = self._windowed or window_size(desktop_size())
+                self.surface = pygame.display.set_mode(size, pygame.RESIZABLE)
+            else:
+                self._windowed = self.size
+                self.surface = pygame.display.set_mode((0, 0), pygame.FULLSCREEN)
+        except pygame.error as exc:
+            log.warning("cannot switch full screen: %s", exc)
+            return
+        self.fullscreen = bool(self.surface.get_flags() & pygame.FULLSCREEN)
+        log.info("display: %s%s", self.size, " full screen" if self.fullscreen else "")
+
+    def _resized(self, size: tuple[int, int]) -> None:
+        """The window was resized (by the user or the desktop) to ``size``: draw on its
+        new surface from here on, never smaller than :data:`MIN_WINDOW`. SDL resizes the
+        surface with the window; where it has not (a driver that only reports the
+        event, or a window made smaller than the least), it is asked to."""
+        current = pygame.display.get_surface()
+        if not self.resizable or self.fullscreen or current is None:
+            return
+        size = (max(MIN_WINDOW[0], size[0]), max(MIN_WINDOW[1], size[1]))
+        if current.get_size() != size:
+            try:
+                current = pygame.display.set_mode(size, pygame.RESIZABLE)
+            except pygame.error as exc:
+                log.warning("cannot resize the window to %s: %s", size, exc)
+        self.surface = current
 
     def due(self) -> bool:
         """Whether a frame shown now would be seen: always on a display; without one, when
@@ -187,13 +256,13 @@ def _try_driver(
         if driver is not None and actual != driver.lower():
             raise pygame.error(f"SDL runs {actual} instead")
         full = fullscreen if fullscreen is not None else actual == "kmsdrm"
-        if actual == "dummy":
+        if actual in HEADLESS:
             surface = pygame.display.set_mode(size or DEFAULT_WINDOW)
         elif full:
             surface = pygame.display.set_mode(size or (0, 0), pygame.FULLSCREEN)
             pygame.mouse.set_visible(False)
         else:
-            surface = pygame.display.set_mode(size or DEFAULT_WINDOW)
+            surface = pygame.display.set_mode(size or window_size(desktop_size()), pygame.RESIZABLE)
         pygame.display.set_caption(title)
         return surface
     except pygame.error as exc:
@@ -204,3 +273,27 @@ def _try_driver(
         else:
             os.environ["SDL_VIDEODRIVER"] = saved
         return None
+
+
+def desktop_size() -> tuple[int, int]:
+    """The size of the (first) desktop's screen, once the display is initialised."""
+    sizes = pygame.display.get_desktop_sizes()
+    return sizes[0] if sizes else DEFAULT_WINDOW
+
+
+def window_size(desktop: tuple[int, int]) -> tuple[int, int]:
+    """The size a window opens at on a desktop of size ``desktop``: as large as
+    :data:`DESKTOP_SHARE` of it, between 4:3 and 16:9 (:data:`ASPECTS`), and not under
+    800x480 unless the desktop itself is smaller (then the whole desktop).
+
+    >>> window_size((1280, 800)), window_size((1920, 1080)), window_size((800, 480))
+    ((1152, 680), (1632, 918), (800, 480))
+    """
+    dw, dh = desktop
+    w, h = round(dw * DESKTOP_SHARE[0]), round(dh * DESKTOP_SHARE[1])
+    narrow, wide = ASPECTS
+    w = max(round(h * narrow), min(w, round(h * wide)))
+    if w > dw * DESKTOP_SHARE[0]:  # too narrow a desktop for 4:3 at that height
+        w = round(dw * DESKTOP_SHARE[0])
+        h = min(h, round(w / narrow))
+    return min(dw, max(w, DEFAULT_WINDOW[0])), min(dh, max(h, DEFAULT_WINDOW[1]))

@@ -10,6 +10,7 @@ import dataclasses
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from zonkcam.display.game_screen import turn_in_play
 from zonkcam.display.view import CameraView
 from zonkcam.game import actions as A
 from zonkcam.game.dice import parse_dice
@@ -24,11 +25,26 @@ class Scene:
     name: str
     game: Game
     camera: CameraView | None = None
+    """The last roll's dice as the camera saw them; as the table app shows them, marked
+    as a passed turn's once that roll's turn is over (zonked, banked, the game won)."""
     selected_keep: int = 0
+
+    def __post_init__(self) -> None:
+        if self.camera is not None and _turn_passed(self.game):
+            self.camera = dataclasses.replace(self.camera, earlier_turn=True)
 
     @property
     def state(self) -> GameState:
         return self.game.state
+
+
+def _turn_passed(game: Game) -> bool:
+    """Whether the turn of the game's last roll is over."""
+    rolls = [k for k, e in enumerate(game.events) if isinstance(e, A.Roll)]
+    if not rolls:
+        return False
+    before = Game(game.state.rules, game.events[: rolls[-1]]).state
+    return turn_in_play(before) != turn_in_play(game.state)
 
 
 def _roll(values: Sequence[int | str]) -> A.Roll:
