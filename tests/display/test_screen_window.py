@@ -128,13 +128,12 @@ def test_a_list_of_drivers_is_tried_in_turn(tmp_path, monkeypatch):
     assert window.driver == "offscreen"
 
 
-def test_play_fullscreen_opens_the_window_full_screen(tmp_path, monkeypatch):
+def test_play_fullscreen_opens_the_window_full_screen(laptop, tmp_path, monkeypatch):
     """`play --fullscreen` (the desktop's service): full screen where a desktop would give
     a window."""
     from zonkcam.app import main as app_main
     from zonkcam.cli import main
 
-    monkeypatch.setenv("SDL_VIDEODRIVER", "offscreen")
     opened, real_open = [], Window.open
 
     class Opened(Exception):
