@@ -12,7 +12,7 @@ from zonkcam.game.errors import TableError
 from zonkcam.game.names import escaped, quoted
 from zonkcam.game.rules import RuleSet
 from zonkcam.record.logged_game import LoggedGame
-from zonkcam.record.store import EventLog
+from zonkcam.record.store import EventLog, StoreError
 
 DEMO_PLAYERS = ("Ann", "Bob", "Cy")
 
@@ -59,3 +59,33 @@ def new_game(log: EventLog, rules: RuleSet, names: list[str], *, demo: bool = Fa
         return LoggedGame.new(log, rules, [A.Players(tuple(names))], demo=demo)
     except TableError as exc:
         raise UserError(str(exc)) from None
+
+
+def past_players(log: EventLog, *, demo: bool = False) -> list[str]:
+    """The names seated in the log's games, the latest game's first (in its seating
+    order), each once whatever its case: the names the set-up screen offers. The demo's
+    games only with ``demo``, people's games only without."""
+    names: dict[str, str] = {}
+    for game in reversed(log.games()):
+        if game.demo == demo:
+            for name in game.players:
+                names.setdefault(name.casefold(), name)
+    return list(names.values())
+
+
+PAST_ZONK_GAMES = 20
+"""How many of the latest games :func:`past_zonk_names` reads."""
+
+
+def past_zonk_names(log: EventLog, *, demo: bool = False) -> list[tuple[str, str]]:
+    """(player, zonk name) as given in the latest games (:data:`PAST_ZONK_GAMES`), the
+    latest first; a game whose actions cannot be read is passed over."""
+    out: list[tuple[str, str]] = []
+    games = [g for g in reversed(log.games()) if g.demo == demo][:PAST_ZONK_GAMES]
+    for game in games:
+        try:
+            actions = log.actions(game.id)
+        except StoreError:
+            continue
+        out += reversed([(a.player, a.name) for a in actions if isinstance(a, A.ZonkName)])
+    return out
