@@ -334,3 +334,16 @@ def test_the_buttons_alone_give_zonk_names_theirs_from_before_first(tmp_path):
     game = Game(PRESETS["drinking"], seat.actions)
     shown = [game.state.shown_name(p) for p in game.state.players]
     assert shown == ["Captain", "Noodle", "Tiger"]
+
+
+def test_while_a_name_is_typed_the_hint_says_enter_takes_it():
+    seat = SeatPlayers(PRESETS["drinking"], ["Ann", "Bob"], ["Cy"])
+    for ch in "Eve":
+        seat.handle(Press(Control.CHAR, ch))
+    assert hint_drawn(seat) == "Enter: add Eve   Backspace: erase"
+    seat.handle(ROLL)
+    seat.handle(ROLL)  # start: the zonk names
+    assert hint_drawn(seat) == "SELECT: next name   ROLL: choose   BANK: back"
+    for ch in "Capt":
+        seat.handle(Press(Control.CHAR, ch))
+    assert hint_drawn(seat) == "Enter: Bob is Capt   Backspace: erase"

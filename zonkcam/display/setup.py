@@ -423,17 +423,20 @@ class SeatPlayers:
 
     @property
     def hint(self) -> str:
-        """What each button does now, in the buttons' names."""
+        """What each button does now, in the buttons' names (Enter's, while a name is
+        typed on a keyboard: it takes the name typed)."""
+        typed = self.typed.strip()
         if self.naming is not None:
-            names = self._zonk_choices()
-            take = (
-                f"{self._left_of(self.naming)} is {names[self.pick % len(names)]}"
-                if names
-                else "choose"
-            )
+            names = [typed] if typed else self._zonk_choices()
+            named = self._left_of(self.naming)
+            take = f"{named} is {names[self.pick % len(names)]}" if names else "choose"
+            if typed:
+                return f"Enter: {take}   Backspace: erase"
             return f"SELECT: next name   ROLL: {take}   BANK: back"
         if self.moving is not None:
             return f"SELECT: move down   ROLL: put {self.players[self.moving]} here"
+        if typed:
+            return f"Enter: add {typed}   Backspace: erase"
         if self.adding:
             names = self._names_to_add()
             return f"SELECT: next name   ROLL: add {names[self.pick % len(names)]}   BANK: done"
