@@ -644,6 +644,25 @@ def test_after_a_game_the_keyboard_seats_the_next_one_or_goes_back(tmp_path):
         assert seat.went_back and seat.players == ["Ann", "Bob"]
 
 
+def test_the_names_played_before_come_from_the_log_latest_first(tmp_path):
+    from zonkcam.app.games import past_players, past_zonk_names
+    from zonkcam.app.main import seating
+
+    drinking = PRESETS["drinking"]
+    with EventLog(tmp_path / "g.sqlite3") as log:
+        LoggedGame.new(log, drinking, seating(["Ann", "Bob"], {"Ann": "Noodle", "Bob": "Tiger"}))
+        LoggedGame.new(log, PRESETS["chicago"], [A.Players(("Zed",))], demo=True)
+        LoggedGame.new(log, drinking, seating(["Cy", "ann"], {"Cy": "Lucky", "ann": "Boss"}))
+        assert past_players(log) == ["Cy", "ann", "Bob"]  # one Ann, as last seated
+        assert past_players(log, demo=True) == ["Zed"]
+        assert past_zonk_names(log) == [
+            ("ann", "Boss"),
+            ("Cy", "Lucky"),
+            ("Bob", "Tiger"),
+            ("Ann", "Noodle"),
+        ]
+
+
 def test_the_demo_names_its_players_and_the_next_game_keeps_the_zonk_names(tmp_path):
     from zonkcam.app.main import demo_zonk_names, seated_again
 

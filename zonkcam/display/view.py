@@ -438,7 +438,7 @@ def prompt_for(state: GameState) -> str:
         case Phase.GO_FOR_1000:
             return f"go for 1000: roll one die, needs a {turn.missing_face}"
         case _:
-            return "game over: ROLL: same players, BANK: new players, SELECT: the charts"
+            return "ROLL: same players, BANK: new players, SELECT: the charts"
 
 
 def _shown(state: GameState, name: str) -> str:
