@@ -63,11 +63,6 @@ def main(argv: list[str] | None = None) -> int:
     rules = ChooseRules(selected="drinking")
     rules.draw(surface, screen)
     _save(surface, out / "setup-rules.png")
-    seat = SeatPlayers(PRESETS["drinking"], ["Ann", "Bob", "Cy"], ["Ann", "Bob", "Cy", "Di"])
-    for command in (SELECT, ROLL, SELECT):  # Ann picked up and moved down
-        seat.handle(command)
-    seat.draw(surface, screen)
-    _save(surface, out / "setup-players.png")
     seat = SeatPlayers(PRESETS["drinking"], ["Ann", "Bob", "Cy"], stock_zonk_names=["Captain"])
     for line in ("\n", "Noodle\n", "Capt"):  # start, then the zonk names
         for ch in line:
