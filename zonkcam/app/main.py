@@ -277,6 +277,8 @@ def run_app(config: AppConfig) -> int:
                     if seat is None:
                         break  # left with Esc, as from the game-over screen
                     if not seat.went_back:
+                        if log.missing():
+                            break  # the log went away: said below, with where the game is kept
                         try:
                             keeper = LoggedGame.new(log, seat.rules, seat.actions, demo=demo)
                         except StoreError as exc:  # the next game cannot be stored: the end
