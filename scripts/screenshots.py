@@ -27,7 +27,7 @@ from zonkcam.display.banners import banners_for
 from zonkcam.display.charts import draw_charts
 from zonkcam.display.meet import MeetFaces, MeetTheDice, Stage
 from zonkcam.display.painter import Painter
-from zonkcam.display.setup import ChooseRules, EnterPlayers
+from zonkcam.display.setup import ChooseRules, SeatPlayers
 from zonkcam.display.view import view_for
 from zonkcam.game.rules import PRESETS
 from zonkcam.sim import scenes
@@ -63,8 +63,8 @@ def main(argv: list[str] | None = None) -> int:
     rules = ChooseRules(selected="drinking")
     rules.draw(surface, screen)
     _save(surface, out / "setup-rules.png")
-    seat = EnterPlayers(PRESETS["drinking"])
-    for line in ("Ann\n", "Bob\n", "Cy\n", "\n", "Noodle\n", "Capt"):
+    seat = SeatPlayers(PRESETS["drinking"], ["Ann", "Bob", "Cy"], stock_zonk_names=["Captain"])
+    for line in ("\n", "Noodle\n", "Capt"):  # start, then the zonk names
         for ch in line:
             seat.handle(ROLL if ch == "\n" else Press(Control.CHAR, ch))
     seat.draw(surface, screen)

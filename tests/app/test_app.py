@@ -581,6 +581,124 @@ def test_roll_on_the_game_over_screen_asks_for_a_new_game(tmp_path):
         assert [p.name for p in app.keeper.state.players] == ["Ann", "Bob"]
 
 
+class ScriptedButtons:
+    """The three buttons as a stand-in: each call to ``commands`` gives the next presses."""
+
+    def __init__(self, *presses):
+        self.script = [list(p) for p in presses]
+
+    def commands(self):
+        return self.script.pop(0) if self.script else []
+
+
+def _game_over(log, rules, players, demo=False):
+    keeper = LoggedGame.new(log, rules, [A.Players(players)], demo=demo)
+    keeper.play(A.Roll(parse_dice([1, 1, 1, 2, 3])))
+    keeper.play(A.Bank())
+    assert keeper.state.finished
+    return keeper
+
+
+def test_bank_on_the_game_over_screen_asks_for_new_players(tmp_path):
+    """BANK after the game is over wants the players seated anew (app.main shows the
+    set-up screen); it plays nothing in the finished game."""
+    rules = dataclasses.replace(PRESETS["classic-10000"], target=1000, end="instant")
+    with EventLog(tmp_path / "g.sqlite3") as log:
+        keeper = _game_over(log, rules, ("Ann", "Bob"))
+        app = TableApp(keeper, watcher=None, say=lambda line: None)
+        events = list(keeper.game.events)
+        app.handle(Press(Control.BANK))
+        assert app.players_wanted and not app.new_game_wanted
+        assert keeper.game.events == events and not app.screen
+
+
+def test_after_a_game_the_buttons_alone_seat_the_next_one(tmp_path, monkeypatch, capsys):
+    """The whole app: BANK on the game-over screen, then with the buttons only: Ann
+    leaves, Di and Cy (from the games before) join, Cy moves to throw first; the next
+    game is stored with them in that order."""
+    from zonkcam import cli
+    from zonkcam.controls import BANK, ROLL, SELECT
+
+    rules = dataclasses.replace(PRESETS["chicago"], target=1000, end="instant")
+    db = tmp_path / "g.sqlite3"
+    with EventLog(db) as log:
+        LoggedGame.new(log, rules, [A.Players(("Cy", "Di"))], demo=True)
+
+    def game_over(log, *args, **kwargs):
+        return _game_over(log, rules, ("Ann", "Bob"), demo=True)
+
+    back = Press(Control.BACK)
+    buttons = ScriptedButtons(
+        [BANK],  # the game-over screen: new players
+        [SELECT, BANK],  # Ann lit and removed
+        [SELECT, ROLL],  # "+ Add a player": the names played before
+        [SELECT, SELECT, ROLL],  # Di (Ann, Cy, Di, Player 1)
+        [back, ROLL, BANK],  # Cy; done adding
+        [SELECT, SELECT, SELECT, ROLL, SELECT, ROLL],  # Cy picked up, moved to the top
+        [back, ROLL],  # "Start the game"
+        [Press(Control.QUIT)],  # the next game is on: leave
+    )
+    monkeypatch.setattr("zonkcam.app.main.first_game", game_over)
+    monkeypatch.setattr("zonkcam.app.main.on_a_pi", lambda: True)
+    monkeypatch.setattr("zonkcam.app.main.open_buttons", lambda pins: buttons)
+    monkeypatch.setattr("time.sleep", lambda s: None)
+    argv = ["play", "--source", "demo", "--db", str(db), "--screenshots", str(tmp_path / "s")]
+    assert cli.main(argv) == 0
+    assert "Game 3: chicago, Cy, Bob, Di" in capsys.readouterr().out
+    with EventLog(db) as log:
+        assert log.games()[-1].players == ("Cy", "Bob", "Di")
+
+
+def test_after_a_game_the_keyboard_seats_the_next_one_or_goes_back(tmp_path):
+    import pygame
+
+    from zonkcam.app.main import players_on_screen
+
+    def key(k, text=""):
+        return pygame.event.Event(pygame.KEYDOWN, key=k, unicode=text)
+
+    rules = dataclasses.replace(PRESETS["classic-10000"], target=1000, end="instant")
+    with (
+        EventLog(tmp_path / "g.sqlite3") as log,
+        Window.open((800, 480), screenshots=tmp_path / "shots") as window,
+    ):
+        over = _game_over(log, rules, ("Ann", "Bob")).state
+        ui = GameScreen(window, sounds=Sounds(muted=True))
+        script = [
+            [key(pygame.K_DOWN), key(pygame.K_BACKSPACE)],  # Ann lit and removed
+            [key(pygame.K_e, "E"), key(pygame.K_v, "v"), key(pygame.K_e, "e")],
+            [key(pygame.K_RETURN), key(pygame.K_RETURN)],  # Eve joins; start
+        ]
+        window.events = lambda: script.pop(0) if script else []
+        seat = players_on_screen(log, ui, over)
+        assert seat.players == ["Bob", "Eve"] and not seat.went_back
+        assert not ui.show_charts and not ui.keyboard.text_mode
+        script = [[key(pygame.K_ESCAPE)]]
+        assert players_on_screen(log, ui, over) is None  # Esc leaves the app
+        script = [[key(pygame.K_DELETE)]]  # BANK: "back to the game"
+        seat = players_on_screen(log, ui, over)
+        assert seat.went_back and seat.players == ["Ann", "Bob"]
+
+
+def test_the_names_played_before_come_from_the_log_latest_first(tmp_path):
+    from zonkcam.app.games import past_players, past_zonk_names
+    from zonkcam.app.main import seating
+
+    drinking = PRESETS["drinking"]
+    with EventLog(tmp_path / "g.sqlite3") as log:
+        LoggedGame.new(log, drinking, seating(["Ann", "Bob"], {"Ann": "Noodle", "Bob": "Tiger"}))
+        LoggedGame.new(log, PRESETS["chicago"], [A.Players(("Zed",))], demo=True)
+        LoggedGame.new(log, drinking, seating(["Cy", "ann"], {"Cy": "Lucky", "ann": "Boss"}))
+        assert past_players(log) == ["Cy", "ann", "Bob"]  # one Ann, as last seated
+        assert past_players(log, demo=True) == ["Zed"]
+        assert past_zonk_names(log) == [
+            ("ann", "Boss"),
+            ("Cy", "Lucky"),
+            ("Bob", "Tiger"),
+            ("Ann", "Noodle"),
+        ]
+
+
 def test_the_demo_names_its_players_and_the_next_game_keeps_the_zonk_names(tmp_path):
     from zonkcam.app.main import demo_zonk_names, seated_again
 

@@ -84,6 +84,16 @@ def test_text_mode_types_letters_but_keeps_enter_and_escape():
     ]
 
 
+def test_delete_is_bank_while_names_are_typed():
+    """The set-up screen's BANK (remove the player lit, go back) from a keyboard, where
+    the b key types a b."""
+    keyboard = KeyboardInput(text_mode=True)
+    assert keyboard.commands([key(pygame.K_DELETE), key(pygame.K_b, "b")]) == [
+        BANK,
+        Press(Control.CHAR, "b"),
+    ]
+
+
 def test_tapping_a_die_on_the_screen():
     pygame.init()
     scene = scenes.roll_with_keeps()

@@ -173,7 +173,7 @@ def test_the_game_over_screen_names_the_winner_in_the_big_banner(tmp_path):
         clock.now = 60
         view = screen.draw(state)  # the queue is empty: the winner stays
         assert (view.banner.name, view.banner.subtitle) == ("WINNER", "Ann")
-        assert view.next_step == ("GAME OVER", "ROLL: new game")
+        assert view.next_step == ("GAME OVER", "ROLL: same players", "BANK: new players")
 
 
 def test_the_final_scoreboard_keeps_what_is_still_owed():

@@ -79,3 +79,33 @@ def shown_players(log: EventLog, g: GameRecord) -> str:
             return ", ".join(g.players)
         return "(names not shown: the game cannot be played back)"
     return ", ".join(state.shown_name(p) for p in state.players)
+
+
+def past_players(log: EventLog, *, demo: bool = False) -> list[str]:
+    """The names seated in the log's games, the latest game's first (in its seating
+    order), each once whatever its case: the names the set-up screen offers. The demo's
+    games only with ``demo``, people's games only without."""
+    names: dict[str, str] = {}
+    for game in reversed(log.games()):
+        if game.demo == demo:
+            for name in game.players:
+                names.setdefault(name.casefold(), name)
+    return list(names.values())
+
+
+PAST_ZONK_GAMES = 20
+"""How many of the latest games :func:`past_zonk_names` reads."""
+
+
+def past_zonk_names(log: EventLog, *, demo: bool = False) -> list[tuple[str, str]]:
+    """(player, zonk name) as given in the latest games (:data:`PAST_ZONK_GAMES`), the
+    latest first; a game whose actions cannot be read is passed over."""
+    out: list[tuple[str, str]] = []
+    games = [g for g in reversed(log.games()) if g.demo == demo][:PAST_ZONK_GAMES]
+    for game in games:
+        try:
+            actions = log.actions(game.id)
+        except StoreError:
+            continue
+        out += reversed([(a.player, a.name) for a in actions if isinstance(a, A.ZonkName)])
+    return out

@@ -80,6 +80,9 @@ class TableApp:
     """SPACED or CHOOSE: waiting for the player's number."""
     new_game_wanted: bool = False
     """ROLL was pressed on the game-over screen: the table wants a new game, same players."""
+    players_wanted: bool = False
+    """BANK was pressed on the game-over screen: the table wants a new game, with the
+    players seated anew (the set-up screen, :class:`~zonkcam.display.setup.SeatPlayers`)."""
     correcting: int | None = None
     """The die (index in the last settled report) the scorekeeper tapped to correct."""
     waiting: TableReport | None = None
@@ -134,7 +137,7 @@ class TableApp:
         """Carry on at the same table with a new game (the demo's next game)."""
         self.keeper, self.flow, self.last_settled = keeper, TableFlow(), None
         self.settled_in = None
-        self.new_game_wanted = False
+        self.new_game_wanted = self.players_wanted = False
         self._logged = 0
         self.turns = _turns_played(keeper.state)
         self._print_log(keeper.state)
@@ -408,6 +411,9 @@ class TableApp:
             return
         if command.kind is Control.ROLL and self.keeper.state.finished:
             self.new_game_wanted = True
+            return
+        if command.kind is Control.BANK and self.keeper.state.finished:
+            self.players_wanted = True
             return
         selected = self.screen.selected_keep if self.screen is not None else 0
         action = action_for(command, self.keeper.state, selected)

@@ -12,14 +12,22 @@ from typing import Any
 
 from zonkcam.app.camera import open_camera, open_demo_table, size_problem
 from zonkcam.app.demo import DemoDriver, confirm_from_truth
-from zonkcam.app.games import DEMO_PLAYERS, new_game, resume, resume_command, resume_id
+from zonkcam.app.games import (
+    DEMO_PLAYERS,
+    new_game,
+    past_players,
+    past_zonk_names,
+    resume,
+    resume_command,
+    resume_id,
+)
 from zonkcam.app.loop import TableApp
 from zonkcam.app.players import AutoPlayer
 from zonkcam.controls import ROLL
 from zonkcam.display.game_screen import GameScreen
 from zonkcam.display.meet import MeetFaces, MeetTheDice
 from zonkcam.display.odds_worker import OddsWorker
-from zonkcam.display.setup import ChooseGame, ChooseRules, EnterPlayers, ResumableGame
+from zonkcam.display.setup import ChooseGame, ChooseRules, ResumableGame, SeatPlayers
 from zonkcam.display.sounds import Sounds
 from zonkcam.display.window import Window
 from zonkcam.errors import UserError
@@ -238,10 +246,7 @@ def run_app(config: AppConfig) -> int:
             unwatched=window.headless,
             teacher=None if demo else teacher,
         )
-        print(
-            f"Game {keeper.game_id}: {keeper.state.rules.name}, "
-            f"{', '.join(keeper.state.shown_name(p) for p in keeper.state.players)}"
-        )
+        print(f"Game {keeper.game_id}: {keeper.state.rules.name}, {_seated(keeper)}")
         games, finished_at = 1, None
         played = [keeper.game_id]
         notifier.status(f"game {keeper.game_id}")
@@ -267,10 +272,31 @@ def run_app(config: AppConfig) -> int:
                 finished_at = finished_at or time.monotonic()
                 done = games_wanted and games >= games_wanted
                 # people at a screen: the game-over screen stays until ROLL (a new game, the
-                # same players) or quit; the demo and unwatched games go on by themselves
+                # same players), BANK (the players seated anew) or quit; the demo and
+                # unwatched games go on by themselves
                 people = not (demo or window.headless or config.fast or config.games)
                 waited = time.monotonic() - finished_at > WINNER_PAUSE_S
-                if app.new_game_wanted or (
+                if app.players_wanted:
+                    app.players_wanted = False
+                    seat = players_on_screen(log, screen, state, demo, notifier)
+                    if seat is None:
+                        break  # left with Esc, as from the game-over screen
+                    if not seat.went_back:
+                        if log.missing():
+                            break  # the log went away: said below, with where the game is kept
+                        try:
+                            keeper = LoggedGame.new(log, seat.rules, seat.actions, demo=demo)
+                        except StoreError as exc:  # the next game cannot be stored: the end
+                            unseated = f"{exc}; game {app.keeper.game_id} is saved (it is over)"
+                            break
+                        games += 1
+                        finished_at = None
+                        played.append(keeper.game_id)
+                        print(f"Game {keeper.game_id}: {seat.rules.name}, {_seated(keeper)}")
+                        if demo:
+                            source.use_dice(seat.rules.dice)
+                        app.next_game(keeper)
+                elif app.new_game_wanted or (
                     not people and (window.headless or config.fast or waited)
                 ):
                     if not app.new_game_wanted and (done or not demo):
@@ -324,6 +350,11 @@ def run_app(config: AppConfig) -> int:
             )
             return 1
     return 0
+
+
+def _seated(keeper: LoggedGame) -> str:
+    """The players of a game as the table shows them, in turn order."""
+    return ", ".join(keeper.state.shown_name(p) for p in keeper.state.players)
 
 
 def _game_folders(games: list[int | None]) -> str:
@@ -382,7 +413,16 @@ def first_game(
         if demo:  # the demo's players name each other from a list
             return LoggedGame.new(log, rules, demo_zonk_names(players), demo=True)
         if not ui.window.headless:  # people at a screen: each names their left neighbour
-            named = _run_screen(ui, EnterPlayers.naming_zonk_names(rules, players), notifier)
+            named = _run_screen(
+                ui,
+                SeatPlayers.naming_zonk_names(
+                    rules,
+                    players,
+                    zonk_names=past_zonk_names(log),
+                    stock_zonk_names=DEMO_ZONK_NAMES,
+                ),
+                notifier,
+            )
             return None if named is None else LoggedGame.new(log, rules, named.actions)
     return new_game(log, rules, players, demo=demo)
 
@@ -445,10 +485,42 @@ def set_up_on_screen(
         if not rules.meet or meet is None:
             break
         meet(Meeting())
-    players = _run_screen(ui, EnterPlayers(rules.rules), notifier)
+    seat = SeatPlayers(
+        rules.rules,
+        known=past_players(log),
+        zonk_names=past_zonk_names(log),
+        stock_zonk_names=DEMO_ZONK_NAMES,
+    )
+    players = _run_screen(ui, seat, notifier)
     if players is None:
         return None
-    return LoggedGame.new(log, rules.rules, players.actions)  # one transaction
+    return LoggedGame.new(log, players.rules, players.actions)  # one transaction
+
+
+def players_on_screen(
+    log: EventLog,
+    ui: GameScreen,
+    state: GameState,
+    demo: bool = False,
+    notifier: Notifier | None = None,
+) -> SeatPlayers | None:
+    """The set-up screen for the next game (BANK on the game-over screen): the finished
+    game's players (those who have not left) and table, to add to, remove, reorder or
+    change, the names played before to add from; the zonk names they had offered first.
+    None: left with Esc; ``went_back``: back to the game-over screen."""
+    had = [(p.name, p.zonk_name) for p in state.players if p.zonk_name]
+    seat = SeatPlayers(
+        state.rules,
+        [p.name for p in state.players if not p.left],
+        past_players(log, demo=demo),
+        zonk_names=had + past_zonk_names(log, demo=demo),
+        stock_zonk_names=DEMO_ZONK_NAMES,
+        back="the game",
+    )
+    try:
+        return _run_screen(ui, seat, notifier)
+    finally:
+        ui.show_charts = False  # SELECT went down the list, not to the charts
 
 
 def _run_screen(ui: GameScreen, screen: Any, notifier: Notifier | None = None):

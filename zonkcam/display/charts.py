@@ -16,7 +16,7 @@ the night's report page (``zonkcam games report``), drawn for two metres away.
     |                                   | faces 1-6 (bars)    |
     |                                   | too few throws ...  |
     +-----------------------------------+---------------------+
-    | SELECT: the scoreboard   ROLL: a new game                |
+    | SELECT: scoreboard  ROLL: new game  BANK: new players   |
     +---------------------------------------------------------+
 """
 
@@ -43,7 +43,7 @@ LINE_COLOURS = (
     (255, 60, 60),
 )
 """One colour per player, in seating order (more players reuse them)."""
-CHARTS_PROMPT = "SELECT: the scoreboard   ROLL: a new game"
+CHARTS_PROMPT = "SELECT: scoreboard   ROLL: new game   BANK: new players"
 
 
 def colour_of(index: int) -> tuple[int, int, int]:

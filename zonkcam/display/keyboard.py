@@ -22,8 +22,8 @@ Esc             QUIT (closing the window too)
 F11             full screen and back (the window's own: no command)
 ==============  ============================================
 
-While a set-up screen wants text (``text_mode``), printable keys become CHAR and
-Backspace ERASE; Enter, Tab, arrows and Esc keep their meaning.
+While a set-up screen wants text (``text_mode``), printable keys become CHAR, Backspace
+ERASE and Delete BANK (the b key types a b); Enter, Tab, arrows and Esc keep their meaning.
 """
 
 from __future__ import annotations
@@ -112,6 +112,8 @@ class KeyboardInput:
         if self.text_mode and event.key not in _ALWAYS:
             if event.key == pygame.K_BACKSPACE:
                 return Press(Control.ERASE)
+            if event.key == pygame.K_DELETE:
+                return Press(Control.BANK)
             text = getattr(event, "unicode", "")
             if text and text.isprintable():
                 return Press(Control.CHAR, text)

@@ -1,10 +1,12 @@
-"""The set-up screens before a game: resume one, choose the table's rules, seat the players.
+"""The set-up screens before a game: resume one, choose the table's rules, seat the players
+(at the start, and from the game-over screen for the next game).
 
 Each screen is a small state machine driven by the same :class:`~zonkcam.controls.Press`
-values as the game screen (SELECT / BACK move, ROLL confirms, typed CHARs for names,
-QUIT cancels) with a ``draw`` method; ``done`` says when it has its answer.
-Names are checked by the rules engine itself, so the screens refuse exactly what a
-game would refuse.
+values as the game screen (SELECT / BACK move, ROLL confirms, BANK removes or goes back,
+typed CHARs for names, QUIT cancels) with a ``draw`` method; ``done`` says when it has
+its answer. Everything can be done with the three buttons alone: each screen's bottom
+line says what each button does at that moment. Names are checked by the rules engine
+itself, so the screens refuse exactly what a game would refuse.
 """
 
 from __future__ import annotations
@@ -117,37 +119,98 @@ class ChooseRules(_Menu):
         return self.presets[self.options[min(self.selected, len(self.presets) - 1)]]
 
 
-class EnterPlayers:
-    """Type the players' names in turn order; on the drinking table, then their zonk names.
+ADD_PLAYER = "+ Add a player"
+START = "Start the game"
 
-    ROLL (Enter) adds the typed name; ROLL on an empty line finishes. ERASE deletes a
-    letter, or the last player when the line is empty. For zonk names (the drinking table)
-    each player names their left neighbour (the next in turn order), and every player
-    gets one: the table shows only zonk names.
+
+def table_row(rules: RuleSet) -> str:
+    """The seating's row that changes the table, naming the table chosen."""
+    return f"Table: {rules.name}"
+
+
+class SeatPlayers:
+    """Seat the players in turn order with the three buttons (or the keyboard); on the
+    drinking table, then their zonk names.
+
+    The seating is a list: the players, then "+ Add a player", "Table: NAME" and "Start
+    the game". SELECT (Down, Tab) goes down it and BACK (Up) up; ROLL (Enter) acts on the
+    row lit: on a player it picks them up to move (SELECT / BACK move them down / up,
+    ROLL puts them down), on "+ Add a player" it opens the names played before
+    (``known``, the latest first, then "Player N"): ROLL adds the name lit, BANK goes
+    back. BANK on a player removes them; elsewhere it is "back" where the screen has one
+    (``back``: what it goes back to). UNDO (SELECT held) takes back the last change.
+    A name typed on a keyboard and Enter adds it; Backspace on an empty line removes the
+    player lit (or the last one). Every seating and zonk name is checked by the rules
+    engine itself, so the screen refuses exactly what a game would refuse.
+
+    Zonk names: each player names their left neighbour (the next in turn order), and
+    every player gets one (the table shows only zonk names): ROLL takes the name lit
+    from a list (the player's own zonk names before, ``zonk_names``, then the others
+    there, then ``stock_zonk_names``) or the name typed; BANK goes back a player.
     """
 
     wants_text = True
 
-    def __init__(self, rules: RuleSet) -> None:
+    def __init__(
+        self,
+        rules: RuleSet,
+        players: Sequence[str] = (),
+        known: Sequence[str] = (),
+        *,
+        zonk_names: Sequence[tuple[str, str]] = (),
+        stock_zonk_names: Sequence[str] = (),
+        presets: Mapping[str, RuleSet] = PRESETS,
+        back: str | None = None,
+    ) -> None:
         self.rules = rules
-        self.players: list[str] = []
+        self.players: list[str] = list(players)
+        self.known = list(known)
+        self.zonk_names_known = list(zonk_names)
+        """(player, zonk name) pairs, the latest first."""
+        self.stock_zonk_names = list(stock_zonk_names)
+        self.presets = presets
+        self.back = back
         self.zonk_names: dict[str, str] = {}
         self.typed = ""
         self.message = ""
+        self.row = len(self.players) + (2 if self.players else 0)  # Start, or + Add
+        self.moving: int | None = None
+        """The player (index) picked up to move."""
+        self.adding = False
+        """The list of names to add is open."""
+        self.pick = 0
+        """The name lit in the list of names (to add, or zonk names)."""
+        self.tables: ChooseRules | None = None
+        """The list of tables, while it is open."""
         self.naming: int | None = None
         """While choosing zonk names: the index of the player naming their left neighbour."""
+        self.went_back = False
+        """BANK on "back": the screen is done with no seating."""
         self.done = False
         self.cancelled = False
+        self._undo: list[tuple[list[str], int]] = []
         self._game: Game | None = None
 
     @classmethod
-    def naming_zonk_names(cls, rules: RuleSet, players: list[str]) -> EnterPlayers:
+    def naming_zonk_names(cls, rules: RuleSet, players: Sequence[str], **options) -> SeatPlayers:
         """The screen at its zonk names, for players seated already (``--players``)."""
-        screen = cls(rules)
-        screen.players = list(players)
-        screen._game = Game(rules, [A.Players(tuple(players))])
-        screen.naming = 0
+        screen = cls(rules, players, **options)
+        screen._start()
         return screen
+
+    @property
+    def rows(self) -> list[str]:
+        """The seating list as shown: numbered players, then add, table and start."""
+        names = [
+            f"{i}. {n}" + ("  <- moving" if i - 1 == self.moving else "")
+            for i, n in enumerate(self.players, start=1)
+        ]
+        return names + [ADD_PLAYER, table_row(self.rules), START]
+
+    @property
+    def choices(self) -> list[str]:
+        """The names the list offers: to add, or as a zonk name."""
+        return self._zonk_choices() if self.naming is not None else self._names_to_add()
 
     @property
     def actions(self) -> list[A.Action]:
@@ -160,90 +223,261 @@ class EnterPlayers:
         return out
 
     @property
-    def prompt(self) -> str:
+    def title(self) -> str:
         if self.naming is not None:
-            return f"{self.players[self.naming]}, a zonk name for {self._left_of(self.naming)}:"
-        return f"Player {len(self.players) + 1}:"
+            return f"{self.players[self.naming]}, a zonk name for {self._left_of(self.naming)}"
+        return "Add a player" if self.adding else f"Players ({self.rules.name})"
 
     def handle(self, command: Press) -> None:
         kind = command.kind
         if kind is Control.QUIT:
             self.cancelled = self.done = True
+        elif self.tables is not None:
+            self._handle_tables(command)
         elif kind is Control.CHAR:
-            if len(self.typed) < MAX_NAME:
+            if len(self.typed) < MAX_NAME and self.moving is None:
                 self.typed += command.value
+        elif kind is Control.ERASE and self.typed:
+            self.typed = self.typed[:-1]
+        elif self.naming is not None:
+            self._handle_naming(command)
+        elif self.moving is not None:
+            self._handle_moving(command)
+        elif self.adding:
+            self._handle_adding(command)
+        else:
+            self._handle_seating(command)
+
+    # -- the seating list ------------------------------------------------------------------
+
+    def _handle_seating(self, command: Press) -> None:
+        kind, rows = command.kind, len(self.players) + 3
+        on = self.row if self.row < len(self.players) else None  # the player lit
+        if kind in (Control.SELECT, Control.BACK):
+            self.row = (self.row + (1 if kind is Control.SELECT else -1)) % rows
+        elif kind is Control.UNDO:
+            self._take_back()
         elif kind is Control.ERASE:
-            if self.typed:
-                self.typed = self.typed[:-1]
-            elif self.naming is None and self.players:
-                self.players.pop()
+            if self.players:
+                self._remove(len(self.players) - 1 if on is None else on)
+        elif kind is Control.BANK:
+            if on is not None:
+                self._remove(on)
+            elif self.back is not None:
+                self.went_back = self.done = True
         elif kind is Control.ROLL:
             self.message = ""
-            if self.naming is None:
-                self._enter_player()
+            if self.typed.strip():
+                if self._add(self.typed.strip()):
+                    self.row = len(self.players) + 2  # Enter again starts, as typed
+            elif on is not None:
+                self.moving = on
+            elif self.row == len(self.players):
+                self.adding, self.pick = True, 0
+            elif self.row == len(self.players) + 1:
+                self.tables = ChooseRules(self.presets, selected=self.rules.name)
             else:
-                self._enter_zonk_name()
+                self._start()
 
-    def _left_of(self, i: int) -> str:
-        return self.players[(i + 1) % len(self.players)]
+    def _handle_moving(self, command: Press) -> None:
+        kind, i = command.kind, self.moving
+        assert i is not None
+        if kind in (Control.SELECT, Control.BACK):
+            j = (i + (1 if kind is Control.SELECT else -1)) % len(self.players)
+            self._remember()
+            self.players.insert(j, self.players.pop(i))
+            self.moving = self.row = j
+        elif kind in (Control.ROLL, Control.BANK):
+            self.moving = None
 
-    def _enter_player(self) -> None:
-        name = self.typed.strip()
-        if not name:
-            if not self.players:
-                self.message = "type a name first"
-                return
-            if self.rules.drinking.zonk_names and len(self.players) > 1:
-                self._game = Game(self.rules, [A.Players(tuple(self.players))])
-                self.naming = 0
-            else:
-                self.done = True
+    def _handle_adding(self, command: Press) -> None:
+        kind, names = command.kind, self._names_to_add()
+        if kind in (Control.SELECT, Control.BACK):
+            self.pick = (self.pick + (1 if kind is Control.SELECT else -1)) % len(names)
+        elif kind is Control.UNDO:
+            self._take_back()
+        elif kind is Control.BANK:
+            self.adding, self.message = False, ""
+            self.row = len(self.players) + (2 if self.players else 0)
+        elif kind is Control.ROLL:
+            self.message = ""
+            name = self.typed.strip() or names[self.pick % len(names)]
+            if self._add(name):
+                self.message = f"{name} plays ({counted(len(self.players), 'player')})"
+                self.pick = min(self.pick, len(self._names_to_add()) - 1)
+
+    def _handle_tables(self, command: Press) -> None:
+        tables = self.tables
+        assert tables is not None
+        if command.kind is Control.BANK:
+            self.tables = None
             return
+        tables.handle(command)
+        if tables.done:
+            self.tables = None
+            self.rules = tables.rules
+
+    def _names_to_add(self) -> list[str]:
+        """The names played before that are not seated, then the first free "Player N"."""
+        seated = {n.casefold() for n in self.players}
+        names = [n for n in self.known if n.casefold() not in seated]
+        n = 1
+        while f"player {n}" in seated:
+            n += 1
+        return [*names, f"Player {n}"]
+
+    def _add(self, name: str) -> bool:
         try:
             Game(self.rules).play(A.Players((*self.players, name)))
         except TableError as exc:
             self.message = str(exc)
-            return
+            return False
+        self._remember()
         self.players.append(name)
         self.typed = ""
+        return True
 
-    def _enter_zonk_name(self) -> None:
-        assert self.naming is not None and self._game is not None
-        name = self.typed.strip()
-        namer, named = self.players[self.naming], self._left_of(self.naming)
-        if not name:
-            self.message = f"{named} needs a zonk name: the drinking table shows only those"
+    def _remove(self, i: int) -> None:
+        self._remember()
+        name = self.players.pop(i)
+        self.row = min(self.row, len(self.players) + 2)
+        self.message = f"{name} removed (hold SELECT to undo)"
+
+    def _remember(self) -> None:
+        self._undo.append((list(self.players), self.row))
+
+    def _take_back(self) -> None:
+        if self._undo:
+            self.players, self.row = self._undo.pop()
+            self.message = ""
+
+    def _start(self) -> None:
+        if not self.players:
+            self.message = "add a player first"
             return
         try:
-            self._game.play(A.ZonkName(named, name, namer))
+            game = Game(self.rules, [A.Players(tuple(self.players))])
         except TableError as exc:
             self.message = str(exc)
             return
-        self.zonk_names[named] = name
-        self.typed = ""
-        self.naming += 1
-        if self.naming >= len(self.players):
-            self.naming = None
+        if self.rules.drinking.zonk_names and len(self.players) > 1:
+            self._game, self.naming, self.pick = game, 0, 0
+            self.zonk_names = {}
+        else:
             self.done = True
 
-    def draw(self, surface: pygame.Surface, screen: Painter) -> None:
-        names = [
-            f"{i}. {n}" + (f"  ({self.zonk_names[n]})" if n in self.zonk_names else "")
-            for i, n in enumerate(self.players, start=1)
-        ]
-        hint = "Enter: add   empty Enter: start   Backspace: erase"
+    # -- zonk names ------------------------------------------------------------------------
+
+    def _left_of(self, i: int) -> str:
+        return self.players[(i + 1) % len(self.players)]
+
+    def _zonk_choices(self) -> list[str]:
+        """Zonk names for the player being named: theirs before first, then the others
+        known, then the stock ones; none taken here or a player's name."""
+        assert self.naming is not None
+        named = self._left_of(self.naming).casefold()
+        taken = {n.casefold() for n in (*self.players, *self.zonk_names.values())}
+        pairs = self.zonk_names_known
+        ordered = [z for p, z in pairs if p.casefold() == named]
+        ordered += [z for p, z in pairs if p.casefold() != named] + self.stock_zonk_names
+        out: dict[str, str] = {}
+        for z in ordered:
+            if z.casefold() not in taken:
+                out.setdefault(z.casefold(), z)
+        return list(out.values())
+
+    def _handle_naming(self, command: Press) -> None:
+        assert self.naming is not None and self._game is not None
+        kind, names = command.kind, self._zonk_choices()
+        if kind in (Control.SELECT, Control.BACK) and names:
+            self.pick = (self.pick + (1 if kind is Control.SELECT else -1)) % len(names)
+        elif kind in (Control.BANK, Control.UNDO):
+            self.message, self.pick = "", 0
+            if self.naming == 0:
+                self.naming = self._game = None
+                self.row = len(self.players) + 2
+                return
+            self.naming -= 1
+            self.zonk_names.pop(self._left_of(self.naming), None)
+            self._game = Game(self.rules, self.actions)
+        elif kind is Control.ROLL:
+            self.message = ""
+            name = self.typed.strip() or (names[self.pick % len(names)] if names else "")
+            namer, named = self.players[self.naming], self._left_of(self.naming)
+            if not name:
+                self.message = f"{named} needs a zonk name: the drinking table shows only those"
+                return
+            try:
+                self._game.play(A.ZonkName(named, name, namer))
+            except TableError as exc:
+                self.message = str(exc)
+                return
+            self.zonk_names[named] = name
+            self.typed, self.pick = "", 0
+            self.naming += 1
+            if self.naming >= len(self.players):
+                self.naming = None
+                self.done = True
+
+    # -- drawing ---------------------------------------------------------------------------
+
+    @property
+    def hint(self) -> str:
+        """What each button does now, in the buttons' names (Enter's, while a name is
+        typed on a keyboard: it takes the name typed)."""
+        typed = self.typed.strip()
         if self.naming is not None:
-            hint = "Enter: next (the name is shown, not the player's)"
-        title = "Zonk names" if self.naming is not None else f"Players ({self.rules.name})"
+            names = [typed] if typed else self._zonk_choices()
+            named = self._left_of(self.naming)
+            take = f"{named} is {names[self.pick % len(names)]}" if names else "choose"
+            if typed:
+                return f"Enter: {take}   Backspace: erase"
+            return f"SELECT: next name   ROLL: {take}   BANK: back"
+        if self.moving is not None:
+            return f"SELECT: move down   ROLL: put {self.players[self.moving]} here"
+        if typed:
+            return f"Enter: add {typed}   Backspace: erase"
+        if self.adding:
+            names = self._names_to_add()
+            return f"SELECT: next name   ROLL: add {names[self.pick % len(names)]}   BANK: done"
+        if self.row < len(self.players):
+            name = self.players[self.row]
+            return f"SELECT: next   ROLL: move {name}   BANK: remove {name}"
+        back = f"   BANK: back to {self.back}" if self.back else ""
+        does = ("add a player", "change the table", "start the game")[self.row - len(self.players)]
+        return f"SELECT: next   ROLL: {does}{back}"
+
+    def draw(self, surface: pygame.Surface, screen: Painter) -> None:
+        if self.tables is not None:
+            draw_menu(
+                surface,
+                screen,
+                self.tables.title,
+                self.tables.options,
+                self.tables.selected,
+                "SELECT: next   ROLL: choose   BANK: back",
+            )
+            return
+        seated = ", ".join(self.players) or "nobody yet"
+        if self.naming is not None:
+            items, lit = self._zonk_choices(), self.pick
+            note = "the table shows the zonk names only"
+        elif self.adding:
+            items, lit = self._names_to_add(), self.pick
+            note = f"playing: {seated}"
+        else:
+            items, lit = self.rows, self.row
+            note = "in turn order; the first starts"
         draw_menu(
             surface,
             screen,
-            title,
-            names,
-            None,
-            hint,
-            typed=(self.prompt, self.typed),
+            self.title,
+            items,
+            lit,
+            self.hint,
+            typed=("or type a name:", self.typed),
             message=self.message,
+            note=note,
         )
 
 
@@ -257,8 +491,10 @@ def draw_menu(
     *,
     typed: tuple[str, str] | None = None,
     message: str = "",
+    note: str = "",
 ) -> None:
-    """A set-up screen: title, a list (one item highlighted), a typing line, a hint."""
+    """A set-up screen: title (and a ``note`` under it), a list (one item highlighted), a
+    typing line, a message, a hint."""
     screen.texts = []
     w, h = surface.get_size()
     pad = max(6, h // 40)
@@ -269,14 +505,21 @@ def draw_menu(
         ).bottom
         + pad
     )
+    if note:
+        top = (
+            screen.text(
+                surface, note, round(h * 0.05), (pad, top - pad // 2), color=DIM, width=w - 2 * pad
+            ).bottom
+            + pad
+        )
     bottom = h - pad
     bottom = (
         screen.text(
             surface,
             hint,
-            round(h * 0.045),
+            round(h * 0.06),
             (pad, bottom),
-            color=DIM,
+            color=TEXT,
             anchor="bottomleft",
             width=w - 2 * pad,
         ).top

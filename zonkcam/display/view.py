@@ -424,7 +424,7 @@ def next_step_for(state: GameState) -> tuple[str, ...]:
         case Phase.SETUP:
             return ("SEAT THE PLAYERS",)
         case Phase.OVER:
-            return ("GAME OVER", "ROLL: new game")
+            return ("GAME OVER", "ROLL: same players", "BANK: new players")
         case Phase.GO_FOR_1000:
             return ("ROLL 1 DIE", f"NEEDS A {t.missing_face}")
         case Phase.PAIR:
@@ -465,7 +465,7 @@ def prompt_for(state: GameState) -> str:
         case Phase.GO_FOR_1000:
             return f"go for 1000: roll one die, needs a {turn.missing_face}"
         case _:
-            return "game over: ROLL: new game, SELECT: the charts"
+            return "ROLL: same players, BANK: new players, SELECT: the charts"
 
 
 def _shown(state: GameState, name: str) -> str:
