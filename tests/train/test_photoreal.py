@@ -16,7 +16,6 @@ from zonkcam import cli
 from zonkcam.sim import photoreal as P
 
 
-
 def needs_mitsuba(test):
     """Renders with Mitsuba 3, the train extra's: `make test-train` runs it."""
     skip = pytest.mark.skipif(not P.mitsuba_installed(), reason="Mitsuba 3 is the train extra's")
