@@ -63,6 +63,10 @@ def main(argv: list[str] | None = None) -> int:
     rules = ChooseRules(selected="drinking")
     rules.draw(surface, screen)
     _save(surface, out / "setup-rules.png")
+    seat = SeatPlayers(PRESETS["chicago"], ["Ann", "Bob", "Cy"], ["Ann", "Bob", "Cy", "Di"])
+    seat.handle(SELECT)  # Bob lit
+    seat.draw(surface, screen)
+    _save(surface, out / "setup-players.png")
     seat = SeatPlayers(PRESETS["drinking"], ["Ann", "Bob", "Cy"], stock_zonk_names=["Captain"])
     for line in ("\n", "Noodle\n", "Capt"):  # start, then the zonk names
         for ch in line:

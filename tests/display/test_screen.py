@@ -375,7 +375,8 @@ def test_screenshots_script(tmp_path):
     written = sorted(p.name for p in tmp_path.glob("*.png"))
     assert written == sorted(
         [f"{name}.png" for name in module.SHOTS]
-        + ["setup-rules.png", "setup-zonk-names.png", "meet-the-dice.png", "meet-faces.png"]
+        + ["setup-rules.png", "setup-players.png", "setup-zonk-names.png"]
+        + ["meet-the-dice.png", "meet-faces.png"]
         + ["game-charts.png"]
     )
     for png in tmp_path.glob("*.png"):
