@@ -22,11 +22,11 @@ def main(argv: list[str] | None = None) -> int:
     source = open_source(args.video)
     watcher = TableWatcher(cal, OnnxReader.for_table(cal))
     try:
-        for obs in watcher.watch(iter(source.read, None)):
-            if obs.event is TableEvent.SETTLED:
-                rolled = " ".join(str(v) for v in sorted(d.value for d in obs.rolled))
-                kept = " ".join(str(v) for v in sorted(d.value for d in obs.in_strip))
-                print(f"frame {obs.frame}: {obs.change}  rolled [{rolled}]  strip [{kept}]")
+        for report in watcher.watch(iter(source.read, None)):
+            if report.event is TableEvent.SETTLED:
+                rolled = " ".join(str(v) for v in sorted(d.value for d in report.rolled))
+                kept = " ".join(str(v) for v in sorted(d.value for d in report.in_strip))
+                print(f"frame {report.frame}: {report.change}  rolled [{rolled}]  strip [{kept}]")
     finally:
         source.close()
     return 0

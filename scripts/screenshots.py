@@ -126,8 +126,8 @@ def meet_the_dice() -> MeetTheDice:
         while meet.stage is Stage.THROW or table.busy:
             frame = table.read()
             meet.frame = frame.image
-            for obs in watcher.process(frame):
-                meet.observe(obs)
+            for report in watcher.process(frame):
+                meet.observe(report)
     for _ in range(meet.values.index(2) + 1):
         meet.handle(SELECT)
     meet.handle(BANK)
@@ -145,8 +145,8 @@ def meet_faces() -> MeetFaces:
             for _ in range(600):
                 frame = table.read()
                 meet.frame = frame.image
-                for obs in watcher.process(frame):
-                    meet.observe(obs)
+                for report in watcher.process(frame):
+                    meet.observe(report)
                 meet.tick()
                 if not table.busy and not meet.waiting:
                     break
@@ -154,8 +154,8 @@ def meet_faces() -> MeetFaces:
                 meet.handle(ROLL)
                 table.pick_up()
                 while table.busy:
-                    for obs in watcher.process(table.read()):
-                        meet.observe(obs)
+                    for report in watcher.process(table.read()):
+                        meet.observe(report)
     return meet
 
 

@@ -70,23 +70,23 @@ def main() -> None:
     ):
         screen = GameScreen(win, sounds=Sounds(muted=True))
         for game in range(1, args.games + 1):
-            keeper = LoggedGame.new(log, rules)
-            keeper.play(A.Players(("Ann", "Bob")))
+            logged = LoggedGame.new(log, rules)
+            logged.play(A.Players(("Ann", "Bob")))
             app = TableApp(
-                keeper,
+                logged,
                 watcher,
                 screen,
                 DemoDriver(table, AutoPlayer(cached_advisor())),
                 say=lambda line: None,
             )
-            while not keeper.state.finished:
+            while not logged.state.finished:
                 app.tick(table.read())
                 frames += 1
                 if frames > 5000 * game:
                     raise SystemExit(f"game {game} did not finish")
             if game == 1 or game % 20 == 0 or game == args.games:
                 print(
-                    f"game {game:4d}: winner {keeper.state.winner}, {frames} frames, "
+                    f"game {game:4d}: winner {logged.state.winner}, {frames} frames, "
                     f"RSS {rss_mb():.1f} MB, {time.monotonic() - start:.0f} s"
                 )
     print(f"RSS at end: {rss_mb():.1f} MB; {args.games} games, {frames} frames, no exception")

@@ -81,14 +81,14 @@ def main() -> None:
         while table.busy:
             frame = table.read()
             frames += 1
-            for obs in watcher.process(frame):
-                if obs.event == TableEvent.BLOCKED:
+            for report in watcher.process(frame):
+                if report.event == TableEvent.BLOCKED:
                     blocked_seen[action] += 1
-                if obs.event != TableEvent.SETTLED:
+                if report.event != TableEvent.SETTLED:
                     continue
-                reports.append(obs)
+                reports.append(report)
                 truth = sorted((str(d.zone), d.value) for d in frame.truth.dice if not d.cocked)
-                seen = sorted((str(d.zone), d.value) for d in obs.dice if not d.cocked)
+                seen = sorted((str(d.zone), d.value) for d in report.dice if not d.cocked)
                 if seen != truth:
                     false.append(f"frame {frame.index} after {action}: read {seen}, drawn {truth}")
             if frames / FPS / 60 >= next_line:

@@ -62,11 +62,11 @@ def test_read_photo(tmp_path, capsys):
 def test_replay_game(tmp_path, capsys):
     db = tmp_path / "games.db"
     with EventLog(db) as log:
-        keeper = LoggedGame.new(log, load_rules("classic-10000"))
-        keeper.play(A.Players(("Ann", "Bob")))
-        keeper.play(A.Roll(parse_dice([1, 1, 1, 5, 2])))
-        keeper.play(A.Keep((1, 1, 1, 5)))
-        keeper.play(A.Bank())
+        logged = LoggedGame.new(log, load_rules("classic-10000"))
+        logged.play(A.Players(("Ann", "Bob")))
+        logged.play(A.Roll(parse_dice([1, 1, 1, 5, 2])))
+        logged.play(A.Keep((1, 1, 1, 5)))
+        logged.play(A.Bank())
     assert example("replay_game")(["--db", str(db)]) == 0
     text = capsys.readouterr().out
     assert "Ann" in text and "1,050" in text

@@ -397,12 +397,12 @@ def test_any_typed_lines_keep_the_session_going(tmp_path, lines):
     shown: list[str] = []
     feed = iter([*lines, "quit"])
     with EventLog(tmp_path / "g.db") as log:
-        keeper = LoggedGame.new(log, PRESETS["drinking"], [A.Players(("Ann", "Bob"))])
-        TextPlay(keeper, read=lambda _: next(feed), write=shown.append).run()
-        stored = log.actions(keeper.game_id)
-    assert shown[-1].startswith(f"Game {keeper.game_id} saved")
+        logged = LoggedGame.new(log, PRESETS["drinking"], [A.Players(("Ann", "Bob"))])
+        TextPlay(logged, read=lambda _: next(feed), write=shown.append).run()
+        stored = log.actions(logged.game_id)
+    assert shown[-1].startswith(f"Game {logged.game_id} saved")
     assert all("\x1b" not in line for line in shown)
-    assert len(stored) == len(keeper.game.events) + sum(isinstance(a, A.Undo) for a in stored) * 2
+    assert len(stored) == len(logged.game.events) + sum(isinstance(a, A.Undo) for a in stored) * 2
 
 
 @FUZZ

@@ -147,9 +147,9 @@ def test_unprintable_names_are_refused_where_they_enter(tmp_path, capsys):
         for bad in ("a\nb", "a\x00b", "\u202eevil", "x" * 41):
             with pytest.raises(PlayerError, match="unprintable|longer than 40"):
                 LoggedGame.new(log, PRESETS["chicago"], [A.Players(("Ann", bad))])
-            keeper = LoggedGame.new(log, PRESETS["chicago"], [A.Players(("Ann", "Bob"))])
+            logged = LoggedGame.new(log, PRESETS["chicago"], [A.Players(("Ann", "Bob"))])
             with pytest.raises(PlayerError, match="unprintable|longer than 40"):
-                keeper.play(A.Join(bad))
+                logged.play(A.Join(bad))
         assert len(log.games()) == 4 and all(len(log.actions(g.id)) == 1 for g in log.games())
 
 

@@ -168,9 +168,9 @@ def _saved_log(db: Path) -> None:
     from zonkcam.record.store import EventLog
 
     with EventLog(db) as log:
-        keeper = LoggedGame.new(log, PRESETS["classic-10000"], [A.Players(("Ann", "Bob"))])
+        logged = LoggedGame.new(log, PRESETS["classic-10000"], [A.Players(("Ann", "Bob"))])
         for _ in range(60):
-            keeper.play(A.Roll(parse_dice([2, 3, 4, 6, 6])))
+            logged.play(A.Roll(parse_dice([2, 3, 4, 6, 6])))
 
 
 def _on_a_full_disk(code: str, *argv: str, limit: int) -> subprocess.CompletedProcess:

@@ -49,8 +49,8 @@ def play_demo(rules, tmp_path, *, seed=1, press_pins=None, max_frames=4000):
     first = table.read()
     reader = TruthReader(table)
     log = EventLog(tmp_path / "games.sqlite3")
-    keeper = LoggedGame.new(log, rules)
-    keeper.play(A.Players(("Ann", "Bob")))
+    logged = LoggedGame.new(log, rules)
+    logged.play(A.Players(("Ann", "Bob")))
     window = Window.open((800, 480), screenshots=tmp_path / "shots")
     buttons = None
     press = None
@@ -66,14 +66,14 @@ def play_demo(rules, tmp_path, *, seed=1, press_pins=None, max_frames=4000):
     screen = GameScreen(window, buttons=buttons, sounds=Sounds(muted=True))
     lines: list[str] = []
     app = TableApp(
-        keeper,
+        logged,
         TableWatcher(calibrate(first.image, table.geometry), reader),
         screen,
         DemoDriver(table, AutoPlayer(cached_advisor()), press=press),
         say=lines.append,
     )
     frames = 0
-    while not keeper.state.finished and frames < max_frames:
+    while not logged.state.finished and frames < max_frames:
         app.tick(table.read())
         frames += 1
     return app, log, window, lines
@@ -83,17 +83,17 @@ def play_demo(rules, tmp_path, *, seed=1, press_pins=None, max_frames=4000):
 def test_whole_demo_game_with_gpio_buttons_scores_like_the_engine(tmp_path, mock_pins):
     rules = dataclasses.replace(PRESETS["chicago"], target=1500)
     app, log, window, lines = play_demo(rules, tmp_path, press_pins=mock_pins)
-    state = app.keeper.state
+    state = app.logged.state
     assert state.finished and state.winner in ("Ann", "Bob")
     # the engine fed the same rolls and keeps directly, and the log on disk, agree
-    direct = Game(rules, app.keeper.game.events).state
+    direct = Game(rules, app.logged.game.events).state
     assert [p.score for p in direct.players] == [p.score for p in state.players]
-    stored = Game(log.rules(app.keeper.game_id), log.actions(app.keeper.game_id)).state
+    stored = Game(log.rules(app.logged.game_id), log.actions(app.logged.game_id)).state
     assert stored.to_json() == state.to_json()
     banks = [line for line in state.log if " banks " in line]
     assert banks  # BANK came through the mocked GPIO buttons
     assert any(line.endswith(" wins") for line in lines)
-    shots = sorted((tmp_path / "shots" / f"game-{app.keeper.game_id:04d}").glob("turn-*.png"))
+    shots = sorted((tmp_path / "shots" / f"game-{app.logged.game_id:04d}").glob("turn-*.png"))
     assert len(shots) == app.turns > 0
     window.close()
     log.close()
@@ -103,9 +103,9 @@ def test_whole_demo_game_with_gpio_buttons_scores_like_the_engine(tmp_path, mock
 def test_every_roll_matches_what_the_table_drew(tmp_path):
     rules = dataclasses.replace(PRESETS["classic-10000"], target=1000, entry_minimum=300)
     app, log, window, _ = play_demo(rules, tmp_path, seed=5)
-    rolls = [e for e in app.keeper.game.events if isinstance(e, A.Roll)]
+    rolls = [e for e in app.logged.game.events if isinstance(e, A.Roll)]
     assert len(rolls) >= 5
-    assert app.keeper.state.finished
+    assert app.logged.state.finished
     window.close()
     log.close()
 
@@ -116,27 +116,27 @@ def test_a_misread_die_is_corrected_by_tap_and_digit(tmp_path):
     first = table.read()
     reader = TruthReader(table)
     with EventLog(tmp_path / "g.db") as log:
-        keeper = LoggedGame.new(log, rules)
-        keeper.play(A.Players(("Ann", "Bob")))
+        logged = LoggedGame.new(log, rules)
+        logged.play(A.Players(("Ann", "Bob")))
         app = TableApp(
-            keeper,
+            logged,
             TableWatcher(calibrate(first.image, table.geometry), reader),
             say=lambda line: None,
         )
         table.throw([2, 3, 4, 6, 6])  # the scorekeeper sees that the 2 is really a 1
         while table.busy:
             app.tick(table.read())
-        assert app.keeper.state.log[-1] == "Ann zonks"  # as read: a 2 where a 1 lies
+        assert app.logged.state.log[-1] == "Ann zonks"  # as read: a 2 where a 1 lies
         index = next(i for i, d in enumerate(app.last_settled.dice) if d.value == 2)
         app.handle(Press(Control.TAP_DIE, index))
         app.handle(Press(Control.DIGIT, 1))
-        state = app.keeper.state
+        state = app.logged.state
         assert state.player.name == "Ann" and state.turn.score.best.points == 100
         assert sorted(d.value for d in state.turn.roll) == [1, 3, 4, 6, 6]
-        kinds = [type(e).__name__ for e in log.actions(keeper.game_id)]
+        kinds = [type(e).__name__ for e in log.actions(logged.game_id)]
         assert kinds[-3:] == ["Roll", "Undo", "Roll"]  # the correction is in the log
         # both keep the colours read, for the night's review to follow each die by
-        read, _, fixed = log.actions(keeper.game_id)[-3:]
+        read, _, fixed = log.actions(logged.game_id)[-3:]
         assert len(fixed.seen) == 5 and all(fixed.seen) and fixed.seen == read.seen
 
 
@@ -145,13 +145,13 @@ def test_every_roll_read_keeps_its_photo_and_the_screen_shows_it(tmp_path):
     table = demo_table(3)
     first = table.read()
     with EventLog(tmp_path / "g.db") as log:
-        keeper = LoggedGame.new(log, rules)
-        keeper.play(A.Players(("Ann", "Bob")))
+        logged = LoggedGame.new(log, rules)
+        logged.play(A.Players(("Ann", "Bob")))
         photos = RollPhotos(photo_folder(log.path))
         window = Window.open((800, 480), screenshots=tmp_path / "shots")
         screen = GameScreen(window, sounds=Sounds(muted=True))
         app = TableApp(
-            keeper,
+            logged,
             TableWatcher(calibrate(first.image, table.geometry), TruthReader(table)),
             screen,
             say=lambda line: None,
@@ -167,8 +167,8 @@ def test_every_roll_read_keeps_its_photo_and_the_screen_shows_it(tmp_path):
         app.handle(Press(Control.TAP_DIE, index))
         app.handle(Press(Control.DIGIT, 1))
         photos.wait()
-        shots = photos.of_game(keeper.game_id)
-        stored = log.actions(keeper.game_id)
+        shots = photos.of_game(logged.game_id)
+        stored = log.actions(logged.game_id)
         # the roll as read and the corrected roll, each beside its place in the log
         assert [seq for seq, _ in shots] == [
             k + 1 for k, a in enumerate(stored) if isinstance(a, A.Roll)
@@ -188,13 +188,13 @@ def _app_at_decision(tmp_path, buttons=None):
     table = demo_table(4)
     first = table.read()
     log = EventLog(tmp_path / "g.db")
-    keeper = LoggedGame.new(log, PRESETS["chicago"])
-    keeper.play(A.Players(("Ann", "Bob", "Cy")))
+    logged = LoggedGame.new(log, PRESETS["chicago"])
+    logged.play(A.Players(("Ann", "Bob", "Cy")))
     window = Window.open((800, 480), screenshots=tmp_path / "shots")
     screen = GameScreen(window, buttons=buttons, sounds=Sounds(muted=True))
     lines: list[str] = []
     app = TableApp(
-        keeper,
+        logged,
         TableWatcher(calibrate(first.image, table.geometry), TruthReader(table)),
         screen,
         say=lines.append,
@@ -218,14 +218,14 @@ def test_the_last_players_dice_lose_their_values_when_the_turn_passes(tmp_path):
     assert on_camera() == ["1", "1", "1", "2", "5"]  # Ann's roll, under Ann's name
     app.handle(Press(Control.BANK))
     app.tick(table.read())
-    assert app.keeper.state.player.name == "Bob"
+    assert app.logged.state.player.name == "Bob"
     assert on_camera() == []  # Ann's dice still lie there: no values under Bob's name
     assert app.screen.view.dice and all(d.earlier_turn for d in app.screen.view.dice)
     assert painter.faces == []  # Bob has thrown nothing yet
     table.throw([2, 3, 4, 6, 6])  # Bob zonks: the turn passes to Cy
     while table.busy:
         app.tick(table.read())
-    assert app.keeper.state.player.name == "Cy"
+    assert app.logged.state.player.name == "Cy"
     assert on_camera() == []
     view = app.screen.view  # a misread zonk is still put right with a tap on its die
     k = next(i for i, d in enumerate(view.dice) if d.die.value == 2)
@@ -234,7 +234,7 @@ def test_the_last_players_dice_lose_their_values_when_the_turn_passes(tmp_path):
     app.handle(Press(Control.TAP_DIE, tapped))
     app.handle(Press(Control.DIGIT, 1))
     app.tick(table.read())
-    assert app.keeper.state.player.name == "Bob"  # his turn again, with a 1 to keep
+    assert app.logged.state.player.name == "Bob"  # his turn again, with a 1 to keep
     assert on_camera() == ["1", "3", "4", "6", "6"]
     assert sorted(f.value for f in painter.faces) == [1, 3, 4, 6, 6]
     window.close()
@@ -245,7 +245,7 @@ def test_a_bouncing_bank_button_banks_once_and_skips_nobody(tmp_path, mock_pins)
     now = [100.0]
     buttons = ArcadeButtons(ButtonPins(), pin_factory=mock_pins, clock=lambda: now[0])
     app, table, log, window, lines = _app_at_decision(tmp_path, buttons)
-    assert app.keeper.state.player.name == "Ann"
+    assert app.logged.state.player.name == "Ann"
     bank = mock_pins.pin(17)
     for _ in range(6):  # contact bounce: several closures within a few milliseconds
         bank.drive_low()
@@ -265,7 +265,7 @@ def test_a_bouncing_bank_button_banks_once_and_skips_nobody(tmp_path, mock_pins)
     for _ in range(5):
         now[0] += 0.03
         app.tick(table.read())
-    state = app.keeper.state
+    state = app.logged.state
     assert sum(" banks " in line for line in state.log) == 1
     assert state.player.name == "Bob"  # the next player, not the one after
     assert [p.score for p in state.players] == [1050, 0, 0]
@@ -277,15 +277,15 @@ def test_a_vanished_camera_is_shown_and_the_game_stays(tmp_path):
     from zonkcam.sources import CameraProblem
 
     app, table, log, window, lines = _app_at_decision(tmp_path)
-    before = app.keeper.state.to_json()
+    before = app.logged.state.to_json()
     app.tick(CameraProblem("the Pi camera stopped: gone", 0.5))
     assert "camera: the Pi camera stopped" in app.screen.message
-    assert app.keeper.state.to_json() == before
+    assert app.logged.state.to_json() == before
     app.tick(table.read())  # frames again
     assert app.screen.message == "camera is back"
     app.tick(CameraProblem("cannot open the Pi camera", 8.0, lost=True))
     assert app.screen.message == "camera lost: cannot open the Pi camera (trying again in 8 s)"
-    assert app.keeper.state.to_json() == before
+    assert app.logged.state.to_json() == before
     window.close()
     log.close()
 
@@ -316,14 +316,14 @@ def test_set_up_screens_resume_or_seat_a_new_game(tmp_path):
             [key(pygame.K_RETURN)],
         ]  # an empty line starts the game
         window.events = lambda: script.pop(0) if script else []
-        keeper = set_up_on_screen(log, ui, [])
-        assert keeper.state.rules.name == "all-johnnys"
-        assert [p.name for p in keeper.state.players] == ["Ann", "Bob"]
+        logged = set_up_on_screen(log, ui, [])
+        assert logged.state.rules.name == "all-johnnys"
+        assert [p.name for p in logged.state.players] == ["Ann", "Bob"]
         unfinished = [g for g in log.games() if not g.finished]
         script = [[key(pygame.K_RETURN)]]  # the first offer: resume that game
         window.events = lambda: script.pop(0) if script else []
         again = set_up_on_screen(log, ui, unfinished)
-        assert again.game_id == keeper.game_id
+        assert again.game_id == logged.game_id
         script = [[key(pygame.K_ESCAPE)]]
         window.events = lambda: script.pop(0) if script else []
         assert set_up_on_screen(log, ui, []) is None  # Esc leaves
@@ -333,34 +333,34 @@ def test_scorekeeper_enters_spaced_and_choose_from_the_keyboard(tmp_path):
     table = demo_table(6)
     first = table.read()
     with EventLog(tmp_path / "g.db") as log:
-        keeper = LoggedGame.new(log, PRESETS["drinking"])
-        keeper.play(A.Players(("Ann", "Bob", "Cy")))
+        logged = LoggedGame.new(log, PRESETS["drinking"])
+        logged.play(A.Players(("Ann", "Bob", "Cy")))
         app = TableApp(
-            keeper,
+            logged,
             TableWatcher(calibrate(first.image, table.geometry), TruthReader(table)),
             say=lambda line: None,
         )
         app.handle(Press(Control.SPACED))
         app.handle(Press(Control.DIGIT, 3))
-        cy = app.keeper.state.players[2]
+        cy = app.logged.state.players[2]
         assert cy.spaced == 1 and cy.drinks == 1
         table.throw([1, 5, 2, 3, 4])
         while table.busy:
             app.tick(table.read())
         app.handle(Press(Control.CHOOSE))
         app.handle(Press(Control.DIGIT, 2))
-        assert app.keeper.state.players[1].drinks == 1
-        assert app.keeper.state.log[-1] == "DRINK CHOOSE: Player 2 drinks"  # no zonk names yet
+        assert app.logged.state.players[1].drinks == 1
+        assert app.logged.state.log[-1] == "DRINK CHOOSE: Player 2 drinks"  # no zonk names yet
         # d, then the player's number: their drinks due are drunk; d 0: everyone's
         app.handle(Press(Control.DRANK))
         app.handle(Press(Control.DIGIT, 2))
-        assert [p.drinks_due for p in app.keeper.state.players] == [0, 0, 1]
+        assert [p.drinks_due for p in app.logged.state.players] == [0, 0, 1]
         app.handle(Press(Control.DRANK))
         app.handle(Press(Control.DIGIT, 0))
-        assert app.keeper.state.log[-1] == "DRUNK: Player 3 1"
+        assert app.logged.state.log[-1] == "DRUNK: Player 3 1"
         app.play(A.Land("social"))
         app.handle(Press(Control.DRUNK))  # ROLL held
-        assert [p.drinks_due for p in app.keeper.state.players] == [0, 0, 0]
+        assert [p.drinks_due for p in app.logged.state.players] == [0, 0, 0]
 
 
 def test_roll_held_settles_drinks_then_hand_outs_then_rules_and_keys_name_who(tmp_path):
@@ -368,7 +368,7 @@ def test_roll_held_settles_drinks_then_hand_outs_then_rules_and_keys_name_who(tm
     first = table.read()
     run = [A.Roll(parse_dice([1, 2, 3, 4, 5])), A.Keep((1, 2, 3, 4, 5))]
     with EventLog(tmp_path / "g.db") as log:
-        keeper = LoggedGame.new(log, PRESETS["drinking"])
+        logged = LoggedGame.new(log, PRESETS["drinking"])
         for action in [
             A.Players(("Ann", "Bob", "Cy")),
             *run,
@@ -377,35 +377,35 @@ def test_roll_held_settles_drinks_then_hand_outs_then_rules_and_keys_name_who(tm
             A.Roll(parse_dice([1, 2, 3, 4, 6])),
             A.Land("social"),
         ]:
-            keeper.play(action)
+            logged.play(action)
         app = TableApp(
-            keeper,
+            logged,
             TableWatcher(calibrate(first.image, table.geometry), TruthReader(table)),
             say=lambda line: None,
         )
 
         def owed():
-            return [(p.drinks_due, p.handouts_due, p.rules_due) for p in app.keeper.state.players]
+            return [(p.drinks_due, p.handouts_due, p.rules_due) for p in app.logged.state.players]
 
         assert owed() == [(1, 3, 1), (1, 0, 0), (1, 0, 0)]
         app.handle(DRUNK)  # ROLL held: the drinks first
         assert owed() == [(0, 3, 1), (0, 0, 0), (0, 0, 0)]
         app.handle(DRUNK)  # then the hand-outs
         assert owed() == [(0, 0, 1), (0, 0, 0), (0, 0, 0)]
-        assert app.keeper.state.log[-1] == "HANDED OUT: Player 1 3"
+        assert app.logged.state.log[-1] == "HANDED OUT: Player 1 3"
         app.handle(Press(Control.UNDO))
         app.handle(Press(Control.HANDED))  # h, then the player's number
         app.handle(Press(Control.DIGIT, 1))
         assert owed()[0] == (0, 0, 1)
         app.handle(Press(Control.RULED))  # n, then 0: everyone's
         app.handle(Press(Control.DIGIT, 0))
-        assert owed()[0] == (0, 0, 0) and app.keeper.state.log[-1] == "RULES MADE: Player 1 1"
+        assert owed()[0] == (0, 0, 0) and app.logged.state.log[-1] == "RULES MADE: Player 1 1"
         app.handle(Press(Control.UNDO))
         app.handle(DRUNK)  # and last the rules to make
         assert owed()[0] == (0, 0, 0)
         app.handle(DRUNK)
         assert owed()[0] == (0, 0, 0)  # nothing owed: refused, nothing changes
-        events = [A.action_to_json(a) for a in log.actions(keeper.game_id)]
+        events = [A.action_to_json(a) for a in log.actions(logged.game_id)]
         assert {"handed": "Ann"} in events and {"ruled": True} in events
 
 
@@ -425,14 +425,14 @@ def test_an_action_the_log_cannot_save_is_a_message_not_a_crash(tmp_path, monkey
     from zonkcam.record.store import StoreError
 
     app, table, log, window, lines = _app_at_decision(tmp_path)
-    events = list(app.keeper.game.events)
+    events = list(app.logged.game.events)
 
     def full(*args, **kw):
         raise StoreError(f"cannot write the game log {log.path}: the disk is full")
 
-    monkeypatch.setattr(app.keeper.log, "append", full)
+    monkeypatch.setattr(app.logged.log, "append", full)
     assert not app.play(A.Bank())
-    assert app.keeper.game.events == events  # nothing changed
+    assert app.logged.game.events == events  # nothing changed
     assert "the disk is full" in app.screen.message and "the disk is full" in lines[-1]
     window.close()
     log.close()
@@ -446,9 +446,9 @@ def test_the_demo_never_plays_a_game_people_played(tmp_path, capsys, monkeypatch
     monkeypatch.setattr(sources, "picamera2_available", lambda: False)  # no camera here
     db = tmp_path / "res.sqlite3"
     with EventLog(db) as log:
-        keeper = LoggedGame.new(log, PRESETS["classic-10000"], [A.Players(("Ann", "Bob"))])
+        logged = LoggedGame.new(log, PRESETS["classic-10000"], [A.Players(("Ann", "Bob"))])
         for action in (A.Roll(parse_dice([1, 1, 1, 2, 3])), A.Keep((1, 1, 1)), A.Bank()):
-            keeper.play(action)
+            logged.play(action)
     for which in (["1"], []):
         assert cli.main(["play", "--resume", *which, "--db", str(db)]) == 2
         err = capsys.readouterr().err
@@ -468,9 +468,9 @@ def test_a_camera_table_never_comes_back_to_a_demo_game(tmp_path):
         assert log.games()[0].demo and LoggedGame.resume(log, demo.game_id).demo
         args = argparse.Namespace(resume=None, players=["Di", "Ed"], rules="drinking", new=False)
         ui = argparse.Namespace(window=argparse.Namespace(headless=True))
-        keeper = first_game(log, args, False, ui)
-        assert keeper.game_id != demo.game_id and not keeper.demo
-        assert [p.name for p in keeper.state.players] == ["Di", "Ed"]
+        logged = first_game(log, args, False, ui)
+        assert logged.game_id != demo.game_id and not logged.demo
+        assert [p.name for p in logged.state.players] == ["Di", "Ed"]
 
 
 def test_the_headless_demo_plays_a_short_game_named_so():
@@ -491,12 +491,12 @@ def test_without_anyone_watching_only_the_frames_saved_are_drawn(tmp_path):
         EventLog(tmp_path / "g.db") as log,
         Window.open((800, 480), screenshots=tmp_path / "shots") as window,
     ):
-        keeper = LoggedGame.new(log, PRESETS["chicago"], [A.Players(("Ann", "Bob"))])
+        logged = LoggedGame.new(log, PRESETS["chicago"], [A.Players(("Ann", "Bob"))])
         for unwatched in (False, True):
             screen = GameScreen(window, sounds=Sounds(muted=True))
             screen.draw = lambda *a, **k: (drawn.append(unwatched), window.show())  # noqa: B023
             app = TableApp(
-                keeper,
+                logged,
                 TableWatcher(calibrate(first.image, table.geometry), TruthReader(table)),
                 screen,
                 say=lambda line: None,
@@ -568,17 +568,17 @@ def test_roll_on_the_game_over_screen_asks_for_a_new_game(tmp_path):
 
     rules = dataclasses.replace(PRESETS["classic-10000"], target=1000, end="instant")
     with EventLog(tmp_path / "g.sqlite3") as log:
-        keeper = LoggedGame.new(log, rules, [A.Players(("Ann", "Bob"))])
-        keeper.play(A.Roll(parse_dice([1, 1, 1, 2, 3])))
-        keeper.play(A.Bank())
-        assert keeper.state.finished
-        app = TableApp(keeper, watcher=None, say=lambda line: None)
-        events = list(keeper.game.events)
+        logged = LoggedGame.new(log, rules, [A.Players(("Ann", "Bob"))])
+        logged.play(A.Roll(parse_dice([1, 1, 1, 2, 3])))
+        logged.play(A.Bank())
+        assert logged.state.finished
+        app = TableApp(logged, watcher=None, say=lambda line: None)
+        events = list(logged.game.events)
         app.handle(Press(Control.ROLL))
-        assert app.new_game_wanted and keeper.game.events == events
+        assert app.new_game_wanted and logged.game.events == events
         app.next_game(new_game(log, rules, ["Ann", "Bob"]))
-        assert not app.new_game_wanted and not app.keeper.state.finished
-        assert [p.name for p in app.keeper.state.players] == ["Ann", "Bob"]
+        assert not app.new_game_wanted and not app.logged.state.finished
+        assert [p.name for p in app.logged.state.players] == ["Ann", "Bob"]
 
 
 class ScriptedButtons:
@@ -592,11 +592,11 @@ class ScriptedButtons:
 
 
 def _game_over(log, rules, players, demo=False):
-    keeper = LoggedGame.new(log, rules, [A.Players(players)], demo=demo)
-    keeper.play(A.Roll(parse_dice([1, 1, 1, 2, 3])))
-    keeper.play(A.Bank())
-    assert keeper.state.finished
-    return keeper
+    logged = LoggedGame.new(log, rules, [A.Players(players)], demo=demo)
+    logged.play(A.Roll(parse_dice([1, 1, 1, 2, 3])))
+    logged.play(A.Bank())
+    assert logged.state.finished
+    return logged
 
 
 def test_bank_on_the_game_over_screen_asks_for_new_players(tmp_path):
@@ -604,12 +604,12 @@ def test_bank_on_the_game_over_screen_asks_for_new_players(tmp_path):
     set-up screen); it plays nothing in the finished game."""
     rules = dataclasses.replace(PRESETS["classic-10000"], target=1000, end="instant")
     with EventLog(tmp_path / "g.sqlite3") as log:
-        keeper = _game_over(log, rules, ("Ann", "Bob"))
-        app = TableApp(keeper, watcher=None, say=lambda line: None)
-        events = list(keeper.game.events)
+        logged = _game_over(log, rules, ("Ann", "Bob"))
+        app = TableApp(logged, watcher=None, say=lambda line: None)
+        events = list(logged.game.events)
         app.handle(Press(Control.BANK))
         assert app.players_wanted and not app.new_game_wanted
-        assert keeper.game.events == events and not app.screen
+        assert logged.game.events == events and not app.screen
 
 
 def test_after_a_game_the_buttons_alone_seat_the_next_one(tmp_path, monkeypatch, capsys):
@@ -732,14 +732,14 @@ def test_each_games_turn_screenshots_go_to_a_folder_of_its_own(tmp_path):
         Window.open((800, 480), screenshots=shots) as window,
     ):
         screen = GameScreen(window, sounds=Sounds(muted=True))
-        keeper = LoggedGame.new(log, rules, [A.Players(("Ann", "Bob"))])
-        app = TableApp(keeper, watcher=None, screen=screen, say=lambda line: None)
+        logged = LoggedGame.new(log, rules, [A.Players(("Ann", "Bob"))])
+        app = TableApp(logged, watcher=None, screen=screen, say=lambda line: None)
         turn(app, [2, 3, 4, 6, 6])  # Ann zonks
         turn(app, [1, 1, 1, 2, 3], bank=True)  # Bob banks 1,000: he wins
-        assert app.keeper.state.finished
+        assert app.logged.state.finished
         app.next_game(new_game(log, rules, ["Ann", "Bob"]))
         turn(app, [2, 3, 4, 6, 6])
-        second = app.keeper.game_id
+        second = app.logged.game_id
         again = TableApp(
             LoggedGame.resume(log, second), watcher=None, screen=screen, say=lambda line: None
         )
@@ -763,7 +763,7 @@ def test_the_app_hands_one_advisor_to_the_odds_panel_and_the_demo_players(tmp_pa
     made: list[Advisor] = []
     handed = {}
 
-    def table_app(keeper, watcher, screen, driver, **kwargs):
+    def table_app(logged, watcher, screen, driver, **kwargs):
         handed.update(screen=screen, driver=driver)
         raise Started
 
@@ -892,7 +892,7 @@ def test_the_headless_demo_whose_log_is_deleted_ends_with_exit_status_1(
             if ticks_after:
                 ticks_after.append(item)
                 assert len(ticks_after) < 2000, "the demo plays on with its log gone"
-            elif len(self.keeper.game.events) >= 4:  # seated and a few actions in
+            elif len(self.logged.game.events) >= 4:  # seated and a few actions in
                 for path in tmp_path.glob("g.sqlite3*"):
                     path.unlink()
                 ticks_after.append(item)
@@ -925,7 +925,7 @@ def test_a_log_deleted_as_the_demo_seats_its_next_game_ends_with_exit_status_1(
     class DeletingApp(app_main.TableApp):
         def tick(self, item):
             super().tick(item)
-            if self.keeper.state.finished:
+            if self.logged.state.finished:
                 for path in tmp_path.glob("g.sqlite3*"):
                     path.unlink()
 

@@ -53,10 +53,10 @@ def test_session_prints_refusals_and_saves(tmp_path):
     typed = iter(["12466", "2", "1", "b", "board", "quit"])
     shown: list[str] = []
     with EventLog(tmp_path / "g.db") as log:
-        keeper = LoggedGame.new(log, PRESETS["classic-10000"])
-        keeper.play(A.Players(("Ann", "Bob")))
-        TextPlay(keeper, read=lambda _: next(typed), write=shown.append).run()
-        stored = log.actions(keeper.game_id)
+        logged = LoggedGame.new(log, PRESETS["classic-10000"])
+        logged.play(A.Players(("Ann", "Bob")))
+        TextPlay(logged, read=lambda _: next(typed), write=shown.append).run()
+        stored = log.actions(logged.game_id)
     text = "\n".join(shown)
     assert "every kept die must be part of a scoring combination" in text
     assert "needs 1000 in one turn to get on the board" in text
@@ -107,8 +107,8 @@ def test_a_line_the_terminal_cannot_decode_is_refused(game, tmp_path):
 
     shown: list[str] = []
     with EventLog(tmp_path / "g.db") as log:
-        keeper = LoggedGame.new(log, PRESETS["chicago"], [A.Players(("Ann",))])
-        TextPlay(keeper, read=read, write=shown.append).run()
+        logged = LoggedGame.new(log, PRESETS["chicago"], [A.Players(("Ann",))])
+        TextPlay(logged, read=read, write=shown.append).run()
     assert "! that line is not UTF-8 text; type it again" in shown
 
 
@@ -117,10 +117,10 @@ def test_odds_shows_the_advice_for_the_current_state(tmp_path):
     shown: list[str] = []
     advisor = Advisor()
     with EventLog(tmp_path / "g.db") as log:
-        keeper = LoggedGame.new(log, PRESETS["chicago"])
-        keeper.play(A.Players(("Ann", "Bob")))
-        TextPlay(keeper, read=lambda _: next(typed), write=shown.append, advisor=advisor).run()
-        state = keeper.state
+        logged = LoggedGame.new(log, PRESETS["chicago"])
+        logged.play(A.Players(("Ann", "Bob")))
+        TextPlay(logged, read=lambda _: next(typed), write=shown.append, advisor=advisor).run()
+        state = logged.state
     odds = [s for s in shown if s.startswith("odds for Ann")]
     assert len(odds) == 2
     first, second = odds
@@ -140,7 +140,7 @@ def test_odds_is_a_view_word(game):
 # -- no dead ends ------------------------------------------------------------------------------
 
 
-def session(tmp_path, rules, typed, players=("Ann", "Bob"), *, keeper=None):
+def session(tmp_path, rules, typed, players=("Ann", "Bob"), *, logged=None):
     """Play typed lines through the terminal scorekeeper; what it printed, and the game."""
     lines = iter(typed)
 
@@ -154,11 +154,11 @@ def session(tmp_path, rules, typed, players=("Ann", "Bob"), *, keeper=None):
 
     shown: list[str] = []
     log = EventLog(tmp_path / "g.db")
-    if keeper is None:
-        keeper = LoggedGame.new(log, PRESETS[rules], [A.Players(tuple(players))])
-    TextPlay(keeper, read=read, write=shown.append, advisor=Advisor()).run()
+    if logged is None:
+        logged = LoggedGame.new(log, PRESETS[rules], [A.Players(tuple(players))])
+    TextPlay(logged, read=read, write=shown.append, advisor=Advisor()).run()
     log.close()
-    return "\n".join(shown), keeper.state
+    return "\n".join(shown), logged.state
 
 
 def test_hash_zero_is_no_keep(game):
@@ -199,8 +199,8 @@ def test_a_game_stored_without_its_players_is_seated_by_typing_names(tmp_path):
     with EventLog(tmp_path / "g.db") as log:
         log.new_game(PRESETS["chicago"])
     with EventLog(tmp_path / "g.db") as log:
-        keeper = LoggedGame.resume(log, 1)
-        out, state = session(tmp_path, "chicago", ["Ann Bob", "12466", "quit"], keeper=keeper)
+        logged = LoggedGame.resume(log, 1)
+        out, state = session(tmp_path, "chicago", ["Ann Bob", "12466", "quit"], logged=logged)
     assert "no players are seated yet: type their names" in out and "?: ?" not in out
     assert "Players: Ann, Bob (Ann starts)" in out and "Ann rolls 1 2 4 6 6" in out
 
@@ -240,8 +240,8 @@ ZONK_NAMED = [
 def named_session(tmp_path, typed):
     """``session`` at the drinking table, its three players already given zonk names."""
     with EventLog(tmp_path / "named.db") as log:
-        keeper = LoggedGame.new(log, PRESETS["drinking"], ZONK_NAMED)
-        return session(tmp_path, "drinking", typed, keeper=keeper)
+        logged = LoggedGame.new(log, PRESETS["drinking"], ZONK_NAMED)
+        return session(tmp_path, "drinking", typed, logged=logged)
 
 
 def test_a_player_joining_the_drinking_table_gets_a_zonk_name(tmp_path):
@@ -254,9 +254,9 @@ def test_a_player_joining_the_drinking_table_gets_a_zonk_name(tmp_path):
 
     shown: list[str] = []
     with EventLog(tmp_path / "g.db") as log:
-        keeper = LoggedGame.new(log, PRESETS["drinking"], ZONK_NAMED)
-        TextPlay(keeper, read=read, write=shown.append, advisor=Advisor()).run()
-    out, state = "\n".join(shown), keeper.state
+        logged = LoggedGame.new(log, PRESETS["drinking"], ZONK_NAMED)
+        TextPlay(logged, read=read, write=shown.append, advisor=Advisor()).run()
+    out, state = "\n".join(shown), logged.state
     # a chooser who is not playing, or the newcomer, is refused before the name is asked
     # the newcomer is called by their seat, never by their real name
     assert asked[1:5] == [
@@ -641,8 +641,8 @@ def test_a_drinking_join_asks_by_seat_and_zonk_names_never_real_names(tmp_path):
 
     shown: list[str] = []
     with EventLog(tmp_path / "g.db") as log:
-        keeper = LoggedGame.new(log, PRESETS["drinking"], ZONK_NAMED)
-        TextPlay(keeper, read=read, write=shown.append, advisor=Advisor()).run()
+        logged = LoggedGame.new(log, PRESETS["drinking"], ZONK_NAMED)
+        TextPlay(logged, read=read, write=shown.append, advisor=Advisor()).run()
     assert asked[1:3] == [
         "Who chooses a zonk name for Player 4? (a player's name; Enter to skip) ",
         "Snake, the zonk name for Player 4: ",
@@ -653,7 +653,7 @@ def test_a_drinking_join_asks_by_seat_and_zonk_names_never_real_names(tmp_path):
     ]
     printed = [*shown, *asked[1:3], *asked[4:6]]
     assert not any(n in line for line in printed for n in ("Ann", "Bob", "Cy", "Dee"))
-    assert [keeper.state.shown_name(p) for p in keeper.state.players] == [
+    assert [logged.state.shown_name(p) for p in logged.state.players] == [
         "Slinky",
         "Noodle",
         "Captain",
@@ -675,10 +675,10 @@ def test_game_over_is_printed_once(tmp_path):
         return line
 
     with EventLog(tmp_path / "g.db") as log:
-        keeper = LoggedGame.new(log, rules, [A.Players(("Ann", "Bob"))])
-        TextPlay(keeper, read=read, write=shown.append, advisor=Advisor()).run()
+        logged = LoggedGame.new(log, rules, [A.Players(("Ann", "Bob"))])
+        TextPlay(logged, read=read, write=shown.append, advisor=Advisor()).run()
     out = "\n".join(shown)
-    assert keeper.state.finished
+    assert logged.state.finished
     assert out.count("GAME OVER: Ann wins") == 1, out
     assert shown[-2:] == ["GAME OVER: Ann wins", "Game 1 saved: it is over"]  # after the board
     assert shown[-3].startswith("  Ann              1000")  # the final board

@@ -75,33 +75,33 @@ def test_saves_failing_for_a_while_stop_the_game_with_where_it_is_kept(
     monkeypatch.setattr(LoggedGame, "clock", staticmethod(clock))
     db = tmp_path / "g.db"
     with EventLog(db) as log:
-        keeper = LoggedGame.new(log, PRESETS["classic-10000"], [A.Players(("Ann", "Bob"))])
-        keeper.play(ZONK)
+        logged = LoggedGame.new(log, PRESETS["classic-10000"], [A.Players(("Ann", "Bob"))])
+        logged.play(ZONK)
         disk = _full(log, error)
         for n in range(1, 30):  # many tries at once: not yet a while
             with pytest.raises(StoreError, match=FULL):
-                keeper.play(ZONK)
-            assert not keeper.saves_stuck and keeper.cannot_save("R") is None, n
+                logged.play(ZONK)
+            assert not logged.saves_stuck and logged.cannot_save("R") is None, n
         clock.now += SAVE_PATIENCE_S - 1
-        assert not keeper.saves_stuck
+        assert not logged.saves_stuck
         disk.full = False  # space freed: saved, and the count starts again
-        keeper.play(ZONK)
+        logged.play(ZONK)
         disk.full = True
         for _ in range(SAVE_TRIES - 1):  # a while, but too few tries
             with pytest.raises(StoreError):
-                keeper.play(ZONK)
+                logged.play(ZONK)
             clock.now += SAVE_PATIENCE_S
-        assert not keeper.saves_stuck
+        assert not logged.saves_stuck
         with pytest.raises(StoreError):
-            keeper.play(ZONK)
-        assert keeper.saves_stuck
-        line = keeper.cannot_save("zonkcam play --resume 1")
+            logged.play(ZONK)
+        assert logged.saves_stuck
+        line = logged.cannot_save("zonkcam play --resume 1")
         assert line == (
             f"cannot save to the game log {db}: {FULL} ({SAVE_TRIES} saves in a row failed "
             f"over 40 s); this game's 3 actions are kept in {db}: go on with "
             "zonkcam play --resume 1 once it can be written"
         )
-        assert len(keeper.game.events) == 3
+        assert len(logged.game.events) == 3
     with EventLog(db) as log:
         assert len(log.actions(1)) == 3  # every action shown as accepted, nothing else
 
@@ -118,10 +118,10 @@ def test_the_text_mode_stops_in_one_line_and_exits_1(tmp_path, monkeypatch, caps
         return next(typed)
 
     with EventLog(db) as log:
-        keeper = LoggedGame.new(log, PRESETS["classic-10000"], [A.Players(("Ann", "Bob"))])
-        keeper.play(ZONK)
+        logged = LoggedGame.new(log, PRESETS["classic-10000"], [A.Players(("Ann", "Bob"))])
+        logged.play(ZONK)
         _full(log, sqlite3.OperationalError("database or disk is full"))
-        assert TextPlay(keeper, read=read, write=shown.append, resume_command="R").run() is False
+        assert TextPlay(logged, read=read, write=shown.append, resume_command="R").run() is False
     refused = [line for line in shown if line.startswith("! ")]
     assert len(refused) == SAVE_TRIES + 1  # each typed line refused, then the end
     assert refused[-1] == (
@@ -167,8 +167,8 @@ def test_the_headless_demo_on_a_full_disk_ends_with_exit_status_1(tmp_path, caps
             if ticks_after:
                 ticks_after.append(item)
                 assert len(ticks_after) < 2000, "the demo plays on with its disk full"
-            elif len(self.keeper.game.events) >= 4:  # seated and a few actions in
-                _full(self.keeper.log, sqlite3.OperationalError("database or disk is full"))
+            elif len(self.logged.game.events) >= 4:  # seated and a few actions in
+                _full(self.logged.log, sqlite3.OperationalError("database or disk is full"))
                 ticks_after.append(item)
             super().tick(item)
 

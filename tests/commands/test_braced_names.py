@@ -30,17 +30,17 @@ def _played(db, finished: bool) -> None:
     """A chicago game to 300 of the four braced names: the first banks 150, the others
     zonk, the first banks 200 more (and wins) when `finished`."""
     with EventLog(db) as log:
-        keeper = LoggedGame.new(log, SHORT, [A.Players(NAMES)])
-        keeper.play(A.Roll(parse_dice([1, 5, 2, 3, 6])))
-        keeper.play(A.Keep((1, 5)))
-        keeper.play(A.Bank())
+        logged = LoggedGame.new(log, SHORT, [A.Players(NAMES)])
+        logged.play(A.Roll(parse_dice([1, 5, 2, 3, 6])))
+        logged.play(A.Keep((1, 5)))
+        logged.play(A.Bank())
         for _ in NAMES[1:]:
-            keeper.play(A.Roll(parse_dice([2, 2, 3, 4, 6])))
+            logged.play(A.Roll(parse_dice([2, 2, 3, 4, 6])))
         if finished:
-            keeper.play(A.Roll(parse_dice([1, 1, 3, 4, 6])))
-            keeper.play(A.Keep((1, 1)))
-            keeper.play(A.Bank())
-        assert keeper.state.finished is finished
+            logged.play(A.Roll(parse_dice([1, 1, 3, 4, 6])))
+            logged.play(A.Keep((1, 1)))
+            logged.play(A.Bank())
+        assert logged.state.finished is finished
 
 
 @pytest.mark.parametrize("finished", [True, False], ids=["finished", "in-play"])
@@ -77,8 +77,8 @@ def test_braced_names_in_the_text_mode(tmp_path):
     shown: list[str] = []
     lines = iter(["15236", "k 1 5", "bank", "board", "sheet", "log", "quit"])
     with EventLog(tmp_path / "g.db") as log:
-        keeper = LoggedGame.new(log, SHORT, [A.Players(NAMES)])
-        TextPlay(keeper, read=lambda _p: next(lines), write=shown.append).run()
+        logged = LoggedGame.new(log, SHORT, [A.Players(NAMES)])
+        TextPlay(logged, read=lambda _p: next(lines), write=shown.append).run()
     text = "\n".join(shown)
     assert f"{NAMES[0]} banks 150" in text
     assert all(name in text for name in NAMES)
@@ -86,7 +86,7 @@ def test_braced_names_in_the_text_mode(tmp_path):
 
 def test_braced_names_on_the_screen_and_its_charts(window, tmp_path):
     with EventLog(tmp_path / "g.sqlite3") as log:
-        keeper = LoggedGame.new(log, SHORT, [A.Players(NAMES[:2])])
+        logged = LoggedGame.new(log, SHORT, [A.Players(NAMES[:2])])
         for action in (
             A.Roll(parse_dice([1, 5, 2, 3, 6])),
             A.Keep((1, 5)),
@@ -96,16 +96,16 @@ def test_braced_names_on_the_screen_and_its_charts(window, tmp_path):
             A.Keep((1, 1)),
             A.Bank(),
         ):
-            keeper.play(action)
+            logged.play(action)
         screen = GameScreen(window, sounds=Sounds(muted=True))
-        app = TableApp(keeper, watcher=None, screen=screen, say=lambda line: None)
-        screen.draw(keeper.state)
+        app = TableApp(logged, watcher=None, screen=screen, say=lambda line: None)
+        screen.draw(logged.state)
         texts = " ".join(t.text for t in screen.painter.texts)
         assert NAMES[0] in texts and NAMES[1] in texts
         press(pygame.K_s)  # SELECT: the game's charts
         for command in screen.commands():
             app.handle(command)
-        screen.draw(keeper.state)
+        screen.draw(logged.state)
         assert screen.show_charts, screen.message
         texts = [t.text for t in screen.painter.texts]
         assert f"WINNER: {NAMES[0]}" in texts

@@ -226,9 +226,9 @@ def _saved_drinking_game(db) -> None:
     from zonkcam.record.store import EventLog
 
     with EventLog(db) as log:
-        keeper = LoggedGame.new(log, PRESETS["drinking"], [A.Players(("Ann", "Bob"))])
+        logged = LoggedGame.new(log, PRESETS["drinking"], [A.Players(("Ann", "Bob"))])
         for action in (A.Roll(parse_dice([1, 1, 1, 4, 5])), A.Land("left"), A.Bank()):
-            keeper.play(action)
+            logged.play(action)
 
 
 def test_an_export_carries_its_rules_into_replay(capsys, tmp_path):
@@ -360,9 +360,9 @@ def test_games_show_says_in_words_what_an_undo_took_back(capsys, tmp_path):
 
     db = tmp_path / "g.db"
     with EventLog(db) as log:
-        keeper = LoggedGame.new(log, PRESETS["chicago"], [A.Players(("Ann", "Bob"))])
+        logged = LoggedGame.new(log, PRESETS["chicago"], [A.Players(("Ann", "Bob"))])
         for action in (A.Roll(parse_dice([1, 1, 1, 2, 3])), A.Keep((1, 1, 1)), A.Undo()):
-            keeper.play(action)
+            logged.play(action)
     code, out, _ = run_cli(capsys, "games", "--db", str(db), "show", "1")
     assert code == 0 and "UNDO: keep 1 1 1" in out and "{" not in out
 

@@ -24,13 +24,13 @@ def _played(log, rules, players, actions, seed, *, demo=False, undo_every=0):
     """A scripted game of `actions` actions stored in `log`; with `undo_every`, every so
     many actions one is taken back and played again (an undo is stored like any action)."""
     script = scripted_game(PRESETS[rules], players, actions, seed)
-    keeper = LoggedGame.new(log, PRESETS[rules], [script[0]], demo=demo)
+    logged = LoggedGame.new(log, PRESETS[rules], [script[0]], demo=demo)
     for i, action in enumerate(script[1:], start=1):
-        keeper.play(action)
+        logged.play(action)
         if undo_every and i % undo_every == 0:
-            keeper.play(A.Undo())
-            keeper.play(action)
-    return keeper
+            logged.play(A.Undo())
+            logged.play(action)
+    return logged
 
 
 def _demo_log(db):
@@ -95,8 +95,8 @@ def test_export_and_import_count_the_same_actions_and_say_what_the_undos_took_ba
 ):
     db, file = str(tmp_path / "g.db"), tmp_path / "g1.jsonl"
     with EventLog(db) as log:
-        keeper = _played(log, "chicago", ("Ann", "Bob"), 21, 5, undo_every=5)
-        kept = len(keeper.game.events)
+        logged = _played(log, "chicago", ("Ann", "Bob"), 21, 5, undo_every=5)
+        kept = len(logged.game.events)
     stored = 21 + 2 * 4  # the seating and 20 actions; 4 of them undone and played again
     assert kept == 21
     code, out = _run(capsys, "games", "export", "1", "--db", db, "--out", str(file))
@@ -134,8 +134,8 @@ def test_the_imported_games_resume_hint_is_a_command_that_works_without_a_camera
 def test_a_finished_game_offers_no_resume(tmp_path, capsys):
     db, file = str(tmp_path / "g.db"), tmp_path / "g1.jsonl"
     with EventLog(db) as log:
-        keeper = _played(log, "classic-10000", ("Ann", "Bob"), 10_000, 4)
-        assert keeper.state.finished
+        logged = _played(log, "classic-10000", ("Ann", "Bob"), 10_000, 4)
+        assert logged.state.finished
     assert main(["games", "export", "1", "--db", db, "--out", str(file)]) == 0
     capsys.readouterr()
     assert main(["games", "import", str(file), "--db", db]) == 0
@@ -175,8 +175,8 @@ def test_one_demo_game_kept_apart_is_named_alone(tmp_path, capsys):
 def test_games_show_begins_with_a_header_naming_the_game_and_the_columns(tmp_path, capsys):
     db = str(tmp_path / "g.db")
     with EventLog(db) as log:
-        keeper = _played(log, "classic-10000", ("Ann", "Bob"), 12, seed=3)
-        events = len(log.actions(keeper.game_id))
+        logged = _played(log, "classic-10000", ("Ann", "Bob"), 12, seed=3)
+        events = len(log.actions(logged.game_id))
     code, out = _run(capsys, "games", "show", "1", "--db", db)
     assert code == 0, out
     lines = out.splitlines()

@@ -21,9 +21,9 @@ ZONK = A.Roll(parse_dice([2, 3, 4, 6, 6]))
 
 def _saved(db: Path, rolls: int = 3) -> None:
     with EventLog(db) as log:
-        keeper = LoggedGame.new(log, PRESETS["classic-10000"], [A.Players(("Ann", "Bob"))])
+        logged = LoggedGame.new(log, PRESETS["classic-10000"], [A.Players(("Ann", "Bob"))])
         for _ in range(rolls):
-            keeper.play(ZONK)
+            logged.play(ZONK)
 
 
 def _read_only_commands(db: Path, tmp_path: Path) -> list[list[str]]:
@@ -65,18 +65,18 @@ def test_read_only_commands_beside_a_game_being_played(tmp_path, capsys):
     db = tmp_path / "log" / "games.sqlite3"
     (tmp_path / "out").mkdir()
     with EventLog(db) as log:
-        keeper = LoggedGame.new(log, PRESETS["classic-10000"], [A.Players(("Ann", "Bob"))])
-        keeper.play(ZONK)
+        logged = LoggedGame.new(log, PRESETS["classic-10000"], [A.Players(("Ann", "Bob"))])
+        logged.play(ZONK)
         assert _beside(db) == ["games.sqlite3", "games.sqlite3-shm", "games.sqlite3-wal"]
         for argv in _read_only_commands(db, tmp_path):
-            keeper.play(ZONK)  # the game goes on between the reads
+            logged.play(ZONK)  # the game goes on between the reads
             assert main(argv) == 0, argv
             assert _beside(db) == ["games.sqlite3", "games.sqlite3-shm", "games.sqlite3-wal"]
         capsys.readouterr()
         assert main(["games", "--db", str(db), "export", "1"]) == 0
         exported = capsys.readouterr().out.splitlines()
         assert len(exported) == 1 + 1 + 1 + len(_read_only_commands(db, tmp_path))
-        keeper.play(ZONK)  # and the game can still be saved to
+        logged.play(ZONK)  # and the game can still be saved to
     assert _beside(db) == ["games.sqlite3"]
     with EventLog(db, read_only=True) as log:
         assert len(log.actions(1)) == 1 + 1 + len(_read_only_commands(db, tmp_path)) + 1

@@ -24,9 +24,9 @@ ZONK = A.Roll(parse_dice([2, 3, 4, 6, 6]))
 
 def _started(db: Path) -> None:
     with EventLog(db) as log:
-        keeper = LoggedGame.new(log, PRESETS["classic-10000"], [A.Players(("Ann", "Bob"))])
+        logged = LoggedGame.new(log, PRESETS["classic-10000"], [A.Players(("Ann", "Bob"))])
         for _ in range(5):
-            keeper.play(ZONK)
+            logged.play(ZONK)
 
 
 def _commands(db: Path, out: Path) -> list[list[str]]:
@@ -67,27 +67,27 @@ def test_every_read_sees_one_moment_while_each_query_finds_a_new_action(
     db = tmp_path / "g.db"
     _started(db)
     writer = EventLog(db)
-    keeper = LoggedGame.resume(writer, 1)
+    logged = LoggedGame.resume(writer, 1)
     real_read = EventLog._read
 
     def racing(self, sql, args=()):
         if self is not writer:
-            keeper.play(ZONK)
+            logged.play(ZONK)
         return real_read(self, sql, args)
 
     monkeypatch.setattr(EventLog, "_read", racing)
     try:
         for argv in _commands(db, tmp_path):
-            before = len(keeper.game.events)
+            before = len(logged.game.events)
             assert main(argv) == 0, argv
             said = capsys.readouterr().out
-            assert len(keeper.game.events) > before  # the game did go on meanwhile
+            assert len(logged.game.events) > before  # the game did go on meanwhile
             _consistent(argv, said, tmp_path)
     finally:
         monkeypatch.undo()
         writer.close()
     with EventLog(db, read_only=True) as log, log.snapshot():
-        assert len(log.actions(1)) == len(log.action_times(1)) == len(keeper.game.events)
+        assert len(log.actions(1)) == len(log.action_times(1)) == len(logged.game.events)
 
 
 def test_reports_and_exports_beside_a_fast_writer(tmp_path, capsys):
@@ -101,9 +101,9 @@ def test_reports_and_exports_beside_a_fast_writer(tmp_path, capsys):
     def write() -> None:
         try:
             with EventLog(db) as log:
-                keeper = LoggedGame.resume(log, 1)
+                logged = LoggedGame.resume(log, 1)
                 while not stop.is_set():
-                    keeper.play(ZONK)
+                    logged.play(ZONK)
                     written.append(1)
         except BaseException as exc:  # said by the test
             failed.append(exc)
@@ -126,10 +126,10 @@ def test_a_snapshot_is_one_moment_and_ends_with_its_block(tmp_path):
     db = tmp_path / "g.db"
     _started(db)
     with EventLog(db) as writer, EventLog(db, read_only=True) as reader:
-        keeper = LoggedGame.resume(writer, 1)
+        logged = LoggedGame.resume(writer, 1)
         with reader.snapshot():
             before = len(reader.actions(1))
-            keeper.play(ZONK)
+            logged.play(ZONK)
             with reader.snapshot():  # inside one already: the same moment
                 assert len(reader.action_times(1)) == before
             assert len(reader.actions(1)) == before

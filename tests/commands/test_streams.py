@@ -67,8 +67,8 @@ def _one_line(proc: subprocess.CompletedProcess) -> str:
 
 def _saved_game(db: Path, names: tuple[str, ...] = ("Ann", "Bob")) -> None:
     with EventLog(db) as log:
-        keeper = LoggedGame.new(log, PRESETS["classic-10000"], [A.Players(names)])
-        keeper.play(A.Roll(parse_dice([1, 5, 5, 6, 6])))
+        logged = LoggedGame.new(log, PRESETS["classic-10000"], [A.Players(names)])
+        logged.play(A.Roll(parse_dice([1, 5, 5, 6, 6])))
 
 
 # -- output that cannot be written -----------------------------------------------------------
@@ -366,8 +366,8 @@ def test_a_keep_typed_100000_digits_long_is_refused_in_a_short_line(tmp_path):
     typed = iter(["15566", "1" * 100_000, "keep " + "5" * 100_000, "7" * 100_000, "quit"])
     shown: list[str] = []
     with EventLog(tmp_path / "g.db") as log:
-        keeper = LoggedGame.new(log, PRESETS["classic-10000"], [A.Players(("Ann", "Bob"))])
-        TextPlay(keeper, read=lambda _: next(typed), write=shown.append).run()
+        logged = LoggedGame.new(log, PRESETS["classic-10000"], [A.Players(("Ann", "Bob"))])
+        TextPlay(logged, read=lambda _: next(typed), write=shown.append).run()
     refusals = [line for line in shown if line.startswith("! ")]
     assert len(refusals) == 3
     assert all(len(line) < 200 for line in refusals), [len(x) for x in refusals]

@@ -21,33 +21,33 @@ from zonkcam.record.store import EventLog
 RULES = dataclasses.replace(PRESETS["classic-10000"], target=3000, end="instant")
 
 
-def play_a_game(keeper: LoggedGame) -> None:
+def play_a_game(logged: LoggedGame) -> None:
     """Ann banks 1,000 three times (the third wins); Bob zonks, then banks 1,000 with a
     misread roll corrected on the way (undone and thrown again): 25 dice kept."""
 
     def bank_three_ones() -> None:
-        keeper.play(A.Roll(parse_dice([1, 1, 1, 2, 3])))
-        keeper.play(A.Keep((1, 1, 1)))
-        keeper.play(A.Bank())
+        logged.play(A.Roll(parse_dice([1, 1, 1, 2, 3])))
+        logged.play(A.Keep((1, 1, 1)))
+        logged.play(A.Bank())
 
     bank_three_ones()
-    keeper.play(A.Roll(parse_dice([2, 3, 4, 6, 6])))  # Bob zonks
+    logged.play(A.Roll(parse_dice([2, 3, 4, 6, 6])))  # Bob zonks
     bank_three_ones()
-    keeper.play(A.Roll(parse_dice([6, 6, 6, 2, 3])))  # Bob: misread, corrected
-    keeper.play(A.Undo())
+    logged.play(A.Roll(parse_dice([6, 6, 6, 2, 3])))  # Bob: misread, corrected
+    logged.play(A.Undo())
     bank_three_ones()
-    assert not keeper.state.finished
+    assert not logged.state.finished
     bank_three_ones()
-    assert keeper.state.finished and keeper.state.winners == ["Ann"]
+    assert logged.state.finished and logged.state.winners == ["Ann"]
 
 
 def test_select_on_the_game_over_screen_shows_the_games_charts(window, tmp_path):
     with EventLog(tmp_path / "g.sqlite3") as log:
-        keeper = LoggedGame.new(log, RULES, [A.Players(("Ann", "Bob"))])
-        play_a_game(keeper)
+        logged = LoggedGame.new(log, RULES, [A.Players(("Ann", "Bob"))])
+        play_a_game(logged)
         screen = GameScreen(window, sounds=Sounds(muted=True))
-        app = TableApp(keeper, watcher=None, screen=screen, say=lambda line: None)
-        state = keeper.state
+        app = TableApp(logged, watcher=None, screen=screen, say=lambda line: None)
+        state = logged.state
         assert screen.draw(state).prompt.endswith("SELECT: the charts")
         press(pygame.K_s)
         for command in screen.commands():
@@ -57,7 +57,7 @@ def test_select_on_the_game_over_screen_shows_the_games_charts(window, tmp_path)
         surface, painter = window.surface, screen.painter
         save(surface, artifacts_dir(tmp_path), "charts")
         texts = [t.text for t in painter.texts]
-        assert f"GAME {keeper.game_id}  {RULES.name}" in texts
+        assert f"GAME {logged.game_id}  {RULES.name}" in texts
         assert "WINNER: Ann" in texts and CHARTS_PROMPT in texts
         # each player's counts as the log has them: Bob's zonk, nobody's hot dice
         assert "zonks 0  hot dice 0" in texts and "zonks 1  hot dice 0" in texts
@@ -82,11 +82,11 @@ def test_select_on_the_game_over_screen_shows_the_games_charts(window, tmp_path)
 
 def test_select_before_the_end_still_chooses_a_keep(window, tmp_path):
     with EventLog(tmp_path / "g.sqlite3") as log:
-        keeper = LoggedGame.new(log, RULES, [A.Players(("Ann", "Bob"))])
-        keeper.play(A.Roll(parse_dice([1, 5, 5, 3, 1])))
+        logged = LoggedGame.new(log, RULES, [A.Players(("Ann", "Bob"))])
+        logged.play(A.Roll(parse_dice([1, 5, 5, 3, 1])))
         screen = GameScreen(window, sounds=Sounds(muted=True))
-        TableApp(keeper, watcher=None, screen=screen, say=lambda line: None)
-        screen.draw(keeper.state)
+        TableApp(logged, watcher=None, screen=screen, say=lambda line: None)
+        screen.draw(logged.state)
         press(pygame.K_s)
         assert [c.kind for c in screen.commands()] == [Control.SELECT]
         assert screen.selected_keep == 1 and not screen.show_charts
@@ -96,12 +96,12 @@ def test_the_charts_count_the_nights_other_games_dice(window, tmp_path):
     with EventLog(tmp_path / "g.sqlite3") as log:
         first = LoggedGame.new(log, RULES, [A.Players(("Ann", "Bob"))])
         play_a_game(first)
-        keeper = LoggedGame.new(log, RULES, [A.Players(("Ann", "Bob"))])
-        play_a_game(keeper)
+        logged = LoggedGame.new(log, RULES, [A.Players(("Ann", "Bob"))])
+        play_a_game(logged)
         screen = GameScreen(window, sounds=Sounds(muted=True))
-        app = TableApp(keeper, watcher=None, screen=screen, say=lambda line: None)
-        review, pools = app.charts(keeper.state)
-        assert review.game_id == keeper.game_id and review.winners == ["Ann"]
+        app = TableApp(logged, watcher=None, screen=screen, say=lambda line: None)
+        review, pools = app.charts(logged.state)
+        assert review.game_id == logged.game_id and review.winners == ["Ann"]
         assert [p.verdict.throws for p in pools] == [50]
 
 
@@ -111,29 +111,29 @@ def test_the_charts_count_only_the_nights_games_thrown_with_as_many_dice(window,
     with EventLog(tmp_path / "g.sqlite3") as log:
         other = LoggedGame.new(log, six, [A.Players(("Ann", "Bob"))])
         other.play(A.Roll(parse_dice([1, 1, 1, 2, 3, 4])))
-        keeper = LoggedGame.new(log, RULES, [A.Players(("Ann", "Bob"))])
-        play_a_game(keeper)
+        logged = LoggedGame.new(log, RULES, [A.Players(("Ann", "Bob"))])
+        play_a_game(logged)
         screen = GameScreen(window, sounds=Sounds(muted=True))
-        app = TableApp(keeper, watcher=None, screen=screen, say=lambda line: None)
-        review, pools = app.charts(keeper.state)
+        app = TableApp(logged, watcher=None, screen=screen, say=lambda line: None)
+        review, pools = app.charts(logged.state)
         assert [(p.dice, p.verdict.throws) for p in pools] == [(5, 25)]  # this game's only
 
 
 def test_a_log_that_cannot_be_read_shows_a_message_not_charts(window, tmp_path, monkeypatch):
     with EventLog(tmp_path / "g.sqlite3") as log:
-        keeper = LoggedGame.new(log, RULES, [A.Players(("Ann", "Bob"))])
-        play_a_game(keeper)
+        logged = LoggedGame.new(log, RULES, [A.Players(("Ann", "Bob"))])
+        play_a_game(logged)
         screen = GameScreen(window, sounds=Sounds(muted=True))
-        TableApp(keeper, watcher=None, screen=screen, say=lambda line: None)
+        TableApp(logged, watcher=None, screen=screen, say=lambda line: None)
         from zonkcam.record.store import StoreError
 
         def broken(game_id):
             raise StoreError("the disk went away")
 
         monkeypatch.setattr(log, "action_times", broken)
-        screen.draw(keeper.state)
+        screen.draw(logged.state)
         screen.show_charts = True  # as SELECT sets it
-        view = screen.draw(keeper.state)
+        view = screen.draw(logged.state)
         assert not screen.show_charts
         assert screen.message == "no charts: the disk went away"
         assert view.banner.name == "WINNER"
@@ -145,18 +145,18 @@ def test_the_charts_show_each_players_final_score_in_figures(window, tmp_path):
     from zonkcam.display.draw import ACCENT, TEXT
 
     with EventLog(tmp_path / "g.sqlite3") as log:
-        keeper = LoggedGame.new(log, RULES, [A.Players(("Ann", "Bob"))])
-        play_a_game(keeper)
+        logged = LoggedGame.new(log, RULES, [A.Players(("Ann", "Bob"))])
+        play_a_game(logged)
         screen = GameScreen(window, sounds=Sounds(muted=True))
-        app = TableApp(keeper, watcher=None, screen=screen, say=lambda line: None)
-        screen.draw(keeper.state)
+        app = TableApp(logged, watcher=None, screen=screen, say=lambda line: None)
+        screen.draw(logged.state)
         press(pygame.K_s)
         for command in screen.commands():
             app.handle(command)
         assert screen.show_charts
-        screen.draw(keeper.state)
+        screen.draw(logged.state)
     painter, surface = screen.painter, window.surface
-    scores = {p.name: p.score for p in keeper.state.players}
+    scores = {p.name: p.score for p in logged.state.players}
     assert scores == {"Ann": 3000, "Bob": 1000}
     drawn = {t.text: t for t in painter.texts if not t.label}
     for name, colour in (("Ann", ACCENT), ("Bob", TEXT)):

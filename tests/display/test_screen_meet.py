@@ -79,8 +79,8 @@ class _Table:
         for _ in range(300):
             frame = self.table.read()
             self.meet.frame = frame.image
-            for obs in self.watcher.process(frame):
-                self.meet.observe(obs)
+            for report in self.watcher.process(frame):
+                self.meet.observe(report)
             if self.meet.stage is Stage.CHECK and not self.table.busy:
                 return
         raise AssertionError("the throw never settled")
@@ -270,8 +270,8 @@ class _Faces:
         for _ in range(300):
             frame = self.table.read()
             self.meet.frame = frame.image
-            for obs in self.watcher.process(frame):
-                self.meet.observe(obs)
+            for report in self.watcher.process(frame):
+                self.meet.observe(report)
             self.meet.tick()
             if not self.meet.waiting and not self.table.busy:
                 return
@@ -406,10 +406,10 @@ def test_the_set_up_screens_meet_the_dice_then_seat_a_game(tmp_path):
             [key(pygame.K_RETURN)],
         ]
         window.events = lambda: script.pop(0) if script else []
-        keeper = set_up_on_screen(log, ui, [], meet=met.append)
+        logged = set_up_on_screen(log, ui, [], meet=met.append)
         assert met == [Meeting(Meet.FACES)]  # the set-up meets the dice face by face
-        assert keeper is not None and keeper.state.rules.name == "classic-10000"
-        assert [p.name for p in keeper.state.players] == ["An"]
+        assert logged is not None and logged.state.rules.name == "classic-10000"
+        assert [p.name for p in logged.state.players] == ["An"]
 
 
 def test_play_meet_dice_on_the_demo_table_keeps_nothing_on_disk(tmp_path, monkeypatch, capsys):

@@ -61,9 +61,9 @@ def traced(*args, **kwargs):
 
 store.sqlite3.connect = traced
 log = store.EventLog(sys.argv[1])
-keeper = LoggedGame.new(log, SHORT, [SEATING])
+logged = LoggedGame.new(log, SHORT, [SEATING])
 for action in STEPS:
-    keeper.play(action)
+    logged.play(action)
 if when == "after" and commits == kill_at:
     os.kill(os.getpid(), signal.SIGKILL)
 print(commits)
@@ -102,10 +102,10 @@ def test_a_kill_at_every_commit_point_leaves_whole_steps(tmp_path):
                 state = Game(SHORT, stored).state
                 assert record.finished == state.finished  # the flag with its action
                 seen.add(len(stored))
-                keeper = LoggedGame.resume(log, record.id)  # the killed claim is no block
+                logged = LoggedGame.resume(log, record.id)  # the killed claim is no block
                 for action in STEPS[len(stored) - 1 :]:
-                    keeper.play(action)
-                assert keeper.state.finished and log.games()[0].finished
+                    logged.play(action)
+                assert logged.state.finished and log.games()[0].finished
     assert seen == {0, *range(1, len(STEPS) + 2)}  # every step boundary was hit
 
 

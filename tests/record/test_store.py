@@ -42,19 +42,19 @@ def test_wal_and_full_sync(tmp_path):
 def test_actions_are_saved_and_resumed(tmp_path):
     db = tmp_path / "g.db"
     with EventLog(db) as log:
-        keeper = LoggedGame.new(log, PRESETS["classic-10000"])
+        logged = LoggedGame.new(log, PRESETS["classic-10000"])
         for action in (
             A.Players(("Ann", "Bob")),
             roll(1, 1, 1, 4, 4),
             A.Keep((1, 1, 1)),
             roll(5, 2),
         ):
-            keeper.play(action)
+            logged.play(action)
         with pytest.raises(IllegalKeepError):
-            keeper.play(A.Keep((2,)))  # refused: nothing written
-        keeper.play(A.Keep((5,)))
-        game_id = keeper.game_id
-        expected = keeper.state.to_json()
+            logged.play(A.Keep((2,)))  # refused: nothing written
+        logged.play(A.Keep((5,)))
+        game_id = logged.game_id
+        expected = logged.state.to_json()
     with EventLog(db) as log:
         again = LoggedGame.resume(log, game_id)
         assert again.state.to_json() == expected
@@ -65,31 +65,31 @@ def test_actions_are_saved_and_resumed(tmp_path):
 def test_undo_is_stored_and_replayed(tmp_path):
     db = tmp_path / "g.db"
     with EventLog(db) as log:
-        keeper = LoggedGame.new(log, PRESETS["chicago"])
-        keeper.play(A.Players(("Ann",)))
-        keeper.play(roll(1, 2, 3, 4, 6))
-        keeper.play(A.Undo())
-        keeper.play(roll(5, 5, 5, 2, 3))
-        stored = [A.action_to_json(a) for a in log.actions(keeper.game_id)]
+        logged = LoggedGame.new(log, PRESETS["chicago"])
+        logged.play(A.Players(("Ann",)))
+        logged.play(roll(1, 2, 3, 4, 6))
+        logged.play(A.Undo())
+        logged.play(roll(5, 5, 5, 2, 3))
+        stored = [A.action_to_json(a) for a in log.actions(logged.game_id)]
         assert stored[2] == {"undo": True}
-        resumed = LoggedGame.resume(log, keeper.game_id)
+        resumed = LoggedGame.resume(log, logged.game_id)
         assert resumed.state.turn.roll == parse_dice([5, 5, 5, 2, 3])
-        assert resumed.game.events == keeper.game.events
+        assert resumed.game.events == logged.game.events
 
 
 def test_finished_flag_follows_win_and_undo(tmp_path):
     rules = load_rules("chicago")
     short = dataclasses.replace(rules, target=500)
     with EventLog(tmp_path / "g.db") as log:
-        keeper = LoggedGame.new(log, short)
-        keeper.play(A.Players(("Ann", "Bob")))
-        keeper.play(roll(5, 5, 5, 2, 3))
-        keeper.play(A.Bank())
-        assert keeper.state.finished and log.games()[0].finished
-        keeper.play(A.Undo())
-        assert not keeper.state.finished and not log.games()[0].finished
+        logged = LoggedGame.new(log, short)
+        logged.play(A.Players(("Ann", "Bob")))
+        logged.play(roll(5, 5, 5, 2, 3))
+        logged.play(A.Bank())
+        assert logged.state.finished and log.games()[0].finished
+        logged.play(A.Undo())
+        assert not logged.state.finished and not log.games()[0].finished
         # custom rules come back from the log even without their file
-        assert log.rules(keeper.game_id) == short
+        assert log.rules(logged.game_id) == short
 
 
 def test_export_is_replayable(tmp_path, capsys):
@@ -97,9 +97,9 @@ def test_export_is_replayable(tmp_path, capsys):
 
     db = tmp_path / "g.db"
     with EventLog(db) as log:
-        keeper = LoggedGame.new(log, PRESETS["drinking"])
+        logged = LoggedGame.new(log, PRESETS["drinking"])
         for action in (A.Players(("Ann", "Bob")), roll(1, 1, 1, 5, 3), A.Bank()):
-            keeper.play(action)
+            logged.play(action)
     out_file = tmp_path / "game.jsonl"
     assert main(["games", "--db", str(db), "export", "1", "--out", str(out_file)]) == 0
     assert main(["replay", "--rules", "drinking", str(out_file)]) == 0
@@ -119,9 +119,9 @@ def test_games_show_with_no_number_shows_the_game_played_last(tmp_path, capsys):
     assert "Traceback" not in capsys.readouterr().err
     with EventLog(db) as log:
         for names in (("Ann", "Bob"), ("Cy", "Dee")):
-            keeper = LoggedGame.new(log, PRESETS["classic-10000"])
-            keeper.play(A.Players(names))
-            keeper.play(roll(1, 1, 1, 5, 3))
+            logged = LoggedGame.new(log, PRESETS["classic-10000"])
+            logged.play(A.Players(names))
+            logged.play(roll(1, 1, 1, 5, 3))
         first = LoggedGame.resume(log, 1)
         first.play(A.Bank())  # game 1 played last
     assert main(["games", "--db", str(db), "show"]) == 0
@@ -262,9 +262,9 @@ def test_a_log_of_the_first_release_is_upgraded_and_plays_on(tmp_path):
             (2, False, 3, ("Cy", "Di")),
         ]
         assert log.latest_unfinished() == 2
-        keeper = LoggedGame.resume(log, 2)
-        assert keeper.state.turn.total == 50
-        keeper.play(roll(5, 5, 2, 3))
+        logged = LoggedGame.resume(log, 2)
+        assert logged.state.turn.total == 50
+        logged.play(roll(5, 5, 2, 3))
         won = LoggedGame.resume(log, 1).state
         assert won.finished and won.winner == "Ann"
     with EventLog(db) as log:  # opening an upgraded log again changes nothing
@@ -286,9 +286,9 @@ def test_every_layout_version_upgrades_to_the_current_one(tmp_path):
         con.close()
         with EventLog(db) as log:
             assert log.connection.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
-            keeper = LoggedGame.new(log, PRESETS["chicago"], [A.Players(("Ann",))])
-            keeper.play(roll(1, 2, 3, 4, 6))
-            assert len(log.actions(keeper.game_id)) == 2
+            logged = LoggedGame.new(log, PRESETS["chicago"], [A.Players(("Ann",))])
+            logged.play(roll(1, 2, 3, 4, 6))
+            assert len(log.actions(logged.game_id)) == 2
 
 
 def test_a_new_layout_step_is_one_more_sql_step(tmp_path, monkeypatch):
@@ -315,14 +315,14 @@ def test_a_second_log_on_the_same_game_is_refused_until_the_first_closes(tmp_pat
 
     db = tmp_path / "g.db"
     first = EventLog(db)
-    keeper = LoggedGame.new(first, PRESETS["chicago"], [A.Players(("Ann", "Bob"))])
+    logged = LoggedGame.new(first, PRESETS["chicago"], [A.Players(("Ann", "Bob"))])
     with EventLog(db) as second:
         with pytest.raises(GameBusyError, match="game 1 is being played by another zonkcam"):
             LoggedGame.resume(second, 1)
         assert [g.id for g in second.games()] == [1]  # reading is always fine
         other = LoggedGame.new(second, PRESETS["chicago"], [A.Players(("Cy",))])
         other.play(roll(1, 2, 3, 4, 6))  # another game: another writer
-    keeper.play(roll(5, 2, 3, 4, 6))
+    logged.play(roll(5, 2, 3, 4, 6))
     first.close()
     with EventLog(db) as second:
         again = LoggedGame.resume(second, 1)
@@ -333,9 +333,9 @@ def test_a_second_log_on_the_same_game_is_refused_until_the_first_closes(tmp_pat
 def test_an_old_copy_of_a_game_cannot_write_over_newer_actions(tmp_path):
     db = tmp_path / "g.db"
     with EventLog(db) as log:
-        keeper = LoggedGame.new(log, PRESETS["chicago"], [A.Players(("Ann", "Bob"))])
-        stale = LoggedGame.resume(log, keeper.game_id)
-        keeper.play(roll(5, 2, 3, 4, 6))
+        logged = LoggedGame.new(log, PRESETS["chicago"], [A.Players(("Ann", "Bob"))])
+        stale = LoggedGame.resume(log, logged.game_id)
+        logged.play(roll(5, 2, 3, 4, 6))
         with pytest.raises(
             UserError,
             match="game 1 was changed by another zonkcam .2 actions "
@@ -406,7 +406,7 @@ def test_a_writer_whose_claim_was_taken_over_is_refused(tmp_path):
 
     db = tmp_path / "g.db"
     log = EventLog(db)
-    keeper = LoggedGame.new(log, PRESETS["chicago"], [A.Players(("Ann",))])
+    logged = LoggedGame.new(log, PRESETS["chicago"], [A.Players(("Ann",))])
     taker = subprocess.Popen(
         [sys.executable, "-c", "import sys; sys.stdin.read()"], stdin=subprocess.PIPE
     )
@@ -419,7 +419,7 @@ def test_a_writer_whose_claim_was_taken_over_is_refused(tmp_path):
                 (f"{boot}/{taker.pid}/{start}/x", taker.pid),
             )
         with pytest.raises(GameBusyError):
-            keeper.play(roll(1, 2, 3, 4, 6))
+            logged.play(roll(1, 2, 3, 4, 6))
         assert len(log.actions(1)) == 1
     finally:
         taker.kill()
@@ -433,14 +433,14 @@ def test_a_writer_whose_claim_was_taken_over_is_refused(tmp_path):
 def test_a_game_is_stored_only_with_its_players(tmp_path):
     db = tmp_path / "g.db"
     with EventLog(db) as log:
-        keeper = LoggedGame.new(log, PRESETS["chicago"])
+        logged = LoggedGame.new(log, PRESETS["chicago"])
         assert log.games() == []  # nothing yet: no game without players
         with pytest.raises(TableError):
-            keeper.play(roll(1, 2, 3, 4, 6))  # not seated: refused, nothing stored
+            logged.play(roll(1, 2, 3, 4, 6))  # not seated: refused, nothing stored
         assert log.games() == []
-        keeper.play(A.Players(("Ann", "Bob")))
+        logged.play(A.Players(("Ann", "Bob")))
         (record,) = log.games()
-        assert record.players == ("Ann", "Bob") and keeper.game_id == record.id
+        assert record.players == ("Ann", "Bob") and logged.game_id == record.id
 
 
 def _transactions(log) -> list[list[str]]:
@@ -466,12 +466,12 @@ def test_the_winning_action_and_the_finished_flag_are_one_transaction(tmp_path):
     short = dataclasses.replace(PRESETS["chicago"], target=500)
     with EventLog(tmp_path / "g.db") as log:
         seen = _transactions(log)
-        keeper = LoggedGame.new(log, short, [A.Players(("Ann", "Bob"))])
+        logged = LoggedGame.new(log, short, [A.Players(("Ann", "Bob"))])
         assert seen[-1][:2] == ["INSERT INTO games", "INSERT INTO events"]
-        keeper.play(roll(5, 5, 5, 2, 3))
-        keeper.play(A.Bank())
-        assert keeper.state.finished
+        logged.play(roll(5, 5, 5, 2, 3))
+        logged.play(A.Bank())
+        assert logged.state.finished
         assert seen[-1][-2:] == ["INSERT INTO events", "UPDATE games SET"]
-        keeper.play(A.Undo())
+        logged.play(A.Undo())
         assert seen[-1][-2:] == ["INSERT INTO events", "UPDATE games SET"]
         assert len(seen) == 4

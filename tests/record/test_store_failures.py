@@ -32,9 +32,9 @@ ZONK = A.Roll(parse_dice([2, 3, 4, 6, 6]))
 
 def saved_game(db: Path, rolls: int = 3) -> None:
     with EventLog(db) as log:
-        keeper = LoggedGame.new(log, PRESETS["classic-10000"], [A.Players(("Ann", "Bob"))])
+        logged = LoggedGame.new(log, PRESETS["classic-10000"], [A.Players(("Ann", "Bob"))])
         for _ in range(rolls):
-            keeper.play(ZONK)
+            logged.play(ZONK)
 
 
 def one_line_error(capsys, *argv: str, stdin: str = "quit\n", monkeypatch=None) -> str:
@@ -113,10 +113,10 @@ def test_a_read_only_log_refuses_the_action_and_the_session_goes_on(tmp_path):
     typed = iter(["23466", "board", "quit"])
     shown: list[str] = []
     with EventLog(db) as log:
-        keeper = LoggedGame.resume(log, 1)
+        logged = LoggedGame.resume(log, 1)
         log.connection.execute("PRAGMA query_only = ON")  # SQLite's read-only refusal
-        TextPlay(keeper, read=lambda _: next(typed), write=shown.append).run()
-        assert len(keeper.game.events) == 2  # not accepted: the game is where it was
+        TextPlay(logged, read=lambda _: next(typed), write=shown.append).run()
+        assert len(logged.game.events) == 2  # not accepted: the game is where it was
     refusal = next(line for line in shown if line.startswith("! "))
     assert f"cannot save to the game log {db}: it is read-only" in refusal
     assert "nothing was saved" in refusal
@@ -166,18 +166,18 @@ def test_a_full_disk_refuses_the_action_and_keeps_what_was_saved(tmp_path):
     db = tmp_path / "g.db"
     saved_game(db, rolls=0)
     with EventLog(db) as log:
-        keeper = LoggedGame.resume(log, 1)
+        logged = LoggedGame.resume(log, 1)
         pages = log.connection.execute("PRAGMA page_count").fetchone()[0]
         log.connection.execute(f"PRAGMA max_page_count = {pages}")  # the file may not grow
         saved = 0
         with pytest.raises(StoreError, match="the disk is full; free some space") as info:
             for _ in range(1000):
-                keeper.play(ZONK)
+                logged.play(ZONK)
                 saved += 1
         assert "nothing was saved" in str(info.value)
-        assert len(keeper.game.events) == 1 + saved
+        assert len(logged.game.events) == 1 + saved
         log.connection.execute("PRAGMA max_page_count = 1000000")  # space freed: play goes on
-        keeper.play(ZONK)
+        logged.play(ZONK)
     with EventLog(db) as log:
         assert len(log.actions(1)) == 2 + saved
 
@@ -218,10 +218,10 @@ def test_a_locked_file_is_one_line(tmp_path):
     other.execute("BEGIN IMMEDIATE")  # another program holds the write lock
     try:
         with EventLog(db, timeout=0.2) as log:
-            keeper = LoggedGame.new(log, PRESETS["chicago"])
+            logged = LoggedGame.new(log, PRESETS["chicago"])
             with pytest.raises(StoreError, match="is locked by another program; try again"):
-                keeper.play(A.Players(("Ann",)))
-            assert keeper.game_id is None
+                logged.play(A.Players(("Ann",)))
+            assert logged.game_id is None
     finally:
         other.execute("ROLLBACK")
         other.close()
@@ -493,8 +493,8 @@ def _play_and_then(db: Path, change, typed_after: list[str]) -> list[str]:
         return line
 
     with EventLog(db) as log:
-        keeper = LoggedGame.new(log, PRESETS["chicago"], [A.Players(("Ann", "Bob"))])
-        TextPlay(keeper, read=read, write=shown.append).run()
+        logged = LoggedGame.new(log, PRESETS["chicago"], [A.Players(("Ann", "Bob"))])
+        TextPlay(logged, read=read, write=shown.append).run()
     return shown
 
 
@@ -521,10 +521,10 @@ def test_a_log_deleted_mid_game_refuses_and_keeps_the_game_beside_it(tmp_path, c
     assert f"3 actions (chicago) saved as game 1 in {tmp_path / 'new.db'}" in out
     assert f"resume it at the table with: zonkcam play --db {tmp_path / 'new.db'} --resume 1" in out
     with EventLog(tmp_path / "new.db") as log:
-        keeper = LoggedGame.resume(log, 1)
-        assert keeper.state.turn.total == 150
-        keeper.play(A.Bank())
-        assert keeper.state.players[0].score == 150
+        logged = LoggedGame.resume(log, 1)
+        assert logged.state.turn.total == 150
+        logged.play(A.Bank())
+        assert logged.state.players[0].score == 150
 
 
 def test_a_log_deleted_with_nothing_more_played_is_not_called_saved(tmp_path):
@@ -673,8 +673,8 @@ def test_an_older_copy_of_the_same_log_put_back_in_place_is_noticed(tmp_path):
         return line
 
     with EventLog(db) as log:
-        keeper = LoggedGame.new(log, PRESETS["chicago"], [A.Players(("Ann", "Bob"))])
-        assert TextPlay(keeper, read=read, write=shown.append).run() is False
+        logged = LoggedGame.new(log, PRESETS["chicago"], [A.Players(("Ann", "Bob"))])
+        assert TextPlay(logged, read=read, write=shown.append).run() is False
     assert any("was overwritten by another copy of itself while it was open" in x for x in shown)
     assert db.read_bytes() == saved["old"]
 

@@ -47,10 +47,10 @@ def _actions() -> list[A.Action]:
 
 def _game(log: EventLog) -> None:
     first, *rest = _actions()
-    keeper = LoggedGame.new(log, SHORT, [first])
+    logged = LoggedGame.new(log, SHORT, [first])
     for action in rest:
-        keeper.play(action)
-    assert keeper.state.finished
+        logged.play(action)
+    assert logged.state.finished
 
 
 def _timed(db: Path, *games: list[float]) -> None:

@@ -47,10 +47,10 @@ def _text(html: str) -> str:
 def _played(db: Path) -> None:
     """The comeback game, a photo kept of each of its rolls (as the table keeps them)."""
     with EventLog(db) as log:
-        keeper = LoggedGame.new(log, SHORT, [COMEBACK[0]])
+        logged = LoggedGame.new(log, SHORT, [COMEBACK[0]])
         for action in COMEBACK[1:]:
-            keeper.play(action)
-        assert keeper.state.finished and keeper.state.winners == ["Bob"]
+            logged.play(action)
+        assert logged.state.finished and logged.state.winners == ["Bob"]
     photos = RollPhotos(photo_folder(db))
     for seq, action in enumerate(COMEBACK, start=1):
         if isinstance(action, A.Roll):

@@ -13,15 +13,15 @@ from zonkcam.review.dice import NO_COLOUR, pools
 
 
 def _game(log, rules, rolls, undo_first=None):
-    keeper = LoggedGame.new(log, PRESETS[rules], [A.Players(("Ann", "Bob"))])
+    logged = LoggedGame.new(log, PRESETS[rules], [A.Players(("Ann", "Bob"))])
     if undo_first:  # a misread roll, taken back and thrown as it lay
-        keeper.play(A.Roll(parse_dice(undo_first)))
-        keeper.play(A.Undo())
+        logged.play(A.Roll(parse_dice(undo_first)))
+        logged.play(A.Undo())
     for roll in rolls:  # each a turn: thrown, the best keep kept, banked
-        keeper.play(A.Roll(parse_dice(roll)))
-        keeper.play(A.Keep(keeper.state.turn.score.keeps[0].dice))
-        keeper.play(A.Bank())
-    return keeper.game_id
+        logged.play(A.Roll(parse_dice(roll)))
+        logged.play(A.Keep(logged.state.turn.score.keeps[0].dice))
+        logged.play(A.Bank())
+    return logged.game_id
 
 
 def test_the_pools_count_every_die_as_kept_and_detroit_dice_by_colour(tmp_path):

@@ -39,7 +39,7 @@ def _night(db: Path) -> None:
     """Two chicago games alike: Ann banks 150, Bob zonks, Ann makes hot dice and zonks."""
     with EventLog(db) as log:
         for _ in range(2):
-            keeper = LoggedGame.new(log, PRESETS["chicago"], [A.Players(("Ann", "Bob"))])
+            logged = LoggedGame.new(log, PRESETS["chicago"], [A.Players(("Ann", "Bob"))])
             for action in (
                 A.Roll(parse_dice([1, 5, 2, 3, 6])),  # Ann keeps 1 5 and banks 150
                 A.Keep((1, 5)),
@@ -49,7 +49,7 @@ def _night(db: Path) -> None:
                 A.Keep((1, 1, 1, 5, 5)),
                 A.Roll(parse_dice([2, 3, 4, 6, 6])),  # ... and zonks the lot
             ):
-                keeper.play(action)
+                logged.play(action)
 
 
 class _Tags(HTMLParser):
@@ -139,7 +139,7 @@ def _short_night(db: Path) -> None:
     """Two games to 300, Ann wins both: 150, Bob zonks, 200 (Ann's turn 2 ends it)."""
     with EventLog(db) as log:
         for _ in range(2):
-            keeper = LoggedGame.new(log, SHORT_CHICAGO, [A.Players(("Ann", "Bob"))])
+            logged = LoggedGame.new(log, SHORT_CHICAGO, [A.Players(("Ann", "Bob"))])
             for action in (
                 A.Roll(parse_dice([1, 5, 2, 3, 6])),
                 A.Keep((1, 5)),
@@ -149,8 +149,8 @@ def _short_night(db: Path) -> None:
                 A.Keep((1, 1)),
                 A.Bank(),
             ):
-                keeper.play(action)
-            assert keeper.state.finished
+                logged.play(action)
+            assert logged.state.finished
 
 
 def _text(html: str) -> str:
@@ -273,7 +273,7 @@ def test_the_drinking_table_shows_no_real_name(tmp_path):
     rules = PRESETS["drinking"]
     with EventLog(db) as log:
         # Cy's zonk name comes after a turn; Dee never gets one
-        keeper = LoggedGame.new(
+        logged = LoggedGame.new(
             log,
             rules,
             [
@@ -283,10 +283,10 @@ def test_the_drinking_table_shows_no_real_name(tmp_path):
             ],
         )
         for action in scripted_game(rules, ("Sparky", "Wobbly", "Cyprian", "Deirdre"), 40, 1)[1:]:
-            if keeper.state.log and len(keeper.state.players[0].sheet) == 1:
-                if not keeper.state.players[2].zonk_name:
-                    keeper.play(A.ZonkName("Cyprian", "Hoppy", "Bartholomew"))
-            keeper.play(action)
+            if logged.state.log and len(logged.state.players[0].sheet) == 1:
+                if not logged.state.players[2].zonk_name:
+                    logged.play(A.ZonkName("Cyprian", "Hoppy", "Bartholomew"))
+            logged.play(action)
     assert cli.main(["games", "report", "--db", str(db), "--out", str(out)]) == 0
     html = (out / "index.html").read_text()
     for real in ("Annabel", "Bartholomew", "Cyprian", "Deirdre"):
@@ -464,7 +464,7 @@ def test_drinks_owed_and_drinks_marked_drunk_are_told_apart(tmp_path):
     """Was "3 drinks taken", counting the drinks owed, of which 2 were marked drunk."""
     db, out = tmp_path / "g.sqlite3", tmp_path / "report"
     with EventLog(db) as log:
-        keeper = LoggedGame.new(
+        logged = LoggedGame.new(
             log,
             PRESETS["drinking"],
             [
@@ -474,9 +474,9 @@ def test_drinks_owed_and_drinks_marked_drunk_are_told_apart(tmp_path):
             ],
         )
         for _ in range(3):  # Ann, Bob, Ann: a die off the table each time, a drink owed
-            keeper.play(A.Roll(parse_dice([1, 5, 5, 2, 3])))
-            keeper.play(A.Penalty(A.PenaltyKind.SLOPPY))
-        keeper.play(A.Drunk("Ann"))  # Ann's two drunk; Bob's one still due
+            logged.play(A.Roll(parse_dice([1, 5, 5, 2, 3])))
+            logged.play(A.Penalty(A.PenaltyKind.SLOPPY))
+        logged.play(A.Drunk("Ann"))  # Ann's two drunk; Bob's one still due
     assert cli.main(["games", "report", "--db", str(db), "--out", str(out)]) == 0
     html = (out / "index.html").read_text()
     text = " ".join(_text(html).split())
@@ -491,11 +491,11 @@ def test_five_and_six_dice_tables_are_never_pooled(tmp_path, capsys):
     db, out = tmp_path / "g.sqlite3", tmp_path / "report"
     with EventLog(db) as log:
         for rules, roll in (("chicago", [1, 2, 3, 4, 6]), ("detroit", [1, 2, 3, 4, 6, 6])):
-            keeper = LoggedGame.new(log, PRESETS[rules], [A.Players(("Ann", "Bob"))])
+            logged = LoggedGame.new(log, PRESETS[rules], [A.Players(("Ann", "Bob"))])
             for _ in range(4):  # no colour read: a pool of every die of the table
-                keeper.play(A.Roll(parse_dice(roll)))
-                keeper.play(A.Keep((1,)))
-                keeper.play(A.Bank())
+                logged.play(A.Roll(parse_dice(roll)))
+                logged.play(A.Keep((1,)))
+                logged.play(A.Bank())
     assert cli.main(["games", "report", "--db", str(db), "--out", str(out)]) == 0
     html = (out / "index.html").read_text()
     dice = html[html.index("Is any die loaded?") :]

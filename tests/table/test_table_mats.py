@@ -58,19 +58,19 @@ def test_throws_and_keeps_on_a_home_printer_mat_are_read_as_drawn(mat, look):
     rolls = keeps = 0
     while table.busy:
         frame = table.read()
-        for obs in watcher.process(frame):
-            if obs.event == "settled" and obs.change != "clear":
+        for report in watcher.process(frame):
+            if report.event == "settled" and report.change != "clear":
                 truth = sorted((d.zone, d.value, d.color) for d in frame.truth.dice)
-                assert sorted((d.zone, d.value, d.color) for d in obs.dice) == truth
+                assert sorted((d.zone, d.value, d.color) for d in report.dice) == truth
                 rolls += 1
     values = [d.value for d in table.truth().rolled]
     table.keep(values)  # all six into the strip, one after another
     while table.busy:
         frame = table.read()
-        for obs in watcher.process(frame):
-            if obs.event == "settled":
-                assert obs.change == "keep"
-                assert sorted(d.value for d in obs.keep) == sorted(values)
+        for report in watcher.process(frame):
+            if report.event == "settled":
+                assert report.change == "keep"
+                assert sorted(d.value for d in report.keep) == sorted(values)
                 keeps += 1
     assert (rolls, keeps) == (1, 1)
     strip, half = table.geometry.keep_strip, table.geometry.die_mm / 2 * math.sqrt(2)

@@ -87,8 +87,8 @@ class _Meeting:
         """The table settles on these dice, the meeting told of every frame."""
         self.table.throw(values, **how)
         for frame in _frames(self.table, after=3):
-            for obs in self.watcher.process(frame):
-                self.meeting.observe(obs)
+            for report in self.watcher.process(frame):
+                self.meeting.observe(report)
             self.meeting.tick()
         assert self.meeting.ready, self.meeting.why_not()
 

@@ -336,8 +336,8 @@ def test_camera_problem_and_wrong_frame_size_do_not_crash():
     empty = t.read()
     watcher = TableWatcher(calibrate(empty.image, t.geometry), lambda image, region: [])
     small = Frame(np.zeros((240, 320, 3), np.uint8), 1, 0.1)
-    (obs,) = watcher.process(small)
-    assert obs.event == "camera-problem" and "recalibrate" in obs.message
+    (report,) = watcher.process(small)
+    assert report.event == "camera-problem" and "recalibrate" in report.message
     stream = [CameraProblem("the Pi camera stopped", 1.0), t.read()]
     out = list(watcher.watch(stream))
     assert out[0].event == "camera-problem" and out[0].message == "the Pi camera stopped"

@@ -53,20 +53,20 @@ def test_throws_and_keeps_are_read_as_drawn(table_and_reader):
         table.rest()
         while table.busy:
             frame = table.read()
-            for obs in watcher.process(frame):
-                if obs.event != "settled" or obs.change == "clear":
+            for report in watcher.process(frame):
+                if report.event != "settled" or report.change == "clear":
                     continue
                 truth = sorted((d.zone, d.value, d.color) for d in frame.truth.dice)
-                seen = sorted((d.zone, d.value, d.color) for d in obs.dice)
+                seen = sorted((d.zone, d.value, d.color) for d in report.dice)
                 assert seen == truth
                 checked += 1
         values = [d.value for d in table.truth().rolled][:2]
         table.keep(values)
         while table.busy:
             frame = table.read()
-            for obs in watcher.process(frame):
-                if obs.event == "settled":
-                    assert obs.change == "keep"
-                    assert sorted(d.value for d in obs.keep) == sorted(values)
+            for report in watcher.process(frame):
+                if report.event == "settled":
+                    assert report.change == "keep"
+                    assert sorted(d.value for d in report.keep) == sorted(values)
                     checked += 1
     assert checked == 6

@@ -354,12 +354,12 @@ class _LearningReader:
 def _table_app(tmp_path, log, throw):
     table = demo_table(4)
     first = table.read()
-    keeper = LoggedGame.new(log, PRESETS["classic-10000"])
-    keeper.play(A.Players(("Ann", "Bob")))
+    logged = LoggedGame.new(log, PRESETS["classic-10000"])
+    logged.play(A.Players(("Ann", "Bob")))
     learner = _LearningReader()
     teacher = Teacher(learner, tmp_path / "taught-dice.npz", "fp")  # type: ignore[arg-type]
     app = TableApp(
-        keeper,
+        logged,
         TableWatcher(calibrate(first.image, table.geometry), TruthReader(table)),
         say=lambda line: None,
         teacher=teacher,
@@ -375,7 +375,7 @@ def _table_app(tmp_path, log, throw):
 def test_a_roll_nobody_confirmed_teaches_nothing(tmp_path):
     with EventLog(tmp_path / "g.db") as log:
         app, learner = _table_app(tmp_path, log, [1, 1, 5, 2, 3])
-        assert isinstance(app.keeper.game.events[-1], A.Roll)
+        assert isinstance(app.logged.game.events[-1], A.Roll)
         assert learner.taught is None and not (tmp_path / "taught-dice.npz").exists()
         app.handle(Press(Control.UNDO))  # withdrawn: still nothing
         assert learner.taught is None
@@ -385,7 +385,7 @@ def test_banking_a_roll_confirms_its_dice(tmp_path):
     with EventLog(tmp_path / "g.db") as log:
         app, learner = _table_app(tmp_path, log, [1, 1, 1, 5, 5])
         app.handle(Press(Control.BANK))
-        assert app.keeper.state.players[0].score == 1100
+        assert app.logged.state.players[0].score == 1100
         assert learner.taught is not None
         assert sorted(learner.taught.values.tolist()) == [1, 1, 1, 5, 5]
         back, _ = load_taught(tmp_path / "taught-dice.npz", "fp")

@@ -101,11 +101,11 @@ def held_app(tmp_path, reader=BlindToA3, rest_frames=20):
     t = table(rest_frames=rest_frames)
     empty = t.read()
     log = EventLog(tmp_path / "g.db")
-    keeper = LoggedGame.new(log, PRESETS["classic-10000"])
-    keeper.play(A.Players(("Ann", "Bob")))
+    logged = LoggedGame.new(log, PRESETS["classic-10000"])
+    logged.play(A.Players(("Ann", "Bob")))
     lines: list[str] = []
     watcher = TableWatcher(calibrate(empty.image, t.geometry), reader(t))
-    app = TableApp(keeper, watcher, say=lines.append)
+    app = TableApp(logged, watcher, say=lines.append)
     app.tick(empty)
     return t, app, log, lines
 
@@ -116,10 +116,10 @@ def test_the_throw_waits_for_the_value_typed_and_is_played_with_it(tmp_path):
     t.pick_up()  # the hand comes before anyone types: the throw is still held
     while t.busy:
         app.tick(t.read())
-    assert not any(isinstance(e, A.Roll) for e in app.keeper.game.events)
+    assert not any(isinstance(e, A.Roll) for e in app.logged.game.events)
     assert any("cannot read 1 die" in line for line in lines)
     app.handle(Press(Control.DIGIT, 3))
-    rolls = [e for e in app.keeper.game.events if isinstance(e, A.Roll)]
+    rolls = [e for e in app.logged.game.events if isinstance(e, A.Roll)]
     assert [sorted(d.value for d in r.dice) for r in rolls] == [sorted(THROWN)]
     assert app.waiting is None
     log.close()
@@ -133,7 +133,7 @@ def test_a_die_tapped_on_the_held_throw_takes_the_value_typed(tmp_path):
     index = next(k for k, d in enumerate(app.last_settled.dice) if d.unread)
     app.handle(Press(Control.TAP_DIE, index))
     app.handle(Press(Control.DIGIT, 4))  # the scorekeeper's word, whatever was thrown
-    (roll,) = [e for e in app.keeper.game.events if isinstance(e, A.Roll)]
+    (roll,) = [e for e in app.logged.game.events if isinstance(e, A.Roll)]
     assert sorted(d.value for d in roll.dice) == [1, 2, 4, 5, 6]
     assert any(d.value == 4 and d.known for d in app.watcher.state)  # a keep of it is a 4
     log.close()
@@ -144,7 +144,7 @@ def test_the_held_throw_is_played_when_a_later_look_reads_its_die(tmp_path):
     t.throw(THROWN)
     while t.busy:
         app.tick(t.read())
-    (roll,) = [e for e in app.keeper.game.events if isinstance(e, A.Roll)]
+    (roll,) = [e for e in app.logged.game.events if isinstance(e, A.Roll)]
     assert sorted(d.value for d in roll.dice) == sorted(THROWN)
     log.close()
 

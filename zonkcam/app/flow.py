@@ -56,33 +56,33 @@ Outcome = A.Action | Question
 
 
 class TableFlow:
-    def on_report(self, obs: TableReport, state: GameState) -> list[Outcome]:
-        if obs.event != TableEvent.SETTLED or state.finished or state.player is None:
+    def on_report(self, report: TableReport, state: GameState) -> list[Outcome]:
+        if report.event != TableEvent.SETTLED or state.finished or state.player is None:
             return []
         phase, who = state.phase, state.shown_name(state.player)
-        if obs.change is Change.KEEP:
-            if phase is not Phase.DECIDE or not obs.keep:
+        if report.change is Change.KEEP:
+            if phase is not Phase.DECIDE or not report.keep:
                 return []
-            if not all(d.known for d in obs.keep):
+            if not all(d.known for d in report.keep):
                 return [Question("a die set aside was never read: choose the keep with SELECT")]
-            return [A.Keep(tuple(sorted(d.value for d in obs.keep)))]
-        if obs.change is Change.MOVED:
+            return [A.Keep(tuple(sorted(d.value for d in report.keep)))]
+        if report.change is Change.MOVED:
             return [
                 Question(f"a die was moved, not thrown: {who}, throw again (or fix it on screen)")
             ]
-        if obs.change is not Change.ROLL:
+        if report.change is not Change.ROLL:
             return []  # the first look, dice picked up, an empty table
         if phase in THROW_PHASES:
-            return self._throw(obs, state)
-        if phase is Phase.DECIDE and obs.keep and all(d.known for d in obs.keep):
+            return self._throw(report, state)
+        if phase is Phase.DECIDE and report.keep and all(d.known for d in report.keep):
             # the keep slid into the strip and the rest thrown in one go
-            keep = A.Keep(tuple(sorted(d.value for d in obs.keep)))
+            keep = A.Keep(tuple(sorted(d.value for d in report.keep)))
             try:
                 after = apply(state, keep)
             except TableError:
                 after = None
             if after is not None and after.phase is Phase.ROLL:
-                return [keep, *self._throw(obs, after)]
+                return [keep, *self._throw(report, after)]
         if phase is Phase.DECIDE:
             return [
                 Question(
@@ -92,14 +92,14 @@ class TableFlow:
             ]
         return []
 
-    def _throw(self, obs: TableReport, state: GameState) -> list[Outcome]:
+    def _throw(self, report: TableReport, state: GameState) -> list[Outcome]:
         rules, t = state.rules, state.turn
         who = state.shown_name(state.player)
-        if obs.off_mat:
+        if report.off_mat:
             if rules.drinking.penalties:
                 return [A.Penalty(A.PenaltyKind.SLOPPY)]
             return [Question(f"a die is off the mat: {who}, throw again")]
-        cocked = [d for d in obs.dice if d.cocked and d.zone == Zone.ROLLING]
+        cocked = [d for d in report.dice if d.cocked and d.zone == Zone.ROLLING]
         if cocked:
             return [
                 Question(
@@ -107,7 +107,7 @@ class TableFlow:
                     f"{who}, throw again (or set the value on screen)"
                 )
             ]
-        rolled = list(obs.rolled)
+        rolled = list(report.rolled)
         expected = 1 if state.phase is Phase.GO_FOR_1000 else t.dice_to_roll
         if len(rolled) != expected:
             return [

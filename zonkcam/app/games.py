@@ -47,10 +47,10 @@ def resume_id(log: EventLog, which: str) -> int:
 def resume(log: EventLog, which: str) -> LoggedGame:
     """The saved game ``which`` names, claimed for this process (a claim left by a zonkcam
     that is no longer running is taken over, with a line saying so)."""
-    keeper = LoggedGame.resume(log, resume_id(log, which))
+    logged = LoggedGame.resume(log, resume_id(log, which))
     if log.took_over:
         print(log.took_over)
-    return keeper
+    return logged
 
 
 def new_game(log: EventLog, rules: RuleSet, names: list[str], *, demo: bool = False) -> LoggedGame:

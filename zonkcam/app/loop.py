@@ -58,7 +58,7 @@ class _ReadRoll:
 
 @dataclass
 class TableApp:
-    keeper: LoggedGame
+    logged: LoggedGame
     watcher: TableWatcher
     screen: GameScreen | None = None
     driver: DemoDriver | None = None
@@ -100,8 +100,8 @@ class TableApp:
     def __post_init__(self) -> None:
         self._unsaved: str | None = None
         """Why the last action could not be saved, said once while saves go on failing."""
-        self._logged = len(self.keeper.state.log)
-        self.turns = _turns_played(self.keeper.state)
+        self._printed = len(self.logged.state.log)
+        self.turns = _turns_played(self.logged.state)
         self._turn_shot = False
         self._roll: _ReadRoll | None = None
         if self.screen is not None and self.screen.charts_of is None:
@@ -112,17 +112,17 @@ class TableApp:
         back from the log, and the dice of the night's games (those that began on the day
         this one began, the demo's with the demo's) on tables that throw as many dice;
         None, with a message, if the log cannot be read."""
-        keeper = self.keeper
-        if keeper.game_id is None or not state.finished:
+        logged = self.logged
+        if logged.game_id is None or not state.finished:
             return None
-        log, game_id = keeper.log, keeper.game_id
+        log, game_id = logged.log, logged.game_id
         try:
             with log.snapshot():  # one moment of the log (another zonkcam may play on)
                 review = review_game(
                     game_id, state.rules, log.actions(game_id), log.action_times(game_id)
                 )
                 night = local_time(log.began().get(game_id), "%Y-%m-%d")  # this game's
-                tonight = log.games_of(night, keeper.demo)
+                tonight = log.games_of(night, logged.demo)
                 # only tables that throw as many dice: five are never pooled with six
                 others = [
                     n for n in tonight if n != game_id and log.rules(n).dice == state.rules.dice
@@ -133,14 +133,14 @@ class TableApp:
             return None
         return review, pools(actions + review.actions)
 
-    def next_game(self, keeper: LoggedGame) -> None:
+    def next_game(self, logged: LoggedGame) -> None:
         """Carry on at the same table with a new game (the demo's next game)."""
-        self.keeper, self.flow, self.last_settled = keeper, TableFlow(), None
+        self.logged, self.flow, self.last_settled = logged, TableFlow(), None
         self.settled_in = None
         self.new_game_wanted = self.players_wanted = False
-        self._logged = 0
-        self.turns = _turns_played(keeper.state)
-        self._print_log(keeper.state)
+        self._printed = 0
+        self.turns = _turns_played(logged.state)
+        self._print_log(logged.state)
 
     def tick(self, item: Frame | CameraProblem) -> None:
         """Handle one frame (or camera problem): observe, play, take input, draw."""
@@ -163,11 +163,11 @@ class TableApp:
                 self.camera_ok = True
                 self._message("camera is back")
             self.last_frame = item
-            for obs in self.watcher.process(item):
-                self._observe(obs)
+            for report in self.watcher.process(item):
+                self._observe(report)
         commands = self.screen.commands() if self.screen is not None else []
         if self.driver is not None:
-            commands += self.driver.step(self.keeper.state)
+            commands += self.driver.step(self.logged.state)
         for command in commands:
             self.handle(command)
         if self.screen is not None and (
@@ -175,8 +175,8 @@ class TableApp:
         ):
             seen = self.last_settled.dice if self.last_settled is not None else ()
             frame = self.last_frame.image if self.last_frame is not None else None
-            passed = bool(seen) and self.settled_in != turn_in_play(self.keeper.state)
-            self.screen.draw(self.keeper.state, CameraView(frame, seen, earlier_turn=passed))
+            passed = bool(seen) and self.settled_in != turn_in_play(self.logged.state)
+            self.screen.draw(self.logged.state, CameraView(frame, seen, earlier_turn=passed))
             if self._turn_shot and self.screen.window.headless:
                 self.screen.window.screenshot(self.turn_shot_name())  # with its banner
             self._turn_shot = False
@@ -184,15 +184,15 @@ class TableApp:
     def turn_shot_name(self) -> str:
         """Where the screenshot of the turn just played goes, in the screenshots folder:
         each game's turns in a folder of its own (``game-0013/turn-0001.png``)."""
-        game = self.keeper.game_id
+        game = self.logged.game_id
         folder = f"game-{game:04d}/" if game is not None else ""
         return f"{folder}turn-{self.turns:04d}.png"
 
     def play(self, action: A.Action) -> bool:
-        turns_before = sum(p.turns for p in self.keeper.state.players)
+        turns_before = sum(p.turns for p in self.logged.state.players)
         confirms = isinstance(action, A.Keep | A.Bank) and self._roll_is_last()
         try:
-            state = self.keeper.play(action)
+            state = self.logged.play(action)
         except TableError as exc:  # refused: nothing changed
             self._message(str(exc))
             return False
@@ -214,57 +214,61 @@ class TableApp:
             self._turn_shot = True
         return True
 
-    def _observe(self, obs: TableReport) -> None:
-        if obs.event is TableEvent.BLOCKED and self.screen is not None:
-            self.screen.message = obs.message  # on screen only: it is not news for the log
-        elif obs.event in (TableEvent.CAMERA_MOVED, TableEvent.CAMERA_PROBLEM) and obs.message:
-            self._message(obs.message)
-        if obs.event in (TableEvent.ROLLING, TableEvent.SPINNING):
+    def _observe(self, report: TableReport) -> None:
+        if report.event is TableEvent.BLOCKED and self.screen is not None:
+            self.screen.message = report.message  # on screen only: it is not news for the log
+        elif (
+            report.event in (TableEvent.CAMERA_MOVED, TableEvent.CAMERA_PROBLEM) and report.message
+        ):
+            self._message(report.message)
+        if report.event in (TableEvent.ROLLING, TableEvent.SPINNING):
             self.last_settled = None  # the marks would sit where the dice were
-        if obs.event is not TableEvent.SETTLED:
+        if report.event is not TableEvent.SETTLED:
             return
-        if obs.change is Change.READ:
-            self._read_late(obs)
+        if report.change is Change.READ:
+            self._read_late(report)
             return
-        self._settled(obs)
-        self._act_on(obs)
+        self._settled(report)
+        self._act_on(report)
 
-    def _settled(self, obs: TableReport, *, thrown: bool = False) -> None:
-        """``obs`` is what lies on the table now: a throw (``thrown``: one waiting for
+    def _settled(self, report: TableReport, *, thrown: bool = False) -> None:
+        """``report`` is what lies on the table now: a throw (``thrown``: one waiting for
         values), or dice of the turn in play (moved, kept, picked up); before the turn's
         first throw, what lies there is the last turn's (a bank's dice, a zonk's), shown
         without values."""
-        state = self.keeper.state
-        ours = thrown or obs.change is Change.ROLL or state.turn.rolls > 0
-        self.last_settled = obs
+        state = self.logged.state
+        ours = thrown or report.change is Change.ROLL or state.turn.rolls > 0
+        self.last_settled = report
         self.settled_in = turn_in_play(state) if ours else None
 
-    def _act_on(self, obs: TableReport) -> None:
+    def _act_on(self, report: TableReport) -> None:
         """Play what a settled report stands for (or ask what it leaves open)."""
-        if obs.change in (Change.ROLL, Change.MOVED):
+        if report.change in (Change.ROLL, Change.MOVED):
             self.waiting = None  # thrown again: a throw waiting for values is dropped
-        for outcome in self.flow.on_report(obs, self.keeper.state):
+        for outcome in self.flow.on_report(report, self.logged.state):
             if isinstance(outcome, AskValues):
-                self.waiting = obs
+                self.waiting = report
             if isinstance(outcome, Question):
                 self._message(outcome.text)
             elif self.play(outcome) and isinstance(outcome, A.Roll):
-                self._keep_photo(obs.dice)
-                self._remember_roll(obs.rolled)
+                self._keep_photo(report.dice)
+                self._remember_roll(report.rolled)
 
-    def _read_late(self, obs: TableReport) -> None:
+    def _read_late(self, report: TableReport) -> None:
         """A later look read dice the last report left unread. A throw still waiting for
         them takes their values and is played; otherwise (answered already, or thrown
         again) the screen shows them and nothing is played."""
         held = self.waiting
         if held is None:
             if self.last_settled is not None:
-                self.last_settled = replace(self.last_settled, dice=obs.dice, unread=obs.unread)
+                self.last_settled = replace(
+                    self.last_settled, dice=report.dice, unread=report.unread
+                )
             return
         now = list(held.dice)
         for k, d in enumerate(now):
             if d.unread:
-                match = _same_place(d, obs.dice)
+                match = _same_place(d, report.dice)
                 if match is not None and match.known:
                     now[k] = match
         self._update_waiting(replace(held, dice=tuple(now)))
@@ -276,8 +280,8 @@ class TableApp:
         self._settled(held, thrown=True)
         if left:
             self.waiting = held
-            who = self.keeper.state.player
-            name = self.keeper.state.shown_name(who) if who is not None else "the player"
+            who = self.logged.state.player
+            name = self.logged.state.shown_name(who) if who is not None else "the player"
             self._message(unread_words(left, name))
             return
         self.waiting = None
@@ -304,10 +308,10 @@ class TableApp:
         if self.teacher is None:
             return
         seen = [self.teacher.reader.recall(d.bbox) for d in rolled]
-        self._roll = _ReadRoll(len(self.keeper.game.events), list(rolled), seen)
+        self._roll = _ReadRoll(len(self.logged.game.events), list(rolled), seen)
 
     def _roll_is_last(self) -> bool:
-        return self._roll is not None and self._roll.events == len(self.keeper.game.events)
+        return self._roll is not None and self._roll.events == len(self.logged.game.events)
 
     def _learn_roll(self) -> None:
         """The scorekeeper built on the roll as shown (kept from it, or banked it): its dice
@@ -338,7 +342,7 @@ class TableApp:
     def _keep_photo(self, dice: Sequence[TableDie]) -> None:
         """The frame the roll was read from, with what was read, beside the roll's event."""
         if self.photos is not None and self.last_frame is not None:
-            self.photos.save(self.keeper.game_id, self.keeper.last_seq, self.last_frame.image, dice)
+            self.photos.save(self.logged.game_id, self.logged.last_seq, self.last_frame.image, dice)
 
     def _toggle_photo(self) -> None:
         if self.screen is None:
@@ -346,7 +350,7 @@ class TableApp:
         if self.screen.photo is not None:
             self.screen.photo = None
             return
-        shots = self.photos.of_game(self.keeper.game_id) if self.photos is not None else []
+        shots = self.photos.of_game(self.logged.game_id) if self.photos is not None else []
         image = cv2.imread(str(shots[-1][1])) if shots else None
         if image is None:
             self._message("no photo of a roll in this game yet")
@@ -354,7 +358,7 @@ class TableApp:
         self.screen.photo = (
             image,
             f"the last roll as the camera saw it (action "
-            f"{shots[-1][0]} of game {self.keeper.game_id}); v: back",
+            f"{shots[-1][0]} of game {self.logged.game_id}); v: back",
         )
 
     def handle(self, command: Press) -> None:
@@ -376,7 +380,7 @@ class TableApp:
             return
         if command.kind is Control.DIGIT and self.naming is not None:
             kind, self.naming = self.naming, None
-            players = self.keeper.state.players
+            players = self.logged.state.players
             if kind in EVERYONE and command.value == 0:
                 self.play(EVERYONE[kind](None))
                 return
@@ -409,26 +413,26 @@ class TableApp:
             first = next(k for k, d in enumerate(self.waiting.dice) if d.unread)
             self._give_value(first, int(command.value))
             return
-        if command.kind is Control.ROLL and self.keeper.state.finished:
+        if command.kind is Control.ROLL and self.logged.state.finished:
             self.new_game_wanted = True
             return
-        if command.kind is Control.BANK and self.keeper.state.finished:
+        if command.kind is Control.BANK and self.logged.state.finished:
             self.players_wanted = True
             return
         selected = self.screen.selected_keep if self.screen is not None else 0
-        action = action_for(command, self.keeper.state, selected)
+        action = action_for(command, self.logged.state, selected)
         if action is not None:
             self.play(action)
 
     def _correct(self, index: int, value: int) -> None:
         """The scorekeeper fixes a misread die: the roll is undone and entered again with the
         right value (both are events in the game's log)."""
-        obs = self.last_settled
-        events = self.keeper.game.events
+        report = self.last_settled
+        events = self.logged.game.events
         if (
-            obs is None
-            or not 0 <= index < len(obs.dice)
-            or obs.dice[index].zone is not Zone.ROLLING
+            report is None
+            or not 0 <= index < len(report.dice)
+            or report.dice[index].zone is not Zone.ROLLING
         ):
             self._message("tap a die of the roll on the table to correct it")
             return
@@ -436,13 +440,13 @@ class TableApp:
             self._message("only the last roll can be corrected (undo back to it first)")
             return
         read_roll = events[-1]
-        rolled = [d for d in obs.dice if d.zone is Zone.ROLLING]
-        target = obs.dice[index]
+        rolled = [d for d in report.dice if d.zone is Zone.ROLLING]
+        target = report.dice[index]
         fixed = [d.confirmed(value) if d is target else d for d in rolled]
-        corrected = roll_of(fixed, detroit=self.keeper.state.rules.points.colour_pairs > 0)
+        corrected = roll_of(fixed, detroit=self.logged.state.rules.points.colour_pairs > 0)
         self.last_settled = replace(
-            obs,
-            dice=tuple(d.confirmed(value) if d is target else d for d in obs.dice),
+            report,
+            dice=tuple(d.confirmed(value) if d is target else d for d in report.dice),
         )
         roll = self._roll
         if self.play(A.Undo()):
@@ -452,12 +456,12 @@ class TableApp:
                 if roll is not None:  # the same dice, read again by the scorekeeper
                     k = rolled.index(target)
                     roll.dice[k] = fixed[k]
-                    roll.events = len(self.keeper.game.events)
+                    roll.events = len(self.logged.game.events)
                     self._roll = roll
                     self._learn_fix(k, value)
             else:
                 self.play(read_roll)  # put the read roll back if the corrected one is refused
-                self.last_settled = obs
+                self.last_settled = report
 
     def _message(self, text: str) -> None:
         if self.screen is not None:
@@ -465,11 +469,11 @@ class TableApp:
         self.say(f"  ({text})")
 
     def _print_log(self, state: GameState) -> None:
-        if len(state.log) < self._logged:  # an undo re-folded the log
-            self._logged = len(state.log) - 1
-        for line in state.log[self._logged :]:
+        if len(state.log) < self._printed:  # an undo re-folded the log
+            self._printed = len(state.log) - 1
+        for line in state.log[self._printed :]:
             self.say(line)
-        self._logged = len(state.log)
+        self._printed = len(state.log)
 
 
 def _same_place(die: TableDie, dice: Sequence[TableDie]) -> TableDie | None:

@@ -227,18 +227,18 @@ def run_app(config: AppConfig) -> int:
                 )
             else:
                 meet(meeting)
-        keeper = first_game(
+        logged = first_game(
             log, config, demo, screen, notifier, meet if teacher is not None and not demo else None
         )
-        if keeper is None:
+        if logged is None:
             camera.close()
             return 0  # the set-up screens were left with Esc
         if demo:
-            source.use_dice(keeper.state.rules.dice)
+            source.use_dice(logged.state.rules.dice)
             if window.headless:
                 source.tumble_frames = QUICK_TUMBLE
         app = TableApp(
-            keeper,
+            logged,
             TableWatcher(cal, reader),
             screen,
             DemoDriver(source, AutoPlayer(advisor)) if demo else None,
@@ -246,10 +246,10 @@ def run_app(config: AppConfig) -> int:
             unwatched=window.headless,
             teacher=None if demo else teacher,
         )
-        print(f"Game {keeper.game_id}: {keeper.state.rules.name}, {_seated(keeper)}")
+        print(f"Game {logged.game_id}: {logged.state.rules.name}, {_seated(logged)}")
         games, finished_at = 1, None
-        played = [keeper.game_id]
-        notifier.status(f"game {keeper.game_id}")
+        played = [logged.game_id]
+        notifier.status(f"game {logged.game_id}")
         stopped: str | None = None  # why the table cannot go on reading its frames
         unseated: str | None = None  # why the next game could not be stored
         for item in feed:
@@ -258,16 +258,16 @@ def run_app(config: AppConfig) -> int:
             if stopped:
                 break
             app.tick(item)
-            if app.keeper.log.gone and (demo or window.headless):
+            if app.logged.log.gone and (demo or window.headless):
                 break  # nothing more can be saved, and nobody is there to quit: the end
-            if app.keeper.saves_stuck:
+            if app.logged.saves_stuck:
                 break  # the log cannot be written for a while: said below, in one line
             # fed only from here: a frame arrived, or the screen says the camera is lost and
             # is being reopened; a camera that hangs stops the feed and systemd restarts us
             notifier.watchdog()
             if app.quit:
                 break
-            state = app.keeper.state
+            state = app.logged.state
             if state.finished:
                 finished_at = finished_at or time.monotonic()
                 done = games_wanted and games >= games_wanted
@@ -285,17 +285,17 @@ def run_app(config: AppConfig) -> int:
                         if log.missing():
                             break  # the log went away: said below, with where the game is kept
                         try:
-                            keeper = LoggedGame.new(log, seat.rules, seat.actions, demo=demo)
+                            logged = LoggedGame.new(log, seat.rules, seat.actions, demo=demo)
                         except StoreError as exc:  # the next game cannot be stored: the end
-                            unseated = f"{exc}; game {app.keeper.game_id} is saved (it is over)"
+                            unseated = f"{exc}; game {app.logged.game_id} is saved (it is over)"
                             break
                         games += 1
                         finished_at = None
-                        played.append(keeper.game_id)
-                        print(f"Game {keeper.game_id}: {seat.rules.name}, {_seated(keeper)}")
+                        played.append(logged.game_id)
+                        print(f"Game {logged.game_id}: {seat.rules.name}, {_seated(logged)}")
                         if demo:
                             source.use_dice(seat.rules.dice)
-                        app.next_game(keeper)
+                        app.next_game(logged)
                 elif app.new_game_wanted or (
                     not people and (window.headless or config.fast or waited)
                 ):
@@ -306,27 +306,27 @@ def run_app(config: AppConfig) -> int:
                     games += 1
                     finished_at = None
                     try:
-                        keeper = seated_again(log, state, demo)
+                        logged = seated_again(log, state, demo)
                     except StoreError as exc:  # the next game cannot be stored: the end
-                        unseated = f"{exc}; game {app.keeper.game_id} is saved (it is over)"
+                        unseated = f"{exc}; game {app.logged.game_id} is saved (it is over)"
                         break
-                    played.append(keeper.game_id)
-                    print(f"Game {keeper.game_id}: {state.rules.name}")
-                    app.next_game(keeper)
+                    played.append(logged.game_id)
+                    print(f"Game {logged.game_id}: {state.rules.name}")
+                    app.next_game(logged)
             if not (window.headless or config.fast):
                 pace(start, FPS)
         camera.close()
         if app.photos is not None:
             app.photos.wait()
-        gone = app.keeper.log_is_gone()
+        gone = app.logged.log_is_gone()
         if gone:
             print(f"zonkcam: {gone}", file=sys.stderr)
             return 1
-        stuck = app.keeper.cannot_save(resume_command(config, app.keeper.game_id)) or unseated
+        stuck = app.logged.cannot_save(resume_command(config, app.logged.game_id)) or unseated
         if stuck:
             print(f"zonkcam: {stuck}", file=sys.stderr)
             return 1
-        final = app.keeper.state
+        final = app.logged.state
         for p in final.players:
             print(
                 f"  {final.shown_name(p)}: {p.score}"
@@ -336,15 +336,15 @@ def run_app(config: AppConfig) -> int:
             print(f"screenshots (one per turn) in {shots.resolve()}{_game_folders(played)}")
         if stopped:
             print(
-                f"zonkcam: {source.name}: {stopped}; game {app.keeper.game_id} is saved: go "
-                f"on with {resume_command(config, app.keeper.game_id)}",
+                f"zonkcam: {source.name}: {stopped}; game {app.logged.game_id} is saved: go "
+                f"on with {resume_command(config, app.logged.game_id)}",
                 file=sys.stderr,
             )
             return 1
         if camera.gave_up is not None and not app.quit:
             print(
-                f"zonkcam: {source.name}: {camera.gave_up.message}; game {app.keeper.game_id} "
-                f"is saved: go on with {resume_command(config, app.keeper.game_id)} (or "
+                f"zonkcam: {source.name}: {camera.gave_up.message}; game {app.logged.game_id} "
+                f"is saved: go on with {resume_command(config, app.logged.game_id)} (or "
                 "--text to type the dice)",
                 file=sys.stderr,
             )
@@ -352,9 +352,9 @@ def run_app(config: AppConfig) -> int:
     return 0
 
 
-def _seated(keeper: LoggedGame) -> str:
+def _seated(logged: LoggedGame) -> str:
     """The players of a game as the table shows them, in turn order."""
-    return ", ".join(keeper.state.shown_name(p) for p in keeper.state.players)
+    return ", ".join(logged.state.shown_name(p) for p in logged.state.players)
 
 
 def _game_folders(games: list[int | None]) -> str:
@@ -577,8 +577,8 @@ def meet_on_screen(
                 if stopped:
                     raise UserError(f"meet the dice: {stopped}")
                 meet.frame = item.image
-                for obs in watcher.process(item):
-                    meet.observe(obs)
+                for report in watcher.process(item):
+                    meet.observe(report)
                 meet.tick()
             if table is not None and meet.waiting:
                 asked = meet.meeting.asked if faces else meet.thrown

@@ -82,19 +82,19 @@ class TextPlay:
 
     def __init__(
         self,
-        keeper: LoggedGame,
+        logged: LoggedGame,
         read: Callable[[str], str] | None = None,
         write: Callable[[str], None] = _print_now,
         *,
         resume_command: str | None = None,
         advisor: Advisor | None = None,
     ) -> None:
-        self.keeper = keeper
+        self.logged = logged
         self.read = read or (lambda prompt: input(prompt))
         """Reads a typed line (``input``, with line editing where readline is loaded)."""
         self._write = write
         self.prompt = "> " if sys.stdin.isatty() else ""
-        self.resume_command = resume_command or f"zonkcam play --text --resume {keeper.game_id}"
+        self.resume_command = resume_command or f"zonkcam play --text --resume {logged.game_id}"
         """Printed at the end: how to come back to this game."""
         self.advisor = advisor if advisor is not None else Advisor()
         """Answers ``odds`` (:func:`run_text` hands in the app's, with the stored
@@ -107,7 +107,7 @@ class TextPlay:
     def run(self) -> bool:
         """Play typed lines until quit or the end of input; whether the game ended saved
         (False when the log went away under it)."""
-        state = self.keeper.state
+        state = self.logged.state
         self.write(board_text(state))
         for line in (*owed_lines(state), status_line(state)):
             self.write(line)
@@ -119,22 +119,22 @@ class TextPlay:
                         break
                     if line.strip() and not self.handle(line):
                         break
-                    if self.keeper.saves_stuck:
+                    if self.logged.saves_stuck:
                         break  # the log cannot be written for a while: said below
         except KeyboardInterrupt:  # Ctrl-C, SIGTERM, SIGHUP: every accepted action is saved
             self.write("")
-        gone = self.keeper.log_is_gone()
+        gone = self.logged.log_is_gone()
         if gone:
             self.write(f"! {gone}")
             return False
-        stuck = self.keeper.cannot_save(self.resume_command)
+        stuck = self.logged.cannot_save(self.resume_command)
         if stuck:
             self.write(f"! {stuck}")
             return False
-        if self.keeper.state.finished:  # nothing to resume
-            self.write(f"Game {self.keeper.game_id} saved: it is over")
+        if self.logged.state.finished:  # nothing to resume
+            self.write(f"Game {self.logged.game_id} saved: it is over")
             return True
-        self.write(f"Game {self.keeper.game_id} saved; resume with: {self.resume_command}")
+        self.write(f"Game {self.logged.game_id} saved; resume with: {self.resume_command}")
         return True
 
     def ask(self, prompt: str) -> str | None:
@@ -150,7 +150,7 @@ class TextPlay:
 
     def handle(self, line: str) -> bool:
         """Play one typed line; False to stop."""
-        state = self.keeper.state
+        state = self.logged.state
         line = line.replace("\t", " ")
         if unprintable(line):
             self.write(
@@ -163,7 +163,7 @@ class TextPlay:
             if isinstance(action, str):
                 return self._view(action, state, line)
             seen = len(state.log)
-            new = self.keeper.play(action)
+            new = self.logged.play(action)
         except (TableError, UserError) as exc:
             self.write(f"! {exc}")
             return True
@@ -187,7 +187,7 @@ class TextPlay:
         if joined is not None and new.rules.drinking.zonk_names and not joined.zonk_name:
             if not self._name(joined.name):
                 return False
-            new = self.keeper.state
+            new = self.logged.state
         self.write(status_line(new))
         return True
 
@@ -196,7 +196,7 @@ class TextPlay:
         a chooser who is not playing, or who is ``player``, is refused before the name is
         asked. Both are called as the table shows them (``Player 4`` until named), never
         by a real name. False when the answer is quit (or the input ends)."""
-        state = self.keeper.state
+        state = self.logged.state
         called = state.shown_name(state.find(player))
         while True:
             namer = self._answer(
@@ -205,17 +205,17 @@ class TextPlay:
             if not namer:
                 return namer is not None
             try:
-                chooser = check_namer(self.keeper.state, player, namer)[1]
+                chooser = check_namer(self.logged.state, player, namer)[1]
             except TableError as exc:
                 self.write(f"! {exc}")
                 continue
             name = self._answer(
-                f"{self.keeper.state.shown_name(chooser)}, the zonk name for {called}: "
+                f"{self.logged.state.shown_name(chooser)}, the zonk name for {called}: "
             )
             if not name:
                 return name is not None
             try:
-                state = self.keeper.play(A.ZonkName(player, name, namer))
+                state = self.logged.play(A.ZonkName(player, name, namer))
             except (TableError, UserError) as exc:
                 self.write(f"! {exc}")
                 continue
@@ -244,7 +244,7 @@ class TextPlay:
             elif not self._name(state.find(player).name):
                 return False
             else:
-                self.write(status_line(self.keeper.state))
+                self.write(status_line(self.logged.state))
             return True
         text = {
             "help": HELP,
@@ -307,10 +307,10 @@ def run_text(args: argparse.Namespace) -> int:
     if sys.stdin.isatty():
         line_editing(history_path())
     with EventLog(args.db) as log:
-        keeper = _game_to_play(log, args)
-        print(f"Game {keeper.game_id}: {escaped(keeper.state.rules.name)} (type help for commands)")
+        logged = _game_to_play(log, args)
+        print(f"Game {logged.game_id}: {escaped(logged.state.rules.name)} (type help for commands)")
         saved = TextPlay(
-            keeper, resume_command=resume_command(args, keeper.game_id), advisor=cached_advisor()
+            logged, resume_command=resume_command(args, logged.game_id), advisor=cached_advisor()
         ).run()
     return 0 if saved else 1
 
@@ -401,13 +401,13 @@ def _new_text_game(log: EventLog, args: argparse.Namespace) -> LoggedGame:
 
 
 def _seated(log: EventLog, rules: RuleSet, names: list[str]) -> LoggedGame:
-    keeper = new_game(log, rules, names)
+    logged = new_game(log, rules, names)
     if rules.drinking.zonk_names:
-        _zonk_names(keeper, names)
-    return keeper
+        _zonk_names(logged, names)
+    return logged
 
 
-def _zonk_names(keeper: LoggedGame, names: list[str]) -> None:
+def _zonk_names(logged: LoggedGame, names: list[str]) -> None:
     """Each player names the player to their left, so nobody names themself."""
     if len(names) < 2:
         return
@@ -420,7 +420,7 @@ def _zonk_names(keeper: LoggedGame, names: list[str]) -> None:
                 print(f"! {player} needs a zonk name: the drinking table shows only those")
                 continue
             try:
-                keeper.play(A.ZonkName(player, name, namer))
+                logged.play(A.ZonkName(player, name, namer))
                 break
             except TableError as exc:
                 print(f"! {exc}")

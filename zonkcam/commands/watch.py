@@ -207,15 +207,15 @@ def run(args: argparse.Namespace) -> int:
         observations = watcher.watch(frames)
         if args.meet_dice and args.meet_dice.how is Meet.THROWS and teacher is not None:
             meet_the_dice(observations, teacher, args.meet_dice.throws, _ask, _note)
-        for obs in observations:
-            _emit(obs.to_json())
-            if annotate is not None and obs.event in (
+        for report in observations:
+            _emit(report.to_json())
+            if annotate is not None and report.event in (
                 TableEvent.SETTLED,
                 TableEvent.BLOCKED,
                 TableEvent.CAMERA_MOVED,
             ):
                 try:
-                    _annotate(annotate, last_image["image"], cal, obs)
+                    _annotate(annotate, last_image["image"], cal, report)
                 except WriteFailed as exc:  # a full disk, a folder it may not write
                     failed = exc
                     break
@@ -288,10 +288,10 @@ def _emit(obj: dict) -> None:
     print(json.dumps(obj), flush=True)
 
 
-def _annotate(folder: Path, image: np.ndarray, cal: Calibration, obs: TableReport) -> None:
+def _annotate(folder: Path, image: np.ndarray, cal: Calibration, report: TableReport) -> None:
     out = draw_zones(image, cal)
     colours = {Zone.ROLLING: (0, 255, 0), Zone.KEEP: (255, 200, 0), Zone.OFF: (0, 0, 255)}
-    for d in obs.dice:
+    for d in report.dice:
         x0, y0, x1, y1 = (int(round(v)) for v in d.bbox)
         colour = (0, 0, 255) if d.cocked else colours[d.zone]
         cv2.rectangle(out, (x0, y0), (x1, y1), colour, 2)
@@ -308,4 +308,4 @@ def _annotate(folder: Path, image: np.ndarray, cal: Calibration, obs: TableRepor
             1,
             cv2.LINE_AA,
         )
-    write_image(folder / f"frame-{obs.frame:06d}-{obs.event}.png", out)
+    write_image(folder / f"frame-{report.frame:06d}-{report.event}.png", out)

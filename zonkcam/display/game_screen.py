@@ -6,13 +6,13 @@
         ui = GameScreen(window, buttons=open_buttons())       # None without GPIO
         while running:
             for command in ui.commands():                      # keyboard, taps, buttons
-                action = action_for(command, keeper.state, ui.selected_keep)
+                action = action_for(command, logged.state, ui.selected_keep)
                 if action is not None:
                     try:
-                        ui.played(keeper.play(action))         # banners, sounds
+                        ui.played(logged.play(action))         # banners, sounds
                     except TableError as exc:
                         ui.message = str(exc)                  # one line, no traceback
-            ui.draw(keeper.state, camera)                      # once a frame
+            ui.draw(logged.state, camera)                      # once a frame
 
 SELECT, BACK, MUTE and ODDS are handled here (they change only the screen) and are still
 returned, so the app can log or ignore them. On the game-over screen SELECT shows the

@@ -283,8 +283,8 @@ class MeetFaces(_MeetScreen):
 
     # -- what the table saw -------------------------------------------------------------
 
-    def observe(self, obs: TableReport) -> None:
-        self.meeting.observe(obs)
+    def observe(self, report: TableReport) -> None:
+        self.meeting.observe(report)
 
     def tick(self) -> None:
         self.meeting.tick()
@@ -452,17 +452,17 @@ class MeetTheDice(_MeetScreen):
 
     # -- what the table saw -------------------------------------------------------------
 
-    def observe(self, obs: TableReport) -> None:
+    def observe(self, report: TableReport) -> None:
         """A table report: a settled throw is shown for checking; dice thrown again
         before it was confirmed drop it (it teaches nothing)."""
         if self.done:
             return
-        if obs.event in (TableEvent.ROLLING, TableEvent.SPINNING) and self.dice:
+        if report.event in (TableEvent.ROLLING, TableEvent.SPINNING) and self.dice:
             self._clear()
             self.message = "thrown again: that throw taught nothing"
-        if obs.event is not TableEvent.SETTLED or obs.change is None or not obs.rolled:
+        if report.event is not TableEvent.SETTLED or report.change is None or not report.rolled:
             return
-        self.dice = tuple(obs.rolled)
+        self.dice = tuple(report.rolled)
         self.values = [d.value if d.known else None for d in self.dice]
         self.seen = [self.teacher.reader.recall(d.bbox) for d in self.dice]
         self.picked = None

@@ -61,12 +61,12 @@ class LoggedGame:
         """A new game; with ``actions`` (the seating, zonk names) it is stored with them in
         one transaction, else with the first action played. ``demo``: the demo game's."""
         game = Game(rules, actions)  # a refused action raises here, before anything is saved
-        keeper = cls(log, None, game)
-        keeper.demo = demo
+        logged = cls(log, None, game)
+        logged.demo = demo
         if actions:
-            keeper.game_id = log.new_game(rules, actions, game.state.finished, demo=demo)
-            keeper._stored = len(actions)
-        return keeper
+            logged.game_id = log.new_game(rules, actions, game.state.finished, demo=demo)
+            logged._stored = len(actions)
+        return logged
 
     @property
     def last_seq(self) -> int:
@@ -78,9 +78,9 @@ class LoggedGame:
         """The saved game, claimed for this log (refused while another zonkcam plays it)."""
         log.claim(game_id)
         game, stored = saved_game(log, game_id)
-        keeper = cls(log, game_id, game, stored)
-        keeper.demo = log.is_demo(game_id)
-        return keeper
+        logged = cls(log, game_id, game, stored)
+        logged.demo = log.is_demo(game_id)
+        return logged
 
     @property
     def state(self) -> GameState:

@@ -210,10 +210,10 @@ def meet_the_dice(
             "dice (2=5)"
         )
         done = taught = 0
-        for obs in observations:
-            if obs.event is not TableEvent.SETTLED or obs.change is None or not obs.rolled:
+        for report in observations:
+            if report.event is not TableEvent.SETTLED or report.change is None or not report.rolled:
                 continue
-            dice = list(obs.rolled)
+            dice = list(report.rolled)
             seen = [teacher.reader.recall(d.bbox) for d in dice]
             say(f"throw {done + 1}: {throw_lines(dice)}")
             while True:
@@ -362,15 +362,15 @@ class FaceByFace:
         """Whether there is a scene to take: the table settled on dice since the last take."""
         return bool(self.scene) and self.fresh and not self.moving and not self.done
 
-    def observe(self, obs: TableReport) -> None:
+    def observe(self, report: TableReport) -> None:
         """A table report: a settled one brings a new scene (a die read late, ``read``,
         completes the scene it belongs to); motion or something in the way makes it wait."""
         self.quiet = 0
-        if obs.event in (TableEvent.ROLLING, TableEvent.SPINNING, TableEvent.BLOCKED):
-            self.moving, self.blocked = True, obs.event is TableEvent.BLOCKED
-        elif obs.event is TableEvent.SETTLED and obs.change is not None:
-            self.scene = on_the_mat(obs.dice)
-            self.fresh = self.fresh or obs.change is not Change.READ
+        if report.event in (TableEvent.ROLLING, TableEvent.SPINNING, TableEvent.BLOCKED):
+            self.moving, self.blocked = True, report.event is TableEvent.BLOCKED
+        elif report.event is TableEvent.SETTLED and report.change is not None:
+            self.scene = on_the_mat(report.dice)
+            self.fresh = self.fresh or report.change is not Change.READ
             self.moving = self.blocked = False
 
     def tick(self) -> None:
@@ -492,8 +492,8 @@ def _take_scene(
         if isinstance(item, CameraProblem):
             say(f"camera: {item.message}")
             continue
-        for obs in watcher.process(item):
-            meeting.observe(obs)
+        for report in watcher.process(item):
+            meeting.observe(report)
         meeting.tick()
         if meeting.ready:
             return meeting.take()

@@ -75,10 +75,10 @@ def run(args: argparse.Namespace) -> int:
         Window.open((800, 480), screenshots=Path(tmp)) as window,
     ):
         window.screenshot_every = float("inf")  # a screen shows frames; it saves none
-        keeper = LoggedGame.new(log, rules)
-        keeper.play(A.Players(("Ann", "Bob")))
+        logged = LoggedGame.new(log, rules)
+        logged.play(A.Players(("Ann", "Bob")))
         app = TableApp(
-            keeper,
+            logged,
             TableWatcher(cal, reader),
             GameScreen(window, sounds=Sounds(muted=True)),
             say=lambda line: None,
@@ -109,13 +109,13 @@ def run(args: argparse.Namespace) -> int:
                     rest_at = taken
                 if taken < busy_until:
                     continue  # the app is still busy with an earlier frame: this one is lost
-                events = len(app.keeper.game.events)
+                events = len(app.logged.game.events)
                 start = time.perf_counter()
                 app.tick(frame)
                 spent = (time.perf_counter() - start) * args.slowdown
                 per_frame.append(spent * 1000)
                 busy_until = max(taken, busy_until) + spent
-                added = app.keeper.game.events[events:]
+                added = app.logged.game.events[events:]
                 if added and rest_at is not None:
                     latency[kind].append((busy_until - rest_at) * 1000)
                     roll = next((e for e in added if isinstance(e, A.Roll)), None)
@@ -125,12 +125,12 @@ def run(args: argparse.Namespace) -> int:
                         right += read == truth
                         wrong += read != truth
             # end the turn so the next throw is a fresh roll of all dice
-            state = app.keeper.state
+            state = app.logged.state
             if state.phase is Phase.DECIDE and state.turn.score and state.turn.score.keeps:
                 app.play(A.Keep(state.turn.score.keeps[0].dice))
-            if app.keeper.state.phase is Phase.ROLL and app.keeper.state.turn.total:
+            if app.logged.state.phase is Phase.ROLL and app.logged.state.turn.total:
                 app.play(A.Bank())
-            elif app.keeper.state.turn.total:
+            elif app.logged.state.turn.total:
                 app.play(A.Bank())
     print(
         f"demo table {w}x{h} ({args.look} camera), {args.throws} throws, reader: "
