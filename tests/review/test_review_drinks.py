@@ -24,13 +24,9 @@ def test_the_review_counts_the_hand_outs_the_game_gave():
 
 def test_a_zonk_name_that_begins_with_a_players_name_hands_out_nothing_for_them():
     rules = PRESETS["drinking"]
-    actions = [
-        A.Players(("Bea", "Al")),
-        A.ZonkName("Bea", "Al hands out 2", "Al"),
-        A.ZonkName("Al", "Sparky", "Bea"),
-        A.Roll(parse_dice([1, 1, 1, 2, 3])),
-        A.Bank(),  # 1,000: a barrier, a drink to hand out per player
-    ]
+    named = [A.ZonkName("Bea", "Al hands out 2", "Al"), A.ZonkName("Al", "Sparky", "Bea")]
+    # Bea banks 1,000: a barrier, a drink to hand out per player
+    actions = [A.Players(("Bea", "Al")), *named, A.Roll(parse_dice([1, 1, 1, 2, 3])), A.Bank()]
     log = Game(rules, actions).state.log
     assert "Al hands out 2 hands out 2 drinks" in log
     assert _review(rules, actions).handouts == {"Al hands out 2": 2, "Sparky": 0}
