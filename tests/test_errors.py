@@ -13,11 +13,11 @@ import pytest
 
 import zonkcam
 from zonkcam.errors import UserError, WriteFailed, ZonkcamError
-from zonkcam.game.errors import RulesError, TableError
+from zonkcam.game import RulesError, TableError
 from zonkcam.game.sizes import TableTooLarge
 from zonkcam.record.errors import StoreError
 from zonkcam.streams import StreamError
-from zonkcam.vision.imageio import ImageFileError
+from zonkcam.vision import ImageFileError
 
 ROOT = Path(zonkcam.__file__).parent
 BUILTIN_ERRORS = {
