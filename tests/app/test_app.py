@@ -22,10 +22,8 @@ from zonkcam.controls import DRUNK, Control, Press
 from zonkcam.display.game_screen import GameScreen
 from zonkcam.display.sounds import Sounds
 from zonkcam.display.window import Window
+from zonkcam.game import PRESETS, Game, parse_dice
 from zonkcam.game import actions as A
-from zonkcam.game.dice import parse_dice
-from zonkcam.game.game import Game
-from zonkcam.game.rules import PRESETS
 from zonkcam.hardware.buttons import ArcadeButtons, ButtonPins
 from zonkcam.mat.calibrate import calibrate
 from zonkcam.record.logged_game import LoggedGame

@@ -10,9 +10,7 @@ from pathlib import Path
 import pytest
 
 from zonkcam.cli import main
-from zonkcam.game.dice import Die
-from zonkcam.game.rules import PRESETS
-from zonkcam.game.scoring import score_roll
+from zonkcam.game import PRESETS, Die, score_roll
 
 DATA = Path(__file__).parents[1] / "data"
 

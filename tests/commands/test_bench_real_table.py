@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from zonkcam.game.dice import Die
+from zonkcam.game import Die
 from zonkcam.testing import TruthReader
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -169,7 +169,7 @@ def test_rules_show_round_trips_through_a_file(capsys, tmp_path):
 def test_rules_show_says_the_rules_in_words(capsys, name):
     import tomllib
 
-    from zonkcam.game.rules import PRESETS
+    from zonkcam.game import PRESETS
 
     rules = PRESETS[name]
     code, out, _ = run_cli(capsys, "rules", "show", name)
@@ -219,9 +219,8 @@ def test_output_cut_short_by_a_closed_pipe_is_no_traceback():
 
 
 def _saved_drinking_game(db) -> None:
+    from zonkcam.game import PRESETS, parse_dice
     from zonkcam.game import actions as A
-    from zonkcam.game.dice import parse_dice
-    from zonkcam.game.rules import PRESETS
     from zonkcam.record.logged_game import LoggedGame
     from zonkcam.record.store import EventLog
 
@@ -262,8 +261,8 @@ def test_games_takes_db_before_or_after_the_action(capsys, tmp_path):
 
 
 def test_games_list_columns_line_up(capsys, tmp_path):
+    from zonkcam.game import PRESETS, RuleSet
     from zonkcam.game import actions as A
-    from zonkcam.game.rules import PRESETS, RuleSet
     from zonkcam.record.logged_game import LoggedGame
     from zonkcam.record.store import EventLog
 
@@ -352,9 +351,8 @@ def test_help_texts_print_percent_signs_once(capsys):
 
 
 def test_games_show_says_in_words_what_an_undo_took_back(capsys, tmp_path):
+    from zonkcam.game import PRESETS, parse_dice
     from zonkcam.game import actions as A
-    from zonkcam.game.dice import parse_dice
-    from zonkcam.game.rules import PRESETS
     from zonkcam.record.logged_game import LoggedGame
     from zonkcam.record.store import EventLog
 
@@ -401,11 +399,9 @@ def test_the_help_and_the_commands_page_name_every_games_action(capsys):
 
 def test_one_of_a_thing_is_said_in_the_singular(capsys):
     from zonkcam.display.setup import ResumableGame
+    from zonkcam.game import PRESETS, Game, parse_dice
     from zonkcam.game import actions as A
-    from zonkcam.game.dice import parse_dice
-    from zonkcam.game.game import Game
     from zonkcam.game.names import counted
-    from zonkcam.game.rules import PRESETS
 
     assert [counted(n, "die", "dice") for n in (0, 1, 2)] == ["0 dice", "1 die", "2 dice"]
     assert counted(1, "throw") == "1 throw" and counted(3, "throw") == "3 throws"

@@ -19,13 +19,13 @@ from zonkcam.display.painter import Painter
 from zonkcam.display.setup import MEET_THE_DICE, ChooseRules
 from zonkcam.display.sounds import Sounds
 from zonkcam.display.window import Window
-from zonkcam.game.rules import PRESETS
+from zonkcam.game import PRESETS
 from zonkcam.mat.calibrate import calibrate
 from zonkcam.table.observe import TableWatcher
 from zonkcam.table.reading import SeenDie
 from zonkcam.table.teaching import Meet, Meeting, Teacher
 from zonkcam.testing import TruthReader
-from zonkcam.vision.examples import TaughtDice
+from zonkcam.vision import TaughtDice
 
 QUIT = Press(Control.QUIT)
 

@@ -7,10 +7,10 @@ import sys
 
 import numpy as np
 
-from zonkcam.game.dice import Die
+from zonkcam.game import Die
 from zonkcam.record.photos import RollPhotos, annotate, photo_folder
 from zonkcam.table.zones import TableDie, Zone
-from zonkcam.vision.die import Reading
+from zonkcam.vision import Reading
 
 
 def frame(seed: int = 0) -> np.ndarray:

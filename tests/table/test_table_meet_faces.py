@@ -28,7 +28,7 @@ from zonkcam.table.teaching import (
     meeting,
 )
 from zonkcam.testing import TruthReader
-from zonkcam.vision.examples import TaughtDice
+from zonkcam.vision import TaughtDice
 
 
 class _LearningReader:

@@ -9,8 +9,8 @@ import pytest
 from zonkcam.app.loop import TableApp
 from zonkcam.app.main import demo_table
 from zonkcam.controls import Control, Press
+from zonkcam.game import PRESETS
 from zonkcam.game import actions as A
-from zonkcam.game.rules import PRESETS
 from zonkcam.mat.calibrate import calibrate
 from zonkcam.mat.taught import (
     TaughtDiceError,
@@ -25,10 +25,8 @@ from zonkcam.table.observe import TableWatcher
 from zonkcam.table.reading import SeenDie
 from zonkcam.table.teaching import Teacher, parse_fix
 from zonkcam.testing import TruthReader
-from zonkcam.vision import examples
-from zonkcam.vision.examples import TaughtDice, asked_confidence, turns
-from zonkcam.vision.model import DiceModel
-from zonkcam.vision.reader import read_dice
+from zonkcam.vision import DiceModel, TaughtDice, examples, read_dice
+from zonkcam.vision.examples import asked_confidence, turns
 
 D = 16
 

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from zonkcam.game.dice import Die
+from zonkcam.game import Die
 from zonkcam.table.tracking import Ballot, Change, compare
 from zonkcam.table.zones import TableDie, Zone
-from zonkcam.vision.die import Reading
+from zonkcam.vision import Reading
 
 DIE = 16.0
 

@@ -352,7 +352,8 @@ class Scorer:
 
     def read_boxes(self, img, truth: list, whole: list) -> list[bool]:  # noqa: ANN001
         """Whether the value net reads each labelled die, cut at its whole-die box, as a
-        die with the right face."""
+        die with the right face (read as cut and mirrored, as the reader reads a die it is
+        unsure of)."""
         from zonkcam.vision.preprocess import crop_die, to_bgr8
         from zonkcam.vision.reader import read_crops
 
@@ -360,7 +361,7 @@ class Scorer:
             return []
         bgr = to_bgr8(img)
         crops = np.stack([crop_die(bgr, b) for b in whole])
-        probs = read_crops(crops, self.model, self.settings.mirror_look)
+        probs = read_crops(crops, self.model, mirrored=True)
         faces = np.argmax(probs[:, 1:], axis=1) + 1
         return [
             bool(p[0] < 0.5 and f == v) for p, f, (v, _) in zip(probs, faces, truth, strict=True)

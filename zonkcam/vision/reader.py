@@ -59,11 +59,10 @@ class ReaderSettings:
     """Of two kept dice overlapping by more than dedupe_iou, or with more than
     dedupe_inside of the smaller box inside the other (a die boxed whole and by its top
     face), the one the value net is surer of stays."""
-    mirror_look: bool = True
     mirror_within: float = 0.3
     """A candidate whose vote comes within mirror_within of keep_vote (or over it) is read
     a second time mirrored left to right, and the two readings are averaged: a face reads
-    the same mirrored, and a misreading often does not."""
+    the same mirrored, and a misreading often does not (minus infinity: none is)."""
     second_look: int = 512
     """On a photo (no `die_px` given) where a kept die spans fewer than second_look_below
     px at the detector's input, or no die was kept, the detector looks again with the
@@ -122,7 +121,7 @@ def detect(
 def read_crops(crops: np.ndarray, model: DiceModel, mirrored: bool = False) -> np.ndarray:
     """(N, 64, 64, 3) BGR uint8 crops -> (N, 7) probabilities (0 = not a die, 1-6), all
     in one run of the value net; `mirrored`: each also read mirrored left to right, the
-    two readings averaged (ReaderSettings.mirror_look)."""
+    two readings averaged (the reader's mirrored look, ReaderSettings.mirror_within)."""
     return read_crops_and_features(crops, model, mirrored)[0]
 
 
@@ -208,13 +207,12 @@ def _look(
         return _Look(boxes, heat, crops, no_probs, None, nothing, asked, inp, scale, candidates)
     crops = np.stack([crop_die(img, b) for b in boxes])
     probs, feats = read_crops_and_features(crops, model)
-    if settings.mirror_look:
-        near = np.flatnonzero(
-            vote(probs, heat, settings) >= settings.keep_vote - settings.mirror_within
-        )
-        if len(near):
-            probs = probs.copy()
-            probs[near] = (probs[near] + read_crops(crops[near][:, :, ::-1], model)) / 2
+    near = np.flatnonzero(
+        vote(probs, heat, settings) >= settings.keep_vote - settings.mirror_within
+    )
+    if len(near):
+        probs = probs.copy()
+        probs[near] = (probs[near] + read_crops(crops[near][:, :, ::-1], model)) / 2
     asked = examples.asks(probs, feats) if examples is not None else np.zeros(len(probs), bool)
     votes = vote(probs, heat, settings)
     k = np.flatnonzero(votes >= bar)
