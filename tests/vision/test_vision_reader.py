@@ -12,8 +12,8 @@ import pytest
 from zonkcam import cli
 from zonkcam.display.view import CONFIRM_BELOW
 from zonkcam.sim import renderer
-from zonkcam.train.metrics import iou
 from zonkcam.vision.confidence import FEATURES
+from zonkcam.vision.geometry import box_iou as iou
 from zonkcam.vision.model import (
     CONFIDENCE_FILE,
     DETECTOR_FILE,

@@ -45,7 +45,6 @@ from zonkcam.sources import CameraProblem, Frame
 from zonkcam.table.changes import ChangeMap, Region, TableView
 from zonkcam.table.tracking import Ballot, Change, compare
 from zonkcam.table.zones import (
-    SAME_PIECE,
     Leftovers,
     MarkSight,
     TableDie,
@@ -57,6 +56,7 @@ from zonkcam.table.zones import (
     seen_there,
 )
 from zonkcam.vision.die import Reading
+from zonkcam.vision.geometry import LATE_READ, SAME_PIECE, SAME_SPOT, die_at
 
 Reader = Callable[[np.ndarray, Region | None], Sequence[Reading]]
 """Reads dice from a BGR frame, only within ``region`` when one is given (the ONNX reader,
@@ -436,14 +436,14 @@ class TableWatcher:
             )
             seen += self._read(frame, region)
         read = [r for r in place(seen, cal, mask=mask, marks_mask=marks_mask) if r.known]
-        reach = self._die_mm * 0.6
+        reach = self._die_mm * LATE_READ
         still = [d for d in unread if not _near((*d.center_mm, d.zone), read, reach)]
         read += [
             r for r in self._read_at(frame, [d.bbox for d in still], mask, marks_mask) if r.known
         ]
         filled = {}
         for d in unread:
-            match = _nearest(d, read, self._die_mm / 2)
+            match = _nearest(d, read, SAME_SPOT * self._die_mm)
             if match is not None:
                 filled[id(d)] = replace(match, zone=d.zone)
         if not filled:
@@ -469,16 +469,13 @@ class TableWatcher:
         """The scorekeeper gave the value of the die at ``bbox`` (frame px; a die of the last
         report): it is taken as confirmed from now on (a keep of it is of that value).
         Returns whether such a die lies on the table."""
-        cx, cy = (bbox[0] + bbox[2]) / 2, (bbox[1] + bbox[3]) / 2
-        near = self.view.die_px / 2
-        for k, d in enumerate(self.state):
-            b = d.bbox
-            if abs((b[0] + b[2]) / 2 - cx) <= near and abs((b[1] + b[3]) / 2 - cy) <= near:
-                state = list(self.state)
-                state[k] = d.confirmed(value)
-                self.state = tuple(state)
-                return True
-        return False
+        k = die_at([d.bbox for d in self.state], bbox, SAME_SPOT * self.view.die_px)
+        if k is None:
+            return False
+        state = list(self.state)
+        state[k] = state[k].confirmed(value)
+        self.state = tuple(state)
+        return True
 
     def _leftovers(
         self, top: np.ndarray, read: Sequence[TableDie], changes: ChangeMap
@@ -527,8 +524,9 @@ class TableWatcher:
         comparison = compare(
             self.state,
             voted,
-            lambda d: look.moved(d, share, self.state),
             self._die_mm,
+            changed_before=[look.moved(d, share, self.state) for d in self.state],
+            changed_now=[look.moved(d, share, self.state) for d in voted],
             unread_in_strip=left.unread_in(Zone.KEEP),
             picked_up=self._picked_up,
         )

@@ -21,6 +21,7 @@ from zonkcam.game.dice import Die
 from zonkcam.mat.calibrate import REFERENCE_PX_PER_MM, Calibration
 from zonkcam.mat.layout import Rect
 from zonkcam.vision.die import Reading
+from zonkcam.vision.geometry import SAME_PIECE
 
 TIPPED_ASPECT = 1.15
 """A footprint this much longer than wide (across the camera's line of sight) looks tipped."""
@@ -112,9 +113,6 @@ class TableDie:
 
 SHADOW_BRIGHTNESS = 0.6
 """The mat this much darker (all colours alike) is in a shadow."""
-SAME_PIECE = 0.9
-"""Pieces whose centres lie within this many die sides of each other, or of a die read
-there, are one die: two dice lie a whole die apart or more."""
 LEFTOVER_DICE = 0.35
 """Something not read as a die counts once it covers this share of a die's area."""
 PART_OF_A_DIE = 1.1
