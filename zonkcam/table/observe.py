@@ -97,6 +97,14 @@ class TableEvent(StrEnum):
     CAMERA_OK = "camera-ok"
 
 
+SPINNING_DICE = 2.5
+"""Motion that spans no more than this many dice is a die still spinning, not a throw or
+a hand."""
+UNCHANGED_DICE = 0.3
+"""A still table that changed over less than this many dice' areas since it last settled
+lies as it lay (a finger, a shadow came and went): nothing to read."""
+
+
 @dataclass(frozen=True)
 class WatchConfig:
     still_frames: int = 1
@@ -310,7 +318,7 @@ class TableWatcher:
         ys, xs = np.nonzero(moving)
         extent = max(xs.max() - xs.min(), ys.max() - ys.min())
         die = self.view.die_px * self.view.scale
-        return TableEvent.SPINNING if extent <= 2.5 * die else TableEvent.ROLLING
+        return TableEvent.SPINNING if extent <= SPINNING_DICE * die else TableEvent.ROLLING
 
     def _look_at(self, frame: Frame, small: np.ndarray) -> list[TableReport]:
         cal, cfg = self.calibration, self.config
@@ -323,7 +331,7 @@ class TableWatcher:
                 None if self._fine_base is None else (self._fine_base, fine, self.fine_view),
                 cfg.fine_level,
             )
-            if self._base is not None and changes.dice < 0.3:
+            if self._base is not None and changes.dice < UNCHANGED_DICE:
                 self._need_look = self._blocked = False  # the table is as it was
                 return []
             self._look = _Look(

@@ -87,6 +87,14 @@ class _Candidate:
         )
 
 
+PLAINLY = 0.75
+"""A die seen in this share of the reads is plainly there (in less than 1 - PLAINLY,
+plainly not), and a die that this share of its reads give one value plainly shows it:
+the reads of a still table are decided once every die is plain both ways."""
+THERE = 0.4
+"""Once decided, a die seen in this share of the reads or more is there."""
+
+
 class Ballot:
     """The reads of one still table, voted die by die."""
 
@@ -141,17 +149,17 @@ class Ballot:
             return True
         for c in self._candidates:
             share = len(c.seen) / self.reads
-            if 0.25 < share < 0.75:
+            if 1 - PLAINLY < share < PLAINLY:
                 return False
             votes = c.votes()
-            if share >= 0.75 and votes and max(votes.values()) < 0.75 * sum(votes.values()):
+            if share >= PLAINLY and votes and max(votes.values()) < PLAINLY * sum(votes.values()):
                 return False
         return True
 
     def dice(self) -> list[TableDie]:
         """The dice the reads vote to be there (once decided: seen in at least 0.4 of the
         reads), with their voted values."""
-        return [c.voted(self.reads) for c in self._candidates if len(c.seen) >= 0.4 * self.reads]
+        return [c.voted(self.reads) for c in self._candidates if len(c.seen) >= THERE * self.reads]
 
 
 @dataclass(frozen=True)
