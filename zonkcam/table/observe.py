@@ -459,19 +459,7 @@ class TableWatcher:
         self.state = tuple(filled.get(id(d), d) for d in self.state)
         if not any(d.unread for d in self.state):
             self._late_at = 0
-        latency = frame.index - self._last_motion_frame if self._last_motion_frame >= 0 else 0
-        return [
-            TableReport(
-                TableEvent.SETTLED,
-                frame.index,
-                frame.t,
-                self.state,
-                Change.READ,
-                unread=sum(d.unread and d.zone == Zone.ROLLING for d in self.state),
-                frames_since_motion=latency,
-                reads=1,
-            )
-        ]
+        return [self._settled(frame, self.state, Change.READ, reads=1)]
 
     def confirm(self, bbox: tuple[float, float, float, float], value: int) -> bool:
         """The scorekeeper gave the value of the die at ``bbox`` (frame px; a die of the last
@@ -558,20 +546,30 @@ class TableWatcher:
             self._picked_up += [d for d in comparison.gone if d.zone != Zone.KEEP]
         elif change is not Change.READ:
             self._picked_up = []
+        return [self._settled(frame, comparison.dice, change, comparison.keep, look.ballot.reads)]
+
+    def _settled(
+        self,
+        frame: Frame,
+        dice: tuple[TableDie, ...],
+        change: Change,
+        keep: tuple[TableDie, ...] = (),
+        reads: int = 1,
+    ) -> TableReport:
+        """The report of the table settled at ``frame`` on ``dice``, ``change`` since it
+        last did; its unread dice are those in the rolling area."""
         latency = frame.index - self._last_motion_frame if self._last_motion_frame >= 0 else 0
-        return [
-            TableReport(
-                TableEvent.SETTLED,
-                frame.index,
-                frame.t,
-                comparison.dice,
-                change,
-                keep=comparison.keep,
-                unread=sum(d.unread and d.zone == Zone.ROLLING for d in comparison.dice),
-                frames_since_motion=latency,
-                reads=look.ballot.reads,
-            )
-        ]
+        return TableReport(
+            TableEvent.SETTLED,
+            frame.index,
+            frame.t,
+            dice,
+            change,
+            keep=keep,
+            unread=sum(d.unread and d.zone == Zone.ROLLING for d in dice),
+            frames_since_motion=latency,
+            reads=reads,
+        )
 
     def _largest_blob_dice(self, mask: np.ndarray) -> float:
         n, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
