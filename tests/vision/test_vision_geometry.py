@@ -14,7 +14,7 @@ from zonkcam.vision.geometry import (
     box_iou,
     box_iou_batch,
     centre,
-    die_at,
+    die_at_box,
     side,
 )
 from zonkcam.vision.reader import nms
@@ -109,12 +109,12 @@ def test_the_die_at_a_box_is_the_first_within_half_its_side_each_way():
     far = (131.0, 100.0, 151.0, 110.0)  # centre 31 px across
     near = (109.0, 104.0, 129.0, 124.0)  # 9 across, 9 down
     edge = (90.0, 90.0, 110.0, 110.0)  # 10 across, 5 up: just in
-    assert die_at([far, near, edge], box) == 1
-    assert die_at([far, edge], box) == 1
-    assert die_at([far], box) is None
-    assert die_at([], box) is None
-    assert die_at([far, near], box, reach=5.0) is None  # a reach given (the die's side)
-    assert die_at([far, near], box, reach=31.0) == 0
+    assert die_at_box([far, near, edge], box) == 1
+    assert die_at_box([far, edge], box) == 1
+    assert die_at_box([far], box) is None
+    assert die_at_box([], box) is None
+    assert die_at_box([far, near], box, reach=5.0) is None  # a reach given (the die's side)
+    assert die_at_box([far, near], box, reach=31.0) == 0
 
 
 def test_every_die_distance_is_under_one_die():

@@ -16,7 +16,7 @@ from zonkcam.controls import BANK, ROLL, Control, Press
 from zonkcam.game.state import GameState, Phase
 from zonkcam.sim.demo_table import DemoTable, DemoTruth
 from zonkcam.table.zones import TableDie
-from zonkcam.vision.geometry import die_at
+from zonkcam.vision.geometry import die_at_box
 
 
 class DemoDriver:
@@ -94,9 +94,9 @@ def confirm_from_truth(dice: Sequence[TableDie], truth: DemoTruth | None) -> lis
 
 
 def _drawn_value(bbox: Sequence[float], truth: DemoTruth | None) -> int | None:
-    """The value of the die the demo table drew where ``bbox`` is (geometry.die_at), or
-    None."""
+    """The value of the die the demo table drew where ``bbox`` is (geometry.die_at_box),
+    or None."""
     if truth is None:
         return None
-    k = die_at(truth.boxes[: len(truth.dice)], bbox)
+    k = die_at_box(truth.boxes[: len(truth.dice)], bbox)
     return None if k is None else truth.dice[k].value

@@ -32,7 +32,7 @@ from zonkcam.table.reading import SeenDie
 from zonkcam.table.teaching import Teacher
 from zonkcam.table.tracking import Change
 from zonkcam.table.zones import TableDie, Zone
-from zonkcam.vision.geometry import die_at
+from zonkcam.vision.geometry import die_at_box
 
 EVERYONE = {Control.DRANK: A.Drunk, Control.HANDED: A.HandedOut, Control.RULED: A.RuleMade}
 """Keys whose digit 0 names everyone: what each settles."""
@@ -478,8 +478,8 @@ class TableApp:
 
 
 def _same_place(die: TableDie, dice: Sequence[TableDie]) -> TableDie | None:
-    """The die of ``dice`` lying where ``die`` lies (geometry.die_at), or None."""
-    k = die_at([d.bbox for d in dice], die.bbox)
+    """The die of ``dice`` lying where ``die`` lies (geometry.die_at_box), or None."""
+    k = die_at_box([d.bbox for d in dice], die.bbox)
     return None if k is None else dice[k]
 
 

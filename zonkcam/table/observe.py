@@ -56,7 +56,7 @@ from zonkcam.table.zones import (
     seen_there,
 )
 from zonkcam.vision.die import Reading
-from zonkcam.vision.geometry import LATE_READ, SAME_PIECE, SAME_SPOT, die_at
+from zonkcam.vision.geometry import LATE_READ, SAME_PIECE, SAME_SPOT, die_at_box
 
 Reader = Callable[[np.ndarray, Region | None], Sequence[Reading]]
 """Reads dice from a BGR frame, only within ``region`` when one is given (the ONNX reader,
@@ -465,7 +465,7 @@ class TableWatcher:
         """The scorekeeper gave the value of the die at ``bbox`` (frame px; a die of the last
         report): it is taken as confirmed from now on (a keep of it is of that value).
         Returns whether such a die lies on the table."""
-        k = die_at([d.bbox for d in self.state], bbox, SAME_SPOT * self.view.die_px)
+        k = die_at_box([d.bbox for d in self.state], bbox, SAME_SPOT * self.view.die_px)
         if k is None:
             return False
         state = list(self.state)

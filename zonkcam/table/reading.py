@@ -24,7 +24,7 @@ import numpy as np
 from zonkcam.errors import UserError
 from zonkcam.mat.calibrate import Calibration
 from zonkcam.vision.examples import TaughtDice
-from zonkcam.vision.geometry import die_at
+from zonkcam.vision.geometry import die_at_box
 
 RECENT_DICE = 96
 """The features of this many of the latest dice read are kept, to be taught when the
@@ -164,9 +164,9 @@ class OnnxReader:
             self.recent.append(SeenDie(d.bbox, f, crop))
 
     def recall(self, bbox: tuple[float, float, float, float]) -> SeenDie | None:
-        """The latest read die at `bbox` (geometry.die_at), or None."""
+        """The latest read die at `bbox` (geometry.die_at_box), or None."""
         latest = list(reversed(self.recent))
-        k = die_at([seen.bbox for seen in latest], bbox)
+        k = die_at_box([seen.bbox for seen in latest], bbox)
         return None if k is None else latest[k]
 
     def teach(

@@ -4,10 +4,10 @@ Pure (numpy only). A box is ``(x0, y0, x1, y1)`` in image px, a batch of boxes a
 ``(N, 4)`` array; the batch functions compare every box of one batch with every box of
 another at once, as supervision's ``box_iou_batch`` does, and keep the arrays' dtype.
 
-    from zonkcam.vision.geometry import box_iou_batch, die_at
+    from zonkcam.vision.geometry import box_iou_batch, die_at_box
 
     box_iou_batch(found, truth)     # (len(found), len(truth)) IoU
-    die_at(boxes, box)              # index of the die lying at `box`, or None
+    die_at_box(boxes, box)          # index of the die lying at `box`, or None
 
 The die distances say how near two sightings must lie to be one die, as a share of a
 die's side (its calibrated side in mat mm on the table, its box's longer side in a
@@ -33,9 +33,10 @@ rather than by NaN."""
 SAME_SPOT = 0.5
 """A die seen again in a scene that did not move, its centre within half a die of where
 one was seen, is that die: reads of one still table (voted die by die), the die a box
-names (:func:`die_at`: within half a box side each way), the die a late look reads where
-one lay. Nothing moved between the sightings, so only the reader's box wavers, by far less
-than the half die that lies between two dice lying side by side."""
+names (:func:`die_at_box`: within half a box side each way), the die a late look reads
+where one lay. Nothing moved between the sightings, so only the reader's box wavers, by
+far less than half a die: the most a sighting may stray and still lie nearer its own die
+than a neighbour lying against it."""
 SAME_DIE = 0.8
 """A die read this near a die of the last settled table that lies as it lay (the picture
 did not change there) is that die. Looser than SAME_SPOT: nothing else can have come to
@@ -70,7 +71,7 @@ def side(box: Sequence[float]) -> float:
     return max(box[2] - box[0], box[3] - box[1])
 
 
-def die_at(
+def die_at_box(
     boxes: Sequence[Sequence[float]], box: Sequence[float], reach: float | None = None
 ) -> int | None:
     """The index of the first of ``boxes`` whose centre lies within ``reach`` px of
