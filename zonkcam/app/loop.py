@@ -32,6 +32,7 @@ from zonkcam.table.reading import SeenDie
 from zonkcam.table.teaching import Teacher
 from zonkcam.table.tracking import Change
 from zonkcam.table.zones import TableDie, Zone
+from zonkcam.vision.geometry import die_at_box
 
 EVERYONE = {Control.DRANK: A.Drunk, Control.HANDED: A.HandedOut, Control.RULED: A.RuleMade}
 """Keys whose digit 0 names everyone: what each settles."""
@@ -477,14 +478,9 @@ class TableApp:
 
 
 def _same_place(die: TableDie, dice: Sequence[TableDie]) -> TableDie | None:
-    """The die of ``dice`` lying where ``die`` lies (centres within half a die), or None."""
-    reach = 0.5 * max(die.bbox[2] - die.bbox[0], die.bbox[3] - die.bbox[1])
-    cx, cy = (die.bbox[0] + die.bbox[2]) / 2, (die.bbox[1] + die.bbox[3]) / 2
-    for d in dice:
-        b = d.bbox
-        if abs((b[0] + b[2]) / 2 - cx) <= reach and abs((b[1] + b[3]) / 2 - cy) <= reach:
-            return d
-    return None
+    """The die of ``dice`` lying where ``die`` lies (geometry.die_at_box), or None."""
+    k = die_at_box([d.bbox for d in dice], die.bbox)
+    return None if k is None else dice[k]
 
 
 def _turns_played(state: GameState) -> int:

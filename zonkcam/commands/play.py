@@ -17,6 +17,7 @@ from zonkcam.errors import UserError
 from zonkcam.game.names import quoted
 from zonkcam.record.photos import DEFAULT_BUDGET_MB
 from zonkcam.table.teaching import THROWS, Meeting, meeting
+from zonkcam.vision.confidence import CONFIRM_BELOW
 
 DEMO_PLAYERS = ("Ann", "Bob", "Cy")
 
@@ -96,7 +97,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         type=float,
         metavar="BAR",
         help="show the dice read with a confidence under BAR (0-1) with a '?' "
-        "for the players to confirm (default 0.6; `zonkcam eval` counts them)",
+        f"for the players to confirm (default {CONFIRM_BELOW:g}; `zonkcam eval` counts them)",
     )
     p.add_argument(
         "--photo-budget",
@@ -193,8 +194,6 @@ def parse_size(text: str | None) -> tuple[int, int] | None:
 
 def confirm_bar(value: float | None) -> float:
     """--confirm-below as given, or the screen's default bar; refused outside 0-1."""
-    from zonkcam.display.view import CONFIRM_BELOW
-
     bar = CONFIRM_BELOW if value is None else value
     if not 0 <= bar <= 1:
         raise UserError(f"--confirm-below {bar:g}: give a confidence from 0 to 1")

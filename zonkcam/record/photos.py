@@ -21,6 +21,7 @@ import numpy as np
 from zonkcam.fileio import write_whole
 from zonkcam.record.outfolder import OutFolder
 from zonkcam.table.zones import TableDie, Zone
+from zonkcam.vision.confidence import CONFIRM_BELOW
 
 log = logging.getLogger(__name__)
 
@@ -48,7 +49,9 @@ def annotate(image: np.ndarray, dice: Sequence[TableDie], width: int = WIDTH) ->
         x0, y0, x1, y1 = (int(round(v * scale)) for v in d.bbox)
         colour = (0, 0, 255) if d.cocked else colours.get(d.zone, (255, 255, 255))
         cv2.rectangle(out, (x0, y0), (x1, y1), colour, 2)
-        label = "cocked" if d.cocked else f"{d.value}" + ("?" if d.confidence < 0.6 else "")
+        label = (
+            "cocked" if d.cocked else f"{d.value}" + ("?" if d.confidence < CONFIRM_BELOW else "")
+        )
         cv2.putText(
             out,
             label,

@@ -24,6 +24,7 @@ import numpy as np
 from zonkcam.errors import UserError
 from zonkcam.mat.calibrate import Calibration
 from zonkcam.vision.examples import TaughtDice
+from zonkcam.vision.geometry import die_at_box
 
 RECENT_DICE = 96
 """The features of this many of the latest dice read are kept, to be taught when the
@@ -163,14 +164,10 @@ class OnnxReader:
             self.recent.append(SeenDie(d.bbox, f, crop))
 
     def recall(self, bbox: tuple[float, float, float, float]) -> SeenDie | None:
-        """The latest read die at `bbox` (centres within half a die), or None."""
-        cx, cy = (bbox[0] + bbox[2]) / 2, (bbox[1] + bbox[3]) / 2
-        near = max(bbox[2] - bbox[0], bbox[3] - bbox[1]) / 2
-        for seen in reversed(self.recent):
-            b = seen.bbox
-            if abs((b[0] + b[2]) / 2 - cx) <= near and abs((b[1] + b[3]) / 2 - cy) <= near:
-                return seen
-        return None
+        """The latest read die at `bbox` (geometry.die_at_box), or None."""
+        latest = list(reversed(self.recent))
+        k = die_at_box([seen.bbox for seen in latest], bbox)
+        return None if k is None else latest[k]
 
     def teach(
         self,
