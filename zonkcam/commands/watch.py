@@ -11,24 +11,12 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from zonkcam.app.camera import open_camera, size_problem
+from zonkcam.app.camera import TableCamera, open_table, size_problem
 from zonkcam.commands.play import meeting_word
 from zonkcam.errors import UserError, WriteFailed
 from zonkcam.fileio import write_image
-from zonkcam.mat.calibrate import (
-    MOVED_PX,
-    Calibration,
-    camera_shift,
-    default_calibration_path,
-    draw_zones,
-)
-from zonkcam.sources import (
-    FILE_TRIES,
-    CameraProblem,
-    Frame,
-    FrameSource,
-    is_live,
-)
+from zonkcam.mat.calibrate import MOVED_PX, Calibration, camera_shift, draw_zones
+from zonkcam.sources import FILE_TRIES, CameraProblem, Frame, is_live
 from zonkcam.table.observe import TableEvent, TableReport, TableWatcher, WatchConfig
 from zonkcam.table.teaching import (
     THROWS,
@@ -37,7 +25,6 @@ from zonkcam.table.teaching import (
     Teacher,
     meet_face_by_face,
     meet_the_dice,
-    open_teacher,
 )
 from zonkcam.table.zones import Zone
 
@@ -129,26 +116,20 @@ def run(args: argparse.Namespace) -> int:
         raise UserError("--still-frames and --reads must be 1 or more")
     if args.camera_tries < 0:
         raise UserError("--camera-tries takes a number of tries, or 0 for never giving up")
-    table = open_camera(
+    table = open_table(
         args.source,
         calibration=args.calibration,
         model_dir=args.model_dir,
         threads=args.threads,
         seed=args.seed,
+        teach=_note,
+        forget_dice=args.forget_dice,
         say=_note,
     )
     source, cal, reader, first = table.source, table.calibration, table.reader, table.first
+    teacher = table.teacher
     if table.demo and args.calibration is None:
         _note("the demo table calibrated itself from its empty mat")
-    # the demo table's rendered dice are taught for this run only
-    teacher = open_teacher(
-        reader,
-        None
-        if table.demo and args.calibration is None
-        else (args.calibration or default_calibration_path()),
-        args.forget_dice,
-        say=_note,
-    )
     watcher = TableWatcher(
         cal,
         reader,
@@ -203,7 +184,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         frames = remember(_limited(camera.frames(), args.frames))
         if args.meet_dice and args.meet_dice.how is Meet.FACES and teacher is not None:
-            _meet_faces(frames, watcher, teacher, source)
+            _meet_faces(frames, watcher, teacher, table)
         observations = watcher.watch(frames)
         if args.meet_dice and args.meet_dice.how is Meet.THROWS and teacher is not None:
             meet_the_dice(observations, teacher, args.meet_dice.throws, _ask, _note)
@@ -243,27 +224,25 @@ def _meet_faces(
     frames: Iterator[Frame | CameraProblem],
     watcher: TableWatcher,
     teacher: Teacher,
-    source: FrameSource,
+    table: TableCamera,
 ) -> None:
     """Meet the dice face by face before watching: Enter takes each scene at a terminal
     watching a camera; from a video or image folder, or with no terminal, each still
     scene is the next face's. The demo table lays every die showing each face itself."""
-    scripted = not is_live(source.spec) or not sys.stdin.isatty()
-    demo = getattr(source, "demo", False)
-    autoplay = getattr(source, "autoplay", False)
-    if demo:
-        source.autoplay = False  # the meeting lays its dice
+    scripted = not is_live(table.source.spec) or not sys.stdin.isatty()
+    demo = table.demo_table
+    if demo is None:
+        meet_face_by_face(frames, watcher, teacher, _note, None if scripted else _ask, None)
+        return
+    autoplay, demo.autoplay = demo.autoplay, False  # the meeting lays its dice
 
     def lay(value: int) -> None:
-        source.throw([value] * source.n_dice)
+        demo.throw([value] * demo.n_dice)
 
     try:
-        meet_face_by_face(
-            frames, watcher, teacher, _note, None if scripted else _ask, lay if demo else None
-        )
+        meet_face_by_face(frames, watcher, teacher, _note, None if scripted else _ask, lay)
     finally:
-        if demo:
-            source.autoplay = autoplay
+        demo.autoplay = autoplay
 
 
 def _limited(stream: Iterator[Frame | CameraProblem], n: int) -> Iterator[Frame | CameraProblem]:

@@ -20,6 +20,10 @@ from zonkcam.game.names import quoted
 from zonkcam.game.rules import PRESETS
 from zonkcam.mat.layout import SIZES
 
+LOOK_NAMES = ("plain", "realistic")
+"""The demo camera's looks (zonkcam.sim.lens.LOOKS) by name, for --look: named here so
+that building the command line loads nothing of the simulator."""
+
 
 def _mode(name: str) -> Callable[[argparse.Namespace], int]:
     """The run() of zonkcam.commands.bench.<name>, imported when called."""
@@ -246,8 +250,6 @@ def _demo_throws(
     m: argparse.ArgumentParser, *, size: tuple[int, int], seed: int, look: str
 ) -> None:
     """The options of a mode that throws dice on the demo table and reads them."""
-    from zonkcam.sim.lens import LOOKS
-
     m.add_argument("--throws", type=whole_number(1), default=20, help="throws (default 20)")
     m.add_argument(
         "--reader",
@@ -261,7 +263,7 @@ def _demo_throws(
     m.add_argument("--seed", type=int, default=seed, help=f"seed of the throws (default {seed})")
     m.add_argument(
         "--look",
-        choices=tuple(LOOKS),
+        choices=LOOK_NAMES,
         default=look,
         help=f"the demo camera: plain, or realistic (tilt, distortion, JPEG, ...); default {look}",
     )
