@@ -8,7 +8,6 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 
-import cv2
 import numpy as np
 
 from zonkcam.app.camera import TableCamera, open_table, size_problem
@@ -16,6 +15,7 @@ from zonkcam.commands.play import meeting_word
 from zonkcam.errors import UserError, WriteFailed
 from zonkcam.fileio import write_image
 from zonkcam.mat.calibrate import MOVED_PX, Calibration, camera_shift, draw_zones
+from zonkcam.record.photos import draw_dice
 from zonkcam.sources import FILE_TRIES, CameraProblem, Frame, is_live
 from zonkcam.table.observe import TableEvent, TableReport, TableWatcher, WatchConfig
 from zonkcam.table.teaching import (
@@ -26,7 +26,7 @@ from zonkcam.table.teaching import (
     meet_face_by_face,
     meet_the_dice,
 )
-from zonkcam.table.zones import Zone
+from zonkcam.table.zones import TableDie
 
 CAMERA_TRIES = 10
 """A camera that fails this many times in a row with no frame between (about a minute of
@@ -268,23 +268,15 @@ def _emit(obj: dict) -> None:
 
 
 def _annotate(folder: Path, image: np.ndarray, cal: Calibration, report: TableReport) -> None:
-    out = draw_zones(image, cal)
-    colours = {Zone.ROLLING: (0, 255, 0), Zone.KEEP: (255, 200, 0), Zone.OFF: (0, 0, 255)}
-    for d in report.dice:
-        x0, y0, x1, y1 = (int(round(v)) for v in d.bbox)
-        colour = (0, 0, 255) if d.cocked else colours[d.zone]
-        cv2.rectangle(out, (x0, y0), (x1, y1), colour, 2)
-        label = "cocked" if d.cocked else "?" if d.unread else f"{d.value} {d.color or ''}".strip()
-        if d.touching:
-            label += " " + "/".join(d.touching)
-        cv2.putText(
-            out,
-            label,
-            (x0, max(12, y0 - 4)),
-            cv2.FONT_HERSHEY_SIMPLEX,
-            0.45,
-            colour,
-            1,
-            cv2.LINE_AA,
-        )
+    out = draw_dice(draw_zones(image, cal), report.dice, label=_label)
     write_image(folder / f"frame-{report.frame:06d}-{report.event}.png", out)
+
+
+def _label(die: TableDie) -> str:
+    """A die as `watch --annotate` names it: its value and colour ("?": unread; or
+    "cocked"), and the board images it touches."""
+    label = "cocked" if die.cocked else "?" if die.unread else f"{die.value} {die.color or ''}"
+    label = label.strip()
+    if die.touching:
+        label += " " + "/".join(die.touching)
+    return label
