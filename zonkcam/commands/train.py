@@ -7,7 +7,7 @@ import sys
 import time
 from pathlib import Path
 
-from zonkcam.commands.play import whole_number
+from zonkcam.commands.options import whole_number
 from zonkcam.errors import UserError
 
 SHARED_DATA = Path("../shared/datasets")

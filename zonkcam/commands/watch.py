@@ -11,6 +11,7 @@ from pathlib import Path
 import numpy as np
 
 from zonkcam.app.camera import TableCamera, open_table, size_problem
+from zonkcam.commands import options
 from zonkcam.commands.play import meeting_word
 from zonkcam.errors import UserError, WriteFailed
 from zonkcam.fileio import write_image
@@ -41,18 +42,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "colour and zone (rolling, keep, off the mat, touching a board image), hands in "
         "view, cocked dice and camera problems, one JSON object per line.",
     )
-    p.add_argument(
-        "--source",
-        default="auto",
-        help="auto (Pi camera, else the demo table), pi, demo, usb[:N], a video "
-        "file or an image folder",
-    )
-    p.add_argument(
-        "--calibration",
-        help="calibration file (default: "
-        "$XDG_CONFIG_HOME/zonkcam/calibration.json; the demo table calibrates "
-        "itself)",
-    )
+    options.add_source(p)
+    options.add_calibration(p)
     p.add_argument("--annotate", metavar="DIR", help="save each reported frame, annotated")
     p.add_argument(
         "--frames",
@@ -73,13 +64,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="reads of a still table voted before it is reported (default "
         "%(default)s; more when they disagree)",
     )
-    p.add_argument(
-        "--model-dir",
-        type=Path,
-        metavar="DIR",
-        help="folder with the ONNX models (default: the shipped ones)",
-    )
-    p.add_argument("--threads", type=int, help="reader threads (default 1)")
+    options.add_reader(p)
     p.add_argument(
         "--camera-tries",
         type=int,
@@ -107,7 +92,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         action="store_true",
         help="forget the dice this table was taught (taught-dice.npz beside the calibration)",
     )
-    p.add_argument("--seed", type=int, default=0, help="demo table seed")
+    options.add_seed(p)
     p.set_defaults(func=run)
 
 
