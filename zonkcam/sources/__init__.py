@@ -113,15 +113,10 @@ def open_spec(
     raise UserError(f"unknown source {spec!r}: use {SPECS}")
 
 
-def open_source(
-    spec: str,
-    *,
-    size: tuple[int, int] = (1280, 960),
-    seed: int = 0,
-    demo: dict[str, Any] | None = None,
-) -> FrameSource:
-    """The source a --source spec names (:func:`open_spec`), alone."""
-    return open_spec(spec, size=size, seed=seed, demo=demo).source
+def open_source(spec: str, **options: Any) -> FrameSource:
+    """The source a --source spec names, alone (:func:`open_spec`, which takes the same
+    `options`)."""
+    return open_spec(spec, **options).source
 
 
 def is_live(spec: str) -> bool:
