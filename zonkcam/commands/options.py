@@ -56,11 +56,13 @@ def add_calibration(p: argparse.ArgumentParser) -> None:
     p.add_argument("--calibration", help=CALIBRATION_HELP)
 
 
-def add_reader(p: argparse.ArgumentParser) -> None:
+def add_reader(p: argparse.ArgumentParser, threads: Callable[[str], int] | None = None) -> None:
     """--model-dir and --threads: the reader's models and its threads (None: 1, or
-    $ZONKCAM_THREADS, as zonkcam.vision.model.default_threads says)."""
+    $ZONKCAM_THREADS, as zonkcam.vision.model.default_threads says). `threads`: the
+    count's argparse type (None: a whole number from 1 up; `read` takes any number and
+    refuses one below 1 itself, as it refuses the rest of its input)."""
     p.add_argument("--model-dir", type=Path, metavar="DIR", help=MODEL_DIR_HELP)
-    p.add_argument("--threads", type=whole_number(1), help=THREADS_HELP)
+    p.add_argument("--threads", type=threads or whole_number(1), help=THREADS_HELP)
 
 
 def add_db(p: argparse.ArgumentParser, default: Any = None) -> None:

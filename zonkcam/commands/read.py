@@ -33,7 +33,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         metavar="DIR",
         help="write each image with boxes and values drawn into DIR",
     )
-    options.add_reader(p)
+    options.add_reader(p, threads=int)
     p.set_defaults(func=run)
 
 
