@@ -1,7 +1,8 @@
 """The options several commands share, each defined here once with one help text:
 ``--source`` (play, watch, calibrate, check), ``--calibration`` (play, watch),
 ``--model-dir`` and ``--threads`` (play, watch, read, eval, bench), ``--db`` (play,
-games) and ``--seed`` (play, watch); and :func:`whole_number`, the type of a count."""
+games) and ``--seed`` (play, watch); ``--meet-dice`` (play, watch: each its own help);
+and :func:`whole_number`, the type of a count."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from zonkcam.game.names import quoted
+from zonkcam.table.teaching import Meeting, meeting
 
 SOURCE_HELP = (
     "where the frames come from: auto (the Pi camera; play and watch play on the demo "
@@ -69,6 +71,32 @@ def add_db(p: argparse.ArgumentParser, default: Any = None) -> None:
     """--db (`default`: argparse.SUPPRESS where a subcommand's parser must not overwrite
     what its parent's took)."""
     p.add_argument("--db", default=default, help=DB_HELP)
+
+
+def meeting_word(text: str) -> Meeting:
+    """An argparse type: how "meet the dice" goes (``faces``, ``throws`` or a number of
+    throws; zonkcam.table.teaching.meeting)."""
+    try:
+        return meeting(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+meeting_word.__name__ = "meeting"
+
+
+def add_meet_dice(p: argparse.ArgumentParser, help: str) -> None:
+    """--meet-dice [HOW] (play teaches on the screen, watch at the terminal: each says how
+    in its `help`)."""
+    p.add_argument(
+        "--meet-dice",
+        type=meeting_word,
+        nargs="?",
+        const=Meeting(),
+        default=None,
+        metavar="HOW",
+        help=help,
+    )
 
 
 def add_seed(p: argparse.ArgumentParser) -> None:

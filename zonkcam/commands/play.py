@@ -15,7 +15,7 @@ from zonkcam.commands import options
 from zonkcam.commands.options import whole_number
 from zonkcam.errors import UserError
 from zonkcam.record.photos import DEFAULT_BUDGET_MB
-from zonkcam.table.teaching import THROWS, Meeting, meeting
+from zonkcam.table.teaching import THROWS
 
 DEMO_PLAYERS = ("Ann", "Bob", "Cy")
 
@@ -92,14 +92,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="disk kept for the photo of each roll beside the game log, oldest "
         "games' photos dropped first (default %(default)g MB; 0: no photos)",
     )
-    p.add_argument(
-        "--meet-dice",
-        type=meeting_word,
-        nargs="?",
-        const=Meeting(),
-        default=None,
-        metavar="HOW",
-        help="first teach the table its dice on the screen: 'faces' (the default): every "
+    options.add_meet_dice(
+        p,
+        "first teach the table its dice on the screen: 'faces' (the default): every "
         "die showing 1 on the mat, then 2, ... 6, each taken with ROLL; 'throws' (or a "
         f"number of throws, default {THROWS}): throw all the dice, fix any die misread, "
         "confirm. Kept beside the calibration (the demo table: for this run only). The "
@@ -113,18 +108,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     options.add_seed(p)
     p.set_defaults(func=run)
-
-
-def meeting_word(text: str) -> Meeting:
-    """An argparse type: how "meet the dice" goes (``faces``, ``throws`` or a number of
-    throws; zonkcam.table.teaching.meeting)."""
-    try:
-        return meeting(text)
-    except ValueError as exc:
-        raise argparse.ArgumentTypeError(str(exc)) from None
-
-
-meeting_word.__name__ = "meeting"
 
 
 def run(args: argparse.Namespace) -> int:

@@ -12,7 +12,6 @@ import numpy as np
 
 from zonkcam.app.camera import TableCamera, open_table, size_problem
 from zonkcam.commands import options
-from zonkcam.commands.play import meeting_word
 from zonkcam.errors import UserError, WriteFailed
 from zonkcam.fileio import write_image
 from zonkcam.mat.calibrate import MOVED_PX, Calibration, camera_shift, draw_zones
@@ -22,7 +21,6 @@ from zonkcam.table.observe import TableEvent, TableReport, TableWatcher, WatchCo
 from zonkcam.table.teaching import (
     THROWS,
     Meet,
-    Meeting,
     Teacher,
     meet_face_by_face,
     meet_the_dice,
@@ -74,14 +72,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "%(default)s, about a minute; 0: never); a file or folder is given up after "
         f"{FILE_TRIES}",
     )
-    p.add_argument(
-        "--meet-dice",
-        type=meeting_word,
-        nargs="?",
-        const=Meeting(),
-        default=None,
-        metavar="HOW",
-        help="first teach the table its dice. 'faces' (the default): every die showing 1 on "
+    options.add_meet_dice(
+        p,
+        "first teach the table its dice. 'faces' (the default): every die showing 1 on "
         "the mat, then 2, ... 6, Enter taking each (r: redo the last face, done: end; from "
         "a video or image folder, or with no terminal, each still scene in turn); 'throws' "
         f"(or a number of throws, default {THROWS}): after each settled throw type the right "
