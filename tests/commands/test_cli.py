@@ -428,3 +428,44 @@ def test_a_detroit_roll_that_colour_pairs_would_score_is_asked_with_colours(caps
     assert code == 0 and json.loads(out).get("zonk", False) is False
     code, out, _ = run_cli(capsys, *command[:1], "--rules", "detroit", *command[1:], *"223346")
     assert code == 0 and json.loads(out).get("zonk") is True
+
+
+SHARED_OPTIONS = {
+    "--source": {"play", "watch", "calibrate", "check"},
+    "--calibration": {"play", "watch"},
+    "--model-dir": {"play", "watch", "read", "eval", "bench"},
+    "--threads": {"play", "watch", "read", "eval", "bench", "bench app"},
+    "--db": {"play", "games", "games list", "games show"},
+    "--seed": {"play", "watch"},
+}
+"""The options several commands take, and (some of) the commands that take them."""
+OWN_MEANING = {"--seed": ("bench", "train"), "--model-dir": ("train",), "--threads": ("train",)}
+"""Where a lab command's option of the same name means something else (the seed of a
+benchmark's throws; the models `train` writes beside; its CPU threads)."""
+
+
+def _commands(parser, path=()):
+    """Every command's parser, by its words (``games list``)."""
+    import argparse
+
+    yield " ".join(path), parser
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for name, sub in action.choices.items():
+                yield from _commands(sub, (*path, name))
+
+
+def test_each_shared_option_says_the_same_in_every_commands_help():
+    from zonkcam.cli import build_parser
+
+    shown: dict[str, dict[str, str]] = {option: {} for option in SHARED_OPTIONS}
+    for command, parser in _commands(build_parser()):
+        text = " ".join(parser.format_help().split())
+        for action in parser._actions:
+            for option in set(action.option_strings) & set(SHARED_OPTIONS):
+                if not command.startswith(OWN_MEANING.get(option, ("-",))):
+                    shown[option][command] = action.help
+                    assert " ".join(action.help.split()) in text, (command, option)
+    for option, commands in SHARED_OPTIONS.items():
+        assert commands <= set(shown[option]), option
+        assert len(set(shown[option].values())) == 1, (option, shown[option])

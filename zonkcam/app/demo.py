@@ -10,13 +10,16 @@ and the rules engine do the rest, exactly as for real players.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
 from zonkcam.app.players import AutoPlayer
 from zonkcam.controls import BANK, ROLL, Control, Press
 from zonkcam.game.state import GameState, Phase
-from zonkcam.sim.demo_table import DemoTable, DemoTruth
 from zonkcam.table.zones import TableDie
 from zonkcam.vision.geometry import die_at_box
+
+if TYPE_CHECKING:
+    from zonkcam.sim.demo_table import DemoTable, DemoTruth
 
 
 class DemoDriver:

@@ -8,9 +8,9 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import MISSING, dataclass, fields, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from zonkcam.app.camera import open_camera, open_demo_table, size_problem
+from zonkcam.app.camera import open_table, size_problem
 from zonkcam.app.demo import DemoDriver, confirm_from_truth
 from zonkcam.app.games import (
     DEMO_PLAYERS,
@@ -37,19 +37,17 @@ from zonkcam.game.rules import End, RuleSet, load_rules
 from zonkcam.game.state import GameState
 from zonkcam.hardware.buttons import ButtonPins, open_buttons
 from zonkcam.hardware.service import Notifier
-from zonkcam.mat.calibrate import default_calibration_path
 from zonkcam.places import xdg_folder
 from zonkcam.record.logged_game import LoggedGame
 from zonkcam.record.photos import RollPhotos, photo_folder
 from zonkcam.record.store import EventLog, GameRecord, StoreError
 from zonkcam.record.win_tables import cached_advisor
-from zonkcam.sim.demo_table import DemoTable
-from zonkcam.sources import (
-    CameraProblem,
-    Frame,
-)
+from zonkcam.sources import CameraProblem, Frame
 from zonkcam.table.observe import TableWatcher
-from zonkcam.table.teaching import Meet, Meeting, open_teacher
+from zonkcam.table.teaching import Meet, Meeting
+
+if TYPE_CHECKING:
+    from zonkcam.sim.demo_table import DemoTable
 
 FPS = 30.0
 WINNER_PAUSE_S = 6.0
@@ -87,6 +85,8 @@ APP_DEMO: dict[str, Any] = {
 
 def demo_table(seed: int, spec: str = "demo") -> DemoTable:
     """The demo table a ``demo[:LOOK][:MAT]`` spec names, as the app uses it (APP_DEMO)."""
+    from zonkcam.sim.demo_table import open_demo_table
+
     return open_demo_table(spec, seed=seed, **APP_DEMO)
 
 
@@ -150,15 +150,18 @@ class AppConfig:
 def run_app(config: AppConfig) -> int:
     """The table app for ``zonkcam play``, as ``config`` asks."""
     size, pins, confirm_below = config.size, config.pins, config.confirm_below
-    table = open_camera(
+    table = open_table(
         config.source,
         calibration=config.calibration,
         model_dir=config.model_dir,
         threads=config.threads,
         seed=config.seed,
         demo_options=APP_DEMO,
+        teach=_note,
+        forget_dice=config.forget_dice,
     )
     source, cal, reader, demo = table.source, table.calibration, table.reader, table.demo
+    demo_table = table.demo_table
     if demo and config.resume:
         try:
             _demo_may_resume(config)
@@ -170,16 +173,7 @@ def run_app(config: AppConfig) -> int:
     meeting = config.meet_dice
     # the demo's automatic players confirm nothing: the demo table learns only what it
     # meets (its rendered dice, for this run: nothing kept on disk)
-    teacher = (
-        (open_teacher(reader, None, say=_note) if meeting else None)
-        if demo
-        else open_teacher(
-            reader,
-            config.calibration or default_calibration_path(),
-            config.forget_dice,
-            say=_note,
-        )
-    )
+    teacher = table.teacher if meeting or not demo else None
     shots = Path(config.screenshots) if config.screenshots else default_screenshots()
     with (
         EventLog(config.db) as log,
@@ -213,7 +207,7 @@ def run_app(config: AppConfig) -> int:
                     MeetFaces(teacher, confirm_below)
                     if how.how is Meet.FACES
                     else MeetTheDice(teacher, how.throws, confirm_below),
-                    table=source if demo else None,
+                    table=demo_table,
                     auto=window.headless,
                     notifier=notifier,
                     paced=not (window.headless or config.fast),
@@ -233,15 +227,15 @@ def run_app(config: AppConfig) -> int:
         if logged is None:
             camera.close()
             return 0  # the set-up screens were left with Esc
-        if demo:
-            source.use_dice(logged.state.rules.dice)
+        if demo_table is not None:
+            demo_table.use_dice(logged.state.rules.dice)
             if window.headless:
-                source.tumble_frames = QUICK_TUMBLE
+                demo_table.tumble_frames = QUICK_TUMBLE
         app = TableApp(
             logged,
             TableWatcher(cal, reader),
             screen,
-            DemoDriver(source, AutoPlayer(advisor)) if demo else None,
+            DemoDriver(demo_table, AutoPlayer(advisor)) if demo_table is not None else None,
             photos=RollPhotos(photo_folder(log.path), config.photo_budget),
             unwatched=window.headless,
             teacher=None if demo else teacher,
@@ -293,8 +287,8 @@ def run_app(config: AppConfig) -> int:
                         finished_at = None
                         played.append(logged.game_id)
                         print(f"Game {logged.game_id}: {seat.rules.name}, {_seated(logged)}")
-                        if demo:
-                            source.use_dice(seat.rules.dice)
+                        if demo_table is not None:
+                            demo_table.use_dice(seat.rules.dice)
                         app.next_game(logged)
                 elif app.new_game_wanted or (
                     not people and (window.headless or config.fast or waited)

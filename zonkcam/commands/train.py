@@ -7,7 +7,7 @@ import sys
 import time
 from pathlib import Path
 
-from zonkcam.commands.play import whole_number
+from zonkcam.commands.options import whole_number
 from zonkcam.errors import UserError
 from zonkcam.vision.confidence import CONFIRM_BELOW
 
