@@ -22,7 +22,6 @@ from zonkcam.mat.taught import (
 from zonkcam.record.logged_game import LoggedGame
 from zonkcam.record.store import EventLog
 from zonkcam.table.observe import TableWatcher
-from zonkcam.table.reading import SeenDie
 from zonkcam.table.teaching import Teacher, parse_fix
 from zonkcam.testing import TruthReader
 from zonkcam.vision import examples
@@ -335,15 +334,11 @@ def test_the_scorekeepers_fix_of_a_throw():
 
 
 class _LearningReader:
-    """Stands in for OnnxReader's teaching side: a feature per die box."""
+    """Stands in for OnnxReader's teaching side (the dice come with their sights)."""
 
     def __init__(self) -> None:
         self.asking = True
         self.taught: TaughtDice | None = None
-
-    def recall(self, bbox):
-        seed = int(bbox[0]) * 1000 + int(bbox[1])
-        return SeenDie(tuple(bbox), _feature(seed), np.zeros((64, 64, 3), np.uint8))
 
     def teach(self, seen, values, colours=None, turns=False):
         if self.taught is None:
@@ -360,7 +355,7 @@ def _table_app(tmp_path, log, throw):
     teacher = Teacher(learner, tmp_path / "taught-dice.npz", "fp")  # type: ignore[arg-type]
     app = TableApp(
         logged,
-        TableWatcher(calibrate(first.image, table.geometry), TruthReader(table)),
+        TableWatcher(calibrate(first.image, table.geometry), TruthReader(table, sights=True)),
         say=lambda line: None,
         teacher=teacher,
     )
@@ -406,7 +401,7 @@ def test_a_corrected_die_is_taught_its_right_value_at_once(tmp_path):
 # -- the shipped reader and the CLI -------------------------------------------------------
 
 
-def test_the_table_reader_remembers_what_it_read_and_learns_it(tmp_path):
+def test_the_table_reader_gives_each_die_its_sight_and_learns_it(tmp_path):
     from zonkcam.table.reading import OnnxReader
     from zonkcam.table.teaching import open_teacher
 
@@ -422,7 +417,7 @@ def test_the_table_reader_remembers_what_it_read_and_learns_it(tmp_path):
     cal = tmp_path / "calibration.json"
     teacher = open_teacher(reader, cal, say=lines.append)
     assert teacher is not None and lines == []
-    seen = [reader.recall(d.bbox) for d in dice]
+    seen = [d.sight for d in dice]
     assert all(s is not None for s in seen)
     n = 8 * len(dice)  # each crop in its eight turns
     assert teacher.teach(seen, [d.value for d in dice], turns=True) == n

@@ -1,0 +1,195 @@
+"""A throw's life at the table: its states and the steps between them, a correction as a
+step of it, and the table taught from the report's own sights of the dice."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from zonkcam.app.loop import TableApp
+from zonkcam.app.main import demo_table
+from zonkcam.app.throw import STEPS, Throw, ThrowState
+from zonkcam.controls import Control, Press
+from zonkcam.game import actions as A
+from zonkcam.game.dice import Die
+from zonkcam.game.rules import PRESETS
+from zonkcam.mat.calibrate import calibrate
+from zonkcam.record.logged_game import LoggedGame
+from zonkcam.record.store import EventLog
+from zonkcam.table.observe import TableEvent, TableReport, TableWatcher
+from zonkcam.table.teaching import Teacher
+from zonkcam.table.tracking import Change
+from zonkcam.table.zones import TableDie, Zone
+from zonkcam.testing import TruthReader
+from zonkcam.vision.die import Reading, Sight
+
+
+def _die(value: int, x: float, zone: Zone = Zone.ROLLING, *, unread: bool = False) -> TableDie:
+    sight = Sight(np.full(4, x, np.float32), np.zeros((64, 64, 3), np.uint8))
+    box = (x, 10.0, x + 20.0, 30.0)
+    return TableDie(Reading(Die(value), 0.9, box, sight), (x, 20.0), zone, unread=unread)
+
+
+def _report(*dice: TableDie) -> TableReport:
+    return TableReport(TableEvent.SETTLED, 1, 0.0, dice, Change.ROLL)
+
+
+class _Reader:
+    """Stands in for the table's reader's teaching side: what it was taught, in order."""
+
+    taught = None
+    asking = True
+
+    def __init__(self) -> None:
+        self.lessons: list[tuple[list[Sight], list[int]]] = []
+
+    def teach(self, seen, values, colours=None, turns=False) -> int:
+        self.lessons.append((list(seen), list(values)))
+        return len(seen)
+
+
+def _teacher() -> tuple[Teacher, _Reader]:
+    reader = _Reader()
+    return Teacher(reader, None, "fp"), reader  # type: ignore[arg-type]
+
+
+# -- its states and steps -----------------------------------------------------------------
+
+
+def test_a_throw_goes_seen_played_corrected_confirmed_taught():
+    teacher, reader = _teacher()
+    two, three = _die(2, 0), _die(3, 40)
+    throw = Throw(_report(two, three))
+    assert throw.state is ThrowState.SEEN and throw.missing == 0
+    assert throw.played(5) is throw and throw.state is ThrowState.PLAYED
+    assert throw.is_last(5) and not throw.is_last(6)
+    throw.correct(throw.report, 0, 1, 5, teacher)
+    assert throw.state is ThrowState.CORRECTED and throw.is_last(5)
+    assert [d.value for d in throw.report.dice] == [1, 3] and throw.report.dice[0].confidence == 1
+    # the corrected die is taught at once, with the sight the report gave it
+    assert reader.lessons == [([two.sight], [1])]
+    throw.confirm()
+    assert throw.state is ThrowState.CONFIRMED and not throw.is_last(5)
+    assert throw.teach(teacher) == 1 and throw.state is ThrowState.TAUGHT
+    assert reader.lessons[-1] == ([three.sight], [3])  # the rest; the corrected one once
+
+
+def test_a_throw_held_for_a_value_is_played_once_given():
+    unread = _die(1, 40, unread=True)
+    throw = Throw(_report(_die(5, 0), unread, _die(4, 80, Zone.KEEP))).hold()
+    assert throw.state is ThrowState.HELD and throw.missing == 1
+    assert throw.first_unread() == 1
+    assert throw.give(2, 6) is None  # a die of the keep strip is none of the throw's
+    assert throw.give(1, 3) is unread
+    assert throw.missing == 0 and throw.report.unread == 0
+    assert [d.value for d in throw.report.rolled] == [5, 3]
+    throw.played(3)
+    assert throw.state is ThrowState.PLAYED
+
+
+def test_a_later_look_fills_in_the_held_die_with_its_own_sight():
+    throw = Throw(_report(_die(5, 0), _die(1, 40, unread=True))).hold()
+    read = _die(6, 42)  # the same place, a couple of px off
+    throw.read_late([_die(2, 200), read])
+    assert throw.missing == 0 and throw.report.dice[1] is read
+    assert throw.report.dice[1].sight is read.sight
+
+
+@pytest.mark.parametrize("state", list(ThrowState))
+def test_every_step_a_state_does_not_allow_is_refused(state):
+    steps = {
+        ThrowState.HELD: lambda t: t.hold(),
+        ThrowState.PLAYED: lambda t: t.played(1),
+        ThrowState.CORRECTED: lambda t: t.correct(t.report, 0, 6, 1, None),
+        ThrowState.CONFIRMED: lambda t: t.confirm(),
+        ThrowState.TAUGHT: lambda t: t.teach(None),
+    }
+    for to, step in steps.items():
+        throw = Throw(_report(_die(2, 0), _die(3, 40)), state)
+        if to in STEPS[state]:
+            step(throw)
+            assert throw.state is to
+        else:
+            with pytest.raises(ValueError, match=f"a throw {state} cannot be {to}"):
+                step(throw)
+            assert throw.state is state
+
+
+def test_only_a_held_throw_takes_values():
+    throw = Throw(_report(_die(2, 0, unread=True))).played(1)
+    with pytest.raises(ValueError, match="not held"):
+        throw.give(0, 4)
+    with pytest.raises(ValueError, match="not held"):
+        throw.read_late([])
+
+
+def test_a_throw_with_no_teacher_goes_through_its_life_and_teaches_nothing():
+    throw = Throw(_report(_die(2, 0))).played(1)
+    throw.confirm()
+    assert throw.teach(None) == 0 and throw.state is ThrowState.TAUGHT
+
+
+# -- at the table -------------------------------------------------------------------------
+
+
+def _table_app(tmp_path, log, throw):
+    table = demo_table(4)
+    first = table.read()
+    logged = LoggedGame.new(log, PRESETS["classic-10000"])
+    logged.play(A.Players(("Ann", "Bob")))
+    teacher, reader = _teacher()
+    app = TableApp(
+        logged,
+        TableWatcher(calibrate(first.image, table.geometry), TruthReader(table, sights=True)),
+        say=lambda line: None,
+        teacher=teacher,
+    )
+    table.throw(throw)
+    while table.busy:
+        app.tick(table.read())
+    return app, reader
+
+
+def test_a_correction_is_a_step_of_the_throw_and_the_log_reads_as_before(tmp_path):
+    with EventLog(tmp_path / "g.db") as log:
+        app, reader = _table_app(tmp_path, log, [2, 3, 4, 6, 6])
+        throw = app.throw
+        assert throw is not None and throw.state is ThrowState.PLAYED
+        index = next(i for i, d in enumerate(app.last_settled.dice) if d.value == 2)
+        tapped = app.last_settled.dice[index]
+        app.handle(Press(Control.TAP_DIE, index))
+        app.handle(Press(Control.DIGIT, 1))
+        assert app.throw is throw and throw.state is ThrowState.CORRECTED  # the same throw
+        assert throw.is_last(len(app.logged.game.events))
+        assert reader.lessons == [([tapped.sight], [1])]
+        kinds = [type(a).__name__ for a in log.actions(app.logged.game_id)]
+        assert kinds[-3:] == ["Roll", "Undo", "Roll"]  # what the log says of a correction
+        assert app.play(A.Keep((1,)))  # the scorekeeper builds on it: confirmed, taught
+        assert throw.state is ThrowState.TAUGHT
+        dice = throw.report.dice
+        rest = [d for k, d in enumerate(dice) if k != index and d.zone is Zone.ROLLING]
+        assert [s for s, _ in reader.lessons[1:]] == [[d.sight for d in rest]]
+
+
+def test_a_confirmed_throw_is_taught_with_the_sights_its_report_carried(tmp_path):
+    with EventLog(tmp_path / "g.db") as log:
+        app, reader = _table_app(tmp_path, log, [1, 1, 1, 5, 5])
+        report = app.last_settled
+        app.handle(Press(Control.BANK))
+        assert app.logged.state.players[0].score == 1100
+        ((sights, values),) = reader.lessons
+        assert values == [d.value for d in report.rolled]
+        assert all(
+            s is d.sight and s is not None for s, d in zip(sights, report.rolled, strict=True)
+        )
+        assert app.throw is not None and app.throw.state is ThrowState.TAUGHT
+
+
+def test_an_undo_withdraws_the_throw_in_play(tmp_path):
+    with EventLog(tmp_path / "g.db") as log:
+        app, reader = _table_app(tmp_path, log, [1, 1, 5, 2, 3])
+        assert app.throw is not None and app.throw.state is ThrowState.PLAYED
+        app.handle(Press(Control.UNDO))
+        assert app.throw is None
+        app.handle(Press(Control.UNDO))  # nothing more to withdraw: nothing taught
+        assert reader.lessons == []
