@@ -8,7 +8,7 @@ import pytest
 
 from zonkcam.app.loop import TableApp
 from zonkcam.app.main import demo_table
-from zonkcam.app.throw import STEPS, Throw, ThrowState
+from zonkcam.app.throw import STEPS, Throw, ThrowState, correction
 from zonkcam.controls import Control, Press
 from zonkcam.game import actions as A
 from zonkcam.game.dice import Die
@@ -32,6 +32,12 @@ def _die(value: int, x: float, zone: Zone = Zone.ROLLING, *, unread: bool = Fals
 
 def _report(*dice: TableDie) -> TableReport:
     return TableReport(TableEvent.SETTLED, 1, 0.0, dice, Change.ROLL)
+
+
+def _fix(report: TableReport, index: int, value: int):
+    """The correction of die ``index`` of ``report``, its roll the game's last action."""
+    read = A.Roll(tuple(d.die for d in report.rolled))
+    return correction(report, index, value, [A.Players(("Ann",)), read], detroit=False)
 
 
 class _Reader:
@@ -63,7 +69,8 @@ def test_a_throw_goes_seen_played_corrected_confirmed_taught():
     assert throw.state is ThrowState.SEEN and throw.missing == 0
     assert throw.played(5) is throw and throw.state is ThrowState.PLAYED
     assert throw.is_last(5) and not throw.is_last(6)
-    throw.correct(throw.report, 0, 1, 5, teacher)
+    assert throw.built_on(A.Keep((2,)), 5) and not throw.built_on(A.Undo(), 5)
+    throw.correct(_fix(throw.report, 0, 1), 5, teacher)
     assert throw.state is ThrowState.CORRECTED and throw.is_last(5)
     assert [d.value for d in throw.report.dice] == [1, 3] and throw.report.dice[0].confidence == 1
     # the corrected die is taught at once, with the sight the report gave it
@@ -100,7 +107,7 @@ def test_every_step_a_state_does_not_allow_is_refused(state):
     steps = {
         ThrowState.HELD: lambda t: t.hold(),
         ThrowState.PLAYED: lambda t: t.played(1),
-        ThrowState.CORRECTED: lambda t: t.correct(t.report, 0, 6, 1, None),
+        ThrowState.CORRECTED: lambda t: t.correct(_fix(t.report, 0, 6), 1, None),
         ThrowState.CONFIRMED: lambda t: t.confirm(),
         ThrowState.TAUGHT: lambda t: t.teach(None),
     }
@@ -113,6 +120,20 @@ def test_every_step_a_state_does_not_allow_is_refused(state):
             with pytest.raises(ValueError, match=f"a throw {state} cannot be {to}"):
                 step(throw)
             assert throw.state is state
+
+
+def test_a_correction_is_of_a_die_of_the_last_roll_as_it_lies():
+    two, kept = _die(2, 0), _die(5, 80, Zone.KEEP)
+    report = _report(two, _die(3, 40), kept)
+    fix = _fix(report, 0, 1)
+    assert fix.read.dice == (Die(2), Die(3)) and fix.roll.dice == (Die(1), Die(3))
+    assert fix.fixed.dice[0].value == 1 and fix.fixed.dice[1:] == report.dice[1:]
+    assert fix.fixed.dice[0].sight is two.sight  # the die as it was seen, its value given
+    tap = "tap a die of the roll on the table to correct it"
+    assert _fix(report, 2, 1) == tap and _fix(report, 3, 1) == tap
+    assert correction(None, 0, 1, [], detroit=False) == tap
+    kept_last = [A.Roll((Die(2), Die(3))), A.Keep((3,))]
+    assert "only the last roll" in correction(report, 0, 1, kept_last, detroit=False)
 
 
 def test_only_a_held_throw_takes_values():

@@ -26,6 +26,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
+from zonkcam.app.flow import roll_of
+from zonkcam.game import actions as A
 from zonkcam.table.observe import TableReport
 from zonkcam.table.teaching import Teacher
 from zonkcam.table.zones import TableDie, Zone
@@ -68,6 +70,42 @@ def with_value(report: TableReport, index: int, value: int) -> TableReport:
     return replace(report, dice=tuple(dice))
 
 
+@dataclass(frozen=True)
+class Correction:
+    """A die of the game's last roll fixed by the scorekeeper, as the dice lie on the table."""
+
+    shown: TableReport
+    """The dice as they lay when the die was tapped."""
+    index: int
+    """The die fixed (index in ``shown.dice``)."""
+    value: int
+    read: A.Roll
+    """The roll as read: the game's last action."""
+    roll: A.Roll
+    """The roll with the die fixed."""
+
+    @property
+    def fixed(self) -> TableReport:
+        """The dice as they lie, the die fixed."""
+        return with_value(self.shown, self.index, self.value)
+
+
+def correction(
+    shown: TableReport | None, index: int, value: int, events: Sequence[A.Action], detroit: bool
+) -> Correction | str:
+    """Die ``index`` of ``shown`` (the dice on the camera view) fixed to ``value``, where it
+    is a die of the game's last roll (``events``: the game's actions; ``detroit``: colours
+    count); else what the scorekeeper is told instead."""
+    if shown is None or not 0 <= index < len(shown.dice):
+        return "tap a die of the roll on the table to correct it"
+    if shown.dice[index].zone is not Zone.ROLLING:
+        return "tap a die of the roll on the table to correct it"
+    if not events or not isinstance(events[-1], A.Roll):
+        return "only the last roll can be corrected (undo back to it first)"
+    fixed = with_value(shown, index, value)
+    return Correction(shown, index, value, events[-1], roll_of(list(fixed.rolled), detroit=detroit))
+
+
 @dataclass
 class Throw:
     """One throw at the table, its report and where it is in its life (:class:`ThrowState`)."""
@@ -95,6 +133,11 @@ class Throw:
         """Whether its roll is in the game, not built on yet, and still the last of the
         game's ``events`` actions."""
         return self.state in IN_GAME and self.events == events
+
+    def built_on(self, action: A.Action, events: int) -> bool:
+        """Whether ``action``, played after the game's ``events`` actions, builds on the
+        throw as shown: a keep from it or a bank of it while its roll is the last action."""
+        return isinstance(action, A.Keep | A.Bank) and self.is_last(events)
 
     # -- held for a value -----------------------------------------------------------------
 
@@ -142,18 +185,15 @@ class Throw:
         self.events = events
         return self
 
-    def correct(
-        self, shown: TableReport, index: int, value: int, events: int, teacher: Teacher | None
-    ) -> None:
-        """The scorekeeper corrected die ``index`` of ``shown`` (the throw as it lies on the
-        table now) to ``value``, and the game took the corrected roll (it has ``events``
-        actions now): the throw is those dice, and the die is taught its value at once."""
+    def correct(self, fix: Correction, events: int, teacher: Teacher | None) -> None:
+        """The game took the corrected roll (it has ``events`` actions now): the throw is
+        the dice as they lie, the die fixed, and that die is taught its value at once."""
         self._step(ThrowState.CORRECTED)
-        self.report, self.events = with_value(shown, index, value), events
-        die = self.report.dice[index]
+        self.report, self.events = fix.fixed, events
+        die = self.report.dice[fix.index]
         if teacher is not None and die.sight is not None:
-            teacher.teach([die.sight], [value], [die.color])
-            self.taught.add(index)
+            teacher.teach([die.sight], [fix.value], [die.color])
+            self.taught.add(fix.index)
 
     def confirm(self) -> None:
         """The scorekeeper built on it as shown (kept from it, or banked it)."""
