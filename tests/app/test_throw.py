@@ -1,26 +1,19 @@
 """A throw's life at the table: its states and the steps between them, a correction as a
-step of it, and the table taught from the report's own sights of the dice."""
+step of it, and the table taught from the report's own sights of the dice (the app driving
+a throw: tests/table/test_table_teaching.py)."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from zonkcam.app.loop import TableApp
-from zonkcam.app.main import demo_table
 from zonkcam.app.throw import STEPS, Throw, ThrowState, correction
-from zonkcam.controls import Control, Press
 from zonkcam.game import actions as A
 from zonkcam.game.dice import Die
-from zonkcam.game.rules import PRESETS
-from zonkcam.mat.calibrate import calibrate
-from zonkcam.record.logged_game import LoggedGame
-from zonkcam.record.store import EventLog
-from zonkcam.table.observe import TableEvent, TableReport, TableWatcher
+from zonkcam.table.observe import TableEvent, TableReport
 from zonkcam.table.teaching import Teacher
 from zonkcam.table.tracking import Change
 from zonkcam.table.zones import TableDie, Zone
-from zonkcam.testing import TruthReader
 from zonkcam.vision.die import Reading, Sight
 
 
@@ -148,69 +141,3 @@ def test_a_throw_with_no_teacher_goes_through_its_life_and_teaches_nothing():
     throw = Throw(_report(_die(2, 0))).played(1)
     throw.confirm()
     assert throw.teach(None) == 0 and throw.state is ThrowState.TAUGHT
-
-
-# -- at the table -------------------------------------------------------------------------
-
-
-def _table_app(tmp_path, log, throw):
-    table = demo_table(4)
-    first = table.read()
-    logged = LoggedGame.new(log, PRESETS["classic-10000"])
-    logged.play(A.Players(("Ann", "Bob")))
-    teacher, reader = _teacher()
-    app = TableApp(
-        logged,
-        TableWatcher(calibrate(first.image, table.geometry), TruthReader(table, sights=True)),
-        say=lambda line: None,
-        teacher=teacher,
-    )
-    table.throw(throw)
-    while table.busy:
-        app.tick(table.read())
-    return app, reader
-
-
-def test_a_correction_is_a_step_of_the_throw_and_the_log_reads_as_before(tmp_path):
-    with EventLog(tmp_path / "g.db") as log:
-        app, reader = _table_app(tmp_path, log, [2, 3, 4, 6, 6])
-        throw = app.throw
-        assert throw is not None and throw.state is ThrowState.PLAYED
-        index = next(i for i, d in enumerate(app.last_settled.dice) if d.value == 2)
-        tapped = app.last_settled.dice[index]
-        app.handle(Press(Control.TAP_DIE, index))
-        app.handle(Press(Control.DIGIT, 1))
-        assert app.throw is throw and throw.state is ThrowState.CORRECTED  # the same throw
-        assert throw.is_last(len(app.logged.game.events))
-        assert reader.lessons == [([tapped.sight], [1])]
-        kinds = [type(a).__name__ for a in log.actions(app.logged.game_id)]
-        assert kinds[-3:] == ["Roll", "Undo", "Roll"]  # what the log says of a correction
-        assert app.play(A.Keep((1,)))  # the scorekeeper builds on it: confirmed, taught
-        assert throw.state is ThrowState.TAUGHT
-        dice = throw.report.dice
-        rest = [d for k, d in enumerate(dice) if k != index and d.zone is Zone.ROLLING]
-        assert [s for s, _ in reader.lessons[1:]] == [[d.sight for d in rest]]
-
-
-def test_a_confirmed_throw_is_taught_with_the_sights_its_report_carried(tmp_path):
-    with EventLog(tmp_path / "g.db") as log:
-        app, reader = _table_app(tmp_path, log, [1, 1, 1, 5, 5])
-        report = app.last_settled
-        app.handle(Press(Control.BANK))
-        assert app.logged.state.players[0].score == 1100
-        ((sights, values),) = reader.lessons
-        assert values == [d.value for d in report.rolled]
-        assert all(
-            s is d.sight and s is not None for s, d in zip(sights, report.rolled, strict=True)
-        )
-        assert app.throw is not None and app.throw.state is ThrowState.TAUGHT
-
-
-def test_an_undo_withdraws_the_throw_in_play(tmp_path):
-    with EventLog(tmp_path / "g.db") as log:
-        app, reader = _table_app(tmp_path, log, [1, 1, 5, 2, 3])
-        assert app.throw is not None and app.throw.state is ThrowState.PLAYED
-        app.handle(Press(Control.UNDO))
-        assert app.throw is None
-        app.handle(Press(Control.UNDO))  # nothing more to withdraw: nothing taught
-        assert reader.lessons == []
