@@ -20,7 +20,7 @@ from zonkcam.game.actions import Landing
 from zonkcam.game.dice import Die
 from zonkcam.mat.calibrate import REFERENCE_PX_PER_MM, Calibration
 from zonkcam.mat.layout import Rect
-from zonkcam.vision.die import Reading
+from zonkcam.vision.die import Reading, Sight
 from zonkcam.vision.geometry import SAME_PIECE, centre
 
 TIPPED_ASPECT = 1.15
@@ -83,6 +83,12 @@ class TableDie:
     @property
     def bbox(self) -> tuple[float, float, float, float]:
         return self.read.bbox
+
+    @property
+    def sight(self) -> Sight | None:
+        """What the value net saw of it (to teach the table with), where the reader kept
+        that."""
+        return self.read.sight
 
     def as_read(self, value: int, confidence: float, **placed: object) -> TableDie:
         """This die read as `value` with `confidence` (a vote over reads, a correction);
