@@ -38,6 +38,7 @@ class Step:
     file: str  # relative to zonkcam/
     function: str
     caller: str | None  # the calling function's file, where it is zonkcam's
+    running: frozenset[str] = frozenset()  # the files with a call waiting up the stack
 
     @property
     def package(self) -> str:
@@ -86,7 +87,8 @@ def trace(run, depth: int) -> tuple[list[Step], list[Step]]:
         if name.endswith("<lambda>"):
             return
         if (file, name) not in seen and len(stack) <= depth + 1:
-            seen[(file, name)] = Step(file, name, caller)
+            running = frozenset(f for f in stack if f is not None)
+            seen[(file, name)] = Step(file, name, caller, running)
 
     sys.setprofile(profile)
     try:
@@ -96,15 +98,20 @@ def trace(run, depth: int) -> tuple[list[Step], list[Step]]:
     return list(seen.values()), list(back.values())
 
 
-def back_into(names: list[str]) -> int:
-    """How often the sequence goes back to a name it had left."""
+def back_into(steps: list[Step], key) -> tuple[int, int]:
+    """How often the path goes back to a file (``key``: or package) it had left: in all,
+    and of those, into one none of whose calls is still waiting up the stack (a reader
+    who had finished with it must come back to it)."""
     left: set[str] = set()
-    count = 0
-    for prev, name in zip(names, names[1:], strict=False):
-        if name != prev:
-            left.add(prev)
-            count += name in left
-    return count
+    count = climbs = 0
+    for prev, step in zip(steps, steps[1:], strict=False):
+        name = key(step)
+        if name != key(prev):
+            left.add(key(prev))
+            if name in left:
+                count += 1
+                climbs += name not in {key(Step(f, "", None)) for f in step.running}
+    return count, climbs
 
 
 def one_roll(depth: int) -> tuple[list[Step], list[Step]]:
@@ -167,11 +174,14 @@ def main(argv: list[str] | None = None) -> int:
         for s in steps:
             print(f"{s.file}: {s.function}")
     files = [s.file for s in steps]
-    packages = [s.package for s in steps]
     up = [s for s in callbacks if layer(_package(s.caller)) < layer(s.package)]
     print(f"functions on the path (depth {args.depth}): {len(steps)} in {len(set(files))} files")
-    print(f"back into a file it had left: {back_into(files)}")
-    print(f"back into a package it had left: {back_into(packages)}")
+    for what, key in (("file", lambda s: s.file), ("package", lambda s: s.package)):
+        count, climbs = back_into(steps, key)
+        print(
+            f"back into a {what} it had left: {count}, "
+            f"{climbs} of them into one with no call waiting up the stack"
+        )
     print(f"callbacks (a call into a file waiting further down the stack): {len(callbacks)}")
     for s in callbacks:
         print(f"  {s.caller} -> {s.file}: {s.function}")
