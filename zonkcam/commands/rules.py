@@ -53,6 +53,35 @@ def _check(args: argparse.Namespace) -> int:
     return 0
 
 
+_ANY_ROLL = (
+    ("single_one", "a single 1", "{:,}"),
+    ("single_five", "a single 5", "{:,}"),
+    ("three_ones", "three 1s", "{:,}"),
+    ("three_of_a_kind", "three of a kind, 2 to 6", "the face x {:,}"),
+)
+"""The scores a roll of any number of dice may make, in words: the field of the rules'
+points (zonkcam.game.rules.Points), what scores, and its worth (the field's value in
+braces). A field at 0 is left out."""
+_ALL_ROLLED = (
+    ("full_house", "full house (three of a kind and a pair)", "{:,}"),
+    ("three_pairs", "three pairs", "{:,}"),
+    ("six_of_a_kind", "six of a kind, 2 to 6", "the face x {:,}"),
+    ("six_ones", "six 1s", "{:,}"),
+    ("colour_pairs", "colour pairs (each colour's two dice show one number)", "{:,}"),
+    ("nothing", "nothing scores (instead of a zonk; hot dice)", "{:,}"),
+)
+"""Likewise the combinations that need all of the table's dice rolled (after the
+straights)."""
+
+
+def _worths(r: RuleSet, table: tuple[tuple[str, str, str], ...]) -> list[tuple[str, str]]:
+    """(what, worth) of each score of ``table`` (:data:`_ANY_ROLL`) that ``r`` has."""
+    p = r.points
+    return [
+        (what, worth.format(getattr(p, name))) for name, what, worth in table if getattr(p, name)
+    ]
+
+
 def rules_in_words(r: RuleSet) -> str:
     """The rule set as a player reads it: the game, the scoring table, the extras."""
     p, d = r.points, r.drinking
@@ -85,35 +114,13 @@ def rules_in_words(r: RuleSet) -> str:
             "set aside, roll again before banking"
         )
     lines += ["", "Scoring (dice from one roll)"]
-    rows: list[tuple[str, str]] = []
-    if p.single_one:
-        rows.append(("a single 1", f"{p.single_one:,}"))
-    if p.single_five:
-        rows.append(("a single 5", f"{p.single_five:,}"))
-    if p.three_ones:
-        rows.append(("three 1s", f"{p.three_ones:,}"))
-    if p.three_of_a_kind:
-        rows.append(("three of a kind, 2 to 6", f"the face x {p.three_of_a_kind:,}"))
+    rows = _worths(r, _ANY_ROLL)
     if p.extra_die_doubles:
         rows.append(("each die past three of a kind", "doubles it"))
     elif p.extra_die:
         rows.append(("each die past three of a kind", f"+{p.extra_die:,}"))
-    # combinations that need all of the table's dice rolled
     full = [(f"straight {s.label}", f"{s.points:,}") for s in p.straights]
-    if p.full_house:
-        full.append(("full house (three of a kind and a pair)", f"{p.full_house:,}"))
-    if p.three_pairs:
-        full.append(("three pairs", f"{p.three_pairs:,}"))
-    if p.six_of_a_kind:
-        full.append(("six of a kind, 2 to 6", f"the face x {p.six_of_a_kind:,}"))
-    if p.six_ones:
-        full.append(("six 1s", f"{p.six_ones:,}"))
-    if p.colour_pairs:
-        full.append(
-            ("colour pairs (each colour's two dice show one number)", f"{p.colour_pairs:,}")
-        )
-    if p.nothing:
-        full.append(("nothing scores (instead of a zonk; hot dice)", f"{p.nothing:,}"))
+    full += _worths(r, _ALL_ROLLED)
     if full:
         rows.append((f"with all {n} dice rolled:", ""))
         rows += [("  " + what, worth) for what, worth in full]

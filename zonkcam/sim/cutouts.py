@@ -60,6 +60,8 @@ PIP_CONTRAST = 28.0
 (the pips' tone is then taken as the body's opposite)."""
 DARK_BODY_L = 110.0
 """A body darker than this (Lab lightness, 0-255) is dark."""
+COLOUR_SAMPLE = 4000
+"""The most pixels a colour's k-means is run on (every n-th of a larger set)."""
 
 COARSE_COLOUR = {
     "white": "white",
@@ -218,31 +220,9 @@ def peel_rim(
     if outside.sum() < 20 or not mask.any():
         return mask
     lab = _lab(roi).reshape(*mask.shape, 3)
-    back = lab[outside]
-    if len(back) > 4000:
-        back = back[:: len(back) // 4000]
-    k = min(4, len(back))
-    _, _, centres = cv2.kmeans(
-        back,
-        k,
-        None,
-        (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 10, 1.0),
-        2,
-        cv2.KMEANS_PP_CENTERS,
-    )
+    centres = _colours(lab[outside], 4)
     inner = cv2.erode(mask, np.ones((3, 3), np.uint8), iterations=max(1, (ry1 - ry0) // 6))
-    body = lab[inner > 0] if inner.any() else lab[mask > 0]
-    if len(body) > 4000:
-        body = body[:: len(body) // 4000]
-    kb = min(3, len(body))
-    _, _, bcentres = cv2.kmeans(
-        body,
-        kb,
-        None,
-        (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 10, 1.0),
-        2,
-        cv2.KMEANS_PP_CENTERS,
-    )
+    bcentres = _colours(lab[inner > 0] if inner.any() else lab[mask > 0], 3)
     d_back = np.min(np.linalg.norm(lab[..., None, :] - centres, axis=-1), axis=-1)
     d_body = np.min(np.linalg.norm(lab[..., None, :] - bcentres, axis=-1), axis=-1)
     backish = (d_back < d_body).astype(np.uint8)
@@ -256,6 +236,22 @@ def peel_rim(
             break
         mask[peel] = 0
     return mask
+
+
+def _colours(px: np.ndarray, most: int) -> np.ndarray:
+    """The main colours (at most ``most``, k-means centres) of ``px`` (N, 3) Lab pixels,
+    judged on at most COLOUR_SAMPLE of them, spread evenly."""
+    if len(px) > COLOUR_SAMPLE:
+        px = px[:: len(px) // COLOUR_SAMPLE]
+    _, _, centres = cv2.kmeans(
+        px,
+        min(most, len(px)),
+        None,
+        (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 10, 1.0),
+        2,
+        cv2.KMEANS_PP_CENTERS,
+    )
+    return centres
 
 
 def _largest(mask: np.ndarray) -> np.ndarray | None:

@@ -10,6 +10,7 @@ import cv2
 import numpy as np
 
 from zonkcam.errors import UserError
+from zonkcam.vision.geometry import box_around
 
 
 @dataclass(frozen=True)
@@ -149,15 +150,8 @@ class Lens:
         return self.centre + d * scale[:, None]
 
     def boxes(self, boxes: Sequence) -> tuple[tuple[float, float, float, float], ...]:
-        out = []
-        for x0, y0, x1, y1 in boxes:
-            p = self.points([[x0, y0], [x1, y0], [x1, y1], [x0, y1]])
-            out.append(
-                (
-                    float(p[:, 0].min()),
-                    float(p[:, 1].min()),
-                    float(p[:, 0].max()),
-                    float(p[:, 1].max()),
-                )
-            )
-        return tuple(out)
+        """Each drawn box as the lens shows it: the box round its four corners, moved."""
+        return tuple(
+            box_around(self.points([[x0, y0], [x1, y0], [x1, y1], [x0, y1]]))
+            for x0, y0, x1, y1 in boxes
+        )

@@ -19,6 +19,8 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
+from zonkcam.vision.geometry import box_around
+
 # Body colours (BGR) by name; the name is the colour truth.
 DIE_COLORS: dict[str, tuple[int, int, int]] = {
     "white": (236, 238, 240),
@@ -534,15 +536,6 @@ def _die_geometry(d: DieSpec) -> tuple[np.ndarray, list[np.ndarray], list[np.nda
     return centre, quads, normals
 
 
-def _bbox(pts: np.ndarray) -> tuple[float, float, float, float]:
-    return (
-        float(pts[:, 0].min()),
-        float(pts[:, 1].min()),
-        float(pts[:, 0].max()),
-        float(pts[:, 1].max()),
-    )
-
-
 # ---------------------------------------------------------------- render
 
 DISTRACTOR_KINDS = ("dot", "coin", "key", "card", "piece")
@@ -577,7 +570,7 @@ def _warp_onto(img: np.ndarray, quad_px: np.ndarray, tex: np.ndarray, alpha: np.
     corners landing on `quad_px` (4 x 2 pixel points, clockwise from the top left).
     False when the quad lies wholly off the image."""
     h, w = img.shape[:2]
-    x0, y0, x1, y1 = _bbox(quad_px)
+    x0, y0, x1, y1 = box_around(quad_px)
     ix0, iy0 = max(0, int(x0) - 1), max(0, int(y0) - 1)
     ix1, iy1 = min(w, int(math.ceil(x1)) + 2), min(h, int(math.ceil(y1)) + 2)
     if ix1 <= ix0 or iy1 <= iy0:
@@ -792,11 +785,11 @@ def _draw_rounded_die(
     ]
     pts = np.concatenate([c + _SPHERE * h * r for c in corners])
     outline = cv2.convexHull(cam.project(pts).astype(np.float32))[:, 0]
-    box = _bbox(outline)
+    box = box_around(outline)
     body, pip, marble, values = _paint(d, rng)
     visible = _faces_seen(quads, normals, cam.position)
     shades = [_face_shade(normals[fi], ldir) for fi in visible]
-    top_box = _bbox(cam.project(quads[0])) if 0 in visible else box
+    top_box = box_around(cam.project(quads[0])) if 0 in visible else box
     hgt, wid = img.shape[:2]
     x0, y0 = max(0, int(box[0]) - 1), max(0, int(box[1]) - 1)
     x1, y1 = min(wid, int(math.ceil(box[2])) + 2), min(hgt, int(math.ceil(box[3])) + 2)
@@ -872,9 +865,9 @@ def render(scene: Scene, rng: np.random.Generator) -> Rendered:
             if not _warp_onto(img, proj, tex, alpha):
                 continue
             if fi == 0:
-                top_box = _bbox(proj)
+                top_box = box_around(proj)
         pts = np.concatenate(pts_all) if pts_all else cam.project(quads[0])
-        truths[i] = DieTruth(d.value, d.color, _bbox(pts), top_box or _bbox(pts))
+        truths[i] = DieTruth(d.value, d.color, box_around(pts), top_box or box_around(pts))
 
     # colour of the light
     wt = light.warmth

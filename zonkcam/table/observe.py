@@ -56,7 +56,7 @@ from zonkcam.table.zones import (
     seen_there,
 )
 from zonkcam.vision.die import Reading
-from zonkcam.vision.geometry import LATE_READ, SAME_PIECE, SAME_SPOT, die_at_box
+from zonkcam.vision.geometry import LATE_READ, SAME_PIECE, SAME_SPOT, box_around, die_at_box
 
 Reader = Callable[[np.ndarray, Region | None], Sequence[Reading]]
 """Reads dice from a BGR frame, only within ``region`` when one is given (the ONNX reader,
@@ -381,7 +381,7 @@ class TableWatcher:
     def _die_box(self, x_mm: float, y_mm: float) -> tuple[float, float, float, float]:
         """The frame box of a die lying flat at mat mm (x, y), at its calibrated size."""
         half = self._die_mm / 2
-        return _box(self.calibration.mat_to_image(_square(x_mm, y_mm, half)))
+        return box_around(self.calibration.mat_to_image(_square(x_mm, y_mm, half)))
 
     def _unread_die(self, x_mm: float, y_mm: float) -> TableDie:
         """A die seen at mat mm (x, y) that no read could read: its value unknown."""
@@ -488,7 +488,7 @@ class TableWatcher:
             u
             for u in left.unread
             if changes.share(
-                _box(
+                box_around(
                     self.calibration.mat_to_image(
                         [[u[0] - half, u[1] - half], [u[0] + half, u[1] + half]]
                     )
@@ -600,15 +600,6 @@ class TableWatcher:
 
     def _obs(self, event: TableEvent, frame: Frame, **kw) -> TableReport:
         return TableReport(event, frame.index, frame.t, **kw)
-
-
-def _box(pts: np.ndarray) -> tuple[float, float, float, float]:
-    return (
-        float(pts[:, 0].min()),
-        float(pts[:, 1].min()),
-        float(pts[:, 0].max()),
-        float(pts[:, 1].max()),
-    )
 
 
 def _square(x_mm: float, y_mm: float, half: float) -> np.ndarray:

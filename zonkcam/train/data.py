@@ -6,7 +6,7 @@ batches are the same each time (and after a resume)."""
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -14,7 +14,7 @@ import cv2
 import numpy as np
 
 from zonkcam.sim import renderer
-from zonkcam.train.dataset import die_boxes, load_labels, select
+from zonkcam.train.dataset import LabelRecord, die_boxes, load_labels, select
 from zonkcam.train.metrics import match
 from zonkcam.vision.geometry import box_iou_batch, centres
 from zonkcam.vision.preprocess import CROP_SIZE, PAD_VALUE, crop_die
@@ -62,15 +62,24 @@ def load_photos(
     photos = []
     for d in data_dirs:
         records = [r for r in select(load_labels(d), "train") if r.source != leave_out]
-        for r in records:
-            try:
-                data = r.image.read_bytes()
-            except OSError:
-                continue
-            values = np.array([t.value for t in r.dice], np.int64)
-            w, h = _size_of(data)
-            photos.append(Photo(data, die_boxes(r), values, r.bbox_kind == "die", r.source, w, h))
+        photos += _photos(records)
         log(f"{d}: {len(records)} training photos")
+    return photos
+
+
+def _photos(records: Iterable[LabelRecord], photoreal: bool = False) -> list[Photo]:
+    """The photos of `records` whose image can be read; `photoreal`: rendered scenes,
+    each die boxed whole, all of the PHOTOREAL source."""
+    photos = []
+    for r in records:
+        try:
+            data = r.image.read_bytes()
+        except OSError:
+            continue
+        values = np.array([t.value for t in r.dice], np.int64)
+        w, h = _size_of(data)
+        size_ok, source = (True, PHOTOREAL) if photoreal else (r.bbox_kind == "die", r.source)
+        photos.append(Photo(data, die_boxes(r), values, size_ok, source, w, h))
     return photos
 
 
@@ -112,15 +121,7 @@ def source_weights(
 def load_photoreal(folder: Path, log: Callable[[str], None]) -> list[Photo]:
     """Every scene of a photoreal set (`zonkcam train render`) as training photos (all of
     them: no photo of it is ever judged on)."""
-    photos = []
-    for r in load_labels(folder):
-        try:
-            data = r.image.read_bytes()
-        except OSError:
-            continue
-        values = np.array([t.value for t in r.dice], np.int64)
-        w, h = _size_of(data)
-        photos.append(Photo(data, die_boxes(r), values, True, PHOTOREAL, w, h))
+    photos = _photos(load_labels(folder), photoreal=True)
     log(f"{folder}: {len(photos)} photoreal scenes")
     return photos
 

@@ -87,6 +87,17 @@ def die_at_box(
     return None
 
 
+def box_around(points: np.ndarray) -> Box:
+    """The smallest box holding every one of (N, 2) ``points`` (x, y): a die's box from
+    its outline or its corners projected into the picture."""
+    return (
+        float(points[:, 0].min()),
+        float(points[:, 1].min()),
+        float(points[:, 0].max()),
+        float(points[:, 1].max()),
+    )
+
+
 def centre_in(box: Sequence[float], region: Sequence[float]) -> bool:
     """Whether a box's centre lies in ``region`` (a box, its edges included): a die that
     the region holds, whatever of its box sticks out."""
