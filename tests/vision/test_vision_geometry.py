@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from zonkcam.vision import geometry
 from zonkcam.vision.geometry import (
+    box_around,
     box_inside_batch,
     box_iou,
     box_iou_batch,
@@ -101,6 +102,27 @@ def test_the_batch_keeps_the_boxes_dtype():
     a = np.array([[0, 0, 10, 10], [5, 5, 15, 15]], np.float32)
     assert box_iou_batch(a, a).dtype == np.float32
     assert box_iou_batch(a, a)[0, 1] == pytest.approx(25 / 175)
+
+
+@SETTINGS
+@given(
+    st.lists(
+        st.tuples(st.floats(-500, 500, allow_nan=False), st.floats(-500, 500, allow_nan=False)),
+        min_size=1,
+        max_size=12,
+    )
+)
+def test_the_box_around_points_holds_them_all_and_each_side_touches_one(points):
+    pts = np.array(points, np.float64)
+    x0, y0, x1, y1 = box = box_around(pts)
+    assert all(type(v) is float for v in box)  # plain numbers, as a die's truth keeps them
+    assert ((pts[:, 0] >= x0) & (pts[:, 0] <= x1) & (pts[:, 1] >= y0) & (pts[:, 1] <= y1)).all()
+    assert x0 in pts[:, 0] and x1 in pts[:, 0] and y0 in pts[:, 1] and y1 in pts[:, 1]
+
+
+def test_the_box_around_a_boxs_corners_is_that_box():
+    corners = np.array([[30, 40], [10, 40], [30, 20], [10, 20]], np.float32)
+    assert box_around(corners) == (10.0, 20.0, 30.0, 40.0)
 
 
 def test_the_die_at_a_box_is_the_first_within_half_its_side_each_way():
