@@ -29,10 +29,10 @@ def boxes(draw, n_min=0, n_max=6):
     n = draw(st.integers(n_min, n_max))
     out = []
     for _ in range(n):
-        x0 = draw(st.floats(0, 200, allow_nan=False, width=32))
-        y0 = draw(st.floats(0, 200, allow_nan=False, width=32))
-        w = draw(st.floats(1, 80, allow_nan=False, width=32))
-        h = draw(st.floats(1, 80, allow_nan=False, width=32))
+        x0 = draw(st.floats(0, 200, allow_nan=False, width=32, allow_subnormal=False))
+        y0 = draw(st.floats(0, 200, allow_nan=False, width=32, allow_subnormal=False))
+        w = draw(st.floats(1, 80, allow_nan=False, width=32, allow_subnormal=False))
+        h = draw(st.floats(1, 80, allow_nan=False, width=32, allow_subnormal=False))
         out.append((x0, y0, x0 + w, y0 + h))
     return np.array(out, np.float64).reshape(-1, 4)
 
@@ -67,7 +67,11 @@ def test_a_box_overlaps_itself_whole(a):
 
 
 @SETTINGS
-@given(boxes(n_min=1, n_max=1), st.floats(0, 50), st.floats(0, 50))
+@given(
+    boxes(n_min=1, n_max=1),
+    st.floats(0, 50, allow_subnormal=False),
+    st.floats(0, 50, allow_subnormal=False),
+)
 def test_boxes_apart_overlap_by_nothing(a, gap_x, gap_y):
     box = a[0]
     beyond = box + np.array([box[2] - box[0] + gap_x, 0, box[2] - box[0] + gap_x, 0])
@@ -77,7 +81,12 @@ def test_boxes_apart_overlap_by_nothing(a, gap_x, gap_y):
 
 
 @SETTINGS
-@given(boxes(n_min=1, n_max=1), st.floats(0, 1), st.floats(0, 1), st.floats(0.05, 1))
+@given(
+    boxes(n_min=1, n_max=1),
+    st.floats(0, 1, allow_subnormal=False),
+    st.floats(0, 1, allow_subnormal=False),
+    st.floats(0.05, 1, allow_subnormal=False),
+)
 def test_a_box_held_whole_by_another_lies_inside_it(a, fx, fy, share):
     """Inside: the share of the smaller box in the other, 1 where it is whole in it,
     however small its IoU; the same either way round."""
@@ -107,7 +116,10 @@ def test_the_batch_keeps_the_boxes_dtype():
 @SETTINGS
 @given(
     st.lists(
-        st.tuples(st.floats(-500, 500, allow_nan=False), st.floats(-500, 500, allow_nan=False)),
+        st.tuples(
+            st.floats(-500, 500, allow_nan=False, allow_subnormal=False),
+            st.floats(-500, 500, allow_nan=False, allow_subnormal=False),
+        ),
         min_size=1,
         max_size=12,
     )
@@ -177,7 +189,14 @@ def plain_nms(boxes, scores, iou, inside):
 @given(boxes(n_max=8), st.sampled_from([(0.5, 0.0), (0.35, 0.6), (0.2, 0.3)]), st.data())
 def test_the_readers_suppression_keeps_what_a_plain_loop_keeps(b, limits, data):
     scores = np.array(
-        data.draw(st.lists(st.floats(0, 1), min_size=len(b), max_size=len(b), unique=True))
+        data.draw(
+            st.lists(
+                st.floats(0, 1, allow_subnormal=False),
+                min_size=len(b),
+                max_size=len(b),
+                unique=True,
+            )
+        )
     )
     iou, inside = limits
     assert nms(b, scores, iou, inside).tolist() == plain_nms(b, scores, iou, inside)
