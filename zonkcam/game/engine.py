@@ -79,12 +79,13 @@ def step(s: GameState, action: A.Action) -> None:
     if handler is None:  # pragma: no cover - every action type has a handler
         raise TableError(f"unknown action {action!r}")
     handler(s, action)
-    s.options = _options(s)
+    s.options = options_for(s)
 
 
-def _options(s: GameState) -> Options:
+def options_for(s: GameState) -> Options:
     """What the rules accept from the current player in ``s``: the handlers' own checks,
-    without trying any action."""
+    without trying any action. :func:`step` gives each state its own; a state built or
+    changed by hand (a what-if, a test) gets them from here."""
     t, rules, phase = s.turn, s.rules, s.turn.phase
     if phase is Phase.DECIDE:
         assert t.score is not None
