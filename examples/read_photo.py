@@ -7,9 +7,7 @@ from __future__ import annotations
 
 import argparse
 
-from zonkcam.vision.imageio import load_image
-from zonkcam.vision.model import load_model
-from zonkcam.vision.reader import read_dice
+from zonkcam.vision import load_image, load_model, read_dice
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -8,10 +8,7 @@ from __future__ import annotations
 
 import argparse
 
-from zonkcam.game.dice import parse_dice
-from zonkcam.game.errors import RulesError, TableError
-from zonkcam.game.rules import load_rules
-from zonkcam.game.scoring import score_roll
+from zonkcam.game import RulesError, TableError, load_rules, parse_dice, score_roll
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -457,9 +457,9 @@ def run_session(
     between them) on a demo table drawn with ``pool``'s cut-outs; the watcher
     reads with ``reader_for(calibration, table)``. ``teach``: first "meet the dice" for
     that many throws; ``faces``: first meet the table's dice (``pool.dice``) face by face
-    (the reader must have OnnxReader's ``recall`` and ``teach``); ``net_alone``: after it,
-    the throws are read by the net alone (the same script, without what the taught faces
-    ask). ``rest``: the dice lie
+    (the reader's dice must carry their sights, and it must ``teach``, as OnnxReader's
+    do); ``net_alone``: after it, the throws are read by the net alone (the same script,
+    without what the taught faces ask). ``rest``: the dice lie
     still this many seconds after each step and nobody waits for a report; the frames come
     in real time, the watcher's time counted ``slowdown`` times over. ``detail``: the table
     rendered that many times larger, each frame carrying the render as its detail, where
@@ -717,7 +717,7 @@ def meet_faces(table: DemoTable, watcher: TableWatcher, reader: Reader, dice: Ta
                     m.unseen += 1
                 elif other is not None:
                     m.other += 1
-                elif (s := reader.recall(d.bbox)) is not None:
+                elif (s := d.sight) is not None:
                     seen.append(s)
                     colours.append(d.color)
                 else:
@@ -761,7 +761,7 @@ def meet_the_dice(
             cocked = sum(d.cocked for d in o.rolled)
             dice = [d for d in o.rolled if not d.cocked]
             pairs = _match(truth, dice, table.geometry.die_mm)
-            seen = [(reader.recall(dice[j].bbox), truth[i].value) for i, j in pairs.items()]
+            seen = [(dice[j].sight, truth[i].value) for i, j in pairs.items()]
             seen = [(s, v) for s, v in seen if s is not None]
             m.cocked += cocked
             m.unseen += max(0, len(truth) - len(seen) - cocked)

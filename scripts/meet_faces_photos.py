@@ -34,6 +34,7 @@ import numpy as np
 
 from zonkcam.errors import UserError
 from zonkcam.train.dataset import die_boxes, load_labels
+from zonkcam.vision.confidence import CONFIRM_BELOW
 from zonkcam.vision.examples import MAX_PER_VALUE, TaughtDice, turns
 from zonkcam.vision.imageio import load_image
 from zonkcam.vision.model import load_model
@@ -180,7 +181,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--set", choices=SETS, default="epanemu")
     p.add_argument("--draws", type=int, default=20)
     p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--confirm-below", type=float, default=0.6)
+    p.add_argument("--confirm-below", type=float, default=CONFIRM_BELOW)
     p.add_argument("--json", action="store_true")
     args = p.parse_args(argv)
     try:

@@ -11,6 +11,7 @@ the source it never saw.
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 from dataclasses import replace
 from pathlib import Path
@@ -32,7 +33,7 @@ VARIANTS: list[tuple[str, dict]] = [
     ("keep_vote 0.8", {"keep_vote": 0.8}),
     ("no dedupe", {"dedupe_iou": 1.0, "dedupe_inside": 0.0}),
     ("dedupe by IoU only", {"dedupe_inside": 0.0}),
-    ("no mirrored look", {"mirror_look": False}),
+    ("no mirrored look", {"mirror_within": -math.inf}),  # no vote comes that near
     ("no second look", {"second_look": 0}),
     ("second look at 640 px", {"second_look": 640}),
     ("second look below 24 px", {"second_look_below": 24.0}),

@@ -31,6 +31,7 @@ from zonkcam.display.setup import ChooseRules, SeatPlayers
 from zonkcam.display.view import view_for
 from zonkcam.game.rules import PRESETS
 from zonkcam.sim import scenes
+from zonkcam.table.teaching import THROWS
 
 SMALL = (800, 480)
 REVIEW_RULES = dataclasses.replace(PRESETS["classic-10000"], name="classic to 4,000", target=4000)
@@ -118,7 +119,7 @@ def meet_the_dice() -> MeetTheDice:
     """ "Meet the dice" on the demo table with the shipped reader: one throw confirmed,
     the next on screen with its second die picked and counted up by BANK."""
     table, watcher, teacher = _demo_meeting()
-    meet = MeetTheDice(teacher, 3)
+    meet = MeetTheDice(teacher, THROWS)
     for values in ([4, 4, 1, 5, 2], [3, 5, 1, 2, 6]):
         if meet.stage is Stage.CHECK:
             meet.handle(ROLL)

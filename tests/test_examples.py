@@ -10,8 +10,7 @@ import numpy as np
 import pytest
 
 from zonkcam.game import actions as A
-from zonkcam.game.dice import parse_dice
-from zonkcam.game.rules import load_rules
+from zonkcam.game import load_rules, parse_dice
 from zonkcam.mat.calibrate import calibrate
 from zonkcam.record.logged_game import LoggedGame
 from zonkcam.record.store import EventLog

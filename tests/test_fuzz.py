@@ -21,13 +21,12 @@ from zonkcam.app.text import TextPlay
 from zonkcam.app.text_grammar import parse_line
 from zonkcam.cli import main
 from zonkcam.errors import UserError
+from zonkcam.game import PRESETS, Game, RulesError, TableError, load_rules
 from zonkcam.game import actions as A
-from zonkcam.game.errors import RulesError, TableError
-from zonkcam.game.game import Game
-from zonkcam.game.rules import PRESETS, load_rules, rules_from_dict, rules_to_toml, toml_string
+from zonkcam.game.rules import rules_from_dict, rules_to_toml, toml_string
 from zonkcam.mat.calibrate import CalibrationError, load_calibration
-from zonkcam.vision import opencv
-from zonkcam.vision.imageio import MAX_DECODE_PIXELS, ImageFileError, decode_image
+from zonkcam.vision import ImageFileError, opencv
+from zonkcam.vision.imageio import MAX_DECODE_PIXELS, decode_image
 
 pytestmark = (
     pytest.mark.slow

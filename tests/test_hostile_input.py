@@ -13,12 +13,14 @@ import numpy as np
 import pytest
 
 from zonkcam.cli import main
+from zonkcam.game import PRESETS, RulesError, load_rules
 from zonkcam.game import actions as A
-from zonkcam.game.errors import PlayerError, RulesError
-from zonkcam.game.rules import PRESETS, load_rules, rules_to_toml
+from zonkcam.game.errors import PlayerError
+from zonkcam.game.rules import rules_to_toml
 from zonkcam.record.logged_game import LoggedGame
 from zonkcam.record.store import EventLog
-from zonkcam.vision.imageio import ImageFileError, load_image, load_image_scaled
+from zonkcam.vision import ImageFileError, load_image
+from zonkcam.vision.imageio import load_image_scaled
 
 LONG_DIE = "9" * 5000
 

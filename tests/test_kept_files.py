@@ -161,9 +161,8 @@ def test_the_file_replaced_keeps_its_permissions_and_a_link_is_written_through(t
 
 
 def _saved_log(db: Path) -> None:
+    from zonkcam.game import PRESETS, parse_dice
     from zonkcam.game import actions as A
-    from zonkcam.game.dice import parse_dice
-    from zonkcam.game.rules import PRESETS
     from zonkcam.record.logged_game import LoggedGame
     from zonkcam.record.store import EventLog
 
@@ -268,7 +267,7 @@ def test_solve_out_leaves_a_file_of_the_users_named_like_its_own_alone(tmp_path,
 
 def test_two_solves_to_one_file_both_store_a_whole_table(tmp_path):
     from zonkcam.advisor.race import build
-    from zonkcam.game.rules import load_rules
+    from zonkcam.game import load_rules
     from zonkcam.record.win_tables import read_table, save_table
 
     rules_file = tmp_path / "short.toml"
@@ -300,7 +299,7 @@ def test_the_taught_dice_are_written_whole(tmp_path, monkeypatch):
     import numpy as np
 
     from zonkcam.mat.taught import save_taught
-    from zonkcam.vision.examples import TaughtDice
+    from zonkcam.vision import TaughtDice
 
     path = _old(tmp_path / "taught-dice.npz")
     taught = TaughtDice(np.zeros((3, 8), np.float32), np.array([1, 2, 3]), [None, "red", None])

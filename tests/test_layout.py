@@ -37,15 +37,16 @@ LAYERS = [
 APART = ("zonkcam.sim", "zonkcam.train", "zonkcam.testing")
 """The simulator, the lab and the test fakes: not the product."""
 DOORS = {
-    "zonkcam.app.camera": {"zonkcam.sim.demo_table", "zonkcam.sim.lens"},
+    "zonkcam.sources": {"zonkcam.sim.demo_table"},
+    "zonkcam.app.camera": {"zonkcam.sim.demo_table"},
     "zonkcam.app.main": {"zonkcam.sim.demo_table"},
     "zonkcam.app.demo": {"zonkcam.sim.demo_table"},
 }
-"""Where the product may reach the simulator, all in the app: it opens the demo table
-(zonkcam.app.camera, when a ``demo`` source is asked for) and plays the demo game on it.
-Nothing below the app reaches it, so the simulator sits above the layers it fakes (it
-makes sources' Frames, table's Zones, display's CameraViews) and no arrow runs back
-up."""
+"""Where the product may reach the simulator: the sources' registry opens the demo table
+(zonkcam.sources' ``demo`` opener, importing the simulator only then), and the app plays
+the demo game on it (type hints, and the tests' demo_table()). Nothing else reaches
+it, so the simulator sits above the layers it fakes (it makes sources' Frames, table's
+Zones, display's CameraViews) and no other arrow runs back up."""
 LAB = {"zonkcam.commands.train", "zonkcam.commands.eval", "zonkcam.commands.bench"}
 """The lab's own commands (`zonkcam train`, `eval`, `bench` and its modes), which may use
 all of it: the simulator, the lab and the test fakes (a benchmark's truth reader)."""
@@ -323,3 +324,39 @@ def test_the_tests_mirror_the_packages():
     assert folders <= packages, sorted(folders - packages)
     for folder in folders:
         assert (tests / folder / "__init__.py").exists(), folder
+
+
+def test_a_camera_game_loads_the_simulator_only_when_the_demo_table_is_opened(tmp_path):
+    """`zonkcam play` at a real table (an image folder standing for the camera: source,
+    calibration, reader, teacher, screen, game) imports nothing of zonkcam.sim; opening
+    the demo table afterwards does."""
+    import cv2
+
+    from zonkcam.mat.calibrate import calibrate
+    from zonkcam.sim.demo_table import DemoTable
+
+    table = DemoTable(seed=1, autoplay=False, size=(640, 480))
+    first = table.read()
+    calibrate(first.image, table.geometry).save(tmp_path / "cal.json")
+    (tmp_path / "frames").mkdir()
+    cv2.imwrite(str(tmp_path / "frames" / "0.png"), first.image)
+    play = [
+        *("play", "--source", str(tmp_path / "frames"), "--calibration"),
+        *(str(tmp_path / "cal.json"), "--players", "Ann", "Bob", "--db"),
+        *(str(tmp_path / "g.sqlite3"), "--screenshots", str(tmp_path / "shots")),
+    ]
+    code = (
+        "import sys\n"
+        "from zonkcam import cli, sources\n"
+        "def sim(): return sorted(m for m in sys.modules if m.startswith('zonkcam.sim'))\n"
+        f"print(cli.main({play!r}), sim())\n"
+        "sources.open_source('demo', demo={'autoplay': False, 'size': (320, 240)})\n"
+        "print('zonkcam.sim.demo_table' in sim())\n"
+    )
+    env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"}
+    env["XDG_CONFIG_HOME"] = str(tmp_path / "config")
+    env["PYTHONPATH"] = os.pathsep.join([str(ROOT.parent), env.get("PYTHONPATH", "")])
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=tmp_path
+    )
+    assert out.stdout.splitlines()[-2:] == ["0 []", "True"], out.stdout + out.stderr

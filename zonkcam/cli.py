@@ -10,8 +10,7 @@ import sys
 from typing import NoReturn
 
 from zonkcam import __version__, streams
-from zonkcam.errors import UserError, WriteFailed
-from zonkcam.game.errors import RulesError, TableError
+from zonkcam.errors import WriteFailed, ZonkcamError
 from zonkcam.game.names import cut, escaped
 from zonkcam.streams import StreamError
 
@@ -102,12 +101,14 @@ def _run(parser: argparse.ArgumentParser, args: argparse.Namespace, name: str) -
         return 0
     try:
         return int(args.func(args) or 0)
-    except (UserError, RulesError, TableError) as exc:
-        print(f"{name}: {exc}", file=sys.stderr)
-        return 2
+    except StreamError:  # main says it, as it does for one met while parsing
+        raise
     except WriteFailed as exc:  # a full disk, a read-only card: the old file is as it was
         print(f"{name}: {exc}", file=sys.stderr)
         return 2 if exc.errno in BAD_PATH else 1
+    except ZonkcamError as exc:  # bad input, an illegal action, a file that is no image
+        print(f"{name}: {exc}", file=sys.stderr)
+        return 2
     except OSError as exc:
         if exc.filename is None:  # not about a file it was given: a traceback tells more
             raise

@@ -20,11 +20,13 @@ import sys
 from collections.abc import Iterator
 from typing import Any
 
+from zonkcam.errors import ZonkcamError
+
 OUTPUT = "standard output"
 INPUT = "standard input"
 
 
-class StreamError(Exception):
+class StreamError(ZonkcamError):
     """Standard output could not be written, or standard input read."""
 
     def __init__(self, stream: str, reason: str, *, quiet: bool = False) -> None:

@@ -22,13 +22,11 @@ from zonkcam.advisor.solver import Solver
 from zonkcam.app.demo import DemoDriver
 from zonkcam.app.players import AutoPlayer
 from zonkcam.controls import ROLL
+from zonkcam.game import PRESETS, Die, Game, Phase, load_rules, parse_dice, score_roll
 from zonkcam.game import actions as A
-from zonkcam.game.dice import DETROIT_DICE, Die, parse_dice
+from zonkcam.game.dice import DETROIT_DICE
 from zonkcam.game.engine import allowed, options_for
-from zonkcam.game.game import Game
-from zonkcam.game.rules import PRESETS, load_rules
-from zonkcam.game.scoring import score_roll
-from zonkcam.game.state import Phase, PiggybackOffer
+from zonkcam.game.state import PiggybackOffer
 
 DATA = Path(__file__).parents[1] / "data"
 FARKLE = load_rules(str(DATA / "farkle.toml"))

@@ -11,11 +11,9 @@ import pytest
 
 from zonkcam.advisor.advice import Advisor, Best, Objective
 from zonkcam.advisor.race import build, unsupported
+from zonkcam.game import PRESETS, Die, Game, parse_dice, score_roll
 from zonkcam.game import actions as A
-from zonkcam.game.dice import Die, parse_dice
-from zonkcam.game.game import Game
-from zonkcam.game.rules import PRESETS, rules_from_dict
-from zonkcam.game.scoring import score_roll
+from zonkcam.game.rules import rules_from_dict
 
 pytestmark = pytest.mark.slow  # whole races solved both ways: `make check` leaves them out
 

@@ -24,8 +24,8 @@ from zonkcam.advisor.model import TurnModel
 from zonkcam.advisor.points import CAP
 from zonkcam.advisor.race import SOLVE_CAP, last_turn_grid, solve_bytes, threshold, unsupported
 from zonkcam.advisor.solver import Solver
-from zonkcam.game.errors import RulesError
-from zonkcam.game.rules import PRESETS, TABLES, Straight, load_rules, rules_from_dict
+from zonkcam.game import PRESETS, GameState, Phase, PlayerState, RulesError, load_rules
+from zonkcam.game.rules import TABLES, Straight, rules_from_dict
 from zonkcam.game.sizes import (
     TABLE_CAP,
     TableTooLarge,
@@ -34,7 +34,7 @@ from zonkcam.game.sizes import (
     step_of,
     top_keep,
 )
-from zonkcam.game.state import GameState, Phase, PlayerState, TurnState
+from zonkcam.game.state import TurnState
 
 ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "tests" / "data"

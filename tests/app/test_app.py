@@ -22,16 +22,15 @@ from zonkcam.controls import DRUNK, Control, Press
 from zonkcam.display.game_screen import GameScreen
 from zonkcam.display.sounds import Sounds
 from zonkcam.display.window import Window
+from zonkcam.game import PRESETS, Game, parse_dice
 from zonkcam.game import actions as A
-from zonkcam.game.dice import parse_dice
-from zonkcam.game.game import Game
-from zonkcam.game.rules import PRESETS
 from zonkcam.hardware.buttons import ArcadeButtons, ButtonPins
 from zonkcam.mat.calibrate import calibrate
 from zonkcam.record.logged_game import LoggedGame
 from zonkcam.record.photos import RollPhotos, photo_folder
 from zonkcam.record.store import EventLog
 from zonkcam.record.win_tables import cached_advisor
+from zonkcam.sources import Opened
 from zonkcam.table.observe import TableWatcher
 from zonkcam.testing import TruthReader
 
@@ -416,7 +415,7 @@ def test_a_confirm_bar_outside_0_to_1_is_refused_before_the_camera_opens(capsys,
     def no_camera(*_a, **_k):
         raise AssertionError("the camera was opened")
 
-    monkeypatch.setattr(app_main, "open_camera", no_camera)
+    monkeypatch.setattr(app_main, "open_table", no_camera)
     assert cli.main(["play", "--source", "demo", "--confirm-below", "1.5"]) == 2
     assert "--confirm-below 1.5: give a confidence from 0 to 1" in capsys.readouterr().err
 
@@ -545,9 +544,9 @@ def test_play_ends_with_exit_status_1_when_its_file_source_is_given_up(
         opened.append(spec)
         if len(opened) > 1:
             raise CameraError(f"no folder {spec}")
-        return PulledCard()
+        return Opened(PulledCard())
 
-    monkeypatch.setattr(app_camera, "open_source", open_source)
+    monkeypatch.setattr(app_camera, "open_spec", open_source)
     monkeypatch.setattr("time.sleep", lambda s: None)
     db = tmp_path / "g.sqlite3"
     argv = ["play", "--source", folder, "--calibration", str(tmp_path / "cal.toml")]
@@ -857,9 +856,9 @@ def test_frames_that_change_size_mid_game_stop_play_in_one_line(
         opened.append(spec)
         if len(opened) > 1:
             raise CameraError(f"no folder {spec}")
-        return ChangingCamera()
+        return Opened(ChangingCamera())
 
-    monkeypatch.setattr(app_camera, "open_source", open_source)
+    monkeypatch.setattr(app_camera, "open_spec", open_source)
     monkeypatch.setattr("time.sleep", lambda s: None)
     db = tmp_path / "g.sqlite3"
     argv = ["play", "--source", folder, "--calibration", str(tmp_path / "cal.toml")]

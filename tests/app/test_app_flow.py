@@ -3,17 +3,14 @@
 from __future__ import annotations
 
 from zonkcam.app.flow import AskValues, Question, TableFlow, dice_of, roll_of
+from zonkcam.game import PRESETS, Die, Game, engine, parse_dice
 from zonkcam.game import actions as A
-from zonkcam.game import engine
-from zonkcam.game.dice import Die, parse_dice
-from zonkcam.game.game import Game
-from zonkcam.game.rules import PRESETS
 from zonkcam.record.logged_game import LoggedGame
 from zonkcam.record.store import EventLog
 from zonkcam.table.observe import TableEvent, TableReport
 from zonkcam.table.tracking import Change
 from zonkcam.table.zones import TableDie
-from zonkcam.vision.die import Reading
+from zonkcam.vision import Reading
 
 
 def die(value, zone="rolling", color="white", touching=(), cocked=False, x=100.0, unread=False):

@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from zonkcam.game.game import Game
+from zonkcam.game import Game
 from zonkcam.record.store import EventLog
 
 pytestmark = pytest.mark.slow  # whole tables, games or kills: `make check` leaves them out

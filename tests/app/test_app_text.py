@@ -7,11 +7,8 @@ import pytest
 from zonkcam.advisor.advice import Advisor, best_words
 from zonkcam.app.text import TextPlay
 from zonkcam.app.text_grammar import parse_line
+from zonkcam.game import PRESETS, Game, TableError, parse_dice
 from zonkcam.game import actions as A
-from zonkcam.game.dice import parse_dice
-from zonkcam.game.errors import TableError
-from zonkcam.game.game import Game
-from zonkcam.game.rules import PRESETS
 from zonkcam.record.logged_game import LoggedGame
 from zonkcam.record.store import EventLog
 

@@ -21,9 +21,8 @@ import pytest
 from zonkcam import cli
 from zonkcam.app import main as app_main
 from zonkcam.app.text import TextPlay
+from zonkcam.game import PRESETS, parse_dice
 from zonkcam.game import actions as A
-from zonkcam.game.dice import parse_dice
-from zonkcam.game.rules import PRESETS
 from zonkcam.record import logged_game
 from zonkcam.record.logged_game import SAVE_PATIENCE_S, SAVE_TRIES, LoggedGame
 from zonkcam.record.store import EventLog, StoreError

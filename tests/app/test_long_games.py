@@ -11,13 +11,12 @@ import tracemalloc
 
 import pytest
 
+from zonkcam.game import PRESETS, Game, parse_dice
 from zonkcam.game import actions as A
-from zonkcam.game.dice import parse_dice
 from zonkcam.game.engine import MAX_PLAYERS, replay
 from zonkcam.game.errors import PlayerError
-from zonkcam.game.game import CHECKPOINT_EVERY, Game
+from zonkcam.game.game import CHECKPOINT_EVERY
 from zonkcam.game.lines import Lines
-from zonkcam.game.rules import PRESETS
 
 pytestmark = pytest.mark.slow  # whole tables, games or kills: `make check` leaves them out
 

@@ -10,9 +10,7 @@ from pathlib import Path
 import pytest
 
 from zonkcam.cli import main
-from zonkcam.game.dice import Die
-from zonkcam.game.rules import PRESETS
-from zonkcam.game.scoring import score_roll
+from zonkcam.game import PRESETS, Die, score_roll
 
 DATA = Path(__file__).parents[1] / "data"
 
@@ -113,3 +111,10 @@ def test_a_mode_refuses_what_it_cannot_measure_in_one_line(capsys, argv, says):
         main(["bench", *argv])
     err = capsys.readouterr().err
     assert exit_.value.code == 2 and says in err and "Traceback" not in err
+
+
+def test_the_look_option_names_every_look_of_the_demo_camera():
+    from zonkcam.commands.bench import LOOK_NAMES
+    from zonkcam.sim.lens import LOOKS
+
+    assert LOOK_NAMES == tuple(LOOKS)

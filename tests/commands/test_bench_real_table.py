@@ -12,8 +12,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from zonkcam.game.dice import Die
+from zonkcam.game import Die
 from zonkcam.testing import TruthReader
+from zonkcam.vision.die import Sight
 
 ROOT = Path(__file__).resolve().parents[2]
 SHARED = ROOT.parent / "shared" / "datasets"
@@ -104,24 +105,26 @@ def _three_dice():
 
 class _Teachable(TruthReader):
     """Reads what the demo table drew (``misread``: a value read as another, sure of it),
-    recalls the cut-out drawn at a box and keeps what it is taught."""
+    each die with a sight of the cut-out drawn at its box, and keeps what it is taught."""
 
     def __init__(self, table, misread=None):
         super().__init__(table)
         self.misread = misread or {}
         self.taught = []
+        self.drawn: dict[int, str] = {}
+        """The cut-out drawn where each sight was taken (by the sight's id)."""
 
     def __call__(self, image, region=None):
         return [
-            replace(r, die=Die(self.misread[r.value], None), confidence=0.95)
+            self._seen(replace(r, die=Die(self.misread[r.value], None), confidence=0.95))
             if r.value in self.misread
-            else r
+            else self._seen(r)
             for r in super().__call__(image, region)
         ]
 
-    def recall(self, bbox):
+    def _seen(self, r):
         t = self.table.last.truth
-        cx, cy = (bbox[0] + bbox[2]) / 2, (bbox[1] + bbox[3]) / 2
+        cx, cy = (r.bbox[0] + r.bbox[2]) / 2, (r.bbox[1] + r.bbox[3]) / 2
         near = min(
             range(len(t.dice)),
             key=lambda i: (
@@ -129,11 +132,13 @@ class _Teachable(TruthReader):
                 + abs((t.boxes[i][1] + t.boxes[i][3]) / 2 - cy)
             ),
         )
-        return t.dice[near].color
+        sight = Sight(np.zeros(1, np.float32), np.zeros((64, 64, 3), np.uint8))
+        self.drawn[id(sight)] = t.dice[near].color
+        return replace(r, sight=sight)
 
     def teach(self, seen, values, colours=None, turns=False):
         assert turns
-        self.taught += list(zip(seen, values, strict=True))
+        self.taught += [(self.drawn[id(s)], v) for s, v in zip(seen, values, strict=True)]
         return len(seen)
 
 

@@ -16,9 +16,8 @@ from zonkcam.app.text import TextPlay
 from zonkcam.cli import main
 from zonkcam.display.game_screen import GameScreen
 from zonkcam.display.sounds import Sounds
+from zonkcam.game import PRESETS, parse_dice
 from zonkcam.game import actions as A
-from zonkcam.game.dice import parse_dice
-from zonkcam.game.rules import PRESETS
 from zonkcam.record.logged_game import LoggedGame
 from zonkcam.record.store import EventLog
 

@@ -169,7 +169,7 @@ def test_rules_show_round_trips_through_a_file(capsys, tmp_path):
 def test_rules_show_says_the_rules_in_words(capsys, name):
     import tomllib
 
-    from zonkcam.game.rules import PRESETS
+    from zonkcam.game import PRESETS
 
     rules = PRESETS[name]
     code, out, _ = run_cli(capsys, "rules", "show", name)
@@ -219,9 +219,8 @@ def test_output_cut_short_by_a_closed_pipe_is_no_traceback():
 
 
 def _saved_drinking_game(db) -> None:
+    from zonkcam.game import PRESETS, parse_dice
     from zonkcam.game import actions as A
-    from zonkcam.game.dice import parse_dice
-    from zonkcam.game.rules import PRESETS
     from zonkcam.record.logged_game import LoggedGame
     from zonkcam.record.store import EventLog
 
@@ -262,8 +261,8 @@ def test_games_takes_db_before_or_after_the_action(capsys, tmp_path):
 
 
 def test_games_list_columns_line_up(capsys, tmp_path):
+    from zonkcam.game import PRESETS, RuleSet
     from zonkcam.game import actions as A
-    from zonkcam.game.rules import PRESETS, RuleSet
     from zonkcam.record.logged_game import LoggedGame
     from zonkcam.record.store import EventLog
 
@@ -352,9 +351,8 @@ def test_help_texts_print_percent_signs_once(capsys):
 
 
 def test_games_show_says_in_words_what_an_undo_took_back(capsys, tmp_path):
+    from zonkcam.game import PRESETS, parse_dice
     from zonkcam.game import actions as A
-    from zonkcam.game.dice import parse_dice
-    from zonkcam.game.rules import PRESETS
     from zonkcam.record.logged_game import LoggedGame
     from zonkcam.record.store import EventLog
 
@@ -401,11 +399,9 @@ def test_the_help_and_the_commands_page_name_every_games_action(capsys):
 
 def test_one_of_a_thing_is_said_in_the_singular(capsys):
     from zonkcam.display.setup import ResumableGame
+    from zonkcam.game import PRESETS, Game, parse_dice
     from zonkcam.game import actions as A
-    from zonkcam.game.dice import parse_dice
-    from zonkcam.game.game import Game
     from zonkcam.game.names import counted
-    from zonkcam.game.rules import PRESETS
 
     assert [counted(n, "die", "dice") for n in (0, 1, 2)] == ["0 dice", "1 die", "2 dice"]
     assert counted(1, "throw") == "1 throw" and counted(3, "throw") == "3 throws"
@@ -432,3 +428,44 @@ def test_a_detroit_roll_that_colour_pairs_would_score_is_asked_with_colours(caps
     assert code == 0 and json.loads(out).get("zonk", False) is False
     code, out, _ = run_cli(capsys, *command[:1], "--rules", "detroit", *command[1:], *"223346")
     assert code == 0 and json.loads(out).get("zonk") is True
+
+
+SHARED_OPTIONS = {
+    "--source": {"play", "watch", "calibrate", "check"},
+    "--calibration": {"play", "watch"},
+    "--model-dir": {"play", "watch", "read", "eval", "bench"},
+    "--threads": {"play", "watch", "read", "eval", "bench", "bench app"},
+    "--db": {"play", "games", "games list", "games show"},
+    "--seed": {"play", "watch"},
+}
+"""The options several commands take, and (some of) the commands that take them."""
+OWN_MEANING = {"--seed": ("bench", "train"), "--model-dir": ("train",), "--threads": ("train",)}
+"""Where a lab command's option of the same name means something else (the seed of a
+benchmark's throws; the models `train` writes beside; its CPU threads)."""
+
+
+def _commands(parser, path=()):
+    """Every command's parser, by its words (``games list``)."""
+    import argparse
+
+    yield " ".join(path), parser
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for name, sub in action.choices.items():
+                yield from _commands(sub, (*path, name))
+
+
+def test_each_shared_option_says_the_same_in_every_commands_help():
+    from zonkcam.cli import build_parser
+
+    shown: dict[str, dict[str, str]] = {option: {} for option in SHARED_OPTIONS}
+    for command, parser in _commands(build_parser()):
+        text = " ".join(parser.format_help().split())
+        for action in parser._actions:
+            for option in set(action.option_strings) & set(SHARED_OPTIONS):
+                if not command.startswith(OWN_MEANING.get(option, ("-",))):
+                    shown[option][command] = action.help
+                    assert " ".join(action.help.split()) in text, (command, option)
+    for option, commands in SHARED_OPTIONS.items():
+        assert commands <= set(shown[option]), option
+        assert len(set(shown[option].values())) == 1, (option, shown[option])

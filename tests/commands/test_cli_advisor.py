@@ -10,7 +10,8 @@ import pytest
 
 from zonkcam.advisor.race import build
 from zonkcam.cli import main
-from zonkcam.game.rules import load_rules, rules_from_dict
+from zonkcam.game import load_rules
+from zonkcam.game.rules import rules_from_dict
 from zonkcam.record.win_tables import cached_advisor, load_table, read_table, save_table, table_path
 
 DATA = Path(__file__).parents[1] / "data"

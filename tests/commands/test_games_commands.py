@@ -12,8 +12,8 @@ import pytest
 from zonkcam.app.players import scripted_game
 from zonkcam.app.text import TextPlay
 from zonkcam.cli import main
+from zonkcam.game import PRESETS
 from zonkcam.game import actions as A
-from zonkcam.game.rules import PRESETS
 from zonkcam.record.logged_game import LoggedGame
 from zonkcam.record.store import EventLog
 

@@ -13,9 +13,8 @@ from pathlib import Path
 import pytest
 
 from zonkcam.cli import main
+from zonkcam.game import PRESETS, parse_dice
 from zonkcam.game import actions as A
-from zonkcam.game.dice import parse_dice
-from zonkcam.game.rules import PRESETS
 from zonkcam.record.logged_game import LoggedGame
 from zonkcam.record.store import EventLog
 

@@ -17,15 +17,12 @@ from zonkcam.display.draw import ACCENT, SURE, UNSURE
 from zonkcam.display.layout import layout_for
 from zonkcam.display.painter import Painter
 from zonkcam.display.view import CameraView, die_at, view_for
+from zonkcam.game import PRESETS, Die, Game, Phase, parse_dice
 from zonkcam.game import actions as A
-from zonkcam.game.dice import Die, parse_dice
-from zonkcam.game.game import Game
-from zonkcam.game.rules import PRESETS
-from zonkcam.game.state import Phase
 from zonkcam.sim import scenes
 from zonkcam.sim.fake_table import MAT_BGR, mat_view
 from zonkcam.table.zones import TableDie
-from zonkcam.vision.die import Reading
+from zonkcam.vision import Reading
 
 SMALL, BIG = (800, 480), (1920, 1080)
 

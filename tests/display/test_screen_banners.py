@@ -12,10 +12,8 @@ from zonkcam.display.banners import STYLES, BannerQueue, banner, banners_for
 from zonkcam.display.layout import layout_for
 from zonkcam.display.painter import Painter
 from zonkcam.display.view import view_for
+from zonkcam.game import PRESETS, Game, parse_dice
 from zonkcam.game import actions as A
-from zonkcam.game.dice import parse_dice
-from zonkcam.game.game import Game
-from zonkcam.game.rules import PRESETS
 from zonkcam.sim import scenes
 from zonkcam.testing import FakeClock
 

@@ -16,11 +16,8 @@ from zonkcam.display.game_screen import GameScreen
 from zonkcam.display.layout import layout_for
 from zonkcam.display.odds_worker import OddsWorker
 from zonkcam.display.sounds import Sounds
+from zonkcam.game import PRESETS, Game, TableError, parse_dice
 from zonkcam.game import actions as A
-from zonkcam.game.dice import parse_dice
-from zonkcam.game.errors import TableError
-from zonkcam.game.game import Game
-from zonkcam.game.rules import PRESETS
 from zonkcam.sim.fake_table import mat_view
 
 

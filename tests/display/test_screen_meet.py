@@ -19,13 +19,12 @@ from zonkcam.display.painter import Painter
 from zonkcam.display.setup import MEET_THE_DICE, ChooseRules
 from zonkcam.display.sounds import Sounds
 from zonkcam.display.window import Window
-from zonkcam.game.rules import PRESETS
+from zonkcam.game import PRESETS
 from zonkcam.mat.calibrate import calibrate
 from zonkcam.table.observe import TableWatcher
-from zonkcam.table.reading import SeenDie
 from zonkcam.table.teaching import Meet, Meeting, Teacher
 from zonkcam.testing import TruthReader
-from zonkcam.vision.examples import TaughtDice
+from zonkcam.vision import TaughtDice
 
 QUIT = Press(Control.QUIT)
 
@@ -37,18 +36,13 @@ def _pygame():
 
 
 class _LearningReader:
-    """Stands in for OnnxReader's teaching side: a feature per die box, and what it was
+    """Stands in for OnnxReader's teaching side (the dice come with their sights), and what it was
     taught (with the turns flag the lesson came with)."""
 
     def __init__(self) -> None:
         self.asking = True
         self.taught: TaughtDice | None = None
         self.turns: list[bool] = []
-
-    def recall(self, bbox):
-        seed = int(bbox[0]) * 1000 + int(bbox[1])
-        feature = np.random.default_rng(seed).uniform(0, 1, 16).astype(np.float32)
-        return SeenDie(tuple(bbox), feature, np.zeros((64, 64, 3), np.uint8))
 
     def teach(self, seen, values, colours=None, turns=False):
         self.turns.append(turns)
@@ -67,7 +61,7 @@ class _Table:
         self.table = demo_table(seed)
         first = self.table.read()
         self.watcher = TableWatcher(
-            calibrate(first.image, self.table.geometry), TruthReader(self.table)
+            calibrate(first.image, self.table.geometry), TruthReader(self.table, sights=True)
         )
         self.learner = _LearningReader()
         teacher = Teacher(self.learner, None, "fp")  # type: ignore[arg-type]
@@ -244,7 +238,9 @@ def test_the_demo_table_throws_its_own_dice_and_its_scorekeeper_fixes_misreads(t
 
     with Window.open((800, 480), screenshots=tmp_path / "shots") as window:
         ui = GameScreen(window, sounds=Sounds(muted=True))
-        watcher = TableWatcher(calibrate(first.image, table.geometry), _Misreader(table))
+        watcher = TableWatcher(
+            calibrate(first.image, table.geometry), _Misreader(table, sights=True)
+        )
         meet_on_screen(ui, frames(), watcher, meet, table=table, auto=True, paced=False)
         assert ui.keyboard.tap_to_command is None  # taps go back to the game's dice
     assert meet.done and meet.thrown == 3 and table.throws == 3
@@ -258,7 +254,7 @@ class _Faces:
         self.table = demo_table(seed)
         first = self.table.read()
         self.watcher = TableWatcher(
-            calibrate(first.image, self.table.geometry), TruthReader(self.table)
+            calibrate(first.image, self.table.geometry), TruthReader(self.table, sights=True)
         )
         self.learner = _LearningReader()
         self.meet = MeetFaces(Teacher(self.learner, None, "fp"))  # type: ignore[arg-type]
@@ -353,7 +349,9 @@ def test_the_demo_table_lays_every_face_for_its_meeting(tmp_path):
 
     with Window.open((800, 480), screenshots=tmp_path / "shots") as window:
         ui = GameScreen(window, sounds=Sounds(muted=True))
-        watcher = TableWatcher(calibrate(first.image, table.geometry), TruthReader(table))
+        watcher = TableWatcher(
+            calibrate(first.image, table.geometry), TruthReader(table, sights=True)
+        )
         meet_on_screen(ui, frames(), watcher, meet, table=table, auto=True, paced=False)
         assert ui.keyboard.tap_to_command is None
     assert meet.done and table.throws == 6 and meet.taught == 30
@@ -477,7 +475,9 @@ def test_frames_that_change_size_stop_meet_the_dice_in_one_line(tmp_path):
 
     with Window.open((800, 480), screenshots=tmp_path / "shots") as window:
         ui = GameScreen(window, sounds=Sounds(muted=True))
-        watcher = TableWatcher(calibrate(first.image, table.geometry), _Misreader(table))
+        watcher = TableWatcher(
+            calibrate(first.image, table.geometry), _Misreader(table, sights=True)
+        )
         with pytest.raises(UserError) as raised:
             meet_on_screen(ui, frames(), watcher, meet, auto=True, paced=False)
         assert ui.keyboard.tap_to_command is None

@@ -14,10 +14,9 @@ from tests.display.screen_helpers import artifacts_dir, find_text, pixels, save
 from zonkcam.display.draw import Pen
 from zonkcam.display.painter import Painter
 from zonkcam.display.view import view_for
+from zonkcam.game import PRESETS, Game
 from zonkcam.game import actions as A
-from zonkcam.game.game import Game
 from zonkcam.game.names import MAX_NAME, name_problem
-from zonkcam.game.rules import PRESETS
 
 HEAPED = "a" + "\u0301" * (MAX_NAME - 1)
 """A name of 40 characters: one letter and 39 acute accents on it."""

@@ -12,13 +12,11 @@ from tests.display.screen_helpers import artifacts_dir, pixels, save
 from zonkcam.display.draw import DIE_BODY, DIE_SWATCHES, SET_ASIDE, figure_size
 from zonkcam.display.painter import Painter
 from zonkcam.display.view import CameraView, view_for
+from zonkcam.game import PRESETS, Die, Game, parse_dice
 from zonkcam.game import actions as A
-from zonkcam.game.dice import Die, parse_dice
-from zonkcam.game.game import Game
-from zonkcam.game.rules import PRESETS
 from zonkcam.sim import scenes
 from zonkcam.sim.fake_table import mat_view
-from zonkcam.vision.die import Reading
+from zonkcam.vision import Reading
 
 SMALL = (800, 480)
 LINE_PX = 28

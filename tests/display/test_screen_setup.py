@@ -18,8 +18,7 @@ from zonkcam.display.setup import (
     ResumableGame,
     SeatPlayers,
 )
-from zonkcam.game.game import Game
-from zonkcam.game.rules import PRESETS
+from zonkcam.game import PRESETS, Game
 
 BACK = Press(Control.BACK)
 QUIT = Press(Control.QUIT)

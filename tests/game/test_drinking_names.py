@@ -8,12 +8,10 @@ import re
 import pytest
 
 from zonkcam.app.main import DEMO_ZONK_NAMES, demo_zonk_names
+from zonkcam.game import PRESETS, Game, TableError, parse_dice
 from zonkcam.game import actions as A
-from zonkcam.game.dice import parse_dice
 from zonkcam.game.engine import check_namer
-from zonkcam.game.errors import PlayerError, TableError
-from zonkcam.game.game import Game
-from zonkcam.game.rules import PRESETS
+from zonkcam.game.errors import PlayerError
 
 DRINKING = PRESETS["drinking"]
 REAL = ("Ann", "Bob", "Cy", "Dee")

@@ -10,6 +10,7 @@ import dataclasses
 
 import pytest
 
+from zonkcam.game import PRESETS, Game, Phase, TableError
 from zonkcam.game import actions as A
 from zonkcam.game.engine import apply, new_game, replay
 from zonkcam.game.errors import (
@@ -18,12 +19,9 @@ from zonkcam.game.errors import (
     GameOverError,
     IllegalKeepError,
     PlayerError,
-    TableError,
     TurnError,
 )
-from zonkcam.game.game import Game
-from zonkcam.game.rules import PRESETS, rules_from_dict
-from zonkcam.game.state import Phase
+from zonkcam.game.rules import rules_from_dict
 
 CLASSIC = PRESETS["classic-10000"]
 JOHNNYS = PRESETS["all-johnnys"]
@@ -1411,7 +1409,8 @@ def test_drinks_due_can_be_drunk_after_the_game():
 
 
 def test_an_edited_copy_of_a_preset_is_not_named_as_the_preset(tmp_path):
-    from zonkcam.game.rules import load_rules, rules_to_toml
+    from zonkcam.game import load_rules
+    from zonkcam.game.rules import rules_to_toml
 
     path = tmp_path / "ours.toml"
     path.write_text(rules_to_toml(CLASSIC))

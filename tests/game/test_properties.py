@@ -13,14 +13,11 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
+from zonkcam.game import PRESETS, Die, Game, Phase, TableError, load_rules, score_roll
 from zonkcam.game import actions as A
-from zonkcam.game.dice import DETROIT_DICE, Die
+from zonkcam.game.dice import DETROIT_DICE
 from zonkcam.game.engine import allowed, apply, replay
-from zonkcam.game.errors import TableError
-from zonkcam.game.game import Game
-from zonkcam.game.rules import PRESETS, load_rules
-from zonkcam.game.scoring import RollContext, score_roll
-from zonkcam.game.state import Phase
+from zonkcam.game.scoring import RollContext
 
 pytestmark = (
     pytest.mark.slow

@@ -7,12 +7,10 @@ from pathlib import Path
 
 import pytest
 
+from zonkcam.game import PRESETS, Game, RulesError, load_rules, parse_dice, score_roll
 from zonkcam.game import actions as A
-from zonkcam.game.dice import parse_dice
-from zonkcam.game.errors import BankError, RulesError
-from zonkcam.game.game import Game
-from zonkcam.game.rules import PRESETS, Points, load_rules, rules_from_dict, rules_to_toml
-from zonkcam.game.scoring import score_roll
+from zonkcam.game.errors import BankError
+from zonkcam.game.rules import Points, rules_from_dict, rules_to_toml
 
 DATA = Path(__file__).parents[1] / "data"
 
@@ -235,7 +233,8 @@ def test_farkle_table_is_ones_fives_and_triples_only():
 
 
 def test_the_rule_choices_are_enums_and_their_words_round_trip(tmp_path):
-    from zonkcam.game.rules import End, HotDice, RuleSet, WinnerBy
+    from zonkcam.game import RuleSet
+    from zonkcam.game.rules import End, HotDice, WinnerBy
 
     for rules in PRESETS.values():
         assert isinstance(rules.end, End) and isinstance(rules.hot_dice, HotDice)

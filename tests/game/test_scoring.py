@@ -8,10 +8,10 @@ from fractions import Fraction
 
 import pytest
 
-from zonkcam.game.dice import Die, parse_dice
+from zonkcam.game import PRESETS, Die, parse_dice, score_roll
 from zonkcam.game.errors import BadDiceError, IllegalKeepError
-from zonkcam.game.rules import PRESETS, Points, rules_from_dict
-from zonkcam.game.scoring import RollContext, clear_keep_cache, colours_needed, score_roll
+from zonkcam.game.rules import Points, rules_from_dict
+from zonkcam.game.scoring import RollContext, clear_keep_cache, colours_needed
 
 CLASSIC = PRESETS["classic-10000"]
 JOHNNYS = PRESETS["all-johnnys"]

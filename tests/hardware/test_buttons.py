@@ -17,10 +17,8 @@ from zonkcam.controls import (
     Press,
     action_for,
 )
+from zonkcam.game import PRESETS, Game, parse_dice
 from zonkcam.game import actions as A
-from zonkcam.game.dice import parse_dice
-from zonkcam.game.game import Game
-from zonkcam.game.rules import PRESETS
 from zonkcam.hardware.buttons import ArcadeButtons, ButtonPins, PressGate, open_buttons
 from zonkcam.testing import FakeClock
 

@@ -626,7 +626,7 @@ def test_a_calibration_scales_to_the_same_view_at_another_size(tmp_path):
 
 
 def test_the_table_opens_with_a_calibration_made_at_another_frame_size(tmp_path):
-    from zonkcam.app.camera import open_camera
+    from zonkcam.app.camera import open_table
 
     image, _ = photograph(A3, tilt=10)
     path = tmp_path / "cal.json"
@@ -635,7 +635,7 @@ def test_the_table_opens_with_a_calibration_made_at_another_frame_size(tmp_path)
     folder.mkdir()
     cv2.imwrite(str(folder / "f0.png"), cv2.resize(image, (640, 480), interpolation=cv2.INTER_AREA))
     said: list[str] = []
-    cam = open_camera(str(folder), calibration=path, say=said.append)
+    cam = open_table(str(folder), calibration=path, say=said.append)
     try:
         assert cam.calibration.image_size == (640, 480)
         assert any("made on 1280x960 frames: scaled to these 640x480" in s for s in said)

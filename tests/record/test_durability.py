@@ -10,10 +10,8 @@ import sys
 
 import pytest
 
+from zonkcam.game import PRESETS, Game, parse_dice
 from zonkcam.game import actions as A
-from zonkcam.game.dice import parse_dice
-from zonkcam.game.game import Game
-from zonkcam.game.rules import PRESETS
 from zonkcam.record.logged_game import LoggedGame
 from zonkcam.record.store import EventLog
 from zonkcam.testing.durability import run

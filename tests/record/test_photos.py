@@ -7,10 +7,10 @@ import sys
 
 import numpy as np
 
-from zonkcam.game.dice import Die
+from zonkcam.game import Die
 from zonkcam.record.photos import RollPhotos, annotate, photo_folder
 from zonkcam.table.zones import TableDie, Zone
-from zonkcam.vision.die import Reading
+from zonkcam.vision import Reading
 
 
 def frame(seed: int = 0) -> np.ndarray:
@@ -98,3 +98,26 @@ def test_games_show_exports_the_photos(tmp_path):
     assert shown.returncode == 0, shown.stderr
     assert "1 roll photo of game 1 copied" in shown.stdout
     assert [p.name for p in out.iterdir()] == ["game-0001-roll-00002.jpg"]
+
+
+def test_watch_annotates_its_frames_with_the_dice_drawn_as_on_the_roll_photos(tmp_path):
+    """One way to draw dice on a frame: `watch --annotate` draws each die's box in the
+    roll photos' colour for its zone (over the mat's zones it draws first)."""
+    import cv2
+
+    from zonkcam.commands.watch import _annotate
+    from zonkcam.mat.calibrate import calibrate
+    from zonkcam.sim.demo_table import DemoTable
+    from zonkcam.table.observe import TableEvent, TableReport
+
+    table = DemoTable(seed=2, autoplay=False, size=(640, 480))
+    image = table.read().image
+    cal = calibrate(image, table.geometry)
+    kept = TableDie(Reading(Die(2, "red"), 0.95, (300, 300, 360, 360)), (80.0, 80.0), Zone.KEEP)
+    dice = (die(5), kept)
+    _annotate(tmp_path, image, cal, TableReport(TableEvent.SETTLED, 7, 0.2, dice=dice))
+    watched = cv2.imread(str(next(tmp_path.glob("frame-000007-*.png"))))
+    photo = annotate(image, dice)
+    for y, x in ((130, 100), (330, 300)):  # the left side of each box, below its label
+        assert (watched[y, x] == photo[y, x]).all() and photo[y, x].any(), (y, x)
+    assert tuple(photo[130, 100]) != tuple(photo[330, 300])  # each zone in its colour

@@ -13,11 +13,9 @@ import time
 import pytest
 
 from zonkcam.errors import UserError
+from zonkcam.game import PRESETS, Game, TableError, load_rules, parse_dice
 from zonkcam.game import actions as A
-from zonkcam.game.dice import parse_dice
-from zonkcam.game.errors import IllegalKeepError, TableError
-from zonkcam.game.game import Game
-from zonkcam.game.rules import PRESETS, load_rules
+from zonkcam.game.errors import IllegalKeepError
 from zonkcam.record.logged_game import LoggedGame
 from zonkcam.record.store import EventLog, default_db_path
 

@@ -20,9 +20,8 @@ import pytest
 
 from zonkcam.app.text import TextPlay
 from zonkcam.cli import main
+from zonkcam.game import PRESETS, parse_dice
 from zonkcam.game import actions as A
-from zonkcam.game.dice import parse_dice
-from zonkcam.game.rules import PRESETS
 from zonkcam.record.logged_game import LoggedGame
 from zonkcam.record.schema import SCHEMA_VERSION
 from zonkcam.record.store import EventLog, StoreError, local_time

@@ -13,9 +13,8 @@ import sqlite3
 from pathlib import Path
 
 from zonkcam.cli import main
+from zonkcam.game import PRESETS, parse_dice
 from zonkcam.game import actions as A
-from zonkcam.game.dice import parse_dice
-from zonkcam.game.rules import PRESETS
 from zonkcam.record.clock import LONGEST_S, duration_words, in_order, timeline
 from zonkcam.record.logged_game import LoggedGame
 from zonkcam.record.store import EventLog

@@ -12,9 +12,8 @@ from pathlib import Path
 import numpy as np
 
 from zonkcam import cli
+from zonkcam.game import PRESETS, parse_dice
 from zonkcam.game import actions as A
-from zonkcam.game.dice import parse_dice
-from zonkcam.game.rules import PRESETS
 from zonkcam.record.logged_game import LoggedGame
 from zonkcam.record.photos import RollPhotos, photo_folder
 from zonkcam.record.store import EventLog

@@ -4,9 +4,8 @@ corrections counted as corrected."""
 from __future__ import annotations
 
 from zonkcam import cli
+from zonkcam.game import PRESETS, parse_dice
 from zonkcam.game import actions as A
-from zonkcam.game.dice import parse_dice
-from zonkcam.game.rules import PRESETS
 from zonkcam.record.logged_game import LoggedGame
 from zonkcam.record.store import EventLog
 from zonkcam.review.dice import NO_COLOUR, pools

@@ -14,9 +14,8 @@ import pytest
 
 from zonkcam import cli
 from zonkcam.app.players import scripted_game
+from zonkcam.game import PRESETS, parse_dice
 from zonkcam.game import actions as A
-from zonkcam.game.dice import parse_dice
-from zonkcam.game.rules import PRESETS
 from zonkcam.record.logged_game import LoggedGame
 from zonkcam.record.photos import RollPhotos, photo_folder
 from zonkcam.record.store import EventLog
@@ -214,7 +213,7 @@ def test_turns_are_numbered_per_player_as_the_score_sheet_numbers_them(tmp_path)
     rules = PRESETS["classic-10000"]
     actions = scripted_game(rules, ("Ann", "Bob", "Cy"), 120, seed=2)
     g = review_game(1, rules, actions, [0.0] * len(actions))
-    from zonkcam.game.game import Game
+    from zonkcam.game import Game
 
     state = Game(rules, actions).state
     for p in state.players:
@@ -229,7 +228,7 @@ def test_the_all_johnnys_race_plots_bees(tmp_path):
     rules = PRESETS["all-johnnys"]
     actions = scripted_game(rules, ("Ann", "Bob"), 10_000, seed=3)
     g = review_game(1, rules, actions, [0.0] * len(actions))
-    from zonkcam.game.game import Game
+    from zonkcam.game import Game
 
     state = Game(rules, actions).state
     assert state.finished and g.by_bees

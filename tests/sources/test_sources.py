@@ -10,7 +10,6 @@ import numpy as np
 import pytest
 
 from zonkcam import sources
-from zonkcam.app.camera import open_source as open_spec
 from zonkcam.errors import UserError
 from zonkcam.sim.lens import PLAIN, REALISTIC
 from zonkcam.sources import (
@@ -19,9 +18,11 @@ from zonkcam.sources import (
     CameraProblem,
     Frame,
     ImageFolderSource,
+    Opened,
     ResilientSource,
     VideoFileSource,
     open_source,
+    open_spec,
     pi,
 )
 from zonkcam.testing import FakeClock, FakePicamera2
@@ -271,32 +272,32 @@ def test_sources_open_by_spec_and_can_be_opened_again(tmp_path):
         source = open_source(spec)
         again = open_source(source.spec)
         assert type(again) is type(source) and again is not source
-    assert open_spec("demo").look == PLAIN
-    assert open_spec("demo:realistic").look == REALISTIC
+    assert open_source("demo").look == PLAIN
+    assert open_source("demo:realistic").look == REALISTIC
     with pytest.raises(UserError, match="demo:LOOK takes plain or realistic"):
-        open_spec("demo:fancy")
+        open_source("demo:fancy")
 
 
 def test_the_demo_table_plays_on_any_built_in_mat_and_reopens_on_it():
-    a4 = open_spec("demo:a4", demo={"size": (320, 240)})
+    a4 = open_source("demo:a4", demo={"size": (320, 240)})
     assert (a4.look, a4.geometry.name, a4.spec) == (PLAIN, "A4", "demo:a4")
-    letter = open_spec("demo:realistic:letter", demo={"size": (320, 240)})
+    letter = open_source("demo:realistic:letter", demo={"size": (320, 240)})
     assert (letter.look, letter.geometry.name) == (REALISTIC, "Letter")
-    again = open_spec(letter.spec, demo={"size": (320, 240)})
+    again = open_source(letter.spec, demo={"size": (320, 240)})
     assert (again.look, again.geometry) == (REALISTIC, letter.geometry)
-    assert open_spec("demo:realistic", demo={"size": (320, 240)}).spec == "demo:realistic"
+    assert open_source("demo:realistic", demo={"size": (320, 240)}).spec == "demo:realistic"
     for wrong in ("demo:a5", "demo:a4:realistic", "demo:a4:a3"):
         with pytest.raises(
             UserError, match=r"demo:MAT or demo:LOOK:MAT a mat \(a3, a2, a4, letter\)"
         ):
-            open_spec(wrong)
+            open_source(wrong)
     with pytest.raises(UserError, match="usb:N takes a camera number"):
         open_source("usb:x")
 
 
 def test_each_spec_opens_its_own_kind_of_source(tmp_path, monkeypatch):
     """One registry (sources.OPENERS, then the path): pi[:WIDTH], usb:N, a video file, a
-    folder; and the app's demo[:LOOK]; each source says whether it is the demo table."""
+    folder; and the demo[:LOOK]; the opening says which source is the demo table."""
     opened = {}
     monkeypatch.setattr(
         sources, "PiCameraSource", lambda width=None: opened.setdefault("pi", width)
@@ -312,40 +313,51 @@ def test_each_spec_opens_its_own_kind_of_source(tmp_path, monkeypatch):
     for bad in ("pi:2", "pi:wide"):
         with pytest.raises(UserError, match="--source pi:WIDTH takes a frame width"):
             open_source(bad)
-    table = open_spec("demo", seed=5, demo={"autoplay": False, "size": (320, 240)})
-    assert table.demo and table.seed == 5 and not table.autoplay
+    demo = open_spec("demo", seed=5, demo={"autoplay": False, "size": (320, 240)})
+    table = demo.source
+    assert demo.demo_table is table and table.seed == 5 and not table.autoplay
     video = _video(tmp_path / "v.avi", n=3)
     (tmp_path / "photos").mkdir()
     cv2.imwrite(str(tmp_path / "photos" / "f.png"), np.zeros((10, 10, 3), np.uint8))
-    file, folder = open_source(str(video)), open_source(str(tmp_path / "photos"))
-    assert isinstance(file, sources.VideoFileSource) and not file.demo
-    assert isinstance(folder, sources.ImageFolderSource) and not folder.demo
+    file, folder = open_spec(str(video)), open_spec(str(tmp_path / "photos"))
+    assert isinstance(file.source, sources.VideoFileSource) and file.demo_table is None
+    assert isinstance(folder.source, sources.ImageFolderSource) and folder.demo_table is None
     with pytest.raises(UserError, match="unknown source 'usbstick'"):
         open_source("usbstick")  # a word that only begins like one is no source
 
 
 def test_auto_without_picamera2_is_the_demo_table(monkeypatch):
     monkeypatch.setattr(sources, "picamera2_available", lambda: False)
-    assert open_spec("auto").name == "demo table"
+    assert open_source("auto").name == "demo table"
 
 
-def test_the_sources_open_cameras_and_files_and_only_the_app_opens_the_demo_table(tmp_path):
-    """zonkcam.sources knows no demo table (the simulator sits above it); the app's
-    opener takes every --source spec and names them all when one is wrong."""
-    only_cameras = re.escape(f"unknown source 'demo': use {sources.SPECS}") + "$"
-    with pytest.raises(UserError, match=only_cameras):
-        open_source("demo")
-    with pytest.raises(UserError, match="unknown source 'auto'"):
-        open_source("auto")
+def test_one_registry_opens_every_spec_and_names_them_all_when_one_is_wrong(tmp_path):
+    """zonkcam.sources' registry (OPENERS, then the path) takes every --source spec, the
+    demo table's and auto's too, and names them all when one is wrong."""
+    assert set(sources.OPENERS) == {"auto", "pi", "usb", "demo"}
     with pytest.raises(UserError) as wrong:
-        open_spec("usbstick")
+        open_source("usbstick")
     assert str(wrong.value) == (
         "unknown source 'usbstick': use auto, pi, demo, demo:realistic, usb[:N], "
         "a video file or a folder of images"
     )
-    assert open_spec("demo:a4", demo={"autoplay": False, "size": (320, 240)}).demo
+    with pytest.raises(UserError, match=re.escape(f"unknown source 'auto:x': use {sources.SPECS}")):
+        open_source("auto:x")
+    demo = open_spec("demo:a4", demo={"autoplay": False, "size": (320, 240)})
+    assert demo.demo_table is demo.source and demo.source.geometry.name == "A4"
     cv2.imwrite(str(tmp_path / "f.png"), np.zeros((10, 10, 3), np.uint8))
-    assert isinstance(open_spec(str(tmp_path)), ImageFolderSource)
+    folder = open_spec(str(tmp_path))
+    assert isinstance(folder.source, ImageFolderSource) and folder.demo_table is None
+
+
+def test_no_source_says_what_it_is():
+    """A source is read, closed and reopened by its spec; whether it is the demo table is
+    what its opening says (Opened.demo_table), never a flag on the source."""
+    assert "demo" not in sources.FrameSource.__annotations__
+    table = open_source("demo", demo={"autoplay": False, "size": (320, 240)})
+    assert not hasattr(table, "demo")
+    kinds = (ImageFolderSource, VideoFileSource, sources.UsbCameraSource, sources.PiCameraSource)
+    assert not any(hasattr(kind, "demo") for kind in kinds)
 
 
 @pytest.mark.parametrize(
@@ -475,9 +487,9 @@ def test_watch_ends_with_exit_status_1_when_its_camera_is_given_up(tmp_path, mon
         opened.append(spec)
         if len(opened) > 1:
             raise CameraError("cannot open USB camera 7")
-        return LostCable()
+        return Opened(LostCable())
 
-    monkeypatch.setattr(app_camera, "open_source", open_source)
+    monkeypatch.setattr(app_camera, "open_spec", open_source)
     monkeypatch.setattr("time.sleep", lambda s: None)
     argv = ["watch", "--source", "usb:7", "--calibration", str(tmp_path / "cal.toml")]
     assert cli.main([*argv, "--camera-tries", "2"]) == 1
@@ -518,7 +530,7 @@ def test_watch_stops_in_one_line_when_its_frames_change_size(tmp_path, monkeypat
         def close(self):
             pass
 
-    monkeypatch.setattr(app_camera, "open_source", lambda spec, **kw: ChangingCamera())
+    monkeypatch.setattr(app_camera, "open_spec", lambda spec, **kw: Opened(ChangingCamera()))
     monkeypatch.setattr("time.sleep", lambda s: None)
     argv = ["watch", "--source", "usb:7", "--calibration", str(tmp_path / "cal.toml")]
     assert cli.main(argv) == 1
@@ -536,7 +548,7 @@ def _mat_photo(tmp_path):
     from zonkcam.mat.calibrate import calibrate
     from zonkcam.mat.layout import load_geometry
 
-    source = open_spec("demo", demo={"autoplay": False})
+    source = open_source("demo", demo={"autoplay": False})
     try:
         image = source.read().image
     finally:
@@ -545,7 +557,7 @@ def _mat_photo(tmp_path):
 
 
 def test_a_folder_whose_first_file_is_bad_skips_it_for_watch_and_calibrate(tmp_path, capsys):
-    from zonkcam.app.camera import open_camera
+    from zonkcam.app.camera import open_table
     from zonkcam.cli import main
 
     image, cal = _mat_photo(tmp_path)
@@ -557,7 +569,7 @@ def test_a_folder_whose_first_file_is_bad_skips_it_for_watch_and_calibrate(tmp_p
     assert main(["calibrate", "--source", str(folder), "--out", str(out), "--warmup", "1"]) == 0
     assert "00.jpg: empty file; skipped" in capsys.readouterr().err
     said: list[str] = []
-    cam = open_camera(str(folder), calibration=out, say=said.append)
+    cam = open_table(str(folder), calibration=out, say=said.append)
     try:
         assert cam.first.image.shape == image.shape
         assert "00.jpg: empty file; skipped" in said

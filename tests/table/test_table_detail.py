@@ -79,7 +79,7 @@ def test_the_reader_reads_the_dice_from_the_detail(still):
     assert _at_truth(frame, dice) == [d.value for d in frame.truth.dice]
     (first,) = [d for d in dice if d.value == frame.truth.dice[0].value and d.confidence > 0.9]
     x0, y0, x1, y1 = first.bbox
-    seen = reader.recall(first.bbox)
+    seen = first.sight
     assert np.array_equal(seen.crop, crop_die(frame.detail, (2 * x0, 2 * y0, 2 * x1, 2 * y1)))
     # and only a region of it: the same die there, in frame px
     region = (int(x0) - 20, int(y0) - 20, int(x1) + 20, int(y1) + 20)

@@ -16,7 +16,6 @@ from zonkcam.mat.calibrate import calibrate
 from zonkcam.mat.taught import describe, load_taught, taught_dice_path
 from zonkcam.sim.demo_table import DemoTable
 from zonkcam.table.observe import TableWatcher
-from zonkcam.table.reading import SeenDie
 from zonkcam.table.teaching import (
     PLAINLY_OTHER,
     FaceByFace,
@@ -28,22 +27,17 @@ from zonkcam.table.teaching import (
     meeting,
 )
 from zonkcam.testing import TruthReader
-from zonkcam.vision.examples import TaughtDice
+from zonkcam.vision import TaughtDice
 
 
 class _LearningReader:
-    """Stands in for OnnxReader's teaching side: a feature per die box, and each lesson
+    """Stands in for OnnxReader's teaching side (the dice come with their sights), and each lesson
     (its values and whether it came in the eight turns)."""
 
     def __init__(self) -> None:
         self.asking = True
         self.taught: TaughtDice | None = None
         self.lessons: list[tuple[list[int], bool]] = []
-
-    def recall(self, bbox):
-        seed = int(bbox[0]) * 1000 + int(bbox[1])
-        feature = np.random.default_rng(seed).uniform(0, 1, 16).astype(np.float32)
-        return SeenDie(tuple(bbox), feature, np.zeros((64, 64, 3), np.uint8))
 
     def teach(self, seen, values, colours=None, turns=False):
         self.lessons.append((list(values), turns))
@@ -77,7 +71,8 @@ class _Meeting:
         self.table = _table(seed)
         first = self.table.read()
         self.watcher = TableWatcher(
-            calibrate(first.image, self.table.geometry), (reader or TruthReader)(self.table)
+            calibrate(first.image, self.table.geometry),
+            (reader or TruthReader)(self.table, sights=True),
         )
         self.learner = _LearningReader()
         self.teacher = Teacher(self.learner, None, "fp")  # type: ignore[arg-type]

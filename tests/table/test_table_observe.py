@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from zonkcam.game.actions import Landing
+from zonkcam.game import Landing
 from zonkcam.mat.calibrate import calibrate
 from zonkcam.sim.demo_table import DemoTable
 from zonkcam.sim.lens import REALISTIC

@@ -8,9 +8,10 @@ import pytest
 
 from zonkcam.app.loop import TableApp
 from zonkcam.app.main import demo_table
+from zonkcam.app.throw import ThrowState
 from zonkcam.controls import Control, Press
+from zonkcam.game import PRESETS
 from zonkcam.game import actions as A
-from zonkcam.game.rules import PRESETS
 from zonkcam.mat.calibrate import calibrate
 from zonkcam.mat.taught import (
     TaughtDiceError,
@@ -22,13 +23,11 @@ from zonkcam.mat.taught import (
 from zonkcam.record.logged_game import LoggedGame
 from zonkcam.record.store import EventLog
 from zonkcam.table.observe import TableWatcher
-from zonkcam.table.reading import SeenDie
 from zonkcam.table.teaching import Teacher, parse_fix
+from zonkcam.table.zones import Zone
 from zonkcam.testing import TruthReader
-from zonkcam.vision import examples
-from zonkcam.vision.examples import TaughtDice, asked_confidence, turns
-from zonkcam.vision.model import DiceModel
-from zonkcam.vision.reader import read_dice
+from zonkcam.vision import DiceModel, TaughtDice, examples, read_dice
+from zonkcam.vision.examples import asked_confidence, turns
 
 D = 16
 
@@ -335,17 +334,16 @@ def test_the_scorekeepers_fix_of_a_throw():
 
 
 class _LearningReader:
-    """Stands in for OnnxReader's teaching side: a feature per die box."""
+    """Stands in for OnnxReader's teaching side (the dice come with their sights)."""
 
     def __init__(self) -> None:
         self.asking = True
         self.taught: TaughtDice | None = None
-
-    def recall(self, bbox):
-        seed = int(bbox[0]) * 1000 + int(bbox[1])
-        return SeenDie(tuple(bbox), _feature(seed), np.zeros((64, 64, 3), np.uint8))
+        self.lessons: list[tuple[list, list[int]]] = []
+        """Each lesson's sights and values, in order."""
 
     def teach(self, seen, values, colours=None, turns=False):
+        self.lessons.append((list(seen), list(values)))
         if self.taught is None:
             self.taught = TaughtDice()
         return self.taught.teach(np.stack([s.feature for s in seen]), list(values), colours)
@@ -360,7 +358,7 @@ def _table_app(tmp_path, log, throw):
     teacher = Teacher(learner, tmp_path / "taught-dice.npz", "fp")  # type: ignore[arg-type]
     app = TableApp(
         logged,
-        TableWatcher(calibrate(first.image, table.geometry), TruthReader(table)),
+        TableWatcher(calibrate(first.image, table.geometry), TruthReader(table, sights=True)),
         say=lambda line: None,
         teacher=teacher,
     )
@@ -403,10 +401,55 @@ def test_a_corrected_die_is_taught_its_right_value_at_once(tmp_path):
         assert sorted(learner.taught.values.tolist()) == [1, 3, 4, 6, 6]
 
 
+def test_a_correction_is_a_step_of_the_throw_and_the_log_reads_as_before(tmp_path):
+    with EventLog(tmp_path / "g.db") as log:
+        app, reader = _table_app(tmp_path, log, [2, 3, 4, 6, 6])
+        throw = app.throw
+        assert throw is not None and throw.state is ThrowState.PLAYED
+        index = next(i for i, d in enumerate(app.last_settled.dice) if d.value == 2)
+        tapped = app.last_settled.dice[index]
+        app.handle(Press(Control.TAP_DIE, index))
+        app.handle(Press(Control.DIGIT, 1))
+        assert app.throw is throw and throw.state is ThrowState.CORRECTED  # the same throw
+        assert throw.is_last(len(app.logged.game.events))
+        assert reader.lessons == [([tapped.sight], [1])]
+        kinds = [type(a).__name__ for a in log.actions(app.logged.game_id)]
+        assert kinds[-3:] == ["Roll", "Undo", "Roll"]  # what the log says of a correction
+        assert app.play(A.Keep((1,)))  # the scorekeeper builds on it: confirmed, taught
+        assert throw.state is ThrowState.TAUGHT
+        dice = throw.report.dice
+        rest = [d for k, d in enumerate(dice) if k != index and d.zone is Zone.ROLLING]
+        assert [s for s, _ in reader.lessons[1:]] == [[d.sight for d in rest]]
+
+
+def test_a_confirmed_throw_is_taught_with_the_sights_its_report_carried(tmp_path):
+    with EventLog(tmp_path / "g.db") as log:
+        app, reader = _table_app(tmp_path, log, [1, 1, 1, 5, 5])
+        report = app.last_settled
+        app.handle(Press(Control.BANK))
+        assert app.logged.state.players[0].score == 1100
+        ((sights, values),) = reader.lessons
+        assert values == [d.value for d in report.rolled]
+        assert all(
+            s is d.sight and s is not None for s, d in zip(sights, report.rolled, strict=True)
+        )
+        assert app.throw is not None and app.throw.state is ThrowState.TAUGHT
+
+
+def test_an_undo_withdraws_the_throw_in_play(tmp_path):
+    with EventLog(tmp_path / "g.db") as log:
+        app, reader = _table_app(tmp_path, log, [1, 1, 5, 2, 3])
+        assert app.throw is not None and app.throw.state is ThrowState.PLAYED
+        app.handle(Press(Control.UNDO))
+        assert app.throw is None
+        app.handle(Press(Control.UNDO))  # nothing more to withdraw: nothing taught
+        assert reader.lessons == []
+
+
 # -- the shipped reader and the CLI -------------------------------------------------------
 
 
-def test_the_table_reader_remembers_what_it_read_and_learns_it(tmp_path):
+def test_the_table_reader_gives_each_die_its_sight_and_learns_it(tmp_path):
     from zonkcam.table.reading import OnnxReader
     from zonkcam.table.teaching import open_teacher
 
@@ -422,7 +465,7 @@ def test_the_table_reader_remembers_what_it_read_and_learns_it(tmp_path):
     cal = tmp_path / "calibration.json"
     teacher = open_teacher(reader, cal, say=lines.append)
     assert teacher is not None and lines == []
-    seen = [reader.recall(d.bbox) for d in dice]
+    seen = [d.sight for d in dice]
     assert all(s is not None for s in seen)
     n = 8 * len(dice)  # each crop in its eight turns
     assert teacher.teach(seen, [d.value for d in dice], turns=True) == n

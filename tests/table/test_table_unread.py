@@ -8,8 +8,8 @@ import pytest
 
 from zonkcam.app.loop import TableApp
 from zonkcam.controls import Control, Press
+from zonkcam.game import PRESETS
 from zonkcam.game import actions as A
-from zonkcam.game.rules import PRESETS
 from zonkcam.mat.calibrate import calibrate
 from zonkcam.record.logged_game import LoggedGame
 from zonkcam.record.store import EventLog

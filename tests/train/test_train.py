@@ -20,8 +20,8 @@ from zonkcam import cli  # noqa: E402
 from zonkcam.sim import renderer  # noqa: E402
 from zonkcam.train import data as D  # noqa: E402
 from zonkcam.train import run as R  # noqa: E402
-from zonkcam.vision.model import DETECTOR_FILE, MODEL_DIR, load_model  # noqa: E402
-from zonkcam.vision.reader import read_dice  # noqa: E402
+from zonkcam.vision import load_model, read_dice  # noqa: E402
+from zonkcam.vision.model import DETECTOR_FILE, MODEL_DIR  # noqa: E402
 
 
 def _labelled_set(root: Path, sources: dict[str, int]) -> Path:

@@ -2,7 +2,8 @@
 
 import pytest
 
-from zonkcam.train.metrics import Tally, flagged, iou, match
+from zonkcam.train.metrics import Tally, flagged, match
+from zonkcam.vision.geometry import box_iou as iou
 
 
 def test_iou():

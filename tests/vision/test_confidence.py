@@ -11,9 +11,9 @@ import pytest
 from zonkcam import cli
 from zonkcam.sim import renderer
 from zonkcam.train.confidence import KeptDice, fit, flags, nll
+from zonkcam.vision import load_model, read_dice
 from zonkcam.vision.confidence import FEATURES, IDENTITY, Calibration, features
-from zonkcam.vision.model import CONFIDENCE_FILE, DETECTOR_FILE, MODEL_DIR, VALUES_FILE, load_model
-from zonkcam.vision.reader import read_dice
+from zonkcam.vision.model import CONFIDENCE_FILE, DETECTOR_FILE, MODEL_DIR, VALUES_FILE
 
 PROBS = np.array([[0.1, 0.02, 0.8, 0.02, 0.02, 0.02, 0.02], [0.0, 0.5, 0.5, 0, 0, 0, 0]])
 

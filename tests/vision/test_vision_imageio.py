@@ -6,13 +6,8 @@ import cv2
 import numpy as np
 import pytest
 
-from zonkcam.vision.imageio import (
-    ImageFileError,
-    image_size,
-    jpeg_size,
-    load_image,
-    load_image_scaled,
-)
+from zonkcam.vision import ImageFileError, load_image
+from zonkcam.vision.imageio import image_size, jpeg_size, load_image_scaled
 
 
 def _jpeg(tmp_path, name="a.jpg"):

@@ -12,26 +12,18 @@ import pytest
 from zonkcam import cli
 from zonkcam.display.view import CONFIRM_BELOW
 from zonkcam.sim import renderer
-from zonkcam.train.metrics import iou
+from zonkcam.vision import DiceModel, ReaderSettings, load_model, read_dice
 from zonkcam.vision.confidence import FEATURES
-from zonkcam.vision.model import (
-    CONFIDENCE_FILE,
-    DETECTOR_FILE,
-    MODEL_DIR,
-    VALUES_FILE,
-    DiceModel,
-    load_model,
-)
+from zonkcam.vision.geometry import box_iou as iou
+from zonkcam.vision.model import CONFIDENCE_FILE, DETECTOR_FILE, MODEL_DIR, VALUES_FILE
 from zonkcam.vision.reader import (
     DEFAULT_SETTINGS,
     MAX_DET_SIZE,
     MIN_DET_SIZE,
     Die,
-    ReaderSettings,
     detector_scale,
     min_kept_heat,
     nms,
-    read_dice,
     second_look_regions,
 )
 

@@ -1,15 +1,11 @@
-"""The camera side of the table, built one way for ``zonkcam play`` and ``zonkcam watch``:
-the source a spec names (the demo table where there is no camera), its first frame, the
-calibration (the demo table calibrates itself from its empty mat), the reader sized by
-it, and the source kept going when it fails.
-
-:func:`open_source` opens any --source spec: a camera, video file or folder from
-zonkcam.sources, or the demo table from the simulator (zonkcam.sim), which only the app
-opens."""
+"""The camera side of the table, opened one way for ``zonkcam play`` and ``zonkcam watch``
+(:func:`open_table`): the source a --source spec names (zonkcam.sources' registry: the
+demo table where there is no camera), its first frame, the calibration (the demo table
+calibrates itself from its empty mat), the reader sized by it, the teacher of the table's
+dice, and the source kept going when it fails."""
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -34,54 +30,15 @@ from zonkcam.sources import (
     FrameSource,
     ResilientSource,
     first_frame,
+    open_source,
+    open_spec,
     resilient,
 )
 from zonkcam.table.reading import OnnxReader
+from zonkcam.table.teaching import Teacher, open_teacher
 
 if TYPE_CHECKING:
     from zonkcam.sim.demo_table import DemoTable
-
-SPECS = "auto, pi, demo, demo:realistic, usb[:N], a video file or a folder of images"
-"""The --source specs open_source() takes, as its message for an unknown one says them."""
-
-
-def open_source(
-    spec: str,
-    *,
-    size: tuple[int, int] = (1280, 960),
-    seed: int = 0,
-    demo: dict[str, Any] | None = None,
-) -> FrameSource:
-    """The source a --source spec names: ``auto``, the demo table (``demo``,
-    ``demo:LOOK``, ``demo:MAT``, ``demo:LOOK:MAT``), or a camera, video file or folder of
-    images (zonkcam.sources.open_source).
-
-    ``auto`` takes the Pi camera where picamera2 imports and a camera starts, and
-    otherwise the demo table. `size`: the frame size asked of a USB camera; `seed` and
-    `demo` (keyword arguments of :class:`~zonkcam.sim.demo_table.DemoTable`): the demo
-    table's."""
-    if spec == "auto":
-        if sources.picamera2_available():
-            try:
-                return sources.open_source("pi", size=size)
-            except CameraError as exc:
-                print(f"zonkcam: {exc}; using the demo table", file=sys.stderr)
-        spec = "demo"
-    kind, _, arg = spec.partition(":")
-    if kind == "demo":
-        return open_demo_table(f"demo:{arg}" if arg else "demo", seed=seed, **(demo or {}))
-    return sources.open_source(spec, size=size, known=SPECS)
-
-
-def open_demo_table(spec: str = "demo", *, seed: int = 0, **options: Any) -> DemoTable:
-    """The demo table a ``demo[:LOOK][:MAT]`` spec names (`options`: the rest of
-    DemoTable's keyword arguments): the app's one door to the simulator's table
-    (tests/test_layout.py), opened only when one is asked for."""
-    from zonkcam.sim.demo_table import DemoTable
-    from zonkcam.sim.lens import demo_of
-
-    look, mat = demo_of(spec)
-    return DemoTable(seed=seed, look=look, geometry=mat, **options)
 
 
 @dataclass
@@ -93,11 +50,16 @@ class TableCamera:
     reader: OnnxReader
     seed: int = 0
     demo_options: dict[str, Any] = field(default_factory=dict)
+    demo_table: DemoTable | None = None
+    """The demo table where the source is it (as the sources' registry opened it)."""
+    teacher: Teacher | None = None
+    """What teaches the reader the table's dice (None: not asked for, or the value net
+    cannot learn)."""
 
     @property
     def demo(self) -> bool:
         """Whether the source is the demo table."""
-        return bool(getattr(self.source, "demo", False))
+        return self.demo_table is not None
 
     def keep_going(self, camera_tries: int | None = None) -> ResilientSource:
         """The source, reopened from its spec whenever it fails: a camera given up after
@@ -109,7 +71,7 @@ class TableCamera:
             return ResilientSource(lambda: source, source=source)
         return resilient(
             source,
-            lambda: open_source(source.spec, seed=self.seed, demo=self.demo_options),
+            lambda: open_spec(source.spec, seed=self.seed, demo=self.demo_options).source,
             camera_tries,
         )
 
@@ -131,28 +93,35 @@ def size_problem(item: Frame | CameraProblem, calibration: Calibration) -> str |
     return f"the frames are {size[0]}x{size[1]} but the calibration is for {w}x{h}: {again}"
 
 
-def open_camera(
+def open_table(
     spec: str,
     *,
     calibration: str | Path | None,
     model_dir: Path | None = None,
-    threads: int = 1,
+    threads: int | None = None,
     seed: int = 0,
     demo_options: dict[str, Any] | None = None,
+    teach: Callable[[str], None] | None = None,
+    forget_dice: bool = False,
     say: Callable[[str], None] = lambda text: None,
 ) -> TableCamera:
     """Open the source `spec` names (`demo_options`: how the demo table is made), read its
     first frame and calibrate: `calibration` (a file; None: the default file, or for the
-    demo table its own calibration from that frame). One line for anything wrong."""
-    source = open_source(spec, seed=seed, demo=demo_options)
+    demo table its own calibration from that frame); then the reader, and given `teach`
+    (where the teacher's lines go) its teacher: the table's taught dice, kept beside the
+    calibration (forgotten first with `forget_dice`); the demo table's rendered dice for
+    this run only, never on disk. `say`: where the lines about opening go. One line for
+    anything wrong."""
+    opened = open_spec(spec, seed=seed, demo=demo_options)
+    source, demo_table = opened.source, opened.demo_table
     say(f"reading {source.name}")
     try:
         first = first_frame(source, say)
         if first is None:
             raise UserError(f"{source.name} gave no frame")
-        if getattr(source, "demo", False) and calibration is None:
+        if demo_table is not None and calibration is None:
             try:
-                cal = calibrate(first.image, source.geometry)
+                cal = calibrate(first.image, demo_table.geometry)
             except CalibrationError as exc:  # pragma: no cover - the demo mat is always seen
                 raise UserError(f"the demo table could not calibrate: {exc}") from None
         else:
@@ -174,13 +143,19 @@ def open_camera(
                     f"scaled to these {size[0]}x{size[1]} ones"
                 )
         reader = OnnxReader.for_table(cal, model_dir, threads)
+        teacher = None
+        if teach is not None:
+            kept = None if demo_table is not None else calibration or default_calibration_path()
+            teacher = open_teacher(reader, kept, forget_dice, say=teach)
     except CameraError as exc:
         source.close()
         raise UserError(f"{source.name}: {exc}") from None
     except BaseException:
         source.close()
         raise
-    return TableCamera(source, first, cal, reader, seed, dict(demo_options or {}))
+    return TableCamera(
+        source, first, cal, reader, seed, dict(demo_options or {}), demo_table, teacher
+    )
 
 
 def grab_frame(
@@ -195,8 +170,7 @@ def grab_frame(
         if not sources.picamera2_available():
             raise CameraError("no camera: picamera2 is not installed (not a Raspberry Pi?)")
         spec = "pi"
-    demo = spec.partition(":")[0] == "demo"
-    src = open_source(spec, demo={"autoplay": False}) if demo else open_source(spec)
+    src = open_source(spec, demo={"autoplay": False})  # the demo table stands still
     try:
         frame = None
         for _ in range(max(1, warmup)):

@@ -10,12 +10,16 @@ and the rules engine do the rest, exactly as for real players.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
 from zonkcam.app.players import AutoPlayer
 from zonkcam.controls import BANK, ROLL, Control, Press
 from zonkcam.game.state import GameState, Phase
-from zonkcam.sim.demo_table import DemoTable, DemoTruth
 from zonkcam.table.zones import TableDie
+from zonkcam.vision.geometry import die_at_box
+
+if TYPE_CHECKING:
+    from zonkcam.sim.demo_table import DemoTable, DemoTruth
 
 
 class DemoDriver:
@@ -93,13 +97,9 @@ def confirm_from_truth(dice: Sequence[TableDie], truth: DemoTruth | None) -> lis
 
 
 def _drawn_value(bbox: Sequence[float], truth: DemoTruth | None) -> int | None:
-    """The value of the die the demo table drew where ``bbox`` is (centres within half a
-    die), or None."""
+    """The value of the die the demo table drew where ``bbox`` is (geometry.die_at_box),
+    or None."""
     if truth is None:
         return None
-    cx, cy = (bbox[0] + bbox[2]) / 2, (bbox[1] + bbox[3]) / 2
-    near = max(bbox[2] - bbox[0], bbox[3] - bbox[1]) / 2
-    for die, box in zip(truth.dice, truth.boxes, strict=False):
-        if abs((box[0] + box[2]) / 2 - cx) <= near and abs((box[1] + box[3]) / 2 - cy) <= near:
-            return die.value
-    return None
+    k = die_at_box(truth.boxes[: len(truth.dice)], bbox)
+    return None if k is None else truth.dice[k].value

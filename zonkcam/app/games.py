@@ -11,8 +11,11 @@ from zonkcam.game import actions as A
 from zonkcam.game.errors import TableError
 from zonkcam.game.names import escaped, quoted
 from zonkcam.game.rules import RuleSet
+from zonkcam.game.state import GameState
 from zonkcam.record.logged_game import LoggedGame, saved_game
-from zonkcam.record.store import EventLog, GameRecord, StoreError
+from zonkcam.record.store import EventLog, GameRecord, StoreError, local_time
+from zonkcam.review.dice import Pool, pools
+from zonkcam.review.night import GameReview, review_game
 
 DEMO_PLAYERS = ("Ann", "Bob", "Cy")
 
@@ -109,3 +112,21 @@ def past_zonk_names(log: EventLog, *, demo: bool = False) -> list[tuple[str, str
             continue
         out += reversed([(a.player, a.name) for a in actions if isinstance(a, A.ZonkName)])
     return out
+
+
+def finished_charts(logged: LoggedGame, state: GameState) -> tuple[GameReview, list[Pool]] | None:
+    """The finished game's charts (SELECT on the game-over screen): the game played back
+    from the log, and the dice of the night's games (those that began on the day this one
+    began, the demo's with the demo's) on tables that throw as many dice; None before the
+    game is over. Raises StoreError or TableError when the log cannot be read."""
+    if logged.game_id is None or not state.finished:
+        return None
+    log, game_id = logged.log, logged.game_id
+    with log.snapshot():  # one moment of the log (another zonkcam may play on)
+        review = review_game(game_id, state.rules, log.actions(game_id), log.action_times(game_id))
+        night = local_time(log.began().get(game_id), "%Y-%m-%d")  # this game's
+        tonight = log.games_of(night, logged.demo)
+        # only tables that throw as many dice: five are never pooled with six
+        others = [n for n in tonight if n != game_id and log.rules(n).dice == state.rules.dice]
+        actions = [a for n in others for a in saved_game(log, n)[0].events]
+    return review, pools(actions + review.actions)

@@ -2,7 +2,9 @@
 
 Each frame goes ``camera -> TableWatcher (settled roll?) -> TableFlow (which action?)
 -> LoggedGame (rules + event log) -> GameScreen (what everyone sees)``; button presses
-and keys go ``GameScreen.commands() -> action_for -> LoggedGame``. In the demo, a
+and keys go ``GameScreen.commands() -> action_for -> LoggedGame``. Each throw the table
+reports lives as a :class:`~zonkcam.app.throw.Throw` (seen, held for a value, played,
+corrected, confirmed, taught), which the app drives. In the demo, a
 :class:`~zonkcam.app.demo.DemoDriver` plays the automatic players at the demo table.
 """
 
@@ -12,48 +14,65 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
 import cv2
+import numpy as np
 
+from zonkcam.app.announce import Announcer, turns_played
 from zonkcam.app.demo import DemoDriver
-from zonkcam.app.flow import AskValues, Question, TableFlow, roll_of, unread_words
+from zonkcam.app.flow import AskValues, Question, TableFlow, unread_words
+from zonkcam.app.games import finished_charts
+from zonkcam.app.keys import Answer, DieValue, Keys
+from zonkcam.app.throw import Throw, ThrowState, correction
 from zonkcam.controls import Control, Press, action_for
 from zonkcam.display.game_screen import Charts, GameScreen, turn_in_play
 from zonkcam.display.view import CameraView
 from zonkcam.game import actions as A
 from zonkcam.game.errors import TableError
 from zonkcam.game.state import GameState
-from zonkcam.record.logged_game import LoggedGame, saved_game
+from zonkcam.record.logged_game import LoggedGame
 from zonkcam.record.photos import RollPhotos
-from zonkcam.record.store import StoreError, local_time
-from zonkcam.review.dice import pools
-from zonkcam.review.night import review_game
+from zonkcam.record.store import StoreError
 from zonkcam.sources import CameraProblem, Frame
 from zonkcam.table.observe import TableEvent, TableReport, TableWatcher
-from zonkcam.table.reading import SeenDie
 from zonkcam.table.teaching import Teacher
 from zonkcam.table.tracking import Change
-from zonkcam.table.zones import TableDie, Zone
+from zonkcam.table.zones import TableDie
 
-EVERYONE = {Control.DRANK: A.Drunk, Control.HANDED: A.HandedOut, Control.RULED: A.RuleMade}
-"""Keys whose digit 0 names everyone: what each settles."""
-NAMING = (Control.SPACED, Control.CHOOSE, *EVERYONE)
-"""Keys whose next digit names a player (scoreboard order)."""
+CAMERA_TROUBLE = (TableEvent.CAMERA_MOVED, TableEvent.CAMERA_PROBLEM)
+"""Table reports whose message is news for the log as well as the screen."""
 
 
 @dataclass
-class _ReadRoll:
-    """The last roll played from the camera, as read: its dice and the reader's features
-    of them, waiting for the scorekeeper to confirm it (A confirmation is an action on
-    that very roll: a keep taken from it or a bank of it, from the buttons, keys or the
-    dice slid into the keep strip - the players building on the values on the screen; or
-    a die corrected. The passage of time confirms nothing: a roll undone, re-thrown or
-    zonked with nobody's say teaches nothing.)"""
+class Shown:
+    """What the camera view shows: the last frame, and the dice the table last settled on
+    (None while they move)."""
 
-    events: int
-    """The game's event count right after the roll: it is still the last action."""
-    dice: list[TableDie]
-    seen: list[SeenDie | None]
-    taught: set[int] = field(default_factory=set)
-    """The dice (indexes) already taught at a correction."""
+    frame: Frame | None = None
+    settled: TableReport | None = None
+    settled_in: tuple | None = None
+    """The turn (:func:`~zonkcam.display.game_screen.turn_in_play`) in which ``settled``
+    was thrown (None: before any throw of the turn it was seen in): once it is over, the
+    screen shows those dice without their values."""
+
+    def lies(self, report: TableReport, state: GameState, *, thrown: bool = False) -> None:
+        """``report`` is what lies on the table now: a throw (``thrown``: one waiting for
+        values), or dice of the turn in play (moved, kept, picked up); before the turn's
+        first throw, what lies there is the last turn's (a bank's dice, a zonk's), shown
+        without values."""
+        ours = thrown or report.change is Change.ROLL or state.turn.rolls > 0
+        self.settled = report
+        self.settled_in = turn_in_play(state) if ours else None
+
+    def read_late(self, report: TableReport) -> None:
+        """A later look read dice left unread: shown (nothing is played)."""
+        if self.settled is not None:
+            self.settled = replace(self.settled, dice=report.dice, unread=report.unread)
+
+    def view(self, state: GameState) -> CameraView:
+        """The camera view in ``state``: the dice of a turn that is over without values."""
+        seen = self.settled.dice if self.settled is not None else ()
+        frame = self.frame.image if self.frame is not None else None
+        passed = bool(seen) and self.settled_in != turn_in_play(state)
+        return CameraView(frame, seen, earlier_turn=passed)
 
 
 @dataclass
@@ -66,29 +85,18 @@ class TableApp:
     """Where the game log goes line by line (the terminal, or the journal)."""
     flow: TableFlow = field(default_factory=TableFlow)
     quit: bool = False
-    turns: int = 0
-    """Turns played in this game (resumed ones counted): the number of its last turn's
-    screenshot, ``game-NNNN/turn-NNNN.png`` (headless)."""
-    camera_ok: bool = True
-    last_frame: Frame | None = None
-    last_settled: TableReport | None = None
-    settled_in: tuple | None = None
-    """The turn (:func:`~zonkcam.display.game_screen.turn_in_play`) in which
-    :attr:`last_settled` was thrown (None: before any throw of the turn it was seen in):
-    once it is over, the screen shows those dice without their values."""
-    naming: Control | None = None
-    """SPACED or CHOOSE: waiting for the player's number."""
+    shown: Shown = field(default_factory=Shown)
+    """What the camera view shows: the last frame, the dice the table last settled on."""
     new_game_wanted: bool = False
     """ROLL was pressed on the game-over screen: the table wants a new game, same players."""
     players_wanted: bool = False
     """BANK was pressed on the game-over screen: the table wants a new game, with the
     players seated anew (the set-up screen, :class:`~zonkcam.display.setup.SeatPlayers`)."""
-    correcting: int | None = None
-    """The die (index in the last settled report) the scorekeeper tapped to correct."""
-    waiting: TableReport | None = None
-    """A throw reported with dice no read could read, held until their values are given
-    (typed, tapped, or read by a later look of the camera), then played; a new throw
-    takes its place."""
+    keys: Keys = field(default_factory=Keys)
+    """The question the scorekeeper's last key asked (which player? which value?)."""
+    throw: Throw | None = None
+    """The latest throw: held for values, or played (until it is built on, undone or
+    thrown over; a throw nobody confirmed teaches nothing)."""
     photos: RollPhotos | None = None
     """Where each roll's settled frame is kept (None: nowhere)."""
     unwatched: bool = False
@@ -98,71 +106,46 @@ class TableApp:
     as in the demo, whose automatic players confirm nothing)."""
 
     def __post_init__(self) -> None:
-        self._unsaved: str | None = None
-        """Why the last action could not be saved, said once while saves go on failing."""
-        self._printed = len(self.logged.state.log)
-        self.turns = _turns_played(self.logged.state)
-        self._turn_shot = False
-        self._roll: _ReadRoll | None = None
+        self.out = Announcer.of(self.logged.state, self.say, self.screen)
+        """What the table says, and the turns played."""
         if self.screen is not None and self.screen.charts_of is None:
             self.screen.charts_of = self.charts
 
+    @property
+    def last_settled(self) -> TableReport | None:
+        """The dice the table last settled on, as shown (None while they move)."""
+        return self.shown.settled
+
+    @property
+    def turns(self) -> int:
+        """Turns played in this game (resumed ones counted)."""
+        return self.out.turns
+
+    @property
+    def waiting(self) -> TableReport | None:
+        """The throw held for the values of its unread dice (None: none is held)."""
+        held = self._held()
+        return held.report if held is not None else None
+
     def charts(self, state: GameState) -> Charts | None:
-        """The finished game's charts (SELECT on the game-over screen): the game played
-        back from the log, and the dice of the night's games (those that began on the day
-        this one began, the demo's with the demo's) on tables that throw as many dice;
-        None, with a message, if the log cannot be read."""
-        logged = self.logged
-        if logged.game_id is None or not state.finished:
-            return None
-        log, game_id = logged.log, logged.game_id
+        """The finished game's charts (None, said, if the log cannot be read)."""
         try:
-            with log.snapshot():  # one moment of the log (another zonkcam may play on)
-                review = review_game(
-                    game_id, state.rules, log.actions(game_id), log.action_times(game_id)
-                )
-                night = local_time(log.began().get(game_id), "%Y-%m-%d")  # this game's
-                tonight = log.games_of(night, logged.demo)
-                # only tables that throw as many dice: five are never pooled with six
-                others = [
-                    n for n in tonight if n != game_id and log.rules(n).dice == state.rules.dice
-                ]
-                actions = [a for n in others for a in saved_game(log, n)[0].events]
+            return finished_charts(self.logged, state)
         except (StoreError, TableError) as exc:
-            self._message(f"no charts: {exc}")
+            self.out.message(f"no charts: {exc}")
             return None
-        return review, pools(actions + review.actions)
 
     def next_game(self, logged: LoggedGame) -> None:
         """Carry on at the same table with a new game (the demo's next game)."""
-        self.logged, self.flow, self.last_settled = logged, TableFlow(), None
-        self.settled_in = None
+        self.logged, self.flow, self.shown = logged, TableFlow(), Shown(self.shown.frame)
         self.new_game_wanted = self.players_wanted = False
-        self._printed = 0
-        self.turns = _turns_played(logged.state)
-        self._print_log(logged.state)
+        self.out.new_game(logged.state)
 
     def tick(self, item: Frame | CameraProblem) -> None:
         """Handle one frame (or camera problem): observe, play, take input, draw."""
-        if isinstance(item, CameraProblem):
-            self.camera_ok = False
-            if not item.repeat:
-                again = (
-                    ""
-                    if item.final
-                    else (
-                        f" (trying again in {item.retry_in_s:g} s)"
-                        if item.retry_in_s
-                        else " (skipped)"
-                    )
-                )
-                lost = "camera lost" if item.lost else "camera"
-                self._message(f"{lost}: {item.message}{again}")
-        else:
-            if not self.camera_ok:
-                self.camera_ok = True
-                self._message("camera is back")
-            self.last_frame = item
+        self.out.camera(item)
+        if isinstance(item, Frame):
+            self.shown.frame = item
             for report in self.watcher.process(item):
                 self._observe(report)
         commands = self.screen.commands() if self.screen is not None else []
@@ -171,321 +154,184 @@ class TableApp:
         for command in commands:
             self.handle(command)
         if self.screen is not None and (
-            not self.unwatched or self._turn_shot or self.screen.window.due()
+            not self.unwatched or self.out.turn_shot or self.screen.window.due()
         ):
-            seen = self.last_settled.dice if self.last_settled is not None else ()
-            frame = self.last_frame.image if self.last_frame is not None else None
-            passed = bool(seen) and self.settled_in != turn_in_play(self.logged.state)
-            self.screen.draw(self.logged.state, CameraView(frame, seen, earlier_turn=passed))
-            if self._turn_shot and self.screen.window.headless:
-                self.screen.window.screenshot(self.turn_shot_name())  # with its banner
-            self._turn_shot = False
+            self._draw(self.screen)
 
-    def turn_shot_name(self) -> str:
-        """Where the screenshot of the turn just played goes, in the screenshots folder:
-        each game's turns in a folder of its own (``game-0013/turn-0001.png``)."""
-        game = self.logged.game_id
-        folder = f"game-{game:04d}/" if game is not None else ""
-        return f"{folder}turn-{self.turns:04d}.png"
+    def _draw(self, screen: GameScreen) -> None:
+        screen.draw(self.logged.state, self.shown.view(self.logged.state))
+        if self.out.turn_shot and screen.window.headless:  # with its banner
+            screen.window.screenshot(self.out.turn_shot_name(self.logged.game_id))
+        self.out.turn_shot = False
 
     def play(self, action: A.Action) -> bool:
-        turns_before = sum(p.turns for p in self.logged.state.players)
-        confirms = isinstance(action, A.Keep | A.Bank) and self._roll_is_last()
+        """Play ``action`` in the game: a keep or bank of the throw in play confirms it (and
+        the table learns it); an undo withdraws it. Whether the game took it."""
+        throw, events = self.throw, len(self.logged.game.events)
+        confirms = throw is not None and throw.built_on(action, events)
+        if not self._accept(action):
+            return False
+        if confirms:
+            throw.confirm()
+            throw.teach(self.teacher)
+        elif isinstance(action, A.Undo):
+            self.throw = self._held()  # a throw in the game withdrawn: it teaches nothing
+        return True
+
+    def _accept(self, action: A.Action) -> bool:
+        """``action`` into the game and its log, said and shown: whether it was taken."""
+        turns_before = turns_played(self.logged.state)
         try:
             state = self.logged.play(action)
         except TableError as exc:  # refused: nothing changed
-            self._message(str(exc))
+            self.out.message(str(exc))
             return False
         except StoreError as exc:  # not saved: nothing changed; tried again by the next
-            if str(exc) != self._unsaved:  # said once, not at every frame that retries
-                self._message(str(exc))
-            self._unsaved = str(exc)
+            self.out.not_saved(str(exc))
             return False
-        self._unsaved = None
-        if confirms:
-            self._learn_roll()
-        elif isinstance(action, A.Undo):
-            self._roll = None  # the roll withdrawn (a correction remembers it again)
-        if self.screen is not None:
-            self.screen.played(state)
-        self._print_log(state)
-        if sum(p.turns for p in state.players) != turns_before or state.finished:
-            self.turns += 1
-            self._turn_shot = True
+        self.out.played(state, turns_before)
         return True
 
     def _observe(self, report: TableReport) -> None:
         if report.event is TableEvent.BLOCKED and self.screen is not None:
             self.screen.message = report.message  # on screen only: it is not news for the log
-        elif (
-            report.event in (TableEvent.CAMERA_MOVED, TableEvent.CAMERA_PROBLEM) and report.message
-        ):
-            self._message(report.message)
+        elif report.event in CAMERA_TROUBLE and report.message:
+            self.out.message(report.message)
         if report.event in (TableEvent.ROLLING, TableEvent.SPINNING):
-            self.last_settled = None  # the marks would sit where the dice were
+            self.shown.settled = None  # the marks would sit where the dice were
         if report.event is not TableEvent.SETTLED:
             return
         if report.change is Change.READ:
             self._read_late(report)
             return
-        self._settled(report)
+        self.shown.lies(report, self.logged.state)
         self._act_on(report)
 
-    def _settled(self, report: TableReport, *, thrown: bool = False) -> None:
-        """``report`` is what lies on the table now: a throw (``thrown``: one waiting for
-        values), or dice of the turn in play (moved, kept, picked up); before the turn's
-        first throw, what lies there is the last turn's (a bank's dice, a zonk's), shown
-        without values."""
-        state = self.logged.state
-        ours = thrown or report.change is Change.ROLL or state.turn.rolls > 0
-        self.last_settled = report
-        self.settled_in = turn_in_play(state) if ours else None
-
-    def _act_on(self, report: TableReport) -> None:
-        """Play what a settled report stands for (or ask what it leaves open)."""
-        if report.change in (Change.ROLL, Change.MOVED):
-            self.waiting = None  # thrown again: a throw waiting for values is dropped
+    def _act_on(self, report: TableReport, held: Throw | None = None) -> None:
+        """Play what a settled report stands for (or ask what it leaves open); ``held``:
+        the held throw the report is, its values all given now."""
+        if report.change in (Change.ROLL, Change.MOVED) and self._held() is not None:
+            self.throw = None  # thrown again: a throw waiting for values is dropped
         for outcome in self.flow.on_report(report, self.logged.state):
             if isinstance(outcome, AskValues):
-                self.waiting = report
+                self.throw = (held or Throw(report)).hold()
             if isinstance(outcome, Question):
-                self._message(outcome.text)
+                self.out.message(outcome.text)
             elif self.play(outcome) and isinstance(outcome, A.Roll):
                 self._keep_photo(report.dice)
-                self._remember_roll(report.rolled)
+                self.throw = (held or Throw(report)).played(len(self.logged.game.events))
+
+    def _held(self) -> Throw | None:
+        throw = self.throw
+        return throw if throw is not None and throw.state is ThrowState.HELD else None
 
     def _read_late(self, report: TableReport) -> None:
         """A later look read dice the last report left unread. A throw still waiting for
         them takes their values and is played; otherwise (answered already, or thrown
         again) the screen shows them and nothing is played."""
-        held = self.waiting
+        held = self._held()
         if held is None:
-            if self.last_settled is not None:
-                self.last_settled = replace(
-                    self.last_settled, dice=report.dice, unread=report.unread
-                )
+            self.shown.read_late(report)
             return
-        now = list(held.dice)
-        for k, d in enumerate(now):
-            if d.unread:
-                match = _same_place(d, report.dice)
-                if match is not None and match.known:
-                    now[k] = match
-        self._update_waiting(replace(held, dice=tuple(now)))
+        held.read_late(report.dice)
+        self._update_held(held)
 
-    def _update_waiting(self, held: TableReport) -> None:
+    def _update_held(self, held: Throw) -> None:
         """The held throw with some of its values given: played once none is missing."""
-        left = sum(d.unread and d.zone is Zone.ROLLING for d in held.dice)
-        held = replace(held, unread=left)
-        self._settled(held, thrown=True)
-        if left:
-            self.waiting = held
+        self.shown.lies(held.report, self.logged.state, thrown=True)
+        if held.missing:
             who = self.logged.state.player
             name = self.logged.state.shown_name(who) if who is not None else "the player"
-            self._message(unread_words(left, name))
+            self.out.message(unread_words(held.missing, name))
             return
-        self.waiting = None
-        self._act_on(replace(held, change=Change.ROLL))
+        self.throw = None
+        self._act_on(replace(held.report, change=Change.ROLL), held)
 
     def _give_value(self, index: int, value: int) -> bool:
         """The scorekeeper gave die ``index`` of the held throw its value: True when that
         die is one of the held throw's."""
-        held = self.waiting
-        if held is None or not 0 <= index < len(held.dice):
-            return False
-        die = held.dice[index]
-        if die.zone is not Zone.ROLLING:
+        held = self._held()
+        die = held.give(index, value) if held is not None else None
+        if held is None or die is None:
             return False
         self.watcher.confirm(die.bbox, value)
-        dice = list(held.dice)
-        dice[index] = die.confirmed(value)
-        self._update_waiting(replace(held, dice=tuple(dice)))
+        self._update_held(held)
         return True
 
-    def _remember_roll(self, rolled: Sequence[TableDie]) -> None:
-        """Keep the features the reader read this roll's dice with, for the scorekeeper's
-        confirmation (a later read of other dice must not stand in for them)."""
-        if self.teacher is None:
-            return
-        seen = [self.teacher.reader.recall(d.bbox) for d in rolled]
-        self._roll = _ReadRoll(len(self.logged.game.events), list(rolled), seen)
-
-    def _roll_is_last(self) -> bool:
-        return self._roll is not None and self._roll.events == len(self.logged.game.events)
-
-    def _learn_roll(self) -> None:
-        """The scorekeeper built on the roll as shown (kept from it, or banked it): its dice
-        are confirmed, the corrected ones already taught at their correction."""
-        roll, self._roll = self._roll, None
-        if roll is None or self.teacher is None:
-            return
-        todo = [
-            (s, d)
-            for k, (s, d) in enumerate(zip(roll.seen, roll.dice, strict=True))
-            if s is not None and not d.cocked and k not in roll.taught
-        ]
-        if todo:
-            self.teacher.teach(
-                [s for s, _ in todo], [d.value for _, d in todo], [d.color for _, d in todo]
-            )
-
-    def _learn_fix(self, k: int, value: int) -> None:
-        """A die the scorekeeper corrected: taught at once with its right value."""
-        roll = self._roll
-        if roll is None or self.teacher is None or not 0 <= k < len(roll.seen):
-            return
-        seen = roll.seen[k]
-        if seen is not None:
-            self.teacher.teach([seen], [value], [roll.dice[k].color])
-            roll.taught.add(k)
+    def _correct(self, index: int, value: int) -> None:
+        """The scorekeeper fixes a misread die of the last roll, as the dice lie on the
+        table: the game takes the corrected roll (its log says: the roll undone, the
+        corrected roll played), and the throw in play takes the step."""
+        events, rules = self.logged.game.events, self.logged.state.rules
+        fix = correction(self.shown.settled, index, value, events, rules.points.colour_pairs > 0)
+        if isinstance(fix, str):
+            return self.out.message(fix)
+        throw = self.throw
+        in_play = throw is not None and throw.is_last(len(events))
+        self.shown.settled = fix.fixed
+        if not self._accept(A.Undo()):
+            return None
+        if not self._accept(fix.roll):
+            self._accept(fix.read)  # put the read roll back if the corrected one is refused
+            self.shown.settled = fix.shown
+            self.throw = None if in_play else throw  # a roll nobody confirmed
+            return None
+        self.watcher.confirm(fix.shown.dice[index].bbox, value)  # a keep of it is this value
+        self._keep_photo(fix.fixed.dice)
+        if in_play:
+            throw.correct(fix, len(self.logged.game.events), self.teacher)
+        return None
 
     def _keep_photo(self, dice: Sequence[TableDie]) -> None:
         """The frame the roll was read from, with what was read, beside the roll's event."""
-        if self.photos is not None and self.last_frame is not None:
-            self.photos.save(self.logged.game_id, self.logged.last_seq, self.last_frame.image, dice)
-
-    def _toggle_photo(self) -> None:
-        if self.screen is None:
-            return
-        if self.screen.photo is not None:
-            self.screen.photo = None
-            return
-        shots = self.photos.of_game(self.logged.game_id) if self.photos is not None else []
-        image = cv2.imread(str(shots[-1][1])) if shots else None
-        if image is None:
-            self._message("no photo of a roll in this game yet")
-            return
-        self.screen.photo = (
-            image,
-            f"the last roll as the camera saw it (action "
-            f"{shots[-1][0]} of game {self.logged.game_id}); v: back",
-        )
+        if self.photos is not None and self.shown.frame is not None:
+            self.photos.save(
+                self.logged.game_id, self.logged.last_seq, self.shown.frame.image, dice
+            )
 
     def handle(self, command: Press) -> None:
         """One command from the buttons, the keyboard or the demo players, as the app acts on it."""
-        if command.kind is Control.QUIT:
+        kind, finished = command.kind, self.logged.state.finished
+        if kind is Control.QUIT:
             self.quit = True
-            return
-        if command.kind is Control.PHOTO:
-            self._toggle_photo()
-            return
-        if command.kind is Control.TAP_DIE:
-            self.correcting = command.value
-            self._message("type the die's value (1-6) to correct it")
-            return
-        if command.kind in NAMING:
-            self.naming = command.kind
-            everyone = ", 0 for everyone" if command.kind in EVERYONE else ""
-            self._message(f"which player? type their number on the scoreboard{everyone}")
-            return
-        if command.kind is Control.DIGIT and self.naming is not None:
-            kind, self.naming = self.naming, None
-            players = self.logged.state.players
-            if kind in EVERYONE and command.value == 0:
-                self.play(EVERYONE[kind](None))
-                return
-            if not 1 <= command.value <= len(players):
-                self._message(f"no player {command.value}")
-                return
-            name = players[command.value - 1].name
-            self.play(
-                {
-                    Control.SPACED: A.Penalty(A.PenaltyKind.SPACED, name),
-                    Control.CHOOSE: A.Land(A.Landing.CHOOSE, name),
-                    Control.DRANK: A.Drunk(name),
-                    Control.HANDED: A.HandedOut(name),
-                    Control.RULED: A.RuleMade(name),
-                }[kind]
-            )
-            return
-        if command.kind is Control.DIGIT and self.correcting is not None:
-            index, self.correcting = self.correcting, None
-            if not 1 <= command.value <= 6:
-                self._message(f"a die shows 1 to 6, not {command.value}")
-                return
-            if not self._give_value(index, int(command.value)):
-                self._correct(index, int(command.value))
-            return
-        if command.kind is Control.DIGIT and self.waiting is not None:
-            if not 1 <= command.value <= 6:
-                self._message(f"a die shows 1 to 6, not {command.value}")
-                return
-            first = next(k for k, d in enumerate(self.waiting.dice) if d.unread)
-            self._give_value(first, int(command.value))
-            return
-        if command.kind is Control.ROLL and self.logged.state.finished:
+        elif kind is Control.PHOTO and self.screen is not None:
+            photo = None if self.screen.photo else last_photo(self.photos, self.logged.game_id)
+            if photo is None and self.screen.photo is None:
+                self.out.message("no photo of a roll in this game yet")
+            self.screen.photo = photo
+        elif kind is Control.DIGIT and (self.keys.asking or self._held() is not None):
+            self._answer(self.keys.answer(int(command.value), self.logged.state))
+        elif (question := self.keys.ask(command)) is not None:
+            self.out.message(question)
+        elif kind is Control.ROLL and finished:
             self.new_game_wanted = True
-            return
-        if command.kind is Control.BANK and self.logged.state.finished:
+        elif kind is Control.BANK and finished:
             self.players_wanted = True
-            return
-        selected = self.screen.selected_keep if self.screen is not None else 0
-        action = action_for(command, self.logged.state, selected)
-        if action is not None:
-            self.play(action)
+        elif kind is not Control.PHOTO:
+            selected = self.screen.selected_keep if self.screen is not None else 0
+            action = action_for(command, self.logged.state, selected)
+            if action is not None:
+                self.play(action)
 
-    def _correct(self, index: int, value: int) -> None:
-        """The scorekeeper fixes a misread die: the roll is undone and entered again with the
-        right value (both are events in the game's log)."""
-        report = self.last_settled
-        events = self.logged.game.events
-        if (
-            report is None
-            or not 0 <= index < len(report.dice)
-            or report.dice[index].zone is not Zone.ROLLING
-        ):
-            self._message("tap a die of the roll on the table to correct it")
-            return
-        if not events or not isinstance(events[-1], A.Roll):
-            self._message("only the last roll can be corrected (undo back to it first)")
-            return
-        read_roll = events[-1]
-        rolled = [d for d in report.dice if d.zone is Zone.ROLLING]
-        target = report.dice[index]
-        fixed = [d.confirmed(value) if d is target else d for d in rolled]
-        corrected = roll_of(fixed, detroit=self.logged.state.rules.points.colour_pairs > 0)
-        self.last_settled = replace(
-            report,
-            dice=tuple(d.confirmed(value) if d is target else d for d in report.dice),
-        )
-        roll = self._roll
-        if self.play(A.Undo()):
-            if self.play(corrected):
-                self.watcher.confirm(target.bbox, value)  # a keep of it is of this value
-                self._keep_photo(self.last_settled.dice)
-                if roll is not None:  # the same dice, read again by the scorekeeper
-                    k = rolled.index(target)
-                    roll.dice[k] = fixed[k]
-                    roll.events = len(self.logged.game.events)
-                    self._roll = roll
-                    self._learn_fix(k, value)
-            else:
-                self.play(read_roll)  # put the read roll back if the corrected one is refused
-                self.last_settled = report
-
-    def _message(self, text: str) -> None:
-        if self.screen is not None:
-            self.screen.message = text
-        self.say(f"  ({text})")
-
-    def _print_log(self, state: GameState) -> None:
-        if len(state.log) < self._printed:  # an undo re-folded the log
-            self._printed = len(state.log) - 1
-        for line in state.log[self._printed :]:
-            self.say(line)
-        self._printed = len(state.log)
+    def _answer(self, answer: Answer) -> None:
+        """A digit's answer: a die's value (of the die tapped, or of the held throw's first
+        unread die), an action, or what to say instead."""
+        if isinstance(answer, str):
+            self.out.message(answer)
+        elif not isinstance(answer, DieValue):
+            self.play(answer)
+        elif answer.index is not None:
+            if not self._give_value(answer.index, answer.value):
+                self._correct(answer.index, answer.value)
+        elif (held := self._held()) is not None and (first := held.first_unread()) is not None:
+            self._give_value(first, answer.value)
 
 
-def _same_place(die: TableDie, dice: Sequence[TableDie]) -> TableDie | None:
-    """The die of ``dice`` lying where ``die`` lies (centres within half a die), or None."""
-    reach = 0.5 * max(die.bbox[2] - die.bbox[0], die.bbox[3] - die.bbox[1])
-    cx, cy = (die.bbox[0] + die.bbox[2]) / 2, (die.bbox[1] + die.bbox[3]) / 2
-    for d in dice:
-        b = d.bbox
-        if abs((b[0] + b[2]) / 2 - cx) <= reach and abs((b[1] + b[3]) / 2 - cy) <= reach:
-            return d
-    return None
-
-
-def _turns_played(state: GameState) -> int:
-    return sum(p.turns for p in state.players)
+def last_photo(photos: RollPhotos | None, game: int | None) -> tuple[np.ndarray, str] | None:
+    """The photo of the game's last roll read, with its caption; None when there is none."""
+    shots = photos.of_game(game) if photos is not None else []
+    image = cv2.imread(str(shots[-1][1])) if shots else None
+    if image is None:
+        return None
+    where = f"action {shots[-1][0]} of game {game}"
+    return image, f"the last roll as the camera saw it ({where}); v: back"

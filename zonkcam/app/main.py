@@ -8,9 +8,10 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import MISSING, dataclass, fields, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from zonkcam.app.camera import open_camera, open_demo_table, size_problem
+from zonkcam.advisor.advice import Advisor
+from zonkcam.app.camera import TableCamera, open_table, size_problem
 from zonkcam.app.demo import DemoDriver, confirm_from_truth
 from zonkcam.app.games import (
     DEMO_PLAYERS,
@@ -37,19 +38,17 @@ from zonkcam.game.rules import End, RuleSet, load_rules
 from zonkcam.game.state import GameState
 from zonkcam.hardware.buttons import ButtonPins, open_buttons
 from zonkcam.hardware.service import Notifier
-from zonkcam.mat.calibrate import default_calibration_path
 from zonkcam.places import xdg_folder
 from zonkcam.record.logged_game import LoggedGame
 from zonkcam.record.photos import RollPhotos, photo_folder
 from zonkcam.record.store import EventLog, GameRecord, StoreError
 from zonkcam.record.win_tables import cached_advisor
-from zonkcam.sim.demo_table import DemoTable
-from zonkcam.sources import (
-    CameraProblem,
-    Frame,
-)
+from zonkcam.sources import CameraProblem, Frame
 from zonkcam.table.observe import TableWatcher
-from zonkcam.table.teaching import Meet, Meeting, open_teacher
+from zonkcam.table.teaching import Meet, Meeting, Teacher
+
+if TYPE_CHECKING:
+    from zonkcam.sim.demo_table import DemoTable
 
 FPS = 30.0
 WINNER_PAUSE_S = 6.0
@@ -87,6 +86,8 @@ APP_DEMO: dict[str, Any] = {
 
 def demo_table(seed: int, spec: str = "demo") -> DemoTable:
     """The demo table a ``demo[:LOOK][:MAT]`` spec names, as the app uses it (APP_DEMO)."""
+    from zonkcam.sim.demo_table import open_demo_table
+
     return open_demo_table(spec, seed=seed, **APP_DEMO)
 
 
@@ -149,16 +150,17 @@ class AppConfig:
 
 def run_app(config: AppConfig) -> int:
     """The table app for ``zonkcam play``, as ``config`` asks."""
-    size, pins, confirm_below = config.size, config.pins, config.confirm_below
-    table = open_camera(
+    table = open_table(
         config.source,
         calibration=config.calibration,
         model_dir=config.model_dir,
         threads=config.threads,
         seed=config.seed,
         demo_options=APP_DEMO,
+        teach=_note,
+        forget_dice=config.forget_dice,
     )
-    source, cal, reader, demo = table.source, table.calibration, table.reader, table.demo
+    source, demo = table.source, table.demo
     if demo and config.resume:
         try:
             _demo_may_resume(config)
@@ -167,189 +169,235 @@ def run_app(config: AppConfig) -> int:
             raise
     # what is played, on stdout like the game's log; stderr is for what went wrong
     print(f"zonkcam: {source.name}" + (" (no camera: playing the demo game)" if demo else ""))
-    meeting = config.meet_dice
     # the demo's automatic players confirm nothing: the demo table learns only what it
     # meets (its rendered dice, for this run: nothing kept on disk)
-    teacher = (
-        (open_teacher(reader, None, say=_note) if meeting else None)
-        if demo
-        else open_teacher(
-            reader,
-            config.calibration or default_calibration_path(),
-            config.forget_dice,
-            say=_note,
-        )
-    )
+    teacher = table.teacher if config.meet_dice or not demo else None
     shots = Path(config.screenshots) if config.screenshots else default_screenshots()
     with (
         EventLog(config.db) as log,
-        Window.open(size, fullscreen=config.fullscreen or None, screenshots=shots) as window,
+        Window.open(config.size, fullscreen=config.fullscreen or None, screenshots=shots) as window,
     ):
-        games_wanted = config.games or (1 if window.headless or not demo else 0)
-        pi = on_a_pi()
-        buttons = open_buttons(ButtonPins(*pins)) if pi else None
-        if pi and buttons is None:
-            print("zonkcam: no GPIO buttons; use the keyboard or touch screen", file=sys.stderr)
         advisor = cached_advisor()  # one for the odds panel and the demo's players
-        screen = GameScreen(
-            window,
-            buttons=buttons,
-            confirm_below=confirm_below,
-            sounds=Sounds(muted=config.mute or window.headless),
-            odds=OddsWorker(advisor),
-        )
-        notifier = Notifier()
-        notifier.ready("set-up")  # systemd: started; the set-up screens may wait for people
-        camera = table.keep_going()
-        feed = camera.frames()
+        screen = _game_screen(config, window, advisor)
+        session = _Session(config, table, log, window, screen, teacher, advisor)
+        app = session.first_app()
+        if app is None:
+            session.camera.close()
+            return 0  # the set-up screens were left with Esc
+        session.play(app)
+        return session.close(app, shots)
 
-        def meet(how: Meeting) -> None:
-            assert teacher is not None
-            with teacher.net_alone():  # what is taught is judged by the net alone
-                meet_on_screen(
-                    screen,
-                    feed,
-                    TableWatcher(cal, reader),
-                    MeetFaces(teacher, confirm_below)
-                    if how.how is Meet.FACES
-                    else MeetTheDice(teacher, how.throws, confirm_below),
-                    table=source if demo else None,
-                    auto=window.headless,
-                    notifier=notifier,
-                    paced=not (window.headless or config.fast),
-                )
 
-        if meeting and teacher is not None:
+def _game_screen(config: AppConfig, window: Window, advisor: Advisor) -> GameScreen:
+    """The game's screen, with the arcade buttons on a Pi."""
+    pi = on_a_pi()
+    buttons = open_buttons(ButtonPins(*config.pins)) if pi else None
+    if pi and buttons is None:
+        print("zonkcam: no GPIO buttons; use the keyboard or touch screen", file=sys.stderr)
+    return GameScreen(
+        window,
+        buttons=buttons,
+        confirm_below=config.confirm_below,
+        sounds=Sounds(muted=config.mute or window.headless),
+        odds=OddsWorker(advisor),
+    )
+
+
+class _Session:
+    """One run of the table app: its games, one after the other, at one table."""
+
+    def __init__(
+        self,
+        config: AppConfig,
+        table: TableCamera,
+        log: EventLog,
+        window: Window,
+        screen: GameScreen,
+        teacher: Teacher | None,
+        advisor: Advisor,
+    ) -> None:
+        self.config, self.log, self.window, self.screen = config, log, window, screen
+        self.source, self.cal, self.reader = table.source, table.calibration, table.reader
+        self.demo, self.demo_table = table.demo, table.demo_table
+        self.teacher, self.advisor = teacher, advisor
+        self.games_wanted = config.games or (1 if window.headless or not self.demo else 0)
+        self.notifier = Notifier()
+        self.notifier.ready("set-up")  # systemd: started; the set-up screens may wait for people
+        self.camera = table.keep_going()
+        self.feed = self.camera.frames()
+        self.games, self.played = 1, []
+        self.finished_at: float | None = None
+        self.stopped: str | None = None
+        """Why the table cannot go on reading its frames."""
+        self.unseated: str | None = None
+        """Why the next game could not be stored."""
+
+    def meet(self, how: Meeting) -> None:
+        """ "Meet the dice" on the screen, as ``how`` asks."""
+        teacher, window = self.teacher, self.window
+        assert teacher is not None
+        with teacher.net_alone():  # what is taught is judged by the net alone
+            meet_on_screen(
+                self.screen,
+                self.feed,
+                TableWatcher(self.cal, self.reader),
+                MeetFaces(teacher, self.config.confirm_below)
+                if how.how is Meet.FACES
+                else MeetTheDice(teacher, how.throws, self.config.confirm_below),
+                table=self.demo_table,
+                auto=window.headless,
+                notifier=self.notifier,
+                paced=not (window.headless or self.config.fast),
+            )
+
+    def first_app(self) -> TableApp | None:
+        """The table app on the first game (after "meet the dice", where asked for); None
+        when the set-up screens were left."""
+        meeting, demo, window = self.config.meet_dice, self.demo, self.window
+        if meeting and self.teacher is not None:
             if window.headless and not demo:
                 _note(
                     "meet the dice needs the screen (in a terminal: zonkcam watch "
                     "--meet-dice): skipped"
                 )
             else:
-                meet(meeting)
+                self.meet(meeting)
+        can_meet = self.teacher is not None and not demo
         logged = first_game(
-            log, config, demo, screen, notifier, meet if teacher is not None and not demo else None
+            self.log, self.config, demo, self.screen, self.notifier, self.meet if can_meet else None
         )
         if logged is None:
-            camera.close()
-            return 0  # the set-up screens were left with Esc
-        if demo:
-            source.use_dice(logged.state.rules.dice)
+            return None
+        if self.demo_table is not None:
+            self.demo_table.use_dice(logged.state.rules.dice)
             if window.headless:
-                source.tumble_frames = QUICK_TUMBLE
+                self.demo_table.tumble_frames = QUICK_TUMBLE
         app = TableApp(
             logged,
-            TableWatcher(cal, reader),
-            screen,
-            DemoDriver(source, AutoPlayer(advisor)) if demo else None,
-            photos=RollPhotos(photo_folder(log.path), config.photo_budget),
+            TableWatcher(self.cal, self.reader),
+            self.screen,
+            DemoDriver(self.demo_table, AutoPlayer(self.advisor))
+            if self.demo_table is not None
+            else None,
+            photos=RollPhotos(photo_folder(self.log.path), self.config.photo_budget),
             unwatched=window.headless,
-            teacher=None if demo else teacher,
+            teacher=None if demo else self.teacher,
         )
         print(f"Game {logged.game_id}: {logged.state.rules.name}, {_seated(logged)}")
-        games, finished_at = 1, None
-        played = [logged.game_id]
-        notifier.status(f"game {logged.game_id}")
-        stopped: str | None = None  # why the table cannot go on reading its frames
-        unseated: str | None = None  # why the next game could not be stored
-        for item in feed:
+        self.played.append(logged.game_id)
+        self.notifier.status(f"game {logged.game_id}")
+        return app
+
+    def play(self, app: TableApp) -> None:
+        """Play the frames until the games wanted are played, or the table must stop."""
+        headless, fast = self.window.headless, self.config.fast
+        for item in self.feed:
             start = time.monotonic()
-            stopped = size_problem(item, cal)
-            if stopped:
+            self.stopped = size_problem(item, self.cal)
+            if self.stopped:
                 break
             app.tick(item)
-            if app.logged.log.gone and (demo or window.headless):
+            if app.logged.log.gone and (self.demo or headless):
                 break  # nothing more can be saved, and nobody is there to quit: the end
             if app.logged.saves_stuck:
                 break  # the log cannot be written for a while: said below, in one line
             # fed only from here: a frame arrived, or the screen says the camera is lost and
             # is being reopened; a camera that hangs stops the feed and systemd restarts us
-            notifier.watchdog()
+            self.notifier.watchdog()
             if app.quit:
                 break
-            state = app.logged.state
-            if state.finished:
-                finished_at = finished_at or time.monotonic()
-                done = games_wanted and games >= games_wanted
-                # people at a screen: the game-over screen stays until ROLL (a new game, the
-                # same players), BANK (the players seated anew) or quit; the demo and
-                # unwatched games go on by themselves
-                people = not (demo or window.headless or config.fast or config.games)
-                waited = time.monotonic() - finished_at > WINNER_PAUSE_S
-                if app.players_wanted:
-                    app.players_wanted = False
-                    seat = players_on_screen(log, screen, state, demo, notifier)
-                    if seat is None:
-                        break  # left with Esc, as from the game-over screen
-                    if not seat.went_back:
-                        if log.missing():
-                            break  # the log went away: said below, with where the game is kept
-                        try:
-                            logged = LoggedGame.new(log, seat.rules, seat.actions, demo=demo)
-                        except StoreError as exc:  # the next game cannot be stored: the end
-                            unseated = f"{exc}; game {app.logged.game_id} is saved (it is over)"
-                            break
-                        games += 1
-                        finished_at = None
-                        played.append(logged.game_id)
-                        print(f"Game {logged.game_id}: {seat.rules.name}, {_seated(logged)}")
-                        if demo:
-                            source.use_dice(seat.rules.dice)
-                        app.next_game(logged)
-                elif app.new_game_wanted or (
-                    not people and (window.headless or config.fast or waited)
-                ):
-                    if not app.new_game_wanted and (done or not demo):
-                        break
-                    if log.missing():
-                        break  # the log went away: said below, with where the game is kept
-                    games += 1
-                    finished_at = None
-                    try:
-                        logged = seated_again(log, state, demo)
-                    except StoreError as exc:  # the next game cannot be stored: the end
-                        unseated = f"{exc}; game {app.logged.game_id} is saved (it is over)"
-                        break
-                    played.append(logged.game_id)
-                    print(f"Game {logged.game_id}: {state.rules.name}")
-                    app.next_game(logged)
-            if not (window.headless or config.fast):
+            if app.logged.state.finished and not self.game_over(app):
+                break
+            if not (headless or fast):
                 pace(start, FPS)
-        camera.close()
+
+    def game_over(self, app: TableApp) -> bool:
+        """The game is over: the next one seated where it is wanted (people at a screen:
+        the game-over screen stays until ROLL, a new game with the same players, BANK, the
+        players seated anew, or quit; the demo and unwatched games go on by themselves).
+        Whether the table goes on."""
+        config, log, demo, state = self.config, self.log, self.demo, app.logged.state
+        self.finished_at = self.finished_at or time.monotonic()
+        done = self.games_wanted and self.games >= self.games_wanted
+        people = not (demo or self.window.headless or config.fast or config.games)
+        waited = time.monotonic() - self.finished_at > WINNER_PAUSE_S
+        if app.players_wanted:
+            app.players_wanted = False
+            seat = players_on_screen(log, self.screen, state, demo, self.notifier)
+            if seat is None:
+                return False  # left with Esc, as from the game-over screen
+            if seat.went_back:
+                return True
+            return self._next_game(
+                app,
+                lambda: LoggedGame.new(log, seat.rules, seat.actions, demo=demo),
+                seated_anew=True,
+            )
+        if app.new_game_wanted or (not people and (self.window.headless or config.fast or waited)):
+            if not app.new_game_wanted and (done or not demo):
+                return False
+            return self._next_game(app, lambda: seated_again(log, state, demo), seated_anew=False)
+        return True
+
+    def _next_game(
+        self, app: TableApp, seat: Callable[[], LoggedGame], *, seated_anew: bool
+    ) -> bool:
+        """The next game seated (``seat``: the players seated anew, or the same again) and
+        played on: whether it could be stored."""
+        if self.log.missing():
+            return False  # the log went away: said below, with where the game is kept
+        try:
+            logged = seat()
+        except StoreError as exc:  # the next game cannot be stored: the end
+            self.unseated = f"{exc}; game {app.logged.game_id} is saved (it is over)"
+            return False
+        self.games += 1
+        self.finished_at = None
+        self.played.append(logged.game_id)
+        rules = logged.state.rules
+        print(
+            f"Game {logged.game_id}: {rules.name}" + (f", {_seated(logged)}" if seated_anew else "")
+        )
+        if self.demo_table is not None and seated_anew:
+            self.demo_table.use_dice(rules.dice)
+        app.next_game(logged)
+        return True
+
+    def close(self, app: TableApp, shots: Path) -> int:
+        """The end of the run: the scores, where the screenshots are, or why it stopped
+        (on stderr); the exit status."""
+        config, name = self.config, self.source.name
+        self.camera.close()
         if app.photos is not None:
             app.photos.wait()
         gone = app.logged.log_is_gone()
         if gone:
             print(f"zonkcam: {gone}", file=sys.stderr)
             return 1
-        stuck = app.logged.cannot_save(resume_command(config, app.logged.game_id)) or unseated
+        stuck = app.logged.cannot_save(resume_command(config, app.logged.game_id)) or self.unseated
         if stuck:
             print(f"zonkcam: {stuck}", file=sys.stderr)
             return 1
         final = app.logged.state
         for p in final.players:
-            print(
-                f"  {final.shown_name(p)}: {p.score}"
-                + (f", {p.bees} B" if final.rules.bees else "")
-            )
-        if window.headless:
-            print(f"screenshots (one per turn) in {shots.resolve()}{_game_folders(played)}")
-        if stopped:
-            print(
-                f"zonkcam: {source.name}: {stopped}; game {app.logged.game_id} is saved: go "
-                f"on with {resume_command(config, app.logged.game_id)}",
-                file=sys.stderr,
-            )
+            bees = f", {p.bees} B" if final.rules.bees else ""
+            print(f"  {final.shown_name(p)}: {p.score}{bees}")
+        if self.window.headless:
+            print(f"screenshots (one per turn) in {shots.resolve()}{_game_folders(self.played)}")
+        again = f"game {app.logged.game_id} is saved: go on with"
+        if self.stopped:
+            again += f" {resume_command(config, app.logged.game_id)}"
+            print(f"zonkcam: {name}: {self.stopped}; {again}", file=sys.stderr)
             return 1
-        if camera.gave_up is not None and not app.quit:
+        if self.camera.gave_up is not None and not app.quit:
+            command = resume_command(config, app.logged.game_id)
             print(
-                f"zonkcam: {source.name}: {camera.gave_up.message}; game {app.logged.game_id} "
-                f"is saved: go on with {resume_command(config, app.logged.game_id)} (or "
+                f"zonkcam: {name}: {self.camera.gave_up.message}; {again} {command} (or "
                 "--text to type the dice)",
                 file=sys.stderr,
             )
             return 1
-    return 0
+        return 0
 
 
 def _seated(logged: LoggedGame) -> str:
@@ -569,17 +617,7 @@ def meet_on_screen(
             start = time.monotonic()
             if notifier is not None:
                 notifier.watchdog()
-            if isinstance(item, CameraProblem):
-                if not item.repeat:
-                    meet.message = f"camera: {item.message}"
-            else:
-                stopped = size_problem(item, watcher.calibration)
-                if stopped:
-                    raise UserError(f"meet the dice: {stopped}")
-                meet.frame = item.image
-                for report in watcher.process(item):
-                    meet.observe(report)
-                meet.tick()
+            _show_meet(meet, item, watcher)
             if table is not None and meet.waiting:
                 asked = meet.meeting.asked if faces else meet.thrown
                 idle = 0 if table.busy else idle + 1
@@ -604,6 +642,23 @@ def meet_on_screen(
         ui.keyboard.tap_to_command = None
     _note(f"met the dice: {counted(meet.taught, 'die', 'dice')} taught; {meet.summary}")
     return meet
+
+
+def _show_meet(
+    meet: MeetFaces | MeetTheDice, item: Frame | CameraProblem, watcher: TableWatcher
+) -> None:
+    """One camera frame (or problem) for "meet the dice": through ``watcher`` to the step."""
+    if isinstance(item, CameraProblem):
+        if not item.repeat:
+            meet.message = f"camera: {item.message}"
+        return
+    stopped = size_problem(item, watcher.calibration)
+    if stopped:
+        raise UserError(f"meet the dice: {stopped}")
+    meet.frame = item.image
+    for report in watcher.process(item):
+        meet.observe(report)
+    meet.tick()
 
 
 def _note(text: str) -> None:

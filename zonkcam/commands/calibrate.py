@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 from zonkcam.app import camera
+from zonkcam.commands import options
 from zonkcam.errors import UserError, WriteFailed
 from zonkcam.fileio import image_target_problem, write_image
 from zonkcam.game.names import escaped
@@ -31,12 +32,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "and writes the calibration plus a preview image with the zones drawn on the "
         "camera's view.",
     )
-    p.add_argument(
-        "--source",
-        default="auto",
-        help="auto (the Pi camera), pi, usb[:N], a video file, an image folder, or demo (the "
-        "demo table, to try the command: it never stands in for a missing camera)",
-    )
+    options.add_source(p)
     p.add_argument("--image", help="calibrate from this photo of the empty mat instead")
     p.add_argument(
         "--geometry",

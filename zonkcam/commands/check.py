@@ -21,6 +21,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from zonkcam.commands import options
 from zonkcam.controls import BANK, DRUNK, ODDS, ROLL, SELECT, UNDO, Control
 from zonkcam.errors import UserError
 from zonkcam.fileio import image_target_problem
@@ -63,12 +64,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "it happens, and ends with one line: what is missing (exit status 1), or that all is "
         "ready (0). Off a Pi, missing hardware is its normal answer, never an error.",
     )
-    p.add_argument(
-        "--source",
-        default="auto",
-        help="auto (the Pi camera), pi, usb[:N], a video file, an image folder, or demo[:MAT] "
-        "(the demo table, to try the command: it never stands in for a missing camera)",
-    )
+    options.add_source(p)
     p.add_argument(
         "--out",
         metavar="FILE",

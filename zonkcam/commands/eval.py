@@ -9,7 +9,8 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from zonkcam.commands.play import whole_number
+from zonkcam.commands import options
+from zonkcam.commands.options import whole_number
 from zonkcam.commands.read import load_model_or_fail
 from zonkcam.commands.train import DEFAULT_SETS, SHARED_DATA, default_data
 from zonkcam.errors import UserError
@@ -55,16 +56,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "validation or training split by group (two halves no twin saw, one to choose a "
         "setting on and the other to judge it by)",
     )
-    p.add_argument(
-        "--model-dir",
-        type=Path,
-        default=None,
-        metavar="DIR",
-        help="folder with the models to score (default: the shipped ones)",
-    )
-    p.add_argument(
-        "--threads", type=whole_number(1), default=1, help="onnxruntime threads (default 1)"
-    )
+    options.add_reader(p)
     p.add_argument("--json", action="store_true", help="print the figures as one JSON object")
     p.add_argument(
         "--by-look",
@@ -115,8 +107,10 @@ def run(args: argparse.Namespace) -> int:
     from zonkcam.train.dataset import load_labels, select
     from zonkcam.train.distort import parse_distortion
     from zonkcam.train.metrics import Scorer
-    from zonkcam.vision.model import CONFIDENCE_FILE
+    from zonkcam.vision.model import CONFIDENCE_FILE, default_threads
     from zonkcam.vision.reader import DEFAULT_SETTINGS
+
+    args.threads = args.threads or default_threads()  # the figures name their threads
 
     bar = confirm_bar(args.confirm_below)
     distortion = None

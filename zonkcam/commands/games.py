@@ -8,6 +8,7 @@ import shlex
 
 from zonkcam.app.games import resume_command, shown_players
 from zonkcam.app.text_views import board_text
+from zonkcam.commands import options
 from zonkcam.commands.replay import read_replay
 from zonkcam.errors import UserError
 from zonkcam.fileio import write_whole
@@ -34,7 +35,6 @@ def game_number(text: str) -> int:
     return number
 
 
-DB_HELP = "game log file (default: $XDG_DATA_HOME/zonkcam/games.sqlite3)"
 DEMO_HELP = (
     "the demo game's games too (kept apart from the games people play; a game named by "
     "its number is found either way)"
@@ -45,7 +45,7 @@ GAME_HELP = "the game's number (see: zonkcam games list)"
 def register(subparsers: argparse._SubParsersAction) -> None:
     # --db (and --demo) before or after the action: `games --db F list`, `games list --db F`
     db = argparse.ArgumentParser(add_help=False)
-    db.add_argument("--db", default=argparse.SUPPRESS, help=DB_HELP)
+    options.add_db(db, default=argparse.SUPPRESS)
     demo = argparse.ArgumentParser(add_help=False)  # where the demo's games count
     demo.add_argument("--demo", action="store_true", default=argparse.SUPPRESS, help=DEMO_HELP)
     p = subparsers.add_parser(

@@ -10,13 +10,13 @@ plays only its own games: a game people played is never handed to its players.
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable
-from pathlib import Path
 
+from zonkcam.commands import options
+from zonkcam.commands.options import whole_number
 from zonkcam.errors import UserError
-from zonkcam.game.names import quoted
 from zonkcam.record.photos import DEFAULT_BUDGET_MB
-from zonkcam.table.teaching import THROWS, Meeting, meeting
+from zonkcam.table.teaching import THROWS
+from zonkcam.vision.confidence import CONFIRM_BELOW
 
 DEMO_PLAYERS = ("Ann", "Bob", "Cy")
 
@@ -44,16 +44,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="start a new game even if one is unfinished (by default the app resumes the "
         "latest unfinished game; --text asks)",
     )
-    p.add_argument("--db", help="game log file (default: $XDG_DATA_HOME/zonkcam/games.sqlite3)")
-    p.add_argument(
-        "--source",
-        default="auto",
-        help="auto (the Pi camera, else the demo table), pi, demo, usb[:N], ...",
-    )
-    p.add_argument(
-        "--calibration",
-        help="calibration file (default: $XDG_CONFIG_HOME/zonkcam/calibration.json)",
-    )
+    options.add_db(p)
+    options.add_source(p)
+    options.add_calibration(p)
     p.add_argument(
         "--games",
         type=whole_number(0),
@@ -84,19 +77,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         metavar="BANK,ROLL,SELECT",
         help="GPIO (BCM) pins of the buttons (default 17,27,22)",
     )
-    p.add_argument(
-        "--model-dir",
-        type=Path,
-        metavar="DIR",
-        help="folder with the ONNX models (default: the shipped ones)",
-    )
-    p.add_argument("--threads", type=whole_number(1), help="reader threads (default 1)")
+    options.add_reader(p)
     p.add_argument(
         "--confirm-below",
         type=float,
         metavar="BAR",
         help="show the dice read with a confidence under BAR (0-1) with a '?' "
-        "for the players to confirm (default 0.6; `zonkcam eval` counts them)",
+        f"for the players to confirm (default {CONFIRM_BELOW:g}; `zonkcam eval` counts them)",
     )
     p.add_argument(
         "--photo-budget",
@@ -106,14 +93,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="disk kept for the photo of each roll beside the game log, oldest "
         "games' photos dropped first (default %(default)g MB; 0: no photos)",
     )
-    p.add_argument(
-        "--meet-dice",
-        type=meeting_word,
-        nargs="?",
-        const=Meeting(),
-        default=None,
-        metavar="HOW",
-        help="first teach the table its dice on the screen: 'faces' (the default): every "
+    options.add_meet_dice(
+        p,
+        "first teach the table its dice on the screen: 'faces' (the default): every "
         "die showing 1 on the mat, then 2, ... 6, each taken with ROLL; 'throws' (or a "
         f"number of throws, default {THROWS}): throw all the dice, fix any die misread, "
         "confirm. Kept beside the calibration (the demo table: for this run only). The "
@@ -125,38 +107,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="forget the dice this table was taught (it learns them again from the rolls "
         "the scorekeeper confirms or corrects; --meet-dice teaches them at once)",
     )
-    p.add_argument("--seed", type=int, default=0, help="demo table seed")
+    options.add_seed(p)
     p.set_defaults(func=run)
-
-
-def whole_number(least: int) -> Callable[[str], int]:
-    """An argparse type: a whole number from ``least`` up."""
-
-    def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            value = least - 1
-        if value < least:
-            raise argparse.ArgumentTypeError(
-                f"give a whole number from {least} up, not {quoted(text)}"
-            )
-        return value
-
-    parse.__name__ = "whole number"
-    return parse
-
-
-def meeting_word(text: str) -> Meeting:
-    """An argparse type: how "meet the dice" goes (``faces``, ``throws`` or a number of
-    throws; zonkcam.table.teaching.meeting)."""
-    try:
-        return meeting(text)
-    except ValueError as exc:
-        raise argparse.ArgumentTypeError(str(exc)) from None
-
-
-meeting_word.__name__ = "meeting"
 
 
 def run(args: argparse.Namespace) -> int:
@@ -193,8 +145,6 @@ def parse_size(text: str | None) -> tuple[int, int] | None:
 
 def confirm_bar(value: float | None) -> float:
     """--confirm-below as given, or the screen's default bar; refused outside 0-1."""
-    from zonkcam.display.view import CONFIRM_BELOW
-
     bar = CONFIRM_BELOW if value is None else value
     if not 0 <= bar <= 1:
         raise UserError(f"--confirm-below {bar:g}: give a confidence from 0 to 1")

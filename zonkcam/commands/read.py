@@ -8,6 +8,7 @@ import sys
 import time
 from pathlib import Path
 
+from zonkcam.commands import options
 from zonkcam.errors import UserError, WriteFailed
 from zonkcam.fileio import write_image
 from zonkcam.game.names import counted, escaped
@@ -32,19 +33,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         metavar="DIR",
         help="write each image with boxes and values drawn into DIR",
     )
-    p.add_argument(
-        "--threads",
-        type=int,
-        default=None,
-        help="onnxruntime threads (default 1, or $ZONKCAM_THREADS)",
-    )
-    p.add_argument(
-        "--model-dir",
-        type=Path,
-        default=None,
-        help="directory holding dice_detector.onnx and dice_values.onnx (default: the "
-        "shipped models)",
-    )
+    options.add_reader(p, threads=int)
     p.set_defaults(func=run)
 
 

@@ -7,8 +7,9 @@ import sys
 import time
 from pathlib import Path
 
-from zonkcam.commands.play import whole_number
+from zonkcam.commands.options import whole_number
 from zonkcam.errors import UserError
+from zonkcam.vision.confidence import CONFIRM_BELOW
 
 SHARED_DATA = Path("../shared/datasets")
 DEFAULT_SETS = ("real-dice-dev", "rune55-dev")
@@ -121,7 +122,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--twins", type=Path, required=True, metavar="DIR", help="folder of twins: DIR/SOURCE"
     )
     c.add_argument(
-        "--bar", type=float, default=None, help="the '?' bar (default: the screen's, 0.6)"
+        "--bar",
+        type=float,
+        default=None,
+        help=f"the '?' bar (default: the screen's, {CONFIRM_BELOW:g})",
     )
     c.add_argument(
         "--model-dir",

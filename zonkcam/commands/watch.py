@@ -8,38 +8,24 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 
-import cv2
 import numpy as np
 
-from zonkcam.app.camera import open_camera, size_problem
-from zonkcam.commands.play import meeting_word
+from zonkcam.app.camera import TableCamera, open_table, size_problem
+from zonkcam.commands import options
 from zonkcam.errors import UserError, WriteFailed
 from zonkcam.fileio import write_image
-from zonkcam.mat.calibrate import (
-    MOVED_PX,
-    Calibration,
-    camera_shift,
-    default_calibration_path,
-    draw_zones,
-)
-from zonkcam.sources import (
-    FILE_TRIES,
-    CameraProblem,
-    Frame,
-    FrameSource,
-    is_live,
-)
+from zonkcam.mat.calibrate import MOVED_PX, Calibration, camera_shift, draw_zones
+from zonkcam.record.photos import draw_dice
+from zonkcam.sources import FILE_TRIES, CameraProblem, Frame, is_live
 from zonkcam.table.observe import TableEvent, TableReport, TableWatcher, WatchConfig
 from zonkcam.table.teaching import (
     THROWS,
     Meet,
-    Meeting,
     Teacher,
     meet_face_by_face,
     meet_the_dice,
-    open_teacher,
 )
-from zonkcam.table.zones import Zone
+from zonkcam.table.zones import TableDie
 
 CAMERA_TRIES = 10
 """A camera that fails this many times in a row with no frame between (about a minute of
@@ -54,18 +40,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "colour and zone (rolling, keep, off the mat, touching a board image), hands in "
         "view, cocked dice and camera problems, one JSON object per line.",
     )
-    p.add_argument(
-        "--source",
-        default="auto",
-        help="auto (Pi camera, else the demo table), pi, demo, usb[:N], a video "
-        "file or an image folder",
-    )
-    p.add_argument(
-        "--calibration",
-        help="calibration file (default: "
-        "$XDG_CONFIG_HOME/zonkcam/calibration.json; the demo table calibrates "
-        "itself)",
-    )
+    options.add_source(p)
+    options.add_calibration(p)
     p.add_argument("--annotate", metavar="DIR", help="save each reported frame, annotated")
     p.add_argument(
         "--frames",
@@ -86,13 +62,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="reads of a still table voted before it is reported (default "
         "%(default)s; more when they disagree)",
     )
-    p.add_argument(
-        "--model-dir",
-        type=Path,
-        metavar="DIR",
-        help="folder with the ONNX models (default: the shipped ones)",
-    )
-    p.add_argument("--threads", type=int, help="reader threads (default 1)")
+    options.add_reader(p)
     p.add_argument(
         "--camera-tries",
         type=int,
@@ -102,14 +72,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "%(default)s, about a minute; 0: never); a file or folder is given up after "
         f"{FILE_TRIES}",
     )
-    p.add_argument(
-        "--meet-dice",
-        type=meeting_word,
-        nargs="?",
-        const=Meeting(),
-        default=None,
-        metavar="HOW",
-        help="first teach the table its dice. 'faces' (the default): every die showing 1 on "
+    options.add_meet_dice(
+        p,
+        "first teach the table its dice. 'faces' (the default): every die showing 1 on "
         "the mat, then 2, ... 6, Enter taking each (r: redo the last face, done: end; from "
         "a video or image folder, or with no terminal, each still scene in turn); 'throws' "
         f"(or a number of throws, default {THROWS}): after each settled throw type the right "
@@ -120,7 +85,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         action="store_true",
         help="forget the dice this table was taught (taught-dice.npz beside the calibration)",
     )
-    p.add_argument("--seed", type=int, default=0, help="demo table seed")
+    options.add_seed(p)
     p.set_defaults(func=run)
 
 
@@ -129,26 +94,20 @@ def run(args: argparse.Namespace) -> int:
         raise UserError("--still-frames and --reads must be 1 or more")
     if args.camera_tries < 0:
         raise UserError("--camera-tries takes a number of tries, or 0 for never giving up")
-    table = open_camera(
+    table = open_table(
         args.source,
         calibration=args.calibration,
         model_dir=args.model_dir,
         threads=args.threads,
         seed=args.seed,
+        teach=_note,
+        forget_dice=args.forget_dice,
         say=_note,
     )
     source, cal, reader, first = table.source, table.calibration, table.reader, table.first
+    teacher = table.teacher
     if table.demo and args.calibration is None:
         _note("the demo table calibrated itself from its empty mat")
-    # the demo table's rendered dice are taught for this run only
-    teacher = open_teacher(
-        reader,
-        None
-        if table.demo and args.calibration is None
-        else (args.calibration or default_calibration_path()),
-        args.forget_dice,
-        say=_note,
-    )
     watcher = TableWatcher(
         cal,
         reader,
@@ -203,7 +162,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         frames = remember(_limited(camera.frames(), args.frames))
         if args.meet_dice and args.meet_dice.how is Meet.FACES and teacher is not None:
-            _meet_faces(frames, watcher, teacher, source)
+            _meet_faces(frames, watcher, teacher, table)
         observations = watcher.watch(frames)
         if args.meet_dice and args.meet_dice.how is Meet.THROWS and teacher is not None:
             meet_the_dice(observations, teacher, args.meet_dice.throws, _ask, _note)
@@ -243,27 +202,25 @@ def _meet_faces(
     frames: Iterator[Frame | CameraProblem],
     watcher: TableWatcher,
     teacher: Teacher,
-    source: FrameSource,
+    table: TableCamera,
 ) -> None:
     """Meet the dice face by face before watching: Enter takes each scene at a terminal
     watching a camera; from a video or image folder, or with no terminal, each still
     scene is the next face's. The demo table lays every die showing each face itself."""
-    scripted = not is_live(source.spec) or not sys.stdin.isatty()
-    demo = getattr(source, "demo", False)
-    autoplay = getattr(source, "autoplay", False)
-    if demo:
-        source.autoplay = False  # the meeting lays its dice
+    scripted = not is_live(table.source.spec) or not sys.stdin.isatty()
+    demo = table.demo_table
+    if demo is None:
+        meet_face_by_face(frames, watcher, teacher, _note, None if scripted else _ask, None)
+        return
+    autoplay, demo.autoplay = demo.autoplay, False  # the meeting lays its dice
 
     def lay(value: int) -> None:
-        source.throw([value] * source.n_dice)
+        demo.throw([value] * demo.n_dice)
 
     try:
-        meet_face_by_face(
-            frames, watcher, teacher, _note, None if scripted else _ask, lay if demo else None
-        )
+        meet_face_by_face(frames, watcher, teacher, _note, None if scripted else _ask, lay)
     finally:
-        if demo:
-            source.autoplay = autoplay
+        demo.autoplay = autoplay
 
 
 def _limited(stream: Iterator[Frame | CameraProblem], n: int) -> Iterator[Frame | CameraProblem]:
@@ -289,23 +246,15 @@ def _emit(obj: dict) -> None:
 
 
 def _annotate(folder: Path, image: np.ndarray, cal: Calibration, report: TableReport) -> None:
-    out = draw_zones(image, cal)
-    colours = {Zone.ROLLING: (0, 255, 0), Zone.KEEP: (255, 200, 0), Zone.OFF: (0, 0, 255)}
-    for d in report.dice:
-        x0, y0, x1, y1 = (int(round(v)) for v in d.bbox)
-        colour = (0, 0, 255) if d.cocked else colours[d.zone]
-        cv2.rectangle(out, (x0, y0), (x1, y1), colour, 2)
-        label = "cocked" if d.cocked else "?" if d.unread else f"{d.value} {d.color or ''}".strip()
-        if d.touching:
-            label += " " + "/".join(d.touching)
-        cv2.putText(
-            out,
-            label,
-            (x0, max(12, y0 - 4)),
-            cv2.FONT_HERSHEY_SIMPLEX,
-            0.45,
-            colour,
-            1,
-            cv2.LINE_AA,
-        )
+    out = draw_dice(draw_zones(image, cal), report.dice, label=_label)
     write_image(folder / f"frame-{report.frame:06d}-{report.event}.png", out)
+
+
+def _label(die: TableDie) -> str:
+    """A die as `watch --annotate` names it: its value and colour ("?": unread; or
+    "cocked"), and the board images it touches."""
+    label = "cocked" if die.cocked else "?" if die.unread else f"{die.value} {die.color or ''}"
+    label = label.strip()
+    if die.touching:
+        label += " " + "/".join(die.touching)
+    return label

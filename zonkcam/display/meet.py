@@ -50,9 +50,9 @@ from zonkcam.vision.examples import VALUES
 
 if TYPE_CHECKING:
     from zonkcam.table.observe import TableReport
-    from zonkcam.table.reading import SeenDie
     from zonkcam.table.teaching import Teacher
     from zonkcam.table.zones import TableDie
+    from zonkcam.vision.die import Sight
 
 
 class Stage(StrEnum):
@@ -435,7 +435,7 @@ class MeetTheDice(_MeetScreen):
         """The throw on screen (empty while waiting for one)."""
         self.values: list[int | None] = []
         """Each die's value as it stands: as read, or as fixed (None: cocked, unfixed)."""
-        self.seen: list[SeenDie | None] = []
+        self.seen: list[Sight | None] = []
         """What the reader saw of each die when the throw settled (what is taught)."""
         self.picked: int | None = None
         """The die being fixed."""
@@ -464,7 +464,7 @@ class MeetTheDice(_MeetScreen):
             return
         self.dice = tuple(report.rolled)
         self.values = [d.value if d.known else None for d in self.dice]
-        self.seen = [self.teacher.reader.recall(d.bbox) for d in self.dice]
+        self.seen = [d.sight for d in self.dice]
         self.picked = None
         self.message = ""
 

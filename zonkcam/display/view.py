@@ -16,12 +16,9 @@ from zonkcam.controls import settle_next
 from zonkcam.game.dice import Die
 from zonkcam.game.rules import End, HotDice
 from zonkcam.game.state import GameState, Phase, PlayerState
+from zonkcam.vision.confidence import CONFIRM_BELOW
 
 __all__ = ["DieReading", "CameraView", "ScreenView", "view_for", "die_at"]
-
-CONFIRM_BELOW = 0.6
-"""Dice read with less confidence than this are flagged for the players to confirm
-(`zonkcam play --confirm-below`; `zonkcam eval --confirm-below BAR` counts what a bar flags)."""
 
 
 class DieReading(Protocol):

@@ -137,6 +137,8 @@ class Window:
             if self.fullscreen:
                 size = self._windowed or window_size(desktop_size())
                 self.surface = pygame.display.set_mode(size, pygame.RESIZABLE)
+                if self.surface.get_size() != size:  # SDL 2.28 keeps the full screen's size
+                    self.surface = pygame.display.set_mode(size, pygame.RESIZABLE)
             else:
                 self._windowed = self.size
                 self.surface = pygame.display.set_mode((0, 0), pygame.FULLSCREEN)

@@ -507,7 +507,7 @@ def _credit(s: GameState, p: PlayerState, total: int) -> None:
     p.sheet.append(f"{new} (+{bees})" if bees else str(new))
     if drink.barrier_handouts and barriers:
         n = barriers * len(s.active)
-        p.handouts += n  # "X hands out N": the night's review counts hand-outs by this line
+        p.handouts += n
         s.log.append(f"{who} hands out {counted(n, 'drink')}")
         s.banners.append("HAND OUT")
     made = 0

@@ -2,14 +2,18 @@
 
 Every illegal action raises a subclass of :class:`TableError` (a ``ValueError``)
 whose message a scorekeeper understands; the game state is left exactly as it was.
+Both roots here are zonkcam errors (:class:`~zonkcam.errors.ZonkcamError`), which the CLI
+prints as one line.
 """
 
+from zonkcam.errors import ZonkcamError
 
-class RulesError(ValueError):
+
+class RulesError(ZonkcamError, ValueError):
     """A rule set (preset name or TOML file) is unknown or malformed."""
 
 
-class TableError(ValueError):
+class TableError(ZonkcamError, ValueError):
     """An action the table's rules do not allow right now."""
 
 

@@ -23,6 +23,8 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
+from zonkcam.errors import ZonkcamError
+
 RuleSet = Any
 """A :class:`zonkcam.game.rules.RuleSet` (whose validation imports this module)."""
 
@@ -41,7 +43,7 @@ FLOAT = 8
 """Bytes of one table cell (float64)."""
 
 
-class TableTooLarge(ValueError):
+class TableTooLarge(ZonkcamError, ValueError):
     """A table the advisor or the solver was asked for would pass its memory cap."""
 
 

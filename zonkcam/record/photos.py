@@ -11,7 +11,7 @@ frame loop; a photo that cannot be written is a line in the log, never a lost ac
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -21,6 +21,7 @@ import numpy as np
 from zonkcam.fileio import write_whole
 from zonkcam.record.outfolder import OutFolder
 from zonkcam.table.zones import TableDie, Zone
+from zonkcam.vision.confidence import CONFIRM_BELOW
 
 log = logging.getLogger(__name__)
 
@@ -43,32 +44,46 @@ def annotate(image: np.ndarray, dice: Sequence[TableDie], width: int = WIDTH) ->
         if scale < 1
         else image.copy()
     )
-    colours = {Zone.ROLLING: (60, 220, 60), Zone.KEEP: (255, 200, 0), Zone.OFF: (0, 0, 255)}
+    return draw_dice(out, dice, scale)
+
+
+COLOURS = {Zone.ROLLING: (60, 220, 60), Zone.KEEP: (255, 200, 0), Zone.OFF: (0, 0, 255)}
+"""A die's box by the zone it lies in (BGR); a cocked die's is red, as off the mat."""
+
+
+def value_label(die: TableDie) -> str:
+    """A die as a roll photo names it: its value, with a '?' where the reader was unsure;
+    or "cocked"."""
+    if die.cocked:
+        return "cocked"
+    return f"{die.value}" + ("?" if die.confidence < CONFIRM_BELOW else "")
+
+
+def draw_dice(
+    out: np.ndarray,
+    dice: Sequence[TableDie],
+    scale: float = 1.0,
+    label: Callable[[TableDie], str] = value_label,
+) -> np.ndarray:
+    """Each die's box (its zone's colour, COLOURS) and `label` drawn on `out` (a frame
+    ``scale`` times the size the boxes are in), in place: the one way dice are drawn on a
+    frame (roll photos, `zonkcam watch --annotate`)."""
     for d in dice:
         x0, y0, x1, y1 = (int(round(v * scale)) for v in d.bbox)
-        colour = (0, 0, 255) if d.cocked else colours.get(d.zone, (255, 255, 255))
+        colour = (0, 0, 255) if d.cocked else COLOURS.get(d.zone, (255, 255, 255))
         cv2.rectangle(out, (x0, y0), (x1, y1), colour, 2)
-        label = "cocked" if d.cocked else f"{d.value}" + ("?" if d.confidence < 0.6 else "")
-        cv2.putText(
-            out,
-            label,
-            (x0, max(14, y0 - 4)),
-            cv2.FONT_HERSHEY_SIMPLEX,
-            0.55,
-            (0, 0, 0),
-            3,
-            cv2.LINE_AA,
-        )
-        cv2.putText(
-            out,
-            label,
-            (x0, max(14, y0 - 4)),
-            cv2.FONT_HERSHEY_SIMPLEX,
-            0.55,
-            colour,
-            1,
-            cv2.LINE_AA,
-        )
+        text = label(d)
+        for ink, thickness in (((0, 0, 0), 3), (colour, 1)):  # dark edge, then the colour
+            cv2.putText(
+                out,
+                text,
+                (x0, max(14, y0 - 4)),
+                cv2.FONT_HERSHEY_SIMPLEX,
+                0.55,
+                ink,
+                thickness,
+                cv2.LINE_AA,
+            )
     return out
 
 

@@ -169,7 +169,6 @@ def review_game(
     turns: list[tuple[str, Turn]] = []
     race: list[tuple[int, dict[str, int]]] = []
     bees_race: list[tuple[int, dict[str, int]]] = []
-    handouts: dict[str, int] = {}
     since: float | None = None
     since_seq = 0
     played = 0
@@ -184,12 +183,6 @@ def review_game(
             continue
         if mover is not None and "HOT DICE" in state.banners:
             hot[mover.name] = hot.get(mover.name, 0) + 1
-        for line in state.log[len(before.log) :]:  # "X hands out N": what each handed out
-            for p in state.players:
-                for name in {p.name, state.shown_name(p)}:
-                    words = line.removeprefix(f"{name} hands out ").split()
-                    if line.startswith(f"{name} hands out ") and words and words[0].isdigit():
-                        handouts[p.name] = handouts.get(p.name, 0) + int(words[0])
         total = sum(p.turns for p in state.players)
         if total > played and mover is not None:  # the turn ended (a bank or a zonk)
             played = total
@@ -219,7 +212,7 @@ def review_game(
     review.race = [(n, {name[k]: v for k, v in totals.items()}) for n, totals in race]
     review.bees_race = [(n, {name[k]: v for k, v in b.items()}) for n, b in bees_race]
     review.hot_dice = {name[k]: v for k, v in hot.items()}
-    review.handouts = {name[p.name]: handouts.get(p.name, 0) for p in state.players}
+    review.handouts = {name[p.name]: p.handouts for p in state.players}
     review.zonks = {name[p.name]: p.zonks for p in state.players}
     review.drinks_owed = {name[p.name]: p.drinks for p in state.players}
     review.drinks_drunk = {name[p.name]: p.drunk for p in state.players}

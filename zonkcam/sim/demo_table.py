@@ -31,7 +31,7 @@ import math
 from collections import deque
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any, Protocol
 
 import cv2
 import numpy as np
@@ -40,7 +40,7 @@ from zonkcam.game.actions import Landing
 from zonkcam.game.dice import DETROIT_DICE
 from zonkcam.mat.layout import SIZES, MatGeometry, draw_mat, load_geometry
 from zonkcam.sim import renderer
-from zonkcam.sim.lens import LOOKS, PLAIN, CameraLook, Lens, noise_bank
+from zonkcam.sim.lens import LOOKS, PLAIN, CameraLook, Lens, demo_of, noise_bank
 from zonkcam.sources.base import Frame
 from zonkcam.table.zones import Zone
 
@@ -138,8 +138,6 @@ class _Thing:
 
 class DemoTable:
     """A FrameSource that renders a scripted (or self-playing) table."""
-
-    demo = True
 
     def __init__(
         self,
@@ -879,6 +877,13 @@ class DemoTable:
                 int(10 * scale),
                 cv2.LINE_AA,
             )
+
+
+def open_demo_table(spec: str = "demo", *, seed: int = 0, **options: Any) -> DemoTable:
+    """The demo table a ``demo[:LOOK][:MAT]`` source spec names (`options`: the rest of
+    DemoTable's keyword arguments), as the sources' registry opens it (zonkcam.sources)."""
+    look, mat = demo_of(spec)
+    return DemoTable(seed=seed, look=look, geometry=mat, **options)
 
 
 def _near_rect(rect: Sequence[float], x: float, y: float, margin: float) -> bool:

@@ -48,11 +48,6 @@ REALISTIC = CameraLook(
 LOOKS = {"plain": PLAIN, "realistic": REALISTIC}
 
 
-def look_of(spec: str) -> CameraLook:
-    """The camera look a demo source spec asks for (see :func:`demo_of`)."""
-    return demo_of(spec)[0]
-
-
 def demo_of(spec: str) -> tuple[CameraLook, str]:
     """The camera look and the mat (one of layout.SIZES) a demo source spec asks for:
     ``demo``, ``demo:LOOK``, ``demo:MAT`` or ``demo:LOOK:MAT`` (``demo:realistic:a4``);

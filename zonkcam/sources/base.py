@@ -55,8 +55,6 @@ class FrameSource(Protocol):
     fps: float
     spec: str
     """What open_source() takes to open this source again."""
-    demo: bool
-    """The demo table (it calibrates itself, and its dice are drawn, not owned)."""
 
     def read(self) -> Frame | None: ...
 
@@ -216,21 +214,3 @@ def first_frame(
 
 FILE_TRIES = 3
 """A file or folder that gives no readable frame in this many tries in a row is given up."""
-
-
-def is_live(spec: str) -> bool:
-    """Whether a source spec is a camera (``pi[:WIDTH]``, ``usb[:N]``, the demo table),
-    not a file or folder that has an end."""
-    return spec == "pi" or spec.startswith(("pi:", "usb", "demo"))
-
-
-def resilient(
-    source: FrameSource, opener: Callable[[], FrameSource], camera_tries: int | None
-) -> ResilientSource:
-    """`source` kept going by ResilientSource, reopened with `opener`: a camera is given
-    up after `camera_tries` failures in a row (None: never, the screen says it is lost
-    until it is back); a file or folder after FILE_TRIES, and a folder's unreadable file
-    is skipped, never a reason to start the folder again."""
-    if is_live(source.spec):
-        return ResilientSource(opener, source=source, give_up_after=camera_tries)
-    return ResilientSource(opener, source=source, max_bad_frames=None, give_up_after=FILE_TRIES)

@@ -28,8 +28,6 @@ class ImageFolderSource:
     file that will not decode whole (empty, truncated, not an image) is a BadFrameError
     for that frame; the next read goes on with the next file."""
 
-    demo = False
-
     def __init__(self, folder: str | Path, fps: float = 30.0) -> None:
         self.folder = Path(folder)
         if self.folder.is_dir():

@@ -99,8 +99,6 @@ class PiCameraSource:
     table. Closing stops the camera; opening again restarts the same one.
     """
 
-    demo = False
-
     def __init__(self, width: int | None = None, settle_s: float = 2.0) -> None:
         try:
             cam = _picamera()

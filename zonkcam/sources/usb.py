@@ -13,8 +13,6 @@ from zonkcam.sources.capture import frame_rate, open_capture
 class UsbCameraSource:
     """Camera number `index` (as OpenCV counts them), asked for frames of `size`."""
 
-    demo = False
-
     def __init__(self, index: int, size: tuple[int, int] | None = None) -> None:
         self.index = index
         self.name, self.spec = f"USB camera {index}", f"usb:{index}"

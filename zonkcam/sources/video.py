@@ -13,8 +13,6 @@ from zonkcam.sources.capture import MAX_FRAME_PIXELS, frame_rate, open_capture
 class VideoFileSource:
     """Each frame of a video file; None at its end."""
 
-    demo = False
-
     def __init__(self, path: str | Path) -> None:
         self.path = str(path)
         self.name, self.spec = f"video {self.path}", self.path

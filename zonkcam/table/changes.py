@@ -21,6 +21,17 @@ Region = tuple[int, int, int, int]
 
 MARGIN_MM = 35.0
 """How far round the mat dice are looked for (a die thrown off the mat)."""
+SPOT_REACH = 0.35
+"""A spot of fine change (a pip) counts as change this many dice round it: the die it
+belongs to."""
+MIDDLE = 0.35
+"""How much of a die's box is its middle, each way from its centre as a share of the box:
+the box holds some of the table round the die, which changes when a neighbour moves."""
+REGION_DICE = 0.3
+"""A patch of change smaller than this many dice' areas is not worth reading."""
+REGION_MARGIN = 0.75
+"""A part of the frame to read reaches this many dice past its patch of change, so that
+a die half in the patch is read whole."""
 
 
 class TableView:
@@ -91,7 +102,7 @@ class TableView:
             fine_base, fine_now, view = fine
             spots = view._changed(fine_base, fine_now, fine_level, gains)
             spots = cv2.morphologyEx(spots, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
-            r = max(1, int(round(view.die_px * view.scale * 0.35)))
+            r = max(1, int(round(view.die_px * view.scale * SPOT_REACH)))
             disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1))
             spots = cv2.bitwise_and(cv2.dilate(spots, disc), view.roi)
             spots = cv2.resize(spots, self.size, interpolation=cv2.INTER_AREA)
@@ -135,7 +146,7 @@ class ChangeMap:
         some of the table round it."""
         s = self.view.scale
         x0, y0, x1, y1 = (v * s for v in bbox)
-        cx, cy, hw, hh = (x0 + x1) / 2, (y0 + y1) / 2, (x1 - x0) * 0.35, (y1 - y0) * 0.35
+        cx, cy, hw, hh = (x0 + x1) / 2, (y0 + y1) / 2, (x1 - x0) * MIDDLE, (y1 - y0) * MIDDLE
         h, w = self.mask.shape
         a, b = max(0, int(cx - hw)), max(0, int(cy - hh))
         c, d = min(w, int(np.ceil(cx + hw)) + 1), min(h, int(np.ceil(cy + hh)) + 1)
@@ -155,7 +166,7 @@ class ChangeMap:
         boxes = []
         for i in range(1, n):
             x, y, w, h, area = stats[i]
-            if area < die * die * 0.3:
+            if area < die * die * REGION_DICE:
                 continue
             boxes.append(self._to_frame((x, y, x + w, y + h)))
         boxes = _merge(boxes)
@@ -172,7 +183,7 @@ class ChangeMap:
 
     def _to_frame(self, box: tuple[int, int, int, int]) -> Region:
         v = self.view
-        s, pad = v.scale, v.die_px * 0.75
+        s, pad = v.scale, v.die_px * REGION_MARGIN
         rx0, ry0, rx1, ry1 = v.roi_box
         return (
             max(rx0, int(box[0] / s - pad)),

@@ -45,7 +45,6 @@ from zonkcam.sources import CameraProblem, Frame
 from zonkcam.table.changes import ChangeMap, Region, TableView
 from zonkcam.table.tracking import Ballot, Change, compare
 from zonkcam.table.zones import (
-    SAME_PIECE,
     Leftovers,
     MarkSight,
     TableDie,
@@ -57,6 +56,7 @@ from zonkcam.table.zones import (
     seen_there,
 )
 from zonkcam.vision.die import Reading
+from zonkcam.vision.geometry import LATE_READ, SAME_PIECE, SAME_SPOT, die_at_box
 
 Reader = Callable[[np.ndarray, Region | None], Sequence[Reading]]
 """Reads dice from a BGR frame, only within ``region`` when one is given (the ONNX reader,
@@ -95,6 +95,14 @@ class TableEvent(StrEnum):
     CAMERA_PROBLEM = "camera-problem"
     CAMERA_MOVED = "camera-moved"
     CAMERA_OK = "camera-ok"
+
+
+SPINNING_DICE = 2.5
+"""Motion that spans no more than this many dice is a die still spinning, not a throw or
+a hand."""
+UNCHANGED_DICE = 0.3
+"""A still table that changed over less than this many dice' areas since it last settled
+lies as it lay (a finger, a shadow came and went): nothing to read."""
 
 
 @dataclass(frozen=True)
@@ -310,7 +318,7 @@ class TableWatcher:
         ys, xs = np.nonzero(moving)
         extent = max(xs.max() - xs.min(), ys.max() - ys.min())
         die = self.view.die_px * self.view.scale
-        return TableEvent.SPINNING if extent <= 2.5 * die else TableEvent.ROLLING
+        return TableEvent.SPINNING if extent <= SPINNING_DICE * die else TableEvent.ROLLING
 
     def _look_at(self, frame: Frame, small: np.ndarray) -> list[TableReport]:
         cal, cfg = self.calibration, self.config
@@ -323,7 +331,7 @@ class TableWatcher:
                 None if self._fine_base is None else (self._fine_base, fine, self.fine_view),
                 cfg.fine_level,
             )
-            if self._base is not None and changes.dice < 0.3:
+            if self._base is not None and changes.dice < UNCHANGED_DICE:
                 self._need_look = self._blocked = False  # the table is as it was
                 return []
             self._look = _Look(
@@ -436,14 +444,14 @@ class TableWatcher:
             )
             seen += self._read(frame, region)
         read = [r for r in place(seen, cal, mask=mask, marks_mask=marks_mask) if r.known]
-        reach = self._die_mm * 0.6
+        reach = self._die_mm * LATE_READ
         still = [d for d in unread if not _near((*d.center_mm, d.zone), read, reach)]
         read += [
             r for r in self._read_at(frame, [d.bbox for d in still], mask, marks_mask) if r.known
         ]
         filled = {}
         for d in unread:
-            match = _nearest(d, read, self._die_mm / 2)
+            match = _nearest(d, read, SAME_SPOT * self._die_mm)
             if match is not None:
                 filled[id(d)] = replace(match, zone=d.zone)
         if not filled:
@@ -451,34 +459,19 @@ class TableWatcher:
         self.state = tuple(filled.get(id(d), d) for d in self.state)
         if not any(d.unread for d in self.state):
             self._late_at = 0
-        latency = frame.index - self._last_motion_frame if self._last_motion_frame >= 0 else 0
-        return [
-            TableReport(
-                TableEvent.SETTLED,
-                frame.index,
-                frame.t,
-                self.state,
-                Change.READ,
-                unread=sum(d.unread and d.zone == Zone.ROLLING for d in self.state),
-                frames_since_motion=latency,
-                reads=1,
-            )
-        ]
+        return [self._settled(frame, self.state, Change.READ, reads=1)]
 
     def confirm(self, bbox: tuple[float, float, float, float], value: int) -> bool:
         """The scorekeeper gave the value of the die at ``bbox`` (frame px; a die of the last
         report): it is taken as confirmed from now on (a keep of it is of that value).
         Returns whether such a die lies on the table."""
-        cx, cy = (bbox[0] + bbox[2]) / 2, (bbox[1] + bbox[3]) / 2
-        near = self.view.die_px / 2
-        for k, d in enumerate(self.state):
-            b = d.bbox
-            if abs((b[0] + b[2]) / 2 - cx) <= near and abs((b[1] + b[3]) / 2 - cy) <= near:
-                state = list(self.state)
-                state[k] = d.confirmed(value)
-                self.state = tuple(state)
-                return True
-        return False
+        k = die_at_box([d.bbox for d in self.state], bbox, SAME_SPOT * self.view.die_px)
+        if k is None:
+            return False
+        state = list(self.state)
+        state[k] = state[k].confirmed(value)
+        self.state = tuple(state)
+        return True
 
     def _leftovers(
         self, top: np.ndarray, read: Sequence[TableDie], changes: ChangeMap
@@ -527,8 +520,9 @@ class TableWatcher:
         comparison = compare(
             self.state,
             voted,
-            lambda d: look.moved(d, share, self.state),
             self._die_mm,
+            changed_before=[look.moved(d, share, self.state) for d in self.state],
+            changed_now=[look.moved(d, share, self.state) for d in voted],
             unread_in_strip=left.unread_in(Zone.KEEP),
             picked_up=self._picked_up,
         )
@@ -552,20 +546,30 @@ class TableWatcher:
             self._picked_up += [d for d in comparison.gone if d.zone != Zone.KEEP]
         elif change is not Change.READ:
             self._picked_up = []
+        return [self._settled(frame, comparison.dice, change, comparison.keep, look.ballot.reads)]
+
+    def _settled(
+        self,
+        frame: Frame,
+        dice: tuple[TableDie, ...],
+        change: Change,
+        keep: tuple[TableDie, ...] = (),
+        reads: int = 1,
+    ) -> TableReport:
+        """The report of the table settled at ``frame`` on ``dice``, ``change`` since it
+        last did; its unread dice are those in the rolling area."""
         latency = frame.index - self._last_motion_frame if self._last_motion_frame >= 0 else 0
-        return [
-            TableReport(
-                TableEvent.SETTLED,
-                frame.index,
-                frame.t,
-                comparison.dice,
-                change,
-                keep=comparison.keep,
-                unread=sum(d.unread and d.zone == Zone.ROLLING for d in comparison.dice),
-                frames_since_motion=latency,
-                reads=look.ballot.reads,
-            )
-        ]
+        return TableReport(
+            TableEvent.SETTLED,
+            frame.index,
+            frame.t,
+            dice,
+            change,
+            keep=keep,
+            unread=sum(d.unread and d.zone == Zone.ROLLING for d in dice),
+            frames_since_motion=latency,
+            reads=reads,
+        )
 
     def _largest_blob_dice(self, mask: np.ndarray) -> float:
         n, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)

@@ -6,16 +6,16 @@ detector's input is sized to show each die at ReaderSettings.die_px (read_dice's
 `die_px`), and only the parts of a frame that changed are read; a frame's detail image
 (Frame.detail: the same view at a higher resolution), where it has one, is what the dice
 are read from; and the table's own dice, as the scorekeeper taught them
-(zonkcam.vision.examples), ask about each die their nearest face reads otherwise. The
-reader keeps the features of the latest dice it read, so that a roll the scorekeeper
-confirms later is taught with the crops it was read from.
+(zonkcam.vision.examples), ask about each die their nearest face reads otherwise. Each
+die read carries its :class:`~zonkcam.vision.die.Sight` (the crop the value net read and
+its feature), so that a roll the scorekeeper confirms later is taught with the crops it
+was read from: the table's reports hand them on with the dice.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import math
-from collections import deque
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -23,25 +23,13 @@ import numpy as np
 
 from zonkcam.errors import UserError
 from zonkcam.mat.calibrate import Calibration
+from zonkcam.vision.die import Reading, Sight
 from zonkcam.vision.examples import TaughtDice
 
-RECENT_DICE = 96
-"""The features of this many of the latest dice read are kept, to be taught when the
-scorekeeper confirms their roll."""
 NO_FEATURES = (
     "this value net has no 'features' output, so the table cannot learn its dice "
     "(add it with: zonkcam train faces --model-dir DIR)"
 )
-
-
-@dataclasses.dataclass(frozen=True)
-class SeenDie:
-    """A die as the reader saw it: where, and its crop's feature (the value net's 'features')."""
-
-    bbox: tuple[float, float, float, float]
-    feature: np.ndarray
-    crop: np.ndarray
-    """The 64 px crop the value net read (to teach its turns too)."""
 
 
 class OnnxReader:
@@ -83,7 +71,6 @@ class OnnxReader:
         self.asking = True
         """Whether the taught dice ask (off while the table meets its dice: what is
         taught then is judged by the net alone)."""
-        self.recent: deque[SeenDie] = deque(maxlen=RECENT_DICE)
 
     @property
     def can_learn(self) -> bool:
@@ -120,9 +107,9 @@ class OnnxReader:
             dataclasses.replace(d, bbox=_to_frame(d.bbox, dx0, dy0, sx, sy))
             for d in read_dice(crop, self.model, self.settings, die_px, self._asking(), feats)
         ]
-        if feats:
-            self._remember(source, sx, sy, dice, feats)
-        return dice
+        if not feats:  # a value net without features: nothing to teach the table with
+            return dice
+        return [_with_sight(source, sx, sy, d, f) for d, f in zip(dice, feats, strict=True)]
 
     def read_at(
         self,
@@ -142,39 +129,17 @@ class OnnxReader:
             None if d is None else dataclasses.replace(d, bbox=_to_frame(d.bbox, 0, 0, sx, sy))
             for d in read_at(source, at, self.model, self.settings, self._asking(), feats)
         ]
-        read = [(d, f) for d, f in zip(got, feats, strict=True) if d is not None and f is not None]
-        if read:
-            self._remember(source, sx, sy, [d for d, _ in read], [f for _, f in read])
-        return got
+        return [
+            d if d is None or f is None else _with_sight(source, sx, sy, d, f)
+            for d, f in zip(got, feats, strict=True)
+        ]
 
     def _asking(self) -> TaughtDice | None:
         return self.taught if self.asking else None
 
-    def _remember(
-        self, source: np.ndarray, sx: float, sy: float, dice: list, feats: list[np.ndarray]
-    ) -> None:
-        """Keep each die read (box in frame px) with its feature and its crop, cut from
-        ``source`` (the frame, or its detail at `sx` x `sy` times its size)."""
-        from zonkcam.vision.preprocess import crop_die
-
-        for d, f in zip(dice, feats, strict=True):
-            x0, y0, x1, y1 = d.bbox
-            crop = crop_die(source, (x0 * sx, y0 * sy, x1 * sx, y1 * sy))
-            self.recent.append(SeenDie(d.bbox, f, crop))
-
-    def recall(self, bbox: tuple[float, float, float, float]) -> SeenDie | None:
-        """The latest read die at `bbox` (centres within half a die), or None."""
-        cx, cy = (bbox[0] + bbox[2]) / 2, (bbox[1] + bbox[3]) / 2
-        near = max(bbox[2] - bbox[0], bbox[3] - bbox[1]) / 2
-        for seen in reversed(self.recent):
-            b = seen.bbox
-            if abs((b[0] + b[2]) / 2 - cx) <= near and abs((b[1] + b[3]) / 2 - cy) <= near:
-                return seen
-        return None
-
     def teach(
         self,
-        seen: Sequence[SeenDie],
+        seen: Sequence[Sight],
         values: Sequence[int],
         colours: Sequence[str | None] | None = None,
         turns: bool = False,
@@ -198,6 +163,18 @@ class OnnxReader:
         return self.taught.teach(
             feats, np.repeat(list(values), 8), [c for c in cols for _ in range(8)]
         )
+
+
+def _with_sight(
+    source: np.ndarray, sx: float, sy: float, die: Reading, feature: np.ndarray
+) -> Reading:
+    """The die read (box in frame px) with its sight: its feature, and its crop cut from
+    ``source`` (the frame, or its detail at `sx` x `sy` times its size)."""
+    from zonkcam.vision.preprocess import crop_die
+
+    x0, y0, x1, y1 = die.bbox
+    crop = crop_die(source, (x0 * sx, y0 * sy, x1 * sx, y1 * sy))
+    return dataclasses.replace(die, sight=Sight(feature, crop))
 
 
 def _source(image: np.ndarray, detail: np.ndarray | None) -> tuple[np.ndarray, float, float]:

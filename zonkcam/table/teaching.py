@@ -33,9 +33,10 @@ from zonkcam.mat.taught import (
 )
 from zonkcam.sources import CameraProblem, Frame
 from zonkcam.table.observe import TableEvent, TableReport, TableWatcher
-from zonkcam.table.reading import NO_FEATURES, OnnxReader, SeenDie
+from zonkcam.table.reading import NO_FEATURES, OnnxReader
 from zonkcam.table.tracking import Change
 from zonkcam.table.zones import TableDie, Zone
+from zonkcam.vision.die import Sight
 from zonkcam.vision.examples import VALUES, TaughtDice
 
 THROWS = 3
@@ -90,7 +91,7 @@ class Teacher:
 
     def teach(
         self,
-        seen: Sequence[SeenDie],
+        seen: Sequence[Sight],
         values: Sequence[int],
         colours: Sequence[str | None] | None = None,
         turns: bool = False,
@@ -214,7 +215,7 @@ def meet_the_dice(
             if report.event is not TableEvent.SETTLED or report.change is None or not report.rolled:
                 continue
             dice = list(report.rolled)
-            seen = [teacher.reader.recall(d.bbox) for d in dice]
+            seen = [d.sight for d in dice]
             say(f"throw {done + 1}: {throw_lines(dice)}")
             while True:
                 line = ask("values (Enter: all right, s: skip, done): ")
@@ -294,16 +295,16 @@ def teach_face(
 ) -> FaceLesson:
     """Teach every die of a still scene (numbered from the left, as :func:`on_the_mat`
     orders them) that it shows `value`, in its eight turns; a die that plainly shows
-    another face (:func:`plainly_other`) or whose crop the reader no longer has is pointed
-    out instead."""
-    seen: list[SeenDie] = []
+    another face (:func:`plainly_other`) or that came with no crop (its read kept none) is
+    pointed out instead."""
+    seen: list[Sight] = []
     colours: list[str | None] = []
     pointed: list[str] = []
     coloured = len({d.color for d in dice}) > 1  # a die's colour tells it apart
     for number, die in enumerate(dice, 1):
         where = f"die {number} from the left" + (f" ({die.color})" if coloured else "")
         other = plainly_other(die, value, sure)
-        crop = teacher.reader.recall(die.bbox) if other is None else None
+        crop = die.sight if other is None else None
         if other == "cocked":
             pointed.append(f"{where} is cocked")
         elif other is not None and other != "not read":

@@ -16,11 +16,12 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
 from zonkcam.table.zones import TableDie, Zone
+from zonkcam.vision.geometry import SAME_DIE, SAME_SPOT, STILL_THERE
 
 
 class Change(StrEnum):
@@ -86,6 +87,14 @@ class _Candidate:
         )
 
 
+PLAINLY = 0.75
+"""A die seen in this share of the reads is plainly there (in less than 1 - PLAINLY,
+plainly not), and a die that this share of its reads give one value plainly shows it:
+the reads of a still table are decided once every die is plain both ways."""
+THERE = 0.4
+"""Once decided, a die seen in this share of the reads or more is there."""
+
+
 class Ballot:
     """The reads of one still table, voted die by die."""
 
@@ -109,7 +118,7 @@ class Ballot:
         used_dice: set[int] = set()
         used_candidates: set[int] = set()
         for dist, i, j in pairs:
-            if dist > self.die_mm / 2:
+            if dist > SAME_SPOT * self.die_mm:
                 break
             if i in used_dice or j in used_candidates:
                 continue
@@ -123,7 +132,7 @@ class Ballot:
     def missing(self, dice: Sequence[TableDie]) -> list[TableDie]:
         """The dice seen in earlier reads that none of ``dice`` (a new read) lies near: as
         each was seen last (to be read where it lay)."""
-        reach = self.die_mm / 2
+        reach = SAME_SPOT * self.die_mm
         return [
             c.seen[-1]
             for c in self._candidates
@@ -140,17 +149,17 @@ class Ballot:
             return True
         for c in self._candidates:
             share = len(c.seen) / self.reads
-            if 0.25 < share < 0.75:
+            if 1 - PLAINLY < share < PLAINLY:
                 return False
             votes = c.votes()
-            if share >= 0.75 and votes and max(votes.values()) < 0.75 * sum(votes.values()):
+            if share >= PLAINLY and votes and max(votes.values()) < PLAINLY * sum(votes.values()):
                 return False
         return True
 
     def dice(self) -> list[TableDie]:
         """The dice the reads vote to be there (once decided: seen in at least 0.4 of the
         reads), with their voted values."""
-        return [c.voted(self.reads) for c in self._candidates if len(c.seen) >= 0.4 * self.reads]
+        return [c.voted(self.reads) for c in self._candidates if len(c.seen) >= THERE * self.reads]
 
 
 @dataclass(frozen=True)
@@ -174,60 +183,28 @@ def _rolling(d: TableDie) -> bool:
     return d.zone in (Zone.ROLLING, Zone.OFF)
 
 
-SAME_DIE = 0.8
-"""A die read this near (in dice) a die that lies as it lay is that die: two dice lying
-flat are a die apart at least."""
-
-
 def compare(
     before: Sequence[TableDie],
     voted: Sequence[TableDie],
-    changed: Callable[[TableDie], bool],
     die_mm: float,
     *,
+    changed_before: Sequence[bool],
+    changed_now: Sequence[bool],
     unread_in_strip: int = 0,
     picked_up: Sequence[TableDie] = (),
 ) -> Comparison:
     """Set the voted dice of a still table against the last settled state ``before``.
 
-    ``changed(die)`` tells whether the picture changed where a die lies (or lay). A die of
-    ``before`` whose place did not change is still there, read or not; one whose place
-    changed is gone, unless a die of its value is read where it lay. A voted die where the
-    picture did not change and no die lay was missed before (it changes nothing).
-    ``unread_in_strip`` counts die-like things new in the keep strip that the reader could
-    not read; ``picked_up`` are rolled dice taken away since the last throw (they may be
-    set down in the strip next)."""
-    stayed = [d for d in before if not changed(d)]
-    gone = [d for d in before if changed(d)]
-    new: list[TableDie] = []
-    late: list[TableDie] = []
-    for v in voted:
-        same = next(
-            (s for s in stayed if math.dist(v.center_mm, s.center_mm) <= SAME_DIE * die_mm), None
-        )
-        if same is not None:  # a die that lies as it lay (or a side face of it)
-            if same.unread and v.known:  # never read before, read now
-                stayed[stayed.index(same)] = replace(v, zone=same.zone)
-            continue
-        back = next(
-            (
-                g
-                for g in gone
-                if g.known
-                and v.known
-                and g.value == v.value
-                and g.zone == v.zone
-                and math.dist(v.center_mm, g.center_mm) <= die_mm * 0.3
-            ),
-            None,
-        )
-        if back is not None:  # its place changed (a neighbour's shadow), the die did not
-            gone.remove(back)
-            stayed.append(back)
-        elif changed(v):
-            new.append(v)
-        else:
-            late.append(v)
+    ``changed_before`` tells for each die of ``before`` whether the picture changed where
+    it lay (or no die is seen there any more), ``changed_now`` for each voted die whether
+    it changed where that die lies: the watcher works them out from its pictures, so this
+    step takes plain values. A die of ``before`` whose place did not change is still
+    there, read or not; one whose place changed is gone, unless a die of its value is read
+    where it lay. A voted die where the picture did not change and no die lay was missed
+    before (it changes nothing). ``unread_in_strip`` counts die-like things new in the
+    keep strip that the reader could not read; ``picked_up`` are rolled dice taken away
+    since the last throw (they may be set down in the strip next)."""
+    stayed, gone, new, late = _match(before, voted, die_mm, changed_before, changed_now)
     now = tuple(stayed + late + new)
     stayed_rolling = [d for d in stayed if _rolling(d)]
     gone_rolling = [d for d in gone if _rolling(d)]
@@ -247,6 +224,51 @@ def compare(
         kept = _kept(new_kept, list(picked_up) + gone_rolling, unread_in_strip)
         return Comparison(now, Change.KEEP, keep=kept, **moved)
     return Comparison(now, Change.PICKUP, **moved)
+
+
+def _match(
+    before: Sequence[TableDie],
+    voted: Sequence[TableDie],
+    die_mm: float,
+    changed_before: Sequence[bool],
+    changed_now: Sequence[bool],
+) -> tuple[list[TableDie], list[TableDie], list[TableDie], list[TableDie]]:
+    """The dice of ``before`` that stayed and those gone, and the voted dice new to the
+    table and those only read late (missed before where nothing changed): a voted die
+    within SAME_DIE of a die that stayed is that die, one of the value of a gone die
+    within STILL_THERE of where it lay brings that die back."""
+    stayed = [d for d, c in zip(before, changed_before, strict=True) if not c]
+    gone = [d for d, c in zip(before, changed_before, strict=True) if c]
+    new: list[TableDie] = []
+    late: list[TableDie] = []
+    for v, changed in zip(voted, changed_now, strict=True):
+        same = next(
+            (s for s in stayed if math.dist(v.center_mm, s.center_mm) <= SAME_DIE * die_mm), None
+        )
+        if same is not None:  # a die that lies as it lay (or a side face of it)
+            if same.unread and v.known:  # never read before, read now
+                stayed[stayed.index(same)] = replace(v, zone=same.zone)
+            continue
+        back = next(
+            (
+                g
+                for g in gone
+                if g.known
+                and v.known
+                and g.value == v.value
+                and g.zone == v.zone
+                and math.dist(v.center_mm, g.center_mm) <= die_mm * STILL_THERE
+            ),
+            None,
+        )
+        if back is not None:  # its place changed (a neighbour's shadow), the die did not
+            gone.remove(back)
+            stayed.append(back)
+        elif changed:
+            new.append(v)
+        else:
+            late.append(v)
+    return stayed, gone, new, late
 
 
 SLIDE_DICE = 2.0

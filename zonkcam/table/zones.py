@@ -20,7 +20,8 @@ from zonkcam.game.actions import Landing
 from zonkcam.game.dice import Die
 from zonkcam.mat.calibrate import REFERENCE_PX_PER_MM, Calibration
 from zonkcam.mat.layout import Rect
-from zonkcam.vision.die import Reading
+from zonkcam.vision.die import Reading, Sight
+from zonkcam.vision.geometry import SAME_PIECE, centre
 
 TIPPED_ASPECT = 1.15
 """A footprint this much longer than wide (across the camera's line of sight) looks tipped."""
@@ -83,6 +84,12 @@ class TableDie:
     def bbox(self) -> tuple[float, float, float, float]:
         return self.read.bbox
 
+    @property
+    def sight(self) -> Sight | None:
+        """What the value net saw of it (to teach the table with), where the reader kept
+        that."""
+        return self.read.sight
+
     def as_read(self, value: int, confidence: float, **placed: object) -> TableDie:
         """This die read as `value` with `confidence` (a vote over reads, a correction);
         `placed`: other fields changed alike (zone, cocked)."""
@@ -112,9 +119,6 @@ class TableDie:
 
 SHADOW_BRIGHTNESS = 0.6
 """The mat this much darker (all colours alike) is in a shadow."""
-SAME_PIECE = 0.9
-"""Pieces whose centres lie within this many die sides of each other, or of a die read
-there, are one die: two dice lie a whole die apart or more."""
 LEFTOVER_DICE = 0.35
 """Something not read as a die counts once it covers this share of a die's area."""
 PART_OF_A_DIE = 1.1
@@ -126,12 +130,26 @@ asked about, not something in the way that holds the throw back. A finger, a cup
 sleeve is much bigger than a die."""
 
 
+OTHER_COLOUR = 0.22
+"""The mat's colour moved this far (against its brightness) from the empty mat's:
+something lies there. A shadow darkens the three channels alike and moves it little."""
+BRIGHTER = 1.35
+"""The mat this many times as bright as the empty mat: something lies there."""
+DARKER = 0.3
+"""The mat this dark against the empty mat (darker than a shadow): something lies there."""
+
+
+DARK = 8.0
+"""Grey levels added to the frame and the empty mat before they are set against each
+other, so that the noise in black print is not taken for a change."""
+
+
 def _ratios(top_down: np.ndarray, reference: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The mat's brightness against the empty mat, and how far its colour moved."""
     if reference.shape != top_down.shape:
         reference = cv2.resize(reference, (top_down.shape[1], top_down.shape[0]))
     b, g, r = cv2.split(
-        cv2.divide(top_down.astype(np.float32) + 8.0, reference.astype(np.float32) + 8.0)
+        cv2.divide(top_down.astype(np.float32) + DARK, reference.astype(np.float32) + DARK)
     )
     brightness = (b + g + r) / 3
     spread = cv2.max(
@@ -147,8 +165,12 @@ def _open(mask: np.ndarray) -> np.ndarray:
 def foreground(top_down: np.ndarray, reference: np.ndarray) -> np.ndarray:
     """Pixels (uint8 0/255) where something lies on the mat: not the printed mat and not
     merely its shadow (a shadow darkens all three channels alike)."""
-    brightness, chroma = _ratios(top_down, reference)
-    return _open((chroma > 0.22) | (brightness > 1.35) | (brightness < 0.3))
+    return _lying(*_ratios(top_down, reference))
+
+
+def _lying(brightness: np.ndarray, chroma: np.ndarray) -> np.ndarray:
+    """:func:`foreground` from the mat's brightness and colour against the empty mat's."""
+    return _open((chroma > OTHER_COLOUR) | (brightness > BRIGHTER) | (brightness < DARKER))
 
 
 MARK_CONTRAST = 0.12
@@ -173,7 +195,7 @@ def printed(reference: np.ndarray) -> np.ndarray:
     """Where the empty mat has edges of its own (letters, outlines, markers): bool, at the
     reference's size. A shadow crossing print makes it depart as a pip would, so
     :func:`marks` takes none there."""
-    ink = np.log(reference.astype(np.float32).mean(axis=2) + 8.0)
+    ink = np.log(reference.astype(np.float32).mean(axis=2) + DARK)
     return cv2.dilate(_departs(ink).astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
 
 
@@ -193,7 +215,7 @@ def marks(
         print_mask = printed(reference)
     now = top_down.astype(np.float32).mean(axis=2)
     empty = reference.astype(np.float32).mean(axis=2)
-    ratio = np.log((now + 8.0) / (empty + 8.0))
+    ratio = np.log((now + DARK) / (empty + DARK))
     marked = _departs(ratio) & ~print_mask & (cv2.absdiff(now, empty) > MARK_LEVEL)
     return marked.astype(np.uint8) * 255
 
@@ -251,14 +273,41 @@ def leftovers(
     die the reader missed, or smaller than a die (PART_OF_A_DIE), the part of one that
     stands out from the print it lies on; pieces of one die count once. A shadow bigger
     than a die over the mat is in the way too (a hand over the table)."""
-    geo = cal.geometry
-    k = REFERENCE_PX_PER_MM
-    die_px = geo.die_mm * k
-    die_area = die_px * die_px
+    die_px = cal.geometry.die_mm * REFERENCE_PX_PER_MM
     brightness, chroma = _ratios(top_down, reference)
-    fg = _open((chroma > 0.22) | (brightness > 1.35) | (brightness < 0.3))
-    explained = np.zeros(fg.shape, np.uint8)
-    squares = np.zeros(fg.shape, np.uint8)
+    fg = _lying(brightness, chroma)
+    explained, squares = _explained(fg.shape, dice, cal)
+    residual = cv2.bitwise_and(fg, cv2.bitwise_not(explained))
+    # what lies there, less the dice read themselves: each piece judged whole
+    bare = cv2.bitwise_and(fg, cv2.bitwise_not(squares))
+    unread = _unread_pieces(residual, bare, cal)
+    if unread is None:
+        return Leftovers("something that is not a die is on the mat")
+    shade = _open((brightness < SHADOW_BRIGHTNESS) & (chroma <= OTHER_COLOUR))
+    shade = cv2.bitwise_and(shade, cv2.bitwise_not(cv2.bitwise_or(explained, fg)))
+    n, _, stats, _ = cv2.connectedComponentsWithStats(shade, connectivity=8)
+    if n > 1 and stats[1:, cv2.CC_STAT_AREA].max() >= die_px * die_px:
+        return Leftovers("a shadow lies over the mat", tuple(unread))
+    return Leftovers("", tuple(unread))
+
+
+READ_SQUARE = 1.3
+"""A die read is taken to cover a square this many dice wide round its centre (its side
+faces and the slack of where it was placed), when what lies on the mat is judged less the
+dice read."""
+DIE_SHADOW = 0.6
+"""A die read explains what lies this many dice round its box and footprint: its
+shadow."""
+
+
+def _explained(
+    shape: tuple[int, ...], dice: Sequence[TableDie], cal: Calibration
+) -> tuple[np.ndarray, np.ndarray]:
+    """Masks (reference px, uint8 0/255) of what the dice read explain (box, footprint and
+    shadow round them) and of the READ_SQUARE squares they cover."""
+    geo, k = cal.geometry, REFERENCE_PX_PER_MM
+    explained = np.zeros(shape, np.uint8)
+    squares = np.zeros(shape, np.uint8)
     for d in dice:
         x0, y0, x1, y1 = d.bbox
         corners = cal.image_to_mat([[x0, y0], [x1, y0], [x1, y1], [x0, y1]]) * k
@@ -266,17 +315,34 @@ def leftovers(
             np.vstack([corners, np.asarray(d.footprint_mm or [d.center_mm]) * k]).astype(np.float32)
         ).astype(np.int32)
         cv2.fillConvexPoly(explained, hull, 255)
-        square = _square(d.center_mm, geo.die_mm * 1.3) * k
+        square = _square(d.center_mm, geo.die_mm * READ_SQUARE) * k
         cv2.fillConvexPoly(squares, np.round(square).astype(np.int32), 255)
-    r = max(1, int(round(die_px * 0.6)))
-    explained = cv2.dilate(
-        explained, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1))
-    )
-    residual = cv2.bitwise_and(fg, cv2.bitwise_not(explained))
-    # what lies there, less the dice read themselves: each piece judged whole
-    bare = cv2.bitwise_and(fg, cv2.bitwise_not(squares))
+    r = max(1, int(round(geo.die_mm * k * DIE_SHADOW)))
+    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1))
+    return cv2.dilate(explained, disc), squares
+
+
+DIE_LIKE_AREA = (0.45, 2.2)
+"""Something die-like covers this many dice' areas (a die with its side faces, or with
+part of it hidden)..."""
+DIE_LIKE_ASPECT = 1.6
+"""... is no more than this many times as long as wide ..."""
+DIE_LIKE_FILL = 0.55
+"""... and fills this share of its rectangle at least (a die is square, a finger's tip
+or a phone's corner is not)."""
+
+
+def _unread_pieces(
+    residual: np.ndarray, bare: np.ndarray, cal: Calibration
+) -> list[tuple[float, float, Zone]] | None:
+    """Where the die-like things lie that the dice read leave unexplained (``residual``),
+    each judged whole as it lies on the mat less the dice read (``bare``); None when one
+    is not die-like (something in the way)."""
+    geo, k = cal.geometry, REFERENCE_PX_PER_MM
+    die_px = geo.die_mm * k
+    die_area = die_px * die_px
     _, pieces = cv2.connectedComponents(bare, connectivity=8)
-    unread = []
+    unread: list[tuple[float, float, Zone]] = []
     n, labels, stats, _ = cv2.connectedComponentsWithStats(residual, connectivity=8)
     judged: set[int] = set()
     for i in range(1, n):
@@ -292,24 +358,19 @@ def leftovers(
         (cx, cy), (w, h), _ = cv2.minAreaRect(np.c_[xs, ys].astype(np.float32))
         long_side, short_side = max(w, h, 1.0), max(min(w, h), 1.0)
         die_like = (
-            0.45 * die_area <= area <= 2.2 * die_area
-            and long_side / short_side <= 1.6
-            and area >= 0.55 * long_side * short_side
+            DIE_LIKE_AREA[0] * die_area <= area <= DIE_LIKE_AREA[1] * die_area
+            and long_side / short_side <= DIE_LIKE_ASPECT
+            and area >= DIE_LIKE_FILL * long_side * short_side
         )
         if not die_like and not (
             area < PART_OF_A_DIE * die_area and long_side <= PART_OF_A_DIE_SIDE * die_px
         ):
-            return Leftovers("something that is not a die is on the mat")
+            return None
         x, y = float(xs.mean()) / k, float(ys.mean()) / k
         if any(math.dist((x, y), u[:2]) < SAME_PIECE * geo.die_mm for u in unread):
             continue  # another piece of a die already counted
         unread.append((x, y, Zone.KEEP if geo.keep_strip.contains(x, y) else Zone.ROLLING))
-    shade = _open((brightness < SHADOW_BRIGHTNESS) & (chroma <= 0.22))
-    shade = cv2.bitwise_and(shade, cv2.bitwise_not(cv2.bitwise_or(explained, fg)))
-    n, _, stats, _ = cv2.connectedComponentsWithStats(shade, connectivity=8)
-    if n > 1 and stats[1:, cv2.CC_STAT_AREA].max() >= die_area:
-        return Leftovers("a shadow lies over the mat", tuple(unread))
-    return Leftovers("", tuple(unread))
+    return unread
 
 
 def place(
@@ -328,33 +389,13 @@ def place(
     if mask is None and frame is not None and cal.reference is not None:
         top = cal.top_down(frame, REFERENCE_PX_PER_MM)
         mask, marks_mask = foreground(top, cal.reference), MarkSight(top, cal.reference)
+    found = _not_print(seen, cal, mat, mask, marks_mask)
     nadir = cal.image_to_mat([[cal.image_size[0] / 2, cal.image_size[1] / 2]])[0]
-    boxes = [d.bbox for d in seen]
-    mid = cal.image_to_mat([[(b[0] + b[2]) / 2, (b[1] + b[3]) / 2] for b in boxes]) if seen else []
-    centred = [(d, (float(x), float(y))) for d, (x, y) in zip(seen, mid, strict=True)]
-    found = []
-    for k, (d, (cx, cy)) in enumerate(centred):
-        others = [c for j, (_, c) in enumerate(centred) if j != k]
-        if mat.contains(cx, cy) and not seen_there(mask, marks_mask, (cx, cy), geo.die_mm, others):
-            continue  # printed on the mat (a marker, a board image): there at calibration
-        found.append((d, (cx, cy)))
     centres = np.array([c for _, c in found]).reshape(-1, 2)
     measured = [(*f, *_footprint(mask, f[1], geo.die_mm, nadir, centres)) for f in found]
-    found = measured
+    cocked = _cocked([(footprint, tipped) for _, _, footprint, tipped in measured], mat)
     out = []
-    # Cocked: tipped-looking, and with something to lean on: another die or the mat's
-    # edge. Which of two touching dice leans on the other is hard to see from above, so
-    # both are reported; the scorekeeper (or a re-throw) settles them.
-    against = [
-        [j for j, other in enumerate(found) if j != k and _overlaps(f[2], other[2], grow=1.5)]
-        for k, f in enumerate(found)
-    ]
-    cocked = [
-        tipped and (not _inside(footprint, mat) or bool(against[k]))
-        for k, (_, _, footprint, tipped) in enumerate(found)
-    ]
-    cocked = [c or any(cocked[j] for j in against[k]) for k, c in enumerate(cocked)]
-    for k, (d, (cx, cy), footprint, _) in enumerate(found):
+    for k, (d, (cx, cy), footprint, _) in enumerate(measured):
         if not mat.contains(cx, cy):
             zone = Zone.OFF
         elif geo.keep_strip.contains(cx, cy):
@@ -383,6 +424,52 @@ def place(
     return out
 
 
+def _not_print(
+    seen: Sequence[Reading],
+    cal: Calibration,
+    mat: Rect,
+    mask: np.ndarray | None,
+    marks_mask: np.ndarray | MarkSight | None,
+) -> list[tuple[Reading, tuple[float, float]]]:
+    """The dice read, each with its centre on the mat (mm), less those that are print on
+    the mat (a marker, a board image: there at calibration, no die seen there)."""
+    mid = cal.image_to_mat([centre(d.bbox) for d in seen]) if seen else []
+    centred = [(d, (float(x), float(y))) for d, (x, y) in zip(seen, mid, strict=True)]
+    found = []
+    for k, (d, (cx, cy)) in enumerate(centred):
+        others = [c for j, (_, c) in enumerate(centred) if j != k]
+        if mat.contains(cx, cy) and not seen_there(
+            mask, marks_mask, (cx, cy), cal.geometry.die_mm, others
+        ):
+            continue
+        found.append((d, (cx, cy)))
+    return found
+
+
+LEAN_SLACK_MM = 1.5
+"""Footprints this near each other (mm) touch: one die may lean on the other."""
+
+
+def _cocked(footprints: Sequence[tuple[np.ndarray, bool]], mat: Rect) -> list[bool]:
+    """Which dice are cocked, of their (footprint, tipped-looking): tipped-looking, and
+    with something to lean on: another die or the mat's edge. Which of two touching dice
+    leans on the other is hard to see from above, so both are reported; the scorekeeper
+    (or a re-throw) settles them."""
+    against = [
+        [
+            j
+            for j, (other, _) in enumerate(footprints)
+            if j != k and _overlaps(footprint, other, grow=LEAN_SLACK_MM)
+        ]
+        for k, (footprint, _) in enumerate(footprints)
+    ]
+    cocked = [
+        tipped and (not _inside(footprint, mat) or bool(against[k]))
+        for k, (footprint, tipped) in enumerate(footprints)
+    ]
+    return [c or any(cocked[j] for j in against[k]) for k, c in enumerate(cocked)]
+
+
 def standing_out(mask: np.ndarray, centre: tuple[float, float], die: float) -> float:
     """The share of a die-sized square at ``centre`` that differs from the empty mat."""
     s = REFERENCE_PX_PER_MM
@@ -398,6 +485,9 @@ PIP_FIELD = 0.6
 """The middle of a die's face, as a share of its side, where its pips lie."""
 MIN_MARKED = 0.06
 """A die's pip field holding this share of marks has a die in it."""
+OTHERS_EDGE = 0.6
+"""What lies within this many dice (across or down) of another die's centre is that die's
+edge, not a mark of the die asked about."""
 
 
 def marked(
@@ -420,7 +510,7 @@ def marked(
     window = marks_mask[b:d, a:c] > 0
     ys, xs = np.mgrid[b:d, a:c]
     for ox, oy in others:
-        reach = die * 0.6 * s
+        reach = die * OTHERS_EDGE * s
         window &= (np.abs(xs - ox * s) > reach) | (np.abs(ys - oy * s) > reach)
     return float(np.count_nonzero(window)) / window.size
 
@@ -451,6 +541,20 @@ def _square(centre: tuple[float, float], die: float) -> np.ndarray:
     return np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]], float) * die / 2 + centre
 
 
+FOOTPRINT_WINDOW = 1.3
+"""A die's footprint is looked for this many dice each way from its centre (a tipped die
+reaches further than a flat one)."""
+FOOTPRINT_CORE = 0.4
+"""Every piece that stands out within this many dice of the read centre is of the die (a
+white die on a white printed line comes apart in pieces)."""
+MEASURABLE = 0.6
+"""Less than this share of a die's square standing out is too little to measure its
+footprint: it is taken to lie flat."""
+SIDEWAYS_DEG = 30
+"""A footprint long more than this many degrees off the line to the point under the
+camera is long sideways: tipped (a flat die's side faces smear it along that line)."""
+
+
 def _footprint(
     mask: np.ndarray | None,
     centre: tuple[float, float],
@@ -464,7 +568,7 @@ def _footprint(
     if mask is None:
         return square, False
     s = REFERENCE_PX_PER_MM
-    r = int(math.ceil(die * 1.3 * s))
+    r = int(math.ceil(die * FOOTPRINT_WINDOW * s))
     cx, cy = int(round(centre[0] * s)), int(round(centre[1] * s))
     h, w = mask.shape
     x0, y0, x1, y1 = max(0, cx - r), max(0, cy - r), min(w, cx + r + 1), min(h, cy + r + 1)
@@ -474,7 +578,7 @@ def _footprint(
     n, labels, stats, _ = cv2.connectedComponentsWithStats(roi, connectivity=8)
     # every piece reaching near the reader's centre (a white die on a white printed line
     # can come apart in pieces)
-    near = int(math.ceil(die * 0.4 * s))
+    near = int(math.ceil(die * FOOTPRINT_CORE * s))
     core = labels[
         max(0, cy - y0 - near) : cy - y0 + near + 1, max(0, cx - x0 - near) : cx - x0 + near + 1
     ]
@@ -486,7 +590,7 @@ def _footprint(
     d2 = ((px[:, None, :] - centres[None, :, :]) ** 2).sum(axis=2)
     mine = np.linalg.norm(px - np.asarray(centre), axis=1) ** 2 <= d2.min(axis=1) + 1e-9
     xs, ys = xs[mine], ys[mine]
-    if len(xs) < (die * s) ** 2 * 0.6:  # too little of the die stands out to measure it
+    if len(xs) < (die * s) ** 2 * MEASURABLE:
         return square, False
     pts = np.c_[xs + x0, ys + y0].astype(np.float32) / s
     (rx, ry), (rw, rh), angle = cv2.minAreaRect(pts)
@@ -496,10 +600,14 @@ def _footprint(
     # is long in the direction it tips, and bigger.
     axis = angle if rw >= rh else angle + 90
     radial = math.degrees(math.atan2(ry - nadir[1], rx - nadir[0]))
-    across = abs((axis - radial + 90) % 180 - 90) > 30
+    across = abs((axis - radial + 90) % 180 - 90) > SIDEWAYS_DEG
     aspect = long_side / short_side
     odd = (aspect > TIPPED_ASPECT and across) or long_side * short_side > TIPPED_AREA * die * die
     return corners.astype(float), bool(odd)
+
+
+TOUCH_MM2 = 0.5
+"""Shapes on the mat that share more than this area (mm²) touch."""
 
 
 def _overlaps(footprint: np.ndarray, other: np.ndarray, grow: float = 0.0) -> bool:
@@ -512,4 +620,4 @@ def _overlaps(footprint: np.ndarray, other: np.ndarray, grow: float = 0.0) -> bo
     area, _ = cv2.intersectConvexConvex(
         cv2.convexHull(a.astype(np.float32)), cv2.convexHull(other.astype(np.float32))
     )
-    return area > 0.5  # mm²
+    return area > TOUCH_MM2

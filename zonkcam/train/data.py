@@ -16,6 +16,7 @@ import numpy as np
 from zonkcam.sim import renderer
 from zonkcam.train.dataset import die_boxes, load_labels, select
 from zonkcam.train.metrics import match
+from zonkcam.vision.geometry import box_iou_batch, centres
 from zonkcam.vision.preprocess import CROP_SIZE, PAD_VALUE, crop_die
 
 RENDERED = "rendered"
@@ -192,19 +193,6 @@ def render_tables(n: int, seed: int, log: Callable[[str], None]) -> list[tuple[P
 # ------------------------------------------------------------------ value-net crops
 
 
-def iou_matrix(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    if len(a) == 0 or len(b) == 0:
-        return np.zeros((len(a), len(b)), np.float32)
-    x0 = np.maximum(a[:, None, 0], b[None, :, 0])
-    y0 = np.maximum(a[:, None, 1], b[None, :, 1])
-    x1 = np.minimum(a[:, None, 2], b[None, :, 2])
-    y1 = np.minimum(a[:, None, 3], b[None, :, 3])
-    inter = np.clip(x1 - x0, 0, None) * np.clip(y1 - y0, 0, None)
-    aa = (a[:, 2] - a[:, 0]) * (a[:, 3] - a[:, 1])
-    ab = (b[:, 2] - b[:, 0]) * (b[:, 3] - b[:, 1])
-    return inter / np.maximum(aa[:, None] + ab[None, :] - inter, 1e-6)
-
-
 def jitter(box: np.ndarray, rng: np.random.Generator, amount: float = 0.1) -> np.ndarray:
     """The box moved by up to `amount` of its size and scaled by up to 1.5 x `amount`
     (log) each way, as a detector boxes a die."""
@@ -217,6 +205,12 @@ def jitter(box: np.ndarray, rng: np.random.Generator, amount: float = 0.1) -> np
     return np.array([cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2], np.float32)
 
 
+OFF_DIE_IOU = 0.1
+"""A random 'not a die' box overlaps every die by less than this IoU: it shows next to
+nothing of one."""
+BESIDE_DIE_IOU = 0.3
+"""A 'not a die' box beside a die overlaps it by less than this IoU: half of it on the die
+at most, as a detector's box slid off a die takes it in."""
 PIP_NEGATIVE_SIZE = (0.2, 0.33)
 """'Not a die' boxes inside a die, as a share of its box side: about one pip."""
 BIG_NEGATIVE_SHARE = 1 / 3
@@ -226,12 +220,12 @@ BIG_NEGATIVE_SHARE = 1 / 3
 def random_negative_boxes(
     boxes: np.ndarray, w: int, h: int, n: int, rng: np.random.Generator
 ) -> np.ndarray:
-    """Up to `n` random boxes on a w x h image on no die of `boxes` (IoU < 0.1): mostly
-    die-sized, BIG_NEGATIVE_SHARE 1.6 to 4 times bigger, which never hold a die's centre
-    (a board tile, a hand)."""
+    """Up to `n` random boxes on a w x h image on no die of `boxes` (IoU under
+    OFF_DIE_IOU): mostly die-sized, BIG_NEGATIVE_SHARE 1.6 to 4 times bigger, which never
+    hold a die's centre (a board tile, a hand)."""
     out = []
     sizes = (boxes[:, 2:] - boxes[:, :2]) if len(boxes) else np.array([[0.1 * w, 0.1 * w]])
-    centres = (boxes[:, :2] + boxes[:, 2:]) / 2
+    middles = centres(boxes)
     for _ in range(n * 4):
         if len(out) >= n:
             break
@@ -240,9 +234,9 @@ def random_negative_boxes(
         bw, bh = np.minimum(sizes[rng.integers(0, len(sizes))] * f, (w, h))
         x0, y0 = rng.uniform(-bw * 0.2, w - bw * 0.8), rng.uniform(-bh * 0.2, h - bh * 0.8)
         cand = np.array([[x0, y0, x0 + bw, y0 + bh]], np.float32)
-        if len(boxes) and iou_matrix(cand, boxes).max() >= 0.1:
+        if len(boxes) and box_iou_batch(cand, boxes).max() >= OFF_DIE_IOU:
             continue
-        if big and ((centres >= cand[0, :2]) & (centres <= cand[0, 2:])).all(axis=1).any():
+        if big and ((middles >= cand[0, :2]) & (middles <= cand[0, 2:])).all(axis=1).any():
             continue
         out.append(cand[0])
     return np.array(out, np.float32).reshape(-1, 4)
@@ -261,7 +255,7 @@ def negative_boxes(
         ang, d = rng.uniform(0, 2 * math.pi), rng.uniform(0.6, 1.0)
         cand = b + np.array([1, 0, 1, 0]) * math.cos(ang) * d * bw
         cand = cand + np.array([0, 1, 0, 1]) * math.sin(ang) * d * bh
-        if iou_matrix(cand[None].astype(np.float32), boxes).max() < 0.3:
+        if box_iou_batch(cand[None].astype(np.float32), boxes).max() < BESIDE_DIE_IOU:
             out.append(cand.astype(np.float32))
     for _ in range(n // 3 + 1 if len(boxes) else 0):
         b = boxes[rng.integers(0, len(boxes))]
@@ -360,14 +354,19 @@ MINED_NEGATIVES = 8
 """Per image, at most this many of the detector's candidates on no die (hottest first)."""
 
 
+MINED_OFF_DIE_IOU = 0.2
+"""A detector's candidate counts as on no die below this IoU with every labelled die
+(one nearer a die that the matching gave another candidate is not taught either way)."""
+
+
 def mined_crops(
     photos: Sequence[Photo],
     detect: Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]],
     log: Callable[[str], None],
 ) -> Crops:
     """The trained detector's candidates on every photo, cut as the reader cuts them:
-    those on a labelled die with its value, those on no die (IoU under 0.2 with every
-    one) as 'not a die' (MINED_NEGATIVES at most)."""
+    those on a labelled die with its value, those on no die (IoU under MINED_OFF_DIE_IOU
+    with every one) as 'not a die' (MINED_NEGATIVES at most)."""
     xs, ys, ss, add = _crops_builder()
     for i, p in enumerate(photos):
         img = p.image()
@@ -375,12 +374,12 @@ def mined_crops(
         truth = [(int(v), tuple(b)) for v, b in zip(p.values, p.boxes, strict=True)]
         s = match(truth, [(0, tuple(b)) for b in cand])
         on = {j: i for i, j in s.matches}
-        near = iou_matrix(cand, p.boxes).max(axis=1) if len(p.boxes) else np.zeros(len(cand))
+        near = box_iou_batch(cand, p.boxes).max(axis=1) if len(p.boxes) else np.zeros(len(cand))
         negatives = 0
         for j in np.argsort(-heat):
             if j in on:
                 add(crop_die(img, cand[j]), int(p.values[on[j]]), p.source)
-            elif near[j] < 0.2 and negatives < MINED_NEGATIVES:
+            elif near[j] < MINED_OFF_DIE_IOU and negatives < MINED_NEGATIVES:
                 add(crop_die(img, cand[j]), 0, p.source)
                 negatives += 1
         if (i + 1) % 1000 == 0:

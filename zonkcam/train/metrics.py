@@ -10,12 +10,16 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from zonkcam.vision.geometry import box_iou_batch, centre, centre_in, side
+
 if TYPE_CHECKING:
     from zonkcam.train.distort import Distortion
     from zonkcam.vision.model import DiceModel
     from zonkcam.vision.reader import ReaderSettings
 
 MATCH_IOU = 0.3
+"""A found die and a labelled one are one die at this IoU or more: a loose bar, as two
+boxes of one die differ by how much of its side faces each takes in."""
 SIZE_BINS = (20.0, 40.0, 80.0, 160.0)
 """Die sizes (the die box's longer side, image px) at which the per-size figures split."""
 SIZE_NAMES = ("<20", "20-40", "40-80", "80-160", ">=160")
@@ -29,11 +33,6 @@ def div(a: int, b: int) -> float:
 def size_bin(side: float) -> int:
     """Index into SIZE_NAMES of a die `side` px wide."""
     return sum(side >= b for b in SIZE_BINS)
-
-
-def side(box: Sequence[float]) -> float:
-    """A box's longer side."""
-    return max(box[2] - box[0], box[3] - box[1])
 
 
 @dataclass(frozen=True)
@@ -54,12 +53,9 @@ class ImageScore:
         return (self.n_truth - self.correct) + (self.n_pred - self.matched)
 
 
-def iou(a: Sequence[float], b: Sequence[float]) -> float:
-    x0, y0 = max(a[0], b[0]), max(a[1], b[1])
-    x1, y1 = min(a[2], b[2]), min(a[3], b[3])
-    inter = max(0.0, x1 - x0) * max(0.0, y1 - y0)
-    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
-    return inter / union if union > 0 else 0.0
+def _boxes(pairs: Sequence[tuple[int, Sequence[float]]]) -> np.ndarray:
+    """The boxes of (value, box) pairs as an (N, 4) batch."""
+    return np.asarray([b for _, b in pairs], np.float64).reshape(-1, 4)
 
 
 def match(
@@ -74,17 +70,15 @@ def match(
     predicted box (nearest centres first).
     """
     pairs: list[tuple[float, int, int]] = []
-    for i, (_, tb) in enumerate(truth):
-        tcx, tcy = (tb[0] + tb[2]) / 2, (tb[1] + tb[3]) / 2
-        for j, (_, pb) in enumerate(pred):
-            if bbox_kind == "pip_cluster":
-                if pb[0] <= tcx <= pb[2] and pb[1] <= tcy <= pb[3]:
-                    pcx, pcy = (pb[0] + pb[2]) / 2, (pb[1] + pb[3]) / 2
-                    pairs.append((-float(np.hypot(tcx - pcx, tcy - pcy)), i, j))
-            else:
-                v = iou(tb, pb)
-                if v >= MATCH_IOU:
-                    pairs.append((v, i, j))
+    if bbox_kind == "pip_cluster":
+        for i, (_, tb) in enumerate(truth):
+            for j, (_, pb) in enumerate(pred):
+                if centre_in(tb, pb):
+                    (tx, ty), (px, py) = centre(tb), centre(pb)
+                    pairs.append((-float(np.hypot(tx - px, ty - py)), i, j))
+    else:
+        ious = box_iou_batch(_boxes(truth), _boxes(pred))
+        pairs = [(float(ious[i, j]), int(i), int(j)) for i, j in np.argwhere(ious >= MATCH_IOU)]
     pairs.sort(key=lambda p: -p[0])
     used_t: set[int] = set()
     used_p: set[int] = set()
@@ -352,7 +346,8 @@ class Scorer:
 
     def read_boxes(self, img, truth: list, whole: list) -> list[bool]:  # noqa: ANN001
         """Whether the value net reads each labelled die, cut at its whole-die box, as a
-        die with the right face."""
+        die with the right face (read as cut and mirrored, as the reader reads a die it is
+        unsure of)."""
         from zonkcam.vision.preprocess import crop_die, to_bgr8
         from zonkcam.vision.reader import read_crops
 
@@ -360,7 +355,7 @@ class Scorer:
             return []
         bgr = to_bgr8(img)
         crops = np.stack([crop_die(bgr, b) for b in whole])
-        probs = read_crops(crops, self.model, self.settings.mirror_look)
+        probs = read_crops(crops, self.model, mirrored=True)
         faces = np.argmax(probs[:, 1:], axis=1) + 1
         return [
             bool(p[0] < 0.5 and f == v) for p, f, (v, _) in zip(probs, faces, truth, strict=True)

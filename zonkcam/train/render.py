@@ -20,6 +20,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from zonkcam.errors import ZonkcamError
 from zonkcam.fileio import write_whole
 from zonkcam.sim import photoreal
 
@@ -31,7 +32,7 @@ JPEG_QUALITY = (80, 96)
 SETTINGS = "render.json"
 
 
-class RenderMismatch(ValueError):
+class RenderMismatch(ZonkcamError, ValueError):
     """The folder holds a set of other settings."""
 
 

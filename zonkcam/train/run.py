@@ -24,6 +24,7 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
+from zonkcam.errors import ZonkcamError
 from zonkcam.train import data as D
 from zonkcam.train.nets import Detector, ValueNet, export_detector, export_values
 from zonkcam.vision.preprocess import DET_STRIDE
@@ -138,7 +139,7 @@ class TrainConfig:
         return out
 
 
-class ResumeMismatch(ValueError):
+class ResumeMismatch(ZonkcamError, ValueError):
     """The output folder holds a run with other settings."""
 
 

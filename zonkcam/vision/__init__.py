@@ -18,6 +18,7 @@ from typing import Any
 
 _WHERE = {
     "Reading": "zonkcam.vision.die",
+    "Sight": "zonkcam.vision.die",
     "DiceModel": "zonkcam.vision.model",
     "load_model": "zonkcam.vision.model",
     "ReaderSettings": "zonkcam.vision.reader",

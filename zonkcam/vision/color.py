@@ -12,6 +12,15 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+NEUTRAL = 0.4
+"""A pixel whose saturation ((max - min) / max of its channels) is under this is near
+neutral: it shows the light's colour."""
+GAIN_SHARE = 0.9
+"""The share of the estimated correction applied (a little short of it: a mat that is not
+quite grey pulls the estimate)..."""
+GAINS = (0.7, 1.45)
+"""... and the least and most gain given any channel."""
+
 
 def white_balance_gains(image: np.ndarray) -> np.ndarray:
     """Per-channel (B, G, R) gains that make the frame's bright-ish average neutral."""
@@ -31,7 +40,7 @@ def white_balance_gains(image: np.ndarray) -> np.ndarray:
     # grey-pixel estimate: the light's colour is the mean colour of near-neutral pixels
     # (strongly coloured mats and dice are left out, so they do not pull the estimate)
     sat = (hi - lo) / (hi + 1e-3)
-    grey = sat < 0.4
+    grey = sat < NEUTRAL
     if grey.sum() < 30:
         return np.ones(3, np.float32)
     # the brightest near-neutral things (white dice, a white tray, paper) are the best
@@ -41,7 +50,7 @@ def white_balance_gains(image: np.ndarray) -> np.ndarray:
     top = np.argpartition(-cl, k - 1)[:k]
     ref = cand[top].mean(axis=0) + 1e-3
     gains = ref.mean() / ref
-    return np.clip(1 + 0.9 * (gains - 1), 0.7, 1.45).astype(np.float32)
+    return np.clip(1 + GAIN_SHARE * (gains - 1), *GAINS).astype(np.float32)
 
 
 SHADE_TIE = 0.8

@@ -22,6 +22,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
+CONFIRM_BELOW = 0.6
+"""The confidence bar: dice read with less confidence than this are flagged with a '?' for
+the players to confirm (`zonkcam play --confirm-below`; `zonkcam eval --confirm-below BAR`
+counts what a bar flags)."""
 FEATURES = ("value_logit", "lead", "log_heat", "log_size")
 """The clues, in the order of Calibration.weights."""
 EPS = 1e-6

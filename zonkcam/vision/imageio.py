@@ -27,11 +27,12 @@ import cv2
 import numpy as np
 
 from zonkcam import MAX_DECODE_PIXELS
+from zonkcam.errors import ZonkcamError
 from zonkcam.fileio import open_to_read
 from zonkcam.vision import opencv
 
 
-class ImageFileError(Exception):
+class ImageFileError(ZonkcamError):
     """A file that cannot be read as a whole image; the message says why."""
 
 

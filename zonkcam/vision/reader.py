@@ -26,6 +26,13 @@ from zonkcam.vision.color import crop_color, white_balance_gains
 from zonkcam.vision.confidence import features as confidence_features
 from zonkcam.vision.die import Reading
 from zonkcam.vision.examples import TaughtDice, asked_confidence
+from zonkcam.vision.geometry import (
+    box_inside_batch,
+    box_iou_batch,
+    centre,
+    centres,
+    sides,
+)
 from zonkcam.vision.model import DiceModel
 from zonkcam.vision.preprocess import CROP_SIZE, DET_STRIDE, crop_die, letterbox, to_bgr8
 
@@ -59,11 +66,10 @@ class ReaderSettings:
     """Of two kept dice overlapping by more than dedupe_iou, or with more than
     dedupe_inside of the smaller box inside the other (a die boxed whole and by its top
     face), the one the value net is surer of stays."""
-    mirror_look: bool = True
     mirror_within: float = 0.3
     """A candidate whose vote comes within mirror_within of keep_vote (or over it) is read
     a second time mirrored left to right, and the two readings are averaged: a face reads
-    the same mirrored, and a misreading often does not."""
+    the same mirrored, and a misreading often does not (minus infinity: none is)."""
     second_look: int = 512
     """On a photo (no `die_px` given) where a kept die spans fewer than second_look_below
     px at the detector's input, or no die was kept, the detector looks again with the
@@ -122,7 +128,7 @@ def detect(
 def read_crops(crops: np.ndarray, model: DiceModel, mirrored: bool = False) -> np.ndarray:
     """(N, 64, 64, 3) BGR uint8 crops -> (N, 7) probabilities (0 = not a die, 1-6), all
     in one run of the value net; `mirrored`: each also read mirrored left to right, the
-    two readings averaged (ReaderSettings.mirror_look)."""
+    two readings averaged (the reader's mirrored look, ReaderSettings.mirror_within)."""
     return read_crops_and_features(crops, model, mirrored)[0]
 
 
@@ -208,13 +214,12 @@ def _look(
         return _Look(boxes, heat, crops, no_probs, None, nothing, asked, inp, scale, candidates)
     crops = np.stack([crop_die(img, b) for b in boxes])
     probs, feats = read_crops_and_features(crops, model)
-    if settings.mirror_look:
-        near = np.flatnonzero(
-            vote(probs, heat, settings) >= settings.keep_vote - settings.mirror_within
-        )
-        if len(near):
-            probs = probs.copy()
-            probs[near] = (probs[near] + read_crops(crops[near][:, :, ::-1], model)) / 2
+    near = np.flatnonzero(
+        vote(probs, heat, settings) >= settings.keep_vote - settings.mirror_within
+    )
+    if len(near):
+        probs = probs.copy()
+        probs[near] = (probs[near] + read_crops(crops[near][:, :, ::-1], model)) / 2
     asked = examples.asks(probs, feats) if examples is not None else np.zeros(len(probs), bool)
     votes = vote(probs, heat, settings)
     k = np.flatnonzero(votes >= bar)
@@ -237,7 +242,7 @@ def _wants_second_look(first: _Look, settings: ReaderSettings) -> bool:
     """No die kept, or one small at the detector's input."""
     if len(first.boxes) == 0:
         return True
-    return bool(_sides(first.boxes).min() * first.scale < settings.second_look_below)
+    return bool(sides(first.boxes).min() * first.scale < settings.second_look_below)
 
 
 SECOND_LOOK_GRID = 64
@@ -256,14 +261,14 @@ def second_look_regions(
     the parts cover more than SECOND_LOOK_WHOLE of it)."""
     h, w = shape[:2]
     boxes = first.candidates
-    small = boxes[_sides(boxes) * first.scale < settings.second_look_below]
+    small = boxes[sides(boxes) * first.scale < settings.second_look_below]
     if len(first.boxes) == 0 or len(small) == 0:
         return None
     cell = max(h, w) / SECOND_LOOK_GRID
     gh, gw = math.ceil(h / cell), math.ceil(w / cell)
     grid = np.zeros((gh, gw), np.uint8)
-    reach = (settings.second_look_near + 0.5) * _sides(small)
-    cx, cy = (small[:, 0] + small[:, 2]) / 2, (small[:, 1] + small[:, 3]) / 2
+    reach = (settings.second_look_near + 0.5) * sides(small)
+    cx, cy = centres(small).T
     for x0, y0, x1, y1 in zip(cx - reach, cy - reach, cx + reach, cy + reach, strict=True):
         grid[
             max(0, int(y0 // cell)) : min(gh, int(y1 // cell) + 1),
@@ -356,7 +361,7 @@ def read_dice(
     visible = first.inp[: max(1, round(h * first.scale)), : max(1, round(w * first.scale))]
     gains = white_balance_gains(visible)
     values = np.argmax(probs[keep, 1:], axis=1) + 1
-    clue = confidence_features(probs[keep], values, heat[keep], _sides(boxes[keep]))
+    clue = confidence_features(probs[keep], values, heat[keep], sides(boxes[keep]))
     sure = asked_confidence(model.calibration.confidence_of(clue), asked[keep])
     dice = []
     for i, value, conf in zip(keep, values, sure, strict=True):
@@ -399,7 +404,7 @@ def read_at(
     asked = examples.asks(probs, feats) if examples is not None else np.zeros(len(probs), bool)
     values = np.argmax(probs[:, 1:], axis=1) + 1
     heat = np.full(len(boxes), settings.heat_full, np.float32)
-    clue = confidence_features(probs, values, heat, _sides(boxes))
+    clue = confidence_features(probs, values, heat, sides(boxes))
     sure = asked_confidence(model.calibration.confidence_of(clue), asked)
     gains = white_balance_gains(img)
     out: list[Reading | None] = []
@@ -437,22 +442,13 @@ def nms(boxes: np.ndarray, scores: np.ndarray, iou: float, inside: float = 0.0) 
 def _overlaps(a: np.ndarray, b: np.ndarray, iou: float, inside: float) -> np.ndarray:
     """(len(a), len(b)): whether two boxes overlap by more than `iou`, or (`inside` > 0)
     more than that share of the smaller lies inside the other."""
-    w = np.minimum(a[:, None, 2], b[None, :, 2]) - np.maximum(a[:, None, 0], b[None, :, 0])
-    h = np.minimum(a[:, None, 3], b[None, :, 3]) - np.maximum(a[:, None, 1], b[None, :, 1])
-    inter = np.clip(w, 0, None) * np.clip(h, 0, None)
-    area_a = (a[:, 2] - a[:, 0]) * (a[:, 3] - a[:, 1])
-    area_b = (b[:, 2] - b[:, 0]) * (b[:, 3] - b[:, 1])
-    out = inter / np.maximum(area_a[:, None] + area_b[None, :] - inter, 1e-6) > iou
+    out = box_iou_batch(a, b) > iou
     if inside > 0:
-        out |= inter / np.maximum(np.minimum(area_a[:, None], area_b[None, :]), 1e-6) > inside
+        out |= box_inside_batch(a, b) > inside
     return out
-
-
-def _sides(boxes: np.ndarray) -> np.ndarray:
-    """Each box's longer side (px)."""
-    return np.maximum(boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1])
 
 
 def _reading_order(d: Reading) -> tuple[float, float]:
     """Top-to-bottom, then left-to-right, by the box's centre."""
-    return ((d.bbox[1] + d.bbox[3]) / 2, (d.bbox[0] + d.bbox[2]) / 2)
+    x, y = centre(d.bbox)
+    return y, x

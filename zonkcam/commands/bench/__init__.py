@@ -15,16 +15,25 @@ import importlib
 from collections.abc import Callable
 from pathlib import Path
 
-from zonkcam.commands.play import whole_number
+from zonkcam.commands import options
+from zonkcam.commands.options import whole_number
 from zonkcam.game.names import quoted
 from zonkcam.game.rules import PRESETS
 from zonkcam.mat.layout import SIZES
+
+LOOK_NAMES = ("plain", "realistic")
+"""The demo camera's looks (zonkcam.sim.lens.LOOKS) by name, for --look: named here so
+that building the command line loads nothing of the simulator."""
 
 
 def _mode(name: str) -> Callable[[argparse.Namespace], int]:
     """The run() of zonkcam.commands.bench.<name>, imported when called."""
 
     def run(args: argparse.Namespace) -> int:
+        if "threads" in args and args.threads is None:  # the figures name their threads
+            from zonkcam.vision.model import default_threads
+
+            args.threads = default_threads()
         return importlib.import_module(f"{__name__}.{name}").run(args)
 
     return run
@@ -70,17 +79,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--frames", type=whole_number(1), default=30, help="rendered frames per size (default 30)"
     )
-    p.add_argument(
-        "--threads", type=whole_number(1), default=1, help="onnxruntime threads (default 1)"
-    )
+    options.add_reader(p)
     p.add_argument("--seed", type=int, default=0, help="seed of the rendered frames (default 0)")
-    p.add_argument(
-        "--model-dir",
-        type=Path,
-        default=None,
-        metavar="DIR",
-        help="folder with dice_detector.onnx and dice_values.onnx (default: the shipped ones)",
-    )
     p.add_argument("--json", action="store_true", help="print the figures as one JSON object")
     p.add_argument(
         "--engine",
@@ -166,9 +166,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "the screen showing the roll (and the keep).",
     )
     _demo_throws(m, size=(1280, 960), seed=7, look="realistic")
-    m.add_argument(
-        "--threads", type=whole_number(1), default=1, help="onnxruntime threads (default 1)"
-    )
+    m.add_argument("--threads", type=whole_number(1), help=options.THREADS_HELP)
     m.add_argument(
         "--slowdown",
         type=_fraction,
@@ -246,8 +244,6 @@ def _demo_throws(
     m: argparse.ArgumentParser, *, size: tuple[int, int], seed: int, look: str
 ) -> None:
     """The options of a mode that throws dice on the demo table and reads them."""
-    from zonkcam.sim.lens import LOOKS
-
     m.add_argument("--throws", type=whole_number(1), default=20, help="throws (default 20)")
     m.add_argument(
         "--reader",
@@ -261,7 +257,7 @@ def _demo_throws(
     m.add_argument("--seed", type=int, default=seed, help=f"seed of the throws (default {seed})")
     m.add_argument(
         "--look",
-        choices=tuple(LOOKS),
+        choices=LOOK_NAMES,
         default=look,
         help=f"the demo camera: plain, or realistic (tilt, distortion, JPEG, ...); default {look}",
     )
