@@ -66,9 +66,10 @@ def allowed(state: GameState, action: A.Action) -> bool:
     return True
 
 
-def step(s: GameState, action: A.Action) -> None:
+def step(s: GameState, action: A.Action, *, options: bool = True) -> None:
     """Apply ``action`` to ``s`` in place (``s`` is garbage if this raises); its options
-    are then what the rules accept next."""
+    are then what the rules accept next. Without ``options`` they are left as they were:
+    for a fold that works them out (:func:`options_for`) only for the states it keeps."""
     if isinstance(action, A.Undo):
         raise TurnError("undo is handled by the game's event log, not by the rules")
     if s.finished and not isinstance(action, A.ZonkName | A.Drunk | A.HandedOut | A.RuleMade):
@@ -79,7 +80,8 @@ def step(s: GameState, action: A.Action) -> None:
     if handler is None:  # pragma: no cover - every action type has a handler
         raise TableError(f"unknown action {action!r}")
     handler(s, action)
-    s.options = options_for(s)
+    if options:
+        s.options = options_for(s)
 
 
 def options_for(s: GameState) -> Options:
@@ -457,8 +459,9 @@ def _bank_total(s: GameState) -> tuple[int, int]:
     piggyback on); TableError where the rules refuse a bank: the phase, hot dice, the entry
     and bank minimums."""
     t, rules, p = s.turn, s.rules, s.player
+    phase = t.phase
     assert p is not None
-    if s.phase is Phase.DECIDE:
+    if phase is Phase.DECIDE:
         assert t.score is not None and t.score.best is not None
         best = t.score.best
         if len(best.dice) == t.dice_to_roll and rules.hot_dice is HotDice.MUST:
@@ -469,16 +472,16 @@ def _bank_total(s: GameState) -> tuple[int, int]:
                 "again: keep them, then roll"
             )
         total, left = t.total + best.points, t.dice_to_roll - len(best.dice)
-    elif s.phase is Phase.ROLL and t.bank_ok:
+    elif phase is Phase.ROLL and t.bank_ok:
         total, left = t.total, (0 if t.dice_to_roll == rules.dice else t.dice_to_roll)
-    elif s.phase is Phase.ROLL and t.rolls:
+    elif phase is Phase.ROLL and t.rolls:
         if t.dice_to_roll == rules.dice and rules.hot_dice is HotDice.MUST:
             raise BankError(
                 f"{_who(s)} set every die aside (hot dice), so must roll all {rules.dice} "
                 "dice again before banking"
             )
         raise BankError(f"{_who(s)} set dice aside, so must roll again before banking")
-    elif s.phase is Phase.ROLL:
+    elif phase is Phase.ROLL:
         raise BankError(f"{_who(s)} must roll before banking")
     else:
         raise TurnError(_expecting(s))
