@@ -14,7 +14,6 @@ from enum import StrEnum
 from typing import Any, Protocol
 
 from zonkcam.game import actions as A
-from zonkcam.game.engine import allowed
 from zonkcam.game.state import GameState, Phase, PlayerState
 
 
@@ -119,7 +118,7 @@ def action_for(command: Press, state: GameState, selected_keep: int = 0) -> A.Ac
         if phase is Phase.DECIDE and state.turn.score is not None and state.turn.score.keeps:
             choices = decide_choices(state)
             return choices[selected_keep % len(choices)]
-        if phase is Phase.ROLL and allowed(state, A.Piggyback()):
+        if phase is Phase.ROLL and state.options.piggyback:
             return A.Piggyback()  # a fresh start needs no button: just throw
         if phase is Phase.PAIR:
             return A.Reroll()
@@ -148,6 +147,6 @@ def decide_choices(state: GameState) -> list[A.Action]:
     1000 where the table has it and the roll allows it."""
     assert state.turn.score is not None
     choices: list[A.Action] = [A.Keep(k.dice) for k in state.turn.score.keeps]
-    if allowed(state, A.GoFor1000()):
+    if state.options.go_for_1000:
         choices.append(A.GoFor1000())
     return choices

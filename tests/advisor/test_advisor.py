@@ -25,7 +25,7 @@ from zonkcam.controls import ROLL
 from zonkcam.game import PRESETS, Die, Game, Phase, load_rules, parse_dice, score_roll
 from zonkcam.game import actions as A
 from zonkcam.game.dice import DETROIT_DICE
-from zonkcam.game.engine import allowed
+from zonkcam.game.engine import allowed, options_for
 from zonkcam.game.state import PiggybackOffer
 
 DATA = Path(__file__).parents[1] / "data"
@@ -264,6 +264,13 @@ def set_scores(game, **scores):
     for p in game.state.players:
         if p.name in scores:
             p.score, p.on_board = scores[p.name], True
+    game.state.options = options_for(game.state)  # changed by hand: what the rules accept
+
+
+def offer(game, total, dice):
+    """The start of a turn straight after Cy banked ``total`` with ``dice`` left."""
+    game.state.offer = PiggybackOffer(total, dice, "Cy")
+    game.state.options = options_for(game.state)
 
 
 def test_last_turn_of_the_final_round_plays_to_beat_the_leader():
@@ -334,11 +341,11 @@ def test_the_entry_minimum_refuses_the_bank_and_the_advice_knows():
 
 def test_a_rich_piggyback_is_taken_and_a_poor_one_left():
     game = seated(PRESETS["chicago"])
-    game.state.offer = PiggybackOffer(1_500, 4, "Cy")
+    offer(game, 1_500, 4)
     advice = ADVISOR.advise(game.state)
     assert advice.best is Best.PIGGYBACK and allowed(game.state, A.Piggyback())
     assert AutoPlayer().wants_piggyback(game.state)
-    game.state.offer = PiggybackOffer(100, 1, "Cy")
+    offer(game, 100, 1)
     assert ADVISOR.advise(game.state).best is Best.ROLL
 
 
@@ -407,7 +414,7 @@ def test_the_demo_players_do_what_the_advisor_says():
     table = FakeTable()
     driver = DemoDriver(table, AutoPlayer(ADVISOR))
     game = seated(PRESETS["chicago"])
-    game.state.offer = PiggybackOffer(1_500, 4, "Cy")
+    offer(game, 1_500, 4)
     assert driver.step(game.state) == [ROLL]  # ROLL at the start of a turn: piggyback
     game = seated(PRESETS["chicago"])
     game.play(A.Roll(parse_dice([1, 5, 5, 3, 4])))
@@ -417,7 +424,7 @@ def test_the_demo_players_do_what_the_advisor_says():
 
 def test_a_piggyback_on_one_die_is_said_in_the_singular():
     game = seated(PRESETS["chicago"])
-    game.state.offer = PiggybackOffer(2_000, 1, "Cy")
+    offer(game, 2_000, 1)
     advice = ADVISOR.advise(game.state)
     assert advice.best is Best.PIGGYBACK
     assert advice.note == "piggyback: 2000 with 1 die"

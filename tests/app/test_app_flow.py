@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from zonkcam.app.flow import AskValues, Question, TableFlow, dice_of, roll_of
-from zonkcam.game import PRESETS, Die, Game, parse_dice
+from zonkcam.game import PRESETS, Die, Game, engine, parse_dice
 from zonkcam.game import actions as A
+from zonkcam.record.logged_game import LoggedGame
+from zonkcam.record.store import EventLog
 from zonkcam.table.observe import TableEvent, TableReport
 from zonkcam.table.tracking import Change
 from zonkcam.table.zones import TableDie
@@ -61,6 +63,40 @@ def test_a_keep_and_a_throw_at_once_play_both():
     # a keep the rules refuse is no keep: the throw is a question
     (q,) = flow.on_report(settled(now, Change.ROLL, keep=[die(2)]), g.state)
     assert isinstance(q, Question) and "keep aside" in q.text
+
+
+def test_a_keep_and_a_throw_at_once_are_each_applied_once_by_the_game(tmp_path, monkeypatch):
+    applied = []
+    step = engine.step
+
+    def counted(state, action):
+        applied.append(action)
+        step(state, action)
+
+    monkeypatch.setattr(engine, "step", counted)
+    flow = TableFlow()
+    with EventLog(tmp_path / "games.sqlite3") as log:
+        logged = LoggedGame.new(log, PRESETS["classic-10000"], [A.Players(("Ann", "Bob"))])
+        logged.play(A.Roll(parse_dice([1, 5, 2, 3, 4])))
+        applied.clear()
+        now = [die(1, "keep", x=10), die(5, "keep", x=30), die(6, x=50), die(6, x=90), die(2)]
+        out = flow.on_report(settled(now, Change.ROLL, keep=[die(5), die(1)]), logged.state)
+        assert out == [A.Keep((1, 5)), A.Roll(parse_dice([6, 6, 2]))]
+        assert applied == []  # the flow asks the state's options; it tries nothing
+        for action in out:
+            logged.play(action)
+        assert applied == out  # each once, by the game that records it
+        # (6 6 2 zonks: Bob's turn) every die kept (hot dice) and all five thrown again
+        logged.play(A.Roll(parse_dice([1, 1, 1, 5, 5])))
+        applied.clear()
+        kept = [die(v, "keep", x=10 * i) for i, v in enumerate([1, 1, 1, 5, 5])]
+        thrown = [die(v, x=100 + 30 * i) for i, v in enumerate([2, 3, 4, 6, 6])]
+        out = flow.on_report(settled(kept + thrown, Change.ROLL, keep=kept), logged.state)
+        assert out == [A.Keep((1, 1, 1, 5, 5)), A.Roll(parse_dice([2, 3, 4, 6, 6]))]
+        assert applied == []
+        keep, q = flow.on_report(settled(kept + thrown[:4], Change.ROLL, keep=kept), logged.state)
+        assert keep == A.Keep((1, 1, 1, 5, 5)) and isinstance(q, Question)
+        assert "should have thrown 5 dice but I see 4" in q.text
 
 
 def test_a_moved_die_and_unread_dice_are_questions():

@@ -10,6 +10,7 @@ import dataclasses
 
 import pytest
 
+from tests.game.options_helpers import check_options
 from zonkcam.game import PRESETS, Game, Phase, TableError
 from zonkcam.game import actions as A
 from zonkcam.game.engine import apply, new_game, replay
@@ -1420,3 +1421,23 @@ def test_an_edited_copy_of_a_preset_is_not_named_as_the_preset(tmp_path):
     assert edited.name == "classic-10000 (custom)" and edited.target == 5000
     path.write_text(rules_to_toml(CLASSIC).replace('"classic-10000"', '"ours"'))
     assert load_rules(str(path)).name == "ours"
+
+
+def test_each_state_carries_what_the_rules_accept_next():
+    johnnys, chicago = PRESETS["all-johnnys"], PRESETS["chicago"]
+    seated = [{"players": ["A", "B"]}]
+    kept_three = [*seated, {"roll": [1, 5, 5, 2, 3]}, {"keep": [1, 5, 5]}]
+    pair = play(CLASSIC, [*kept_three, {"roll": [6, 6]}])
+    away = play(johnnys, [*seated, {"roll": [1, 2, 3, 4, 6, 6]}])
+    going = play(johnnys, [{"go_for_1000": True}], Game(johnnys, away.events))
+    offered = play(chicago, [*seated, {"roll": [5, 5, 5, 2, 3]}, {"bank": True}])
+    rolled = play(chicago, [*seated, {"roll": [1, 5, 5, 2, 3]}])
+    kept = play(chicago, [{"keep": [1, 5]}], Game(chicago, rolled.events))
+    states = [Game(CLASSIC).state, pair.state, away.state, going.state, offered.state]
+    for state in [*states, rolled.state, kept.state]:
+        check_options(state)
+    assert pair.state.options.pair and away.state.options.go_for_1000
+    assert going.state.options.roll == 1 and offered.state.options.piggyback
+    assert rolled.state.options.bank and kept.state.options.bank
+    assert rolled.state.options.keep([5, 1]).points == kept.state.turn.total
+    assert rolled.state.options.roll_after(rolled.state.options.keep([1, 5])) == 3

@@ -13,6 +13,7 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
+from tests.game.options_helpers import check_options
 from zonkcam.game import PRESETS, Die, Game, Phase, TableError, load_rules, score_roll
 from zonkcam.game import actions as A
 from zonkcam.game.dice import DETROIT_DICE
@@ -423,3 +424,18 @@ def test_random_games_keep_the_invariants_replay_and_undo(name, data):
     assert game.events == events[:-1]
     game.play(events[-1])
     assert _without_log(game.state.to_json()) == _without_log(final)
+
+
+@pytest.mark.parametrize("name", NAMES)
+@GAME_SETTINGS
+@given(data=st.data())
+def test_a_states_options_are_what_trying_each_action_says(name, data):
+    game = random_game(name, data, steps=45)
+    states = [game.state_after(n) for n in range(len(game.events) + 1)]
+    resumed = Game(game.rules, game.events)  # folded at once, as a resume does
+    states.append(resumed.state)
+    assert resumed.state.options == game.state.options
+    if len(game.events) > 1:
+        states.append(game.undo())
+    for state in states:
+        check_options(state)

@@ -16,8 +16,6 @@ from dataclasses import dataclass
 
 from zonkcam.game import actions as A
 from zonkcam.game.dice import DETROIT_DICE, PLAIN_DICE, Die
-from zonkcam.game.engine import apply
-from zonkcam.game.errors import TableError
 from zonkcam.game.names import counted
 from zonkcam.game.scoring import score_roll
 from zonkcam.game.state import GameState, Phase
@@ -76,13 +74,10 @@ class TableFlow:
             return self._throw(report, state)
         if phase is Phase.DECIDE and report.keep and all(d.known for d in report.keep):
             # the keep slid into the strip and the rest thrown in one go
-            keep = A.Keep(tuple(sorted(d.value for d in report.keep)))
-            try:
-                after = apply(state, keep)
-            except TableError:
-                after = None
-            if after is not None and after.phase is Phase.ROLL:
-                return [keep, *self._throw(report, after)]
+            keep = state.options.keep(d.value for d in report.keep)
+            if keep is not None:
+                rolls = state.options.roll_after(keep)
+                return [A.Keep(keep.dice), *self._throw(report, state, rolls)]
         if phase is Phase.DECIDE:
             return [
                 Question(
@@ -92,7 +87,11 @@ class TableFlow:
             ]
         return []
 
-    def _throw(self, report: TableReport, state: GameState) -> list[Outcome]:
+    def _throw(
+        self, report: TableReport, state: GameState, expected: int | None = None
+    ) -> list[Outcome]:
+        """The throw's outcomes; ``expected``: the dice it should have where a keep set
+        aside in the same go (not yet played) changes them."""
         rules, t = state.rules, state.turn
         who = state.shown_name(state.player)
         if report.off_mat:
@@ -108,7 +107,8 @@ class TableFlow:
                 )
             ]
         rolled = list(report.rolled)
-        expected = 1 if state.phase is Phase.GO_FOR_1000 else t.dice_to_roll
+        if expected is None:
+            expected = 1 if state.phase is Phase.GO_FOR_1000 else t.dice_to_roll
         if len(rolled) != expected:
             return [
                 Question(

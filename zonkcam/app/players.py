@@ -13,7 +13,6 @@ from dataclasses import dataclass, field
 from zonkcam.advisor.advice import Advice, Advisor, Best
 from zonkcam.game import actions as A
 from zonkcam.game.dice import Die
-from zonkcam.game.engine import allowed
 from zonkcam.game.game import Game
 from zonkcam.game.rules import RuleSet
 from zonkcam.game.scoring import LegalKeep
@@ -37,21 +36,17 @@ class AutoPlayer:
 
     def wants_go_for_1000(self, state: GameState) -> bool:
         advice = self.advice(state)
-        return (
-            advice is not None and advice.best is Best.GO_FOR_1000 and allowed(state, A.GoFor1000())
-        )
+        return advice is not None and advice.best is Best.GO_FOR_1000 and state.options.go_for_1000
 
     def wants_piggyback(self, state: GameState) -> bool:
         """At the start of a turn: take over the last bank's dice and total."""
         advice = self.advice(state)
-        return (
-            advice is not None and advice.best is Best.PIGGYBACK and allowed(state, A.Piggyback())
-        )
+        return advice is not None and advice.best is Best.PIGGYBACK and state.options.piggyback
 
     def wants_to_bank(self, state: GameState) -> bool:
         """After a keep (phase ROLL with bank allowed), or straight after a roll."""
         advice = self.advice(state)
-        return advice is not None and advice.best is Best.BANK and allowed(state, A.Bank())
+        return advice is not None and advice.best is Best.BANK and state.options.bank
 
     def next_action(self, state: GameState, rng: random.Random) -> A.Action:
         """What this player does next at a table where the dice fall as ``rng`` says."""

@@ -9,7 +9,7 @@ import re
 
 from zonkcam.game import actions as A
 from zonkcam.game.dice import COLOURS, DETROIT_DICE, Die, parse_typed_dice
-from zonkcam.game.engine import allowed, check_colours_left
+from zonkcam.game.engine import check_colours_left
 from zonkcam.game.errors import TableError
 from zonkcam.game.names import quoted
 from zonkcam.game.scoring import colours_needed
@@ -95,8 +95,8 @@ def parse_line(line: str, state: GameState) -> A.Action | str:
     if word in ("keep", "k"):
         return A.Keep(tuple(sorted(d.value for d in _typed_dice(rest, state))))
     if text.startswith("#"):
-        keeps = state.turn.score.keeps if state.turn.score and state.phase is Phase.DECIDE else ()
-        go = len(keeps) + 1 if keeps and allowed(state, A.GoFor1000()) else 0
+        keeps = state.options.keeps
+        go = len(keeps) + 1 if keeps and state.options.go_for_1000 else 0
         number = text[1:].strip()
         if not (
             number.isascii()

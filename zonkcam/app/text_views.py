@@ -8,8 +8,6 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from zonkcam.advisor.advice import Advisor, Objective, best_words, worth
-from zonkcam.game import actions as A
-from zonkcam.game.engine import allowed, may_bank
 from zonkcam.game.rules import End
 from zonkcam.game.state import GameState, Phase, PlayerState
 
@@ -24,11 +22,11 @@ def status_line(state: GameState) -> str:
     who = state.shown_name(p)
     if state.rules.end is End.TURNS:
         who += f" (turn {p.turns + 1} of {state.rules.turns})"
-    bank = may_bank(state)
+    bank = state.options.bank
     match state.phase:
         case Phase.ROLL:
-            extra = " (or bank)" if t.bank_ok and bank else ""
-            if state.offer and not t.rolls and not t.piggybacked:
+            extra = " (or bank)" if bank else ""
+            if state.options.piggyback:
                 extra += (
                     f" (or pig: take over {state.offer.total} with {_dice_word(state.offer.dice)})"
                 )
@@ -82,7 +80,7 @@ def keeps_text(state: GameState) -> str:
         f"  #{i} keep {' '.join(map(str, k.dice)):<12} {k.points:>6}  {', '.join(k.combos)}"
         for i, k in enumerate(score.keeps, start=1)
     ]
-    if allowed(state, A.GoFor1000()):
+    if state.options.go_for_1000:
         missing = next(f for f in range(1, 7) if f not in {d.value for d in score.dice})
         lines.append(
             f"  #{len(lines) + 1} {'go for 1000':<17} {state.rules.go_for_1000:>6}  "

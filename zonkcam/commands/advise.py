@@ -19,6 +19,7 @@ import json
 from zonkcam.advisor.race import unsupported
 from zonkcam.errors import UserError
 from zonkcam.game.dice import parse_dice
+from zonkcam.game.engine import options_for
 from zonkcam.game.names import counted
 from zonkcam.game.rules import HotDice, load_rules
 from zonkcam.game.scoring import RollContext, colours_needed, score_roll
@@ -126,7 +127,9 @@ def state_for(args: argparse.Namespace) -> GameState:
     players = [me]
     if args.opponent is not None:
         players.append(PlayerState("opponent", score=args.opponent, on_board=args.opponent > 0))
-    return GameState(rules=rules, players=players, current=0, turn=turn)
+    state = GameState(rules=rules, players=players, current=0, turn=turn)
+    state.options = options_for(state)  # built by hand: what the rules accept in it
+    return state
 
 
 def run(args: argparse.Namespace) -> int:

@@ -13,9 +13,7 @@ from typing import Any, Protocol
 
 from zonkcam.advisor.advice import Advice, Best, Objective, best_words, worth
 from zonkcam.controls import settle_next
-from zonkcam.game import actions as A
 from zonkcam.game.dice import Die
-from zonkcam.game.engine import allowed, may_bank
 from zonkcam.game.rules import End, HotDice
 from zonkcam.game.state import GameState, Phase, PlayerState
 from zonkcam.vision.confidence import CONFIRM_BELOW
@@ -287,7 +285,7 @@ def view_for(
     keeps: tuple[KeepRow, ...] = ()
     if state.phase is Phase.DECIDE and turn.score is not None and turn.score.keeps:
         rows = [(k.dice, k.points, k.combos) for k in turn.score.keeps]
-        if allowed(state, A.GoFor1000()):  # SELECT reaches it after the keeps
+        if state.options.go_for_1000:  # SELECT reaches it after the keeps
             rows.append(((), rules.go_for_1000, ("GO FOR 1000: roll one die",)))
         chosen = selected_keep % len(rows)
         best = None
@@ -430,12 +428,12 @@ def next_step_for(state: GameState) -> tuple[str, ...]:
             return ()
     lines = [f"ROLL {t.dice_to_roll} {'DIE' if t.dice_to_roll == 1 else 'DICE'}"]
     offer = state.offer
-    if offer and not t.rolls and not t.piggybacked and rules.piggyback:
+    if offer and state.options.piggyback:
         lines += [
             f"or PIGGYBACK {offer.total:,}",
             f"on {offer.dice} {'die' if offer.dice == 1 else 'dice'}: press ROLL",
         ]
-    if t.bank_ok and may_bank(state):
+    if state.options.bank:
         lines.append(f"or BANK {t.total:,}")
     elif p is not None and rules.entry_minimum and not p.on_board:
         lines.append(f"{rules.entry_minimum:,} TO GET ON")
@@ -450,13 +448,13 @@ def prompt_for(state: GameState) -> str:
             return "seat the players"
         case Phase.ROLL:
             dice = f"roll {turn.dice_to_roll} {'die' if turn.dice_to_roll == 1 else 'dice'}"
-            if turn.bank_ok and may_bank(state):
+            if state.options.bank:
                 return f"{dice} or BANK"
-            if state.offer and not turn.rolls and not turn.piggybacked:
+            if state.offer and state.options.piggyback:
                 return f"{dice}, or ROLL to piggyback {state.offer.total:,}"
             return dice
         case Phase.DECIDE:
-            return "SELECT a keep, ROLL on or BANK" if may_bank(state) else "SELECT a keep, ROLL on"
+            return "SELECT a keep, ROLL on" + (" or BANK" if state.options.bank else "")
         case Phase.PAIR:
             return "pair: ROLL again or BANK to pass"
         case Phase.GO_FOR_1000:

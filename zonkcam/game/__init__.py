@@ -5,6 +5,7 @@ state. Pure: no I/O beyond the preset tables it ships, no hardware, no screen.
 
     game = Game(PRESETS["chicago"], [Players(("Ann", "Bob"))])
     game.play(Roll(parse_dice([1, 5, 2, 3, 4])))
+    game.state.options.keeps  # what the rules accept next: the keeps, bank, ...
     game.play(Keep((1, 5)))
     game.play(Bank())
     game.state.players[0].score  # 150
@@ -39,7 +40,7 @@ from zonkcam.game.errors import RulesError, TableError
 from zonkcam.game.game import Game
 from zonkcam.game.rules import PRESETS, RuleSet, load_rules
 from zonkcam.game.scoring import LegalKeep, RollScore, score_roll
-from zonkcam.game.state import GameState, Phase, PlayerState
+from zonkcam.game.state import GameState, Options, Phase, PlayerState
 
 __all__ = [
     "PRESETS",
@@ -57,6 +58,7 @@ __all__ = [
     "Landing",
     "Leave",
     "LegalKeep",
+    "Options",
     "Pass",
     "Penalty",
     "PenaltyKind",

@@ -27,6 +27,7 @@ from zonkcam.game.rules import End, HotDice, RuleSet, WinnerBy
 from zonkcam.game.scoring import LegalKeep, RollContext, score_roll
 from zonkcam.game.state import (
     GameState,
+    Options,
     Phase,
     PiggybackOffer,
     PlayerState,
@@ -56,7 +57,8 @@ def apply(state: GameState, action: A.Action) -> GameState:
 
 
 def allowed(state: GameState, action: A.Action) -> bool:
-    """Whether the rules accept ``action`` now (nothing changes either way)."""
+    """Whether the rules accept ``action`` now, by trying it (nothing changes either way).
+    What the current player may do next is ``state.options``, worked out already."""
     try:
         apply(state, action)
     except TableError:
@@ -64,13 +66,10 @@ def allowed(state: GameState, action: A.Action) -> bool:
     return True
 
 
-def may_bank(state: GameState) -> bool:
-    """Whether the current player may bank now: the phase, the entry and bank minimums."""
-    return state.phase in (Phase.ROLL, Phase.DECIDE) and allowed(state, A.Bank())
-
-
-def step(s: GameState, action: A.Action) -> None:
-    """Apply ``action`` to ``s`` in place (``s`` is garbage if this raises)."""
+def step(s: GameState, action: A.Action, *, options: bool = True) -> None:
+    """Apply ``action`` to ``s`` in place (``s`` is garbage if this raises); its options
+    are then what the rules accept next. Without ``options`` they are left as they were:
+    for a fold that works them out (:func:`options_for`) only for the states it keeps."""
     if isinstance(action, A.Undo):
         raise TurnError("undo is handled by the game's event log, not by the rules")
     if s.finished and not isinstance(action, A.ZonkName | A.Drunk | A.HandedOut | A.RuleMade):
@@ -81,6 +80,50 @@ def step(s: GameState, action: A.Action) -> None:
     if handler is None:  # pragma: no cover - every action type has a handler
         raise TableError(f"unknown action {action!r}")
     handler(s, action)
+    if options:
+        s.options = options_for(s)
+
+
+def options_for(s: GameState) -> Options:
+    """What the rules accept from the current player in ``s``: the handlers' own checks,
+    without trying any action. :func:`step` gives each state its own; a state built or
+    changed by hand (a what-if, a test) gets them from here."""
+    t, rules, phase = s.turn, s.rules, s.turn.phase
+    if phase is Phase.DECIDE:
+        assert t.score is not None
+        keeps, dice = t.score.keeps, t.dice_to_roll
+        return Options(
+            keeps=keeps,
+            dice_after=tuple(dice - len(k.dice) or rules.dice for k in keeps),
+            bank=_passes(_bank_total, s),
+            go_for_1000=rules.go_for_1000 and _one_die_away(s),
+        )
+    if phase is Phase.ROLL:
+        return _rolling(
+            t.dice_to_roll,
+            bank=t.bank_ok and _passes(_bank_total, s),
+            piggyback=rules.piggyback and _piggyback_now(s),
+        )
+    return _rolling(1) if phase is Phase.GO_FOR_1000 else _AT_PAIR if phase is Phase.PAIR else _NONE
+
+
+@functools.cache
+def _rolling(dice: int, *, bank: bool = False, piggyback: bool = False) -> Options:
+    """The options before a roll (a few, kept: they are the same each turn)."""
+    return Options(roll=dice, bank=bank, piggyback=piggyback)
+
+
+_AT_PAIR = Options(pair=True)
+_NONE = Options()
+
+
+def _passes(check: Callable[[GameState], object], s: GameState) -> bool:
+    """Whether ``check`` lets ``s`` through (it raises TableError where it does not)."""
+    try:
+        check(s)
+    except TableError:
+        return False
+    return True
 
 
 # -- seating ------------------------------------------------------------------------------
@@ -287,33 +330,42 @@ def _go_for_1000(s: GameState, a: A.GoFor1000) -> None:
     t, rules = s.turn, s.rules
     if not rules.go_for_1000:
         raise TableError(f"the {rules.name} table has no go for 1000")
-    faces = {d.value for d in t.roll or ()}
-    if (
-        s.phase is not Phase.DECIDE
-        or t.rolls != 1
-        or t.piggybacked
-        or len(t.roll or ()) != rules.dice
-        or len(faces) != rules.dice - 1
-    ):
+    if not _one_die_away(s):
         raise TurnError(
             "go for 1000 needs the turn's first roll to be one die away from "
             "1-2-3-4-5-6 (five different faces, one twice)"
         )
+    faces = {d.value for d in t.roll or ()}
     t.missing_face = next(f for f in range(1, 7) if f not in faces)
     t.phase = Phase.GO_FOR_1000
     t.score = None
     s.log.append(f"GO FOR 1000: {_who(s)} rolls one die needing a {t.missing_face}")
 
 
+def _one_die_away(s: GameState) -> bool:
+    """Whether the roll on the table is the turn's first, of all the dice, and one die away
+    from 1-2-3-4-5-6 (five different faces, one twice): where go for 1000 may follow."""
+    t, dice = s.turn, s.rules.dice
+    roll = t.roll or ()
+    return (
+        s.phase is Phase.DECIDE
+        and t.rolls == 1
+        and not t.piggybacked
+        and len(roll) == dice
+        and len({d.value for d in roll}) == dice - 1
+    )
+
+
 def _piggyback(s: GameState, a: A.Piggyback) -> None:
     t = s.turn
     if not s.rules.piggyback:
         raise TableError(f"the {s.rules.name} table has no piggyback")
-    if s.offer is None or s.phase is not Phase.ROLL or t.rolls or t.piggybacked:
+    if not _piggyback_now(s):
         raise TurnError(
             "piggyback is only at the start of a turn, straight after a player "
             "banked with dice left"
         )
+    assert s.offer is not None
     t.total, t.dice_to_roll, t.piggybacked, t.bank_ok = s.offer.total, s.offer.dice, True, False
     s.log.append(
         f"PIGGYBACK: {_who(s)} takes over {s.offer.total} with "
@@ -321,6 +373,12 @@ def _piggyback(s: GameState, a: A.Piggyback) -> None:
     )
     s.banners.append("PIGGYBACK")
     s.offer = None
+
+
+def _piggyback_now(s: GameState) -> bool:
+    """Whether the turn is at its start straight after a bank with dice left (an offer)."""
+    t = s.turn
+    return s.offer is not None and s.phase is Phase.ROLL and not t.rolls and not t.piggybacked
 
 
 # -- keeping and banking -------------------------------------------------------------------
@@ -380,9 +438,30 @@ def _hot_dice(s: GameState) -> None:
 
 
 def _bank(s: GameState, a: A.Bank) -> None:
-    t, rules, p, who = s.turn, s.rules, s.player, _who(s)
+    p, t = s.player, s.turn
     assert p is not None
+    total, left = _bank_total(s)
     if s.phase is Phase.DECIDE:
+        assert t.score is not None and t.score.best is not None
+        best = t.score.best
+        s.log.append(
+            f"{_who(s)} takes the points: {' '.join(map(str, best.dice))} for "
+            f"{best.points} ({', '.join(best.combos)})"
+        )
+    _credit(s, p, total)
+    if s.rules.piggyback and left and not s.finished:
+        s.offer = PiggybackOffer(total, left, _who(s))
+    _end_turn(s)
+
+
+def _bank_total(s: GameState) -> tuple[int, int]:
+    """What a bank now adds to the current player's score and the dice it leaves (to
+    piggyback on); TableError where the rules refuse a bank: the phase, hot dice, the entry
+    and bank minimums."""
+    t, rules, p = s.turn, s.rules, s.player
+    phase = t.phase
+    assert p is not None
+    if phase is Phase.DECIDE:
         assert t.score is not None and t.score.best is not None
         best = t.score.best
         if len(best.dice) == t.dice_to_roll and rules.hot_dice is HotDice.MUST:
@@ -393,35 +472,27 @@ def _bank(s: GameState, a: A.Bank) -> None:
                 "again: keep them, then roll"
             )
         total, left = t.total + best.points, t.dice_to_roll - len(best.dice)
-    elif s.phase is Phase.ROLL and t.bank_ok:
+    elif phase is Phase.ROLL and t.bank_ok:
         total, left = t.total, (0 if t.dice_to_roll == rules.dice else t.dice_to_roll)
-    elif s.phase is Phase.ROLL and t.rolls:
+    elif phase is Phase.ROLL and t.rolls:
         if t.dice_to_roll == rules.dice and rules.hot_dice is HotDice.MUST:
             raise BankError(
-                f"{who} set every die aside (hot dice), so must roll all {rules.dice} "
+                f"{_who(s)} set every die aside (hot dice), so must roll all {rules.dice} "
                 "dice again before banking"
             )
-        raise BankError(f"{who} set dice aside, so must roll again before banking")
-    elif s.phase is Phase.ROLL:
-        raise BankError(f"{who} must roll before banking")
+        raise BankError(f"{_who(s)} set dice aside, so must roll again before banking")
+    elif phase is Phase.ROLL:
+        raise BankError(f"{_who(s)} must roll before banking")
     else:
         raise TurnError(_expecting(s))
     if not p.on_board and total < rules.entry_minimum:
         raise BankError(
-            f"{who} needs {rules.entry_minimum} in one turn to get on the board "
+            f"{_who(s)} needs {rules.entry_minimum} in one turn to get on the board "
             f"(turn total {total})"
         )
     if total < rules.bank_minimum:
         raise BankError(f"no bank under {rules.bank_minimum} turn points (turn total {total})")
-    if s.phase is Phase.DECIDE:
-        s.log.append(
-            f"{who} takes the points: {' '.join(map(str, best.dice))} for "
-            f"{best.points} ({', '.join(best.combos)})"
-        )
-    _credit(s, p, total)
-    if rules.piggyback and left and not s.finished:
-        s.offer = PiggybackOffer(total, left, who)
-    _end_turn(s)
+    return total, left
 
 
 def _credit(s: GameState, p: PlayerState, total: int) -> None:
@@ -695,11 +766,11 @@ def _expecting(s: GameState) -> str:
     t, who = s.turn, _who(s)
     match s.phase:
         case Phase.ROLL:
-            bank = " or bank" if t.bank_ok and may_bank(s) else ""
+            bank = " or bank" if t.bank_ok and _passes(_bank_total, s) else ""
             dice = "1 die" if t.dice_to_roll == 1 else f"{t.dice_to_roll} dice"
             return f"{who} must roll {dice} next{bank}"
         case Phase.DECIDE:
-            bank = " (or bank)" if may_bank(s) else ""
+            bank = " (or bank)" if _passes(_bank_total, s) else ""
             return f"{who} must keep scoring dice from the roll{bank}"
         case Phase.PAIR:
             return f"{who} rolled a pair: re-roll it or pass"

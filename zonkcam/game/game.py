@@ -12,7 +12,7 @@ import bisect
 from collections.abc import Callable, Iterable
 
 from zonkcam.game import actions as A
-from zonkcam.game.engine import apply, new_game, step
+from zonkcam.game.engine import apply, new_game, options_for, step
 from zonkcam.game.errors import TableError, TurnError
 from zonkcam.game.rules import RuleSet
 from zonkcam.game.state import GameState
@@ -72,13 +72,15 @@ class Game:
                 if state is self._states[-1]:
                     state = state.fork()  # a kept state is never changed
                 state.banners = []
-                step(state, action)
+                step(state, action, options=False)
             except TableError as exc:
                 raise FoldError(i, exc) from None
             self.events.append(action)
             if len(self.events) % CHECKPOINT_EVERY == 0:
+                state.options = options_for(state)
                 self._kept.append(len(self.events))
                 self._states.append(state)
+        state.options = options_for(state)
         self.state = state
 
     def play(self, action: A.Action) -> GameState:
@@ -118,8 +120,14 @@ class Game:
             return self.state
         i = bisect.bisect_right(self._kept, n) - 1
         state = self._states[i]
-        for action in self.events[self._kept[i] : n]:
-            state = apply(state, action)
+        events = self.events[self._kept[i] : n]
+        if not events:
+            return state
+        state = state.fork()
+        for action in events:  # as fold plays them: the options worked out once, at the end
+            state.banners = []
+            step(state, action, options=False)
+        state.options = options_for(state)
         return state
 
     def accept(self, action: A.Action, state: GameState) -> None:

@@ -6,6 +6,7 @@ is plain data plus read-only helpers for showing it.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
@@ -130,6 +131,37 @@ class TurnState:
 
 
 @dataclass(frozen=True)
+class Options:
+    """What the rules accept from the current player next, worked out by the engine once
+    with each accepted action: the screen, the buttons and the automatic players read it
+    instead of trying actions. (Seating, zonk names, penalties, board images and drinks
+    are for anyone at any time, and are not in it.)"""
+
+    roll: int = 0
+    """The dice a ``Roll`` throws now; 0 where no roll is accepted."""
+    keeps: tuple[LegalKeep, ...] = ()
+    """The keeps ``Keep`` accepts from the roll on the table, best first."""
+    dice_after: tuple[int, ...] = ()
+    """For each of ``keeps``, the dice the roll after it throws (all the table's dice
+    again where the keep sets every die aside: hot dice)."""
+    bank: bool = False
+    """``Bank``: the phase, the entry and bank minimums allow it."""
+    go_for_1000: bool = False
+    piggyback: bool = False
+    pair: bool = False
+    """A two-dice pair with nothing scoring is on the table: ``Reroll`` or ``Pass``."""
+
+    def keep(self, values: Iterable[int]) -> LegalKeep | None:
+        """The legal keep of exactly these values (any order), or None."""
+        wanted = tuple(sorted(values))
+        return next((k for k in self.keeps if k.dice == wanted), None)
+
+    def roll_after(self, keep: LegalKeep) -> int:
+        """The dice the roll after ``keep`` (one of ``keeps``) throws."""
+        return self.dice_after[self.keeps.index(keep)]
+
+
+@dataclass(frozen=True)
 class PiggybackOffer:
     total: int
     dice: int
@@ -147,6 +179,8 @@ class GameState:
     final_round_by: int | None = None
     firsts_reached: frozenset[int] = frozenset()
     offer: PiggybackOffer | None = None
+    options: Options = field(default_factory=Options)
+    """What the rules accept next (set by the engine with each accepted action)."""
     banners: list[str] = field(default_factory=list)
     """Banners raised by the last action (ZONK, HOT DICE, ...), for the screen."""
     log: Lines = field(default_factory=Lines)
