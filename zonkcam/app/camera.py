@@ -119,29 +119,7 @@ def open_table(
         first = first_frame(source, say)
         if first is None:
             raise UserError(f"{source.name} gave no frame")
-        if demo_table is not None and calibration is None:
-            try:
-                cal = calibrate(first.image, demo_table.geometry)
-            except CalibrationError as exc:  # pragma: no cover - the demo mat is always seen
-                raise UserError(f"the demo table could not calibrate: {exc}") from None
-        else:
-            path = calibration or default_calibration_path()
-            cal = load_calibration(path)
-            size = (first.image.shape[1], first.image.shape[0])
-            if size != cal.image_size:  # the camera gives the same view larger or smaller
-                made_for = cal.image_size
-                scaled = cal.scaled_to(size)
-                if scaled is None:  # another shape: another view, nothing to read it by
-                    raise UserError(
-                        f"{source.name} gives {size[0]}x{size[1]} frames but the calibration "
-                        f"{escaped(str(path))} was made on {made_for[0]}x{made_for[1]} ones, "
-                        "another shape (another view): recalibrate (zonkcam calibrate)"
-                    )
-                cal = scaled
-                say(
-                    f"the calibration was made on {made_for[0]}x{made_for[1]} frames: "
-                    f"scaled to these {size[0]}x{size[1]} ones"
-                )
+        cal = _calibration_for(source, first, demo_table, calibration, say)
         reader = OnnxReader.for_table(cal, model_dir, threads)
         teacher = None
         if teach is not None:
@@ -156,6 +134,40 @@ def open_table(
     return TableCamera(
         source, first, cal, reader, seed, dict(demo_options or {}), demo_table, teacher
     )
+
+
+def _calibration_for(
+    source: FrameSource,
+    first: Frame,
+    demo_table: DemoTable | None,
+    calibration: str | Path | None,
+    say: Callable[[str], None],
+) -> Calibration:
+    """The calibration `first` is read by: the file (scaled to the frames where the camera
+    gives the same view larger or smaller), or the demo table's own from that frame."""
+    if demo_table is not None and calibration is None:
+        try:
+            return calibrate(first.image, demo_table.geometry)
+        except CalibrationError as exc:  # pragma: no cover - the demo mat is always seen
+            raise UserError(f"the demo table could not calibrate: {exc}") from None
+    path = calibration or default_calibration_path()
+    cal = load_calibration(path)
+    size = (first.image.shape[1], first.image.shape[0])
+    if size == cal.image_size:
+        return cal
+    made_for = cal.image_size
+    scaled = cal.scaled_to(size)
+    if scaled is None:  # another shape: another view, nothing to read it by
+        raise UserError(
+            f"{source.name} gives {size[0]}x{size[1]} frames but the calibration "
+            f"{escaped(str(path))} was made on {made_for[0]}x{made_for[1]} ones, "
+            "another shape (another view): recalibrate (zonkcam calibrate)"
+        )
+    say(
+        f"the calibration was made on {made_for[0]}x{made_for[1]} frames: "
+        f"scaled to these {size[0]}x{size[1]} ones"
+    )
+    return scaled
 
 
 def grab_frame(
