@@ -161,27 +161,13 @@ class _MeetScreen:
             width=count.left - 3 * pad,
         )
         top = max(title.bottom, count.bottom) + pad
-        bottom = h - pad
-        lines = [
-            (self._hint(), 0.045, DIM, False),
-            (f"the table knows: {self.summary}", 0.045, DIM, True),
+        foot = [
+            (self._hint(), round(h * 0.045), DIM, False),
+            (f"the table knows: {self.summary}", round(h * 0.045), DIM, True),
         ]
         if self.message:
-            lines.append((self.message, 0.05, WARN, False))
-        for text, size, colour, label in lines:  # stacked up from the bottom edge
-            bottom = (
-                screen.text(
-                    surface,
-                    text,
-                    round(h * size),
-                    (pad, bottom),
-                    color=colour,
-                    anchor="bottomleft",
-                    width=w - 2 * pad,
-                    label=label,
-                ).top
-                - pad // 2
-            )
+            foot.append((self.message, round(h * 0.05), WARN, False))
+        bottom = screen.stack_up(surface, foot, h - pad, x=pad, width=w - 2 * pad, gap=pad // 2)
         camera = pygame.Rect(pad, top, round(w * 0.55) - pad, bottom - top)
         self._fit = screen.draw_camera(surface, camera, self.frame, self.shown_dice())
         picked = self._picked()
