@@ -11,6 +11,7 @@ near-black, big digits for the totals.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import pygame
@@ -169,6 +170,34 @@ class Pen:
         surface.blit(image, rect)
         self.texts.append(DrawnText(text, rect, max(8, int(size)), color, background, label))
         return rect
+
+    def stack_up(
+        self,
+        surface: pygame.Surface,
+        lines: Sequence[tuple[str, int, RGB, bool]],
+        bottom: int,
+        *,
+        x: int,
+        width: int,
+        gap: int,
+    ) -> int:
+        """Draw ``lines`` (text, size, colour, label) one above the other up from
+        ``bottom``, the first at the foot, left-aligned at ``x`` and shrunk to fit
+        ``width``, ``gap`` apart: the hints at a screen's foot. Returns ``gap`` above the
+        highest."""
+        for text, size, colour, label in lines:
+            rect = self.text(
+                surface,
+                text,
+                size,
+                (x, bottom),
+                color=colour,
+                anchor="bottomleft",
+                width=width,
+                label=label,
+            )
+            bottom = rect.top - gap
+        return bottom
 
     def die(
         self,

@@ -39,7 +39,7 @@ import numpy as np
 import pygame
 
 from zonkcam.controls import Control, Press
-from zonkcam.display.draw import ACCENT, BACKGROUND, DIM, FIGURE, PANEL, TEXT, UNSURE, WARN
+from zonkcam.display.draw import ACCENT, BACKGROUND, DIM, FIGURE, PANEL, RGB, TEXT, UNSURE, WARN
 from zonkcam.display.painter import Painter
 from zonkcam.display.taps import CameraFit
 from zonkcam.display.view import CONFIRM_BELOW, ShownDie, die_at
@@ -161,27 +161,13 @@ class _MeetScreen:
             width=count.left - 3 * pad,
         )
         top = max(title.bottom, count.bottom) + pad
-        bottom = h - pad
-        lines = [
-            (self._hint(), 0.045, DIM, False),
-            (f"the table knows: {self.summary}", 0.045, DIM, True),
+        foot = [
+            (self._hint(), round(h * 0.045), DIM, False),
+            (f"the table knows: {self.summary}", round(h * 0.045), DIM, True),
         ]
         if self.message:
-            lines.append((self.message, 0.05, WARN, False))
-        for text, size, colour, label in lines:  # stacked up from the bottom edge
-            bottom = (
-                screen.text(
-                    surface,
-                    text,
-                    round(h * size),
-                    (pad, bottom),
-                    color=colour,
-                    anchor="bottomleft",
-                    width=w - 2 * pad,
-                    label=label,
-                ).top
-                - pad // 2
-            )
+            foot.append((self.message, round(h * 0.05), WARN, False))
+        bottom = screen.stack_up(surface, foot, h - pad, x=pad, width=w - 2 * pad, gap=pad // 2)
         camera = pygame.Rect(pad, top, round(w * 0.55) - pad, bottom - top)
         self._fit = screen.draw_camera(surface, camera, self.frame, self.shown_dice())
         picked = self._picked()
@@ -362,6 +348,15 @@ class MeetFaces(_MeetScreen):
         in orange), then what the last face taken left untaught."""
         h = surface.get_height()
         inner = panel.w - 2 * pad
+
+        def note(text: str, share: float, colour: RGB, at: int) -> int:
+            """A line of the panel with its top at ``at``; where it ends."""
+            size = round(h * share)
+            where = (panel.x + pad, at)
+            return screen.text(
+                surface, text, size, where, color=colour, background=PANEL, width=inner, label=True
+            ).bottom
+
         dice = self._shown()
         y = top
         if dice:
@@ -382,41 +377,14 @@ class MeetFaces(_MeetScreen):
                 ],
             )
         else:
-            y = screen.text(
-                surface,
-                self._status(),
-                round(h * 0.06),
-                (panel.x + pad, y),
-                color=DIM,
-                background=PANEL,
-                width=inner,
-                label=True,
-            ).bottom
+            y = note(self._status(), 0.06, DIM, y)
         lessons = self.meeting.lessons
         redo = f"hold SELECT: redo face {lessons[-1].value}   " if lessons else ""
-        y = screen.text(
-            surface,
-            f"{redo}SELECT / Esc: done",
-            round(h * 0.04),
-            (panel.x + pad, y + pad // 2),
-            color=DIM,
-            background=PANEL,
-            width=inner,
-            label=True,
-        ).bottom
+        y = note(f"{redo}SELECT / Esc: done", 0.04, DIM, y + pad // 2)
         if self.lesson is not None and self.lesson.pointed_out:
             y += pad // 2
             for line in (f"face {self.lesson.value}, not taught:", *self.lesson.pointed_out):
-                y = screen.text(
-                    surface,
-                    line,
-                    round(h * 0.04),
-                    (panel.x + pad, y),
-                    color=WARN,
-                    background=PANEL,
-                    width=inner,
-                    label=True,
-                ).bottom
+                y = note(line, 0.04, WARN, y)
 
 
 class MeetTheDice(_MeetScreen):

@@ -41,6 +41,14 @@ from zonkcam.game.state import Phase
 NAME = 0.05
 """The table's name in the header, as a share of the screen's height (a label: 17 px
 lines at 480)."""
+TITLE = 0.045
+"""A panel's title (TURN TOTAL, KEEPS, SET ASIDE), as a share of the screen's height."""
+
+
+def _title(pen: Pen, surface: pygame.Surface, text: str, pos: tuple[int, int]) -> pygame.Rect:
+    """A panel's title, dim on the panel, with its top left at ``pos``."""
+    size = round(surface.get_height() * TITLE)
+    return pen.text(surface, text, size, pos, color=DIM, background=PANEL, label=True)
 
 
 def header(pen: Pen, surface: pygame.Surface, rect: pygame.Rect, view: ScreenView) -> None:
@@ -304,15 +312,7 @@ def turn(pen: Pen, surface: pygame.Surface, rect: pygame.Rect, view: ScreenView)
     pad = max(4, h // 80)
     figure = figure_size(surface)
     pen.panel(surface, rect)
-    label = pen.text(
-        surface,
-        "TURN TOTAL",
-        round(h * 0.045),
-        (rect.x + pad, rect.y + pad),
-        color=DIM,
-        background=PANEL,
-        label=True,
-    )
+    label = _title(pen, surface, "TURN TOTAL", (rect.x + pad, rect.y + pad))
     lines: list[tuple[str, RGB]] = []
     if view.dice_to_roll and not view.finished:
         n = view.dice_after_keep
@@ -372,15 +372,7 @@ def keeps(pen: Pen, surface: pygame.Surface, rect: pygame.Rect, view: ScreenView
             width=rect.w - 2 * pad,
         )
     else:
-        title = pen.text(
-            surface,
-            "KEEPS",
-            round(h * 0.045),
-            (rect.x + pad, rect.y + pad),
-            color=DIM,
-            background=PANEL,
-            label=True,
-        )
+        title = _title(pen, surface, "KEEPS", (rect.x + pad, rect.y + pad))
     row_h = max(round(h * 0.07), pen.fonts(figure_size(surface)).get_height() + 4)
     top = title.bottom + pad // 2
     fits = max(1, (rect.bottom - top) // row_h)
@@ -450,15 +442,7 @@ def _next_step(pen: Pen, surface: pygame.Surface, rect: pygame.Rect, view: Scree
         )
         y = r.bottom + (pad if i == 0 else 0)
     if view.set_aside:
-        label = pen.text(
-            surface,
-            "SET ASIDE",
-            round(h * 0.045),
-            (rect.x + pad, y + pad),
-            color=DIM,
-            background=PANEL,
-            label=True,
-        )
+        label = _title(pen, surface, "SET ASIDE", (rect.x + pad, y + pad))
         pen.text(
             surface,
             " ".join(map(str, view.set_aside)),

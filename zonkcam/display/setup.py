@@ -512,32 +512,10 @@ def draw_menu(
             ).bottom
             + pad
         )
-    bottom = h - pad
-    bottom = (
-        screen.text(
-            surface,
-            hint,
-            round(h * 0.06),
-            (pad, bottom),
-            color=TEXT,
-            anchor="bottomleft",
-            width=w - 2 * pad,
-        ).top
-        - pad
-    )
+    foot = [(hint, round(h * 0.06), TEXT, False)]
     if message:
-        bottom = (
-            screen.text(
-                surface,
-                message,
-                round(h * 0.05),
-                (pad, bottom),
-                color=WARN,
-                anchor="bottomleft",
-                width=w - 2 * pad,
-            ).top
-            - pad
-        )
+        foot.append((message, round(h * 0.05), WARN, False))
+    bottom = screen.stack_up(surface, foot, h - pad, x=pad, width=w - 2 * pad, gap=pad)
     if typed is not None:
         prompt, text = typed
         line = pygame.Rect(pad, bottom - round(h * 0.1), w - 2 * pad, round(h * 0.1))

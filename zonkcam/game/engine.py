@@ -649,36 +649,33 @@ def _drunk(s: GameState, a: A.Drunk) -> None:
 def _handed(s: GameState, a: A.HandedOut) -> None:
     if not s.rules.drinking.barrier_handouts:
         raise TableError(f"the {s.rules.name} table has no hand-outs")
-    owing = _owing(s, a.player, lambda p: p.handouts_due, "drinks to hand out")
-    done = ", ".join(f"{s.shown_name(p)} {p.handouts_due}" for p in owing)
-    for p in owing:
+    for p in _settled(s, a.player, lambda p: p.handouts_due, "drinks to hand out", "HANDED OUT"):
         p.handed = p.handouts
-    s.log.append(f"HANDED OUT: {done}")
 
 
 def _ruled(s: GameState, a: A.RuleMade) -> None:
     drink = s.rules.drinking
     if not (drink.rule_turn_over or drink.rule_first_to or drink.rule_exact):
         raise TableError(f"the {s.rules.name} table has no drinking rules to make")
-    owing = _owing(s, a.player, lambda p: p.rules_due, "drinking rules to make")
-    done = ", ".join(f"{s.shown_name(p)} {p.rules_due}" for p in owing)
-    for p in owing:
+    for p in _settled(s, a.player, lambda p: p.rules_due, "drinking rules to make", "RULES MADE"):
         p.made = p.rules
-    s.log.append(f"RULES MADE: {done}")
 
 
-def _owing(
-    s: GameState, name: str | None, due: Callable[[PlayerState], int], what: str
+def _settled(
+    s: GameState, name: str | None, due: Callable[[PlayerState], int], what: str, heading: str
 ) -> list[PlayerState]:
-    """``name``'s player, or everyone, with ``due`` owed; PlayerError where nobody owes."""
+    """``name``'s player, or everyone, with ``due`` owed (PlayerError where nobody owes),
+    logged under ``heading`` with what each owes; the caller marks it paid."""
     if name:
         p = _player(s, name)
         if not due(p):
             raise PlayerError(f"{s.shown_name(p)} has no {what}")
-        return [p]
-    owing = [p for p in s.players if due(p)]
-    if not owing:
-        raise PlayerError(f"nobody has {what}")
+        owing = [p]
+    else:
+        owing = [p for p in s.players if due(p)]
+        if not owing:
+            raise PlayerError(f"nobody has {what}")
+    s.log.append(f"{heading}: " + ", ".join(f"{s.shown_name(p)} {due(p)}" for p in owing))
     return owing
 
 
