@@ -360,3 +360,41 @@ def test_a_camera_game_loads_the_simulator_only_when_the_demo_table_is_opened(tm
         [sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=tmp_path
     )
     assert out.stdout.splitlines()[-2:] == ["0 []", "True"], out.stdout + out.stderr
+
+
+APP_CLASS_LINES = 250
+FUNCTION_LINES = 60
+
+
+def test_the_app_and_the_table_are_in_pieces_a_newcomer_can_read():
+    """No function over FUNCTION_LINES lines in app/ and table/ (docstring included), and
+    TableApp, the wiring, under APP_CLASS_LINES."""
+    long = []
+    for package in ("app", "table"):
+        for path in sorted((ROOT / package).glob("*.py")):
+            tree = ast.parse(path.read_text())
+            for node in ast.walk(tree):
+                if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                    lines = node.end_lineno - node.lineno + 1
+                    if lines > FUNCTION_LINES:
+                        long.append(f"{package}/{path.name}: {node.name} ({lines} lines)")
+                if isinstance(node, ast.ClassDef) and node.name == "TableApp":
+                    assert node.end_lineno - node.lineno + 1 < APP_CLASS_LINES
+    assert long == []
+
+
+def test_one_roll_from_frame_to_screen_calls_nothing_back_up(monkeypatch):
+    """scripts/roll_path.py traces the frame in which a throw is scored: no call goes into
+    a file already waiting further down the stack (a lower piece calling back up)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(
+        "roll_path", ROOT.parent / "scripts" / "roll_path.py"
+    )
+    module = importlib.util.module_from_spec(spec)
+    monkeypatch.setitem(sys.modules, "roll_path", module)  # for its dataclass
+    spec.loader.exec_module(module)
+    steps, callbacks = module.one_roll(depth=99)
+    assert len(steps) > 100  # the whole path was traced: frame, reader, engine, log, screen
+    assert {s.package for s in steps} >= {"table", "vision", "app", "game", "record", "display"}
+    assert callbacks == []
