@@ -9,10 +9,12 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from zonkcam.game.names import quoted
-from zonkcam.table.teaching import Meeting, meeting
+
+if TYPE_CHECKING:
+    from zonkcam.table.teaching import Meeting
 
 SOURCE_HELP = (
     "where the frames come from: auto (the Pi camera; play and watch play on the demo "
@@ -76,6 +78,8 @@ def add_db(p: argparse.ArgumentParser, default: Any = None) -> None:
 def meeting_word(text: str) -> Meeting:
     """An argparse type: how "meet the dice" goes (``faces``, ``throws`` or a number of
     throws; zonkcam.table.teaching.meeting)."""
+    from zonkcam.table.teaching import meeting  # the table's modules, only for the commands
+
     try:
         return meeting(text)
     except ValueError as exc:
@@ -88,6 +92,8 @@ meeting_word.__name__ = "meeting"
 def add_meet_dice(p: argparse.ArgumentParser, help: str) -> None:
     """--meet-dice [HOW] (play teaches on the screen, watch at the terminal: each says how
     in its `help`)."""
+    from zonkcam.table.teaching import Meeting
+
     p.add_argument(
         "--meet-dice",
         type=meeting_word,
