@@ -41,3 +41,16 @@ def window(tmp_path, monkeypatch):
     with Window.open((800, 480), screenshots=artifacts_dir(tmp_path) / "live") as w:
         pygame.event.clear()
         yield w
+
+
+@pytest.fixture
+def mock_pins():
+    """gpiozero's mock pins as every device's pin factory, the one before put back after."""
+    from gpiozero import Device
+    from gpiozero.pins.mock import MockFactory
+
+    old = Device.pin_factory
+    Device.pin_factory = MockFactory()
+    yield Device.pin_factory
+    Device.pin_factory.reset()
+    Device.pin_factory = old

@@ -7,13 +7,13 @@ from __future__ import annotations
 import errno
 import os
 import shutil
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
 import pytest
 
+from tests.mounts import read_only_mount
 from zonkcam.cli import main
 
 
@@ -118,35 +118,10 @@ def test_read_annotate_into_a_folder_it_cannot_write_says_so(tmp_path, capsys, m
     assert list(shut.iterdir()) == []
 
 
-def _read_only_mount(folder: Path):
-    """A way to run a command that sees `folder` on a read-only file system (a read-only
-    bind mount in a private mount namespace); None where that is not possible here."""
-    mount = 'mount --bind "$0" "$0" && mount -o remount,ro,bind "$0" "$0" && exec "$@"'
-    probe = folder / "probe"
-    for prefix in (["unshare", "-m"], ["unshare", "-Urm"]):
-        try:
-            proc = subprocess.run(
-                [*prefix, "sh", "-c", mount, str(folder), "sh", "-c", f": > {probe}"],
-                capture_output=True,
-                timeout=30,
-            )
-        except (OSError, subprocess.TimeoutExpired):
-            continue
-        if proc.returncode != 0 and b"Read-only file system" in proc.stderr:
-            return lambda argv: subprocess.run(
-                [*prefix, "sh", "-c", mount, str(folder), *argv],
-                capture_output=True,
-                text=True,
-                timeout=120,
-                env=dict(os.environ, SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy"),
-            )
-    return None
-
-
 def test_a_preview_and_annotations_on_a_read_only_card_are_failures_said_in_one_line(tmp_path):
     folder = Path(tempfile.mkdtemp(prefix="zonkcam-ro-"))
     try:
-        run = _read_only_mount(folder)
+        run = read_only_mount(folder)
         if run is None:
             pytest.skip("no read-only bind mount here (needs unshare and mount)")
         zonkcam = [sys.executable, "-m", "zonkcam"]

@@ -10,8 +10,6 @@ import dataclasses
 
 import cv2
 import pytest
-from gpiozero import Device
-from gpiozero.pins.mock import MockFactory
 
 from zonkcam.advisor.advice import Advisor
 from zonkcam.app.demo import DemoDriver
@@ -33,14 +31,6 @@ from zonkcam.record.win_tables import cached_advisor
 from zonkcam.sources import Opened
 from zonkcam.table.observe import TableWatcher
 from zonkcam.testing import TruthReader
-
-
-@pytest.fixture
-def mock_pins():
-    Device.pin_factory = MockFactory()
-    yield Device.pin_factory
-    Device.pin_factory.reset()
-    Device.pin_factory = None
 
 
 def play_demo(rules, tmp_path, *, seed=1, press_pins=None, max_frames=4000):

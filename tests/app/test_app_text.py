@@ -241,9 +241,11 @@ def named_session(tmp_path, typed):
         return session(tmp_path, "drinking", typed, logged=logged)
 
 
-def test_a_player_joining_the_drinking_table_gets_a_zonk_name(tmp_path):
+def _typed_at_the_drinking_table(tmp_path, typed):
+    """The lines `typed` into the terminal at a drinking game seated as ZONK_NAMED: what
+    was asked (each prompt), what was shown, and the game."""
     asked: list[str] = []
-    lines = iter(["join Dee", "Xyz", "Dee", "Snake", "Hoppy", "zonkname Snake", "Me", "quit"])
+    lines = iter(typed)
 
     def read(prompt):
         asked.append(prompt)
@@ -253,6 +255,13 @@ def test_a_player_joining_the_drinking_table_gets_a_zonk_name(tmp_path):
     with EventLog(tmp_path / "g.db") as log:
         logged = LoggedGame.new(log, PRESETS["drinking"], ZONK_NAMED)
         TextPlay(logged, read=read, write=shown.append, advisor=Advisor()).run()
+    return asked, shown, logged
+
+
+def test_a_player_joining_the_drinking_table_gets_a_zonk_name(tmp_path):
+    asked, shown, logged = _typed_at_the_drinking_table(
+        tmp_path, ["join Dee", "Xyz", "Dee", "Snake", "Hoppy", "zonkname Snake", "Me", "quit"]
+    )
     out, state = "\n".join(shown), logged.state
     # a chooser who is not playing, or the newcomer, is refused before the name is asked
     # the newcomer is called by their seat, never by their real name
@@ -629,17 +638,9 @@ def test_the_text_mode_answers_odds_with_the_advisor_the_app_hands_it(
 def test_a_drinking_join_asks_by_seat_and_zonk_names_never_real_names(tmp_path):
     """A newcomer is called by their seat, the chooser by their zonk name, whatever the
     scorekeeper typed (the drinking table shows only zonk names)."""
-    asked: list[str] = []
-    lines = iter(["join Dee", "Ann", "Hoppy", "zonkname Ann", "Bob", "Slinky", "quit"])
-
-    def read(prompt):
-        asked.append(prompt)
-        return next(lines)
-
-    shown: list[str] = []
-    with EventLog(tmp_path / "g.db") as log:
-        logged = LoggedGame.new(log, PRESETS["drinking"], ZONK_NAMED)
-        TextPlay(logged, read=read, write=shown.append, advisor=Advisor()).run()
+    asked, shown, logged = _typed_at_the_drinking_table(
+        tmp_path, ["join Dee", "Ann", "Hoppy", "zonkname Ann", "Bob", "Slinky", "quit"]
+    )
     assert asked[1:3] == [
         "Who chooses a zonk name for Player 4? (a player's name; Enter to skip) ",
         "Snake, the zonk name for Player 4: ",

@@ -22,18 +22,8 @@ from zonkcam.testing import FakeClock
 
 gpiozero = pytest.importorskip("gpiozero")
 from gpiozero import Device  # noqa: E402
-from gpiozero.pins.mock import MockFactory  # noqa: E402
 
 PINS = (17, 27, 22)
-
-
-@pytest.fixture
-def factory():
-    old = Device.pin_factory
-    Device.pin_factory = MockFactory()
-    yield Device.pin_factory
-    Device.pin_factory.reset()
-    Device.pin_factory = old
 
 
 @pytest.fixture
@@ -56,8 +46,8 @@ class Presses:
     ``script`` is (time, pin, pressed) from the wait's start; raises ``interrupt`` (Ctrl-C)
     at that time if given."""
 
-    def __init__(self, factory, clock, script, interrupt=None):
-        self.factory, self.clock, self.script = factory, clock, sorted(script)
+    def __init__(self, mock_pins, clock, script, interrupt=None):
+        self.mock_pins, self.clock, self.script = mock_pins, clock, sorted(script)
         self.start, self.interrupt = clock.now, interrupt
 
     def __call__(self, seconds):
@@ -67,7 +57,7 @@ class Presses:
             raise KeyboardInterrupt
         while self.script and self.script[0][0] <= elapsed:
             _, number, down = self.script.pop(0)
-            pin = self.factory.pin(number)
+            pin = self.mock_pins.pin(number)
             pin.drive_low() if down else pin.drive_high()
 
 
@@ -201,10 +191,10 @@ def test_a_frame_that_cannot_be_saved_is_said_and_the_check_goes_on(tmp_path, ca
 # -- the buttons ---------------------------------------------------------------------------
 
 
-def test_each_button_press_is_shown_as_it_happens_and_all_three_end_the_wait(factory, capsys):
+def test_each_button_press_is_shown_as_it_happens_and_all_three_end_the_wait(mock_pins, capsys):
     clock = FakeClock(100.0)
     script = tap(1.0, 17) + tap(2.0, 27, length=1.5) + tap(5.0, 22)
-    sleep = Presses(factory, clock, script)
+    sleep = Presses(mock_pins, clock, script)
     assert check.check_buttons(PINS, 30, clock=clock, sleep=sleep) == []
     printed = capsys.readouterr().out.splitlines()
     assert [line for line in printed if line.startswith("button: ")] == [
@@ -215,9 +205,9 @@ def test_each_button_press_is_shown_as_it_happens_and_all_three_end_the_wait(fac
     assert clock.now - 100.0 < 6  # it ended with the third press, not after 30 s
 
 
-def test_a_button_never_pressed_is_missing_when_the_time_is_up(factory, capsys):
+def test_a_button_never_pressed_is_missing_when_the_time_is_up(mock_pins, capsys):
     clock = FakeClock(0.0)
-    sleep = Presses(factory, clock, tap(1.0, 27))
+    sleep = Presses(mock_pins, clock, tap(1.0, 27))
     assert check.check_buttons(PINS, 10, clock=clock, sleep=sleep) == [
         "buttons (BANK, SELECT not pressed)"
     ]
@@ -225,16 +215,16 @@ def test_a_button_never_pressed_is_missing_when_the_time_is_up(factory, capsys):
     assert "button: ROLL pressed (GPIO 27)" in capsys.readouterr().out
 
 
-def test_ctrl_c_ends_the_wait_and_frees_the_pins(factory, capsys):
+def test_ctrl_c_ends_the_wait_and_frees_the_pins(mock_pins, capsys):
     clock = FakeClock(0.0)
-    sleep = Presses(factory, clock, tap(0.5, 22), interrupt=2.0)
+    sleep = Presses(mock_pins, clock, tap(0.5, 22), interrupt=2.0)
     assert check.check_buttons(PINS, 30, clock=clock, sleep=sleep) == [
         "buttons (BANK, ROLL not pressed)"
     ]
     assert clock.now < 3
     from gpiozero import Button
 
-    Button(17, pin_factory=factory).close()  # the pins are free again
+    Button(17, pin_factory=mock_pins).close()  # the pins are free again
 
 
 def test_no_gpio_is_missing_buttons_without_waiting(no_gpio, capsys):
@@ -269,10 +259,10 @@ def test_a_display_says_its_size_and_driver_as_the_app_opens_it(capsys, monkeypa
     assert "screen: 1024x600 in a window, SDL video driver x11" in capsys.readouterr().out
 
 
-def test_the_screen_lights_each_button_pressed_and_escape_ends_the_page(factory, capsys):
+def test_the_screen_lights_each_button_pressed_and_escape_ends_the_page(mock_pins, capsys):
     clock = FakeClock(0.0)
     display = FakeDisplay()
-    sleep = Presses(factory, clock, tap(1.0, 17))
+    sleep = Presses(mock_pins, clock, tap(1.0, 17))
     escape = pygame.event.Event(pygame.KEYDOWN, key=pygame.K_ESCAPE)
 
     def sleep_then_escape(seconds):
@@ -309,10 +299,10 @@ def test_the_page_names_the_screen_and_says_what_each_button_did():
 # -- all of it -------------------------------------------------------------------------------
 
 
-def test_all_ready_is_one_line_naming_the_mat(tmp_path, capsys, monkeypatch, factory):
+def test_all_ready_is_one_line_naming_the_mat(tmp_path, capsys, monkeypatch, mock_pins):
     image, _ = photograph_whole("letter")
     clock = FakeClock(0.0)
-    presses = Presses(factory, clock, tap(1.0, 17) + tap(2.0, 27) + tap(3.0, 22))
+    presses = Presses(mock_pins, clock, tap(1.0, 17) + tap(2.0, 27) + tap(3.0, 22))
     monkeypatch.setattr(
         check, "check_buttons", functools.partial(check.check_buttons, clock=clock, sleep=presses)
     )

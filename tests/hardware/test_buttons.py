@@ -24,19 +24,9 @@ from zonkcam.testing import FakeClock
 
 gpiozero = pytest.importorskip("gpiozero")
 from gpiozero import Device  # noqa: E402
-from gpiozero.pins.mock import MockFactory  # noqa: E402
 
 HOLD = 0.15
 SETTLE = 0.05
-
-
-@pytest.fixture
-def factory():
-    old = Device.pin_factory
-    Device.pin_factory = MockFactory()
-    yield Device.pin_factory
-    Device.pin_factory.reset()
-    Device.pin_factory = old
 
 
 @pytest.fixture
@@ -45,27 +35,27 @@ def clock():
 
 
 @pytest.fixture
-def buttons(factory, clock):
+def buttons(mock_pins, clock):
     with ArcadeButtons(hold_time=HOLD, settle=SETTLE, lockout=0.25, clock=clock) as b:
         yield b
 
 
-def pin(factory, number):
-    return factory.pin(number)
+def pin(mock_pins, number):
+    return mock_pins.pin(number)
 
 
-def drive(factory, clock, number, levels, every=0.002):
+def drive(mock_pins, clock, number, levels, every=0.002):
     """Drive a pin through ``levels`` (True = pressed, i.e. low), one every ``every`` s."""
-    p = pin(factory, number)
+    p = pin(mock_pins, number)
     for down in levels:
         p.drive_low() if down else p.drive_high()
         clock.now += every
 
 
-def press(factory, clock, number, length=0.05):
-    drive(factory, clock, number, [True])
+def press(mock_pins, clock, number, length=0.05):
+    drive(mock_pins, clock, number, [True])
     clock.now += length
-    drive(factory, clock, number, [False])
+    drive(mock_pins, clock, number, [False])
 
 
 def later(buttons, clock, seconds=0.2):
@@ -86,134 +76,134 @@ def test_default_pins():
     assert ButtonPins() == ButtonPins(bank=17, roll=27, select=22)
 
 
-def test_one_press_is_one_command(buttons, factory, clock):
-    press(factory, clock, 17)
+def test_one_press_is_one_command(buttons, mock_pins, clock):
+    press(mock_pins, clock, 17)
     assert later(buttons, clock) == [BANK]
     clock.now += 0.3
-    press(factory, clock, 27)
+    press(mock_pins, clock, 27)
     assert later(buttons, clock) == [ROLL]
     clock.now += 0.3
-    press(factory, clock, 22)
+    press(mock_pins, clock, 22)
     assert later(buttons, clock) == [SELECT]
     assert later(buttons, clock) == []
 
 
 @pytest.mark.parametrize("number,command", [(17, BANK), (27, ROLL), (22, SELECT)])
 @pytest.mark.parametrize("held", [0.05, 0.3, 0.6])
-def test_a_press_bouncing_on_both_edges_is_one_command(factory, clock, number, command, held):
+def test_a_press_bouncing_on_both_edges_is_one_command(mock_pins, clock, number, command, held):
     """A button held 0.25 s or more whose release bounces gives one command (a ghost
     SELECT would move the highlighted keep)."""
     with ArcadeButtons(hold_time=0.8, settle=SETTLE, lockout=0.25, clock=clock) as buttons:
-        drive(factory, clock, number, BOUNCE)
+        drive(mock_pins, clock, number, BOUNCE)
         clock.now += held
-        drive(factory, clock, number, RELEASE_BOUNCE)
+        drive(mock_pins, clock, number, RELEASE_BOUNCE)
         assert later(buttons, clock) == [command]
 
 
-def test_a_hold_bouncing_on_both_edges_is_one_undo(buttons, factory, clock):
-    drive(factory, clock, 22, BOUNCE)
+def test_a_hold_bouncing_on_both_edges_is_one_undo(buttons, mock_pins, clock):
+    drive(mock_pins, clock, 22, BOUNCE)
     got = later(buttons, clock, HOLD + 0.1)  # held: UNDO while still down
     assert got == [UNDO]
-    drive(factory, clock, 22, RELEASE_BOUNCE)
+    drive(mock_pins, clock, 22, RELEASE_BOUNCE)
     assert later(buttons, clock) == []
 
 
-def test_presses_apart_count_twice_and_within_lockout_once(buttons, factory, clock):
-    press(factory, clock, 17)
+def test_presses_apart_count_twice_and_within_lockout_once(buttons, mock_pins, clock):
+    press(mock_pins, clock, 17)
     clock.now += 0.1
-    press(factory, clock, 17)
+    press(mock_pins, clock, 17)
     assert later(buttons, clock) == [BANK]
     clock.now += 0.3
-    press(factory, clock, 17)
+    press(mock_pins, clock, 17)
     assert later(buttons, clock) == [BANK]
 
 
-def test_buttons_are_locked_out_separately(buttons, factory, clock):
-    press(factory, clock, 27)
-    press(factory, clock, 17)
+def test_buttons_are_locked_out_separately(buttons, mock_pins, clock):
+    press(mock_pins, clock, 27)
+    press(mock_pins, clock, 17)
     assert later(buttons, clock) == [ROLL, BANK]
 
 
-def test_holding_bank_shows_the_odds_and_never_banks(buttons, factory, clock):
-    drive(factory, clock, 17, [True])
+def test_holding_bank_shows_the_odds_and_never_banks(buttons, mock_pins, clock):
+    drive(mock_pins, clock, 17, [True])
     assert later(buttons, clock, HOLD / 2) == []  # a press or a hold? not yet
     assert later(buttons, clock, HOLD) == [ODDS]
     assert later(buttons, clock, 5) == []  # held on: nothing repeats
-    drive(factory, clock, 17, RELEASE_BOUNCE)
+    drive(mock_pins, clock, 17, RELEASE_BOUNCE)
     assert later(buttons, clock) == []
 
 
-def test_short_bank_press_banks_once_on_release(buttons, factory, clock):
-    drive(factory, clock, 17, [True])
+def test_short_bank_press_banks_once_on_release(buttons, mock_pins, clock):
+    drive(mock_pins, clock, 17, [True])
     assert buttons.commands() == []  # a press or a hold? the release tells
     clock.now += 0.05
-    drive(factory, clock, 17, RELEASE_BOUNCE)
+    drive(mock_pins, clock, 17, RELEASE_BOUNCE)
     assert later(buttons, clock) == [BANK]
     assert later(buttons, clock) == []
 
 
-def test_roll_counts_when_released_and_held_marks_the_drinks_drunk(buttons, factory, clock):
-    drive(factory, clock, 27, [True])
+def test_roll_counts_when_released_and_held_marks_the_drinks_drunk(buttons, mock_pins, clock):
+    drive(mock_pins, clock, 27, [True])
     assert buttons.commands() == []  # a press or a hold? the release tells
     clock.now += 0.05
-    drive(factory, clock, 27, RELEASE_BOUNCE)
+    drive(mock_pins, clock, 27, RELEASE_BOUNCE)
     assert later(buttons, clock) == [ROLL]
     clock.now += 0.3
-    drive(factory, clock, 27, BOUNCE)
+    drive(mock_pins, clock, 27, BOUNCE)
     assert later(buttons, clock, HOLD + 0.1) == [DRUNK]  # held: never a ROLL
-    drive(factory, clock, 27, RELEASE_BOUNCE)
+    drive(mock_pins, clock, 27, RELEASE_BOUNCE)
     assert later(buttons, clock) == []
 
 
-def test_hold_select_is_undo_and_no_select(buttons, factory, clock):
-    drive(factory, clock, 22, [True])
+def test_hold_select_is_undo_and_no_select(buttons, mock_pins, clock):
+    drive(mock_pins, clock, 22, [True])
     assert later(buttons, clock, HOLD / 2) == []  # a press or a hold? not yet
     assert later(buttons, clock, HOLD) == [UNDO]
-    drive(factory, clock, 22, [False])
+    drive(mock_pins, clock, 22, [False])
     assert later(buttons, clock) == []
 
 
-def test_a_lost_release_edge_is_read_from_the_pin(buttons, factory, clock):
-    drive(factory, clock, 22, [True])
+def test_a_lost_release_edge_is_read_from_the_pin(buttons, mock_pins, clock):
+    drive(mock_pins, clock, 22, [True])
     clock.now += 0.05
-    p = pin(factory, 22)
+    p = pin(mock_pins, 22)
     p._state = True  # the pin is open again, but no edge came (gpiozero can drop one)
     assert later(buttons, clock) == [SELECT]
 
 
-def test_short_select_is_select(buttons, factory, clock):
-    drive(factory, clock, 22, [True])
+def test_short_select_is_select(buttons, mock_pins, clock):
+    drive(mock_pins, clock, 22, [True])
     assert buttons.commands() == []  # a press or a hold? the release tells
     clock.now += 0.05
-    drive(factory, clock, 22, [False])
+    drive(mock_pins, clock, 22, [False])
     assert buttons.commands() == []  # not before the contact has lain open a while
     assert later(buttons, clock) == [SELECT]
 
 
-def test_custom_pins(factory, clock):
+def test_custom_pins(mock_pins, clock):
     with ArcadeButtons(ButtonPins(bank=5, roll=6, select=13), clock=clock) as b:
-        press(factory, clock, 6)
+        press(mock_pins, clock, 6)
         assert later(b, clock) == [ROLL]
-        press(factory, clock, 5)
-        press(factory, clock, 17)  # the default BANK pin is no button with these pins
+        press(mock_pins, clock, 5)
+        press(mock_pins, clock, 17)  # the default BANK pin is no button with these pins
         assert later(b, clock) == [BANK]
 
 
 def test_no_gpio_is_no_buttons_not_a_traceback(monkeypatch):
     old = Device.pin_factory
     Device.pin_factory = None
-    monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "no-such-factory")
+    monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "no-such-mock_pins")
     try:
         assert open_buttons() is None
     finally:
         Device.pin_factory = old
 
 
-def test_open_buttons_on_gpio(factory):
+def test_open_buttons_on_gpio(mock_pins):
     buttons = open_buttons(ButtonPins(bank=5, roll=6, select=13))
     assert buttons is not None
-    factory.pin(6).drive_low()
-    factory.pin(6).drive_high()
+    mock_pins.pin(6).drive_low()
+    mock_pins.pin(6).drive_high()
     time.sleep(0.1)  # the release settles
     assert buttons.commands() == [ROLL]
     buttons.close()

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.mounts import read_only_mount
 from zonkcam.app.text import TextPlay
 from zonkcam.cli import main
 from zonkcam.game import PRESETS, parse_dice
@@ -399,24 +400,9 @@ def _read_only_folder_runner(folder: Path):
     """A way to run a command that sees `folder` read-only, as a read-only card: a
     read-only bind mount in a private mount namespace, else as the user nobody (root
     ignores file permissions); None where neither is possible here."""
-    probe = folder / "probe"
-    mount = 'mount --bind "$0" "$0" && mount -o remount,ro,bind "$0" "$0" && exec "$@"'
-    for prefix in (["unshare", "-m"], ["unshare", "-Urm"]):
-        try:
-            proc = subprocess.run(
-                [*prefix, "sh", "-c", mount, str(folder), "sh", "-c", f": > {probe}"],
-                capture_output=True,
-                timeout=30,
-            )
-        except (OSError, subprocess.TimeoutExpired):
-            continue
-        if proc.returncode != 0 and b"Read-only file system" in proc.stderr:
-            return lambda argv: subprocess.run(
-                [*prefix, "sh", "-c", mount, str(folder), *argv],
-                capture_output=True,
-                text=True,
-                timeout=60,
-            )
+    mounted = read_only_mount(folder)
+    if mounted is not None:
+        return mounted
     if os.geteuid() != 0:
         return lambda argv: subprocess.run(argv, capture_output=True, text=True, timeout=60)
     try:
