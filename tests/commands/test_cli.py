@@ -437,6 +437,7 @@ SHARED_OPTIONS = {
     "--threads": {"play", "watch", "read", "eval", "bench", "bench app"},
     "--db": {"play", "games", "games list", "games show"},
     "--seed": {"play", "watch"},
+    "--pins": {"play", "check"},
 }
 """The options several commands take, and (some of) the commands that take them."""
 OWN_MEANING = {"--seed": ("bench", "train"), "--model-dir": ("train",), "--threads": ("train",)}

@@ -86,12 +86,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help=f"how long to wait for the button presses (default {SECONDS}); it ends sooner "
         "once all three were pressed, at Escape on the screen, or at Ctrl-C",
     )
-    p.add_argument(
-        "--pins",
-        default="17,27,22",
-        metavar="BANK,ROLL,SELECT",
-        help="GPIO (BCM) pins of the buttons (default 17,27,22), as for play",
-    )
+    options.add_pins(p)
     p.add_argument(
         "--size", metavar="WxH", help="window size, as for play (default: as play opens it)"
     )

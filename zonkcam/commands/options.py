@@ -1,8 +1,8 @@
 """The options several commands share, each defined here once with one help text:
 ``--source`` (play, watch, calibrate, check), ``--calibration`` (play, watch),
 ``--model-dir`` and ``--threads`` (play, watch, read, eval, bench), ``--db`` (play,
-games) and ``--seed`` (play, watch); ``--meet-dice`` (play, watch: each its own help);
-and :func:`whole_number`, the type of a count."""
+games), ``--seed`` (play, watch) and ``--pins`` (play, check); ``--meet-dice`` (play,
+watch: each its own help); and :func:`whole_number`, the type of a count."""
 
 from __future__ import annotations
 
@@ -32,6 +32,7 @@ MODEL_DIR_HELP = (
 THREADS_HELP = "onnxruntime threads (default 1, or $ZONKCAM_THREADS)"
 DB_HELP = "game log file (default: $XDG_DATA_HOME/zonkcam/games.sqlite3)"
 SEED_HELP = "the demo table's seed (default 0)"
+PINS_HELP = "GPIO (BCM) pins of the buttons (default 17,27,22)"
 
 
 def whole_number(least: int) -> Callable[[str], int]:
@@ -103,6 +104,10 @@ def add_meet_dice(p: argparse.ArgumentParser, help: str) -> None:
         metavar="HOW",
         help=help,
     )
+
+
+def add_pins(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--pins", default="17,27,22", metavar="BANK,ROLL,SELECT", help=PINS_HELP)
 
 
 def add_seed(p: argparse.ArgumentParser) -> None:

@@ -71,12 +71,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="full screen on a desktop too (the desktop's service plays so)",
     )
     p.add_argument("--mute", action="store_true", help="no sound effects")
-    p.add_argument(
-        "--pins",
-        default="17,27,22",
-        metavar="BANK,ROLL,SELECT",
-        help="GPIO (BCM) pins of the buttons (default 17,27,22)",
-    )
+    options.add_pins(p)
     options.add_reader(p)
     p.add_argument(
         "--confirm-below",
